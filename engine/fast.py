@@ -1,0 +1,230 @@
+"""The allocation-light hot path for playouts: a mutable hand on bit masks.
+
+Robots run thousands of playouts per decision, so this module avoids objects per move:
+a hand is four 28-bit masks, two end numbers and a turn. It follows exactly the rules of
+:mod:`engine.hand` (rules.md, "The fixed core"); tests check both agree move for move.
+Public code should use :class:`engine.hand.HandState`; robots use :class:`FastHand`.
+
+Tile indices are those of :data:`engine.tiles.ALL_TILES`; a side is ``0`` (left) or
+``1`` (right).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.rules import Rules
+from engine.tiles import ALL_TILES, NUMBER_MASKS
+
+__all__ = [
+    "FastHand",
+    "HIGH",
+    "LOW",
+    "OTHER",
+    "PIPS",
+    "pips_of_mask",
+]
+
+HIGH: Final[tuple[int, ...]] = tuple(t.high for t in ALL_TILES)
+LOW: Final[tuple[int, ...]] = tuple(t.low for t in ALL_TILES)
+PIPS: Final[tuple[int, ...]] = tuple(t.pips for t in ALL_TILES)
+OTHER: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(t.other(n) if t.has(n) else -1 for n in range(7)) for t in ALL_TILES
+)
+"""``OTHER[i][n]``: the half of tile ``i`` opposite ``n`` (-1 if ``n`` is not on it)."""
+
+_BYTE_PIPS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(sum(PIPS[k * 8 + j] for j in range(8) if (b >> j) & 1 and k * 8 + j < 28) for b in range(256))
+    for k in range(4)
+)
+
+
+def pips_of_mask(mask: int) -> int:
+    """Total pips of the tiles in a 28-bit mask."""
+    t = _BYTE_PIPS
+    return t[0][mask & 255] + t[1][(mask >> 8) & 255] + t[2][(mask >> 16) & 255] + t[3][mask >> 24]
+
+
+class FastHand:
+    """A mutable hand position for playouts.
+
+    Attributes:
+        hands: four masks of the tiles each seat holds.
+        left, right: the open ends (-1 before the opening tile).
+        turn: the seat to move.
+        last_placed: per seat, the play order of its latest tile (-1 if none), for the
+            tranca winner's tie-break.
+        placed: how many tiles are on the line.
+        over: 0 while playing, 1 after a domino, 2 after a tranca.
+        last_seat: the seat that played the last tile.
+        capicua: whether the ending domino was a capicúa.
+    """
+
+    __slots__ = (
+        "capicua",
+        "hands",
+        "last_placed",
+        "last_seat",
+        "left",
+        "over",
+        "placed",
+        "right",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        hands: list[int],
+        left: int = -1,
+        right: int = -1,
+        turn: int = 0,
+        placed: int = 0,
+        last_placed: list[int] | None = None,
+    ) -> None:
+        self.hands = hands
+        self.left = left
+        self.right = right
+        self.turn = turn
+        self.placed = placed
+        self.last_placed = last_placed if last_placed is not None else [-1, -1, -1, -1]
+        self.over = 0
+        self.last_seat = -1
+        self.capicua = False
+
+    def copy(self) -> FastHand:
+        new = FastHand(
+            self.hands[:], self.left, self.right, self.turn, self.placed, self.last_placed[:]
+        )
+        new.over = self.over
+        new.last_seat = self.last_seat
+        new.capicua = self.capicua
+        return new
+
+    def playable(self) -> int:
+        """Mask of the tiles the seat to move can play (all its tiles before the opening)."""
+        if self.left < 0:
+            return self.hands[self.turn]
+        return self.hands[self.turn] & (NUMBER_MASKS[self.left] | NUMBER_MASKS[self.right])
+
+    def play(self, index: int, side: int) -> None:
+        """Play tile ``index`` on ``side`` (0 left, 1 right) for the seat to move.
+
+        No checks: the caller plays a tile from :meth:`playable` on an end it fits.
+        """
+        turn = self.turn
+        hands = self.hands
+        bit = 1 << index
+        left = self.left
+        right = self.right
+        if left < 0:
+            self.left = HIGH[index]
+            self.right = LOW[index]
+        elif side == 0:
+            self.left = OTHER[index][left]
+        else:
+            self.right = OTHER[index][right]
+        hand = hands[turn] & ~bit
+        hands[turn] = hand
+        self.last_placed[turn] = self.placed
+        self.placed += 1
+        self.last_seat = turn
+        if not hand:
+            self.over = 1
+            if left >= 0 and HIGH[index] != LOW[index]:
+                other = OTHER[index]
+                self.capicua = other[left] >= 0 and other[right] >= 0
+            return
+        open_mask = NUMBER_MASKS[self.left] | NUMBER_MASKS[self.right]
+        if not ((hands[0] | hands[1] | hands[2] | hands[3]) & open_mask):
+            self.over = 2
+            return
+        self.turn = (turn + 1) & 3
+
+    def pass_turn(self) -> None:
+        """The seat to move passes (the caller checked it has nothing to play)."""
+        self.turn = (self.turn + 1) & 3
+
+    def sides_for(self, index: int) -> int:
+        """Which ends tile ``index`` fits: bit 0 left, bit 1 right (3: both, differently).
+
+        When both ends show the same number only the right end is reported.
+        """
+        left = self.left
+        if left < 0:
+            return 2
+        other = OTHER[index]
+        right = self.right
+        if left == right:
+            return 2 if other[left] >= 0 else 0
+        return (1 if other[left] >= 0 else 0) | (2 if other[right] >= 0 else 0)
+
+    def result(self, rules: Rules) -> tuple[int, int, int]:
+        """``(winner_team, winner_seat, points)`` of a finished hand; team -1 when tied.
+
+        Follows rules.md ("Points", "Ties and edge cases") like
+        :meth:`engine.hand.HandState.apply`.
+        """
+        hands = self.hands
+        p0, p1, p2, p3 = (pips_of_mask(h) for h in hands)
+        if self.over == 1:
+            seat = self.last_seat
+            team = seat & 1
+            bonus = rules.capicua_bonus if self.capicua else 0
+        else:
+            if rules.blocked_winner == "team":
+                a, b = p0 + p2, p1 + p3
+                if a == b:
+                    return (-1, -1, 0)
+                team = 0 if a < b else 1
+            else:
+                low = min(p0, p1, p2, p3)
+                teams = {s & 1 for s, p in enumerate((p0, p1, p2, p3)) if p == low}
+                if len(teams) == 2:
+                    return (-1, -1, 0)
+                team = teams.pop()
+            pa = (p0, p1, p2, p3)[team]
+            pb = (p0, p1, p2, p3)[team + 2]
+            if pa != pb:
+                seat = team if pa < pb else team + 2
+            else:
+                lp = self.last_placed
+                seat = team if lp[team] > lp[team + 2] else team + 2
+            bonus = 0
+        if rules.counting == "all":
+            points = p0 + p1 + p2 + p3
+        else:
+            points = (p1 + p3) if team == 0 else (p0 + p2)
+        return (team, seat, points + bonus)
+
+    def random_playout(self, rand: object) -> None:
+        """Play uniformly random legal moves to the end of the hand.
+
+        ``rand`` is a bound ``random.Random.random`` (an injected generator).
+        """
+        hands = self.hands
+        nm = NUMBER_MASKS
+        other_t = OTHER
+        rnd = rand  # type: ignore[assignment]
+        while not self.over:
+            turn = self.turn
+            left = self.left
+            if left < 0:
+                mask = hands[turn]
+            else:
+                right = self.right
+                mask = hands[turn] & (nm[left] | nm[right])
+                if not mask:
+                    self.turn = (turn + 1) & 3
+                    continue
+            n = mask.bit_count()
+            k = int(rnd() * n)  # type: ignore[operator]
+            while k:
+                mask &= mask - 1
+                k -= 1
+            index = (mask & -mask).bit_length() - 1
+            side = 1
+            if left >= 0 and left != self.right:
+                other = other_t[index]
+                if other[left] >= 0 and (other[self.right] < 0 or rnd() < 0.5):  # type: ignore[operator]
+                    side = 0
+            self.play(index, side)

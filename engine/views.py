@@ -1,0 +1,170 @@
+"""What a seat, or the group, may see of a hand (design.md, rule 2).
+
+:class:`PublicView` holds no tile of anyone's hand: it feeds the group picture.
+:class:`SeatView` adds one seat's own tiles: it feeds that player's hand picture and
+the robots. Nothing else of a hand's hidden state ever leaves the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.hand import HandOutcome, HandState, Placement
+from engine.match import Match
+from engine.moves import PASS, Move, Side
+from engine.rules import Rules
+from engine.tiles import NUMBER_MASKS, Tile, mask_of, tiles_of
+
+__all__ = ["PublicView", "SeatView", "public_view", "seat_view"]
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """The table as everyone sees it.
+
+    Attributes:
+        rules: the rule set.
+        hand_number: the hand, counted from 1.
+        starter: the seat that opened.
+        opening_tile: the tile the opener must play, if any (6-6 under ``double_six``).
+        line: the tiles on the line, left to right.
+        ends: the open ends ``(left, right)``, or None before the first tile.
+        turn: the seat to move.
+        tile_counts: how many tiles each seat holds.
+        history: every move so far, passes included, as ``(seat, move)``.
+        score: the match score before this hand, by team.
+        outcome: the hand's result once it is over (its ``pips_left`` is public then).
+        match_score: the running score including this hand once it is over.
+    """
+
+    rules: Rules
+    hand_number: int
+    starter: int
+    opening_tile: Tile | None
+    line: tuple[Placement, ...]
+    ends: tuple[int, int] | None
+    turn: int
+    tile_counts: tuple[int, int, int, int]
+    history: tuple[tuple[int, Move], ...]
+    score: tuple[int, int]
+    outcome: HandOutcome | None = None
+    match_score: tuple[int, int] = (0, 0)
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def last_move(self) -> tuple[int, Move] | None:
+        return self.history[-1] if self.history else None
+
+    def passes(self) -> list[tuple[int, tuple[int, int]]]:
+        """Every pass as ``(seat, ends at the time)``: the seat holds neither number."""
+        out = []
+        ends: tuple[int, int] | None = None
+        for seat, move in self.history:
+            tile = move.tile
+            if tile is None:
+                assert ends is not None
+                out.append((seat, ends))
+            elif ends is None:
+                ends = (tile.high, tile.low)
+            elif move.side is Side.LEFT:
+                ends = (tile.other(ends[0]), ends[1])
+            else:
+                ends = (ends[0], tile.other(ends[1]))
+        return out
+
+    def numbers_lacking(self) -> tuple[frozenset[int], ...]:
+        """For each seat, the numbers its passes prove it does not hold."""
+        lacks: list[set[int]] = [set(), set(), set(), set()]
+        for seat, (left, right) in self.passes():
+            lacks[seat].update((left, right))
+        return tuple(frozenset(s) for s in lacks)
+
+    def played_mask(self) -> int:
+        """The 28-bit mask of the tiles on the line."""
+        return mask_of(p.tile for p in self.line)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView(PublicView):
+    """A seat's view: the public view plus that seat's own tiles.
+
+    Attributes:
+        seat: whose view this is.
+        tiles: that seat's tiles, ascending.
+    """
+
+    seat: int = 0
+    tiles: tuple[Tile, ...] = field(default=())
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.outcome is None and self.turn == self.seat
+
+    def legal_moves(self) -> list[Move]:
+        """The seat's legal moves now (same order as :meth:`HandState.legal_moves`);
+        empty when it is not this seat's turn."""
+        if not self.is_my_turn:
+            return []
+        mask = mask_of(self.tiles)
+        if self.ends is None:
+            if self.opening_tile is not None:
+                return [Move(self.opening_tile)]
+            return [Move(t) for t in self.tiles]
+        left, right = self.ends
+        fits = mask & (NUMBER_MASKS[left] | NUMBER_MASKS[right])
+        if not fits:
+            return [PASS]
+        moves = []
+        for tile in tiles_of(fits):
+            if left == right:
+                moves.append(Move(tile, Side.RIGHT))
+            else:
+                if tile.has(left):
+                    moves.append(Move(tile, Side.LEFT))
+                if tile.has(right):
+                    moves.append(Move(tile, Side.RIGHT))
+        return moves
+
+    def playable_tiles(self) -> list[Tile]:
+        """The seat's tiles that fit now (for highlighting), ascending."""
+        return sorted({m.tile for m in self.legal_moves() if m.tile is not None})
+
+
+def _public_fields(match: Match | HandState) -> dict[str, object]:
+    if isinstance(match, Match):
+        hand, number, score, match_score = (
+            match.hand,
+            match.hand_number,
+            match.score_before_hand,
+            match.score,
+        )
+    else:
+        hand, number, score, match_score = match, 1, (0, 0), (0, 0)
+    return {
+        "rules": hand.rules,
+        "hand_number": number,
+        "starter": hand.starter,
+        "opening_tile": hand.opening_tile,
+        "line": hand.line,
+        "ends": hand.ends,
+        "turn": hand.turn,
+        "tile_counts": hand.tile_counts(),
+        "history": hand.history,
+        "score": score,
+        "outcome": hand.outcome,
+        "match_score": match_score,
+    }
+
+
+def public_view(match: Match | HandState) -> PublicView:
+    """The group's view of the current hand: no tile of any hand."""
+    return PublicView(**_public_fields(match))  # type: ignore[arg-type]
+
+
+def seat_view(match: Match | HandState, seat: int) -> SeatView:
+    """``seat``'s view of the current hand: the public view plus its own tiles."""
+    hand = match.hand if isinstance(match, Match) else match
+    return SeatView(**_public_fields(match), seat=seat, tiles=hand.tiles(seat))  # type: ignore[arg-type]
