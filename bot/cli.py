@@ -1,0 +1,57 @@
+"""The ``domino`` command line: one subcommand per module under ``bot/commands/``.
+
+Each subcommand module exposes ``HELP`` (one line), ``add_arguments(parser)`` and
+``run(args) -> int`` (the exit code). Add a subcommand by adding its module name to
+:data:`SUBCOMMANDS`; modules are imported only when used, so ``domino replay`` does not
+pay for discord.py's import.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+__all__ = ["SUBCOMMANDS", "main"]
+
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    # name: (module, one-line help)
+    "replay": ("bot.commands.replay", "check and score a match record (records.md)"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="domino",
+        description="Partnership dominoes for Discord, Telegram and the terminal.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        sub_parser.set_defaults(_module=module_name)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``domino`` with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    # Two passes: find the subcommand, then let its module add its own arguments.
+    if argv and argv[0] in SUBCOMMANDS and not argv[0].startswith("-"):
+        module = importlib.import_module(SUBCOMMANDS[argv[0]][0])
+        sub = argparse.ArgumentParser(
+            prog=f"domino {argv[0]}", description=SUBCOMMANDS[argv[0]][1]
+        )
+        module.add_arguments(sub)
+        args = sub.parse_args(argv[1:])
+        return int(module.run(args))
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    return 0  # pragma: no cover - handled above
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
