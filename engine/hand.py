@@ -320,14 +320,21 @@ class HandState:
             raise NotYourTurnError(seat, turn)
         tile = move.tile
         if tile is None:
+            if self.ends is None:
+                raise IllegalMoveError(
+                    f"seat {turn} opens the hand, cannot pass",
+                    reason="must_play",
+                    seat=turn,
+                    move="pass",
+                    detail={"playable": list(self.tiles(turn))},
+                )
             if self.can_play(turn):
                 playable = [m.tile for m in self.legal_moves() if m.tile is not None]
                 ends = self.ends
                 first = playable[0]
                 assert first is not None
-                end_number = (
-                    ends[0] if ends is not None and first.has(ends[0]) else (ends or (0, 0))[1]
-                )
+                assert ends is not None
+                end_number = ends[0] if first.has(ends[0]) else ends[1]
                 raise IllegalMoveError(
                     f"seat {turn} must play (holds {first} for the {end_number} end), cannot pass",
                     reason="must_play",
