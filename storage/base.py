@@ -1,0 +1,641 @@
+"""The storage interface: players, the wallet ledger, statistics, presets, snapshots.
+
+:class:`Storage` is a small abstract async port. Two implementations keep the same
+behaviour: :class:`storage.sqlite.SqliteStorage` (aiosqlite, the bot's) and
+:class:`storage.memory.MemoryStorage` (for tests). Money rules follow rules.md,
+"The house": an account opens with $1,000, every human pays the stake into the match's
+escrow at match start, each winning human receives twice the stake, an abandoner's stake
+goes to the house, and a balance below the stake is topped up to $100 at most once every
+24 hours. Money is integer dollars. Time ``now`` is epoch seconds, always passed in.
+
+Every balance change is a ledger entry in a double-entry ledger (accounts: one per
+player, one escrow per match, one house account); each transaction sums to zero and is
+keyed by an idempotency key so a retried operation never applies twice.
+
+Chat keys are ``"<platform>:<chat id>"`` strings (``"telegram:-1001234"``,
+``"discord:98765"``, ``"terminal:local"``). Player ids are platform-neutral ints.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from engine.rules import Rules, find_preset
+
+__all__ = [
+    "ACTIVE_SECONDS",
+    "DEFAULT_LANGUAGE",
+    "DEFAULT_STAKE",
+    "LANGUAGES",
+    "MIN_RATED_MATCHES",
+    "OPENING_BALANCE",
+    "RATING_PRIOR_MATCHES",
+    "TOP_UP_EVERY",
+    "TOP_UP_TO",
+    "ChatRules",
+    "InsufficientFunds",
+    "LedgerEntry",
+    "MatchClosedError",
+    "NotInMatchError",
+    "Player",
+    "PlayerResult",
+    "PlayerStats",
+    "RankRow",
+    "SchemaError",
+    "Storage",
+    "StorageError",
+    "StoredMatch",
+    "UnknownMatchError",
+    "UnknownPlayerError",
+    "bayesian_rating",
+    "normalize_language",
+    "top_up_amount",
+]
+
+OPENING_BALANCE: Final = 1000
+"""Dollars a new player's account opens with (rules.md, "The house")."""
+
+DEFAULT_STAKE: Final = 10
+"""The default stake in dollars (rules.md, "The house"; ``Rules.stake``)."""
+
+TOP_UP_TO: Final = 100
+"""A top-up brings the balance up to this many dollars (rules.md, "The house")."""
+
+TOP_UP_EVERY: Final = 24 * 60 * 60.0
+"""Seconds between two top-ups of the same player, at least (rules.md, "The house")."""
+
+ACTIVE_SECONDS: Final = 30 * 24 * 60 * 60.0
+"""A player is active when they finished a match within this many seconds."""
+
+MIN_RATED_MATCHES: Final = 5
+"""Matches a player needs (in the ranking's scope) to appear in the rating top list."""
+
+RATING_PRIOR_MATCHES: Final = 10
+"""Weight of the prior in the Bayesian win rate: this many imaginary matches at 50 %."""
+
+LANGUAGES: Final[tuple[str, ...]] = ("es", "en")
+"""Languages players can choose; the first is the default."""
+
+DEFAULT_LANGUAGE: Final = "es"
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+class StorageError(Exception):
+    """Base of the storage errors. Whenever one is raised, nothing was written."""
+
+
+class InsufficientFunds(StorageError):
+    """Some players cannot pay the stake, even after a due top-up; nothing was written.
+
+    Attributes:
+        player_ids: the players who cannot pay, in the order they were given.
+    """
+
+    def __init__(self, player_ids: Sequence[int]) -> None:
+        self.player_ids: tuple[int, ...] = tuple(player_ids)
+        super().__init__(f"insufficient funds: players {', '.join(map(str, self.player_ids))}")
+
+
+class UnknownPlayerError(StorageError, LookupError):
+    """No player has this id.
+
+    Attributes:
+        player_id: the id asked for.
+    """
+
+    def __init__(self, player_id: int) -> None:
+        self.player_id = player_id
+        super().__init__(f"unknown player {player_id}")
+
+
+class UnknownMatchError(StorageError, LookupError):
+    """No stakes were ever taken for this match id (``stake`` was never called).
+
+    Attributes:
+        match_id: the id asked for.
+    """
+
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        super().__init__(f"no stakes held for match {match_id!r}")
+
+
+class MatchClosedError(StorageError):
+    """The match's escrow is already closed the other way (settled vs refunded).
+
+    Attributes:
+        match_id: the match.
+        state: ``"settled"`` or ``"refunded"``.
+    """
+
+    def __init__(self, match_id: str, state: str) -> None:
+        self.match_id = match_id
+        self.state = state
+        super().__init__(f"match {match_id!r} is already {state}")
+
+
+class NotInMatchError(StorageError, LookupError):
+    """The player holds no stake in this match.
+
+    Attributes:
+        match_id: the match.
+        player_id: the player.
+    """
+
+    def __init__(self, match_id: str, player_id: int) -> None:
+        self.match_id = match_id
+        self.player_id = player_id
+        super().__init__(f"player {player_id} holds no stake in match {match_id!r}")
+
+
+class SchemaError(StorageError):
+    """The database was written by a newer or different version of the schema."""
+
+
+# ------------------------------------------------------------------------ data shapes
+
+
+@dataclass(frozen=True)
+class Player:
+    """A platform-neutral player.
+
+    Attributes:
+        id: the player id (used by every other table; never a platform id).
+        display_name: the name last seen on a platform.
+        language: preferred language, one of :data:`LANGUAGES`.
+    """
+
+    id: int
+    display_name: str
+    language: str
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One human's result in a finished match (for :meth:`Storage.record_match`).
+
+    Attributes:
+        player_id: the player.
+        team: the partnership, 0 or 1 (``engine.hand.team_of(seat)``).
+        won_match: whether the player's team won the match.
+        hands_won: hands won by the player's team in this match.
+        dominoes: hands the player closed by playing their last tile.
+        trancas_won: blocked hands (trancas) won by the player's team.
+        capicuas: capicúas the player made.
+    """
+
+    player_id: int
+    team: int
+    won_match: bool
+    hands_won: int = 0
+    dominoes: int = 0
+    trancas_won: int = 0
+    capicuas: int = 0
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's totals over every recorded match.
+
+    Attributes:
+        player_id: the player.
+        matches_played: finished matches recorded.
+        matches_won: of those, won.
+        hands_won: hands won by the player's team.
+        dominoes: hands the player closed.
+        trancas_won: blocked hands won by the player's team.
+        capicuas: capicúas made.
+        last_played: epoch seconds of the last finished match, None if never.
+    """
+
+    player_id: int
+    matches_played: int = 0
+    matches_won: int = 0
+    hands_won: int = 0
+    dominoes: int = 0
+    trancas_won: int = 0
+    capicuas: int = 0
+    last_played: float | None = None
+
+    @property
+    def win_rate(self) -> float:
+        """Matches won over matches played (0.0 when none were played)."""
+        return self.matches_won / self.matches_played if self.matches_played else 0.0
+
+    @property
+    def rating(self) -> float:
+        """The Bayesian win rate used by the rating top list (see :func:`bayesian_rating`)."""
+        return bayesian_rating(self.matches_won, self.matches_played)
+
+
+@dataclass(frozen=True)
+class RankRow:
+    """One line of a top list.
+
+    Attributes:
+        player_id: the player.
+        display_name: their name.
+        value: dollars (int) for the balance list; the rating (float, 0..1) for the
+            rating list.
+        matches: matches the player finished in the list's scope (one chat, or all).
+    """
+
+    player_id: int
+    display_name: str
+    value: float | int
+    matches: int
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A finished match's record.
+
+    Attributes:
+        match_id: the match.
+        chat: the chat key where it was played.
+        finished_at: epoch seconds.
+        record: the match record (records.md JSON object).
+    """
+
+    match_id: str
+    chat: str
+    finished_at: float
+    record: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ChatRules:
+    """The rule preset a chat plays with.
+
+    Attributes:
+        chat: the chat key.
+        preset: a preset name of ``engine.rules.PRESET_NAMES``.
+        overrides: options changed on top of the preset (validated values).
+        changed_by: the player id of the admin who changed them last.
+        changed_at: epoch seconds of that change.
+    """
+
+    chat: str
+    preset: str
+    overrides: dict[str, Any] = field(default_factory=dict)
+    changed_by: int | None = None
+    changed_at: float = 0.0
+
+    def rules(self) -> Rules:
+        """The engine rule set (rules.md, "Presets" and "The options").
+
+        Raises:
+            engine.errors.RulesError: the stored preset or overrides no longer validate.
+        """
+        return find_preset(self.preset, **self.overrides)
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One change of a player's balance, as the player's wallet history shows it.
+
+    Attributes:
+        kind: ``"open"``, ``"top_up"``, ``"stake"``, ``"payout"``, ``"refund"``.
+        amount: dollars, positive when received, negative when paid.
+        match_id: the match it belongs to, if any.
+        at: epoch seconds.
+    """
+
+    kind: str
+    amount: int
+    match_id: str | None
+    at: float
+
+
+# ---------------------------------------------------------------- shared pure rules
+
+
+def normalize_language(language: str | None) -> str:
+    """A platform locale (``"es-ES"``, ``"en_US"``, ``"pt-BR"``, None) as a language.
+
+    Returns one of :data:`LANGUAGES`; anything unsupported gives :data:`DEFAULT_LANGUAGE`.
+    """
+    if not language:
+        return DEFAULT_LANGUAGE
+    code = language.strip().lower().replace("_", "-").split("-", 1)[0]
+    return code if code in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def top_up_amount(balance: int, stake: int, last_top_up: float | None, now: float) -> int:
+    """Dollars a top-up adds now (rules.md, "The house"); 0 when not due.
+
+    Due when the balance is below ``stake`` and no top-up happened in the last
+    :data:`TOP_UP_EVERY` seconds; it brings the balance up to :data:`TOP_UP_TO`.
+    """
+    if balance >= stake or balance >= TOP_UP_TO:
+        return 0
+    if last_top_up is not None and now - last_top_up < TOP_UP_EVERY:
+        return 0
+    return TOP_UP_TO - balance
+
+
+def bayesian_rating(wins: int, matches: int) -> float:
+    """A win rate pulled toward 50 % by :data:`RATING_PRIOR_MATCHES` imaginary matches.
+
+    ``(wins + prior/2) / (matches + prior)``: one lucky win gives 0.545, not 1.0; a long
+    record dominates the prior. Returns a float in 0..1.
+    """
+    prior = RATING_PRIOR_MATCHES
+    return (wins + prior / 2) / (matches + prior)
+
+
+def check_stake_arguments(match_id: str, player_ids: Sequence[int], stake: int) -> None:
+    """Raise ValueError for a malformed :meth:`Storage.stake` call."""
+    if not isinstance(match_id, str) or not match_id:
+        raise ValueError("match_id must be a non-empty string")
+    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
+        raise ValueError(f"stake must be a whole number of dollars >= 0 (got {stake!r})")
+    if len(set(player_ids)) != len(player_ids):
+        raise ValueError("a player appears twice in the stake")
+
+
+def check_now(now: float) -> None:
+    """Raise ValueError when ``now`` is not a finite number of epoch seconds."""
+    if isinstance(now, bool) or not isinstance(now, (int, float)) or not math.isfinite(now):
+        raise ValueError(f"now must be epoch seconds (got {now!r})")
+
+
+# ------------------------------------------------------------------------- the port
+
+
+class Storage(ABC):
+    """The async storage port (design.md, "storage"). Every method is one transaction.
+
+    Errors leave nothing written. Methods taking ``now`` use it as the time of the
+    change (epoch seconds). Implementations: ``SqliteStorage``, ``MemoryStorage``.
+    """
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Release the storage (the database connection). Idempotent."""
+
+    # ------------------------------------------------------------------ players
+
+    @abstractmethod
+    async def ensure_player(
+        self,
+        platform: str,
+        platform_user_id: str,
+        display_name: str,
+        *,
+        language: str | None = None,
+        now: float,
+    ) -> Player:
+        """The player linked to a platform user, created on first sight.
+
+        A new player gets an account opened with :data:`OPENING_BALANCE` dollars (a
+        ledger transaction from the house) and the language ``normalize_language(language)``.
+        A known player's display name is updated; their language is kept (it changes
+        only through :meth:`set_player_language`).
+
+        Raises:
+            ValueError: empty platform or platform user id.
+        """
+
+    @abstractmethod
+    async def get_player(self, player_id: int) -> Player | None:
+        """The player with this id, or None."""
+
+    @abstractmethod
+    async def find_player(self, platform: str, platform_user_id: str) -> Player | None:
+        """The player linked to this platform user, or None (nothing is created)."""
+
+    @abstractmethod
+    async def link_player(self, player_id: int, platform: str, platform_user_id: str) -> None:
+        """Link one more platform user to an existing player (same person, other platform).
+
+        Raises:
+            UnknownPlayerError: no such player.
+            ValueError: the platform user is already linked to another player.
+        """
+
+    @abstractmethod
+    async def set_player_language(self, player_id: int, language: str) -> None:
+        """Set a player's preferred language.
+
+        Raises:
+            UnknownPlayerError: no such player.
+            ValueError: the language is not one of :data:`LANGUAGES`.
+        """
+
+    # ------------------------------------------------------------------- wallet
+
+    @abstractmethod
+    async def balance(self, player_id: int) -> int:
+        """The player's balance in dollars (never negative).
+
+        Raises:
+            UnknownPlayerError: no such player.
+        """
+
+    @abstractmethod
+    async def stake(
+        self, match_id: str, player_ids: Sequence[int], stake: int, *, now: float
+    ) -> None:
+        """Take every human's stake into the match's escrow (rules.md, "The house").
+
+        In one transaction: each player below ``stake`` whose top-up is due is first
+        topped up to :data:`TOP_UP_TO` (see :func:`top_up_amount`); then ``stake``
+        dollars move from every player to the escrow of ``match_id``. Robots are not
+        passed and pay nothing. A stake of 0 opens the escrow with no money moved.
+        Calling it again for the same match id does nothing (idempotent).
+
+        Raises:
+            InsufficientFunds: some player cannot pay; nothing is written, not even
+                top-ups.
+            UnknownPlayerError: an unknown player id; nothing is written.
+            ValueError: empty match id, a negative or non-integer stake, or a player
+                given twice.
+        """
+
+    @abstractmethod
+    async def settle(
+        self, match_id: str, winner_ids: Sequence[int], *, now: float
+    ) -> dict[int, int]:
+        """Pay the winners of a match (rules.md, "The house").
+
+        Each id of ``winner_ids`` that still holds a stake in the match receives twice
+        the stake, paid from the escrow and, for the rest, from the house; whatever the
+        escrow still holds (losers' stakes) goes to the house, which closes the escrow.
+        Ids without a held stake (robots, players who forfeited) receive nothing.
+        Settling again returns the first settlement's payouts and pays nothing.
+
+        Returns:
+            player id -> dollars paid, for each paid winner.
+
+        Raises:
+            UnknownMatchError: no stakes were taken for the match.
+            MatchClosedError: the match was refunded.
+        """
+
+    @abstractmethod
+    async def refund(self, match_id: str, *, now: float) -> dict[int, int]:
+        """Give every held stake back (a cancelled match); closes the escrow.
+
+        Stakes already forfeited stay with the house. Refunding again returns the
+        first refund's amounts and moves nothing.
+
+        Returns:
+            player id -> dollars returned.
+
+        Raises:
+            UnknownMatchError: no stakes were taken for the match.
+            MatchClosedError: the match was settled.
+        """
+
+    @abstractmethod
+    async def forfeit(self, match_id: str, player_id: int, *, now: float) -> None:
+        """Move an abandoning player's stake from the escrow to the house.
+
+        The player is no longer paid by :meth:`settle` nor refunded. Forfeiting
+        again does nothing.
+
+        Raises:
+            UnknownMatchError: no stakes were taken for the match.
+            NotInMatchError: the player holds no stake in the match.
+            MatchClosedError: the match was already settled or refunded.
+        """
+
+    @abstractmethod
+    async def top_up(self, player_id: int, *, now: float, stake: int = DEFAULT_STAKE) -> int:
+        """Top the player up to :data:`TOP_UP_TO` if due (see :func:`top_up_amount`).
+
+        Returns:
+            dollars added (0 when not due).
+
+        Raises:
+            UnknownPlayerError: no such player.
+        """
+
+    @abstractmethod
+    async def wallet_history(self, player_id: int, *, limit: int = 20) -> list[LedgerEntry]:
+        """The player's latest balance changes, newest first.
+
+        Raises:
+            UnknownPlayerError: no such player.
+        """
+
+    @abstractmethod
+    async def check_ledger(self) -> list[str]:
+        """Check the ledger's invariants; returns the problems found (empty when whole).
+
+        Checked: every transaction sums to zero; all entries sum to zero; each
+        account's balance equals the sum of its entries; no player or escrow balance
+        is negative; each open escrow holds exactly its held stakes.
+        """
+
+    # ------------------------------------------------------- statistics, history
+
+    @abstractmethod
+    async def record_match(
+        self,
+        match_id: str,
+        chat: str,
+        record: dict[str, Any],
+        results: Sequence[PlayerResult],
+        *,
+        now: float,
+    ) -> None:
+        """Store a finished match's record and each human's result (idempotent per id).
+
+        ``record`` is the records.md JSON object; ``now`` is the finish time.
+
+        Raises:
+            UnknownPlayerError: a result names an unknown player; nothing is written.
+            ValueError: a player appears twice, a team is not 0 or 1, or a count is
+                negative.
+            TypeError: the record is not JSON-serialisable.
+        """
+
+    @abstractmethod
+    async def player_stats(self, player_id: int) -> PlayerStats:
+        """The player's totals (zeros for a player without recorded matches).
+
+        Raises:
+            UnknownPlayerError: no such player.
+        """
+
+    @abstractmethod
+    async def top_by_balance(
+        self, chat: str | None, *, now: float, limit: int = 10
+    ) -> list[RankRow]:
+        """The richest active players (rules.md, "The house": the top 10).
+
+        Active means a match finished within :data:`ACTIVE_SECONDS` before ``now`` (in
+        ``chat`` when given, anywhere when None). Ordered by balance, then by matches
+        played in the scope, then by player id. ``value`` is the balance in dollars.
+        """
+
+    @abstractmethod
+    async def top_by_rating(self, chat: str | None, *, limit: int = 10) -> list[RankRow]:
+        """The best players by Bayesian win rate (:func:`bayesian_rating`).
+
+        Only players with at least :data:`MIN_RATED_MATCHES` finished matches in the
+        scope (``chat``, or all when None) are listed. Ordered by rating, then matches,
+        then player id. ``value`` is the rating (0..1).
+        """
+
+    @abstractmethod
+    async def match_records(
+        self, *, player_id: int | None = None, chat: str | None = None, limit: int = 20
+    ) -> list[StoredMatch]:
+        """Finished matches, newest first, filtered by player and/or chat.
+
+        Pass a large ``limit`` to export them all.
+        """
+
+    # ------------------------------------------------------------ chat presets
+
+    @abstractmethod
+    async def get_chat_rules(self, chat: str) -> ChatRules | None:
+        """The chat's rule preset and overrides, or None when never set."""
+
+    @abstractmethod
+    async def set_chat_rules(
+        self,
+        chat: str,
+        preset: str,
+        overrides: Mapping[str, object],
+        *,
+        changed_by: int,
+        now: float,
+    ) -> ChatRules:
+        """Set the chat's preset and overrides (rules.md, "Presets"), replacing the old ones.
+
+        Validated with ``engine.rules.find_preset``; the preset is stored under its
+        canonical name (``"español"`` -> ``"espanol"``) and the overrides with their
+        validated values.
+
+        Raises:
+            engine.errors.RulesError: unknown preset, unknown option or bad value;
+                nothing is written.
+        """
+
+    # --------------------------------------------------------- table snapshots
+
+    @abstractmethod
+    async def save_table(self, table_id: str, snapshot: dict[str, Any], *, now: float) -> None:
+        """Save (replace) an unfinished table's snapshot, a JSON object.
+
+        Raises:
+            TypeError: the snapshot is not JSON-serialisable; nothing is written.
+        """
+
+    @abstractmethod
+    async def load_tables(self) -> list[dict[str, Any]]:
+        """Every saved snapshot, oldest saved first, as JSON round-tripped them."""
+
+    @abstractmethod
+    async def delete_table(self, table_id: str) -> None:
+        """Delete a table's snapshot (a finished table). Deleting a missing one is fine."""
