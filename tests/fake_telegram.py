@@ -1,0 +1,795 @@
+"""A small fake Telegram Bot API server on 127.0.0.1, for driving the real PTB against.
+
+The fake records every request (method, decoded parameters, uploaded files) and keeps just
+enough state to answer like Telegram does: users (who started the bot or not), groups
+(admins, forum topics), every message the bot sent (so edits can answer "message is not
+modified" and callback queries can carry the real message), and a queue of updates served
+by long polling (``getUpdates``).
+
+Update payloads are built with PTB's own classes (``telegram.Update``, ``Message``,
+``CallbackQuery``...) and serialised with ``to_dict()``, so the library parses exactly what
+it would get from Telegram: a command carries its ``bot_command`` entity (without it PTB
+ignores the command silently) and an unparsable update can never loop forever.
+
+Typical use (an async test)::
+
+    async with FakeTelegram() as fake:
+        alice = fake.add_user(1001, "Alicia")
+        group = fake.add_group(-100500, "Dominó", admins={1001})
+        bot = Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url)
+        fake.send_command(group, alice, "/jugar")
+        call = await fake.wait_for("sendPhoto", lambda c: c.chat_id == group.id)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import itertools
+import json
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from aiohttp import web
+from telegram import (
+    CallbackQuery,
+    Chat,
+    ChatMemberAdministrator,
+    ChatMemberMember,
+    ChatMemberOwner,
+    Message,
+    MessageEntity,
+    Update,
+    User,
+)
+
+__all__ = ["Call", "FakeTelegram", "TelegramFailure"]
+
+# Parameters sent JSON-encoded by PTB (everything else arrives as a plain string).
+_JSON_FIELDS = frozenset(
+    {
+        "reply_markup",
+        "media",
+        "commands",
+        "scope",
+        "allowed_updates",
+        "entities",
+        "caption_entities",
+        "link_preview_options",
+        "reply_parameters",
+        "show_caption_above_media",
+        "disable_notification",
+        "protect_content",
+        "show_alert",
+        "drop_pending_updates",
+        "has_spoiler",
+        "disable_content_type_detection",
+        "allow_sending_without_reply",
+    }
+)
+_INT_FIELDS = frozenset(
+    {
+        "chat_id",
+        "message_id",
+        "user_id",
+        "offset",
+        "limit",
+        "timeout",
+        "message_thread_id",
+        "cache_time",
+        "from_chat_id",
+    }
+)
+
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply "
+    "markup are exactly the same as a current content and reply markup of the message"
+)
+CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+
+
+@dataclass
+class Call:
+    """One request the bot made.
+
+    Attributes:
+        method: the Bot API method, e.g. ``"sendPhoto"``.
+        params: decoded parameters (ints for ids, dicts/lists for JSON fields).
+        files: uploaded multipart files, part name -> bytes.
+        at: ``time.perf_counter()`` when the request arrived.
+        status: the HTTP status answered (200, 400, 403, 429...).
+        result: the ``result`` answered on success (a dict for a sent message).
+    """
+
+    method: str
+    params: dict[str, Any]
+    files: dict[str, bytes]
+    at: float
+    status: int = 200
+    result: Any = None
+    filenames: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def chat_id(self) -> int | str | None:
+        return self.params.get("chat_id")
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200
+
+    def markup(self) -> dict[str, Any] | None:
+        """The inline keyboard sent (``reply_markup``), or None."""
+        markup = self.params.get("reply_markup")
+        return markup if isinstance(markup, dict) else None
+
+    def buttons(self) -> list[dict[str, Any]]:
+        """Every inline button of this call, row by row."""
+        markup = self.markup() or {}
+        return [b for row in markup.get("inline_keyboard", []) for b in row]
+
+    def caption(self) -> str | None:
+        """The caption sent (also inside ``media`` for editMessageMedia)."""
+        if "caption" in self.params:
+            return str(self.params["caption"])
+        media = self.params.get("media")
+        if isinstance(media, dict) and "caption" in media:
+            return str(media["caption"])
+        return None
+
+
+@dataclass
+class TelegramFailure:
+    """A failure to answer instead of the next matching request (injected by a test)."""
+
+    method: str
+    status: int
+    description: str
+    retry_after: int | None = None
+    chat_id: int | None = None
+    times: int = 1
+    network: bool = False  # close the connection instead of answering
+
+
+@dataclass
+class _Stored:
+    """A message the bot sent, as the fake keeps it."""
+
+    chat_id: int
+    message_id: int
+    data: dict[str, Any]
+    fingerprint: tuple[Any, ...] = field(default=())
+
+
+class FakeTelegram:
+    """The fake Bot API server (see the module docstring).
+
+    Args:
+        token: the bot token the fake accepts (any other gets 401 Unauthorized).
+        bot_id: the bot's user id.
+        bot_username: the bot's @username (for ``/cmd@username`` and deep links).
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = "123456:TEST-token",
+        bot_id: int = 123456,
+        bot_username: str = "domino_test_bot",
+    ) -> None:
+        self.token = token
+        self.bot = User(bot_id, "Dominó", is_bot=True, username=bot_username)
+        self.calls: list[Call] = []
+        self.users: dict[int, User] = {}
+        self.started: set[int] = set()  # users with a working private chat
+        self.groups: dict[int, Chat] = {}
+        self.admins: dict[int, set[int]] = {}
+        self.owners: dict[int, int] = {}
+        self.messages: dict[tuple[int, int], _Stored] = {}
+        self.files: dict[str, bytes] = {}
+        self.failures: list[TelegramFailure] = []
+        self._updates: list[dict[str, Any]] = []
+        self._update_ids = itertools.count(1)
+        self._message_ids: dict[int, Iterator[int]] = {}
+        self._file_ids = itertools.count(1)
+        self._callback_ids = itertools.count(1)
+        self._changed: asyncio.Condition | None = None
+        self._runner: web.AppRunner | None = None
+        self._stopping = False
+        self.port = 0
+
+    # ------------------------------------------------------------------ lifecycle
+    @property
+    def base_url(self) -> str:
+        """The ``base_url`` for PTB (the token is appended by PTB)."""
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/file/bot"
+
+    async def start(self) -> None:
+        """Listen on 127.0.0.1, on a free port."""
+        self._changed = asyncio.Condition()
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.*}", self._handle_file)
+        # handler_cancellation: a pending long poll is cancelled at shutdown.
+        self._runner = web.AppRunner(app, handler_cancellation=True, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0, shutdown_timeout=0.1)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        """Stop serving; pending long polls are released at once."""
+        self._stopping = True
+        await self._notify()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeTelegram:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # ------------------------------------------------------------------ the world
+    def add_user(
+        self,
+        user_id: int,
+        first_name: str,
+        *,
+        username: str | None = None,
+        language_code: str | None = "es",
+        started: bool = True,
+    ) -> User:
+        """A Telegram user; ``started=False`` means they never opened the bot's private chat."""
+        user = User(
+            user_id,
+            first_name,
+            is_bot=False,
+            username=username,
+            language_code=language_code,
+        )
+        self.users[user_id] = user
+        if started:
+            self.started.add(user_id)
+        return user
+
+    def add_group(
+        self,
+        chat_id: int,
+        title: str,
+        *,
+        admins: Iterable[int] = (),
+        owner: int | None = None,
+        is_forum: bool = False,
+    ) -> Chat:
+        """A supergroup (negative id) with its administrators."""
+        chat = Chat(chat_id, Chat.SUPERGROUP, title=title, is_forum=is_forum or None)
+        self.groups[chat_id] = chat
+        self.admins[chat_id] = set(admins)
+        if owner is not None:
+            self.owners[chat_id] = owner
+        return chat
+
+    def private_chat(self, user: User) -> Chat:
+        return Chat(user.id, Chat.PRIVATE, first_name=user.first_name, username=user.username)
+
+    def fail(
+        self,
+        method: str,
+        *,
+        status: int = 400,
+        description: str = "Bad Request: injected failure",
+        retry_after: int | None = None,
+        chat_id: int | None = None,
+        times: int = 1,
+        network: bool = False,
+    ) -> TelegramFailure:
+        """Answer the next ``times`` matching requests with an error instead.
+
+        ``status=429`` with ``retry_after`` gives PTB a RetryAfter; ``network=True`` drops
+        the connection (PTB raises NetworkError).
+        """
+        failure = TelegramFailure(method, status, description, retry_after, chat_id, times, network)
+        self.failures.append(failure)
+        return failure
+
+    # ------------------------------------------------------------------ updates in
+    def _next_message_id(self, chat_id: int) -> int:
+        ids = self._message_ids.setdefault(chat_id, itertools.count(1))
+        return next(ids)
+
+    def push(self, update: Update | dict[str, Any]) -> int:
+        """Queue an update for getUpdates; returns its update_id."""
+        data = update.to_dict() if isinstance(update, Update) else dict(update)
+        # Check PTB can read it back (an unparsable update would be refetched forever).
+        Update.de_json(data, None)
+        self._updates.append(data)
+        self._schedule_notify()
+        return int(data["update_id"])
+
+    def message_update(
+        self,
+        chat: Chat,
+        user: User,
+        text: str,
+        *,
+        thread_id: int | None = None,
+    ) -> Update:
+        """An update with a text message; a leading ``/command`` gets its entity."""
+        entities = None
+        if text.startswith("/"):
+            command = text.split()[0]
+            entities = (MessageEntity(MessageEntity.BOT_COMMAND, 0, len(command)),)
+        message = Message(
+            message_id=self._next_message_id(chat.id),
+            date=datetime.now(UTC),
+            chat=chat,
+            from_user=user,
+            text=text,
+            entities=entities,
+            message_thread_id=thread_id,
+            is_topic_message=True if thread_id is not None else None,
+        )
+        return Update(next(self._update_ids), message=message)
+
+    def send_text(self, chat: Chat, user: User, text: str, *, thread_id: int | None = None) -> int:
+        """A user writes ``text`` in ``chat`` (a command when it starts with ``/``)."""
+        if chat.type == Chat.PRIVATE:
+            self.started.add(user.id)
+        return self.push(self.message_update(chat, user, text, thread_id=thread_id))
+
+    send_command = send_text
+
+    def press(self, user: User, message: dict[str, Any] | Message, data: str) -> str:
+        """``user`` presses a button with callback ``data`` on ``message``.
+
+        ``message`` is a message the bot sent (a stored dict, e.g. ``call.result``) or a
+        PTB Message. Returns the callback query id (to find its answerCallbackQuery).
+        """
+        if isinstance(message, dict):
+            stored = self.messages.get((message["chat"]["id"], message["message_id"]))
+            msg = Message.de_json(stored.data if stored else message, None)
+        else:
+            msg = message
+        query_id = f"cq{next(self._callback_ids)}"
+        query = CallbackQuery(
+            id=query_id,
+            from_user=user,
+            chat_instance=f"ci{msg.chat.id}",
+            message=msg,
+            data=data,
+        )
+        self.push(Update(next(self._update_ids), callback_query=query))
+        return query_id
+
+    # ------------------------------------------------------------------ looking at calls
+    def calls_to(self, method: str, *, chat_id: int | None = None) -> list[Call]:
+        return [
+            c
+            for c in self.calls
+            if c.method == method and (chat_id is None or c.chat_id == chat_id)
+        ]
+
+    async def wait_for(
+        self,
+        method: str,
+        predicate: Callable[[Call], bool] | None = None,
+        *,
+        after: int = 0,
+        timeout: float = 5.0,
+    ) -> Call:
+        """The first call of ``method`` (from index ``after``) matching ``predicate``.
+
+        Raises:
+            TimeoutError: no such call within ``timeout`` seconds.
+        """
+        assert self._changed is not None
+        deadline = time.monotonic() + timeout
+
+        def find() -> Call | None:
+            for call in self.calls[after:]:
+                if call.method == method and (predicate is None or predicate(call)):
+                    return call
+            return None
+
+        async with self._changed:
+            while (found := find()) is None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"no {method} call matched within {timeout} s")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), left)
+            return found
+
+    async def answer_to(self, query_id: str, *, timeout: float = 5.0) -> Call:
+        """The answerCallbackQuery for ``query_id``."""
+        return await self.wait_for(
+            "answerCallbackQuery",
+            lambda c: c.params.get("callback_query_id") == query_id,
+            timeout=timeout,
+        )
+
+    async def drained(self, *, timeout: float = 5.0) -> None:
+        """Wait until the bot has fetched every queued update."""
+        assert self._changed is not None
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while self._updates:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("updates still queued")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), left)
+
+    def message(self, chat_id: int, message_id: int) -> dict[str, Any]:
+        """The current state of a message the bot sent (after any edits)."""
+        return self.messages[(chat_id, message_id)].data
+
+    def messages_in(self, chat_id: int) -> list[dict[str, Any]]:
+        return [s.data for (c, _), s in sorted(self.messages.items()) if c == chat_id]
+
+    # ------------------------------------------------------------------ serving
+    async def _notify(self) -> None:
+        if self._changed is None:
+            return
+        async with self._changed:
+            self._changed.notify_all()
+
+    def _schedule_notify(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().create_task(self._notify())
+
+    async def _handle_file(self, request: web.Request) -> web.StreamResponse:
+        if request.match_info["token"] != self.token:
+            raise web.HTTPNotFound()
+        path = request.match_info["path"]
+        if path not in self.files:
+            raise web.HTTPNotFound()
+        return web.Response(body=self.files[path])
+
+    async def _read_params(
+        self, request: web.Request
+    ) -> tuple[dict[str, Any], dict[str, bytes], dict[str, str]]:
+        params: dict[str, Any] = {}
+        files: dict[str, bytes] = {}
+        filenames: dict[str, str] = {}
+        if request.content_type == "application/json":
+            body = await request.json()
+            params.update(body if isinstance(body, dict) else {})
+        else:
+            form = await request.post()
+            for key, value in form.items():
+                if isinstance(value, web.FileField):
+                    files[key] = value.file.read()
+                    filenames[key] = value.filename
+                else:
+                    params[key] = value
+        params.update(request.query)
+        for key, value in list(params.items()):
+            if not isinstance(value, str):
+                continue
+            if key in _JSON_FIELDS:
+                with contextlib.suppress(ValueError):
+                    params[key] = json.loads(value)
+            elif key in _INT_FIELDS:
+                with contextlib.suppress(ValueError):
+                    params[key] = int(value)
+        return params, files, filenames
+
+    def _take_failure(self, method: str, params: dict[str, Any]) -> TelegramFailure | None:
+        for failure in self.failures:
+            if failure.method == method and (
+                failure.chat_id is None or failure.chat_id == params.get("chat_id")
+            ):
+                failure.times -= 1
+                if failure.times <= 0:
+                    self.failures.remove(failure)
+                return failure
+        return None
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        method = request.match_info["method"]
+        params, files, filenames = await self._read_params(request)
+        call = Call(method, params, files, time.perf_counter(), filenames=filenames)
+        if request.match_info["token"] != self.token:
+            return self._error(call, 401, "Unauthorized")
+        if method != "getUpdates":
+            failure = self._take_failure(method, params)
+            if failure is not None:
+                self.calls.append(call)
+                await self._notify()
+                if failure.network:
+                    call.status = 0
+                    assert request.transport is not None
+                    request.transport.close()
+                    raise ConnectionResetError("injected network failure")
+                return self._error(call, failure.status, failure.description, failure.retry_after)
+        handler = getattr(self, f"_api_{method}", None)
+        if handler is None:
+            return self._error(call, 404, f"Not Found: method {method} not faked")
+        self.calls.append(call)
+        try:
+            result = await handler(call)
+        except _ApiError as err:
+            response = self._error(call, err.status, err.description)
+        else:
+            call.result = result
+            response = web.json_response({"ok": True, "result": result})
+        await self._notify()
+        return response
+
+    def _error(
+        self, call: Call, status: int, description: str, retry_after: int | None = None
+    ) -> web.Response:
+        call.status = status
+        body: dict[str, Any] = {"ok": False, "error_code": status, "description": description}
+        if retry_after is not None:
+            body["parameters"] = {"retry_after": retry_after}
+        return web.json_response(body, status=status)
+
+    # ------------------------------------------------------------------ helpers
+    def _chat(self, chat_id: Any) -> Chat:
+        if not isinstance(chat_id, int):
+            raise _ApiError(400, "Bad Request: chat not found")
+        if chat_id in self.groups:
+            return self.groups[chat_id]
+        if chat_id in self.users:
+            if chat_id not in self.started:
+                raise _ApiError(403, CANT_INITIATE)
+            return self.private_chat(self.users[chat_id])
+        raise _ApiError(400, "Bad Request: chat not found")
+
+    def _store_photo(self, call: Call, media: Any) -> tuple[dict[str, Any], str]:
+        """The PhotoSize list for an uploaded (attach:// or multipart) or reused photo."""
+        if isinstance(media, bytes):
+            data = media
+        elif isinstance(media, str) and media.startswith("attach://"):
+            data = call.files.get(media[len("attach://") :])
+            if data is None:
+                raise _ApiError(400, "Bad Request: wrong file attachment")
+        elif isinstance(media, str) and media in self.files:
+            data = self.files[media]
+        elif isinstance(media, str) and media == "":
+            raise _ApiError(400, "Bad Request: photo is empty")
+        elif media is None:
+            raise _ApiError(400, "Bad Request: there is no photo in the request")
+        else:
+            raise _ApiError(400, "Bad Request: wrong remote file identifier specified")
+        if not data.startswith(b"\x89PNG") and not data.startswith(b"\xff\xd8"):
+            raise _ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
+        digest = hashlib.sha1(data).hexdigest()[:16]
+        file_id = f"photo-{next(self._file_ids)}-{digest}"
+        self.files[file_id] = data
+        size = {
+            "file_id": file_id,
+            "file_unique_id": digest,
+            "width": 800,
+            "height": 600,
+            "file_size": len(data),
+        }
+        return size, digest
+
+    def _new_message(self, call: Call, chat: Chat, **content: Any) -> dict[str, Any]:
+        message_id = self._next_message_id(chat.id)
+        data: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "chat": chat.to_dict(),
+            "from": self.bot.to_dict(),
+        }
+        thread = call.params.get("message_thread_id")
+        if thread is not None:
+            if chat.type == Chat.PRIVATE or not chat.is_forum:
+                raise _ApiError(400, "Bad Request: message thread not found")
+            data["message_thread_id"] = thread
+            data["is_topic_message"] = True
+        data.update({k: v for k, v in content.items() if v is not None})
+        if "reply_markup" in call.params:
+            data["reply_markup"] = call.params["reply_markup"]
+        stored = _Stored(chat.id, message_id, data)
+        stored.fingerprint = self._fingerprint(data)
+        self.messages[(chat.id, message_id)] = stored
+        return data
+
+    @staticmethod
+    def _fingerprint(data: dict[str, Any]) -> tuple[Any, ...]:
+        photo = data.get("photo")
+        return (
+            data.get("text"),
+            data.get("caption"),
+            photo[-1]["file_unique_id"] if photo else None,
+            json.dumps(data.get("reply_markup"), sort_keys=True),
+        )
+
+    def _stored(self, call: Call) -> _Stored:
+        if "inline_message_id" in call.params:
+            raise _ApiError(400, "Bad Request: inline messages are not faked")
+        chat = self._chat(call.params.get("chat_id"))
+        stored = self.messages.get((chat.id, call.params.get("message_id", -1)))
+        if stored is None:
+            raise _ApiError(400, "Bad Request: message to edit not found")
+        return stored
+
+    def _edit(self, call: Call, stored: _Stored, changes: dict[str, Any]) -> dict[str, Any]:
+        data = dict(stored.data)
+        data.update(changes)
+        if "reply_markup" in call.params:
+            data["reply_markup"] = call.params["reply_markup"]
+        else:
+            data.pop("reply_markup", None)  # Telegram drops a keyboard not repeated
+        fingerprint = self._fingerprint(data)
+        if fingerprint == stored.fingerprint:
+            raise _ApiError(400, NOT_MODIFIED)
+        data["edit_date"] = int(time.time())
+        stored.data = data
+        stored.fingerprint = fingerprint
+        return data
+
+    # ------------------------------------------------------------------ methods
+    async def _api_getMe(self, call: Call) -> Any:
+        return self.bot.to_dict()
+
+    async def _api_logOut(self, call: Call) -> Any:
+        return True
+
+    async def _api_close(self, call: Call) -> Any:
+        return True
+
+    async def _api_deleteWebhook(self, call: Call) -> Any:
+        if call.params.get("drop_pending_updates"):
+            self._updates.clear()
+        return True
+
+    async def _api_getWebhookInfo(self, call: Call) -> Any:
+        return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
+
+    async def _api_setMyCommands(self, call: Call) -> Any:
+        if not isinstance(call.params.get("commands"), list):
+            raise _ApiError(400, "Bad Request: commands must be a list")
+        return True
+
+    async def _api_deleteMyCommands(self, call: Call) -> Any:
+        return True
+
+    async def _api_getUpdates(self, call: Call) -> Any:
+        assert self._changed is not None
+        offset = int(call.params.get("offset") or 0)
+        timeout = float(call.params.get("timeout") or 0)
+        limit = int(call.params.get("limit") or 100)
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while True:
+                if offset:
+                    self._updates = [u for u in self._updates if u["update_id"] >= offset]
+                    self._changed.notify_all()
+                ready = self._updates[:limit]
+                if ready or self._stopping:
+                    return ready
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return []
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), left)
+
+    async def _api_sendMessage(self, call: Call) -> Any:
+        chat = self._chat(call.params.get("chat_id"))
+        text = call.params.get("text")
+        if not text:
+            raise _ApiError(400, "Bad Request: message text is empty")
+        return self._new_message(call, chat, text=text)
+
+    async def _api_sendPhoto(self, call: Call) -> Any:
+        chat = self._chat(call.params.get("chat_id"))
+        size, _ = self._store_photo(call, call.files.get("photo", call.params.get("photo")))
+        return self._new_message(call, chat, photo=[size], caption=call.params.get("caption"))
+
+    async def _api_sendDocument(self, call: Call) -> Any:
+        chat = self._chat(call.params.get("chat_id"))
+        document = call.params.get("document")
+        part = "document"
+        if isinstance(document, str) and document.startswith("attach://"):
+            part = document[len("attach://") :]
+        data = call.files.get(part)
+        if data is None:
+            raise _ApiError(400, "Bad Request: there is no document in the request")
+        file_id = f"doc-{next(self._file_ids)}"
+        self.files[file_id] = data
+        doc = {
+            "file_id": file_id,
+            "file_unique_id": file_id,
+            "file_name": call.filenames.get(part, part),
+            "file_size": len(data),
+        }
+        return self._new_message(call, chat, document=doc, caption=call.params.get("caption"))
+
+    async def _api_editMessageMedia(self, call: Call) -> Any:
+        stored = self._stored(call)
+        media = call.params.get("media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise _ApiError(400, "Bad Request: media must be a photo")
+        size, _ = self._store_photo(call, media.get("media"))
+        return self._edit(call, stored, {"photo": [size], "caption": media.get("caption")})
+
+    async def _api_editMessageCaption(self, call: Call) -> Any:
+        stored = self._stored(call)
+        if "photo" not in stored.data and "document" not in stored.data:
+            raise _ApiError(400, "Bad Request: there is no caption in the message to edit")
+        return self._edit(call, stored, {"caption": call.params.get("caption")})
+
+    async def _api_editMessageText(self, call: Call) -> Any:
+        stored = self._stored(call)
+        if "text" not in stored.data:
+            raise _ApiError(400, "Bad Request: there is no text in the message to edit")
+        return self._edit(call, stored, {"text": call.params.get("text")})
+
+    async def _api_editMessageReplyMarkup(self, call: Call) -> Any:
+        stored = self._stored(call)
+        return self._edit(call, stored, {})
+
+    async def _api_deleteMessage(self, call: Call) -> Any:
+        chat = self._chat(call.params.get("chat_id"))
+        if self.messages.pop((chat.id, call.params.get("message_id", -1)), None) is None:
+            raise _ApiError(400, "Bad Request: message to delete not found")
+        return True
+
+    async def _api_answerCallbackQuery(self, call: Call) -> Any:
+        if not call.params.get("callback_query_id"):
+            raise _ApiError(400, "Bad Request: query is too old or query ID is invalid")
+        return True
+
+    async def _api_getChat(self, call: Call) -> Any:
+        chat = self._chat(call.params.get("chat_id"))
+        data = chat.to_dict()
+        data.update({"accent_color_id": 0, "max_reaction_count": 11})
+        return data
+
+    async def _api_getChatMember(self, call: Call) -> Any:
+        chat = self._chat(call.params.get("chat_id"))
+        user = self.users.get(call.params.get("user_id", 0))
+        if user is None:
+            raise _ApiError(400, "Bad Request: user not found")
+        if self.owners.get(chat.id) == user.id:
+            return ChatMemberOwner(user, is_anonymous=False).to_dict()
+        if user.id in self.admins.get(chat.id, set()):
+            return ChatMemberAdministrator(
+                user,
+                can_be_edited=False,
+                is_anonymous=False,
+                can_manage_chat=True,
+                can_delete_messages=True,
+                can_manage_video_chats=False,
+                can_restrict_members=True,
+                can_promote_members=False,
+                can_change_info=True,
+                can_invite_users=True,
+                can_post_stories=False,
+                can_edit_stories=False,
+                can_delete_stories=False,
+            ).to_dict()
+        return ChatMemberMember(user).to_dict()
+
+    async def _api_getChatAdministrators(self, call: Call) -> Any:
+        chat = self._chat(call.params.get("chat_id"))
+        out = []
+        for user_id in sorted(self.admins.get(chat.id, set())):
+            fake = Call("getChatMember", {"chat_id": chat.id, "user_id": user_id}, {}, 0.0)
+            out.append(await self._api_getChatMember(fake))
+        return out
+
+
+class _ApiError(Exception):
+    def __init__(self, status: int, description: str) -> None:
+        super().__init__(description)
+        self.status = status
+        self.description = description
