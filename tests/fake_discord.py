@@ -1,0 +1,868 @@
+"""A small fake Discord (REST + gateway) on 127.0.0.1 for driving the real discord.py.
+
+The fake answers the REST calls the Discord adapter makes (``users/@me``, the OAuth2
+application, command sync, interaction callbacks, webhook follow-ups and edits of the
+original response, channel messages with attachments and their edits, DM channel creation)
+and speaks the gateway protocol over a websocket (HELLO, heartbeat ACK, IDENTIFY → READY +
+GUILD_CREATE, RESUME → RESUMED), so a test can send ``INTERACTION_CREATE`` events for slash
+commands and button clicks and then look at what the bot did. Every REST request is
+recorded (:class:`Request`) with the time it arrived, and every message the bot creates is
+kept (:class:`FakeMessage`) with its attachments, so tests assert on real payloads.
+
+Point discord.py at it with :meth:`FakeDiscord.patch_discord` (``Route.BASE`` and
+``DiscordWebSocket.DEFAULT_GATEWAY`` are the two places that name Discord) or pass
+:attr:`FakeDiscord.api_base_url` / :attr:`FakeDiscord.gateway_url` to the adapter.
+
+Behaviours worth knowing, learned from the real library:
+
+- JSON responses use the content type exactly ``application/json`` (discord.py compares
+  the header verbatim before decoding).
+- Interaction payloads carry ``attachment_size_limit``; member payloads carry ``flags``.
+- Interaction callbacks arrive with ``with_response=1`` and are answered with the
+  interaction/resource body; the created message id is what a component on that message
+  is bound to, so clicks reference real message ids (:meth:`FakeDiscord.click`).
+- A user listed in :attr:`FakeDiscord.dms_closed` cannot receive DMs: sending to their DM
+  channel answers 403 with Discord's error code 50007.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+__all__ = [
+    "EPHEMERAL",
+    "FakeDiscord",
+    "FakeMessage",
+    "FakeUser",
+    "Request",
+]
+
+EPHEMERAL = 1 << 6
+MANAGE_GUILD = 1 << 5
+# What a plain member may do in a channel (view, send, read history, use commands...).
+MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 14) | (1 << 15)
+ADMIN_PERMISSIONS = MEMBER_PERMISSIONS | MANAGE_GUILD | (1 << 3)
+ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
+
+# Interaction callback types (Discord's "interaction response types").
+CHANNEL_MESSAGE = 4
+DEFERRED_CHANNEL_MESSAGE = 5
+DEFERRED_UPDATE_MESSAGE = 6
+UPDATE_MESSAGE = 7
+
+
+def _iso(ts: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + ".000000+00:00"
+
+
+@dataclass
+class Request:
+    """One REST request the bot made: method, path (without the ``/api/v10`` prefix)."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    json: Any
+    files: list[tuple[str, bytes]]
+    at: float  # time.perf_counter() when it arrived
+
+
+@dataclass
+class FakeUser:
+    """A Discord user (and, in a guild, a member with ``permissions``)."""
+
+    id: int
+    name: str
+    locale: str = "es-ES"
+    permissions: int = MEMBER_PERMISSIONS
+    bot: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "username": self.name.lower().replace(" ", "_"),
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "public_flags": 0,
+        }
+        if self.bot:
+            data["bot"] = True
+        return data
+
+    def member_payload(self) -> dict[str, Any]:
+        return {
+            "user": self.payload(),
+            "roles": [],
+            "joined_at": _iso(1_700_000_000),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "nick": None,
+            "avatar": None,
+            "permissions": str(self.permissions),
+        }
+
+
+@dataclass
+class FakeMessage:
+    """A message the bot created (in a channel, a DM, or as an interaction response)."""
+
+    id: int
+    channel_id: int
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    files: dict[int, bytes] = field(default_factory=dict)  # attachment id -> bytes
+    flags: int = 0
+    edits: int = 0
+    interaction_token: str | None = None  # set for interaction responses / follow-ups
+    guild_id: int | None = None
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    def custom_ids(self) -> list[str]:
+        """The custom ids of every button on the message, top row first."""
+        return [c["custom_id"] for c in self.buttons() if "custom_id" in c]
+
+    def buttons(self) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+
+        def walk(items: list[dict[str, Any]]) -> None:
+            for item in items:
+                if item.get("type") == 2:
+                    found.append(item)
+                walk(item.get("components", []))
+
+        walk(self.components)
+        return found
+
+    def labels(self) -> list[str]:
+        return [b.get("label") or "" for b in self.buttons()]
+
+    def text(self) -> str:
+        """Content plus embed titles, descriptions and fields, for assertions."""
+        parts = [self.content]
+        for embed in self.embeds:
+            parts += [embed.get("title", ""), embed.get("description", "")]
+            for f in embed.get("fields", []):
+                parts += [f.get("name", ""), f.get("value", "")]
+            if "footer" in embed:
+                parts.append(embed["footer"].get("text", ""))
+        return "\n".join(p for p in parts if p)
+
+    def file_bytes(self, index: int = 0) -> bytes:
+        return self.files[int(self.attachments[index]["id"])]
+
+    def payload(self, author: dict[str, Any]) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "type": 0,
+            "content": self.content,
+            "author": author,
+            "embeds": self.embeds,
+            "components": self.components,
+            "attachments": self.attachments,
+            "mentions": [],
+            "mention_roles": [],
+            "mention_everyone": False,
+            "pinned": False,
+            "tts": False,
+            "flags": self.flags,
+            "timestamp": _iso(1_700_000_000),
+            "edited_timestamp": _iso(1_700_000_000) if self.edits else None,
+        }
+        if self.guild_id is not None:
+            data["guild_id"] = str(self.guild_id)
+        return data
+
+
+@dataclass
+class Interaction:
+    """An interaction the fake sent, with what the bot answered."""
+
+    id: int
+    token: str
+    kind: int  # 2 application command, 3 component
+    user: FakeUser
+    channel_id: int
+    sent_at: float
+    callbacks: list[dict[str, Any]] = field(default_factory=list)
+    callback_at: float | None = None
+    original: FakeMessage | None = None  # the response message (or the clicked message)
+    followups: list[FakeMessage] = field(default_factory=list)
+
+    @property
+    def callback_type(self) -> int | None:
+        return self.callbacks[0]["type"] if self.callbacks else None
+
+    def replies(self) -> list[FakeMessage]:
+        """The response message (if the bot sent one) and the follow-ups, in order."""
+        out: list[FakeMessage] = []
+        if self.original is not None and self.original.interaction_token == self.token:
+            out.append(self.original)
+        return out + self.followups
+
+    def reply_text(self) -> str:
+        return "\n".join(m.text() for m in self.replies())
+
+
+class FakeDiscord:
+    """An in-process Discord: REST under ``/api/v10`` and a gateway websocket at ``/gateway``.
+
+    Usage::
+
+        fake = FakeDiscord()
+        await fake.start()
+        guild = fake.add_guild("Club", channels=["domino"])
+        ana = fake.add_user("Ana", guild=guild)
+        ... start the bot with fake.api_base_url / fake.gateway_url ...
+        inter = await fake.slash(ana, guild, "domino", "jugar")
+    """
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1_200_000_000_000_000_001)
+        self.application_id = self.next_id()
+        self.bot_user = FakeUser(self.application_id, "Domino", bot=True)
+        self.owner = FakeUser(self.next_id(), "Owner")
+        self.requests: list[Request] = []
+        self.messages: dict[int, FakeMessage] = {}
+        self.channel_messages: dict[int, list[int]] = {}
+        self.guilds: dict[int, dict[str, Any]] = {}
+        self.channels: dict[int, dict[str, Any]] = {}  # channel id -> payload
+        self.users: dict[int, FakeUser] = {}
+        self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        self.dms_closed: set[int] = set()
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None global)
+        self.interactions: dict[str, Interaction] = {}  # token -> interaction
+        self.identifies: list[dict[str, Any]] = []
+        self.gateway_connections = 0
+        self._sockets: list[web.WebSocketResponse] = []
+        self._seq = 0
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ set-up
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base_url(self) -> str:
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def add_guild(self, name: str, *, channels: tuple[str, ...] = ("domino",)) -> int:
+        guild_id = self.next_id()
+        channel_payloads = []
+        for position, channel_name in enumerate(channels):
+            channel_id = self.next_id()
+            payload = {
+                "id": str(channel_id),
+                "type": 0,
+                "guild_id": str(guild_id),
+                "name": channel_name,
+                "position": position,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+                "topic": None,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "flags": 0,
+            }
+            self.channels[channel_id] = payload
+            channel_payloads.append(payload)
+        self.guilds[guild_id] = {
+            "id": str(guild_id),
+            "name": name,
+            "icon": None,
+            "owner_id": str(self.owner.id),
+            "region": "us-east",
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [
+                {
+                    "id": str(guild_id),
+                    "name": "@everyone",
+                    "permissions": str(MEMBER_PERMISSIONS),
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "preferred_locale": "es-ES",
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "joined_at": _iso(1_700_000_000),
+            "large": False,
+            "unavailable": False,
+            "member_count": 1,
+            "members": [self.bot_user.member_payload()],
+            "channels": channel_payloads,
+            "threads": [],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+        return guild_id
+
+    def channel_of(self, guild_id: int, index: int = 0) -> int:
+        return int(self.guilds[guild_id]["channels"][index]["id"])
+
+    def add_user(
+        self, name: str, *, locale: str = "es-ES", admin: bool = False, dms_closed: bool = False
+    ) -> FakeUser:
+        user = FakeUser(
+            self.next_id(),
+            name,
+            locale=locale,
+            permissions=ADMIN_PERMISSIONS if admin else MEMBER_PERMISSIONS,
+        )
+        self.users[user.id] = user
+        if dms_closed:
+            self.dms_closed.add(user.id)
+        return user
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def close(self) -> None:
+        for ws in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @contextlib.contextmanager
+    def patch_discord(self) -> Iterator[None]:
+        """Point discord.py's REST base and default gateway at this fake (restored after)."""
+        import discord.gateway
+        import discord.http
+        import yarl
+
+        old_base = discord.http.Route.BASE
+        old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        discord.http.Route.BASE = self.api_base_url
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        try:
+            yield
+        finally:
+            discord.http.Route.BASE = old_base
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+    # ------------------------------------------------------------------ waiting
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def wait_until(self, predicate: Callable[[], Any], *, timeout: float = 5.0) -> Any:
+        """Wait until ``predicate()`` is truthy (checked after every request); return it."""
+
+        async def waiter() -> Any:
+            async with self._changed:
+                while True:
+                    value = predicate()
+                    if value:
+                        return value
+                    await self._changed.wait()
+
+        return await asyncio.wait_for(waiter(), timeout)
+
+    async def settle(self, quiet: float = 0.05, *, timeout: float = 10.0) -> None:
+        """Wait until no REST request has arrived for ``quiet`` seconds."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            count = len(self.requests)
+            await asyncio.sleep(quiet)
+            if len(self.requests) == count:
+                return
+        raise TimeoutError("the bot kept making requests")
+
+    # ------------------------------------------------------------------ queries
+    def requests_to(self, method: str, prefix: str) -> list[Request]:
+        return [r for r in self.requests if r.method == method and r.path.startswith(prefix)]
+
+    def messages_in(self, channel_id: int) -> list[FakeMessage]:
+        return [self.messages[m] for m in self.channel_messages.get(channel_id, [])]
+
+    def dms_to(self, user: FakeUser) -> list[FakeMessage]:
+        channel_id = self.dm_channels.get(user.id)
+        return [] if channel_id is None else self.messages_in(channel_id)
+
+    def last_dm(self, user: FakeUser) -> FakeMessage | None:
+        dms = self.dms_to(user)
+        return dms[-1] if dms else None
+
+    # ------------------------------------------------------------------ gateway
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True)
+        await ws.prepare(request)
+        self._sockets.append(ws)
+        self.gateway_connections += 1
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45_000}}))
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                data = json.loads(msg.data)
+                op = data.get("op")
+                if op == 1:
+                    await ws.send_str(json.dumps({"op": 11}))
+                elif op == 2:
+                    await self._identify(ws, data["d"])
+                elif op == 6:
+                    await self._dispatch_to(ws, "RESUMED", {})
+        finally:
+            self._sockets.remove(ws)
+        return ws
+
+    async def _dispatch_to(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
+        self._seq += 1
+        await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+
+    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
+        self.identifies.append(data)
+        shard = data.get("shard") or [0, 1]
+        guilds = [g for gid, g in self.guilds.items() if (gid >> 22) % shard[1] == shard[0]]
+        await self._dispatch_to(
+            ws,
+            "READY",
+            {
+                "v": 10,
+                "user": self.bot_user.payload(),
+                "guilds": [{"id": g["id"], "unavailable": True} for g in guilds],
+                "session_id": f"session-{self.gateway_connections}",
+                "resume_gateway_url": self.gateway_url,
+                "shard": shard,
+                "application": {"id": str(self.application_id), "flags": 0},
+            },
+        )
+        for guild in guilds:
+            await self._dispatch_to(ws, "GUILD_CREATE", guild)
+
+    async def dispatch(self, event: str, data: Any) -> float:
+        """Send a gateway event to every connected bot; returns the perf_counter send time."""
+        if not self._sockets:
+            raise RuntimeError("no bot is connected to the fake gateway")
+        sent = time.perf_counter()
+        for ws in list(self._sockets):
+            await self._dispatch_to(ws, event, data)
+        return sent
+
+    # ------------------------------------------------------------------ interactions
+    def _interaction_base(
+        self, kind: int, user: FakeUser, channel_id: int, guild_id: int | None
+    ) -> tuple[dict[str, Any], Interaction]:
+        interaction_id = self.next_id()
+        token = f"token-{interaction_id}"
+        data: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(self.application_id),
+            "type": kind,
+            "token": token,
+            "version": 1,
+            "channel_id": str(channel_id),
+            "locale": user.locale,
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "entitlements": [],
+            "app_permissions": str(ADMIN_PERMISSIONS | (1 << 17)),
+        }
+        if guild_id is not None:
+            data["guild_id"] = str(guild_id)
+            data["guild_locale"] = "es-ES"
+            data["channel"] = self.channels[channel_id]
+            data["member"] = user.member_payload()
+            data["authorizing_integration_owners"] = {"0": str(guild_id)}
+            data["context"] = 0
+        else:
+            data["channel"] = {
+                "id": str(channel_id),
+                "type": 1,
+                "recipients": [user.payload()],
+                "last_message_id": None,
+                "flags": 0,
+            }
+            data["user"] = user.payload()
+            data["authorizing_integration_owners"] = {"0": str(channel_id)}
+            data["context"] = 1
+        inter = Interaction(interaction_id, token, kind, user, channel_id, sent_at=0.0)
+        self.interactions[token] = inter
+        return data, inter
+
+    async def slash(
+        self,
+        user: FakeUser,
+        guild_id: int,
+        *path: str,
+        options: dict[str, Any] | None = None,
+        channel_id: int | None = None,
+    ) -> Interaction:
+        """Invoke ``/path[0] path[1] ...`` with ``options`` (name -> value) as ``user``.
+
+        Option types are inferred: bool 5, int 4, str 3 (enough for the adapter's
+        commands). Returns the :class:`Interaction` (answers arrive asynchronously: use
+        :meth:`answered` / :meth:`wait_until`).
+        """
+        channel_id = channel_id or self.channel_of(guild_id)
+        data, inter = self._interaction_base(2, user, channel_id, guild_id)
+        known = self.commands.get(guild_id) or self.commands.get(None) or []
+        command = next((c for c in known if c["name"] == path[0]), None)
+        if command is None:
+            raise LookupError(f"/{path[0]} was not synced to the fake")
+        opts = [
+            {
+                "name": k,
+                "type": 5 if isinstance(v, bool) else 4 if isinstance(v, int) else 3,
+                "value": v,
+            }
+            for k, v in (options or {}).items()
+        ]
+        for name in reversed(path[1:]):
+            opts = [{"name": name, "type": 1, "options": opts}]
+        data["data"] = {
+            "id": command["id"],
+            "name": path[0],
+            "type": 1,
+            "options": opts,
+            "guild_id": str(guild_id),
+        }
+        inter.sent_at = await self.dispatch("INTERACTION_CREATE", data)
+        return inter
+
+    async def click(self, user: FakeUser, message: FakeMessage, custom_id: str) -> Interaction:
+        """Press the button ``custom_id`` on ``message`` as ``user``.
+
+        The id need not be on the message (a forged press is the point of some tests).
+        """
+        data, inter = self._interaction_base(3, user, message.channel_id, message.guild_id)
+        data["message"] = message.payload(self.bot_user.payload())
+        data["data"] = {"custom_id": custom_id, "component_type": 2}
+        inter.original = message
+        inter.sent_at = await self.dispatch("INTERACTION_CREATE", data)
+        return inter
+
+    async def answered(self, inter: Interaction, *, timeout: float = 5.0) -> Interaction:
+        """Wait until the bot has sent the interaction callback."""
+        await self.wait_until(lambda: inter.callbacks, timeout=timeout)
+        return inter
+
+    async def replied(
+        self, inter: Interaction, *, count: int = 1, timeout: float = 5.0
+    ) -> list[FakeMessage]:
+        """Wait until ``count`` response/follow-up messages exist (a defer alone is none)."""
+
+        def done() -> list[FakeMessage] | None:
+            replies = [m for m in inter.replies() if m.content or m.embeds or m.attachments]
+            return replies if len(replies) >= count else None
+
+        return await self.wait_until(done, timeout=timeout)
+
+    # ------------------------------------------------------------------ REST
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["tail"]
+        payload: Any = None
+        files: list[tuple[str, bytes]] = []
+        if request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            async for part in reader:
+                if part.name == "payload_json":  # type: ignore[union-attr]
+                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                else:
+                    data = await part.read()  # type: ignore[union-attr]
+                    files.append((part.filename or "file", bytes(data)))  # type: ignore[union-attr]
+        elif request.can_read_body:
+            body = await request.read()
+            if body:
+                payload = json.loads(body)
+        rec = Request(
+            request.method, path, dict(request.query), payload, files, time.perf_counter()
+        )
+        self.requests.append(rec)
+        try:
+            status, body_out = self._route(rec)
+        except KeyError as exc:
+            status, body_out = 404, {"code": 10003, "message": f"Unknown: {exc}"}
+        await self._notify()
+        if status == 204:
+            return web.Response(status=204)
+        return web.Response(
+            status=status, body=json.dumps(body_out).encode(), content_type="application/json"
+        )
+
+    def _route(self, req: Request) -> tuple[int, Any]:
+        parts = req.path.strip("/").split("/")
+        m = req.method
+        if parts == ["users", "@me"] and m == "GET":
+            return 200, self.bot_user.payload()
+        if parts == ["oauth2", "applications", "@me"] and m == "GET":
+            return 200, {
+                "id": str(self.application_id),
+                "name": "Domino",
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.owner.payload(),
+                "verify_key": "0" * 64,
+                "team": None,
+                "flags": 0,
+                "summary": "",
+                "rpc_origins": [],
+            }
+        if parts == ["gateway", "bot"] and m == "GET":
+            return 200, {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        if parts[0] == "applications" and m == "PUT" and parts[-1] == "commands":
+            guild_id = int(parts[3]) if len(parts) == 5 else None
+            stored = []
+            for cmd in req.json:
+                stored.append(
+                    {
+                        **cmd,
+                        "id": str(self.next_id()),
+                        "application_id": str(self.application_id),
+                        "version": str(self.next_id()),
+                        "type": cmd.get("type", 1),
+                        **({"guild_id": str(guild_id)} if guild_id else {}),
+                    }
+                )
+            self.commands[guild_id] = stored
+            return 200, stored
+        if parts[0] == "applications" and m == "GET" and parts[-1] == "commands":
+            guild_id = int(parts[3]) if len(parts) == 5 else None
+            return 200, self.commands.get(guild_id, [])
+        if parts == ["users", "@me", "channels"] and m == "POST":
+            return 200, self._dm_channel(int(req.json["recipient_id"]))
+        if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
+            return self._channel_messages(req, int(parts[1]), parts[3:])
+        if parts[0] == "interactions" and parts[-1] == "callback" and m == "POST":
+            return self._callback(req, parts[2])
+        if parts[0] == "webhooks":
+            return self._webhook(req, parts[2], parts[3:])
+        return 404, {"code": 0, "message": f"404: Not Found ({m} {req.path})"}
+
+    def _dm_channel(self, user_id: int) -> dict[str, Any]:
+        if user_id not in self.dm_channels:
+            channel_id = self.next_id()
+            self.dm_channels[user_id] = channel_id
+            self.channel_messages[channel_id] = []
+        channel_id = self.dm_channels[user_id]
+        return {
+            "id": str(channel_id),
+            "type": 1,
+            "last_message_id": None,
+            "recipients": [self.users[user_id].payload()],
+            "flags": 0,
+        }
+
+    def _new_message(
+        self,
+        channel_id: int,
+        body: dict[str, Any] | None,
+        files: list[tuple[str, bytes]],
+        *,
+        token: str | None = None,
+    ) -> FakeMessage:
+        body = body or {}
+        channel = self.channels.get(channel_id)
+        message = FakeMessage(
+            id=self.next_id(),
+            channel_id=channel_id,
+            interaction_token=token,
+            guild_id=int(channel["guild_id"]) if channel else None,
+        )
+        self._apply_edit(message, body, files, new=True)
+        self.messages[message.id] = message
+        if not message.ephemeral:
+            self.channel_messages.setdefault(channel_id, []).append(message.id)
+        return message
+
+    def _apply_edit(
+        self,
+        message: FakeMessage,
+        body: dict[str, Any],
+        files: list[tuple[str, bytes]],
+        *,
+        new: bool = False,
+    ) -> None:
+        if "content" in body:
+            message.content = body["content"] or ""
+        if "embeds" in body:
+            message.embeds = body["embeds"] or []
+        if "components" in body:
+            message.components = body["components"] or []
+        if "flags" in body and body["flags"] is not None and new:
+            message.flags = int(body["flags"])
+        if "attachments" in body or files:
+            kept = []
+            # Attachments listed by an existing id are kept; the others describe new files.
+            for spec in body.get("attachments", []):
+                if str(spec.get("id", "")).isdigit() and int(spec["id"]) in message.files:
+                    kept.append(next(a for a in message.attachments if a["id"] == str(spec["id"])))
+            new_files = {}
+            for index, (filename, data) in enumerate(files):
+                attachment_id = self.next_id()
+                new_files[attachment_id] = data
+                kept.append(
+                    {
+                        "id": str(attachment_id),
+                        "filename": filename,
+                        "size": len(data),
+                        "url": f"{self.base_url}/attachments/{attachment_id}/{filename}",
+                        "proxy_url": f"{self.base_url}/attachments/{attachment_id}/{filename}",
+                        "content_type": "image/png" if filename.endswith(".png") else None,
+                        "index": index,
+                    }
+                )
+            message.files = {
+                int(a["id"]): (message.files.get(int(a["id"])) or new_files[int(a["id"])])
+                for a in kept
+            }
+            message.attachments = kept
+        if not new:
+            message.edits += 1
+
+    def _channel_messages(self, req: Request, channel_id: int, rest: list[str]) -> tuple[int, Any]:
+        if channel_id not in self.channels and channel_id not in self.dm_channels.values():
+            return 404, {"code": 10003, "message": "Unknown Channel"}
+        if channel_id in self.dm_channels.values():
+            user_id = next(u for u, c in self.dm_channels.items() if c == channel_id)
+            if user_id in self.dms_closed and req.method in ("POST", "PATCH"):
+                return 403, {"code": 50007, "message": "Cannot send messages to this user"}
+        if req.method == "POST" and not rest:
+            message = self._new_message(channel_id, req.json, req.files)
+            return 200, message.payload(self.bot_user.payload())
+        message_id = int(rest[0])
+        message = self.messages.get(message_id)
+        if message is None or message.channel_id != channel_id:
+            return 404, {"code": 10008, "message": "Unknown Message"}
+        if req.method == "PATCH":
+            self._apply_edit(message, req.json or {}, req.files)
+            return 200, message.payload(self.bot_user.payload())
+        if req.method == "GET":
+            return 200, message.payload(self.bot_user.payload())
+        if req.method == "DELETE":
+            del self.messages[message_id]
+            self.channel_messages[channel_id].remove(message_id)
+            return 204, None
+        return 405, {"code": 0, "message": "Method Not Allowed"}
+
+    def _callback(self, req: Request, token: str) -> tuple[int, Any]:
+        inter = self.interactions[token]
+        if inter.callbacks:
+            return 400, {"code": 40060, "message": "Interaction has already been acknowledged."}
+        body = req.json or {}
+        inter.callbacks.append(body)
+        inter.callback_at = req.at
+        kind = body["type"]
+        data = body.get("data") or {}
+        channel_id = inter.original.channel_id if inter.original else None
+        response: dict[str, Any] = {
+            "interaction": {"id": str(inter.id), "type": inter.kind},
+        }
+        message: FakeMessage | None = None
+        if kind in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
+            if channel_id is None:
+                channel_id = inter.channel_id
+            message = self._new_message(channel_id, data, req.files, token=token)
+            if kind == DEFERRED_CHANNEL_MESSAGE:
+                response["interaction"]["response_message_loading"] = True
+            inter.original = message
+        elif kind == UPDATE_MESSAGE and inter.original is not None:
+            self._apply_edit(inter.original, data, req.files)
+            message = inter.original
+        if message is not None:
+            response["interaction"]["response_message_id"] = str(message.id)
+            response["interaction"]["response_message_ephemeral"] = message.ephemeral
+            response["resource"] = {
+                "type": kind,
+                "message": message.payload(self.bot_user.payload()),
+            }
+        return 200, response
+
+    def _webhook(self, req: Request, token: str, rest: list[str]) -> tuple[int, Any]:
+        inter = self.interactions[token]
+        author = self.bot_user.payload()
+        if req.method == "POST" and not rest:
+            channel_id = inter.original.channel_id if inter.original else inter.channel_id
+            message = self._new_message(channel_id, req.json, req.files, token=token)
+            inter.followups.append(message)
+            return 200, message.payload(author)
+        if rest[:1] == ["messages"]:
+            target = rest[1]
+            if target == "@original":
+                message = inter.original
+            else:
+                message = self.messages.get(int(target))
+            if message is None:
+                return 404, {"code": 10008, "message": "Unknown Message"}
+            if req.method == "PATCH":
+                self._apply_edit(message, req.json or {}, req.files)
+                return 200, message.payload(author)
+            if req.method == "GET":
+                return 200, message.payload(author)
+            if req.method == "DELETE":
+                self.messages.pop(message.id, None)
+                return 204, None
+        return 404, {"code": 0, "message": "404: Not Found"}
