@@ -1,0 +1,324 @@
+"""Robots in the engine's match loop, and duplicate-deal comparisons (robots.md, "Measuring").
+
+:func:`play_hand` and :func:`play_match` seat four robots (one per seat) in a
+:class:`~engine.match.Match`; each robot sees only its :func:`~engine.views.seat_view`.
+:func:`duplicate_deal` and :func:`duplicate_match` play the same deals twice with the two
+teams swapping seats (and, where the first tile is free, a rotating opener), so the luck
+of the deal cancels; :class:`Tally` sums the results and gives the margin's 95 % interval.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from engine.hand import SIX_SIX, Deal, deal_tiles, first_hand_opening
+from engine.match import Match
+from engine.robots.base import Robot, make_robot
+from engine.rules import Rules
+from engine.views import seat_view
+
+__all__ = [
+    "DealResult",
+    "Tally",
+    "duplicate_deal",
+    "duplicate_match",
+    "play_hand",
+    "play_match",
+    "seat_rngs",
+]
+
+DecisionHook = Callable[[int, float, bool], None]
+"""Called after each decision with ``(seat, seconds, first decision of the seat's hand)``."""
+
+
+def seat_rngs(seed: object) -> list[random.Random]:
+    """Four independent generators, one per seat, derived from ``seed``."""
+    return [random.Random(f"{seed}/seat{s}") for s in range(4)]
+
+
+def play_hand(
+    match: Match,
+    robots: Sequence[Robot],
+    rngs: Sequence[random.Random],
+    *,
+    on_decision: DecisionHook | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Match:
+    """Play the current hand of ``match`` to its end with ``robots[seat]`` at each seat.
+
+    Args:
+        match: a match whose current hand is not over.
+        robots: four robots, by seat.
+        rngs: four generators, by seat (each robot gets only its own).
+        on_decision: optional timing hook.
+        clock: the clock the hook's durations come from (seconds).
+
+    Returns:
+        The match after the hand's last move (scored).
+    """
+    seen = [False, False, False, False]
+    while not match.hand.is_over:
+        seat = match.hand.turn
+        view = seat_view(match, seat)
+        start = clock()
+        move = robots[seat].choose(view, rngs[seat])
+        elapsed = clock() - start
+        if on_decision is not None:
+            on_decision(seat, elapsed, not seen[seat])
+        seen[seat] = True
+        match = match.apply(move, seat)
+    return match
+
+
+def play_match(
+    rules: Rules,
+    robots: Sequence[Robot],
+    rng: random.Random,
+    *,
+    deals: Callable[[int], Deal] | None = None,
+    on_decision: DecisionHook | None = None,
+) -> Match:
+    """Play a whole match (rules.md, "Match") with four robots, by seat.
+
+    Args:
+        rules: the rule set.
+        robots: four robots, by seat.
+        rng: deals the hands (unless ``deals`` is given) and seeds the robots' generators.
+        deals: optional ``deals(hand_number)`` (from 1) giving each hand's deal; the first
+            hand's opener then follows ``first_starter`` with ``rng`` where it is random.
+        on_decision: optional timing hook.
+
+    Returns:
+        The finished match.
+    """
+    if deals is None:
+        match = Match.new(rules, rng)
+    else:
+        match = _first_hand(rules, deals(1), rng)
+    rngs = seat_rngs(rng.random())
+    while True:
+        match = play_hand(match, robots, rngs, on_decision=on_decision)
+        if match.is_over:
+            return match
+        if deals is None:
+            match = match.next_hand(rng)
+        else:
+            match = match.next_hand_with(deals(match.hand_number + 1))
+
+
+def _first_hand(rules: Rules, deal: Deal, rng: random.Random, starter: int | None = None) -> Match:
+    if rules.first_starter == "double_six":
+        return Match.start(rules, deal, next(s for s in range(4) if SIX_SIX in deal[s]))
+    if starter is None:
+        starter = rng.randrange(4)
+    return Match.start(rules, deal, starter)
+
+
+# -- duplicate comparisons ---------------------------------------------------------------
+
+
+@dataclass
+class DealResult:
+    """One duplicate deal (or match pair): A's margin and the hands/matches each won.
+
+    Attributes:
+        margin: A's points minus B's, per hand, averaged over the deal's hands.
+        hands: hands played; a_hands / b_hands: hands won by A / B.
+        a_matches / b_matches: matches won (match mode).
+        times: decision seconds by level; first: first decisions of a hand by level.
+    """
+
+    margin: float = 0.0
+    hands: int = 0
+    a_hands: int = 0
+    b_hands: int = 0
+    a_matches: int = 0
+    b_matches: int = 0
+    a_points: int = 0
+    b_points: int = 0
+    times: dict[str, list[float]] = field(default_factory=dict)
+    first: dict[str, list[float]] = field(default_factory=dict)
+
+
+def _timing_hook(result: DealResult, levels: Sequence[str]) -> DecisionHook:
+    def hook(seat: int, seconds: float, first: bool) -> None:
+        level = levels[seat]
+        result.times.setdefault(level, []).append(seconds)
+        if first:
+            result.first.setdefault(level, []).append(seconds)
+
+    return hook
+
+
+def _seatings(a: str, b: str) -> list[tuple[list[str], int]]:
+    """The two seatings: A at seats 0/2 (A is team 0), then A at seats 1/3 (team 1)."""
+    return [([a, b, a, b], 0), ([b, a, b, a], 1)]
+
+
+def duplicate_deal(
+    rules: Rules,
+    level_a: str,
+    level_b: str,
+    seed: object,
+    index: int,
+    robots: dict[str, Robot] | None = None,
+) -> DealResult:
+    """Deal ``index`` of ``seed`` played twice, the teams swapping seats (one hand each).
+
+    Under ``double_six`` the holder of 6-6 opens with it; where the first tile is free,
+    the opener rotates with ``index`` (seat ``index % 4``) and is the same in both seatings.
+    """
+    robots = robots if robots is not None else {}
+    for level in (level_a, level_b):
+        if level not in robots:
+            robots[level] = make_robot(level)
+    deal = deal_tiles(random.Random(f"{seed}/deal{index}"), rules)
+    result = DealResult()
+    total = 0
+    for levels, a_team in _seatings(level_a, level_b):
+        match = _first_hand(rules, deal, random.Random(0), starter=index % 4)
+        rngs = seat_rngs(f"{seed}/{index}/{a_team}")
+        match = play_hand(
+            match, [robots[x] for x in levels], rngs, on_decision=_timing_hook(result, levels)
+        )
+        total += _score_hand(result, match, a_team)
+    result.margin = total / 2
+    return result
+
+
+def _score_hand(result: DealResult, match: Match, a_team: int) -> int:
+    outcome = match.hand.outcome
+    assert outcome is not None
+    result.hands += 1
+    if outcome.winner_team is None:
+        return 0
+    if outcome.winner_team == a_team:
+        result.a_hands += 1
+        result.a_points += outcome.points
+        return outcome.points
+    result.b_hands += 1
+    result.b_points += outcome.points
+    return -outcome.points
+
+
+def duplicate_match(
+    rules: Rules,
+    level_a: str,
+    level_b: str,
+    seed: object,
+    index: int,
+    robots: dict[str, Robot] | None = None,
+) -> DealResult:
+    """Match ``index`` of ``seed`` played twice on the same deal sequence, teams swapped.
+
+    ``margin`` is A's points minus B's per hand over both matches.
+    """
+    robots = robots if robots is not None else {}
+    for level in (level_a, level_b):
+        if level not in robots:
+            robots[level] = make_robot(level)
+    deals: dict[int, Deal] = {}
+    first_deal, first_starter, _ = first_hand_opening(
+        rules, random.Random(f"{seed}/match{index}/hand1")
+    )
+    deals[1] = first_deal
+
+    def deal_for(number: int) -> Deal:
+        if number not in deals:
+            deals[number] = deal_tiles(random.Random(f"{seed}/match{index}/hand{number}"), rules)
+        return deals[number]
+
+    result = DealResult()
+    total = 0
+    for levels, a_team in _seatings(level_a, level_b):
+        seated = [robots[x] for x in levels]
+        hook = _timing_hook(result, levels)
+        rngs = seat_rngs(f"{seed}/match{index}/{a_team}")
+        match = _first_hand(rules, first_deal, random.Random(0), starter=first_starter)
+        while True:
+            match = play_hand(match, seated, rngs, on_decision=hook)
+            total += _score_hand(result, match, a_team)
+            if match.is_over:
+                break
+            match = match.next_hand_with(deal_for(match.hand_number + 1))
+        if match.winner_team == a_team:
+            result.a_matches += 1
+        else:
+            result.b_matches += 1
+    result.margin = total / max(result.hands, 1)
+    return result
+
+
+def _percentile(sorted_values: Sequence[float], q: float) -> float:
+    if not sorted_values:
+        return math.nan
+    k = min(len(sorted_values) - 1, max(0, math.ceil(q * len(sorted_values)) - 1))
+    return sorted_values[k]
+
+
+@dataclass
+class Tally:
+    """Running totals of many :class:`DealResult`.
+
+    Attributes:
+        margins: each deal's margin (points per hand of A over B).
+    """
+
+    margins: list[float] = field(default_factory=list)
+    hands: int = 0
+    a_hands: int = 0
+    b_hands: int = 0
+    a_matches: int = 0
+    b_matches: int = 0
+    a_points: int = 0
+    b_points: int = 0
+    times: dict[str, list[float]] = field(default_factory=dict)
+    first: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, r: DealResult) -> None:
+        self.margins.append(r.margin)
+        self.hands += r.hands
+        self.a_hands += r.a_hands
+        self.b_hands += r.b_hands
+        self.a_matches += r.a_matches
+        self.b_matches += r.b_matches
+        self.a_points += r.a_points
+        self.b_points += r.b_points
+        for src, dst in ((r.times, self.times), (r.first, self.first)):
+            for level, values in src.items():
+                dst.setdefault(level, []).extend(values)
+
+    @property
+    def deals(self) -> int:
+        return len(self.margins)
+
+    def margin(self) -> tuple[float, float]:
+        """A's mean margin per hand and the half-width of its 95 % interval
+        (1.96 × standard deviation per deal / √deals)."""
+        n = len(self.margins)
+        if n == 0:
+            return (math.nan, math.nan)
+        mean = statistics.fmean(self.margins)
+        if n < 2:
+            return (mean, math.nan)
+        return (mean, 1.96 * statistics.stdev(self.margins) / math.sqrt(n))
+
+    def timing(self, level: str) -> dict[str, float]:
+        """Decision times of ``level`` in milliseconds: median, p95, p99, max, and the
+        median and p99 of each hand's first decision; ``n`` decisions."""
+        values = sorted(self.times.get(level, []))
+        first = sorted(self.first.get(level, []))
+        return {
+            "n": float(len(values)),
+            "median": _percentile(values, 0.5) * 1000,
+            "p95": _percentile(values, 0.95) * 1000,
+            "p99": _percentile(values, 0.99) * 1000,
+            "max": (values[-1] * 1000) if values else math.nan,
+            "first_median": _percentile(first, 0.5) * 1000,
+            "first_p99": _percentile(first, 0.99) * 1000,
+        }

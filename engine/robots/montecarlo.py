@@ -1,0 +1,122 @@
+"""``experto`` and ``maestro``: determinized Monte Carlo (robots.md, "Monte Carlo").
+
+For each of ``samples`` deals of the hidden tiles consistent with what the seat saw
+(:meth:`~engine.robots.knowledge.Knowledge.sample`), every candidate move is played out
+to the end of the hand with the heuristic for all four seats (the same deals for every
+candidate); the move with the best mean value for the robot's team wins. ``maestro``
+adds an exact endgame search once the hands are small (:mod:`engine.robots.endgame`),
+weights the deals by how well they explain the other seats' plays, and values a hand's
+points by what they do to the match (:func:`match_utility`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from engine.fast import HIGH, LOW, OTHER
+from engine.moves import Move, Side
+from engine.robots.base import Robot, legal_or_raise, register_level
+from engine.robots.knowledge import Knowledge
+from engine.robots.playout import Scoring, playout
+from engine.views import SeatView
+
+__all__ = ["MonteCarloRobot", "match_utility"]
+
+
+def match_utility(score: tuple[int, int], target: int, team: int) -> Callable[[int], float]:
+    """How much a hand's signed points (positive: team 0 scored) are worth to ``team``.
+
+    Points count as points, plus a bonus of 60 for reaching the target (rules.md,
+    "Match": the first team to the target wins), so near the end a sure win of the match
+    beats a risky bigger hand. With ``score`` far from ``target`` this is the margin.
+    """
+    mine, theirs = score[team], score[1 - team]
+    bonus = 60.0
+
+    def utility(v: int) -> float:
+        pts = v if team == 0 else -v
+        if pts > 0:
+            return pts + (bonus if mine + pts >= target else 0.0)
+        if pts < 0:
+            return pts - (bonus if theirs - pts >= target else 0.0)
+        return 0.0
+
+    return utility
+
+
+def _candidates(view: SeatView, moves: list[Move]) -> list[tuple[Move, int, int, int]]:
+    """Legal moves as ``(move, tile index, new left, new right)``."""
+    out = []
+    for move in moves:
+        tile = move.tile
+        assert tile is not None
+        i = tile.index
+        if view.ends is None:
+            out.append((move, i, HIGH[i], LOW[i]))
+        else:
+            left, right = view.ends
+            if move.side is Side.LEFT:
+                out.append((move, i, OTHER[i][left], right))
+            else:
+                out.append((move, i, left, OTHER[i][right]))
+    return out
+
+
+class MonteCarloRobot(Robot):
+    """Determinized Monte Carlo over heuristic playouts.
+
+    Args:
+        level: the level id it answers to.
+        samples: deals of the hidden tiles per decision.
+        match_aware: value points by the match score (:func:`match_utility`).
+    """
+
+    def __init__(self, level: str = "experto", samples: int = 100, match_aware: bool = False):
+        self.level = level
+        self.samples = samples
+        self.match_aware = match_aware
+
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        moves = legal_or_raise(view)
+        if len(moves) == 1:
+            return moves[0]
+        seat = view.seat
+        if len(view.tiles) == 1:
+            return moves[0]  # going out: every legal move ends the hand the same way
+        know = Knowledge(view)
+        cands = _candidates(view, moves)
+        values = self.evaluate(know, cands, rng)
+        best = max(range(len(cands)), key=lambda j: values[j])
+        del seat
+        return cands[best][0]
+
+    def utility(self, know: Knowledge) -> Callable[[int], float]:
+        team = know.seat & 1
+        if self.match_aware:
+            return match_utility(know.score, know.rules.target, team)
+        if team == 0:
+            return lambda v: float(v)
+        return lambda v: float(-v)
+
+    def evaluate(
+        self, know: Knowledge, cands: list[tuple[Move, int, int, int]], rng: random.Random
+    ) -> list[float]:
+        """Mean value of each candidate over the sampled deals."""
+        sc = Scoring(know.rules)
+        util = self.utility(know)
+        seat = know.seat
+        nxt = (seat + 1) & 3
+        totals = [0.0] * len(cands)
+        plan = [(j, 1 << i, nl, nr) for j, (_m, i, nl, nr) in enumerate(cands)]
+        for _ in range(self.samples):
+            hands = know.sample(rng)
+            mine = hands[seat]
+            for j, bit, nl, nr in plan:
+                h = hands[:]
+                h[seat] = mine ^ bit
+                totals[j] += util(playout(h, nl, nr, nxt, sc))
+        return [t / self.samples for t in totals]
+
+
+register_level("experto", lambda: MonteCarloRobot("experto", samples=100))

@@ -1,0 +1,204 @@
+"""Fast heuristic play on bit masks: the policy every robot level builds on.
+
+The heuristic (robots.md, "The heuristic"): a move scores the tile's pips, plus 4 for a
+double, plus 3 for every other tile left in hand that still fits one of the open ends
+after the move ("la ficha más acompañada"). The best score wins; ties go to the first
+move in the engine's stable order (tiles ascending, left before right).
+
+Playouts run this policy for all four seats to the end of the hand, on the masks of
+:mod:`engine.fast` (tile indices of :data:`engine.tiles.ALL_TILES`). Choices are memoised
+per (hand, ends): the same small positions recur across thousands of playouts.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.fast import HIGH, LOW, OTHER, PIPS, FastHand, pips_of_mask
+from engine.rules import Rules
+from engine.tiles import NUMBER_MASKS
+
+__all__ = [
+    "BASE_SCORE",
+    "FULL_MASK",
+    "Scoring",
+    "best_move",
+    "best_opening",
+    "hand_value",
+    "playout",
+]
+
+FULL_MASK: Final[int] = (1 << 28) - 1
+BASE_SCORE: Final[tuple[int, ...]] = tuple(
+    PIPS[i] + (4 if HIGH[i] == LOW[i] else 0) for i in range(28)
+)
+"""The move score's part that depends on the tile only: pips, +4 for a double."""
+
+_OPEN: Final[tuple[int, ...]] = tuple(
+    NUMBER_MASKS[a] | NUMBER_MASKS[b] for a in range(7) for b in range(7)
+)
+"""``_OPEN[7 * left + right]``: the tiles that fit ends ``left``/``right``."""
+
+_MEMO: dict[int, tuple[int, int, int, int] | None] = {}
+_MEMO_LIMIT: Final[int] = 400_000
+
+
+class Scoring:
+    """The parts of a rule set that score a hand, flattened for the hot loop.
+
+    Attributes:
+        all_pips: ``counting == "all"`` (else the opponents' pips).
+        individual: ``blocked_winner == "individual"`` (else team totals).
+        capicua_bonus: points added to a capicúa domino.
+    """
+
+    __slots__ = ("all_pips", "capicua_bonus", "individual")
+
+    def __init__(self, rules: Rules) -> None:
+        self.all_pips = rules.counting == "all"
+        self.individual = rules.blocked_winner == "individual"
+        self.capicua_bonus = rules.capicua_bonus
+
+
+def best_move(hand: int, left: int, right: int) -> tuple[int, int, int, int] | None:
+    """The heuristic's move for ``hand`` on open ends ``left``/``right``.
+
+    Returns:
+        ``(index, side, new_left, new_right)`` (side 0 left, 1 right; equal ends always
+        give the right side), or None when nothing fits (a pass).
+    """
+    key = hand | ((left * 7 + right) << 28)
+    try:
+        return _MEMO[key]
+    except KeyError:
+        pass
+    fits = hand & _OPEN[left * 7 + right]
+    best: tuple[int, int, int, int] | None = None
+    if fits:
+        best_score = -1
+        nm = NUMBER_MASKS
+        while fits:
+            bit = fits & -fits
+            fits ^= bit
+            i = bit.bit_length() - 1
+            rest = hand ^ bit
+            base = BASE_SCORE[i]
+            other = OTHER[i]
+            if left == right:
+                nr = other[right]
+                score = base + 3 * (rest & (nm[left] | nm[nr])).bit_count()
+                if score > best_score:
+                    best_score = score
+                    best = (i, 1, left, nr)
+                continue
+            nl = other[left]
+            if nl >= 0:
+                score = base + 3 * (rest & (nm[nl] | nm[right])).bit_count()
+                if score > best_score:
+                    best_score = score
+                    best = (i, 0, nl, right)
+            nr = other[right]
+            if nr >= 0:
+                score = base + 3 * (rest & (nm[left] | nm[nr])).bit_count()
+                if score > best_score:
+                    best_score = score
+                    best = (i, 1, left, nr)
+    if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO[key] = best
+    return best
+
+
+def best_opening(hand: int, allowed: int | None = None) -> int:
+    """The heuristic's opening tile index from ``hand`` (restricted to ``allowed``)."""
+    cands = hand if allowed is None else hand & allowed
+    best_i, best_score = -1, -1
+    nm = NUMBER_MASKS
+    while cands:
+        bit = cands & -cands
+        cands ^= bit
+        i = bit.bit_length() - 1
+        rest = hand ^ bit
+        score = BASE_SCORE[i] + 3 * (rest & (nm[HIGH[i]] | nm[LOW[i]])).bit_count()
+        if score > best_score:
+            best_i, best_score = i, score
+    return best_i
+
+
+def hand_value(hands: list[int], over: int, last_seat: int, capicua: bool, sc: Scoring) -> int:
+    """Points of a finished hand, signed for team 0 (positive: team 0 scored).
+
+    ``over`` is 1 after a domino by ``last_seat``, 2 after a tranca (rules.md, "Points",
+    "Ties and edge cases").
+    """
+    p0 = pips_of_mask(hands[0])
+    p1 = pips_of_mask(hands[1])
+    p2 = pips_of_mask(hands[2])
+    p3 = pips_of_mask(hands[3])
+    if over == 1:
+        team = last_seat & 1
+        bonus = sc.capicua_bonus if capicua else 0
+    else:
+        bonus = 0
+        if sc.individual:
+            low = min(p0, p1, p2, p3)
+            a = p0 == low or p2 == low
+            b = p1 == low or p3 == low
+            if a and b:
+                return 0
+            team = 0 if a else 1
+        else:
+            a, b = p0 + p2, p1 + p3
+            if a == b:
+                return 0
+            team = 0 if a < b else 1
+    if sc.all_pips:
+        points = p0 + p1 + p2 + p3 + bonus
+    else:
+        points = (p1 + p3 if team == 0 else p0 + p2) + bonus
+    return points if team == 0 else -points
+
+
+def playout(hands: list[int], left: int, right: int, turn: int, sc: Scoring) -> int:
+    """Play the heuristic for all four seats to the hand's end; ``hands`` is consumed.
+
+    Args:
+        hands: the four seats' masks (mutated).
+        left, right: the open ends (the line is open: both >= 0).
+        turn: the seat to move.
+        sc: the scoring.
+
+    Returns:
+        The hand's points signed for team 0 (see :func:`hand_value`).
+    """
+    remaining = hands[0] | hands[1] | hands[2] | hands[3]
+    memo = _MEMO
+    opens = _OPEN
+    if not remaining & opens[left * 7 + right]:
+        return hand_value(hands, 2, turn, False, sc)
+    while True:
+        hand = hands[turn]
+        key = hand | ((left * 7 + right) << 28)
+        choice = memo.get(key, 0)
+        if choice == 0:
+            choice = best_move(hand, left, right)
+        if choice is None:
+            turn = (turn + 1) & 3
+            continue
+        i, _side, nl, nr = choice
+        bit = 1 << i
+        hand ^= bit
+        hands[turn] = hand
+        if not hand:
+            capicua = HIGH[i] != LOW[i] and OTHER[i][left] >= 0 and OTHER[i][right] >= 0
+            return hand_value(hands, 1, turn, capicua, sc)
+        remaining ^= bit
+        left, right = nl, nr
+        if not remaining & opens[left * 7 + right]:
+            return hand_value(hands, 2, turn, False, sc)
+        turn = (turn + 1) & 3
+
+
+def playout_fast_hand(fh: FastHand, sc: Scoring) -> int:
+    """:func:`playout` from a :class:`~engine.fast.FastHand` position (a copy is consumed)."""
+    return playout(fh.hands[:], fh.left, fh.right, fh.turn, sc)
