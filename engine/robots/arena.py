@@ -96,10 +96,7 @@ def play_match(
     Returns:
         The finished match.
     """
-    if deals is None:
-        match = Match.new(rules, rng)
-    else:
-        match = _first_hand(rules, deals(1), rng)
+    match = Match.new(rules, rng) if deals is None else _first_hand(rules, deals(1), rng)
     rngs = seat_rngs(rng.random())
     while True:
         match = play_hand(match, robots, rngs, on_decision=on_decision)

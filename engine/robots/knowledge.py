@@ -43,6 +43,7 @@ class Knowledge:
     """
 
     __slots__ = (
+        "_groups",
         "counts",
         "forbidden",
         "hidden",
@@ -54,7 +55,6 @@ class Knowledge:
         "rules",
         "score",
         "seat",
-        "_groups",
     )
 
     def __init__(self, view: SeatView) -> None:
@@ -179,7 +179,10 @@ def to_move(view: SeatView, index: int, side: int) -> Move:
     for move in view.legal_moves():
         if index < 0 and move.tile is None:
             return move
-        if move.tile is not None and move.tile.index == index:
-            if move.side is None or move.side is (Side.LEFT if side == 0 else Side.RIGHT):
-                return move
+        if (
+            move.tile is not None
+            and move.tile.index == index
+            and (move.side is None or move.side is (Side.LEFT if side == 0 else Side.RIGHT))
+        ):
+            return move
     raise ValueError(f"no legal move for tile index {index}, side {side}")

@@ -41,6 +41,7 @@ _OPEN: Final[tuple[int, ...]] = tuple(
 
 _MEMO: dict[int, tuple[int, int, int, int] | None] = {}
 _MEMO_LIMIT: Final[int] = 400_000
+_MISSING: Final[tuple[int, int, int, int]] = (-1, -1, -1, -1)
 
 
 class Scoring:
@@ -148,10 +149,10 @@ def hand_value(hands: list[int], over: int, last_seat: int, capicua: bool, sc: S
                 return 0
             team = 0 if a else 1
         else:
-            a, b = p0 + p2, p1 + p3
-            if a == b:
+            ta, tb = p0 + p2, p1 + p3
+            if ta == tb:
                 return 0
-            team = 0 if a < b else 1
+            team = 0 if ta < tb else 1
     if sc.all_pips:
         points = p0 + p1 + p2 + p3 + bonus
     else:
@@ -179,8 +180,8 @@ def playout(hands: list[int], left: int, right: int, turn: int, sc: Scoring) -> 
     while True:
         hand = hands[turn]
         key = hand | ((left * 7 + right) << 28)
-        choice = memo.get(key, 0)
-        if choice == 0:
+        choice = memo.get(key, _MISSING)
+        if choice is _MISSING:
             choice = best_move(hand, left, right)
         if choice is None:
             turn = (turn + 1) & 3

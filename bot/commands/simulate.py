@@ -1,0 +1,191 @@
+"""``domino simulate``: compare two robot levels on duplicate deals (robots.md, "Measuring").
+
+Every deal is played twice with the teams swapping seats (where the first tile is free the
+opener also rotates); ``--matches`` plays whole matches on the same deal sequences in both
+seatings instead. Prints a rich progress bar, then a table: A's points per hand over B with
+a 95 % interval, hands won, matches won, and each level's decision times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+from collections.abc import Callable, Iterator
+
+from engine.robots import LEVELS, Robot, make_robot
+from engine.robots.arena import DealResult, Tally, duplicate_deal, duplicate_match
+from engine.rules import PRESET_NAMES, Rules, find_preset
+
+__all__ = ["HELP", "add_arguments", "run", "run_duplicates"]
+
+HELP = "compare two robot levels on duplicate deals"
+
+_WORKER: dict[str, object] = {}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--a", required=True, choices=LEVELS, help="level of team A")
+    parser.add_argument("--b", required=True, choices=LEVELS, help="level of team B")
+    parser.add_argument("--preset", default="venezolano", choices=PRESET_NAMES)
+    parser.add_argument("--deals", type=int, default=200, help="duplicate deals (or matches)")
+    parser.add_argument(
+        "--matches", action="store_true", help="play whole matches to the preset's target"
+    )
+    parser.add_argument("--seed", default="1", help="seed of the deal sequence")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (2: both cores)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _init_worker(preset: str, a: str, b: str, matches: bool, seed: str) -> None:
+    _WORKER.update(
+        rules=find_preset(preset),
+        a=a,
+        b=b,
+        matches=matches,
+        seed=seed,
+        robots={a: make_robot(a), b: make_robot(b)},
+    )
+
+
+def _work(index: int) -> DealResult:
+    rules: Rules = _WORKER["rules"]  # type: ignore[assignment]
+    robots: dict[str, Robot] = _WORKER["robots"]  # type: ignore[assignment]
+    play = duplicate_match if _WORKER["matches"] else duplicate_deal
+    return play(rules, str(_WORKER["a"]), str(_WORKER["b"]), _WORKER["seed"], index, robots)
+
+
+def run_duplicates(
+    preset: str,
+    a: str,
+    b: str,
+    deals: int,
+    *,
+    matches: bool = False,
+    seed: str = "1",
+    jobs: int = 1,
+    on_result: Callable[[Tally], None] | None = None,
+) -> Tally:
+    """Play ``deals`` duplicate deals (or match pairs) of A against B and tally them.
+
+    Args:
+        preset: rule preset name.
+        a, b: robot levels.
+        deals: how many deals (match pairs with ``matches``).
+        matches: play whole matches instead of single hands.
+        seed: the deal sequence's seed (same seed, same deals for any pair of levels).
+        jobs: worker processes.
+        on_result: called with the running tally after each deal.
+    """
+    tally = Tally()
+    init = (preset, a, b, matches, seed)
+    results: Iterator[DealResult]
+    if jobs <= 1:
+        _init_worker(*init)
+        results = (_work(i) for i in range(deals))
+        for r in results:
+            tally.add(r)
+            if on_result is not None:
+                on_result(tally)
+        return tally
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(jobs, initializer=_init_worker, initargs=init) as pool:
+        for r in pool.imap_unordered(_work, range(deals), chunksize=4):
+            tally.add(r)
+            if on_result is not None:
+                on_result(tally)
+    return tally
+
+
+def _fmt_ms(value: float) -> str:
+    return "-" if value != value else f"{value:.1f}"
+
+
+def result_table(tally: Tally, args: argparse.Namespace) -> object:
+    """A rich table of ``tally`` (see module docstring)."""
+    from rich.table import Table
+
+    mean, half = tally.margin()
+    title = (
+        f"{args.a} (A) vs {args.b} (B) — {args.preset}, {tally.deals} "
+        f"{'match pairs' if args.matches else 'duplicate deals'}, seed {args.seed}"
+    )
+    table = Table(title=title)
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_row("A's points per hand over B", f"{mean:+.2f} ± {half:.2f} (95 %)")
+    table.add_row("interval", f"[{mean - half:+.2f}, {mean + half:+.2f}]")
+    played = max(tally.hands, 1)
+    table.add_row(
+        "hands won A / B / tied",
+        f"{tally.a_hands} / {tally.b_hands} / {tally.hands - tally.a_hands - tally.b_hands}"
+        f"  ({100 * tally.a_hands / played:.1f} % / {100 * tally.b_hands / played:.1f} %)",
+    )
+    table.add_row("points A / B", f"{tally.a_points} / {tally.b_points}")
+    if args.matches:
+        total = max(tally.a_matches + tally.b_matches, 1)
+        table.add_row(
+            "matches won A / B",
+            f"{tally.a_matches} / {tally.b_matches}  ({100 * tally.a_matches / total:.1f} % A)",
+        )
+    times = Table(title="decision time (ms)")
+    for col in ("level", "decisions", "median", "p95", "p99", "max", "first: median", "first: p99"):
+        times.add_column(col, justify="right")
+    for level in dict.fromkeys((args.a, args.b)):
+        t = tally.timing(level)
+        times.add_row(
+            level,
+            str(int(t["n"])),
+            *(_fmt_ms(t[k]) for k in ("median", "p95", "p99", "max", "first_median", "first_p99")),
+        )
+    from rich.console import Group
+
+    return Group(table, times)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    console = Console()
+    if args.deals < 1 or args.jobs < 1:
+        console.print("[red]--deals and --jobs must be at least 1[/red]")
+        return 2
+    unit = "match pairs" if args.matches else "deals"
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[margin]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=args.quiet,
+    ) as progress:
+        task = progress.add_task(f"{args.a} vs {args.b} ({unit})", total=args.deals, margin="")
+
+        def update(tally: Tally) -> None:
+            mean, half = tally.margin()
+            text = f"A {mean:+.2f} ± {half:.2f}" if half == half else f"A {mean:+.2f}"
+            progress.update(task, completed=tally.deals, margin=text)
+
+        tally = run_duplicates(
+            args.preset,
+            args.a,
+            args.b,
+            args.deals,
+            matches=args.matches,
+            seed=str(args.seed),
+            jobs=args.jobs,
+            on_result=update,
+        )
+    console.print(result_table(tally, args))
+    return 0
