@@ -18,6 +18,8 @@ __all__ = ["SUBCOMMANDS", "main"]
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
     "replay": ("bot.commands.replay", "check and score a match record (records.md)"),
+    "robot": ("bot.commands.robot", "a robot speaking the robot protocol on stdin/stdout"),
+    "simulate": ("bot.commands.simulate", "compare two robot levels on duplicate deals"),
 }
 
 
