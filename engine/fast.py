@@ -11,17 +11,18 @@ Tile indices are those of :data:`engine.tiles.ALL_TILES`; a side is ``0`` (left)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from engine.rules import Rules
 from engine.tiles import ALL_TILES, NUMBER_MASKS
 
 __all__ = [
-    "FastHand",
     "HIGH",
     "LOW",
     "OTHER",
     "PIPS",
+    "FastHand",
     "pips_of_mask",
 ]
 
@@ -34,7 +35,10 @@ OTHER: Final[tuple[tuple[int, ...], ...]] = tuple(
 """``OTHER[i][n]``: the half of tile ``i`` opposite ``n`` (-1 if ``n`` is not on it)."""
 
 _BYTE_PIPS: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(sum(PIPS[k * 8 + j] for j in range(8) if (b >> j) & 1 and k * 8 + j < 28) for b in range(256))
+    tuple(
+        sum(PIPS[k * 8 + j] for j in range(8) if (b >> j) & 1 and k * 8 + j < 28)
+        for b in range(256)
+    )
     for k in range(4)
 )
 
@@ -196,35 +200,67 @@ class FastHand:
             points = (p1 + p3) if team == 0 else (p0 + p2)
         return (team, seat, points + bonus)
 
-    def random_playout(self, rand: object) -> None:
+    def random_playout(self, rand: Callable[[], float]) -> None:
         """Play uniformly random legal moves to the end of the hand.
 
-        ``rand`` is a bound ``random.Random.random`` (an injected generator).
+        ``rand`` is a bound ``random.Random.random`` (an injected generator). The loop
+        is inlined (no method call per move): this is the robots' hottest path.
         """
+        if self.over:
+            return
         hands = self.hands
         nm = NUMBER_MASKS
         other_t = OTHER
-        rnd = rand  # type: ignore[assignment]
-        while not self.over:
-            turn = self.turn
-            left = self.left
+        last_placed = self.last_placed
+        left = self.left
+        right = self.right
+        turn = self.turn
+        placed = self.placed
+        everyone = hands[0] | hands[1] | hands[2] | hands[3]
+        while True:
+            hand = hands[turn]
             if left < 0:
-                mask = hands[turn]
+                mask = hand
             else:
-                right = self.right
-                mask = hands[turn] & (nm[left] | nm[right])
+                mask = hand & (nm[left] | nm[right])
                 if not mask:
-                    self.turn = (turn + 1) & 3
+                    turn = (turn + 1) & 3
                     continue
             n = mask.bit_count()
-            k = int(rnd() * n)  # type: ignore[operator]
-            while k:
-                mask &= mask - 1
-                k -= 1
-            index = (mask & -mask).bit_length() - 1
-            side = 1
-            if left >= 0 and left != self.right:
+            if n > 1:
+                k = int(rand() * n)
+                while k:
+                    mask &= mask - 1
+                    k -= 1
+            bit = mask & -mask
+            index = bit.bit_length() - 1
+            hand ^= bit
+            hands[turn] = hand
+            everyone ^= bit
+            last_placed[turn] = placed
+            placed += 1
+            if left < 0:
+                left = HIGH[index]
+                right = LOW[index]
+            else:
                 other = other_t[index]
-                if other[left] >= 0 and (other[self.right] < 0 or rnd() < 0.5):  # type: ignore[operator]
-                    side = 0
-            self.play(index, side)
+                on_left = other[left]
+                if not hand:
+                    # capicúa: the last tile fitted either end (rules.md "Capicúa")
+                    self.capicua = HIGH[index] != LOW[index] and on_left >= 0 and other[right] >= 0
+                if on_left >= 0 and (other[right] < 0 or left == right or rand() < 0.5):
+                    left = on_left
+                else:
+                    right = other[right]
+            if not hand:
+                self.over = 1
+                break
+            if not everyone & (nm[left] | nm[right]):
+                self.over = 2
+                break
+            turn = (turn + 1) & 3
+        self.left = left
+        self.right = right
+        self.turn = turn
+        self.placed = placed
+        self.last_seat = turn

@@ -23,8 +23,8 @@ __all__ = [
     "HandState",
     "Placement",
     "Termination",
-    "deal_tiles",
     "deal_problem",
+    "deal_tiles",
     "first_hand_opening",
     "team_of",
 ]
@@ -439,7 +439,7 @@ class HandState:
 
     def _domino_outcome(self, new: HandState, tile: Tile, seat: int) -> HandOutcome:
         rules = self.rules
-        pips = tuple(new.pips(s) for s in range(4))
+        pips = (new.pips(0), new.pips(1), new.pips(2), new.pips(3))
         capicua = False
         if self.ends is not None and not tile.is_double:
             left, right = self.ends
@@ -447,7 +447,13 @@ class HandState:
         team = team_of(seat)
         points = _count(rules, pips, team) + (rules.capicua_bonus if capicua else 0)
         return HandOutcome(
-            Termination.DOMINO, team, seat, points, capicua, pips, seat  # type: ignore[arg-type]
+            Termination.DOMINO,
+            team,
+            seat,
+            points,
+            capicua,
+            pips,
+            seat,
         )
 
     def _blocked_outcome(self, new: HandState, last_seat: int) -> HandOutcome:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import IllegalMoveError, InvalidMoveError, RecordError, RulesError
-from engine.hand import SIX_SIX, HandOutcome, HandState, deal_problem, redeal_seat
+from engine.hand import SIX_SIX, HandOutcome, deal_problem, redeal_seat
 from engine.match import Match
 from engine.moves import PASS, Move, Side
 from engine.rules import Rules
@@ -169,7 +169,8 @@ def _start_hand(rules: Rules, match: Match | None, hand: HandRecord, number: int
     if hand.starter is not None and hand.starter != expected:
         why = (
             f"next_starter {rules.next_starter}"
-            if rules.next_starter == "rotate" or match.hand.outcome is None
+            if rules.next_starter == "rotate"
+            or match.hand.outcome is None
             or match.hand.outcome.winner_seat is None
             else "next_starter winner"
         )

@@ -114,7 +114,7 @@ class Rules(BaseModel):
                 )
         for name, value in options.items():
             # bool is an int in Python; a JSON true must not pass as 1.
-            if isinstance(value, bool) or isinstance(value, float):
+            if isinstance(value, (bool, float)):
                 raise _bad_value(name, value)
         try:
             return cls(**options)

@@ -7,7 +7,7 @@ stable index ``0..27`` used by the fast paths (bit masks over the 28 tiles).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import ClassVar, Final
 
 from engine.errors import InvalidMoveError
 
@@ -32,7 +32,7 @@ class Tile:
     """
 
     __slots__ = ("high", "index", "low")
-    _interned: dict[tuple[int, int], Tile] = {}
+    _interned: ClassVar[dict[tuple[int, int], Tile]] = {}
 
     high: int
     low: int
@@ -123,7 +123,7 @@ class Tile:
 
 
 def _build() -> tuple[Tile, ...]:
-    tiles = []
+    tiles: list[Tile] = []
     for high in range(7):
         for low in range(high + 1):
             tiles.append(Tile._make(high, low, len(tiles)))

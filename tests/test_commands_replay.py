@@ -50,7 +50,9 @@ def test_replay_of_a_missing_file_is_a_clear_error(capsys: pytest.CaptureFixture
     assert capsys.readouterr().err.startswith("record: cannot read /nonexistent/record.json")
 
 
-def test_replay_of_garbage_is_a_record_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_of_garbage_is_a_record_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "garbage.json"
     path.write_bytes(b"\xff\xfe not json")
     assert main(["replay", str(path)]) == 2

@@ -28,7 +28,9 @@ def test_pips_of_a_mask_is_the_sum_of_its_tiles() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(rule_sets, st.integers(0, 10**9))
-def test_the_fast_hand_plays_and_scores_exactly_like_the_hand_state(rules: Rules, seed: int) -> None:
+def test_the_fast_hand_plays_and_scores_exactly_like_the_hand_state(
+    rules: Rules, seed: int
+) -> None:
     rng = random.Random(seed)
     deal, starter, _ = first_hand_opening(rules, rng)
     hand = HandState.start(rules, deal, starter, opening_tile=Tile(6, 6))

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -270,7 +271,7 @@ def test_a_blocked_hand_is_one_where_nobody_holds_a_tile_for_either_end(
 def test_the_line_always_joins_matching_halves(rules: Rules, seed: int) -> None:
     hand = play_random_hand(rules, seed)
     line = hand.line
-    for a, b in zip(line, line[1:], strict=False):
+    for a, b in itertools.pairwise(line):
         assert a.right == b.left
     assert hand.ends == (line[0].left, line[-1].right)
     for p in line:

@@ -32,8 +32,15 @@ def test_the_records_md_example_replays_to_the_documented_output() -> None:
     summary = replay_summary(replay(example()))
     assert summary == {
         "hands": [
-            {"end": "domino", "winner_team": 0, "winner_seat": 0, "points": 23,
-             "capicua": False, "pips_left": [0, 17, 8, 6], "score": [23, 0]}
+            {
+                "end": "domino",
+                "winner_team": 0,
+                "winner_seat": 0,
+                "points": 23,
+                "capicua": False,
+                "pips_left": [0, 17, 8, 6],
+                "score": [23, 0],
+            }
         ],
         "score": [23, 0],
         "winner_team": None,
@@ -73,9 +80,11 @@ def test_each_scripted_scoring_path_replays_as_the_rule_book_scores_it(name: str
 
 
 def test_scenarios_cover_every_scoring_path() -> None:
-    ends = {(h["end"], h["winner_team"] is None, h["capicua"])
-            for n in SCENARIOS
-            for h in json.loads((RECORDS / f"{n}.expected.json").read_text())["hands"]}
+    ends = {
+        (h["end"], h["winner_team"] is None, h["capicua"])
+        for n in SCENARIOS
+        for h in json.loads((RECORDS / f"{n}.expected.json").read_text())["hands"]
+    }
     assert ("domino", False, False) in ends
     assert ("domino", False, True) in ends
     assert ("blocked", False, False) in ends
@@ -207,23 +216,51 @@ MOVES = example()["hands"][0]["moves"]
         ({"rules": {"target": 75}, "hands": []}, r"^record: rules: option 'target' must be one of"),
         ({"rules": {"speed": 1}, "hands": []}, r"^record: rules: unknown option 'speed'"),
         ({"rules": "venezolano", "hands": []}, r"^record: 'hands' must be a non-empty list"),
-        (with_moves(["6-6", "6-4", "6-2", "4-2 right", "6-5"]),
-         r"^hand 1, move 5: 6-5 fits neither end \(ends 2 and 2\)$"),
-        (with_moves(["6-6", "6-4", "6-2", "4-2 right", "4-4"]),
-         r"^hand 1, move 5: seat 0 does not hold 4-4$"),
-        (with_moves(["6-6", "6-4", "6-2", "4-2 right", "2-2", "2-1", "5-1", "5-0", "1-0",
-                     "pass", "5-2", "pass"]),
-         r"^hand 1, move 12: seat 3 must play \(holds 3-1 for the 1 end\), cannot pass$"),
+        (
+            with_moves(["6-6", "6-4", "6-2", "4-2 right", "6-5"]),
+            r"^hand 1, move 5: 6-5 fits neither end \(ends 2 and 2\)$",
+        ),
+        (
+            with_moves(["6-6", "6-4", "6-2", "4-2 right", "4-4"]),
+            r"^hand 1, move 5: seat 0 does not hold 4-4$",
+        ),
+        (
+            with_moves(
+                [
+                    "6-6",
+                    "6-4",
+                    "6-2",
+                    "4-2 right",
+                    "2-2",
+                    "2-1",
+                    "5-1",
+                    "5-0",
+                    "1-0",
+                    "pass",
+                    "5-2",
+                    "pass",
+                ]
+            ),
+            r"^hand 1, move 12: seat 3 must play \(holds 3-1 for the 1 end\), cannot pass$",
+        ),
         (with_moves(["6-6", "6-4", "7-2"]), r"^hand 1, move 3: unknown tile '7-2'$"),
         (with_moves(["6-6", "6-4", "6-5"]), r"^hand 1, move 3: seat 2 does not hold 6-5$"),
-        (with_moves(["6-6", "6-4", "5-2"]),
-         r"^hand 1, move 3: 5-2 fits neither end \(ends 6 and 4\)$"),
-        (with_moves(["6-6", "6-4", "6-2 right"]),
-         r"^hand 1, move 3: 6-2 does not fit the right end \(ends 6 and 4\)$"),
-        (with_moves(["6-6", "6-4", "6-2", "4-2"]),
-         r"^hand 1, move 4: 4-2 fits both ends \(2 and 4\): its side \(left or right\) is required$"),
-        (with_moves([*MOVES, "pass"]),
-         r"^hand 1, move 26: a move after the hand ended \(domino by seat 0\)$"),
+        (
+            with_moves(["6-6", "6-4", "5-2"]),
+            r"^hand 1, move 3: 5-2 fits neither end \(ends 6 and 4\)$",
+        ),
+        (
+            with_moves(["6-6", "6-4", "6-2 right"]),
+            r"^hand 1, move 3: 6-2 does not fit the right end \(ends 6 and 4\)$",
+        ),
+        (
+            with_moves(["6-6", "6-4", "6-2", "4-2"]),
+            r"^hand 1, move 4: 4-2 fits both ends \(2 and 4\): its side \(left or right\) is required$",
+        ),
+        (
+            with_moves([*MOVES, "pass"]),
+            r"^hand 1, move 26: a move after the hand ended \(domino by seat 0\)$",
+        ),
         (with_moves(["6-5"]), r"^hand 1, move 1: seat 0 must open with 6-6 \(double_six\)$"),
         (with_moves(["6-6", "6-4 up"]), r"^hand 1, move 2: cannot read move '6-4 up'$"),
         (with_moves(["6-6", 64]), r"^hand 1, move 2: a move is text"),
@@ -245,18 +282,30 @@ def _hand_problem(change: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("record", "message"),
     [
-        (_hand_problem(lambda h: h["deal"][1].__setitem__(0, "5-5")), r"^hand 1: the deal repeats 5-5$"),
+        (
+            _hand_problem(lambda h: h["deal"][1].__setitem__(0, "5-5")),
+            r"^hand 1: the deal repeats 5-5$",
+        ),
         (_hand_problem(lambda h: h["deal"][2].pop()), r"^hand 1: seat 2 is dealt 6 tiles, not 7$"),
         (_hand_problem(lambda h: h["deal"].pop()), r"^hand 1: 'deal' must be four lists"),
-        (_hand_problem(lambda h: h["deal"][0].__setitem__(0, "9-9")),
-         r"^hand 1: unknown tile '9-9' in the deal$"),
-        (_hand_problem(lambda h: h.__setitem__("starter", 2)),
-         r"^hand 1: starter 2 contradicts double_six \(seat 0 holds 6-6\)$"),
+        (
+            _hand_problem(lambda h: h["deal"][0].__setitem__(0, "9-9")),
+            r"^hand 1: unknown tile '9-9' in the deal$",
+        ),
+        (
+            _hand_problem(lambda h: h.__setitem__("starter", 2)),
+            r"^hand 1: starter 2 contradicts double_six \(seat 0 holds 6-6\)$",
+        ),
         (_hand_problem(lambda h: h.__setitem__("starter", 7)), r"^hand 1: starter must be a seat"),
-        (_hand_problem(lambda h: h.__setitem__("colour", "red")), r"^hand 1: unknown field 'colour'$"),
+        (
+            _hand_problem(lambda h: h.__setitem__("colour", "red")),
+            r"^hand 1: unknown field 'colour'$",
+        ),
     ],
 )
-def test_a_problem_with_a_whole_hand_names_the_hand_only(record: dict[str, Any], message: str) -> None:
+def test_a_problem_with_a_whole_hand_names_the_hand_only(
+    record: dict[str, Any], message: str
+) -> None:
     with pytest.raises(RecordError, match=message):
         replay(record)
 
@@ -275,7 +324,9 @@ def test_the_first_starter_is_required_when_the_rules_leave_it_to_chance() -> No
     record = example()
     record["rules"] = "internacional"
     del record["hands"][0]["starter"]
-    with pytest.raises(RecordError, match=r"^hand 1: 'starter' is required when first_starter is random$"):
+    with pytest.raises(
+        RecordError, match=r"^hand 1: 'starter' is required when first_starter is random$"
+    ):
         replay(record)
 
 
@@ -297,7 +348,9 @@ def test_a_hand_after_an_unfinished_hand_or_after_the_match_is_refused() -> None
     extra = copy.deepcopy(finished["hands"][-1])
     extra["starter"] = match.next_starter()
     finished["hands"].append(extra)
-    with pytest.raises(RecordError, match=rf"^hand {len(match.hands) + 1}: the match already ended$"):
+    with pytest.raises(
+        RecordError, match=rf"^hand {len(match.hands) + 1}: the match already ended$"
+    ):
         replay(finished)
 
 
@@ -312,8 +365,12 @@ def test_an_unfinished_last_hand_is_reported_as_unfinished() -> None:
 
 def test_table_options_are_accepted_and_do_not_change_a_replay() -> None:
     record = example()
-    record["rules"] = {"preset": "venezolano", "turn_seconds": 20, "stake": 50,
-                       "forced_move_seconds": "none"}
+    record["rules"] = {
+        "preset": "venezolano",
+        "turn_seconds": 20,
+        "stake": 50,
+        "forced_move_seconds": "none",
+    }
     assert replay_summary(replay(record)) == replay_summary(replay(example()))
 
 

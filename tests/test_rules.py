@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from engine.errors import RulesError
 from engine.rules import PRESET_NAMES, PRESETS, Rules, find_preset
@@ -9,14 +10,32 @@ from engine.rules import PRESET_NAMES, PRESETS, Rules, find_preset
 def test_the_four_presets_match_the_rule_book_table() -> None:
     v, i, e, d = (PRESETS[n] for n in ("venezolano", "internacional", "espanol", "dominicano"))
     assert (v.target, v.counting, v.first_starter, v.next_starter, v.blocked_winner) == (
-        100, "opponents", "double_six", "rotate", "team")
+        100,
+        "opponents",
+        "double_six",
+        "rotate",
+        "team",
+    )
     assert (v.redeal_doubles, v.capicua_bonus) == (None, 0)
     assert (i.target, i.first_starter, i.next_starter, i.blocked_winner) == (
-        200, "random", "winner", "individual")
+        200,
+        "random",
+        "winner",
+        "individual",
+    )
     assert (e.target, e.counting, e.first_starter, e.redeal_doubles, e.forced_move_seconds) == (
-        300, "all", "draw", 4, 3)
+        300,
+        "all",
+        "draw",
+        4,
+        3,
+    )
     assert (d.target, d.first_starter, d.next_starter, d.capicua_bonus) == (
-        200, "double_six", "winner", 25)
+        200,
+        "double_six",
+        "winner",
+        25,
+    )
     assert PRESET_NAMES[0] == "venezolano"
 
 
@@ -63,7 +82,10 @@ def test_an_unknown_option_or_preset_is_refused() -> None:
 
 def test_none_may_be_written_as_a_word_or_null() -> None:
     assert Rules.from_spec({"preset": "espanol", "redeal_doubles": "none"}).redeal_doubles is None
-    assert Rules.from_spec({"preset": "espanol", "forced_move_seconds": None}).forced_move_seconds is None
+    assert (
+        Rules.from_spec({"preset": "espanol", "forced_move_seconds": None}).forced_move_seconds
+        is None
+    )
 
 
 def test_a_spec_without_a_preset_takes_missing_options_from_venezolano() -> None:
@@ -81,5 +103,5 @@ def test_a_rule_set_writes_itself_as_the_shortest_spec() -> None:
 def test_rules_are_frozen_and_hashable() -> None:
     rules = PRESETS["venezolano"]
     assert hash(rules) == hash(Rules())
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         rules.target = 200  # type: ignore[misc]
