@@ -1,0 +1,23 @@
+"""Pictures of the table: pure functions, view in, PNG bytes out (design.md, rule 7).
+
+``board_png`` draws the group's picture from the public view; ``hand_png`` one seat's
+tiles from that seat's view; ``hand_result_png`` and ``match_result_png`` the summaries.
+``move_labels`` gives the button labels the hand picture shows. Same input, same bytes.
+"""
+
+from __future__ import annotations
+
+from render.board import board_png
+from render.facts import SeatFacts, TableFacts
+from render.hand import hand_png, move_labels
+from render.results import hand_result_png, match_result_png
+
+__all__ = [
+    "SeatFacts",
+    "TableFacts",
+    "board_png",
+    "hand_png",
+    "hand_result_png",
+    "match_result_png",
+    "move_labels",
+]

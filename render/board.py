@@ -1,0 +1,335 @@
+"""The group's picture of the table (design.md, "What it is").
+
+Size: 960 x 960 pixels. A square fills a phone's screen width in both Telegram and
+Discord (each shows a chat picture about 330-420 points wide, so 960 pixels stay sharp
+on 2x-3x screens), stays under Telegram's 1280-pixel photo limit (no rescaling), and
+keeps the PNG small (about 30-60 KB). Tiles are 40 x 80 pixels when the line fits, so
+a tile's dots are still distinct at a third of the size; longer lines use smaller tiles.
+
+Seats sit around the table in playing order, counter-clockwise (rules.md, "Order"):
+seat 0 at the bottom, 1 on the right, 2 at the top, 3 on the left, so partners face
+each other and share a colour (blue: seats 0 and 2, red: 1 and 3).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from engine.moves import Side
+from engine.views import PublicView
+from render.canvas import (
+    BACKGROUND,
+    GOLD,
+    INK,
+    MUTED,
+    PANEL,
+    PASS_RED,
+    TABLE,
+    TABLE_EDGE,
+    TEAM_COLORS,
+    TEAM_DARK,
+    WHITE,
+    draw_text,
+    encode_png,
+    pill,
+)
+from render.facts import TableFacts
+from render.layout import LineLayout, Rect, layout_line
+from render.sprites import FACE, HIGHLIGHT, back_sprite, tile_sprite
+from render.strings import team_name, text
+from render.text import clean_name, fit_text, wrap_text
+
+__all__ = [
+    "BOARD_SIZE",
+    "TABLE_AREA",
+    "board_image",
+    "board_layout",
+    "board_png",
+    "score_text",
+    "seat_name",
+]
+
+BOARD_SIZE: Final = (960, 960)
+TABLE_AREA: Final = Rect(158, 140, 802, 820)
+"""Where the line's tiles may go (the seats' panels and corner notes sit outside)."""
+
+# Seat panels: seat -> box. Seat 0 bottom, 1 right, 2 top, 3 left.
+_PANELS: Final[dict[int, tuple[int, int, int, int]]] = {
+    0: (300, 830, 660, 950),
+    1: (812, 350, 948, 610),
+    2: (300, 10, 660, 130),
+    3: (12, 350, 148, 610),
+}
+_NAME_SIZE: Final = 24
+_SIDE_NAME_SIZE: Final = 19
+
+
+def seat_name(facts: TableFacts, seat: int) -> str:
+    """The seat's display name, cleaned (see :func:`render.text.clean_name`)."""
+    return clean_name(facts.seats[seat].name, text(facts.language, "seat", n=seat + 1))
+
+
+def score_text(view: PublicView, team: int) -> str:
+    """rules.md score notation for ``team``: during a hand the running total; once the
+    hand is over, the hand's points, then the running total (``"24 – 34"``)."""
+    outcome = view.outcome
+    if outcome is None:
+        return str(view.score[team])
+    won = outcome.points if outcome.winner_team == team else 0
+    return f"{won} – {view.match_score[team]}"
+
+
+def board_layout(view: PublicView) -> LineLayout:
+    """Where the board picture draws each tile of ``view.line`` (for tests and tools)."""
+    return layout_line(view.line, TABLE_AREA)
+
+
+@lru_cache(maxsize=4)
+def _background() -> Image.Image:
+    image = Image.new("RGB", BOARD_SIZE, BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    a = TABLE_AREA
+    draw.rounded_rectangle(
+        (a.x0 - 8, a.y0 - 8, a.x1 + 8, a.y1 + 8), radius=28, fill=TABLE, outline=TABLE_EDGE, width=4
+    )
+    return image
+
+
+def _pass_counts(view: PublicView) -> tuple[list[int], list[bool]]:
+    counts = [0, 0, 0, 0]
+    last_was_pass = [False, False, False, False]
+    for seat, move in view.history:
+        if move.tile is None:
+            counts[seat] += 1
+            last_was_pass[seat] = True
+        else:
+            last_was_pass[seat] = False
+    return counts, last_was_pass
+
+
+def _draw_backs(image: Image.Image, x: int, y: int, count: int, per_row: int, team: int) -> None:
+    sprite = back_sprite(12, TEAM_DARK[team])
+    for i in range(count):
+        row, col = divmod(i, per_row)
+        image.paste(sprite, (x + col * 16, y + row * 28), sprite)
+
+
+def _draw_seat(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, facts: TableFacts, seat: int
+) -> None:
+    lang = facts.language
+    x0, y0, x1, y1 = _PANELS[seat]
+    team = seat & 1
+    to_move = view.outcome is None and view.turn == seat
+    draw.rounded_rectangle(
+        (x0, y0, x1, y1),
+        radius=16,
+        fill=PANEL,
+        outline=GOLD if to_move else TEAM_COLORS[team],
+        width=5 if to_move else 3,
+    )
+    # Team stripe on the left edge.
+    draw.rounded_rectangle((x0 + 8, y0 + 12, x0 + 14, y1 - 12), radius=3, fill=TEAM_COLORS[team])
+    name = seat_name(facts, seat)
+    info = facts.seats[seat]
+    tags = []
+    if info.is_robot:
+        tags.append(text(lang, "robot"))
+    if info.away:
+        tags.append(text(lang, "away"))
+    counts, last_pass = _pass_counts(view)
+    lacking = sorted(view.numbers_lacking()[seat])
+    tiles = view.tile_counts[seat]
+    side = seat in (1, 3)
+    inner = x0 + 22
+    width = x1 - 10 - inner
+    if not side:
+        draw_text(image, inner, y0 + 10, name, _NAME_SIZE, bold=True, max_width=width)
+        _draw_backs(image, inner, y0 + 48, tiles, 7, team)
+        draw_text(image, inner + 7 * 16 + 6, y0 + 52, str(tiles), 20, bold=True, color=MUTED)
+        cx = inner + 7 * 16 + 40
+        if tags:
+            draw_text(image, cx, y0 + 54, " · ".join(tags), 16, color=MUTED, max_width=x1 - 10 - cx)
+        row_y = y0 + 84
+    else:
+        lines = wrap_text(name, _SIDE_NAME_SIZE, True, width, 2)
+        for i, line in enumerate(lines):
+            draw_text(image, inner, y0 + 8 + i * 24, line, _SIDE_NAME_SIZE, bold=True)
+        ty = y0 + 8 + len(lines) * 24 + 2
+        if tags:
+            draw_text(image, inner, ty, " · ".join(tags), 15, color=MUTED, max_width=width)
+        _draw_backs(image, inner, y0 + 86, tiles, 4, team)
+        draw_text(image, inner + 4 * 16 + 8, y0 + 102, str(tiles), 20, bold=True, color=MUTED)
+        row_y = y0 + 150
+    cx = inner
+    if counts[seat]:
+        label = (
+            text(lang, "passed") if counts[seat] == 1 else text(lang, "passed_n", n=counts[seat])
+        )
+        fg = WHITE if last_pass[seat] else MUTED
+        bg = PASS_RED if last_pass[seat] else PANEL
+        w = int(ImageDraw.Draw(Image.new("L", (1, 1))).textlength(label)) if False else 0
+        from render.text import text_width
+
+        w = int(text_width(label, 17, True)) + 20
+        pill(draw, (cx, row_y, cx + w, row_y + 28), bg, outline=PASS_RED, width=2)
+        draw_text(image, cx + 10, row_y + 4, label, 17, bold=True, color=fg)
+        if side:
+            row_y += 34
+        else:
+            cx += w + 8
+    if lacking:
+        nums = ", ".join(str(n) for n in lacking)
+        draw_text(
+            image,
+            cx,
+            row_y + 4,
+            text(lang, "lacks", nums=nums),
+            17,
+            color=MUTED,
+            max_width=x1 - 10 - cx,
+        )
+        row_y += 30 if side else 0
+    if to_move:
+        label = text(lang, "to_move")
+        if facts.seconds_left is not None:
+            label += " · " + text(lang, "seconds", n=max(0, facts.seconds_left))
+        if side:
+            ty = y1 - 36
+            tx = inner
+        else:
+            ty = y0 + 84
+            tx = x1 - 12
+        from render.text import text_width
+
+        w = int(text_width(label, 17, True)) + 20
+        bx0 = tx if side else tx - w
+        pill(draw, (bx0, ty, bx0 + w, ty + 28), GOLD)
+        draw_text(image, bx0 + 10, ty + 4, label, 17, bold=True, color=INK)
+
+
+def _draw_corners(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, facts: TableFacts
+) -> None:
+    lang = facts.language
+    # Top left: hand number, target, table label.
+    draw_text(image, 20, 14, text(lang, "hand", n=view.hand_number), 28, bold=True)
+    draw_text(image, 20, 52, text(lang, "target", n=view.rules.target), 19, color=MUTED)
+    if facts.table_label:
+        draw_text(image, 20, 80, clean_name(facts.table_label, ""), 17, color=MUTED, max_width=270)
+    # Top right: the score, one row per partnership.
+    for team in (0, 1):
+        y = 16 + team * 52
+        draw.ellipse((684, y + 8, 704, y + 28), fill=TEAM_COLORS[team])
+        draw_text(image, 714, y + 4, team_name(lang, team), 22, bold=True, max_width=100)
+        draw_text(image, 944, y, score_text(view, team), 28, bold=True, anchor="r")
+    # Bottom left: the last move.
+    last = view.last_move
+    if last is not None:
+        seat, move = last
+        draw_text(image, 20, 846, text(lang, "last_move"), 17, color=MUTED)
+        if move.tile is None:
+            name = fit_text(seat_name(facts, seat), 22, True, 200)
+            line = text(lang, "passed_move", name=name)
+        else:
+            name = fit_text(seat_name(facts, seat), 22, True, 180)
+            line = text(lang, "played", name=name, tile=str(move.tile))
+        draw_text(image, 20, 872, line, 22, bold=True, max_width=270)
+    # Bottom right: whose turn, or the hand's end.
+    if view.outcome is not None:
+        draw_text(image, 944, 860, text(lang, "hand_over"), 22, bold=True, anchor="r", color=GOLD)
+    else:
+        draw_text(image, 944, 846, text(lang, "to_move"), 17, color=MUTED, anchor="r")
+        name = seat_name(facts, view.turn)
+        draw_text(image, 944, 872, name, 22, bold=True, anchor="r", max_width=270)
+        if facts.seconds_left is not None:
+            draw_text(
+                image,
+                944,
+                904,
+                text(lang, "seconds", n=max(0, facts.seconds_left)),
+                26,
+                bold=True,
+                anchor="r",
+                color=GOLD,
+            )
+
+
+def _draw_line(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, facts: TableFacts
+) -> None:
+    if not view.line:
+        lang = facts.language
+        name = fit_text(seat_name(facts, view.starter), 26, True, 360)
+        if view.opening_tile is not None:
+            message = text(lang, "opening_with", name=name, tile=str(view.opening_tile))
+        else:
+            message = text(lang, "waiting_opening", name=name)
+        a = TABLE_AREA
+        draw_text(
+            image,
+            (a.x0 + a.x1) // 2,
+            (a.y0 + a.y1) // 2 - 16,
+            message,
+            26,
+            bold=True,
+            anchor="m",
+            max_width=a.width - 40,
+        )
+        return
+    layout = board_layout(view)
+    last_order = max(p.order for p in view.line)
+    s = layout.short
+    for box in layout.tiles:
+        r = box.rect
+        look = FACE
+        if box.placement.order == last_order:
+            look = HIGHLIGHT
+            draw.rounded_rectangle(
+                (r.x0 - 4, r.y0 - 4, r.x1 + 3, r.y1 + 3), radius=s // 4 + 3, fill=GOLD
+            )
+        sprite = tile_sprite(s, box.first, box.second, box.vertical, look)
+        image.paste(sprite, (r.x0, r.y0), sprite)
+    if view.outcome is None:
+        radius = s * 9 // 20
+        for end in layout.ends:
+            draw.ellipse(
+                (end.x - radius, end.y - radius, end.x + radius, end.y + radius),
+                fill=WHITE,
+                outline=GOLD,
+                width=3,
+            )
+            draw_text(
+                image,
+                end.x,
+                end.y - s * 14 // 40 - 1,
+                str(end.number),
+                max(12, s * 22 // 40),
+                bold=True,
+                color=INK,
+                anchor="m",
+            )
+    _ = Side
+
+
+def board_image(view: PublicView, facts: TableFacts) -> Image.Image:
+    """The board as a Pillow image (RGB, :data:`BOARD_SIZE`)."""
+    image = _background().copy()
+    draw = ImageDraw.Draw(image)
+    for seat in range(4):
+        _draw_seat(image, draw, view, facts, seat)
+    _draw_corners(image, draw, view, facts)
+    _draw_line(image, draw, view, facts)
+    return image
+
+
+def board_png(view: PublicView, facts: TableFacts) -> bytes:
+    """The group's picture of the table as PNG bytes (960 x 960).
+
+    Takes only the public view, so no hand can ever be drawn for the group (design.md,
+    rule 2). Same view and facts, same bytes.
+    """
+    return encode_png(board_image(view, facts))

@@ -1,0 +1,93 @@
+"""Drawing helpers shared by the pictures: colours, text placement, PNG encoding."""
+
+from __future__ import annotations
+
+import io
+from typing import Final, Literal
+
+from PIL import Image, ImageDraw
+
+from render.text import fit_text, text_sprite
+
+__all__ = [
+    "BACKGROUND",
+    "GOLD",
+    "INK",
+    "MUTED",
+    "PANEL",
+    "TABLE",
+    "TEAM_COLORS",
+    "TEAM_DARK",
+    "WHITE",
+    "draw_text",
+    "encode_png",
+    "pill",
+    "rgba",
+]
+
+Color = tuple[int, int, int]
+
+BACKGROUND: Final[Color] = (18, 78, 52)
+TABLE: Final[Color] = (26, 104, 68)
+TABLE_EDGE: Final[Color] = (14, 62, 41)
+PANEL: Final[Color] = (12, 48, 33)
+WHITE: Final[Color] = (246, 246, 240)
+MUTED: Final[Color] = (168, 198, 180)
+INK: Final[Color] = (28, 28, 32)
+GOLD: Final[Color] = (255, 200, 40)
+PASS_RED: Final[Color] = (214, 64, 52)
+TEAM_COLORS: Final[tuple[Color, Color]] = ((70, 140, 250), (240, 96, 72))
+TEAM_DARK: Final[tuple[Color, Color]] = ((28, 62, 120), (118, 40, 30))
+
+Anchor = Literal["l", "m", "r"]
+
+
+def rgba(color: Color, alpha: int = 255) -> tuple[int, int, int, int]:
+    return (color[0], color[1], color[2], alpha)
+
+
+def draw_text(
+    image: Image.Image,
+    x: int,
+    y: int,
+    text: str,
+    size: int,
+    *,
+    bold: bool = False,
+    color: Color = WHITE,
+    anchor: Anchor = "l",
+    max_width: int | None = None,
+) -> int:
+    """Paste ``text`` with its top at ``y``; ``x`` is its left, middle or right.
+
+    The text is shortened with "…" to ``max_width`` pixels when given. Returns the
+    drawn width in pixels.
+    """
+    if max_width is not None:
+        text = fit_text(text, size, bold, max_width)
+    sprite = text_sprite(text, size, bold, rgba(color))
+    w = sprite.width
+    left = x if anchor == "l" else (x - w // 2 if anchor == "m" else x - w)
+    image.paste(sprite, (max(0, left), max(0, y)), sprite)
+    return w
+
+
+def pill(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    fill: Color,
+    outline: Color | None = None,
+    width: int = 1,
+) -> None:
+    """A rounded box (radius half its height)."""
+    radius = (box[3] - box[1]) // 2
+    draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """The picture as PNG bytes (RGB, fast zlib level; same image, same bytes)."""
+    buffer = io.BytesIO()
+    if image.mode != "RGB":
+        image = image.convert("RGB")
+    image.save(buffer, "PNG", compress_level=3)
+    return buffer.getvalue()

@@ -1,0 +1,180 @@
+"""One player's picture of their own tiles, and the labels of their move buttons.
+
+Size: 960 x 330 pixels, a wide strip that sits above the buttons in a private chat
+and fills a phone's width; tiles stand upright at 64 x 128 pixels (seven in a row),
+so they stay readable at a third of the size. Tiles are sorted (high half first); when
+it is the player's turn the tiles that fit are lifted and ringed in gold, with the same
+label under them as on their buttons (:func:`move_labels`), and the rest are dimmed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from engine.moves import Move, Side
+from engine.tiles import Tile
+from engine.views import SeatView
+from render.canvas import (
+    BACKGROUND,
+    GOLD,
+    INK,
+    MUTED,
+    PANEL,
+    TEAM_COLORS,
+    WHITE,
+    draw_text,
+    encode_png,
+    pill,
+)
+from render.facts import TableFacts
+from render.sprites import DIM, FACE, tile_sprite
+from render.strings import text
+from render.text import clean_name, fit_text, text_width
+
+__all__ = ["HAND_SIZE", "hand_image", "hand_png", "move_labels", "tile_boxes"]
+
+HAND_SIZE: Final = (960, 330)
+_SHORT: Final = 64
+_PITCH: Final = 130
+_TOP: Final = 92
+_LIFT: Final = 14
+
+
+def move_labels(view: SeatView, language: str = "es") -> list[tuple[Move, str]]:
+    """Each legal move of the seat with its button label, in the engine's move order.
+
+    A tile is labelled ``"6-4"``; a tile that fits both ends differently gets two
+    buttons, ``"6-4 izq."`` and ``"6-4 der."`` (English: ``"6-4 left"``/``"6-4 right"``);
+    a pass is ``"Paso"`` (``"Pass"``). Empty when it is not the seat's turn. The hand
+    picture shows the same labels under the tiles.
+    """
+    moves = view.legal_moves()
+    sides: dict[Tile, int] = {}
+    for move in moves:
+        if move.tile is not None:
+            sides[move.tile] = sides.get(move.tile, 0) + 1
+    labels: list[tuple[Move, str]] = []
+    for move in moves:
+        if move.tile is None:
+            labels.append((move, text(language, "pass")))
+        elif sides[move.tile] > 1 and move.side is not None:
+            key = "left" if move.side is Side.LEFT else "right"
+            labels.append((move, f"{move.tile} {text(language, key)}"))
+        else:
+            labels.append((move, str(move.tile)))
+    return labels
+
+
+def tile_boxes(count: int) -> list[tuple[int, int]]:
+    """Top-left corners of ``count`` upright tiles, centred in the strip (no lift)."""
+    width = count * _PITCH
+    x = (HAND_SIZE[0] - width) // 2 + (_PITCH - _SHORT) // 2
+    return [(x + i * _PITCH, _TOP) for i in range(count)]
+
+
+@lru_cache(maxsize=2)
+def _background() -> Image.Image:
+    return Image.new("RGB", HAND_SIZE, BACKGROUND)
+
+
+def _sorted_tiles(tiles: tuple[Tile, ...]) -> list[Tile]:
+    return sorted(tiles, key=lambda t: (t.high, t.low), reverse=True)
+
+
+def hand_image(view: SeatView, facts: TableFacts) -> Image.Image:
+    """The hand picture as a Pillow image (RGB, :data:`HAND_SIZE`)."""
+    lang = facts.language
+    image = _background().copy()
+    draw = ImageDraw.Draw(image)
+    seat = view.seat
+    team = seat & 1
+    # Header: whose tiles, whose turn, the open ends.
+    draw.rounded_rectangle((12, 12, 20, 62), radius=3, fill=TEAM_COLORS[team])
+    name = clean_name(facts.seats[seat].name, text(lang, "seat", n=seat + 1))
+    draw_text(image, 32, 10, text(lang, "your_tiles"), 17, color=MUTED)
+    draw_text(image, 32, 32, name, 24, bold=True, max_width=380)
+    if view.outcome is not None:
+        status, status_color = text(lang, "hand_over"), MUTED
+    elif view.is_my_turn:
+        status = text(lang, "your_turn")
+        if facts.seconds_left is not None:
+            status += " · " + text(lang, "seconds", n=max(0, facts.seconds_left))
+        status_color = GOLD
+    else:
+        other = fit_text(clean_name(facts.seats[view.turn].name, "?"), 22, True, 240)
+        status, status_color = text(lang, "turn_of", name=other), MUTED
+    if view.ends is not None:
+        left, right = view.ends
+        x = 944
+        for label, number in ((text(lang, "right"), right), (text(lang, "left"), left)):
+            draw.ellipse((x - 36, 14, x, 50), fill=WHITE, outline=GOLD, width=3)
+            draw_text(image, x - 18, 17, str(number), 22, bold=True, color=INK, anchor="m")
+            x -= 42
+            x -= draw_text(image, x, 21, label, 18, color=MUTED, anchor="r") + 14
+        draw_text(image, x, 21, text(lang, "ends") + ":", 18, color=MUTED, anchor="r")
+        status_x = x - int(text_width(text(lang, "ends") + ":", 18)) - 24
+    else:
+        status_x = 944
+    if view.is_my_turn:
+        w = int(text_width(status, 20, True)) + 24
+        pill(draw, (status_x - w, 56, status_x, 86), GOLD)
+        draw_text(image, status_x - w + 12, 59, status, 20, bold=True, color=INK)
+    else:
+        draw_text(image, status_x, 60, status, 20, bold=True, color=status_color, anchor="r")
+
+    labels = move_labels(view, lang)
+    by_tile: dict[Tile, list[str]] = {}
+    for move, label in labels:
+        if move.tile is not None:
+            by_tile.setdefault(move.tile, []).append(label)
+    tiles = _sorted_tiles(view.tiles)
+    my_turn = view.is_my_turn
+    for tile, (x, y) in zip(tiles, tile_boxes(len(tiles)), strict=True):
+        playable = tile in by_tile
+        look = FACE if (playable or not my_turn) else DIM
+        if playable:
+            y -= _LIFT
+            draw.rounded_rectangle(
+                (x - 5, y - 5, x + _SHORT + 4, y + 2 * _SHORT + 4), radius=18, fill=GOLD
+            )
+        sprite = tile_sprite(_SHORT, tile.high, tile.low, True, look)
+        image.paste(sprite, (x, y), sprite)
+        cx = x + _SHORT // 2
+        for i, label in enumerate(by_tile.get(tile, [])):
+            ly = _TOP + 2 * _SHORT + 10 + i * 38
+            w = min(_PITCH - 6, int(text_width(label, 19, True)) + 20)
+            pill(draw, (cx - w // 2, ly, cx + w // 2, ly + 32), GOLD)
+            draw_text(
+                image, cx, ly + 5, label, 19, bold=True, color=INK, anchor="m", max_width=w - 12
+            )
+    if not tiles:
+        draw_text(
+            image,
+            HAND_SIZE[0] // 2,
+            150,
+            text(lang, "no_tiles"),
+            26,
+            bold=True,
+            color=MUTED,
+            anchor="m",
+        )
+    if labels and labels[0][0].tile is None:
+        message = text(lang, "must_pass")
+        w = int(text_width(message, 22, True)) + 32
+        cx = HAND_SIZE[0] // 2
+        pill(draw, (cx - w // 2, 268, cx + w // 2, 306), GOLD)
+        draw_text(image, cx, 274, message, 22, bold=True, color=INK, anchor="m")
+    _ = PANEL
+    return image
+
+
+def hand_png(view: SeatView, facts: TableFacts) -> bytes:
+    """One seat's tiles as PNG bytes (960 x 330), for that player only.
+
+    Takes the seat's own view (its tiles and the public table), never the full hand.
+    Same view and facts, same bytes.
+    """
+    return encode_png(hand_image(view, facts))

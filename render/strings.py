@@ -1,0 +1,126 @@
+"""The few texts drawn on the pictures, in Spanish (default) and English.
+
+Pictures carry little text, so it lives here in a small dictionary rather than in the
+gettext catalogs the chat messages use (design.md, rule 8).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["LANGUAGES", "STRINGS", "team_name", "text"]
+
+LANGUAGES: Final = ("es", "en")
+
+STRINGS: Final[dict[str, dict[str, str]]] = {
+    "es": {
+        "hand": "Mano {n}",
+        "target": "Partida a {n}",
+        "team0": "Azul",
+        "team1": "Rojo",
+        "to_move": "Le toca",
+        "seconds": "{n} s",
+        "passed": "Pasó",
+        "passed_n": "Pasó ×{n}",
+        "lacks": "sin {nums}",
+        "robot": "robot",
+        "away": "ausente",
+        "last_move": "Última jugada",
+        "played": "{name}: {tile}",
+        "played_side": "{name}: {tile} {side}",
+        "passed_move": "{name} pasó",
+        "left": "izq.",
+        "right": "der.",
+        "pass": "Paso",
+        "waiting_opening": "Sale {name}",
+        "opening_with": "Sale {name} con {tile}",
+        "your_tiles": "Tus fichas",
+        "your_turn": "Te toca",
+        "turn_of": "Turno de {name}",
+        "ends": "Extremos",
+        "no_tiles": "Sin fichas",
+        "must_pass": "No llevas: pasa",
+        "hand_over": "Mano terminada",
+        "domino_by": "¡Dominó de {name}!",
+        "blocked": "¡Tranca!",
+        "blocked_team": "Gana {team}: {a} contra {b} puntos en mano",
+        "blocked_individual": "Gana {team}: {name} tiene menos ({n})",
+        "blocked_tie": "Empate: nadie anota",
+        "capicua": "¡Capicúa! +{n}",
+        "capicua_plain": "¡Capicúa!",
+        "pips_left": "En mano",
+        "points": "Puntos",
+        "score": "Marcador",
+        "hand_points": "{team} +{n}",
+        "no_points": "Nadie anota",
+        "match_over": "¡Fin de la partida!",
+        "winners": "Ganan {a} y {b}",
+        "final_score": "Resultado",
+        "stake": "Apuesta: ${n}",
+        "no_stake": "Sin apuesta",
+        "seat": "Asiento {n}",
+    },
+    "en": {
+        "hand": "Hand {n}",
+        "target": "Match to {n}",
+        "team0": "Blue",
+        "team1": "Red",
+        "to_move": "To move",
+        "seconds": "{n} s",
+        "passed": "Passed",
+        "passed_n": "Passed ×{n}",
+        "lacks": "no {nums}",
+        "robot": "robot",
+        "away": "away",
+        "last_move": "Last move",
+        "played": "{name}: {tile}",
+        "played_side": "{name}: {tile} {side}",
+        "passed_move": "{name} passed",
+        "left": "left",
+        "right": "right",
+        "pass": "Pass",
+        "waiting_opening": "{name} opens",
+        "opening_with": "{name} opens with {tile}",
+        "your_tiles": "Your tiles",
+        "your_turn": "Your turn",
+        "turn_of": "{name} to move",
+        "ends": "Ends",
+        "no_tiles": "No tiles",
+        "must_pass": "Nothing fits: pass",
+        "hand_over": "Hand over",
+        "domino_by": "Domino by {name}!",
+        "blocked": "Blocked!",
+        "blocked_team": "{team} wins: {a} against {b} pips in hand",
+        "blocked_individual": "{team} wins: {name} holds the fewest ({n})",
+        "blocked_tie": "Tie: nobody scores",
+        "capicua": "Capicúa! +{n}",
+        "capicua_plain": "Capicúa!",
+        "pips_left": "Pips left",
+        "points": "Points",
+        "score": "Score",
+        "hand_points": "{team} +{n}",
+        "no_points": "Nobody scores",
+        "match_over": "Match over!",
+        "winners": "{a} and {b} win",
+        "final_score": "Final score",
+        "stake": "Stake: ${n}",
+        "no_stake": "No stake",
+        "seat": "Seat {n}",
+    },
+}
+
+
+def text(language: str, key: str, **params: object) -> str:
+    """The picture text ``key`` in ``language`` (Spanish when unknown), formatted.
+
+    Raises:
+        KeyError: ``key`` is not a picture text.
+    """
+    table = STRINGS.get(language, STRINGS["es"])
+    template = table[key]
+    return template.format(**params) if params else template
+
+
+def team_name(language: str, team: int) -> str:
+    """The colour name of partnership ``team`` (0: seats 0 and 2, 1: seats 1 and 3)."""
+    return text(language, "team0" if team == 0 else "team1")

@@ -1,0 +1,150 @@
+"""Fonts, clean display names and cached text sprites.
+
+Fonts are the DejaVu Sans files shipped in :mod:`render.fonts` (no system font is
+ever used). Player names are any Unicode: control and formatting characters that could
+break a line are dropped, and a name too wide for its box is cut at a character
+boundary (never inside an accent or an emoji sequence) and ends with "…". Characters
+the font lacks (most emoji) are drawn as the font's placeholder box; nothing raises.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from importlib import resources
+from typing import Final
+
+from PIL import Image, ImageDraw, ImageFont
+
+__all__ = [
+    "ELLIPSIS",
+    "clean_name",
+    "fit_text",
+    "font",
+    "text_sprite",
+    "text_width",
+    "wrap_text",
+]
+
+ELLIPSIS: Final = "…"
+_KEEP_FORMAT: Final = {"\u200d", "\u200c", "\ufe0f", "\ufe0e"}  # ZWJ, ZWNJ, variation selectors
+_JOINERS: Final = {"\u200d", "\u200c", "\ufe0f", "\ufe0e"}
+
+RGBA = tuple[int, int, int, int]
+
+
+@lru_cache(maxsize=32)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans (or Sans Bold) at ``size`` pixels, loaded once per size."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    data = resources.files("render.fonts").joinpath(name).read_bytes()
+    from io import BytesIO
+
+    return ImageFont.truetype(BytesIO(data), size)
+
+
+def clean_name(name: str, fallback: str = "?") -> str:
+    """``name`` ready to draw: NFC, no control/format characters, spaces collapsed.
+
+    Zero-width joiners and variation selectors are kept (emoji sequences); bidi
+    overrides and other invisible format characters are dropped. An empty result gives
+    ``fallback``.
+    """
+    if not isinstance(name, str):
+        name = str(name)
+    out = []
+    for ch in unicodedata.normalize("NFC", name):
+        cat = unicodedata.category(ch)
+        if ch in _KEEP_FORMAT:
+            out.append(ch)
+        elif cat in ("Cc", "Zl", "Zp") or ch.isspace():
+            out.append(" ")
+        elif cat in ("Cf", "Cs", "Co", "Cn"):
+            continue
+        else:
+            out.append(ch)
+    cleaned = " ".join("".join(out).split())
+    return cleaned or fallback
+
+
+def text_width(text: str, size: int, bold: bool = False) -> float:
+    """The advance width of ``text`` in pixels."""
+    return float(font(size, bold).getlength(text))
+
+
+def _cut(text: str, n: int) -> str:
+    """The first ``n`` characters, backed off so no accent or joiner is left dangling."""
+    cut = text[:n]
+    while cut and (unicodedata.combining(cut[-1]) or cut[-1] in _JOINERS):
+        cut = cut[:-1]
+    # An emoji sequence cut right after a joiner would have lost its tail; also drop
+    # the base character left before a removed joiner.
+    if len(cut) < n and text[len(cut)] in _JOINERS and cut:
+        cut = cut[:-1]
+    return cut.rstrip()
+
+
+@lru_cache(maxsize=4096)
+def fit_text(text: str, size: int, bold: bool, max_width: int) -> str:
+    """``text`` shortened with "…" so it is at most ``max_width`` pixels wide."""
+    if text_width(text, size, bold) <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if text_width(_cut(text, mid) + ELLIPSIS, size, bold) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return _cut(text, lo) + ELLIPSIS
+
+
+def _longest_prefix(text: str, size: int, bold: bool, max_width: int) -> int:
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_width(_cut(text, mid), size, bold) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def wrap_text(text: str, size: int, bold: bool, max_width: int, max_lines: int) -> list[str]:
+    """Break ``text`` into at most ``max_lines`` lines of ``max_width`` pixels.
+
+    Breaks at spaces where it can, else inside a word; the last line ends with "…"
+    when text is left over.
+    """
+    lines: list[str] = []
+    rest = text.strip()
+    while rest and len(lines) < max_lines - 1:
+        if text_width(rest, size, bold) <= max_width:
+            break
+        n = _longest_prefix(rest, size, bold, max_width)
+        space = rest.rfind(" ", 0, n + 1)
+        if space > 0:
+            line, rest = rest[:space], rest[space + 1 :]
+        else:
+            line = _cut(rest, n) or rest[:1]
+            rest = rest[len(line) :]
+        lines.append(line.rstrip())
+        rest = rest.lstrip()
+    if rest:
+        lines.append(fit_text(rest, size, bold, max_width))
+    return lines
+
+
+@lru_cache(maxsize=2048)
+def text_sprite(text: str, size: int, bold: bool, color: RGBA) -> Image.Image:
+    """``text`` drawn once in ``color`` on a transparent image, cached for reuse.
+
+    The image's height is the font's line height, so sprites of one size align.
+    """
+    f = font(size, bold)
+    ascent, descent = f.getmetrics()
+    width = max(1, int(f.getlength(text) + 2))
+    image = Image.new("RGBA", (width, ascent + descent), (0, 0, 0, 0))
+    if text:
+        ImageDraw.Draw(image).text((0, 0), text, font=f, fill=color)
+    return image
