@@ -1,0 +1,167 @@
+"""``domino doctor``: check the configuration, the database and the platform tokens.
+
+The first thing an admin runs when something is wrong. Prints one line per check
+(``ok``, ``warn`` or ``FAIL`` and what to do) and exits 1 if any check failed.
+``--health`` is the container health check: the database opens and the running bot's
+heartbeat file is fresh; it contacts no platform.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+from pydantic import ValidationError
+
+HELP = "check configuration, database and tokens (what an admin runs first)"
+
+HEARTBEAT_MAX_AGE = 120.0
+"""Seconds after which the heartbeat of ``domino run`` counts as stale."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--health",
+        action="store_true",
+        help="container health check: database and the running bot's heartbeat only",
+    )
+    parser.add_argument("--env-file", default=".env", help="settings file (default .env)")
+
+
+def heartbeat_path(db: Path) -> Path:
+    """Where ``domino run`` writes its heartbeat: beside the database."""
+    return db.with_name(db.name + ".heartbeat")
+
+
+class Report:
+    def __init__(self) -> None:
+        self.failed = False
+
+    def line(self, status: str, what: str, detail: str = "") -> None:
+        if status == "FAIL":
+            self.failed = True
+        print(f"{status:<4}  {what}" + (f": {detail}" if detail else ""), flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    return asyncio.run(_run(args))
+
+
+async def _run(args: argparse.Namespace) -> int:
+    from bot.config import load_settings
+
+    report = Report()
+    try:
+        settings = load_settings(args.env_file if os.path.exists(args.env_file) else None)
+    except ValidationError as exc:
+        for error in exc.errors():
+            name = str(error["loc"][0]) if error["loc"] else "?"
+            report.line("FAIL", f"setting {name}", str(error["msg"]))
+        return 1
+    report.line("ok", "configuration read", f"database {settings.db}")
+    await _check_database(settings.db, report)
+    if args.health:
+        beat = heartbeat_path(settings.db)
+        try:
+            age = time.time() - beat.stat().st_mtime
+        except OSError:
+            report.line("FAIL", "heartbeat", f"{beat} is missing: is `domino run` running?")
+        else:
+            if age > HEARTBEAT_MAX_AGE:
+                report.line("FAIL", "heartbeat", f"last beat {age:.0f} s ago")
+            else:
+                report.line("ok", "heartbeat", f"{age:.0f} s ago")
+        return 1 if report.failed else 0
+    if not settings.platforms:
+        report.line(
+            "warn",
+            "platforms",
+            "no TELEGRAM_TOKEN or DISCORD_TOKEN set: `domino run` has nothing to host "
+            "(`domino play` plays in the terminal)",
+        )
+    if settings.telegram_token is not None:
+        await _check_telegram(settings, report)
+    if settings.discord_token is not None:
+        await _check_discord(settings, report)
+    return 1 if report.failed else 0
+
+
+async def _check_database(path: Path, report: Report) -> None:
+    from storage import open_storage
+
+    if path.parent and not path.parent.exists():
+        report.line("FAIL", "database", f"folder {path.parent} does not exist")
+        return
+    try:
+        storage = await open_storage(path)
+    except Exception as exc:  # any failure here is what the admin must see
+        report.line("FAIL", "database", f"cannot open {path}: {exc}")
+        return
+    try:
+        report.line("ok", "database", f"{path} opened and migrated")
+        check = getattr(storage, "check_ledger", None)
+        if check is not None:
+            problems = await check()
+            if problems:
+                for problem in problems[:10]:
+                    report.line("FAIL", "ledger", problem)
+            else:
+                report.line("ok", "ledger", "every balance equals its rows; all sums are zero")
+    finally:
+        await storage.close()
+    if not os.access(path, os.W_OK):
+        report.line("FAIL", "database", f"{path} is not writable")
+
+
+async def _check_telegram(settings: object, report: Report) -> None:
+    import telegram
+    from telegram.error import InvalidToken, NetworkError, TelegramError
+
+    token = settings.telegram_token.get_secret_value()  # type: ignore[attr-defined]
+    kwargs = {}
+    if settings.telegram_api_base_url:  # type: ignore[attr-defined]
+        kwargs["base_url"] = settings.telegram_api_base_url  # type: ignore[attr-defined]
+    if settings.telegram_file_base_url:  # type: ignore[attr-defined]
+        kwargs["base_file_url"] = settings.telegram_file_base_url  # type: ignore[attr-defined]
+    try:
+        bot = telegram.Bot(token, **kwargs)
+        async with bot:
+            me = await bot.get_me()
+        report.line("ok", "telegram", f"token accepted: @{me.username}")
+    except InvalidToken:
+        report.line("FAIL", "telegram", "TELEGRAM_TOKEN was refused: copy it again from @BotFather")
+    except NetworkError as exc:
+        report.line("FAIL", "telegram", f"cannot reach the Bot API: {exc}")
+    except TelegramError as exc:
+        report.line("FAIL", "telegram", str(exc))
+
+
+async def _check_discord(settings: object, report: Report) -> None:
+    import discord
+
+    from bot.discord_http import point_discord_at
+
+    point_discord_at(
+        settings.discord_api_base_url,  # type: ignore[attr-defined]
+        settings.discord_gateway_url,  # type: ignore[attr-defined]
+    )
+    token = settings.discord_token.get_secret_value()  # type: ignore[attr-defined]
+    client = discord.Client(intents=discord.Intents.none())
+    try:
+        await client.login(token)
+        user = client.user
+        report.line("ok", "discord", f"token accepted: {user}")
+    except discord.LoginFailure:
+        report.line("FAIL", "discord", "DISCORD_TOKEN was refused: reset it in the Developer Portal")
+    except (discord.HTTPException, OSError) as exc:
+        report.line("FAIL", "discord", f"cannot reach Discord: {exc}")
+    finally:
+        await client.close()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(run(argparse.Namespace(health=False, env_file=".env")))

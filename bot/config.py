@@ -1,0 +1,138 @@
+"""The bot's settings, read from the environment and an optional ``.env`` file.
+
+Every setting is documented here and in the README's configuration table. Tokens are
+:class:`pydantic.SecretStr`, so they never show in a ``repr``, a log line or an error.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from engine.rules import PRESET_NAMES
+
+__all__ = ["Settings", "load_settings"]
+
+LEVELS = ("novato", "aprendiz", "jugador", "experto", "maestro")
+
+
+class Settings(BaseSettings):
+    """Configuration of ``domino run`` / ``domino doctor``.
+
+    Attributes:
+        db: the SQLite database file (``DOMINO_DB``; default ``domino.db`` in the
+            working directory).
+        log_level: ``DOMINO_LOG_LEVEL``: DEBUG, INFO, WARNING or ERROR.
+        robot_level: ``DOMINO_ROBOT_LEVEL``: the level of robots that fill seats.
+        robot_delay: ``DOMINO_ROBOT_DELAY``: seconds a robot waits before moving (the same
+            for every move, so its speed tells nothing; robots.md "Table manners").
+        default_preset: ``DOMINO_DEFAULT_PRESET``: rules of a chat whose admins chose none.
+        telegram_token: ``TELEGRAM_TOKEN`` from BotFather; Telegram is off without it.
+        telegram_api_base_url: ``TELEGRAM_API_BASE_URL``: a self-hosted Bot API server
+            (e.g. ``http://localhost:8081/bot``); empty for Telegram's own.
+        telegram_file_base_url: ``TELEGRAM_FILE_BASE_URL``: its file URL.
+        discord_token: ``DISCORD_TOKEN`` of the application's bot; Discord is off
+            without it.
+        discord_test_guild: ``DISCORD_TEST_GUILD``: sync the slash commands to this
+            server only (instant, for testing) instead of globally.
+        discord_shards: ``DISCORD_SHARDS``: the shard count; empty lets Discord choose.
+        discord_api_base_url: ``DISCORD_API_BASE_URL``: a REST proxy (e.g.
+            ``http://proxy:8080/api/v10``); empty for Discord's own.
+        discord_gateway_url: ``DISCORD_GATEWAY_URL``: a gateway proxy (``ws://...``).
+    """
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    db: Path = Field(Path("domino.db"), validation_alias=AliasChoices("DOMINO_DB"))
+    log_level: str = Field("INFO", validation_alias=AliasChoices("DOMINO_LOG_LEVEL"))
+    robot_level: str = Field("experto", validation_alias=AliasChoices("DOMINO_ROBOT_LEVEL"))
+    robot_delay: float = Field(1.0, ge=0, le=10, validation_alias=AliasChoices("DOMINO_ROBOT_DELAY"))
+    default_preset: str = Field(
+        "venezolano", validation_alias=AliasChoices("DOMINO_DEFAULT_PRESET")
+    )
+    telegram_token: SecretStr | None = Field(None, validation_alias=AliasChoices("TELEGRAM_TOKEN"))
+    telegram_api_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("TELEGRAM_API_BASE_URL")
+    )
+    telegram_file_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("TELEGRAM_FILE_BASE_URL")
+    )
+    discord_token: SecretStr | None = Field(None, validation_alias=AliasChoices("DISCORD_TOKEN"))
+    discord_test_guild: int | None = Field(
+        None, validation_alias=AliasChoices("DISCORD_TEST_GUILD")
+    )
+    discord_shards: int | None = Field(None, ge=1, validation_alias=AliasChoices("DISCORD_SHARDS"))
+    discord_api_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("DISCORD_API_BASE_URL")
+    )
+    discord_gateway_url: str | None = Field(
+        None, validation_alias=AliasChoices("DISCORD_GATEWAY_URL")
+    )
+
+    @field_validator(
+        "telegram_token",
+        "discord_token",
+        "telegram_api_base_url",
+        "telegram_file_base_url",
+        "discord_api_base_url",
+        "discord_gateway_url",
+        "discord_test_guild",
+        "discord_shards",
+        mode="before",
+    )
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+            raise ValueError("must be DEBUG, INFO, WARNING or ERROR")
+        return level
+
+    @field_validator("robot_level")
+    @classmethod
+    def _robot_level(cls, value: str) -> str:
+        if value not in LEVELS:
+            raise ValueError(f"must be one of {', '.join(LEVELS)}")
+        return value
+
+    @field_validator("default_preset")
+    @classmethod
+    def _preset(cls, value: str) -> str:
+        if value not in PRESET_NAMES:
+            raise ValueError(f"must be one of {', '.join(PRESET_NAMES)}")
+        return value
+
+    def secrets(self) -> list[str]:
+        """The token values, for redacting them from every log line."""
+        out = []
+        for token in (self.telegram_token, self.discord_token):
+            if token is not None and token.get_secret_value():
+                out.append(token.get_secret_value())
+        return out
+
+    @property
+    def platforms(self) -> list[str]:
+        """The platforms whose token is set."""
+        names = []
+        if self.telegram_token is not None:
+            names.append("telegram")
+        if self.discord_token is not None:
+            names.append("discord")
+        return names
+
+
+def load_settings(env_file: str | Path | None = ".env") -> Settings:
+    """Read the settings (environment first, then ``env_file`` if it exists).
+
+    Raises:
+        pydantic.ValidationError: a setting has a bad value (the message names it).
+    """
+    return Settings(_env_file=env_file)  # type: ignore[call-arg]
