@@ -67,6 +67,7 @@ __all__ = [
     "REFUSAL_REASONS",
     "ChatRef",
     "ChatRulesChanged",
+    "ChatRulesInfo",
     "ComeBack",
     "Command",
     "Emote",
@@ -723,7 +724,8 @@ class Refusal:
 
 
 Event = (
-    TableChanged
+    Refusal
+    | TableChanged
     | PlayerSeated
     | PlayerUnseated
     | MatchStarted
@@ -739,7 +741,29 @@ Event = (
     | TableClosed
     | ChatRulesChanged
 )
-"""Everything the core tells a front end through its :class:`Port`."""
+"""Everything the core tells a front end through its :class:`Port`. A :class:`Refusal`
+arrives as an event only when it is not the answer to a command (e.g. a player who could
+not pay the stake when the countdown ended is told and unseated)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRulesInfo:
+    """A chat's rules, for ``/reglas`` and the admins' menu.
+
+    Attributes:
+        chat: the storage chat key.
+        preset: the preset name.
+        overrides: options changed on top of the preset.
+        rules: the resulting rule set.
+        set_by_admins: False when the chat never set rules (the default preset applies,
+            and players may pick a preset for their own tables).
+    """
+
+    chat: str
+    preset: str
+    overrides: Mapping[str, Any]
+    rules: Rules
+    set_by_admins: bool
 
 
 @dataclass(frozen=True, slots=True)
