@@ -743,6 +743,10 @@ class FakeTelegram:
             raise _ApiError(400, "Bad Request: message to delete not found")
         return True
 
+    async def _api_sendChatAction(self, call: Call) -> Any:
+        self._chat(call.params.get("chat_id"))
+        return True
+
     async def _api_answerCallbackQuery(self, call: Call) -> Any:
         if not call.params.get("callback_query_id"):
             raise _ApiError(400, "Bad Request: query is too old or query ID is invalid")

@@ -1,0 +1,181 @@
+"""The bot's commands: Spanish names with English aliases, menus, and argument reading.
+
+Every command has a Spanish name (shown in the Spanish menu) and, where the word differs,
+an English alias (shown in the English menu); both are always handled. Arguments are
+read here into plain values; whether they make a valid rule set is the engine's business
+(``engine.rules``), and the table manager's to apply them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import BotCommand
+
+from bot.i18n import N_, translator
+from engine.rules import OPTION_VALUES, PRESET_NAMES
+
+__all__ = [
+    "COMMANDS",
+    "POSITIONS",
+    "CommandSpec",
+    "TableArgs",
+    "bot_commands",
+    "command_names",
+    "read_table_args",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    """One command.
+
+    Attributes:
+        key: the handler's name in :class:`bot.telegram.TelegramFrontEnd` (``_cmd_<key>``).
+        spanish: the Spanish name (without the slash).
+        english: the English alias (same as ``spanish`` when the word is the same).
+        description: the menu line (an English message id of the ``telegram`` catalog).
+        in_menu: listed with setMyCommands.
+    """
+
+    key: str
+    spanish: str
+    english: str
+    description: str
+    in_menu: bool = True
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.spanish,) if self.english == self.spanish else (self.spanish, self.english)
+
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec("play", "jugar", "play", N_("Sit at a table now")),
+    CommandSpec("table", "mesa", "table", N_("Open a table: preset, options, seats")),
+    CommandSpec("robots", "robots", "robots", N_("Fill the free seats with robots now")),
+    CommandSpec("leave", "salir", "leave", N_("Leave your table")),
+    CommandSpec("tiles", "fichas", "tiles", N_("Send me my tiles again")),
+    CommandSpec("back", "volver", "back", N_("Take your seat back from the robot")),
+    CommandSpec("balance", "saldo", "balance", N_("Your balance")),
+    CommandSpec("top", "top", "top", N_("Top 10 by balance")),
+    CommandSpec("rules", "reglas", "rules", N_("This chat's rules")),
+    CommandSpec("config", "config", "config", N_("Choose this chat's rules (admins)")),
+    CommandSpec("history", "historial", "history", N_("Your last match record (JSON)")),
+    CommandSpec("help", "ayuda", "help", N_("How to play")),
+    CommandSpec("start", "start", "start", N_("Start"), in_menu=False),
+)
+"""Every command, in menu order."""
+
+
+def command_names() -> dict[str, str]:
+    """Every accepted name (Spanish and English) -> its command key."""
+    return {name: spec.key for spec in COMMANDS for name in spec.names}
+
+
+def bot_commands(language: str) -> list[BotCommand]:
+    """The menu for ``language`` (``"es"``: Spanish names; ``"en"``: English aliases)."""
+    _ = translator(language, "telegram")
+    return [
+        BotCommand(spec.english if language == "en" else spec.spanish, _(spec.description))
+        for spec in COMMANDS
+        if spec.in_menu
+    ]
+
+
+POSITIONS: dict[str, str] = {
+    "derecha": "right",
+    "right": "right",
+    "enfrente": "across",
+    "frente": "across",
+    "companero": "across",
+    "compañero": "across",
+    "across": "across",
+    "partner": "across",
+    "izquierda": "left",
+    "left": "left",
+}
+"""Words naming the seats around the player who opens a table (rules.md: the seat on the
+right plays next, the partner sits across)."""
+
+OPTION_ALIASES: dict[str, str] = {
+    "meta": "target",
+    "puntos": "target",
+    "conteo": "counting",
+    "salida": "first_starter",
+    "siguiente": "next_starter",
+    "tranca": "blocked_winner",
+    "redoblar": "redeal_doubles",
+    "capicua": "capicua_bonus",
+    "capicúa": "capicua_bonus",
+    "tiempo": "turn_seconds",
+    "turno": "turn_seconds",
+    "forzada": "forced_move_seconds",
+    "apuesta": "stake",
+}
+"""Spanish words accepted for option names (the English names always work)."""
+
+
+@dataclass
+class TableArgs:
+    """Arguments of ``/mesa`` or ``/config``.
+
+    Attributes:
+        preset: a preset name as typed (normalised to lower case), or None.
+        overrides: option name -> value (ints where the text is a number).
+        seats: ``"right"``/``"across"``/``"left"`` -> a robot level ("" for the default
+            level) for seats given to robots.
+        errors: the words that could not be read (tell the player; change nothing).
+    """
+
+    preset: str | None = None
+    overrides: dict[str, Any] = field(default_factory=dict)
+    seats: dict[str, str] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+def _value(text: str) -> Any:
+    if text.isdigit():
+        return int(text)
+    return text.lower()
+
+
+def read_table_args(args: list[str], *, seats: bool = True) -> TableArgs:
+    """Read words like ``internacional meta=200 derecha=robot enfrente=robot:maestro``.
+
+    A word without ``=`` is the preset (``robot`` alone puts robots in every open seat);
+    ``option=value`` sets an option (English names or the Spanish words of
+    :data:`OPTION_ALIASES`); with ``seats``, ``derecha|enfrente|izquierda=robot[:level]``
+    gives that seat to a robot.
+    """
+    out = TableArgs()
+    for word in args:
+        word = word.strip()
+        if not word:
+            continue
+        name, sep, value = word.partition("=")
+        key = name.strip().lower()
+        if not sep:
+            preset = key.replace("ñ", "n")
+            if preset in PRESET_NAMES and out.preset is None:
+                out.preset = preset
+            elif seats and key in ("robot", "robots"):
+                for position in ("right", "across", "left"):
+                    out.seats.setdefault(position, "")
+            else:
+                out.errors.append(word)
+            continue
+        value = value.strip()
+        if seats and key in POSITIONS:
+            robot, _, level = value.lower().partition(":")
+            if robot in ("robot", "bot"):
+                out.seats[POSITIONS[key]] = level
+            else:
+                out.errors.append(word)
+            continue
+        option = OPTION_ALIASES.get(key, key)
+        if option in OPTION_VALUES and value:
+            out.overrides[option] = _value(value)
+        else:
+            out.errors.append(word)
+    return out

@@ -1,0 +1,196 @@
+"""Inline keyboards: the board's buttons, a player's move buttons, links and the /config menu.
+
+Every table button carries a payload made by the core (``bot.protocol.encode_press`` /
+``encode_action``), so the table manager can check it; the /config menu carries the
+adapter's own ``dmc:`` data (:mod:`bot.telegram.links`). Labels come from the catalogs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import emote_label, translator
+from bot.protocol import EMOTES, TableChanged, YourTiles, encode_action
+from bot.telegram.links import encode_config
+from engine.rules import OPTION_VALUES, PRESET_NAMES, Rules
+
+__all__ = [
+    "MENU_CHOICES",
+    "back_keyboard",
+    "board_keyboard",
+    "config_keyboard",
+    "hand_keyboard",
+    "link_keyboard",
+    "next_choice",
+    "rematch_keyboard",
+]
+
+EMOTES_PER_ROW = 3
+MOVES_PER_ROW = 3
+
+
+def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
+
+
+def board_keyboard(event: TableChanged, language: str) -> InlineKeyboardMarkup | None:
+    """The board's buttons for the table's phase.
+
+    Waiting: one "sit" button per open seat (named after the partner across, if any) and
+    "robots now". Countdown: the open seats, if any. Playing: the emotes and "my tiles".
+    Ended: none (the result message carries the rematch button).
+    """
+    _ = translator(language, "telegram")
+    rows: list[list[InlineKeyboardButton]] = []
+    if event.phase in ("waiting", "countdown"):
+        sit = []
+        for info in event.seats:
+            if not info.is_open:
+                continue
+            partner = event.seats[(info.seat + 2) % 4]
+            if not partner.is_open:
+                label = _("Sit with {name}", name=partner.name)
+            else:
+                label = _("Sit at seat {number}", number=info.seat + 1)
+            sit.append(
+                InlineKeyboardButton(
+                    label, callback_data=encode_action("sit", event.table_id, info.seat)
+                )
+            )
+        rows.extend(_rows(sit, 2))
+        if event.phase == "waiting":
+            rows.append(
+                [
+                    InlineKeyboardButton(
+                        "🤖 " + _("Robots now"),
+                        callback_data=encode_action("robots", event.table_id),
+                    )
+                ]
+            )
+    elif event.phase == "playing":
+        emotes = [
+            InlineKeyboardButton(
+                emote_label(name, language),
+                callback_data=encode_action("emote", event.table_id, name),
+            )
+            for name in EMOTES
+        ]
+        rows.extend(_rows(emotes, EMOTES_PER_ROW))
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    "🁢 " + _("My tiles"), callback_data=encode_action("tiles", event.table_id)
+                ),
+                InlineKeyboardButton(
+                    "↩ " + _("Back to my seat"), callback_data=encode_action("back", event.table_id)
+                ),
+            ]
+        )
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def hand_keyboard(event: YourTiles) -> InlineKeyboardMarkup | None:
+    """One button per legal move (both sides when a tile fits both ends differently);
+    None when it is not the player's turn."""
+    if not event.is_your_turn or not event.moves:
+        return None
+    buttons = [InlineKeyboardButton(m.label, callback_data=m.payload) for m in event.moves]
+    return InlineKeyboardMarkup(_rows(buttons, MOVES_PER_ROW))
+
+
+def link_keyboard(url: str, language: str) -> InlineKeyboardMarkup:
+    """A single button opening the private chat with the bot (a deep link)."""
+    _ = translator(language, "telegram")
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton("🔒 " + _("Open my private chat"), url=url)]]
+    )
+
+
+def back_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:
+    """ "Come back" for a player a robot plays for."""
+    _ = translator(language, "telegram")
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    "↩ " + _("Back to my seat"), callback_data=encode_action("back", table_id)
+                )
+            ]
+        ]
+    )
+
+
+def rematch_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:
+    """ "Play again" under a match result: the same seats at a new table."""
+    _ = translator(language, "telegram")
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    "🔁 " + _("Play again"), callback_data=encode_action("again", table_id)
+                )
+            ]
+        ]
+    )
+
+
+MENU_CHOICES: dict[str, tuple[Any, ...]] = {
+    "target": (50, 100, 150, 200, 300, 500),
+    "counting": ("opponents", "all"),
+    "first_starter": ("double_six", "random", "draw"),
+    "next_starter": ("rotate", "winner"),
+    "blocked_winner": ("team", "individual"),
+    "redeal_doubles": (None, 4, 5),
+    "capicua_bonus": (0, 10, 20, 25, 30),
+    "turn_seconds": (15, 30, 45, 60, 90, 120),
+    "forced_move_seconds": (None, 0, 1, 2, 3, 5),
+    "stake": (0, 5, 10, 20, 50, 100),
+}
+"""The values the /config menu steps through, per option (a subset of rules.md's
+"The options"; any allowed value can be typed: ``/config meta=150``)."""
+
+
+def next_choice(option: str, current: Any) -> Any:
+    """The menu value after ``current`` for ``option`` (wrapping round).
+
+    Raises:
+        KeyError: ``option`` is not a menu option.
+    """
+    choices = MENU_CHOICES[option]
+    if current in choices:
+        return choices[(choices.index(current) + 1) % len(choices)]
+    return choices[0]
+
+
+def config_keyboard(
+    rules: Rules, preset: str, overrides: Mapping[str, Any], language: str
+) -> InlineKeyboardMarkup:
+    """The /config menu: the presets (current one ticked), each option with its value
+    (a press steps it to the next value), and "close"."""
+    _ = translator(language, "telegram")
+    presets = [
+        InlineKeyboardButton(
+            ("✓ " if name == preset and not overrides else "") + name,
+            callback_data=encode_config("preset", name),
+        )
+        for name in PRESET_NAMES
+    ]
+    rows = _rows(presets, 2)
+    values = rules.model_dump()
+    options = []
+    for option in OPTION_VALUES:
+        if option not in MENU_CHOICES:
+            continue
+        value = values[option]
+        shown = _("none") if value is None else str(value)
+        options.append(
+            InlineKeyboardButton(
+                f"{_(option)}: {shown}", callback_data=encode_config("option", option)
+            )
+        )
+    rows.extend(_rows(options, 2))
+    rows.append([InlineKeyboardButton(_("Close"), callback_data=encode_config("close"))])
+    return InlineKeyboardMarkup(rows)

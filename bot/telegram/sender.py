@@ -1,0 +1,142 @@
+"""Sending to Telegram without ever stopping a table: retries, "not modified", coalescing.
+
+* :func:`send` runs one Bot API call, retries it after a flood limit (``RetryAfter``, when
+  the rate limiter has not already absorbed it) and after network errors and time-outs,
+  with a short back-off, and treats "message is not modified" as success.
+* :class:`Latest` keeps only the newest state of something shown (a board, a hand) and
+  one worker per key that shows it: when the game moves faster than Telegram lets the bot
+  edit a group (about 20 messages a minute), the board skips straight to the newest state
+  instead of queueing every move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Generic, TypeVar
+
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
+
+__all__ = ["NOT_MODIFIED", "Latest", "is_gone", "is_not_modified", "send"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+NOT_MODIFIED: Any = object()
+"""Returned by :func:`send` when Telegram said the message is already like that."""
+
+ATTEMPTS = 4
+BACKOFF = 0.25  # seconds, doubled each attempt
+MAX_RETRY_AFTER = 60.0
+
+
+def is_not_modified(error: Exception) -> bool:
+    return isinstance(error, BadRequest) and "not modified" in error.message.lower()
+
+
+def is_gone(error: Exception) -> bool:
+    """The message to edit no longer exists (deleted, too old, or not editable)."""
+    if not isinstance(error, BadRequest):
+        return False
+    text = error.message.lower()
+    return any(
+        part in text
+        for part in (
+            "message to edit not found",
+            "message can't be edited",
+            "message to delete not found",
+        )
+    )
+
+
+def _seconds(value: Any) -> float:
+    return float(value.total_seconds() if hasattr(value, "total_seconds") else value)
+
+
+async def send(call: Callable[[], Awaitable[T]], *, attempts: int = ATTEMPTS) -> T:
+    """Run ``call()`` (one Bot API request), retrying flood limits and network errors.
+
+    Returns:
+        The call's result, or :data:`NOT_MODIFIED` when Telegram answered "message is
+        not modified" (the message already shows that: success).
+
+    Raises:
+        Forbidden: the bot may not write there (e.g. a user who never started it).
+        BadRequest: a request Telegram refuses (retrying would not help).
+        NetworkError, RetryAfter: still failing after ``attempts`` tries.
+    """
+    delay = BACKOFF
+    for attempt in range(1, attempts + 1):
+        try:
+            return await call()
+        except BadRequest as error:  # a subclass of NetworkError: check it first
+            if is_not_modified(error):
+                return NOT_MODIFIED  # type: ignore[no-any-return]
+            raise
+        except Forbidden:
+            raise
+        except RetryAfter as error:
+            if attempt == attempts:
+                raise
+            wait = min(_seconds(error.retry_after), MAX_RETRY_AFTER)
+            log.info("flood limit: retrying in %.1f s", wait)
+            await asyncio.sleep(wait + 0.05)
+        except NetworkError as error:  # includes TimedOut
+            if attempt == attempts:
+                raise
+            log.info("network error (%s): retrying in %.2f s", error, delay)
+            await asyncio.sleep(delay)
+            delay *= 2
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+class Latest(Generic[T]):
+    """The newest pending state per key, shown by one worker task per key.
+
+    ``put(key, state)`` replaces any state not yet shown for ``key`` and starts a worker
+    if none runs; the worker calls ``show(key, state)`` until nothing is pending. States of
+    one key are shown in order, never two at once; a failure is logged and the next state
+    is still shown.
+    """
+
+    def __init__(self, show: Callable[[Any, T], Awaitable[None]]) -> None:
+        self._show = show
+        self._pending: dict[Any, T] = {}
+        self._workers: dict[Any, asyncio.Task[None]] = {}
+
+    def put(self, key: Any, state: T) -> None:
+        self._pending[key] = state
+        if key not in self._workers:
+            self._workers[key] = asyncio.get_running_loop().create_task(self._work(key))
+
+    async def _work(self, key: Any) -> None:
+        try:
+            while key in self._pending:
+                state = self._pending.pop(key)
+                try:
+                    await self._show(key, state)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("could not show %r", key)
+        finally:
+            self._workers.pop(key, None)
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._workers)
+
+    async def idle(self) -> None:
+        """Wait until every pending state has been shown."""
+        while self._workers:
+            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Drop pending states and cancel the workers."""
+        self._pending.clear()
+        workers = list(self._workers.values())
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
