@@ -17,9 +17,11 @@ __all__ = ["SUBCOMMANDS", "main"]
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
+    "play": ("bot.commands.play", "play a match in the terminal against robots"),
     "replay": ("bot.commands.replay", "check and score a match record (records.md)"),
     "robot": ("bot.commands.robot", "a robot speaking the robot protocol on stdin/stdout"),
     "simulate": ("bot.commands.simulate", "compare two robot levels on duplicate deals"),
+    "render-demo": ("bot.commands.render_demo", "write sample board, hand and result pictures"),
 }
 
 
@@ -42,9 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Two passes: find the subcommand, then let its module add its own arguments.
     if argv and argv[0] in SUBCOMMANDS and not argv[0].startswith("-"):
         module = importlib.import_module(SUBCOMMANDS[argv[0]][0])
-        sub = argparse.ArgumentParser(
-            prog=f"domino {argv[0]}", description=SUBCOMMANDS[argv[0]][1]
-        )
+        sub = argparse.ArgumentParser(prog=f"domino {argv[0]}", description=SUBCOMMANDS[argv[0]][1])
         module.add_arguments(sub)
         args = sub.parse_args(argv[1:])
         return int(module.run(args))

@@ -32,6 +32,7 @@ from render.canvas import (
     TEAM_COLORS,
     TEAM_DARK,
     WHITE,
+    Color,
     draw_text,
     encode_png,
     pill,
@@ -40,7 +41,7 @@ from render.facts import TableFacts
 from render.layout import LineLayout, Rect, layout_line
 from render.sprites import FACE, HIGHLIGHT, back_sprite, tile_sprite
 from render.strings import team_name, text
-from render.text import clean_name, fit_text, wrap_text
+from render.text import clean_name, fit_text, text_width, wrap_text
 
 __all__ = [
     "BOARD_SIZE",
@@ -110,11 +111,33 @@ def _pass_counts(view: PublicView) -> tuple[list[int], list[bool]]:
     return counts, last_was_pass
 
 
-def _draw_backs(image: Image.Image, x: int, y: int, count: int, per_row: int, team: int) -> None:
-    sprite = back_sprite(12, TEAM_DARK[team])
+def _draw_backs(image: Image.Image, x: int, y: int, count: int, per_row: int, team: int) -> int:
+    """Tile backs for ``count`` tiles; returns the x after the first row."""
+    sprite = back_sprite(14, TEAM_DARK[team])
     for i in range(count):
         row, col = divmod(i, per_row)
-        image.paste(sprite, (x + col * 16, y + row * 28), sprite)
+        image.paste(sprite, (x + col * 18, y + row * 32), sprite)
+    return x + min(count, per_row) * 18
+
+
+def _chip(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    label: str,
+    fill: Color,
+    color: Color,
+    *,
+    outline: Color | None = None,
+    align_right: bool = False,
+) -> int:
+    """A rounded label 28 pixels tall; ``x`` is its left (or right) edge. Returns its width."""
+    w = int(text_width(label, 17, True)) + 20
+    left = x - w if align_right else x
+    pill(draw, (left, y, left + w, y + 28), fill, outline=outline, width=2)
+    draw_text(image, left + 10, y + 4, label, 17, bold=True, color=color)
+    return w
 
 
 def _draw_seat(
@@ -131,84 +154,59 @@ def _draw_seat(
         outline=GOLD if to_move else TEAM_COLORS[team],
         width=5 if to_move else 3,
     )
-    # Team stripe on the left edge.
-    draw.rounded_rectangle((x0 + 8, y0 + 12, x0 + 14, y1 - 12), radius=3, fill=TEAM_COLORS[team])
+    # The partnership's colour as a stripe on the left edge.
+    draw.rounded_rectangle((x0 + 9, y0 + 12, x0 + 15, y1 - 12), radius=3, fill=TEAM_COLORS[team])
     name = seat_name(facts, seat)
     info = facts.seats[seat]
-    tags = []
-    if info.is_robot:
-        tags.append(text(lang, "robot"))
+    tags = [text(lang, "robot")] if info.is_robot else []
     if info.away:
         tags.append(text(lang, "away"))
     counts, last_pass = _pass_counts(view)
     lacking = sorted(view.numbers_lacking()[seat])
     tiles = view.tile_counts[seat]
+    inner = x0 + 24
+    right = x1 - 12
     side = seat in (1, 3)
-    inner = x0 + 22
-    width = x1 - 10 - inner
-    if not side:
-        draw_text(image, inner, y0 + 10, name, _NAME_SIZE, bold=True, max_width=width)
-        _draw_backs(image, inner, y0 + 48, tiles, 7, team)
-        draw_text(image, inner + 7 * 16 + 6, y0 + 52, str(tiles), 20, bold=True, color=MUTED)
-        cx = inner + 7 * 16 + 40
-        if tags:
-            draw_text(image, cx, y0 + 54, " · ".join(tags), 16, color=MUTED, max_width=x1 - 10 - cx)
-        row_y = y0 + 84
-    else:
-        lines = wrap_text(name, _SIDE_NAME_SIZE, True, width, 2)
-        for i, line in enumerate(lines):
-            draw_text(image, inner, y0 + 8 + i * 24, line, _SIDE_NAME_SIZE, bold=True)
-        ty = y0 + 8 + len(lines) * 24 + 2
-        if tags:
-            draw_text(image, inner, ty, " · ".join(tags), 15, color=MUTED, max_width=width)
-        _draw_backs(image, inner, y0 + 86, tiles, 4, team)
-        draw_text(image, inner + 4 * 16 + 8, y0 + 102, str(tiles), 20, bold=True, color=MUTED)
-        row_y = y0 + 150
-    cx = inner
+    turn_label = text(lang, "to_move")
+    if facts.seconds_left is not None:
+        with_seconds = turn_label + " · " + text(lang, "seconds", n=max(0, facts.seconds_left))
+        if text_width(with_seconds, 17, True) + 20 <= right - inner:
+            turn_label = with_seconds
+    pass_label = ""
     if counts[seat]:
-        label = (
-            text(lang, "passed") if counts[seat] == 1 else text(lang, "passed_n", n=counts[seat])
-        )
-        fg = WHITE if last_pass[seat] else MUTED
-        bg = PASS_RED if last_pass[seat] else PANEL
-        w = int(ImageDraw.Draw(Image.new("L", (1, 1))).textlength(label)) if False else 0
-        from render.text import text_width
-
-        w = int(text_width(label, 17, True)) + 20
-        pill(draw, (cx, row_y, cx + w, row_y + 28), bg, outline=PASS_RED, width=2)
-        draw_text(image, cx + 10, row_y + 4, label, 17, bold=True, color=fg)
-        if side:
-            row_y += 34
-        else:
-            cx += w + 8
-    if lacking:
-        nums = ", ".join(str(n) for n in lacking)
-        draw_text(
-            image,
-            cx,
-            row_y + 4,
-            text(lang, "lacks", nums=nums),
-            17,
-            color=MUTED,
-            max_width=x1 - 10 - cx,
-        )
-        row_y += 30 if side else 0
+        n = counts[seat]
+        pass_label = text(lang, "passed") if n == 1 else text(lang, "passed_n", n=n)
+    pass_fill, pass_color = (PASS_RED, WHITE) if last_pass[seat] else (PANEL, MUTED)
+    lacks = text(lang, "lacks", nums=", ".join(str(n) for n in lacking)) if lacking else ""
+    if not side:
+        draw_text(image, inner, y0 + 10, name, _NAME_SIZE, bold=True, max_width=right - inner)
+        after = _draw_backs(image, inner, y0 + 46, tiles, 7, team)
+        draw_text(image, after + 6, y0 + 49, str(tiles), 20, bold=True, color=MUTED)
+        if tags:
+            draw_text(image, right, y0 + 51, " · ".join(tags), 16, color=MUTED, anchor="r")
+        row = y0 + 82
+        limit = right
+        if to_move:
+            limit -= _chip(image, draw, right, row, turn_label, GOLD, INK, align_right=True) + 8
+        x = inner
+        if pass_label:
+            x += _chip(image, draw, x, row, pass_label, pass_fill, pass_color, outline=PASS_RED) + 8
+        if lacks and limit - x > 30:
+            draw_text(image, x, row + 4, lacks, 17, color=MUTED, max_width=limit - x)
+        return
+    lines = wrap_text(name, _SIDE_NAME_SIZE, True, right - inner, 2)
+    for i, line in enumerate(lines):
+        draw_text(image, inner, y0 + 10 + i * 24, line, _SIDE_NAME_SIZE, bold=True)
+    if tags:
+        draw_text(image, inner, y0 + 62, " · ".join(tags), 15, color=MUTED, max_width=right - inner)
+    after = _draw_backs(image, inner, y0 + 86, tiles, 4, team)
+    draw_text(image, after + 6, y0 + 89, str(tiles), 20, bold=True, color=MUTED)
+    if pass_label:
+        _chip(image, draw, inner, y0 + 156, pass_label, pass_fill, pass_color, outline=PASS_RED)
+    if lacks:
+        draw_text(image, inner, y0 + 190, lacks, 17, color=MUTED, max_width=right - inner)
     if to_move:
-        label = text(lang, "to_move")
-        if facts.seconds_left is not None:
-            label += " · " + text(lang, "seconds", n=max(0, facts.seconds_left))
-        if side:
-            ty = y1 - 36
-            tx = inner
-        else:
-            ty = y0 + 84
-            tx = x1 - 12
-        from render.text import text_width
-
-        w = int(text_width(label, 17, True)) + 20
-        bx0 = tx if side else tx - w
-        pill(draw, (bx0, ty, bx0 + w, ty + 28), GOLD)
-        draw_text(image, bx0 + 10, ty + 4, label, 17, bold=True, color=INK)
+        _chip(image, draw, inner, y1 - 40, turn_label, GOLD, INK)
 
 
 def _draw_corners(

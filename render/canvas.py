@@ -19,6 +19,7 @@ __all__ = [
     "TEAM_COLORS",
     "TEAM_DARK",
     "WHITE",
+    "Color",
     "draw_text",
     "encode_png",
     "pill",

@@ -22,7 +22,7 @@ from engine.moves import Side
 
 __all__ = ["TILE_SIZES", "EndMark", "LineLayout", "Rect", "TileBox", "fits", "layout_line"]
 
-TILE_SIZES: Final = (40, 34, 28, 24, 20)
+TILE_SIZES: Final = (48, 44, 40, 34, 28, 24, 20)
 """Short sides tried in order, in pixels (a tile is twice as long)."""
 
 

@@ -1,0 +1,274 @@
+"""Sample tables for the demo, the tests and the benchmark: real views, seeded.
+
+Every sample is built with the engine (:class:`engine.match.Match`, random legal
+moves from a seeded :class:`random.Random`), except :func:`full_line_view`: a real hand
+ends when the first player runs out (at most 25 tiles on the line), so the 28-tile
+line that proves the snake fits is a synthetic public view of a legal chain of all
+28 tiles.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable
+
+from engine.hand import Placement
+from engine.match import Match
+from engine.moves import Move, Side
+from engine.rules import Rules, find_preset
+from engine.tiles import ALL_TILES, Tile
+from engine.views import PublicView
+from render.facts import SeatFacts, TableFacts
+
+__all__ = [
+    "LONG_NAMES",
+    "chain_of_all_tiles",
+    "find_match",
+    "full_line_view",
+    "line_view",
+    "play",
+    "sample_facts",
+]
+
+LONG_NAMES = (
+    "Maximiliano Alejandro de la Santísima Trinidad Pérez",
+    "Ñandú 🐦‍🔥 Żółć Ærøskøbing Œuvre ÇÃÕ naïve façade",
+    "محمد عبد الرحمن الفلاني من مدينة الإسكندرية",
+    "שׁלום עליכם חברים יקרים ותודה רבה על המשחק",
+)
+
+
+def sample_facts(
+    names: tuple[str, str, str, str] = ("María", "Robotina", "José Luis", "Ana"),
+    *,
+    robots: tuple[int, ...] = (1,),
+    away: tuple[int, ...] = (),
+    seconds_left: int | None = 32,
+    language: str = "es",
+    table_label: str = "Mesa 7",
+) -> TableFacts:
+    """Table facts with four named seats."""
+    seats = tuple(SeatFacts(n, is_robot=i in robots, away=i in away) for i, n in enumerate(names))
+    return TableFacts(seats, seconds_left, table_label, language)  # type: ignore[arg-type]
+
+
+def play(
+    match: Match, rng: random.Random, moves: int, choose: Callable[[list[Move]], Move] | None = None
+) -> Match:
+    """``match`` after up to ``moves`` random legal moves (stops when the hand ends)."""
+    for _ in range(moves):
+        if match.hand.is_over:
+            break
+        legal = match.hand.legal_moves()
+        match = match.apply(choose(legal) if choose else rng.choice(legal))
+    return match
+
+
+def find_match(
+    predicate: Callable[[Match], bool],
+    *,
+    rules: Rules | None = None,
+    seeds: range = range(2000),
+    max_moves: int = 200,
+) -> Match:
+    """The first position, over seeds, reached by random play where ``predicate`` holds.
+
+    Raises:
+        LookupError: no seed in ``seeds`` reaches such a position.
+    """
+    rules = rules or find_preset("venezolano")
+    for seed in seeds:
+        rng = random.Random(seed)
+        match = Match.new(rules, rng)
+        for _ in range(max_moves):
+            if predicate(match):
+                return match
+            if match.hand.is_over:
+                break
+            match = match.apply(rng.choice(match.hand.legal_moves()))
+        if predicate(match):
+            return match
+    raise LookupError("no seed reaches the position asked for")
+
+
+def chain_of_all_tiles(rng: random.Random) -> list[tuple[int, int, Tile]]:
+    """A legal line of all 28 tiles as ``(left pip, right pip, tile)``, left to right.
+
+    Every number shows on 8 half-tiles, so the set forms a closed chain (an Euler
+    circuit, found with Hierholzer's algorithm over shuffled tiles).
+    """
+    adjacent: dict[int, list[Tile]] = {n: [] for n in range(7)}
+    for tile in ALL_TILES:
+        adjacent[tile.high].append(tile)
+        if not tile.is_double:
+            adjacent[tile.low].append(tile)
+    for n in range(7):
+        rng.shuffle(adjacent[n])
+    used: set[Tile] = set()
+    stack: list[tuple[int, Tile | None]] = [(rng.randrange(7), None)]
+    path: list[tuple[int, Tile | None]] = []
+    while stack:
+        number, _ = stack[-1]
+        pending = adjacent[number]
+        while pending and pending[-1] in used:
+            pending.pop()
+        if pending:
+            tile = pending.pop()
+            used.add(tile)
+            stack.append((tile.other(number), tile))
+        else:
+            path.append(stack.pop())
+    path.reverse()
+    chain = []
+    for (a, _), (b, step) in itertools.pairwise(path):
+        assert step is not None
+        chain.append((a, b, step))
+    return chain
+
+
+def line_view(
+    chain: list[tuple[int, int, Tile]],
+    opener: int,
+    rng: random.Random,
+    *,
+    rules: Rules | None = None,
+    counts: tuple[int, int, int, int] = (0, 0, 0, 0),
+) -> PublicView:
+    """A public view whose line is ``chain`` (left to right), opened by ``chain[opener]``.
+
+    Play order grows the two arms at random from the opener, seats take turns, and the
+    history matches the line, so the view is what a real table would show.
+    """
+    left_arm = list(range(opener - 1, -1, -1))
+    right_arm = list(range(opener + 1, len(chain)))
+    order_of = {opener: 0}
+    history: list[tuple[int, Move]] = [(0, Move(chain[opener][2]))]
+    sides: dict[int, Side] = {}
+    order = 1
+    while left_arm or right_arm:
+        take_left = bool(left_arm) and (not right_arm or rng.random() < 0.5)
+        index = left_arm.pop(0) if take_left else right_arm.pop(0)
+        order_of[index] = order
+        sides[index] = Side.LEFT if take_left else Side.RIGHT
+        history.append((order % 4, Move(chain[index][2], sides[index])))
+        order += 1
+    line = tuple(
+        Placement(tile, a, b, order_of[i] % 4, order_of[i]) for i, (a, b, tile) in enumerate(chain)
+    )
+    return PublicView(
+        rules=rules or find_preset("venezolano"),
+        hand_number=3,
+        starter=0,
+        opening_tile=None,
+        line=line,
+        ends=(line[0].left, line[-1].right),
+        turn=len(chain) % 4,
+        tile_counts=counts,
+        history=tuple(history),
+        score=(34, 52),
+        match_score=(34, 52),
+    )
+
+
+def full_line_view(seed: int = 7) -> PublicView:
+    """A public view with all 28 tiles on the line, opened in the middle (synthetic)."""
+    rng = random.Random(seed)
+    chain = chain_of_all_tiles(rng)
+    return line_view(chain, 13, rng)
+
+
+def _both_sides(match: Match) -> bool:
+    moves = match.hand.legal_moves()
+    tiles = [m.tile for m in moves if m.tile is not None]
+    return len(tiles) != len(set(tiles)) and len(moves) >= 3
+
+
+def _all_passed(match: Match) -> bool:
+    hand = match.hand
+    return not hand.is_over and len({s for s, m in hand.history if m.tile is None}) == 4
+
+
+def finished_match(seed: int = 3, rules: Rules | None = None) -> Match:
+    """A whole match played with random legal moves until a team reaches the target."""
+    rng = random.Random(seed)
+    match = Match.new(rules or find_preset("venezolano"), rng)
+    while True:
+        match = play(match, rng, 200)
+        if match.is_over:
+            return match
+        match = match.next_hand(rng)
+
+
+def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
+    """The demo set as ``(file name, PNG bytes)``: every kind of picture and table.
+
+    Empty line, one tile, mid-game, the full 28-tile snake, long names of every
+    script, every pass marker, a tranca, hands (two-sided tile, waiting, forced pass),
+    hand results (domino, capicúa, tranca, tied tranca) and a match result.
+    """
+    from engine.hand import Termination
+    from engine.views import public_view, seat_view
+    from render.board import board_png
+    from render.hand import hand_png
+    from render.results import hand_result_png, match_result_png
+
+    facts = sample_facts(language=language)
+    rules = find_preset("venezolano")
+    out: list[tuple[str, bytes]] = []
+
+    def board(name: str, match: Match, f: TableFacts = facts) -> None:
+        out.append((name, board_png(public_view(match), f)))
+
+    first = Match.new(rules, random.Random(11))
+    board("01-empty-line.png", first)
+    board("02-one-tile.png", play(first, random.Random(11), 1))
+    mid = play(first, random.Random(5), 12)
+    board("03-mid-game.png", mid)
+    out.append(("04-full-28-tile-snake.png", board_png(full_line_view(), facts)))
+    long_facts = sample_facts(LONG_NAMES, robots=(), away=(2,), language=language)
+    board("05-long-names.png", play(first, random.Random(8), 17), long_facts)
+    passes = find_match(_all_passed)
+    board("06-every-pass-marker.png", passes)
+    tranca = find_match(
+        lambda m: m.hand.outcome is not None and m.hand.outcome.end is Termination.BLOCKED
+    )
+    board("07-tranca-board.png", tranca)
+    two_sided = find_match(_both_sides)
+    out.append(
+        ("08-hand-two-sided.png", hand_png(seat_view(two_sided, two_sided.hand.turn), facts))
+    )
+    waiting = play(first, random.Random(5), 5)
+    out.append(("09-hand-waiting.png", hand_png(seat_view(waiting, 0), facts)))
+    must_pass = find_match(lambda m: not m.hand.is_over and m.hand.legal_moves()[0].tile is None)
+    out.append(
+        ("10-hand-must-pass.png", hand_png(seat_view(must_pass, must_pass.hand.turn), facts))
+    )
+    domino = find_match(
+        lambda m: (
+            m.hand.outcome is not None
+            and m.hand.outcome.end is Termination.DOMINO
+            and not m.hand.outcome.capicua
+        )
+    )
+    out.append(("11-hand-result-domino.png", hand_result_png(public_view(domino), facts)))
+    capicua_rules = find_preset("dominicano")
+    capicua = find_match(
+        lambda m: m.hand.outcome is not None and m.hand.outcome.capicua, rules=capicua_rules
+    )
+    out.append(("12-hand-result-capicua.png", hand_result_png(public_view(capicua), facts)))
+    out.append(("13-hand-result-tranca.png", hand_result_png(public_view(tranca), facts)))
+    tie = find_match(
+        lambda m: (
+            m.hand.outcome is not None
+            and m.hand.outcome.end is Termination.BLOCKED
+            and m.hand.outcome.winner_team is None
+        )
+    )
+    out.append(("14-hand-result-tied-tranca.png", hand_result_png(public_view(tie), facts)))
+    done = finished_match()
+    winners = done.winner_team
+    assert winners is not None
+    payouts = {seat: 2 * rules.stake for seat in (winners, winners + 2) if seat != 1}
+    out.append(("15-match-result.png", match_result_png(public_view(done), facts, payouts)))
+    return out
