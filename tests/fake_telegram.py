@@ -28,6 +28,7 @@ import contextlib
 import hashlib
 import itertools
 import json
+import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -47,7 +48,7 @@ from telegram import (
     User,
 )
 
-__all__ = ["Call", "FakeTelegram", "TelegramFailure"]
+__all__ = ["Call", "FakeTelegram", "TelegramFailure", "TelegramWorld"]
 
 # Parameters sent JSON-encoded by PTB (everything else arrives as a plain string).
 _JSON_FIELDS = frozenset(
@@ -797,3 +798,175 @@ class _ApiError(Exception):
         super().__init__(description)
         self.status = status
         self.description = description
+
+
+# ---------------------------------------------------------------------------- test harness
+
+
+class _ErrorLog(logging.Handler):
+    """Collects ERROR records of PTB and of the bot: PTB only logs handler exceptions."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+class TelegramWorld:
+    """The fake server, a table manager (in-memory storage, manual clock, robots without
+    delay) and the real PTB front end, started together.
+
+    Any ERROR logged by PTB or the bot (a handler exception, a failed delivery) fails the
+    test at exit unless the test called :meth:`allow_errors`.
+    """
+
+    def __init__(self, *, seed: int = 7, **manager_options: Any) -> None:
+        self.seed = seed
+        self.manager_options = {
+            "robot_delay": 0.0,
+            "countdown_seconds": 0.0,
+            "hand_pause": 0.0,
+            **manager_options,
+        }
+        self.fake = FakeTelegram()
+        self._errors = _ErrorLog()
+        self._allowed_errors = False
+
+    async def __aenter__(self) -> TelegramWorld:
+        from telegram.ext import AIORateLimiter
+
+        from bot.clock import ManualClock
+        from bot.manager import TableManager
+        from bot.telegram import TelegramFrontEnd
+        from storage.memory import MemoryStorage
+
+        for name in ("telegram", "bot"):
+            logging.getLogger(name).addHandler(self._errors)
+        await self.fake.start()
+        self.clock = ManualClock()
+        self.storage = MemoryStorage()
+        self.manager = TableManager(
+            self.storage, clock=self.clock, seed=self.seed, **self.manager_options
+        )
+        self.front = TelegramFrontEnd(
+            self.fake.token,
+            self.manager,
+            self.storage,
+            base_url=self.fake.base_url,
+            base_file_url=self.fake.base_file_url,
+            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3),
+            poll_timeout=5,
+        )
+        await self.manager.start()
+        await self.front.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        try:
+            await self.front.stop()
+            await self.manager.stop()
+            await self.fake.stop()
+        finally:
+            for name in ("telegram", "bot"):
+                logging.getLogger(name).removeHandler(self._errors)
+        if exc[0] is None and not self._allowed_errors and self._errors.records:
+            first = self._errors.records[0]
+            raise AssertionError(
+                f"{len(self._errors.records)} error(s) logged; first: {first.getMessage()}"
+                + (f" ({first.exc_info[1]!r})" if first.exc_info else "")
+            )
+
+    def allow_errors(self) -> list[logging.LogRecord]:
+        """Errors are expected in this test (injected failures): return them, don't fail."""
+        self._allowed_errors = True
+        return self._errors.records
+
+    @property
+    def errors(self) -> list[logging.LogRecord]:
+        return self._errors.records
+
+    async def settle(self) -> None:
+        """Wait until the bot has fetched every update and shown every event so far."""
+        await self.fake.drained()
+        for _ in range(3):
+            await self.manager.idle()
+            await self.front.idle()
+            await asyncio.sleep(0)
+
+    async def command(
+        self, chat: Chat, user: User, text: str, *, thread_id: int | None = None
+    ) -> int:
+        """``user`` sends ``text`` in ``chat``; returns the index of the next call so a
+        test can wait for what the bot did after it."""
+        mark = len(self.fake.calls)
+        self.fake.send_text(chat, user, text, thread_id=thread_id)
+        await self.fake.drained()
+        return mark
+
+    async def reply_to(self, chat: Chat, user: User, text: str, *, timeout: float = 5.0) -> Call:
+        """Send ``text`` and return the bot's sendMessage answer in ``chat``."""
+        mark = await self.command(chat, user, text)
+        return await self.fake.wait_for(
+            "sendMessage", lambda c: c.chat_id == chat.id, after=mark, timeout=timeout
+        )
+
+    def turn_message(self, user: User) -> dict[str, Any] | None:
+        """The private message of ``user`` that shows move buttons now, if any."""
+        for message in reversed(self.fake.messages_in(user.id)):
+            rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
+            data = [b.get("callback_data", "") for row in rows for b in row]
+            if data and all(d.startswith("dm1:m:") for d in data):
+                return message
+        return None
+
+    async def press(self, user: User, message: dict[str, Any], data: str) -> Call:
+        """``user`` presses ``data`` on ``message``; returns the answerCallbackQuery."""
+        query = self.fake.press(user, message, data)
+        return await self.fake.answer_to(query)
+
+    async def play_out(
+        self,
+        table_id: str,
+        humans: dict[int, User],
+        *,
+        choose: Callable[[list[str]], str] = lambda data: data[0],
+        limit: int = 5000,
+    ) -> int:
+        """Drive the table to its end: every human move through a button press (chosen by
+        ``choose`` among the callback data offered), robots through the clock. Returns the
+        number of presses. Fails if a human's turn comes without buttons to press."""
+        presses = 0
+        for _ in range(limit):
+            await self.settle()
+            state = self.manager.table_state(table_id)
+            if state is None:
+                return presses
+            pressed = False
+            for user in humans.values():
+                message = self.turn_message(user)
+                if message is None:
+                    continue
+                rows = message["reply_markup"]["inline_keyboard"]
+                data = choose([b["callback_data"] for row in rows for b in row])
+                answer = await self.press(user, message, data)
+                assert not answer.params.get("show_alert"), answer.params
+                presses += 1
+                pressed = True
+                break
+            if pressed:
+                continue
+            if (
+                state.phase == "playing"
+                and state.turn in humans
+                and state.view is not None
+                and state.view.outcome is None
+                and not state.seats[state.turn].away
+            ):
+                raise AssertionError(f"seat {state.turn} has the turn but no buttons")
+            when = self.clock.next_deadline()
+            if when is None:
+                raise AssertionError(f"table {table_id} is stuck in phase {state.phase}")
+            await self.clock.advance(max(0.0, when - self.clock.now()))
+        raise AssertionError("the match did not end")

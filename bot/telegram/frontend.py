@@ -26,6 +26,7 @@ process can also host Discord.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -141,7 +142,8 @@ class TelegramFrontEnd:
         token: the bot token from BotFather (``TELEGRAM_TOKEN``).
         manager: the :class:`bot.manager.TableManager` (anything with ``handle(command)``
             and ``register(platform, port)``).
-        storage: the :class:`storage.base.Storage` (balance, top 10, rules, history).
+        storage: the :class:`storage.base.Storage` (kept for tools; balances, rankings,
+            rules and records are read through the manager).
         base_url: a self-hosted Bot API server (``TELEGRAM_API_BASE_URL``), e.g.
             ``"http://localhost:8081/bot"``; None for api.telegram.org.
         base_file_url: its file URL (``TELEGRAM_FILE_BASE_URL``).
@@ -190,7 +192,7 @@ class TelegramFrontEnd:
         self._titles: dict[int, str] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._board_worker: Latest[None] = Latest(self._show_board)
-        self._hand_worker: Latest[tuple[p.YourTiles, bool]] = Latest(self._show_hand)
+        self._hand_worker: Latest[tuple[p.YourTiles | None, bool]] = Latest(self._show_hand)
         self._render_pool = ThreadPoolExecutor(1, thread_name_prefix="telegram-render")
         self.stats = _Stats()
         self._install_handlers()
@@ -533,20 +535,13 @@ class TelegramFrontEnd:
         reply = await self.manager.handle(p.ComeBack(player, self._chat_ref(message)))
         await self._answer_reply(message, reply, player.language)
 
-    async def _storage_player(self, user: User) -> Any:
-        player = self._player(user)
-        return await self.storage.ensure_player(
-            PLATFORM, player.user_id, player.display_name, language=player.language, now=self._now()
-        )
-
     async def _cmd_balance(self, update: Update, context: Context) -> None:
         """/saldo, /balance: my balance in virtual dollars."""
         message, user = update.effective_message, update.effective_user
         if message is None or user is None:
             return
         language = language_of(user.language_code)
-        stored = await self._storage_player(user)
-        balance = await self.storage.balance(stored.id)
+        balance = await self.manager.balance(self._player(user))
         await self._reply(
             message,
             self._t(language)(
@@ -563,9 +558,7 @@ class TelegramFrontEnd:
         language = language_of(user.language_code if user else None)
         _ = self._t(language)
         chat = self._chat_ref(message)
-        rows = await self.storage.top_by_balance(
-            chat.key if chat else None, now=self._now(), limit=10
-        )
+        rows = await self.manager.top(chat, limit=10)
         if not rows:
             await self._reply(message, _("Nobody has finished a match here yet."))
             return
@@ -574,11 +567,9 @@ class TelegramFrontEnd:
             lines.append(f"{number}. {row.display_name} — ${row.value}")
         await self._reply(message, "\n".join(lines))
 
-    async def _chat_rules(self, chat_key: str) -> tuple[str, dict[str, Any], Rules, bool]:
-        stored = await self.storage.get_chat_rules(chat_key)
-        if stored is None:
-            return "venezolano", {}, find_preset("venezolano"), False
-        return stored.preset, dict(stored.overrides), stored.rules(), True
+    async def _chat_rules(self, chat: p.ChatRef) -> tuple[str, dict[str, Any], Rules, bool]:
+        info = await self.manager.chat_rules(chat)
+        return info.preset, dict(info.overrides), info.rules, info.set_by_admins
 
     async def _cmd_rules(self, update: Update, context: Context) -> None:
         """/reglas, /rules: this chat's rule set."""
@@ -591,7 +582,7 @@ class TelegramFrontEnd:
         if chat is None:
             preset, overrides, rules, _set = "venezolano", {}, find_preset("venezolano"), False
         else:
-            preset, overrides, rules, _set = await self._chat_rules(chat.key)
+            preset, overrides, rules, _set = await self._chat_rules(chat)
         text = texts.rules_text(rules, preset, overrides, language)
         if chat is not None and not _set:
             text += "\n" + _("The admins have not chosen rules: these are the defaults (/config).")
@@ -623,7 +614,7 @@ class TelegramFrontEnd:
         if not await self._is_admin(message, user):
             await self._reply(message, _("Only this group's administrators can use /config."))
             return
-        preset, overrides, rules, _set = await self._chat_rules(chat.key)
+        preset, overrides, rules, _set = await self._chat_rules(chat)
         if context.args:
             args = read_table_args(list(context.args), seats=False)
             if args.errors:
@@ -643,7 +634,7 @@ class TelegramFrontEnd:
             if reply.refusal is not None:
                 await self._reply(message, reply.refusal.text)
                 return
-            preset, overrides, rules, _set = await self._chat_rules(chat.key)
+            preset, overrides, rules, _set = await self._chat_rules(chat)
             await self._reply(message, texts.rules_text(rules, preset, overrides, self.language))
             return
         await self._reply(
@@ -664,10 +655,9 @@ class TelegramFrontEnd:
         _ = self._t(language)
         chat = self._chat_ref(message)
         if chat is not None:
-            records = await self.storage.match_records(chat=chat.key, limit=1)
+            records = await self.manager.history(chat=chat, limit=1)
         else:
-            stored = await self._storage_player(user)
-            records = await self.storage.match_records(player_id=stored.id, limit=1)
+            records = await self.manager.history(player=self._player(user), limit=1)
         if not records:
             await self._reply(message, _("No finished match yet."))
             return
@@ -821,7 +811,7 @@ class TelegramFrontEnd:
             except TelegramError:
                 log.warning("could not close the menu", exc_info=True)
             return
-        preset, overrides, rules, _set = await self._chat_rules(chat.key)
+        preset, overrides, rules, _set = await self._chat_rules(chat)
         if press.action == "preset":
             if press.name not in PRESET_NAMES:
                 await self._answer(query, _("That button is not valid."), alert=True)
@@ -842,7 +832,7 @@ class TelegramFrontEnd:
             await self._answer(query, reply.refusal.text, alert=True)
             return
         await self._answer(query, _("Saved."))
-        preset, overrides, rules, _set = await self._chat_rules(chat.key)
+        preset, overrides, rules, _set = await self._chat_rules(chat)
         text = (
             _("Rules of this group (press to change):")
             + "\n"
@@ -875,6 +865,7 @@ class TelegramFrontEnd:
                 board.emote = (f"{event.player.display_name}: {label}", self._now() + EMOTE_SECONDS)
                 self._board_worker.put(event.table_id, None)
         elif isinstance(event, p.HandEnded):
+            self._clear_buttons(event.table_id)
             board = self._boards.get(event.table_id)
             seats = board.event.seats if board and board.event else ()
             if len(seats) == 4:
@@ -883,6 +874,7 @@ class TelegramFrontEnd:
                 )
                 await self._group_text(event.chat, text)
         elif isinstance(event, p.MatchEnded):
+            self._clear_buttons(event.table_id)
             await self._match_ended(event)
         elif isinstance(event, p.SeatTakenByRobot):
             await self._seat_taken(event)
@@ -894,6 +886,7 @@ class TelegramFrontEnd:
         elif isinstance(event, p.PlayerSeated):
             await self._check_seated(event)
         elif isinstance(event, p.TableClosed):
+            self._clear_buttons(event.table_id)
             board = self._boards.get(event.table_id)
             if board is not None:
                 board.closed = True
@@ -915,6 +908,13 @@ class TelegramFrontEnd:
             )
         elif isinstance(event, p.Refusal) and event.to.platform == PLATFORM:
             await self._private_text(int(event.to.user_id), event.text)
+
+    def _clear_buttons(self, table_id: str) -> None:
+        """Take the move buttons off every private hand message of a table (the hand is
+        over: a press there could only be refused)."""
+        for key, slot in self._hands.items():
+            if key[1] == table_id and slot.shown is not None and slot.shown[2] is not None:
+                self._hand_worker.put(key, (None, False))
 
     def _board_for(self, table_id: str, chat: p.ChatRef) -> _Board:
         board = self._boards.get(table_id)
@@ -1078,6 +1078,17 @@ class TelegramFrontEnd:
 
         event, force = state
         slot = self._hands.setdefault(key, _Hand())
+        if event is None:  # the hand ended: no more buttons
+            if slot.message_id is not None and slot.shown is not None and slot.shown[2]:
+                message_id = slot.message_id
+                with contextlib.suppress(Forbidden):
+                    await send(
+                        lambda: self.bot.edit_message_reply_markup(
+                            chat_id=int(key[0]), message_id=message_id, reply_markup=None
+                        )
+                    )
+                slot.shown = (*slot.shown[:2], None)
+            return
         markup = hand_keyboard(event)
         shown = (event.hand_number, event.view.tiles, markup.to_dict() if markup else None)
         if shown == slot.shown and not force and slot.message_id is not None:
@@ -1128,8 +1139,6 @@ class TelegramFrontEnd:
             raise
         self._reachable.add(user_id)
         slot.shown = shown
-        if event.view.outcome is not None:
-            pass
 
     async def _delete(self, chat_id: int, message_id: int) -> None:
         try:
