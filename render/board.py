@@ -179,7 +179,9 @@ def _draw_seat(
     pass_fill, pass_color = (PASS_RED, WHITE) if last_pass[seat] else (PANEL, MUTED)
     lacks = text(lang, "lacks", nums=", ".join(str(n) for n in lacking)) if lacking else ""
     if not side:
-        draw_text(image, inner, y0 + 10, name, _NAME_SIZE, bold=True, max_width=right - inner)
+        draw_text(
+            image, inner, y0 + 10, name, _NAME_SIZE, bold=True, max_width=right - inner, ltr=False
+        )
         after = _draw_backs(image, inner, y0 + 46, tiles, 7, team)
         draw_text(image, after + 6, y0 + 49, str(tiles), 20, bold=True, color=MUTED)
         if tags:
@@ -196,7 +198,7 @@ def _draw_seat(
         return
     lines = wrap_text(name, _SIDE_NAME_SIZE, True, right - inner, 2)
     for i, line in enumerate(lines):
-        draw_text(image, inner, y0 + 10 + i * 24, line, _SIDE_NAME_SIZE, bold=True)
+        draw_text(image, inner, y0 + 10 + i * 24, line, _SIDE_NAME_SIZE, bold=True, ltr=False)
     if tags:
         draw_text(image, inner, y0 + 62, " · ".join(tags), 15, color=MUTED, max_width=right - inner)
     after = _draw_backs(image, inner, y0 + 86, tiles, 4, team)
@@ -217,7 +219,16 @@ def _draw_corners(
     draw_text(image, 20, 14, text(lang, "hand", n=view.hand_number), 28, bold=True)
     draw_text(image, 20, 52, text(lang, "target", n=view.rules.target), 19, color=MUTED)
     if facts.table_label:
-        draw_text(image, 20, 80, clean_name(facts.table_label, ""), 17, color=MUTED, max_width=270)
+        draw_text(
+            image,
+            20,
+            80,
+            clean_name(facts.table_label, ""),
+            17,
+            color=MUTED,
+            max_width=270,
+            ltr=False,
+        )
     # Top right: the score, one row per partnership.
     for team in (0, 1):
         y = 16 + team * 52
@@ -242,7 +253,7 @@ def _draw_corners(
     else:
         draw_text(image, 944, 846, text(lang, "to_move"), 17, color=MUTED, anchor="r")
         name = seat_name(facts, view.turn)
-        draw_text(image, 944, 872, name, 22, bold=True, anchor="r", max_width=270)
+        draw_text(image, 944, 872, name, 22, bold=True, anchor="r", max_width=270, ltr=False)
         if facts.seconds_left is not None:
             draw_text(
                 image,

@@ -58,15 +58,17 @@ def draw_text(
     color: Color = WHITE,
     anchor: Anchor = "l",
     max_width: int | None = None,
+    ltr: bool = True,
 ) -> int:
     """Paste ``text`` with its top at ``y``; ``x`` is its left, middle or right.
 
     The text is shortened with "…" to ``max_width`` pixels when given. Returns the
-    drawn width in pixels.
+    drawn width in pixels. ``ltr`` sets a left-to-right sentence (Spanish or English
+    text with a name inside); a bare name keeps its own direction.
     """
     if max_width is not None:
         text = fit_text(text, size, bold, max_width)
-    sprite = text_sprite(text, size, bold, rgba(color))
+    sprite = text_sprite(text, size, bold, rgba(color), ltr)
     w = sprite.width
     left = x if anchor == "l" else (x - w // 2 if anchor == "m" else x - w)
     image.paste(sprite, (max(0, left), max(0, y)), sprite)

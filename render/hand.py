@@ -1,6 +1,6 @@
 """One player's picture of their own tiles, and the labels of their move buttons.
 
-Size: 960 x 330 pixels, a wide strip that sits above the buttons in a private chat
+Size: 960 x 340 pixels, a wide strip that sits above the buttons in a private chat
 and fills a phone's width; tiles stand upright at 64 x 128 pixels (seven in a row),
 so they stay readable at a third of the size. Tiles are sorted (high half first); when
 it is the player's turn the tiles that fit are lifted and ringed in gold, with the same
@@ -22,7 +22,6 @@ from render.canvas import (
     GOLD,
     INK,
     MUTED,
-    PANEL,
     TEAM_COLORS,
     WHITE,
     draw_text,
@@ -36,10 +35,10 @@ from render.text import clean_name, fit_text, text_width
 
 __all__ = ["HAND_SIZE", "hand_image", "hand_png", "move_labels", "tile_boxes"]
 
-HAND_SIZE: Final = (960, 330)
+HAND_SIZE: Final = (960, 340)
 _SHORT: Final = 64
 _PITCH: Final = 130
-_TOP: Final = 92
+_TOP: Final = 116
 _LIFT: Final = 14
 
 
@@ -95,7 +94,7 @@ def hand_image(view: SeatView, facts: TableFacts) -> Image.Image:
     draw.rounded_rectangle((12, 12, 20, 62), radius=3, fill=TEAM_COLORS[team])
     name = clean_name(facts.seats[seat].name, text(lang, "seat", n=seat + 1))
     draw_text(image, 32, 10, text(lang, "your_tiles"), 17, color=MUTED)
-    draw_text(image, 32, 32, name, 24, bold=True, max_width=380)
+    draw_text(image, 32, 32, name, 24, bold=True, max_width=380, ltr=False)
     if view.outcome is not None:
         status, status_color = text(lang, "hand_over"), MUTED
     elif view.is_my_turn:
@@ -110,20 +109,17 @@ def hand_image(view: SeatView, facts: TableFacts) -> Image.Image:
         left, right = view.ends
         x = 944
         for label, number in ((text(lang, "right"), right), (text(lang, "left"), left)):
-            draw.ellipse((x - 36, 14, x, 50), fill=WHITE, outline=GOLD, width=3)
-            draw_text(image, x - 18, 17, str(number), 22, bold=True, color=INK, anchor="m")
+            draw.ellipse((x - 36, 12, x, 48), fill=WHITE, outline=GOLD, width=3)
+            draw_text(image, x - 18, 15, str(number), 22, bold=True, color=INK, anchor="m")
             x -= 42
-            x -= draw_text(image, x, 21, label, 18, color=MUTED, anchor="r") + 14
-        draw_text(image, x, 21, text(lang, "ends") + ":", 18, color=MUTED, anchor="r")
-        status_x = x - int(text_width(text(lang, "ends") + ":", 18)) - 24
-    else:
-        status_x = 944
+            x -= draw_text(image, x, 19, label, 18, color=MUTED, anchor="r") + 14
+        draw_text(image, x, 19, text(lang, "ends") + ":", 18, color=MUTED, anchor="r")
     if view.is_my_turn:
         w = int(text_width(status, 20, True)) + 24
-        pill(draw, (status_x - w, 56, status_x, 86), GOLD)
-        draw_text(image, status_x - w + 12, 59, status, 20, bold=True, color=INK)
+        pill(draw, (944 - w, 58, 944, 90), GOLD)
+        draw_text(image, 944 - w + 12, 62, status, 20, bold=True, color=INK)
     else:
-        draw_text(image, status_x, 60, status, 20, bold=True, color=status_color, anchor="r")
+        draw_text(image, 944, 62, status, 20, bold=True, color=status_color, anchor="r")
 
     labels = move_labels(view, lang)
     by_tile: dict[Tile, list[str]] = {}
@@ -162,17 +158,20 @@ def hand_image(view: SeatView, facts: TableFacts) -> Image.Image:
             anchor="m",
         )
     if labels and labels[0][0].tile is None:
+        # Nothing fits: say so, and show the one button's label.
         message = text(lang, "must_pass")
-        w = int(text_width(message, 22, True)) + 32
-        cx = HAND_SIZE[0] // 2
-        pill(draw, (cx - w // 2, 268, cx + w // 2, 306), GOLD)
-        draw_text(image, cx, 274, message, 22, bold=True, color=INK, anchor="m")
-    _ = PANEL
+        label = labels[0][1]
+        m = int(text_width(message, 22, True))
+        w = int(text_width(label, 22, True)) + 36
+        x = (HAND_SIZE[0] - (m + 18 + w)) // 2
+        draw_text(image, x, 292, message, 22, bold=True, color=WHITE)
+        pill(draw, (x + m + 18, 286, x + m + 18 + w, 324), GOLD)
+        draw_text(image, x + m + 18 + w // 2, 292, label, 22, bold=True, color=INK, anchor="m")
     return image
 
 
 def hand_png(view: SeatView, facts: TableFacts) -> bytes:
-    """One seat's tiles as PNG bytes (960 x 330), for that player only.
+    """One seat's tiles as PNG bytes (960 x 340), for that player only.
 
     Takes the seat's own view (its tiles and the public table), never the full hand.
     Same view and facts, same bytes.

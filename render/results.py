@@ -1,6 +1,6 @@
 """Summary pictures: the end of a hand and the end of a match.
 
-Size: 960 x 600 pixels, the board's width so both pictures sit alike in a chat, and
+Size: 960 x 522 pixels, the board's width so both pictures sit alike in a chat, and
 tall enough for a title, a row per seat and the score in large type on a phone.
 """
 
@@ -23,6 +23,7 @@ from render.canvas import (
     PASS_RED,
     TEAM_COLORS,
     WHITE,
+    Color,
     draw_text,
     encode_png,
 )
@@ -37,7 +38,7 @@ __all__ = [
     "match_result_png",
 ]
 
-RESULT_SIZE: Final = (960, 600)
+RESULT_SIZE: Final = (960, 522)
 _GREEN: Final = (96, 214, 120)
 
 
@@ -53,10 +54,13 @@ def _how(view: PublicView, facts: TableFacts) -> tuple[str, str]:
     assert outcome is not None
     if outcome.end is Termination.DOMINO:
         title = text(lang, "domino_by", name=seat_name(facts, outcome.last_seat))
+        last = view.last_move
+        how = text(lang, "last_tile", tile=str(last[1].tile)) if last and last[1].tile else ""
         if outcome.capicua:
             bonus = view.rules.capicua_bonus
-            return title, text(lang, "capicua", n=bonus) if bonus else text(lang, "capicua_plain")
-        return title, ""
+            capicua = text(lang, "capicua", n=bonus) if bonus else text(lang, "capicua_plain")
+            how = f"{capicua} · {how}" if how else capicua
+        return title, how
     title = text(lang, "blocked")
     if outcome.winner_team is None:
         return title, text(lang, "blocked_tie")
@@ -82,39 +86,45 @@ def _seat_rows(
     draw: ImageDraw.ImageDraw,
     facts: TableFacts,
     y: int,
-    values: list[tuple[str, tuple[int, int, int]]],
+    values: list[tuple[str, Color]],
     header: str,
     winners: int | None,
 ) -> None:
-    draw_text(image, 940, y - 30, header, 17, color=MUTED, anchor="r")
+    """One row per seat (name, team colour, a value on the right); winners outlined."""
+    draw_text(image, 940, y - 26, header, 17, color=MUTED, anchor="r")
     for seat in range(4):
         team = seat & 1
-        top = y + seat * 54
-        fill = PANEL
+        top = y + seat * 52
+        outline = TEAM_COLORS[team] if winners == team else None
         draw.rounded_rectangle(
-            (20, top, 940, top + 46),
-            radius=12,
-            fill=fill,
-            outline=TEAM_COLORS[team] if winners == team else None,
-            width=3,
+            (20, top, 940, top + 44), radius=12, fill=PANEL, outline=outline, width=3
         )
-        draw.rounded_rectangle((30, top + 10, 36, top + 36), radius=3, fill=TEAM_COLORS[team])
-        draw_text(image, 50, top + 10, seat_name(facts, seat), 22, bold=True, max_width=640)
+        draw.rounded_rectangle((30, top + 9, 36, top + 35), radius=3, fill=TEAM_COLORS[team])
+        draw_text(
+            image, 50, top + 9, seat_name(facts, seat), 22, bold=True, max_width=700, ltr=False
+        )
         value, color = values[seat]
-        draw_text(image, 920, top + 8, value, 24, bold=True, color=color, anchor="r")
+        draw_text(image, 920, top + 7, value, 24, bold=True, color=color, anchor="r")
 
 
-def _score_block(
+def _score_cards(
     image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, facts: TableFacts, y: int
 ) -> None:
+    """The two partnerships' scores in rules.md notation (hand points – running total)."""
     lang = facts.language
-    draw_text(image, 20, y, text(lang, "score"), 17, color=MUTED)
-    x = 20
     for team in (0, 1):
-        draw.ellipse((x, y + 34, x + 22, y + 56), fill=TEAM_COLORS[team])
-        x += 32
-        x += draw_text(image, x, y + 28, team_name(lang, team), 26, bold=True) + 14
-        x += draw_text(image, x, y + 26, score_text(view, team), 30, bold=True, color=GOLD) + 48
+        x0 = 20 + team * 470
+        draw.rounded_rectangle(
+            (x0, y, x0 + 450, y + 96), radius=16, fill=PANEL, outline=TEAM_COLORS[team], width=3
+        )
+        draw.ellipse((x0 + 16, y + 18, x0 + 36, y + 38), fill=TEAM_COLORS[team])
+        draw_text(image, x0 + 46, y + 14, team_name(lang, team), 22, bold=True)
+        partners = f"{seat_name(facts, team)} · {seat_name(facts, team + 2)}"
+        draw_text(image, x0 + 16, y + 52, partners, 16, color=MUTED, max_width=230)
+        draw_text(image, x0 + 434, y + 10, text(lang, "hand_total"), 15, color=MUTED, anchor="r")
+        draw_text(
+            image, x0 + 434, y + 36, score_text(view, team), 38, bold=True, color=GOLD, anchor="r"
+        )
 
 
 def hand_result_image(view: PublicView, facts: TableFacts) -> Image.Image:
@@ -130,30 +140,20 @@ def hand_result_image(view: PublicView, facts: TableFacts) -> Image.Image:
     image = _background().copy()
     draw = ImageDraw.Draw(image)
     title, how = _how(view, facts)
-    draw_text(image, 20, 16, text(lang, "hand", n=view.hand_number), 19, color=MUTED)
-    draw_text(image, 20, 42, title, 34, bold=True, color=GOLD, max_width=920)
+    draw_text(image, 20, 14, text(lang, "hand", n=view.hand_number), 19, color=MUTED)
+    draw_text(image, 20, 38, title, 34, bold=True, color=GOLD, max_width=920)
     if how:
-        draw_text(image, 20, 90, how, 22, bold=True, max_width=920)
+        draw_text(image, 20, 86, how, 22, bold=True, max_width=920)
     if outcome.winner_team is None:
-        points = text(lang, "no_points")
+        points, color = text(lang, "no_points"), MUTED
     else:
-        points = text(
-            lang, "hand_points", team=team_name(lang, outcome.winner_team), n=outcome.points
-        )
-    draw_text(image, 940, 16, text(lang, "points"), 17, color=MUTED, anchor="r")
-    _ = points
+        team = outcome.winner_team
+        points = text(lang, "hand_points", team=team_name(lang, team), n=outcome.points)
+        color = TEAM_COLORS[team]
+    draw_text(image, 20, 122, points, 26, bold=True, color=color)
     values = [(str(p), WHITE) for p in outcome.pips_left]
-    _seat_rows(image, draw, facts, 170, values, text(lang, "pips_left"), outcome.winner_team)
-    draw_text(
-        image,
-        20,
-        140,
-        points,
-        24,
-        bold=True,
-        color=TEAM_COLORS[outcome.winner_team] if outcome.winner_team is not None else MUTED,
-    )
-    _score_block(image, draw, view, facts, 400)
+    _seat_rows(image, draw, facts, 186, values, text(lang, "pips_left"), outcome.winner_team)
+    _score_cards(image, draw, view, facts, 406)
     return image
 
 
@@ -186,7 +186,7 @@ def match_result_image(
     names = text(lang, "winners", a=seat_name(facts, winners), b=seat_name(facts, winners + 2))
     draw_text(image, 20, 92, names, 26, bold=True, color=TEAM_COLORS[winners], max_width=920)
     stake = view.rules.stake
-    values: list[tuple[str, tuple[int, int, int]]] = []
+    values: list[tuple[str, Color]] = []
     for seat in range(4):
         if seat in payouts:
             amount = payouts[seat]
@@ -203,8 +203,8 @@ def match_result_image(
         else:
             values.append((f"−${stake}", PASS_RED))
     stake_text = text(lang, "stake", n=stake) if stake else text(lang, "no_stake")
-    _seat_rows(image, draw, facts, 170, values, stake_text, winners)
-    _score_block(image, draw, view, facts, 400)
+    _seat_rows(image, draw, facts, 186, values, stake_text, winners)
+    _score_cards(image, draw, view, facts, 406)
     return image
 
 

@@ -136,15 +136,18 @@ def wrap_text(text: str, size: int, bold: bool, max_width: int, max_lines: int) 
 
 
 @lru_cache(maxsize=2048)
-def text_sprite(text: str, size: int, bold: bool, color: RGBA) -> Image.Image:
+def text_sprite(text: str, size: int, bold: bool, color: RGBA, ltr: bool = False) -> Image.Image:
     """``text`` drawn once in ``color`` on a transparent image, cached for reuse.
 
-    The image's height is the font's line height, so sprites of one size align.
+    The image's height is the font's line height, so sprites of one size align. A name
+    alone takes its direction from its first strong letter (Arabic and Hebrew read
+    right to left); ``ltr`` forces a left-to-right sentence around embedded names.
     """
     f = font(size, bold)
     ascent, descent = f.getmetrics()
     width = max(1, int(f.getlength(text) + 2))
     image = Image.new("RGBA", (width, ascent + descent), (0, 0, 0, 0))
     if text:
-        ImageDraw.Draw(image).text((0, 0), text, font=f, fill=color)
+        direction = "ltr" if ltr and f.layout_engine == ImageFont.Layout.RAQM else None
+        ImageDraw.Draw(image).text((0, 0), text, font=f, fill=color, direction=direction)
     return image
