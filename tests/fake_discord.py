@@ -692,6 +692,11 @@ class FakeDiscord:
         if parts[0] == "applications" and m == "GET" and parts[-1] == "commands":
             guild_id = int(parts[3]) if len(parts) == 5 else None
             return 200, self.commands.get(guild_id, [])
+        if parts[0] == "users" and len(parts) == 2 and parts[1] != "@me" and m == "GET":
+            user = self.users.get(int(parts[1]))
+            if user is None:
+                return 404, {"code": 10013, "message": "Unknown User"}
+            return 200, user.payload()
         if parts == ["users", "@me", "channels"] and m == "POST":
             return 200, self._dm_channel(int(req.json["recipient_id"]))
         if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
@@ -793,6 +798,10 @@ class FakeDiscord:
         if req.method == "POST" and not rest:
             message = self._new_message(channel_id, req.json, req.files)
             return 200, message.payload(self.bot_user.payload())
+        if req.method == "GET" and not rest:
+            limit = int(req.query.get("limit", 50))
+            newest = list(reversed(self.channel_messages.get(channel_id, [])))[:limit]
+            return 200, [self.messages[m].payload(self.bot_user.payload()) for m in newest]
         message_id = int(rest[0])
         message = self.messages.get(message_id)
         if message is None or message.channel_id != channel_id:
@@ -851,10 +860,7 @@ class FakeDiscord:
             return 200, message.payload(author)
         if rest[:1] == ["messages"]:
             target = rest[1]
-            if target == "@original":
-                message = inter.original
-            else:
-                message = self.messages.get(int(target))
+            message = inter.original if target == "@original" else self.messages.get(int(target))
             if message is None:
                 return 404, {"code": 10008, "message": "Unknown Message"}
             if req.method == "PATCH":
@@ -866,3 +872,137 @@ class FakeDiscord:
                 self.messages.pop(message.id, None)
                 return 204, None
         return 404, {"code": 0, "message": "404: Not Found"}
+
+
+# --------------------------------------------------------------------------- harness
+# The Discord front end, a table manager and storage wired to a FakeDiscord, as the tests
+# and bench/discord.py use them.
+
+
+class ErrorLog:
+    """Collects ERROR log records (a handler exception discord.py or the port logged)."""
+
+    def __init__(self) -> None:
+        import logging
+
+        self.records: list[Any] = []
+        self._handler = logging.Handler(logging.ERROR)
+        self._handler.emit = self.records.append  # type: ignore[method-assign]
+
+    def __enter__(self) -> ErrorLog:
+        import logging
+
+        logging.getLogger().addHandler(self._handler)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import logging
+
+        logging.getLogger().removeHandler(self._handler)
+
+    def messages(self) -> list[str]:
+        import logging
+
+        fmt = logging.Formatter("%(name)s: %(message)s")
+        return [fmt.format(r) for r in self.records]
+
+
+def eager_clock(start: float = 1_800_000_000.0) -> Any:
+    """A ``bot.clock.ManualClock`` whose timers already due run at once on the loop.
+
+    With zero robot delay, countdown and pause between hands, robots and deals follow a
+    press without the test advancing time; turn timers still wait for ``advance``.
+    """
+    from bot.clock import ManualClock
+
+    class EagerClock(ManualClock):
+        def __init__(self) -> None:
+            super().__init__(start)
+            self._tasks: set[asyncio.Task[None]] = set()
+
+        def call_at(self, when: float, callback: Any) -> Any:
+            timer = super().call_at(when, callback)
+            if when <= self.now():
+                self._tasks.add(asyncio.get_running_loop().create_task(self._fire()))
+            return timer
+
+        async def _fire(self) -> None:
+            await self.advance(0)
+
+        async def idle(self) -> None:
+            while self._tasks:
+                done = [t for t in self._tasks if t.done()]
+                for t in done:
+                    self._tasks.discard(t)
+                    t.result()
+                if self._tasks:
+                    await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    return EagerClock()
+
+
+class Harness:
+    """One bot process: storage + clock + TableManager + DiscordFrontEnd on a fake.
+
+    Args:
+        fake: the running FakeDiscord.
+        storage: shared between harnesses to simulate a restart on the same database.
+        clock: the manager's clock (default: :func:`eager_clock`).
+        seed: the manager's seed.
+    """
+
+    def __init__(
+        self, fake: FakeDiscord, storage: Any, *, clock: Any = None, seed: int = 7
+    ) -> None:
+        self.fake = fake
+        self.storage = storage
+        self.clock = clock if clock is not None else eager_clock()
+        self.seed = seed
+        self.manager: Any = None
+        self.front: Any = None
+
+    async def start(self, **front_options: Any) -> Harness:
+        from bot.discord import DiscordFrontEnd
+        from bot.manager import TableManager
+
+        self.manager = TableManager(
+            self.storage,
+            clock=self.clock,
+            seed=self.seed,
+            robot_delay=0,
+            countdown_seconds=0,
+            hand_pause=0,
+            robot_level="novato",
+        )
+        self.front = DiscordFrontEnd(
+            "fake-token",
+            self.manager,
+            self.storage,
+            api_base_url=self.fake.api_base_url,
+            gateway_url=self.fake.gateway_url,
+            guild_ready_timeout=0.01,
+            **front_options,
+        )
+        await self.front.start()
+        await self.manager.start()
+        return self
+
+    async def idle(self) -> None:
+        """Wait until the manager, the clock's due timers and the port have no work left."""
+        for _ in range(50):
+            await self.clock.idle()
+            await self.manager.idle()
+            await self.front.port.idle()
+            await asyncio.sleep(0)
+            if not self.clock._tasks and not [t for t in self.manager._senders if not t.done()]:
+                return
+
+    async def stop(self) -> None:
+        from bot.discord_http import point_discord_at
+
+        if self.manager is not None:
+            await self.manager.stop()
+            await self.idle()
+        if self.front is not None:
+            await self.front.stop()
+        point_discord_at(None, None)

@@ -1,0 +1,149 @@
+"""Buttons: every one carries a table manager payload, matched by one persistent item.
+
+A button's ``custom_id`` is the payload of :func:`bot.protocol.encode_press` /
+:func:`bot.protocol.encode_action` (table, hand number, move number and move code, at most
+64 characters, inside Discord's 100). :class:`PressItem` is a ``DynamicItem`` whose
+template matches every payload, so a press is understood by any process of the bot,
+including one started after the message was sent: buttons survive restarts. Nothing here
+decides anything: the payload goes to the manager as :class:`bot.protocol.PressButton`.
+
+Views are built from plain buttons and stopped before sending so discord.py does not keep
+one view per message in memory; only :class:`PressItem` answers the presses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.i18n import texts
+from bot.i18n import emote_label
+from bot.protocol import EMOTES, PRESS_PREFIX, TableChanged, YourTiles, encode_action
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bot.discord.commands import DominoCommands
+
+__all__ = [
+    "PressItem",
+    "board_view",
+    "moves_view",
+    "static_view",
+    "tiles_view",
+]
+
+MAX_CUSTOM_ID = 100
+_ROW_SIZE = 5
+
+
+class PressItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dm1:[a-z]:[^\s]{1,90}"):
+    """Any button of this bot; its press is handed, raw, to the table manager."""
+
+    def __init__(self, payload: str, *, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label or payload, custom_id=payload))
+        self.payload = payload
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> PressItem:
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        handler: DominoCommands = interaction.client.domino  # type: ignore[attr-defined]
+        await handler.on_press(interaction, self.payload)
+
+
+def static_view(rows: Sequence[Sequence[discord.ui.Button[Any]]]) -> discord.ui.View:
+    """A view of ``rows`` of buttons that discord.py will not track (see module doc)."""
+    view = discord.ui.View(timeout=None)
+    for row_number, row in enumerate(rows[:5]):
+        for button in row[:_ROW_SIZE]:
+            button.row = row_number
+            view.add_item(button)
+    view.stop()
+    return view
+
+
+def _button(
+    payload: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary
+) -> discord.ui.Button[Any]:
+    assert payload.startswith(PRESS_PREFIX) and len(payload) <= MAX_CUSTOM_ID
+    return discord.ui.Button(label=label[:80], custom_id=payload, style=style)
+
+
+def board_view(event: TableChanged, language: str) -> discord.ui.View | None:
+    """The board's buttons for the table's phase (None once the table is over).
+
+    Waiting or counting down: one button per open seat, robots now, leave. Playing: my
+    tiles (for members without DMs), come back (when a seat is away), leave, and the
+    emotes. Ended: a rematch.
+    """
+    _ = texts(language)
+    table = event.table_id
+    rows: list[list[discord.ui.Button[Any]]] = []
+    if event.phase in ("waiting", "countdown"):
+        seats = [
+            _button(
+                encode_action("sit", table, seat.seat),
+                _("Sit: seat {number}", number=seat.seat + 1),
+                discord.ButtonStyle.primary,
+            )
+            for seat in event.seats
+            if seat.is_open
+        ]
+        if seats:
+            rows.append(seats)
+        controls = [_button(encode_action("leave", table), _("Leave"), discord.ButtonStyle.danger)]
+        if any(seat.is_open for seat in event.seats):
+            controls.insert(0, _button(encode_action("robots", table), _("Robots now")))
+        rows.append(controls)
+    elif event.phase == "playing":
+        controls = [
+            _button(encode_action("tiles", table), _("My tiles"), discord.ButtonStyle.primary)
+        ]
+        if any(seat.away for seat in event.seats):
+            controls.append(
+                _button(encode_action("back", table), _("Come back"), discord.ButtonStyle.success)
+            )
+        controls.append(_button(encode_action("leave", table), _("Leave")))
+        rows.append(controls)
+        emotes = [
+            _button(encode_action("emote", table, name), emote_label(name, language))
+            for name in EMOTES
+        ]
+        rows += [emotes[i : i + _ROW_SIZE] for i in range(0, len(emotes), _ROW_SIZE)]
+    elif event.phase == "ended":
+        rows.append(
+            [_button(encode_action("again", table), _("Rematch"), discord.ButtonStyle.success)]
+        )
+    return static_view(rows) if rows else None
+
+
+def moves_view(event: YourTiles) -> discord.ui.View | None:
+    """One button per legal move (labels and payloads from the manager), or None."""
+    if not event.moves:
+        return None
+    buttons = [
+        _button(
+            choice.payload,
+            choice.label,
+            discord.ButtonStyle.secondary if choice.move.is_pass else discord.ButtonStyle.success,
+        )
+        for choice in event.moves
+    ]
+    return static_view([buttons[i : i + _ROW_SIZE] for i in range(0, len(buttons), _ROW_SIZE)])
+
+
+def tiles_view(table_id: str, language: str) -> discord.ui.View:
+    """A lone "my tiles" button (offered to a member whose DMs are closed)."""
+    _ = texts(language)
+    return static_view(
+        [[_button(encode_action("tiles", table_id), _("My tiles"), discord.ButtonStyle.primary)]]
+    )

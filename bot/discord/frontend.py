@@ -1,0 +1,185 @@
+"""The Discord front end: a sharded bot that runs inside an existing event loop.
+
+``DiscordFrontEnd(token, manager, storage)`` builds an ``AutoShardedBot`` with the
+``/domino`` commands, the persistent button item and the :class:`DiscordPort`, registers
+the port with the manager, and :meth:`DiscordFrontEnd.start` logs in and connects as a
+task (never ``client.run``), so Telegram and the manager share the same loop.
+
+Intents: only ``guilds`` (a privileged intent is never needed: slash commands and
+buttons arrive as interactions whatever the intents, DMs are sent without the DM intent,
+and the guild cache gives server and channel names for the messages).
+
+``api_base_url`` / ``gateway_url`` point the client at a REST/gateway proxy (as large bots
+do to share rate limits) or at the test fake; discord.py keeps both as class attributes,
+so they apply to the whole process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.clock import Clock
+from bot.discord.buttons import PressItem
+from bot.discord.commands import PLATFORM, DominoCommands
+from bot.discord.i18n import DominoTranslator
+from bot.discord.port import DiscordPort
+from bot.discord_http import point_discord_at
+from bot.manager import TableManager
+from storage.base import Storage
+
+__all__ = ["DiscordFrontEnd", "DominoBot", "intents"]
+
+log = logging.getLogger(__name__)
+
+
+def intents() -> discord.Intents:
+    """The gateway intents the bot asks for: guilds only (no privileged intent)."""
+    return discord.Intents(guilds=True)
+
+
+class DominoBot(commands.AutoShardedBot):
+    """discord.py's sharded bot with the domino handlers attached (``bot.domino``)."""
+
+    domino: DominoCommands
+
+    def __init__(
+        self,
+        *,
+        test_guild: int | None,
+        shard_count: int | None,
+        gateway_url: str | None,
+        guild_ready_timeout: float,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=intents(),
+            shard_count=shard_count,
+            guild_ready_timeout=guild_ready_timeout,
+            allowed_mentions=discord.AllowedMentions.none(),
+            chunk_guilds_at_startup=False,
+            max_messages=None,
+        )
+        self.test_guild = test_guild
+        self._gateway_url = gateway_url
+
+    async def setup_hook(self) -> None:
+        """Add the commands, the persistent buttons and the translator; sync commands."""
+        if self._gateway_url is not None:
+            self._point_bot_gateway_at(self._gateway_url)
+        await self.tree.set_translator(DominoTranslator())
+        guild = discord.Object(self.test_guild) if self.test_guild else None
+        for command in self.domino.app_commands():
+            self.tree.add_command(command, guild=guild)
+        self.add_dynamic_items(PressItem)
+        await self.tree.sync(guild=guild)
+        log.info("slash commands synced %s", f"to guild {self.test_guild}" if guild else "globally")
+
+    def _point_bot_gateway_at(self, url: str) -> None:
+        # With auto-sharding, discord.py asks REST for the gateway URL; behind a proxy the
+        # configured gateway wins.
+        original = self.http.get_bot_gateway
+
+        async def get_bot_gateway() -> Any:
+            shards, _, limits = await original()
+            return shards, url, limits
+
+        self.http.get_bot_gateway = get_bot_gateway  # type: ignore[method-assign]
+
+
+class DiscordFrontEnd:
+    """Discord hosting for the table manager.
+
+    Args:
+        token: the bot token (``DISCORD_TOKEN``).
+        manager: the table manager (``handle(command) -> Reply``, ``register(platform,
+            port)``).
+        storage: balances, rankings, records, rules (read for ``saldo``, ``top``...).
+        test_guild: sync commands to this guild only (``DISCORD_TEST_GUILD``: instant,
+            for development) instead of globally.
+        shards: the shard count (``DISCORD_SHARDS``); None lets Discord choose.
+        api_base_url: the REST base, e.g. ``http://proxy:8080/api/v10``
+            (``DISCORD_API_BASE_URL``).
+        gateway_url: the gateway, e.g. ``ws://proxy:8081`` (``DISCORD_GATEWAY_URL``).
+        clock: time for storage calls (default: the manager's ``clock``, else the system).
+        guild_ready_timeout: seconds to wait for guilds after READY (tests use tiny values).
+        render: the picture functions (default: the ``render`` package's).
+    """
+
+    def __init__(
+        self,
+        token: str,
+        manager: TableManager,
+        storage: Storage,
+        *,
+        test_guild: int | None = None,
+        shards: int | None = None,
+        api_base_url: str | None = None,
+        gateway_url: str | None = None,
+        clock: Clock | None = None,
+        guild_ready_timeout: float = 2.0,
+        render: dict[str, Any] | None = None,
+    ) -> None:
+        if api_base_url or gateway_url:
+            point_discord_at(api_base_url, gateway_url)
+        self.token = token
+        self.manager = manager
+        self.storage = storage
+        self.bot = DominoBot(
+            test_guild=test_guild,
+            shard_count=shards,
+            gateway_url=gateway_url,
+            guild_ready_timeout=guild_ready_timeout,
+        )
+        if render is None:
+            import render as render_module
+
+            render = {
+                "render_board": render_module.board_png,
+                "render_hand": render_module.hand_png,
+                "render_hand_result": render_module.hand_result_png,
+                "render_match_result": render_module.match_result_png,
+            }
+        self.port = DiscordPort(self.bot, **render)
+        clock = clock or manager.clock
+        self.commands = DominoCommands(self.bot, manager, storage, self.port, clock)
+        self.bot.domino = self.commands
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Log in (commands are synced here) and connect in the background; returns once
+        the bot is ready to receive interactions.
+
+        Raises:
+            discord.LoginFailure: a bad token.
+        """
+        self.manager.register(PLATFORM, self.port)
+        await self.bot.login(self.token)
+        self._task = asyncio.create_task(self.bot.connect(reconnect=True), name="discord")
+        ready = asyncio.create_task(self.bot.wait_until_ready())
+        done, _ = await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
+        if self._task in done:
+            ready.cancel()
+            self._task.result()  # raises why the connection ended
+            raise RuntimeError("the Discord connection ended before the bot was ready")
+
+    async def stop(self) -> None:
+        """Close the connection and the port's workers."""
+        await self.port.close()
+        if not self.bot.is_closed():
+            await self.bot.close()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
+                await self._task
+            self._task = None
+
+    async def wait_closed(self) -> None:
+        """Wait until the connection task ends (e.g. ``domino run`` waits on it)."""
+        if self._task is not None:
+            await self._task

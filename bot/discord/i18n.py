@@ -1,0 +1,87 @@
+"""Languages on Discord: locales to catalog languages, and the slash-command translator.
+
+Slash commands have Spanish names in code (``/domino jugar``: that is what Discord routes
+by) and carry an English message id in the ``discord`` catalog (``bot/locales/<lang>/
+LC_MESSAGES/discord.po``); :class:`DominoTranslator` gives Discord the English names and
+descriptions for its English locales and the Spanish ones for its Spanish locales.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import Translator, language_of, translator
+
+__all__ = [
+    "DOMAIN",
+    "DominoTranslator",
+    "chat_language",
+    "command_name",
+    "player_language",
+    "text",
+    "texts",
+]
+
+DOMAIN = "discord"
+
+_ES = translator("es", DOMAIN)
+
+
+def texts(language: str | None) -> Translator:
+    """The ``discord`` catalog's ``_(msgid, **params)`` for ``language`` ("es"/"en")."""
+    return translator(language, DOMAIN)
+
+
+def text(msgid: str) -> app_commands.locale_str:
+    """A description or choice label: Spanish by default, localized by message id."""
+    return app_commands.locale_str(_ES(msgid), msgid=msgid)
+
+
+def command_name(spanish: str, msgid: str) -> app_commands.locale_str:
+    """A command, option or choice name: ``spanish`` is its identity on Discord (what an
+    interaction carries whatever the member's language); ``msgid`` names it elsewhere."""
+    return app_commands.locale_str(spanish, msgid=msgid)
+
+
+def player_language(interaction: discord.Interaction[Any]) -> str:
+    """The member's language ("es" unless their Discord client speaks English)."""
+    return language_of(str(interaction.locale.value) if interaction.locale else None)
+
+
+def chat_language(interaction: discord.Interaction[Any]) -> str:
+    """The server's language (its preferred locale), Spanish when unknown."""
+    locale = interaction.guild_locale
+    return language_of(str(locale.value) if locale else None)
+
+
+class DominoTranslator(app_commands.Translator):
+    """Names and descriptions of the slash commands in Discord's es/en locales.
+
+    Discord shows a localized name to members whose client uses that locale; every other
+    locale sees the Spanish default.
+    """
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        msgid = string.extras.get("msgid")
+        if msgid is None:
+            return None
+        code = str(locale.value).lower()
+        if not (code.startswith("en") or code.startswith("es")):
+            return None
+        translated = texts(code)(msgid)
+        if context.location in (
+            app_commands.TranslationContextLocation.command_name,
+            app_commands.TranslationContextLocation.group_name,
+            app_commands.TranslationContextLocation.parameter_name,
+        ):
+            # Discord rejects names that are not lower case without spaces.
+            translated = translated.strip().lower().replace(" ", "-")
+        return translated

@@ -1,0 +1,614 @@
+"""Manager events to Discord: the board message of each table, tiles by DM, results.
+
+:class:`DiscordPort` implements :class:`bot.protocol.Port`. The manager calls
+:meth:`DiscordPort.deliver` one event at a time per table; the slow parts (drawing a PNG,
+a REST call) are queued per table (board) and per player (tiles) and coalesced, so a
+burst of robot moves becomes one edit with the latest state and the table never waits for
+Discord. Pictures are drawn in a worker thread so the event loop keeps answering
+interactions within Discord's 3 seconds.
+
+- **Board**: one channel message per table (picture attachment, a short embed: whose
+  turn, time left as a live Discord timestamp, score; buttons), edited in place. A table
+  resumed after a restart finds its old message in the channel's recent history (or
+  through a press on it) and keeps editing it.
+- **Tiles**: a DM per turn naming the server and the table, with one button per legal
+  move; between turns the same DM is edited (buttons removed). A member whose DMs are
+  closed (Discord error 50007) gets their tiles ephemerally instead: the last ephemeral
+  tiles message they opened is edited while its interaction token lives.
+- **Results**: hand and match results as short channel messages with their pictures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.discord.buttons import board_view, moves_view
+from bot.discord.i18n import texts
+from bot.i18n import emote_label
+from bot.protocol import (
+    ChatRef,
+    ChatRulesChanged,
+    EmoteShown,
+    Event,
+    HandEnded,
+    MatchEnded,
+    PlayerRef,
+    Refusal,
+    SeatGivenBack,
+    SeatInfo,
+    SeatTakenByRobot,
+    TableChanged,
+    TableClosed,
+    YourTiles,
+)
+from engine.hand import Termination
+
+__all__ = ["DM_CLOSED", "DiscordPort", "team_names"]
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007
+"""Discord's error code for "Cannot send messages to this user"."""
+
+EPHEMERAL_TOKEN_SECONDS = 14 * 60
+"""An interaction token lives 15 minutes; stop editing through it a little before."""
+
+HISTORY_LOOKUP = 30
+"""How many recent channel messages to search for a resumed table's board."""
+
+BOARD_FILE = "mesa.png"
+HAND_FILE = "fichas.png"
+
+
+def team_names(seats: tuple[SeatInfo, ...], team: int) -> str:
+    """The names of a partnership (seats ``team`` and ``team + 2``), e.g. "Ana y Luis"."""
+    return " / ".join(seats[s].name or "·" for s in (team, team + 2))
+
+
+@dataclass
+class _Board:
+    table_id: str
+    chat: ChatRef
+    message_id: int | None = None
+    latest: TableChanged | None = None  # the last state seen (names for results)
+    final: MatchEnded | None = None  # the match's end, for the closed board
+    pending: TableChanged | None = None  # not drawn yet
+    closed: TableClosed | None = None
+    looked_up: bool = False
+    task: asyncio.Task[None] | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass
+class _Tiles:
+    player: PlayerRef
+    table_id: str
+    pending: YourTiles | None = None
+    message: discord.Message | None = None
+    has_buttons: bool = False
+    shown: tuple[int, int, int] | None = None  # (hand, tile mask, turn flag) last shown
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass
+class _Ephemeral:
+    interaction: discord.Interaction[Any]
+    since: float
+
+
+Render = Callable[..., bytes]
+
+
+class DiscordPort:
+    """The Discord front end's :class:`bot.protocol.Port`.
+
+    Args:
+        client: the running bot (REST access, guild names).
+        render_board, render_hand, render_hand_result, render_match_result: the
+            ``render`` functions (injected so tests and benchmarks may time them).
+    """
+
+    def __init__(
+        self,
+        client: discord.Client,
+        *,
+        render_board: Render,
+        render_hand: Render,
+        render_hand_result: Render,
+        render_match_result: Render,
+    ) -> None:
+        self.client = client
+        self._render_board = render_board
+        self._render_hand = render_hand
+        self._render_hand_result = render_hand_result
+        self._render_match_result = render_match_result
+        self.boards: dict[str, _Board] = {}
+        self.tiles: dict[tuple[str, str], _Tiles] = {}  # (table, user id)
+        self.dms_closed: set[str] = set()  # user ids
+        self.ephemeral: dict[tuple[str, str], _Ephemeral] = {}
+        self._closing = False
+
+    # ------------------------------------------------------------------ port
+    async def deliver(self, event: Event) -> None:
+        """Show ``event`` on Discord (see the module doc); never raises for a send."""
+        if self._closing:
+            return
+        try:
+            await self._deliver(event)
+        except discord.HTTPException:
+            log.exception("Discord refused an update of table %s", getattr(event, "table_id", ""))
+
+    async def _deliver(self, event: Event) -> None:
+        if isinstance(event, TableChanged):
+            board = self._board(event.table_id, event.chat)
+            board.latest = board.pending = event
+            self._kick_board(board)
+        elif isinstance(event, YourTiles):
+            slot = self.tiles.get((event.table_id, event.to.user_id))
+            if slot is None:
+                slot = self.tiles[(event.table_id, event.to.user_id)] = _Tiles(
+                    event.to, event.table_id
+                )
+            slot.pending = event
+            if slot.task is None or slot.task.done():
+                slot.task = asyncio.create_task(self._tiles_worker(slot))
+        elif isinstance(event, HandEnded):
+            await self._hand_ended(event)
+        elif isinstance(event, MatchEnded):
+            await self._match_ended(event)
+        elif isinstance(event, EmoteShown):
+            _ = texts(event.chat.language)
+            await self._say(
+                event.chat,
+                _(
+                    "{name}: {emote}",
+                    name=event.player.display_name,
+                    emote=emote_label(event.name, event.chat.language),
+                ),
+            )
+        elif isinstance(event, SeatTakenByRobot):
+            _ = texts(event.chat.language)
+            await self._say(
+                event.chat,
+                _(
+                    "A robot plays for {name} now. Come back before {deadline} to keep the seat.",
+                    name=event.player.display_name,
+                    deadline=f"<t:{int(event.back_by)}:t>",
+                ),
+            )
+        elif isinstance(event, SeatGivenBack):
+            _ = texts(event.chat.language)
+            await self._say(event.chat, _("{name} is back.", name=event.player.display_name))
+        elif isinstance(event, TableClosed):
+            board = self.boards.get(event.table_id)
+            if board is not None:
+                board.closed = event
+                self._kick_board(board)
+            for key in [k for k in self.tiles if k[0] == event.table_id]:
+                slot = self.tiles.pop(key)
+                if slot.message is not None and slot.has_buttons:
+                    with contextlib.suppress(discord.HTTPException):
+                        await slot.message.edit(view=None)
+            for key in [k for k in self.ephemeral if k[0] == event.table_id]:
+                del self.ephemeral[key]
+        elif isinstance(event, Refusal):
+            await self._tell(event.to, event.table_id, event.text)
+        elif isinstance(event, ChatRulesChanged):
+            _ = texts(event.chat.language)
+            await self._say(
+                event.chat,
+                _(
+                    "{name} changed this server's rules: {preset}. New tables use them.",
+                    name=event.by.display_name,
+                    preset=event.preset,
+                ),
+            )
+        # PlayerSeated/Unseated, MatchStarted, HandStarted, TurnStarted and MovePlayed
+        # show on the board (TableChanged) or in the command's reply.
+
+    async def _tell(self, player: PlayerRef, table_id: str | None, content: str) -> None:
+        """A message for one player outside any interaction: by DM, else in the table's
+        channel with their name."""
+        if player.user_id not in self.dms_closed:
+            try:
+                user = await self._dm_user(player.user_id)
+                await user.send(content)
+                return
+            except discord.Forbidden as exc:
+                if exc.code != DM_CLOSED:
+                    raise
+                self.dms_closed.add(player.user_id)
+        board = self.boards.get(table_id or "")
+        if board is not None:
+            await self._say(board.chat, f"{player.display_name}: {content}")
+
+    # ------------------------------------------------------------------ board
+    def _board(self, table_id: str, chat: ChatRef) -> _Board:
+        board = self.boards.get(table_id)
+        if board is None:
+            board = self.boards[table_id] = _Board(table_id, chat)
+        return board
+
+    def label_of(self, table_id: str) -> str:
+        """The table's short label for people (its id until the board was seen)."""
+        board = self.boards.get(table_id)
+        return board.latest.label if board is not None and board.latest is not None else table_id
+
+    def adopt_board(self, table_id: str, chat: ChatRef, message_id: int) -> None:
+        """Remember ``message_id`` as the board of ``table_id`` (a press on an old board
+        after a restart tells us where it is)."""
+        board = self._board(table_id, chat)
+        if board.message_id is None:
+            board.message_id = message_id
+            board.looked_up = True
+
+    def _kick_board(self, board: _Board) -> None:
+        board.wake.set()
+        if board.task is None or board.task.done():
+            board.task = asyncio.create_task(self._board_worker(board))
+
+    async def _board_worker(self, board: _Board) -> None:
+        while board.wake.is_set():
+            board.wake.clear()
+            try:
+                if board.pending is not None:
+                    event, board.pending = board.pending, None
+                    await self._draw_board(board, event)
+                if board.closed is not None and board.pending is None:
+                    await self._close_board(board)
+                    return
+            except discord.HTTPException:
+                log.exception("could not update the board of table %s", board.table_id)
+            except Exception:
+                log.exception("board of table %s failed", board.table_id)
+
+    def _channel(self, chat: ChatRef) -> discord.abc.Messageable | None:
+        if chat.channel_id is None:
+            return None
+        channel_id = int(chat.thread_id or chat.channel_id)
+        return self.client.get_partial_messageable(
+            channel_id, guild_id=int(chat.chat_id) if chat.chat_id.isdigit() else None
+        )
+
+    async def _draw_board(self, board: _Board, event: TableChanged) -> None:
+        channel = self._channel(event.chat)
+        if channel is None:
+            return
+        language = event.chat.language
+        png = (
+            await self._draw(self._render_board, event.view, event.table_facts(language))
+            if event.view is not None
+            else None
+        )
+        embed = board_embed(event, language)
+        view = board_view(event, language)
+        files = [discord.File(io.BytesIO(png), BOARD_FILE)] if png is not None else []
+        if png is not None:
+            embed.set_image(url=f"attachment://{BOARD_FILE}")
+        if board.message_id is None and not board.looked_up:
+            board.looked_up = True
+            board.message_id = await self._find_board(channel, event.table_id)
+        if board.message_id is not None:
+            message = channel.get_partial_message(board.message_id)  # type: ignore[attr-defined]
+            try:
+                await message.edit(embed=embed, attachments=files, view=view)
+                return
+            except discord.NotFound:
+                board.message_id = None
+        sent = await channel.send(embed=embed, files=files, view=view)
+        board.message_id = sent.id
+
+    async def _find_board(self, channel: discord.abc.Messageable, table_id: str) -> int | None:
+        me = self.client.user
+        marker = f":{table_id}:"
+        try:
+            async for message in channel.history(limit=HISTORY_LOOKUP):
+                if me is not None and message.author.id != me.id:
+                    continue
+                for row in message.components:
+                    for item in getattr(row, "children", []):
+                        if marker in (getattr(item, "custom_id", None) or ""):
+                            return message.id
+        except discord.HTTPException:
+            log.info("cannot read the history of channel %s", getattr(channel, "id", "?"))
+        return None
+
+    async def _close_board(self, board: _Board) -> None:
+        try:
+            await self._draw_closed_board(board)
+        finally:
+            self.boards.pop(board.table_id, None)
+
+    async def _draw_closed_board(self, board: _Board) -> None:
+        closed = board.closed
+        assert closed is not None
+        if board.message_id is None or board.latest is None:
+            return
+        channel = self._channel(board.chat)
+        if channel is None:
+            return
+        latest, final = board.latest, board.final
+        ended = TableChanged(
+            table_id=latest.table_id,
+            chat=latest.chat,
+            label=latest.label,
+            phase="ended",
+            rules=latest.rules,
+            seats=final.seats if final is not None else latest.seats,
+            view=final.view if final is not None else latest.view,
+            hand_number=latest.hand_number,
+            move_number=latest.move_number,
+        )
+        language = board.chat.language
+        embed = board_embed(ended, language)
+        if closed.reason != "finished":
+            embed.description = texts(language)("This table has closed.")
+        if latest.view is not None:
+            embed.set_image(url=f"attachment://{BOARD_FILE}")
+        # The board keeps its last picture; a finished match offers a rematch.
+        view = board_view(ended, language) if closed.reason == "finished" else None
+        message = channel.get_partial_message(board.message_id)  # type: ignore[attr-defined]
+        with contextlib.suppress(discord.NotFound):
+            await message.edit(embed=embed, view=view)
+
+    async def _draw(self, render: Render, *args: Any) -> bytes:
+        return await asyncio.to_thread(render, *args)
+
+    async def _say(self, chat: ChatRef, content: str, **kwargs: Any) -> None:
+        channel = self._channel(chat)
+        if channel is not None:
+            await channel.send(content, allowed_mentions=discord.AllowedMentions.none(), **kwargs)
+
+    # ------------------------------------------------------------------ results
+    def _seats(self, table_id: str) -> tuple[SeatInfo, SeatInfo, SeatInfo, SeatInfo] | None:
+        board = self.boards.get(table_id)
+        return board.latest.seats if board is not None and board.latest is not None else None
+
+    async def _hand_ended(self, event: HandEnded) -> None:
+        language = event.chat.language
+        _ = texts(language)
+        seats = self._seats(event.table_id)
+        outcome = event.outcome
+        winner = outcome.winner_team
+        if winner is None:
+            headline = _("Hand {number}: nobody scores.", number=event.hand_number)
+        else:
+            values = {
+                "number": event.hand_number,
+                "team": team_names(seats, winner) if seats else str(winner + 1),
+                "points": event.hand_points[winner],
+            }
+            if outcome.capicua:
+                headline = _("Hand {number}: {team} win {points} points with a capicúa.", **values)
+            elif outcome.end is Termination.BLOCKED:
+                headline = _(
+                    "Hand {number}: {team} win {points} points in a blocked game.", **values
+                )
+            else:
+                headline = _("Hand {number}: {team} win {points} points with a domino.", **values)
+        score = _("Score: {a} – {b}", a=event.score[0], b=event.score[1])
+        files = []
+        board = self.boards.get(event.table_id)
+        if board is not None and board.latest is not None:
+            png = await self._draw(
+                self._render_hand_result, event.view, board.latest.table_facts(language)
+            )
+            files.append(discord.File(io.BytesIO(png), "mano.png"))
+        await self._say(event.chat, f"{headline}\n{score}", files=files)
+
+    async def _match_ended(self, event: MatchEnded) -> None:
+        language = event.chat.language
+        _ = texts(language)
+        lines = [
+            _(
+                "{team} win the match {a} – {b}!",
+                team=team_names(event.seats, event.winner_team),
+                a=event.score[0],
+                b=event.score[1],
+            )
+        ]
+        for seat in event.seats:
+            paid = event.payouts.get(seat.seat)
+            if paid:
+                lines.append(_("{name} receives ${amount}.", name=seat.name, amount=paid))
+        board = self.boards.get(event.table_id)
+        if board is not None:
+            board.final = event
+        facts = (
+            board.latest.table_facts(language)
+            if board is not None and board.latest is not None
+            else None
+        )
+        files = []
+        if facts is not None:
+            png = await self._draw(self._render_match_result, event.view, facts, event.payouts)
+            files.append(discord.File(io.BytesIO(png), "partida.png"))
+        await self._say(event.chat, "\n".join(lines), files=files)
+
+    # ------------------------------------------------------------------ tiles
+    def remember_ephemeral(
+        self, table_id: str, user_id: str, interaction: discord.Interaction[Any]
+    ) -> None:
+        """Keep ``interaction`` (whose original response shows the member's tiles
+        ephemerally) so the tiles can be refreshed there while its token lives."""
+        self.ephemeral[(table_id, user_id)] = _Ephemeral(interaction, time.monotonic())
+
+    async def _tiles_worker(self, slot: _Tiles) -> None:
+        while slot.pending is not None:
+            event, slot.pending = slot.pending, None
+            try:
+                await self._show_tiles(slot, event)
+            except discord.HTTPException:
+                log.exception("could not show the tiles of %s", slot.player.user_id)
+            except Exception:
+                log.exception("tiles of %s failed", slot.player.user_id)
+
+    async def _show_tiles(self, slot: _Tiles, event: YourTiles) -> None:
+        user_id = event.to.user_id
+        shown = (event.hand_number, _mask(event), int(event.is_your_turn))
+        if user_id in self.dms_closed:
+            await self._show_tiles_ephemeral(event)
+            return
+        if shown == slot.shown and not event.is_your_turn:
+            return  # nothing new for this player (another seat moved)
+        content, file, view = await self.tiles_message(event)
+        try:
+            if (
+                event.is_your_turn
+                or slot.message is None
+                or slot.shown is None
+                or slot.shown[0] != event.hand_number
+            ):
+                user = await self._dm_user(user_id)
+                message = await user.send(content, file=file, view=view)
+                old, slot.message = slot.message, message
+                if old is not None and slot.has_buttons:
+                    with contextlib.suppress(discord.HTTPException):
+                        await old.edit(view=None)
+            else:
+                await slot.message.edit(content=content, attachments=[file], view=view)
+        except discord.Forbidden as exc:
+            if exc.code == DM_CLOSED:
+                self.dms_closed.add(user_id)
+                await self._show_tiles_ephemeral(event)
+                return
+            raise
+        slot.has_buttons = view is not None
+        slot.shown = shown
+
+    async def _dm_user(self, user_id: str) -> discord.abc.Messageable:
+        """The DM channel with a user (one REST call the first time, cached after)."""
+        return await self.client.create_dm(discord.Object(int(user_id)))
+
+    async def _show_tiles_ephemeral(self, event: YourTiles) -> None:
+        kept = self.ephemeral.get((event.table_id, event.to.user_id))
+        if kept is None or time.monotonic() - kept.since > EPHEMERAL_TOKEN_SECONDS:
+            return  # they press "my tiles" on the board when they want them
+        content, file, view = await self.tiles_message(event)
+        try:
+            await kept.interaction.edit_original_response(
+                content=content, attachments=[file], view=view
+            )
+        except discord.HTTPException:
+            self.ephemeral.pop((event.table_id, event.to.user_id), None)
+
+    async def tiles_message(
+        self, event: YourTiles
+    ) -> tuple[str, discord.File, discord.ui.View | None]:
+        """A player's tiles as a message: text naming server and table, the picture and
+        one button per legal move."""
+        language = event.to.language
+        _ = texts(language)
+        place = self.place_name(event.chat)
+        label = event.label or event.table_id
+        if event.is_your_turn:
+            if event.deadline is not None:
+                content = _(
+                    "Your turn at table {label} ({place}): move {when}.",
+                    label=label,
+                    place=place,
+                    when=f"<t:{int(event.deadline)}:R>",
+                )
+            else:
+                content = _("Your turn at table {label} ({place}).", label=label, place=place)
+        else:
+            content = _("Your tiles at table {label} ({place}).", label=label, place=place)
+        png = await self._draw(self._render_hand, event.view, event.table_facts())
+        return content, discord.File(io.BytesIO(png), HAND_FILE), moves_view(event)
+
+    def place_name(self, chat: ChatRef) -> str:
+        """ "Server · #channel" for a chat (ids when the bot cannot see them)."""
+        guild = self.client.get_guild(int(chat.chat_id)) if chat.chat_id.isdigit() else None
+        name = guild.name if guild is not None else chat.chat_id
+        if chat.channel_id is not None and guild is not None:
+            channel = guild.get_channel(int(chat.channel_id))
+            if channel is not None:
+                return f"{name} · #{channel.name}"
+        return name
+
+    # ------------------------------------------------------------------ shutdown
+    async def close(self) -> None:
+        """Stop the workers (pending edits are dropped; the next run redraws)."""
+        self._closing = True
+        tasks = [b.task for b in self.boards.values() if b.task] + [
+            t.task for t in self.tiles.values() if t.task
+        ]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def idle(self) -> None:
+        """Wait until every queued board edit and DM has been sent (tests, benchmarks)."""
+        while True:
+            tasks = [b.task for b in self.boards.values() if b.task and not b.task.done()] + [
+                t.task for t in self.tiles.values() if t.task and not t.task.done()
+            ]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _mask(event: YourTiles) -> int:
+    mask = 0
+    for tile in event.view.tiles:
+        mask |= tile.mask
+    return mask
+
+
+def board_embed(event: TableChanged, language: str) -> discord.Embed:
+    """The short text under the board: table, phase, whose turn and time left, score."""
+    _ = texts(language)
+    preset = event.rules.preset_name or _("custom rules")
+    embed = discord.Embed(
+        title=_("Table {label} · {preset}", label=event.label, preset=preset),
+        colour=discord.Colour.dark_green(),
+    )
+    when = f"<t:{int(event.deadline)}:R>" if event.deadline is not None else ""
+    seats = event.seats
+    if event.phase == "waiting":
+        free = sum(1 for seat in seats if seat.is_open)
+        description = _("Waiting for players: {free} free seats.", free=free)
+        if when:
+            description += " " + _("Robots fill the table {when}.", when=when)
+    elif event.phase == "countdown":
+        description = _("The match starts {when}.", when=when or "…")
+    elif event.phase == "playing":
+        if event.turn is not None:
+            description = _("{name} to play", name=seats[event.turn].name or "·")
+            if when:
+                description += f" · {when}"
+        else:
+            description = _("Hand {number}", number=event.hand_number)
+    else:
+        description = _("The match is over.")
+    embed.description = description
+    lines = []
+    for seat in seats:
+        if seat.is_open:
+            name = _("(free)")
+            if seat.reserved_for is not None:
+                name = _("(for {name})", name=seat.reserved_for.display_name)
+        else:
+            name = seat.name
+            if seat.away:
+                name += " " + _("(away)")
+        lines.append(f"{seat.seat + 1}. {name}")
+    embed.add_field(name=_("Seats"), value="\n".join(lines), inline=True)
+    if event.view is not None:
+        score = event.view.match_score if event.view.outcome is not None else event.view.score
+        embed.add_field(
+            name=_("Score (to {target})", target=event.rules.target),
+            value=f"{team_names(seats, 0)}: **{score[0]}**\n{team_names(seats, 1)}: **{score[1]}**",
+            inline=True,
+        )
+    embed.set_footer(text=_("Stake: ${stake}", stake=event.rules.stake))
+    return embed
