@@ -451,15 +451,17 @@ class TableChanged(_TableEvent):
 
     def table_facts(self, language: str | None = None) -> TableFacts:
         """The ``render.TableFacts`` for drawing this board."""
+        from bot.i18n import translator
         from render import SeatFacts, TableFacts
 
+        language = language or self.chat.language
         s = self.seats
         facts = tuple(SeatFacts(name=x.name, is_robot=x.is_robot, away=x.away) for x in s)
         return TableFacts(
             seats=(facts[0], facts[1], facts[2], facts[3]),
             seconds_left=self.seconds_left,
-            table_label=self.label,
-            language=language or self.chat.language,
+            table_label=translator(language)("Table {label}", label=self.label),
+            language=language,
         )
 
 
@@ -525,13 +527,14 @@ class YourTiles(_TableEvent):
 
     def table_facts(self, seconds_left: int | None = None) -> TableFacts:
         """The ``render.TableFacts`` for drawing this hand, in the player's language."""
+        from bot.i18n import translator
         from render import SeatFacts, TableFacts
 
         facts = tuple(SeatFacts(name=x.name, is_robot=x.is_robot, away=x.away) for x in self.seats)
         return TableFacts(
             seats=(facts[0], facts[1], facts[2], facts[3]),
             seconds_left=seconds_left,
-            table_label=self.label,
+            table_label=translator(self.to.language)("Table {label}", label=self.label),
             language=self.to.language,
         )
 

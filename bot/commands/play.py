@@ -1,0 +1,72 @@
+"""``domino play``: a match in the terminal with a robot partner against two robots.
+
+The table, your player and your wallet live in the local SQLite database (``--db``, else
+``DOMINO_DB``, else ``domino.db``), like the bot's. Input may be piped from a file: a
+number picks a move, ``e hola`` shows an emote, ``q`` leaves; see :mod:`bot.terminal`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from engine.errors import RulesError
+from engine.robots import DEFAULT_LEVEL, LEVELS
+from engine.rules import PRESET_NAMES, find_preset
+
+HELP = "play a match in the terminal (you and a robot partner against two robots)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--preset", default=None, help=f"rules preset ({', '.join(PRESET_NAMES)})")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the deals and robots")
+    parser.add_argument("--level", default=DEFAULT_LEVEL, choices=LEVELS, help="the robots' level")
+    parser.add_argument(
+        "--board-png",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="keep the board picture in FILE",
+    )
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="PATH",
+        help="the SQLite database (default: DOMINO_DB or domino.db)",
+    )
+    parser.add_argument("--lang", default="es", choices=("es", "en"), help="language (es, en)")
+    parser.add_argument("--name", default=None, help="your name at the table")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.preset is not None:
+        try:
+            find_preset(args.preset)
+        except RulesError as exc:
+            print(str(exc), file=sys.stderr)
+            return 2
+    return asyncio.run(_main(args))
+
+
+async def _main(args: argparse.Namespace) -> int:
+    from bot.terminal import play
+    from storage import open_storage
+
+    storage = await open_storage(args.db)
+    try:
+        return await play(
+            storage,
+            stdin=sys.stdin,
+            stdout=sys.stdout,
+            preset=args.preset,
+            seed=args.seed,
+            level=args.level,
+            board_png=args.board_png,
+            language=args.lang,
+            name=args.name,
+            interactive=sys.stdin.isatty(),
+        )
+    finally:
+        await storage.close()

@@ -1,0 +1,436 @@
+"""The terminal table: you, a robot partner and two robot opponents (``domino play``).
+
+The terminal is one more front end of the table manager (design.md, "Terminal"): a
+:class:`TerminalPort` prints the events as text and :func:`play` turns typed lines into
+commands. Input may be piped from a file, so a match can be scripted and tested:
+
+* a number picks that playable move (``1`` is the first);
+* ``e NAME`` shows an emote (``e hola``); ``t`` shows your tiles; ``b`` takes your seat
+  back from the robot; ``?`` prints the help; ``q`` leaves (the match is cancelled and
+  stakes refunded, since no other human is at the table);
+* at the end of the input the table is left the same way, cleanly.
+
+Tiles are drawn ``[6|4]``; the line left to right; your seat is always "you", the seat
+across your partner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from bot.clock import Clock, SystemClock
+from bot.i18n import emote_label, translator
+from bot.manager import TableManager
+from bot.protocol import (
+    EMOTES,
+    ChatRef,
+    ComeBack,
+    Emote,
+    EmoteShown,
+    Event,
+    HandEnded,
+    HandStarted,
+    Leave,
+    MatchEnded,
+    MatchStarted,
+    MovePlayed,
+    OpenTable,
+    PlayerRef,
+    PressButton,
+    Refusal,
+    RobotSeat,
+    SeatGivenBack,
+    SeatTakenByRobot,
+    ShowMyTiles,
+    TableChanged,
+    TableClosed,
+    TurnStarted,
+    YourTiles,
+)
+from engine.hand import Termination, team_of
+from engine.moves import Move
+from engine.tiles import Tile
+from engine.views import PublicView
+from storage.base import Storage
+
+__all__ = ["TerminalPort", "play", "tile_text"]
+
+
+def tile_text(tile: Tile) -> str:
+    """A tile as text: ``[6|4]``."""
+    return f"[{tile.high}|{tile.low}]"
+
+
+def line_text(view: PublicView) -> str:
+    """The line left to right as the players see it, each tile oriented: ``[6|6][6|4]``."""
+    return "".join(f"[{p.left}|{p.right}]" for p in view.line)
+
+
+class TerminalPort:
+    """Prints a table's events for the human at ``me`` (seat 0).
+
+    Args:
+        me: the player at the keyboard.
+        out: where to print.
+        board_png: a file to keep the board picture in (updated on every change).
+        clock: to show the seconds left.
+    """
+
+    def __init__(
+        self,
+        me: PlayerRef,
+        out: TextIO,
+        *,
+        board_png: Path | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.me = me
+        self.out = out
+        self.board_png = board_png
+        self.clock = clock or SystemClock()
+        self._ = translator(me.language)
+        self.tiles: YourTiles | None = None
+        self.my_seat = 0
+        self.names = ["", "", "", ""]
+        self.robots = [False, False, False, False]
+        self.my_turn = asyncio.Event()
+        self.ended = asyncio.Event()
+        self.result: MatchEnded | None = None
+        self.closed: TableClosed | None = None
+        self.board_error: str | None = None
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def who(self, seat: int) -> str:
+        _ = self._
+        if seat == self.my_seat:
+            return _("You")
+        relative = (seat - self.my_seat) % 4
+        if self.robots[seat]:
+            return {1: _("Right rival"), 2: _("Partner"), 3: _("Left rival")}[relative]
+        position = {1: _("right"), 2: _("partner"), 3: _("left")}[relative]
+        return f"{self.names[seat]} ({position})"
+
+    def score_text(self, score: tuple[int, int]) -> str:
+        mine = team_of(self.my_seat)
+        return f"{score[mine]} – {score[1 - mine]}"
+
+    async def deliver(self, event: Event) -> None:
+        _ = self._
+        if isinstance(event, TableChanged):
+            self.names = [s.name for s in event.seats]
+            self.robots = [s.player is None and s.is_robot for s in event.seats]
+            self._draw_board(event)
+        elif isinstance(event, MatchStarted):
+            self.names = [s.name for s in event.seats]
+            self.say(
+                _(
+                    "Match starts: first team to {target} points. Stake: ${stake}.",
+                    target=event.rules.target,
+                    stake=event.rules.stake,
+                )
+            )
+        elif isinstance(event, HandStarted):
+            self.say("")
+            self.say(
+                _(
+                    "— Hand {number} — {who} opens.",
+                    number=event.hand_number,
+                    who=self.who(event.starter),
+                )
+            )
+        elif isinstance(event, MovePlayed):
+            self._move(event)
+        elif isinstance(event, TurnStarted):
+            if event.seat != self.my_seat:
+                self.my_turn.clear()
+        elif isinstance(event, YourTiles):
+            self.tiles = event
+            self.my_seat = event.seat
+            if event.is_your_turn:
+                self._show_turn(event)
+                self.my_turn.set()
+            else:
+                self.my_turn.clear()
+        elif isinstance(event, HandEnded):
+            self._hand_ended(event)
+        elif isinstance(event, MatchEnded):
+            self.result = event
+            self._match_ended(event)
+        elif isinstance(event, EmoteShown):
+            self.say(f"  {self.who(event.seat)}: «{emote_label(event.name, self.me.language)}»")
+        elif isinstance(event, SeatTakenByRobot):
+            if event.seat == self.my_seat:
+                self.say(_("A robot plays for you now. Type b to take your seat back."))
+            else:
+                self.say(_("A robot plays for {who}.", who=self.who(event.seat)))
+        elif isinstance(event, SeatGivenBack):
+            self.say(_("{who} is back.", who=self.who(event.seat)))
+        elif isinstance(event, Refusal):
+            self.say(f"  ! {event.text}")
+        elif isinstance(event, TableClosed):
+            self.closed = event
+            if event.reason != "finished":
+                self.say(_("The table closed; stakes were refunded."))
+            self.ended.set()
+            self.my_turn.set()
+
+    def _move(self, event: MovePlayed) -> None:
+        _ = self._
+        move = event.move
+        me = event.seat == self.my_seat
+        who = self.who(event.seat)
+        side = ""
+        if move.side is not None and len(event.view.line) > 1:
+            side = " " + (_("on the left") if move.side.value == "left" else _("on the right"))
+        if move.tile is None:
+            text = _("You pass.") if me else _("{who} passes.", who=who)
+        elif me:
+            text = _("You play {tile}{side}.", tile=tile_text(move.tile), side=side)
+        else:
+            text = _("{who} plays {tile}{side}.", who=who, tile=tile_text(move.tile), side=side)
+        if event.by == "timeout":
+            text += " " + _("(time ran out: a robot played)")
+        elif event.by == "forced":
+            text += " " + _("(the only move)")
+        self.say(f"  {text}")
+
+    def _show_turn(self, tiles: YourTiles) -> None:
+        _ = self._
+        view = tiles.view
+        counts = ", ".join(
+            f"{self.who(s)}: {view.tile_counts[s]}" for s in range(4) if s != tiles.seat
+        )
+        self.say("")
+        self.say(_("Line: {line}", line=line_text(view) or _("(empty)")))
+        self.say(_("Tiles left: {counts}", counts=counts))
+        self.say(_("Your tiles: {tiles}", tiles=" ".join(tile_text(t) for t in view.tiles)))
+        seconds = None
+        if tiles.deadline is not None:
+            seconds = max(0, math.ceil(tiles.deadline - self.clock.now()))
+        choices = "  ".join(f"{i}) {self._label(c.move)}" for i, c in enumerate(tiles.moves, 1))
+        if seconds is not None:
+            self.say(_("Your turn ({seconds} s): {choices}", seconds=seconds, choices=choices))
+        else:
+            self.say(_("Your turn: {choices}", choices=choices))
+
+    def _label(self, move: Move) -> str:
+        _ = self._
+        if move.tile is None:
+            return _("pass")
+        if move.side is None:
+            return tile_text(move.tile)
+        side = _("left") if move.side.value == "left" else _("right")
+        return f"{tile_text(move.tile)} {side}"
+
+    def _hand_ended(self, event: HandEnded) -> None:
+        _ = self._
+        outcome = event.outcome
+        if outcome.end is Termination.DOMINO:
+            assert outcome.winner_seat is not None
+            how = _("{who} dominoes", who=self.who(outcome.winner_seat))
+            if outcome.capicua:
+                how += " " + _("(capicúa!)")
+        else:
+            how = _("Blocked (tranca)")
+        mine = team_of(self.my_seat)
+        if outcome.winner_team is None:
+            who = _("nobody scores")
+        elif outcome.winner_team == mine:
+            who = _("we win {points} points", points=outcome.points)
+        else:
+            who = _("they win {points} points", points=outcome.points)
+        pips = ", ".join(f"{self.who(s)} {outcome.pips_left[s]}" for s in range(4))
+        self.say(_("Hand {number}: {how}; {who}.", number=event.hand_number, how=how, who=who))
+        self.say(_("Pips left: {pips}", pips=pips))
+        points = self.score_text(event.hand_points)
+        self.say(
+            _(
+                "Score (us – them): {points} → {score}",
+                points=points,
+                score=self.score_text(event.score),
+            )
+        )
+
+    def _match_ended(self, event: MatchEnded) -> None:
+        _ = self._
+        self.say("")
+        if event.winner_team == team_of(self.my_seat):
+            self.say(_("We won the match {score}!", score=self.score_text(event.score)))
+        else:
+            self.say(_("They won the match {score}.", score=self.score_text(event.score)))
+
+    def _draw_board(self, event: TableChanged) -> None:
+        if self.board_png is None or event.view is None:
+            return
+        try:
+            from render import board_png
+
+            data = board_png(event.view, event.table_facts(self.me.language))
+            tmp = self.board_png.with_name(self.board_png.name + ".tmp")
+            tmp.write_bytes(data)
+            tmp.replace(self.board_png)
+        except Exception as exc:  # the picture is a nicety; the game goes on
+            if self.board_error is None:
+                self.board_error = str(exc)
+                self.say(f"  ! board picture: {exc}")
+
+
+def _help(_: Callable[..., str]) -> str:
+    return _(
+        "Type the number of a move; e NAME for an emote ({emotes}); t for your tiles; b to come back; q to leave.",
+        emotes=", ".join(EMOTES),
+    )
+
+
+async def play(
+    storage: Storage,
+    *,
+    stdin: TextIO,
+    stdout: TextIO,
+    preset: str | None = None,
+    seed: int | None = None,
+    level: str = "experto",
+    board_png: Path | None = None,
+    language: str = "es",
+    name: str | None = None,
+    interactive: bool = False,
+    clock: Clock | None = None,
+) -> int:
+    """Play one match in the terminal; returns the exit code (0, or 2 for bad options).
+
+    Args:
+        storage: where the player, the wallet and the table live.
+        stdin, stdout: the text streams (a file or pipe works: lines are read only when
+            it is the player's turn).
+        preset: a preset name (None: the default rules).
+        seed: seeds the deals and robots (None: random).
+        level: the robots' level.
+        board_png: keep the board picture in this file.
+        interactive: pause between moves so a person can follow (robot delay, countdown).
+    """
+    clock = clock or SystemClock()
+    user = name or _user_name()
+    me = PlayerRef("terminal", "local", user, language)
+    chat = ChatRef("terminal", "local", language=language)
+    _ = translator(language)
+    manager = TableManager(
+        storage,
+        clock=clock,
+        seed=seed,
+        robot_delay=0.8 if interactive else 0.0,
+        countdown_seconds=1.0 if interactive else 0.0,
+        hand_pause=2.0 if interactive else 0.0,
+        robot_level=level,
+    )
+    port = TerminalPort(me, stdout, board_png=board_png, clock=clock)
+    manager.register("terminal", port)
+    await manager.start()
+    for table_id in manager.tables_of(me):  # a table left over from an interrupted run
+        await manager.handle(Leave(me, chat, table_id))
+    await manager.idle()
+    port.ended.clear()
+    port.my_turn.clear()
+    port.closed = None
+    reply = await manager.handle(
+        OpenTable(
+            me,
+            chat,
+            preset=preset,
+            right=RobotSeat(level),
+            across=RobotSeat(level),
+            left=RobotSeat(level),
+        )
+    )
+    if reply.refusal is not None:
+        print(reply.refusal.text, file=stdout)
+        await manager.stop()
+        return 2
+    table_id = reply.table_id
+    state = manager.table_state(table_id or "")
+    label = state.label if state is not None else ""
+    port.say(_("Table {table}: you and a robot partner against two robots.", table=label))
+    port.say(_help(_))
+    loop = asyncio.get_running_loop()
+    while not port.ended.is_set():
+        await port.my_turn.wait()
+        if port.ended.is_set():
+            break
+        tiles = port.tiles
+        line = await loop.run_in_executor(None, stdin.readline)
+        if port.ended.is_set():
+            break
+        if line == "":
+            port.say(_("End of input: leaving the table."))
+            await manager.handle(Leave(me, chat, table_id))
+            break
+        text = line.strip()
+        if not interactive and text:
+            port.say(f"> {text}")
+        await _command(manager, port, me, chat, table_id, text, tiles, _)
+        if tiles is not None and port.tiles is tiles and port.tiles.is_your_turn:
+            # nothing moved (a refusal, an emote): ask again
+            port.my_turn.set()
+    await manager.idle()
+    balance = await manager.balance(me)
+    port.say(_("Your balance: ${balance}.", balance=balance))
+    await manager.stop()
+    return 0
+
+
+async def _command(
+    manager: TableManager,
+    port: TerminalPort,
+    me: PlayerRef,
+    chat: ChatRef,
+    table_id: str | None,
+    text: str,
+    tiles: YourTiles | None,
+    _: Callable[..., str],
+) -> None:
+    if not text:
+        return
+    word, _sep, rest = text.partition(" ")
+    word = word.lower()
+    if word.isdigit():
+        if tiles is None or not tiles.is_your_turn:
+            port.say("  ! " + _("It is not your turn."))
+            return
+        index = int(word) - 1
+        if not 0 <= index < len(tiles.moves):
+            port.say("  ! " + _("Choose a number from 1 to {count}.", count=len(tiles.moves)))
+            return
+        port.my_turn.clear()
+        reply = await manager.handle(PressButton(me, tiles.moves[index].payload, chat))
+    elif word == "e":
+        reply = await manager.handle(Emote(me, rest.strip().lower(), chat, table_id))
+    elif word == "t":
+        reply = await manager.handle(ShowMyTiles(me, chat, table_id))
+        for event in reply.events:
+            if isinstance(event, YourTiles):
+                port.say(
+                    _("Your tiles: {tiles}", tiles=" ".join(tile_text(t) for t in event.view.tiles))
+                )
+    elif word == "b":
+        reply = await manager.handle(ComeBack(me, chat, table_id))
+    elif word == "q":
+        reply = await manager.handle(Leave(me, chat, table_id))
+    else:
+        port.say(_help(_))
+        return
+    if reply.refusal is not None:
+        port.say(f"  ! {reply.refusal.text}")
+    await manager.idle()
+
+
+def _user_name() -> str:
+    try:
+        return getpass.getuser() or "Jugador"
+    except Exception:
+        return "Jugador"
