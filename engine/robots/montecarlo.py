@@ -17,6 +17,7 @@ from collections.abc import Callable
 from engine.fast import HIGH, LOW, OTHER
 from engine.moves import Move, Side
 from engine.robots.base import Robot, legal_or_raise, register_level
+from engine.robots.endgame import Solver
 from engine.robots.knowledge import Knowledge
 from engine.robots.playout import Scoring, playout
 from engine.views import SeatView
@@ -72,10 +73,31 @@ class MonteCarloRobot(Robot):
         match_aware: value points by the match score (:func:`match_utility`).
     """
 
-    def __init__(self, level: str = "experto", samples: int = 100, match_aware: bool = False):
+    def __init__(
+        self,
+        level: str = "experto",
+        samples: int = 100,
+        *,
+        match_aware: bool = False,
+        budget: int = 0,
+        max_samples: int = 0,
+        exact_tiles: int = 0,
+        exact_samples: int = 0,
+    ):
         self.level = level
         self.samples = samples
         self.match_aware = match_aware
+        self.budget = budget
+        self.max_samples = max_samples or samples
+        self.exact_tiles = exact_tiles
+        self.exact_samples = exact_samples or samples
+
+    def sample_count(self, know: Knowledge, n_cands: int) -> int:
+        """Deals to sample: ``samples``, or with a playout ``budget`` as many as it
+        pays for (between ``samples`` and ``max_samples``)."""
+        if not self.budget:
+            return self.samples
+        return max(self.samples, min(self.max_samples, self.budget // n_cands))
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
         moves = legal_or_raise(view)
@@ -109,14 +131,39 @@ class MonteCarloRobot(Robot):
         nxt = (seat + 1) & 3
         totals = [0.0] * len(cands)
         plan = [(j, 1 << i, nl, nr) for j, (_m, i, nl, nr) in enumerate(cands)]
-        for _ in range(self.samples):
+        in_hands = sum(know.counts)
+        if self.exact_tiles and in_hands <= self.exact_tiles:
+            n = self.exact_samples
+            for _ in range(n):
+                hands = know.sample(rng)
+                mine = hands[seat]
+                solver = Solver(sc)
+                for j, bit, nl, nr in plan:
+                    hands[seat] = mine ^ bit
+                    totals[j] += util(solver.value(hands, nl, nr, nxt))
+                hands[seat] = mine
+            return [t / n for t in totals]
+        n = self.sample_count(know, len(cands))
+        for _ in range(n):
             hands = know.sample(rng)
             mine = hands[seat]
             for j, bit, nl, nr in plan:
                 h = hands[:]
                 h[seat] = mine ^ bit
                 totals[j] += util(playout(h, nl, nr, nxt, sc))
-        return [t / self.samples for t in totals]
+        return [t / n for t in totals]
 
 
 register_level("experto", lambda: MonteCarloRobot("experto", samples=100))
+register_level(
+    "maestro",
+    lambda: MonteCarloRobot(
+        "maestro",
+        samples=150,
+        budget=1500,
+        max_samples=400,
+        exact_tiles=15,
+        exact_samples=100,
+        match_aware=True,
+    ),
+)
