@@ -130,13 +130,19 @@ def moves_view(event: YourTiles) -> discord.ui.View | None:
     """One button per legal move (labels and payloads from the manager), or None."""
     if not event.moves:
         return None
+    # Same order as the hand picture: highest tile first, the pass last.
+    order = {tile: index for index, tile in enumerate(event.view.tiles)}
+    choices = sorted(
+        event.moves,
+        key=lambda c: (c.move.is_pass, -order.get(c.move.tile, -1) if c.move.tile else 0),
+    )
     buttons = [
         _button(
             choice.payload,
             choice.label,
             discord.ButtonStyle.secondary if choice.move.is_pass else discord.ButtonStyle.success,
         )
-        for choice in event.moves
+        for choice in choices
     ]
     return static_view([buttons[i : i + _ROW_SIZE] for i in range(0, len(buttons), _ROW_SIZE)])
 

@@ -1,0 +1,227 @@
+"""The Discord front end end to end: the real discord.py against tests/fake_discord.py.
+
+Whole matches (one human with three robots; four humans), the restart between two clicks
+with the old buttons still working, command sync, intents and sharding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.discord import intents
+from storage.memory import MemoryStorage
+from storage.sqlite import SqliteStorage
+from tests.fake_discord import (
+    ErrorLog,
+    FakeDiscord,
+    FakeMessage,
+    Harness,
+    eager_clock,
+    play_until_closed,
+)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    with ErrorLog() as errors:
+        yield server
+    await server.close()
+    assert errors.messages() == []
+
+
+def boards(fake: FakeDiscord, channel_id: int) -> list[FakeMessage]:
+    return [m for m in fake.messages_in(channel_id) if m.embeds]
+
+
+async def seat_with_robots(fake: FakeDiscord, user: Any, guild: int) -> FakeMessage:
+    """``/domino jugar`` then the board's "Robots ya": the match starts at once."""
+    inter = await fake.slash(user, guild, "domino", "jugar")
+    await fake.replied(inter)
+    board = await fake.wait_until(lambda: boards(fake, fake.channel_of(guild)))
+    robots = next(i for i in board[0].custom_ids() if i.startswith("dm1:r:"))
+    await fake.answered(await fake.click(user, board[0], robots))
+    return board[0]
+
+
+async def test_commands_are_synced_globally_at_start_up(fake: FakeDiscord) -> None:
+    fake.add_guild("Club")
+    harness = await Harness(fake, MemoryStorage()).start()
+    try:
+        names = {c["name"]: c for c in fake.commands[None]}
+        assert set(names) == {"domino", "domino-config"}
+        subcommands = {o["name"] for o in names["domino"]["options"]}
+        assert subcommands == {
+            "jugar",
+            "mesa",
+            "robots",
+            "salir",
+            "fichas",
+            "saldo",
+            "top",
+            "reglas",
+            "historial",
+            "ayuda",
+        }
+        assert int(names["domino-config"]["default_member_permissions"]) == 1 << 5  # Manage Server
+    finally:
+        await harness.stop()
+
+
+async def test_commands_sync_to_the_test_guild_when_one_is_configured(fake: FakeDiscord) -> None:
+    guild = fake.add_guild("Pruebas")
+    harness = await Harness(fake, MemoryStorage()).start(test_guild=guild)
+    try:
+        assert None not in fake.commands
+        assert {c["name"] for c in fake.commands[guild]} == {"domino", "domino-config"}
+    finally:
+        await harness.stop()
+
+
+async def test_the_bot_asks_only_for_the_guilds_intent(fake: FakeDiscord) -> None:
+    fake.add_guild("Club")
+    harness = await Harness(fake, MemoryStorage()).start()
+    try:
+        assert intents().value == 1
+        assert fake.identifies[0]["intents"] == 1
+    finally:
+        await harness.stop()
+
+
+async def test_a_configured_shard_count_opens_one_gateway_session_per_shard(
+    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake.add_guild("Club")
+    fake.add_guild("Otro")
+
+    async def no_wait(self: Any, shard_id: int | None, *, initial: bool = False) -> None:
+        return None  # discord.py waits 5 s between identifies; the fake does not need it
+
+    from bot.discord import DominoBot
+
+    monkeypatch.setattr(DominoBot, "before_identify_hook", no_wait)
+    harness = await Harness(fake, MemoryStorage()).start(shards=2)
+    try:
+        assert sorted(tuple(i["shard"]) for i in fake.identifies) == [(0, 2), (1, 2)]
+        assert len(harness.front.bot.guilds) == 2
+    finally:
+        await harness.stop()
+
+
+async def test_one_human_and_three_robots_play_a_whole_match(fake: FakeDiscord) -> None:
+    guild = fake.add_guild("Club de Dominó")
+    channel = fake.channel_of(guild)
+    ana = fake.add_user("Ana")
+    storage = MemoryStorage()
+    harness = await Harness(fake, storage).start()
+    try:
+        board = await seat_with_robots(fake, ana, guild)
+        presses = await play_until_closed(fake, harness, {ana.id: lambda: fake.last_dm(ana)})
+        # Every press was answered with a silent acknowledgement (deferred update).
+        assert presses and all(p.callback_type == 6 for p in presses)
+        assert all(not p.followups for p in presses)
+        # One board message for the whole match, edited in place, ending with a rematch.
+        assert boards(fake, channel) == [board]
+        assert board.edits > len(presses) // 4
+        assert "La partida terminó." in board.text()
+        assert board.labels() == ["Revancha"]
+        assert board.file_bytes().startswith(b"\x89PNG")
+        # Hand results and the match result as short messages with pictures.
+        results = [m for m in fake.messages_in(channel) if not m.embeds]
+        assert any("ganan la partida" in m.content for m in results)
+        assert all(m.file_bytes().startswith(b"\x89PNG") for m in results)
+        hands = [m for m in results if m.content.startswith("Mano ")]
+        assert len(hands) == harness.manager.match_of(board_table(board)).hand_number
+        # Tiles came by DM, naming the server, channel and table.
+        dms = fake.dms_to(ana)
+        assert all("Club de Dominó · #domino" in m.content for m in dms)
+        dm_channel = fake.dm_channels[ana.id]
+        turns = [
+            r.json["content"]
+            for r in fake.requests_to("POST", f"/channels/{dm_channel}/messages")
+            if r.json["content"].startswith("Tu turno")
+        ]
+        assert len(turns) == len(presses)
+        assert turns[0].startswith("Tu turno en la mesa 1 (Club de Dominó · #domino): juega <t:")
+        # Only the last DM with a move could still hold buttons: older ones were cleared.
+        assert all(not m.custom_ids() for m in dms[:-1])
+        # The stake moved through the manager: the balance is no longer $1,000.
+        player = await storage.ensure_player("discord", str(ana.id), "Ana", now=0)
+        assert await storage.balance(player.id) != 1000
+    finally:
+        await harness.stop()
+
+
+def board_table(board: FakeMessage) -> str:
+    return next(i.split(":")[2] for i in board.custom_ids())
+
+
+async def test_four_humans_play_a_whole_match(fake: FakeDiscord) -> None:
+    guild = fake.add_guild("Club")
+    channel = fake.channel_of(guild)
+    people = [fake.add_user(name) for name in ("Ana", "Beto", "Caro", "Dani")]
+    harness = await Harness(fake, MemoryStorage()).start()
+    try:
+        for person in people:
+            reply = await fake.replied(await fake.slash(person, guild, "domino", "jugar"))
+            assert reply[0].ephemeral
+        presses = await play_until_closed(
+            fake, harness, {p.id: (lambda p=p: fake.last_dm(p)) for p in people}
+        )
+        board = boards(fake, channel)
+        assert len(board) == 1
+        assert "La partida terminó." in board[0].text()
+        # Every seat played: each human pressed moves.
+        assert {p.user.id for p in presses} == {p.id for p in people}
+        ended = [m for m in fake.messages_in(channel) if "ganan la partida" in m.content]
+        assert len(ended) == 1
+        assert "recibe $" in ended[0].content
+    finally:
+        await harness.stop()
+
+
+async def test_old_buttons_still_work_after_a_restart_between_two_clicks(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    guild = fake.add_guild("Club")
+    channel = fake.channel_of(guild)
+    ana = fake.add_user("Ana")
+    path = tmp_path / "domino.db"
+    storage = await SqliteStorage.open(path)
+    clock = eager_clock()
+    first = await Harness(fake, storage, clock=clock).start()
+    try:
+        board = await seat_with_robots(fake, ana, guild)
+        dm = await fake.wait_until(lambda: (m := fake.last_dm(ana)) and m.custom_ids() and m)
+        await fake.answered(await fake.click(ana, dm, dm.custom_ids()[0]))
+        await first.idle()
+        before = await fake.wait_until(lambda: (m := fake.last_dm(ana)) and m.custom_ids() and m)
+        table = board_table(board)
+        moves_before = len(first.manager.match_of(table).hand.history)
+    finally:
+        await first.stop()
+        await storage.close()
+    # A new process: new client, new manager, same database, same Discord.
+    storage = await SqliteStorage.open(path)
+    second = await Harness(fake, storage, clock=eager_clock(clock.now())).start()
+    try:
+        assert fake.gateway_connections == 2
+        press = await fake.answered(await fake.click(ana, before, before.custom_ids()[0]))
+        assert press.callback_type == 6
+        await second.idle()
+        assert not press.followups  # no refusal: the move was played
+        match = second.manager.match_of(table)
+        assert len(match.hand.history) > moves_before or match.hand_number > 1
+        # The resumed table kept editing its board message instead of posting a new one.
+        assert boards(fake, channel) == [board]
+        presses = await play_until_closed(fake, second, {ana.id: lambda: fake.last_dm(ana)})
+        assert presses
+        assert "La partida terminó." in board.text()
+    finally:
+        await second.stop()
+        await storage.close()
