@@ -75,6 +75,17 @@ class TileBox:
     first: int
     second: int
 
+    def halves(self) -> tuple[tuple[float, float, int], tuple[float, float, int]]:
+        """Centre and pips of each half: ``((x, y, first), (x, y, second))``."""
+        r = self.rect
+        if self.vertical:
+            cx = (r.x0 + r.x1) / 2
+            q = r.height / 4
+            return (cx, r.y0 + q, self.first), (cx, r.y1 - q, self.second)
+        cy = (r.y0 + r.y1) / 2
+        q = r.width / 4
+        return (r.x0 + q, cy, self.first), (r.x1 - q, cy, self.second)
+
 
 @dataclass(frozen=True, slots=True)
 class EndMark:

@@ -73,15 +73,14 @@ def text_width(text: str, size: int, bold: bool = False) -> float:
 
 
 def _cut(text: str, n: int) -> str:
-    """The first ``n`` characters, backed off so no accent or joiner is left dangling."""
-    cut = text[:n]
-    while cut and (unicodedata.combining(cut[-1]) or cut[-1] in _JOINERS):
-        cut = cut[:-1]
-    # An emoji sequence cut right after a joiner would have lost its tail; also drop
-    # the base character left before a removed joiner.
-    if len(cut) < n and text[len(cut)] in _JOINERS and cut:
-        cut = cut[:-1]
-    return cut.rstrip()
+    """The first ``n`` characters at most, backed off so no accent, variation selector
+    or joined emoji sequence is split."""
+    n = min(n, len(text))
+    while 0 < n < len(text) and (
+        unicodedata.combining(text[n]) or text[n] in _JOINERS or text[n - 1] == "\u200d"
+    ):
+        n -= 1
+    return text[:n].rstrip()
 
 
 @lru_cache(maxsize=4096)

@@ -1,0 +1,116 @@
+"""Picture speed and size (issue 4's benchmark).
+
+Measures, in one run, the median wall time of:
+- ``board (28 tiles)``: :func:`render.board_png` for the full 28-tile snake;
+- ``board (mid-game)``: a 12-tile line with passes;
+- ``hand``: :func:`render.hand_png` for a seat on its turn;
+- ``hand result`` and ``match result``;
+- ``floor``: Pillow encoding a blank RGB image of the board's size as PNG with default
+  settings (the least any PNG of that size costs).
+
+Also the first (cold-cache) board time and the PNG sizes. Targets: board (28 tiles)
+<= 3x the floor, board PNG <= 150 KB. Run: ``python bench/render.py [--runs N]``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# Run as a script, this file's folder comes first on sys.path and this file's name
+# would shadow the render package; drop it.
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(__file__)]
+
+import argparse  # noqa: E402
+import io  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+
+from PIL import Image  # noqa: E402
+
+
+def median_ms(fn: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=50, help="timed runs per figure (default 50)")
+    args = parser.parse_args()
+
+    start = time.perf_counter()
+    from engine.views import public_view, seat_view
+    from render import board_png, hand_png, hand_result_png, match_result_png
+    from render.board import BOARD_SIZE
+    from render.samples import find_match, finished_match, full_line_view, play, sample_facts
+
+    facts = sample_facts()
+    full = full_line_view()
+    cold_png = board_png(full, facts)
+    cold_ms = (time.perf_counter() - start) * 1000
+
+    import random
+
+    from engine.match import Match
+    from engine.rules import find_preset
+
+    mid = public_view(
+        play(Match.new(find_preset("venezolano"), random.Random(5)), random.Random(5), 12)
+    )
+    turn = find_match(lambda m: len(m.hand.line) >= 6 and not m.hand.is_over)
+    hand_view = seat_view(turn, turn.hand.turn)
+    done = finished_match()
+    done_view = public_view(done)
+    blank = Image.new("RGB", BOARD_SIZE)
+
+    def floor() -> bytes:
+        buffer = io.BytesIO()
+        blank.save(buffer, "PNG")
+        return buffer.getvalue()
+
+    for fn in (lambda: board_png(full, facts), lambda: hand_png(hand_view, facts), floor):
+        fn()  # warm every cache before timing
+    figures = {
+        "board (28 tiles)": (median_ms(lambda: board_png(full, facts), args.runs), len(cold_png)),
+        "board (mid-game)": (
+            median_ms(lambda: board_png(mid, facts), args.runs),
+            len(board_png(mid, facts)),
+        ),
+        "hand": (
+            median_ms(lambda: hand_png(hand_view, facts), args.runs),
+            len(hand_png(hand_view, facts)),
+        ),
+        "hand result": (
+            median_ms(lambda: hand_result_png(done_view, facts), args.runs),
+            len(hand_result_png(done_view, facts)),
+        ),
+        "match result": (
+            median_ms(lambda: match_result_png(done_view, facts, {0: 20, 2: 20}), args.runs),
+            len(match_result_png(done_view, facts, {0: 20, 2: 20})),
+        ),
+        "floor (blank PNG encode)": (median_ms(floor, args.runs), len(floor())),
+    }
+    print(f"median of {args.runs} runs, board {BOARD_SIZE[0]}x{BOARD_SIZE[1]}")
+    for name, (ms, size) in figures.items():
+        print(f"  {name:<26} {ms:8.2f} ms   {size / 1024:7.1f} KB")
+    print(f"  {'first board (cold caches)':<26} {cold_ms:8.2f} ms   (imports, fonts, sprites)")
+    board_ms, board_size = figures["board (28 tiles)"]
+    floor_ms = figures["floor (blank PNG encode)"][0]
+    ratio = board_ms / floor_ms
+    ok_time = ratio <= 3.0
+    ok_size = board_size <= 150 * 1024
+    print(f"board / floor = {ratio:.2f}x (target <= 3x): {'ok' if ok_time else 'MISSED'}")
+    print(
+        f"board PNG = {board_size / 1024:.1f} KB (target <= 150 KB): {'ok' if ok_size else 'MISSED'}"
+    )
+    return 0 if ok_time and ok_size else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

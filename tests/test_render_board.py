@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+import io
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageStat
+
+from engine.views import public_view
+from render import SeatFacts, TableFacts, board_png
+from render.board import BOARD_SIZE, TABLE_AREA, board_layout, score_text, seat_name
+from render.layout import TileBox
+from render.samples import LONG_NAMES, full_line_view
+from tests.render_golden import FACTS, assert_matches_golden, scripted_match
+
+
+def _image(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png))
+
+
+def test_the_empty_line_board_matches_its_golden_picture() -> None:
+    assert_matches_golden(board_png(public_view(scripted_match(0)), FACTS), "board-empty.png")
+
+
+def test_a_mid_game_board_matches_its_golden_picture() -> None:
+    assert_matches_golden(board_png(public_view(scripted_match(14)), FACTS), "board-mid.png")
+
+
+def test_the_full_28_tile_snake_matches_its_golden_picture() -> None:
+    assert_matches_golden(board_png(full_line_view(), FACTS), "board-full.png")
+
+
+def test_the_board_is_a_960_pixel_square_png_under_150_kb() -> None:
+    png = board_png(full_line_view(), FACTS)
+    image = _image(png)
+    assert image.format == "PNG"
+    assert image.size == BOARD_SIZE == (960, 960)
+    assert len(png) <= 150 * 1024
+
+
+def test_the_same_view_gives_the_same_bytes() -> None:
+    view = public_view(scripted_match(9))
+    assert board_png(view, FACTS) == board_png(view, FACTS)
+
+
+def test_the_board_layout_holds_every_tile_of_the_line_once() -> None:
+    view = public_view(scripted_match(20))
+    layout = board_layout(view)
+    assert [b.placement for b in layout.tiles] == list(view.line)
+    assert all(b.rect.inside(TABLE_AREA) for b in layout.tiles)
+
+
+def _yellowness(image: Image.Image, box: TileBox) -> float:
+    r = box.rect
+    red, _, blue = ImageStat.Stat(image.crop((r.x0, r.y0, r.x1, r.y1))).mean
+    return float(red - blue)
+
+
+def test_the_last_tile_played_is_drawn_highlighted() -> None:
+    view = public_view(scripted_match(6))
+    image = _image(board_png(view, FACTS)).convert("RGB")
+    last = max(view.line, key=lambda p: p.order)
+    boxes = board_layout(view).tiles
+    highlighted = next(b for b in boxes if b.placement is last)
+    assert _yellowness(image, highlighted) > 40
+    for box in boxes:
+        if box is not highlighted:
+            assert _yellowness(image, box) < 15
+
+
+def test_score_notation_is_the_running_total_during_a_hand() -> None:
+    view = public_view(scripted_match(5))
+    assert score_text(view, 0) == "0" and score_text(view, 1) == "0"
+
+
+def test_score_notation_after_a_hand_is_hand_points_then_running_total() -> None:
+    match = scripted_match(60)
+    view = public_view(match)
+    outcome = view.outcome
+    assert outcome is not None and outcome.winner_team is not None
+    winner = outcome.winner_team
+    assert score_text(view, winner) == f"{outcome.points} – {match.score[winner]}"
+    assert score_text(view, 1 - winner) == f"0 – {match.score[1 - winner]}"
+
+
+def test_a_blank_name_falls_back_to_the_seat_number() -> None:
+    facts = TableFacts((SeatFacts(""), SeatFacts("\n\t"), SeatFacts("Luis"), SeatFacts("Ana")))
+    assert seat_name(facts, 0) == "Asiento 1"
+    assert seat_name(TableFacts(facts.seats, language="en"), 1) == "Seat 2"
+
+
+def test_long_and_right_to_left_names_render_within_the_picture() -> None:
+    facts = TableFacts(tuple(SeatFacts(n, away=True) for n in LONG_NAMES))  # type: ignore[arg-type]
+    png = board_png(public_view(scripted_match(12)), facts)
+    assert _image(png).size == BOARD_SIZE
+
+
+def test_english_boards_differ_from_spanish_ones_only_in_words() -> None:
+    view = public_view(scripted_match(12))
+    english = TableFacts(FACTS.seats, FACTS.seconds_left, FACTS.table_label, "en")
+    es, en = _image(board_png(view, FACTS)), _image(board_png(view, english))
+    assert es.size == en.size
+    assert board_png(view, FACTS) != board_png(view, english)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.text(max_size=60), min_size=4, max_size=4),
+    st.integers(min_value=0, max_value=30),
+    st.one_of(st.none(), st.integers(min_value=-5, max_value=500)),
+)
+def test_names_of_every_kind_render_without_error(
+    names: list[str], moves: int, seconds: int | None
+) -> None:
+    facts = TableFacts(
+        tuple(SeatFacts(n, is_robot=i == 1) for i, n in enumerate(names)),  # type: ignore[arg-type]
+        seconds_left=seconds,
+        table_label=names[0],
+    )
+    png = board_png(public_view(scripted_match(moves)), facts)
+    assert _image(png).size == BOARD_SIZE

@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+import io
+import itertools
+
+import pytest
+from PIL import Image, ImageStat
+
+from engine.match import Match
+from engine.moves import PASS, Move, Side
+from engine.tiles import Tile
+from engine.views import seat_view
+from render import hand_png, move_labels
+from render.hand import HAND_SIZE, tile_boxes
+from render.samples import find_match
+from tests.render_golden import FACTS, assert_matches_golden, scripted_match
+
+
+def _two_sided(match: Match) -> bool:
+    tiles = [m.tile for m in match.hand.legal_moves() if m.tile is not None]
+    return len(tiles) != len(set(tiles))
+
+
+def test_a_tile_fitting_both_ends_differently_gets_a_left_and_a_right_label() -> None:
+    match = find_match(_two_sided)
+    view = seat_view(match, match.hand.turn)
+    labels = move_labels(view)
+    assert [m for m, _ in labels] == view.legal_moves()
+    sides = [(m, label) for m, label in labels if m.side is not None]
+    twice = {m.tile for m, _ in sides if sum(1 for n, _ in sides if n.tile == m.tile) == 2}
+    assert twice
+    for move, label in labels:
+        if move.tile in twice:
+            suffix = "izq." if move.side is Side.LEFT else "der."
+            assert label == f"{move.tile} {suffix}"
+        else:
+            assert label == str(move.tile)
+
+
+def test_english_labels_say_left_and_right() -> None:
+    match = find_match(_two_sided)
+    labels = dict(move_labels(seat_view(match, match.hand.turn), "en"))
+    assert any(label.endswith(" left") for label in labels.values())
+    assert any(label.endswith(" right") for label in labels.values())
+
+
+def test_a_forced_pass_is_the_only_label() -> None:
+    match = find_match(lambda m: not m.hand.is_over and m.hand.legal_moves() == [PASS])
+    view = seat_view(match, match.hand.turn)
+    assert move_labels(view) == [(PASS, "Paso")]
+    assert move_labels(view, "en") == [(PASS, "Pass")]
+
+
+def test_the_opener_under_double_six_has_one_label_for_six_six() -> None:
+    match = scripted_match(0)
+    view = seat_view(match, match.hand.turn)
+    assert move_labels(view) == [(Move(Tile(6, 6)), "6-6")]
+
+
+def test_no_labels_when_it_is_not_the_seats_turn() -> None:
+    match = scripted_match(3)
+    other = (match.hand.turn + 1) % 4
+    assert move_labels(seat_view(match, other)) == []
+
+
+def test_the_hand_picture_matches_its_golden_picture() -> None:
+    match = scripted_match(9)
+    assert_matches_golden(hand_png(seat_view(match, match.hand.turn), FACTS), "hand-turn.png")
+
+
+def test_a_waiting_hand_matches_its_golden_picture() -> None:
+    match = scripted_match(9)
+    seat = (match.hand.turn + 2) % 4
+    assert_matches_golden(hand_png(seat_view(match, seat), FACTS), "hand-waiting.png")
+
+
+def _brightness(image: Image.Image, x: int, y: int) -> float:
+    crop = image.crop((x, y - 20, x + 64, y + 128))
+    return float(sum(ImageStat.Stat(crop).mean))
+
+
+def test_playable_tiles_are_lifted_and_the_rest_dimmed_on_the_players_turn() -> None:
+    match = scripted_match(9)
+    view = seat_view(match, match.hand.turn)
+    image = Image.open(io.BytesIO(hand_png(view, FACTS))).convert("RGB")
+    playable = set(view.playable_tiles())
+    assert playable and len(playable) < len(view.tiles)
+    tiles = sorted(view.tiles, key=lambda t: (t.high, t.low), reverse=True)
+    for tile, (x, y) in zip(tiles, tile_boxes(len(tiles)), strict=True):
+        # A lifted tile leaves the felt showing at the bottom of its slot.
+        bottom = image.getpixel((x + 32, y + 126))
+        if tile in playable:
+            assert bottom[1] > bottom[0] + 30, (tile, bottom)  # felt green
+        else:
+            assert abs(bottom[0] - bottom[1]) < 30, (tile, bottom)  # grey tile face
+
+
+def test_hand_pictures_are_deterministic_and_sized_for_a_phone() -> None:
+    match = scripted_match(9)
+    view = seat_view(match, match.hand.turn)
+    png = hand_png(view, FACTS)
+    assert png == hand_png(view, FACTS)
+    image = Image.open(io.BytesIO(png))
+    assert image.size == HAND_SIZE
+    assert len(png) < 80 * 1024
+
+
+@pytest.mark.parametrize("count", range(8))
+def test_tile_slots_are_centred_and_never_overlap(count: int) -> None:
+    boxes = tile_boxes(count)
+    assert len(boxes) == count
+    for (x0, _), (x1, _) in itertools.pairwise(boxes):
+        assert x1 - x0 >= 64 + 40
+    if boxes:
+        left = boxes[0][0]
+        right = HAND_SIZE[0] - (boxes[-1][0] + 64)
+        assert abs(left - right) <= 1 and left >= 0
+
+
+def test_an_empty_hand_after_a_domino_draws_without_error() -> None:
+    match = find_match(lambda m: m.hand.is_over and 0 in m.hand.tile_counts())
+    view = seat_view(match, match.hand.tile_counts().index(0))
+    assert view.tiles == ()
+    assert Image.open(io.BytesIO(hand_png(view, FACTS))).size == HAND_SIZE

@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from engine.hand import Termination
+from engine.match import Match
+from engine.rules import find_preset
+from engine.views import public_view
+from render import hand_result_png, match_result_png
+from render.results import RESULT_SIZE, _how
+from render.samples import find_match, finished_match
+from tests.render_golden import FACTS, assert_matches_golden, scripted_match
+
+
+def _ended(end: Termination, **kw: object) -> Match:
+    def ok(m: Match) -> bool:
+        o = m.hand.outcome
+        return o is not None and o.end is end and all(getattr(o, k) == v for k, v in kw.items())
+
+    return find_match(ok, rules=find_preset("dominicano") if kw.get("capicua") else None)
+
+
+def test_a_domino_result_matches_its_golden_picture() -> None:
+    match = scripted_match(60)
+    assert match.hand.is_over
+    assert_matches_golden(hand_result_png(public_view(match), FACTS), "hand-result.png")
+
+
+def test_a_domino_names_who_went_out_and_the_last_tile() -> None:
+    match = _ended(Termination.DOMINO, capicua=False)
+    view = public_view(match)
+    title, how = _how(view, FACTS)
+    assert view.outcome is not None and view.last_move is not None
+    name = FACTS.seats[view.outcome.last_seat].name
+    assert title == f"¡Dominó de {name}!"
+    assert how == f"Última ficha: {view.last_move[1].tile}"
+
+
+def test_a_capicua_shows_its_bonus() -> None:
+    match = _ended(Termination.DOMINO, capicua=True)
+    _, how = _how(public_view(match), FACTS)
+    assert how.startswith("¡Capicúa! +25")
+
+
+def test_a_tranca_says_how_it_was_decided() -> None:
+    match = _ended(Termination.BLOCKED)
+    view = public_view(match)
+    outcome = view.outcome
+    assert outcome is not None
+    title, how = _how(view, FACTS)
+    assert title == "¡Tranca!"
+    pips = outcome.pips_left
+    if outcome.winner_team is None:
+        assert how == "Empate: nadie anota"
+    else:
+        t = outcome.winner_team
+        assert f"{pips[t] + pips[t + 2]} contra {pips[1 - t] + pips[3 - t]}" in how
+
+
+def test_a_tied_tranca_says_nobody_scores_in_english_too() -> None:
+    match = _ended(Termination.BLOCKED, winner_team=None)
+    english = type(FACTS)(FACTS.seats, language="en")
+    assert _how(public_view(match), english) == ("Blocked!", "Tie: nobody scores")
+
+
+def test_an_individual_tranca_names_the_lowest_player() -> None:
+    rules = find_preset("internacional")
+    match = find_match(
+        lambda m: (
+            m.hand.outcome is not None
+            and m.hand.outcome.end is Termination.BLOCKED
+            and m.hand.outcome.winner_seat is not None
+        ),
+        rules=rules,
+    )
+    outcome = match.hand.outcome
+    assert outcome is not None and outcome.winner_seat is not None
+    _, how = _how(public_view(match), FACTS)
+    assert FACTS.seats[outcome.winner_seat].name in how
+    assert f"({outcome.pips_left[outcome.winner_seat]})" in how
+
+
+def test_result_pictures_refuse_a_hand_that_is_not_over() -> None:
+    view = public_view(scripted_match(3))
+    with pytest.raises(ValueError, match="not over"):
+        hand_result_png(view, FACTS)
+    with pytest.raises(ValueError, match="not over"):
+        match_result_png(view, FACTS, {})
+
+
+def test_the_match_result_matches_its_golden_picture() -> None:
+    match = finished_match()
+    assert match.winner_team is not None
+    w = match.winner_team
+    png = match_result_png(public_view(match), FACTS, {w: 20, w + 2: 20})
+    assert Image.open(io.BytesIO(png)).size == RESULT_SIZE
+    assert png == match_result_png(public_view(match), FACTS, {w: 20, w + 2: 20})
+    assert_matches_golden(png, "match-result.png")
