@@ -31,7 +31,7 @@ import json
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from telegram import (
@@ -111,7 +111,7 @@ class _Board:
     caption: str | None = None
     markup: Any = None
     emote: tuple[str, float] | None = None
-    closed: bool = False
+    closed: str | None = None  # TableClosed's reason once the table is gone
 
 
 @dataclass
@@ -721,9 +721,11 @@ class TelegramFrontEnd:
         reply = await self.manager.handle(command)
         if reply.refusal is None:
             group = self._titles.get(link.chat_id, "")
-            text = reply.text or _("You are seated. Your tiles will come here.")
-            if group and not reply.text:
-                text = _("You are seated in {group}. Your tiles will come here.", group=group)
+            text = _("You are seated in {group}. Your tiles will come here.", group=group)
+            if not group:
+                text = _("You are seated. Your tiles will come here.")
+            if reply.text:
+                text = reply.text + "\n" + text
             reply = p.Reply(
                 table_id=reply.table_id, seat=reply.seat, events=reply.events, text=text
             )
@@ -875,6 +877,19 @@ class TelegramFrontEnd:
                 await self._group_text(event.chat, text)
         elif isinstance(event, p.MatchEnded):
             self._clear_buttons(event.table_id)
+            board = self._boards.get(event.table_id)
+            if board is not None and board.event is not None:
+                # The final position, as the match result says it (the last move ended it).
+                board.event = replace(
+                    board.event,
+                    phase="ended",
+                    seats=event.seats,
+                    view=event.view,
+                    turn=None,
+                    deadline=None,
+                    seconds_left=None,
+                )
+                self._board_worker.put(event.table_id, None)
             await self._match_ended(event)
         elif isinstance(event, p.SeatTakenByRobot):
             await self._seat_taken(event)
@@ -889,7 +904,7 @@ class TelegramFrontEnd:
             self._clear_buttons(event.table_id)
             board = self._boards.get(event.table_id)
             if board is not None:
-                board.closed = True
+                board.closed = event.reason
                 self._board_worker.put(event.table_id, None)
             if event.reason == "no_humans":
                 _ = self._t(self.language)
@@ -1019,8 +1034,9 @@ class TelegramFrontEnd:
             else:
                 board.emote = None
         caption = texts.board_caption(event, board.language, emote=emote)
-        markup = None if board.closed else board_keyboard(event, board.language)
-        if board.closed:
+        closed = board.closed
+        markup = None if closed else board_keyboard(event, board.language)
+        if closed and event.phase != "ended":
             caption += "\n" + self._t(board.language)("This table is closed.")
         view = event.view if event.view is not None else _empty_view(event.rules)
         facts = _facts(event.seats, event.label, board.language)
@@ -1070,7 +1086,7 @@ class TelegramFrontEnd:
                 raise
             board.picture, board.caption, board.markup = picture, caption, markup_key
             break
-        if board.closed:
+        if closed:
             self._boards.pop(table_id, None)
 
     async def _show_hand(self, key: tuple[str, str], state: tuple[p.YourTiles, bool]) -> None:

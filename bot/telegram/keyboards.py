@@ -15,6 +15,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import emote_label, translator
 from bot.protocol import EMOTES, TableChanged, YourTiles, encode_action
 from bot.telegram.links import encode_config
+from bot.telegram.texts import option_label, value_label
 from engine.rules import OPTION_VALUES, PRESET_NAMES, Rules
 
 __all__ = [
@@ -184,13 +185,8 @@ def config_keyboard(
     for option in OPTION_VALUES:
         if option not in MENU_CHOICES:
             continue
-        value = values[option]
-        shown = _("none") if value is None else str(value)
-        options.append(
-            InlineKeyboardButton(
-                f"{_(option)}: {shown}", callback_data=encode_config("option", option)
-            )
-        )
+        label = f"{option_label(option, language)}: {value_label(values[option], language)}"
+        options.append(InlineKeyboardButton(label, callback_data=encode_config("option", option)))
     rows.extend(_rows(options, 2))
     rows.append([InlineKeyboardButton(_("Close"), callback_data=encode_config("close"))])
     return InlineKeyboardMarkup(rows)

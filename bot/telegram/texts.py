@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import translator
+from bot.i18n import N_, translator
 from bot.protocol import HandEnded, MatchEnded, SeatInfo, TableChanged, YourTiles
 from engine.hand import Termination
 from engine.moves import Move
@@ -28,6 +28,44 @@ __all__ = [
 ]
 
 CAPTION_LIMIT = 1024  # Telegram's caption length
+
+OPTION_LABELS: dict[str, str] = {
+    "target": N_("Match to"),
+    "counting": N_("Counting"),
+    "first_starter": N_("First hand opens"),
+    "next_starter": N_("Next hands open"),
+    "blocked_winner": N_("Tranca won by"),
+    "redeal_doubles": N_("Redeal with doubles"),
+    "capicua_bonus": N_("Capicúa bonus"),
+    "turn_seconds": N_("Seconds per turn"),
+    "forced_move_seconds": N_("Forced move after"),
+    "stake": N_("Stake ($)"),
+}
+"""The rule options' names for people (rules.md, "The options")."""
+
+VALUE_LABELS: dict[str, str] = {
+    "opponents": N_("opponents"),
+    "all": N_("all"),
+    "double_six": N_("double six"),
+    "random": N_("random"),
+    "draw": N_("draw"),
+    "rotate": N_("rotate"),
+    "winner": N_("winner"),
+    "team": N_("team"),
+    "individual": N_("individual"),
+}
+
+
+def option_label(option: str, language: str) -> str:
+    return _t(language)(OPTION_LABELS.get(option, option))
+
+
+def value_label(value: Any, language: str) -> str:
+    if value is None:
+        return _t(language)("none")
+    if isinstance(value, str) and value in VALUE_LABELS:
+        return _t(language)(VALUE_LABELS[value])
+    return str(value)
 
 
 def _t(language: str) -> Any:
@@ -77,7 +115,7 @@ def board_caption(event: TableChanged, language: str, *, emote: str | None = Non
         lines.append(_("Free seats: {free}", free=free))
         if event.seconds_left is not None:
             lines.append(_("Robots fill the table in {seconds} s", seconds=event.seconds_left))
-        lines.append(_("Press «Sit down» or send /jugar."))
+        lines.append(_("Press a seat button or send /jugar."))
     elif event.phase == "countdown":
         lines.append(_("Table {label} · starting", label=event.label))
         lines.append(
@@ -210,10 +248,10 @@ def rules_text(
     lines = [_("Preset: {preset}", preset=preset or rules.preset_name or "—")]
     values = rules.model_dump()
     for option in OPTION_VALUES:
-        value = values[option]
-        shown = _("none") if value is None else str(value)
         mark = " *" if option in overrides else ""
-        lines.append(f"• {_(option)}: {shown}{mark}")
+        lines.append(
+            f"• {option_label(option, language)}: {value_label(values[option], language)}{mark}"
+        )
     if overrides:
         lines.append(_("* changed from the preset"))
     return "\n".join(lines)

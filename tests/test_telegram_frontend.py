@@ -1,0 +1,349 @@
+"""The Telegram front end, driven end to end: the real python-telegram-bot against the fake
+Bot API server (tests/fake_telegram.py), a real table manager on a manual clock with
+in-memory storage, robots without delay."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from telegram import User
+
+from bot.protocol import encode_action, encode_press
+from tests.fake_telegram import NOT_MODIFIED, TelegramWorld
+
+GROUP = -1001000
+OTHER_GROUP = -1002000
+
+
+def _seat_map(world: TelegramWorld, table_id: str, users: list[User]) -> dict[int, User]:
+    state = world.manager.table_state(table_id)
+    assert state is not None
+    by_id = {str(u.id): u for u in users}
+    return {
+        info.seat: by_id[info.player.user_id]
+        for info in state.seats
+        if info.player is not None and info.player.user_id in by_id
+    }
+
+
+def _buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
+    return [b for row in rows for b in row]
+
+
+async def _table_with_robots(world: TelegramWorld, user: User, group: Any) -> str:
+    await world.command(group, user, "/jugar")
+    await world.settle()
+    await world.command(group, user, "/robots")
+    await world.settle()
+    (table_id,) = world.manager.tables_of(world.front._player(user))
+    await world.clock.advance(0)
+    await world.settle()
+    return table_id
+
+
+async def test_one_human_and_three_robots_play_a_whole_match_through_buttons() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó", admins={1001})
+        table_id = await _table_with_robots(world, ana, group)
+        presses = await world.play_out(table_id, {0: ana})
+        await world.settle()
+
+        assert presses >= 7  # at least one hand's worth of Ana's own moves
+        answers = world.fake.calls_to("answerCallbackQuery")
+        assert len(answers) == presses
+        assert not any(a.params.get("show_alert") for a in answers)
+        # One board photo, edited in place, plus the match result photo.
+        photos = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        assert len(photos) == 2
+        board_id = photos[0].result["message_id"]
+        edits = world.fake.calls_to("editMessageMedia", chat_id=GROUP)
+        assert len(edits) > presses
+        assert all(e.params["message_id"] == board_id for e in edits)
+        assert "🔁" in photos[1].buttons()[0]["text"]
+        assert "ganan la partida" in (photos[1].caption() or "")
+        # Hand results are short messages; the board ends without buttons.
+        texts = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=GROUP)]
+        assert any("mano 1" in t for t in texts)
+        assert "reply_markup" not in world.fake.message(GROUP, board_id)
+        # Ana's tiles came privately, with one button per legal move.
+        assert world.fake.calls_to("sendPhoto", chat_id=ana.id)
+        assert world.manager.tables() == []
+
+
+async def test_four_humans_play_a_whole_match_through_buttons() -> None:
+    async with TelegramWorld() as world:
+        users = [world.fake.add_user(2000 + i, name) for i, name in enumerate("ABCD")]
+        group = world.fake.add_group(GROUP, "Cuatro")
+        await world.command(group, users[0], "/mesa meta=50")
+        await world.settle()
+        for user in users[1:]:
+            await world.command(group, user, "/play")
+            await world.settle()
+        (table_id,) = world.manager.tables_of(world.front._player(users[0]))
+        seats = _seat_map(world, table_id, users)
+        assert len(seats) == 4
+        presses = await world.play_out(table_id, seats)
+        await world.settle()
+
+        assert presses >= 14
+        assert len(world.fake.calls_to("sendPhoto", chat_id=GROUP)) == 2
+        for user in users:
+            # Everyone saw their tiles privately and got their share in the result.
+            assert world.fake.calls_to("sendPhoto", chat_id=user.id)
+        assert not any(
+            a.params.get("show_alert") for a in world.fake.calls_to("answerCallbackQuery")
+        )
+
+
+async def test_stale_foreign_repeated_and_forged_presses_are_refused_and_change_nothing() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        eve = world.fake.add_user(1002, "Eva")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _table_with_robots(world, ana, group)
+        # Let the robots move until it is Ana's turn.
+        for _ in range(50):
+            if world.turn_message(ana) is not None:
+                break
+            await world.clock.advance(0)
+            await world.settle()
+        message = world.turn_message(ana)
+        assert message is not None
+        data = _buttons(message)[0]["callback_data"]
+        before = world.manager.table_state(table_id)
+        assert before is not None
+
+        foreign = await world.press(eve, message, data)
+        forged = await world.press(ana, message, "dm1:m:" + table_id + ":1:1:99")
+        garbage = await world.press(ana, message, "not-a-payload")
+        wrong_move = data.rsplit(":", 1)[0] + ":00"  # a well-formed code Ana may not play
+        stale = encode_press(table_id, before.hand_number, max(1, before.move_number - 1), "p")
+        old = await world.press(ana, message, stale)
+        for answer in (foreign, forged, garbage, old):
+            assert answer.params.get("show_alert") is True
+            assert answer.params.get("text")
+        assert "no estás sentado" in foreign.params["text"].lower()
+        after = world.manager.table_state(table_id)
+        assert after is not None and after.move_number == before.move_number
+
+        played = await world.press(ana, message, data)
+        assert not played.params.get("show_alert")
+        repeated = await world.press(ana, message, data)
+        assert repeated.params.get("show_alert") is True
+        illegal = await world.press(ana, message, wrong_move)
+        assert illegal.params.get("show_alert") is True
+        final = world.manager.table_state(table_id)
+        assert final is not None and final.move_number == before.move_number + 1
+
+
+async def test_a_player_who_never_started_the_bot_gets_a_deep_link_and_is_seated_after_start() -> (
+    None
+):
+    async with TelegramWorld() as world:
+        bea = world.fake.add_user(1003, "Bea", started=False)
+        group = world.fake.add_group(GROUP, "Dominó")
+        answer = await world.reply_to(group, bea, "/jugar")
+        (button,) = answer.buttons()
+        assert button["url"].startswith("https://t.me/domino_test_bot?start=j_")
+        assert world.manager.tables() == []  # nobody is seated who cannot get tiles
+
+        payload = button["url"].split("start=", 1)[1]
+        private = world.fake.private_chat(bea)
+        welcome = await world.reply_to(private, bea, f"/start {payload}")
+        assert "Dominó" in welcome.params["text"]
+        await world.settle()
+        (table_id,) = world.manager.tables_of(world.front._player(bea))
+        state = world.manager.table_state(table_id)
+        assert state is not None and state.seats[0].name == "Bea"
+        assert world.fake.calls_to("sendPhoto", chat_id=GROUP)
+
+
+async def test_the_sit_button_sends_a_newcomer_to_the_private_chat_first() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        bea = world.fake.add_user(1003, "Bea", started=False)
+        group = world.fake.add_group(GROUP, "Dominó")
+        await world.command(group, ana, "/jugar")
+        await world.settle()
+        (board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        sit = next(b for b in board.buttons() if b["callback_data"].startswith("dm1:s:"))
+        answer = await world.press(bea, board.result, sit["callback_data"])
+        assert answer.params["url"].startswith("https://t.me/domino_test_bot?start=s_")
+        (table_id,) = world.manager.tables()
+        state = world.manager.table_state(table_id)
+        assert state is not None and sum(not s.is_open for s in state.seats) == 1
+
+        payload = answer.params["url"].split("start=", 1)[1]
+        await world.reply_to(world.fake.private_chat(bea), bea, f"/start {payload}")
+        await world.settle()
+        state = world.manager.table_state(table_id)
+        assert state is not None and {s.name for s in state.seats if s.player} == {"Ana", "Bea"}
+
+
+async def test_a_deep_link_to_a_group_the_player_left_is_refused() -> None:
+    async with TelegramWorld() as world:
+        bea = world.fake.add_user(1003, "Bea")
+        world.fake.add_group(GROUP, "Dominó")
+        answer = await world.reply_to(world.fake.private_chat(bea), bea, f"/start j_{OTHER_GROUP}")
+        assert "no es válido" in answer.params["text"]
+        assert world.manager.tables() == []
+
+
+async def test_config_is_refused_to_a_non_admin_and_changes_the_rules_for_an_admin() -> None:
+    async with TelegramWorld() as world:
+        boss = world.fake.add_user(1001, "Jefa")
+        pepe = world.fake.add_user(1002, "Pepe")
+        group = world.fake.add_group(GROUP, "Dominó", admins={1001})
+
+        refusal = await world.reply_to(group, pepe, "/config dominicano")
+        assert "administradores" in refusal.params["text"]
+        assert await world.storage.get_chat_rules(f"telegram:{GROUP}") is None
+        assert world.fake.calls_to("getChatMember")
+
+        menu = await world.reply_to(group, boss, "/config")
+        presets = [b for b in menu.buttons() if b["callback_data"].startswith("dmc:p:")]
+        assert {b["callback_data"] for b in presets} >= {"dmc:p:internacional", "dmc:p:dominicano"}
+        denied = await world.press(pepe, menu.result, "dmc:p:dominicano")
+        assert denied.params.get("show_alert") is True
+        assert await world.storage.get_chat_rules(f"telegram:{GROUP}") is None
+
+        saved = await world.press(boss, menu.result, "dmc:p:dominicano")
+        assert not saved.params.get("show_alert")
+        stored = await world.storage.get_chat_rules(f"telegram:{GROUP}")
+        assert stored is not None and stored.preset == "dominicano"
+        await world.press(boss, menu.result, "dmc:o:target")
+        stored = await world.storage.get_chat_rules(f"telegram:{GROUP}")
+        assert stored is not None and stored.rules().target == 300
+        forged = await world.press(boss, menu.result, "dmc:o:nonsense")
+        assert forged.params.get("show_alert") is True
+
+        words = await world.reply_to(group, boss, "/config internacional meta=150")
+        assert "150" in words.params["text"]
+        rules = await world.reply_to(group, pepe, "/reglas")
+        assert "internacional" in rules.params["text"]
+
+
+async def test_two_tables_in_two_groups_have_a_board_each() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        leo = world.fake.add_user(1002, "Leo")
+        first = world.fake.add_group(GROUP, "Uno")
+        second = world.fake.add_group(OTHER_GROUP, "Dos")
+        await world.command(first, ana, "/jugar")
+        await world.command(second, leo, "/jugar")
+        await world.settle()
+        assert len(world.manager.tables()) == 2
+        (one,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        (two,) = world.fake.calls_to("sendPhoto", chat_id=OTHER_GROUP)
+        assert "Ana" in (one.caption() or "") and "Leo" not in (one.caption() or "")
+        assert "Leo" in (two.caption() or "")
+        # Ana sits at a table in the second group too: every private message names it.
+        await world.command(second, ana, "/jugar")
+        await world.settle()
+        assert len(world.manager.tables_of(world.front._player(ana))) == 2
+        (two_again,) = world.fake.calls_to("sendPhoto", chat_id=OTHER_GROUP)
+        assert "Ana" in (world.fake.message(OTHER_GROUP, two_again.result["message_id"])["caption"])
+
+
+async def test_a_table_in_a_forum_topic_lives_in_its_topic() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        forum = world.fake.add_group(GROUP, "Foro", is_forum=True)
+        await world.command(forum, ana, "/jugar", thread_id=77)
+        await world.settle()
+        (board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        assert board.params["message_thread_id"] == 77
+
+
+async def test_failed_sends_are_retried_or_skipped_and_never_stop_a_table() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        world.fake.fail("editMessageMedia", network=True)
+        world.fake.fail(
+            "editMessageMedia", status=429, description="Too Many Requests", retry_after=1
+        )
+        world.fake.fail("editMessageMedia", status=400, description=NOT_MODIFIED)
+        world.fake.fail("sendMessage", status=500, description="Internal Server Error", times=2)
+        table_id = await _table_with_robots(world, ana, group)
+        presses = await world.play_out(table_id, {0: ana})
+        assert presses > 0
+        assert not world.fake.failures  # every injected failure was met
+        assert world.manager.tables() == []
+        world.allow_errors()
+
+
+async def test_a_hand_that_cannot_be_sent_privately_lets_the_table_go_on() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _table_with_robots(world, ana, group)
+        world.fake.started.discard(ana.id)  # Ana blocked the bot after sitting down
+        for _ in range(400):
+            if world.manager.table_state(table_id) is None:
+                break
+            when = world.clock.next_deadline()
+            assert when is not None
+            await world.clock.advance(max(0.0, when - world.clock.now()))
+            await world.settle()
+        assert world.manager.table_state(table_id) is None  # robots played for her
+        warnings = [
+            c
+            for c in world.fake.calls_to("sendMessage", chat_id=GROUP)
+            if c.buttons() and "url" in c.buttons()[0]
+        ]
+        assert len(warnings) == 1
+
+
+async def test_history_balance_top_rules_and_help_answer_in_the_players_language() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        sam = world.fake.add_user(1005, "Sam", language_code="en")
+        group = world.fake.add_group(GROUP, "Dominó")
+        empty = await world.reply_to(group, ana, "/historial")
+        assert "Todavía" in empty.params["text"] or "ninguna" in empty.params["text"].lower()
+        table_id = await _table_with_robots(world, ana, group)
+        await world.play_out(table_id, {0: ana})
+        await world.settle()
+
+        mark = await world.command(group, ana, "/historial")
+        document = await world.fake.wait_for("sendDocument", after=mark)
+        ((part, data),) = document.files.items()
+        record = json.loads(data)
+        assert record["hands"] and document.filenames[part].endswith(".json")
+
+        balance = await world.reply_to(group, ana, "/saldo")
+        assert "$" in balance.params["text"]
+        top = await world.reply_to(group, ana, "/top")
+        assert "Ana" in top.params["text"]
+        rules = await world.reply_to(group, sam, "/rules")
+        assert "Preset: venezolano" in rules.params["text"]
+        english = await world.reply_to(group, sam, "/help")
+        spanish = await world.reply_to(group, ana, "/ayuda")
+        assert english.params["text"] != spanish.params["text"]
+        assert "partnerships" in english.params["text"]
+
+
+async def test_menus_are_set_per_language_and_emotes_show_on_the_board() -> None:
+    async with TelegramWorld() as world:
+        menus = world.fake.calls_to("setMyCommands")
+        assert {m.params.get("language_code") for m in menus} == {None, "en"}
+        spanish = next(m for m in menus if "language_code" not in m.params)
+        english = next(m for m in menus if m.params.get("language_code") == "en")
+        assert "jugar" in {c["command"] for c in spanish.params["commands"]}
+        assert "play" in {c["command"] for c in english.params["commands"]}
+
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _table_with_robots(world, ana, group)
+        (board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        answer = await world.press(ana, board.result, encode_action("emote", table_id, "hola"))
+        assert not answer.params.get("show_alert")
+        await world.settle()
+        caption = world.fake.message(GROUP, board.result["message_id"])["caption"]
+        assert "💬 Ana" in caption
+        too_soon = await world.press(ana, board.result, encode_action("emote", table_id, "buena"))
+        assert too_soon.params.get("show_alert") is True
