@@ -118,9 +118,9 @@ _ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 class _Refuse(Exception):
-    def __init__(self, reason: str, table_id: str | None = None, **params: Any) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, code: str, table_id: str | None = None, /, **params: Any) -> None:
+        super().__init__(code)
+        self.reason = code
         self.table_id = table_id
         self.params = params
 

@@ -1,0 +1,139 @@
+"""Shared fixtures: a manual clock, storages, a recording port and a table manager.
+
+Tests advance :class:`bot.clock.ManualClock` instead of sleeping; the manager's events
+land in a :class:`RecordingPort`; storage is in memory unless a test asks for SQLite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.manager import TableManager
+from bot.protocol import Event, MoveChoice, PlayerRef, PressButton, ShowMyTiles, YourTiles
+from storage.base import Storage
+from storage.memory import MemoryStorage
+
+E = TypeVar("E")
+
+
+class RecordingPort:
+    """A :class:`bot.protocol.Port` that keeps every event it is given, in order."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    async def deliver(self, event: Event) -> None:
+        self.events.append(event)
+
+    def of(self, kind: type[E], **where: Any) -> list[E]:
+        """The events of one type whose attributes equal ``where``."""
+        return [
+            e
+            for e in self.events
+            if isinstance(e, kind) and all(getattr(e, k) == v for k, v in where.items())
+        ]
+
+    def last(self, kind: type[E], **where: Any) -> E:
+        found = self.of(kind, **where)
+        assert found, f"no {kind.__name__} event with {where}"
+        return found[-1]
+
+    def clear(self) -> None:
+        self.events.clear()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """A clock that moves only when the test advances it."""
+    return ManualClock()
+
+
+@pytest.fixture
+async def memory_storage() -> AsyncIterator[MemoryStorage]:
+    storage = MemoryStorage()
+    yield storage
+    await storage.close()
+
+
+@pytest.fixture
+async def sqlite_storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    from storage.sqlite import SqliteStorage
+
+    storage = await SqliteStorage.open(tmp_path / "domino.db")
+    yield storage
+    await storage.close()
+
+
+@pytest.fixture
+def recorder() -> RecordingPort:
+    return RecordingPort()
+
+
+@pytest.fixture
+def make_manager(
+    memory_storage: MemoryStorage, clock: ManualClock, recorder: RecordingPort
+) -> Callable[..., TableManager]:
+    """Build a manager on the manual clock, in-memory storage and the recorder, with
+    robots that move at once (``robot_delay=0``) at a cheap level; keywords override."""
+
+    def build(**options: Any) -> TableManager:
+        settings: dict[str, Any] = {
+            "clock": clock,
+            "seed": 1,
+            "robot_delay": 0.0,
+            "hand_pause": 0.0,
+            "robot_level": "aprendiz",
+        }
+        settings.update(options)
+        storage = settings.pop("storage", memory_storage)
+        port = settings.pop("port", recorder)
+        manager = TableManager(storage, **settings)
+        manager.register("*", port)
+        return manager
+
+    return build
+
+
+def first_move(tiles: YourTiles) -> MoveChoice:
+    """A human who always presses the first button."""
+    return tiles.moves[0]
+
+
+async def run_table(
+    manager: TableManager,
+    clock: ManualClock,
+    table_id: str,
+    humans: Sequence[PlayerRef] = (),
+    *,
+    choose: Callable[[YourTiles], MoveChoice] = first_move,
+    until: Callable[[], bool] | None = None,
+    max_steps: int = 20_000,
+) -> None:
+    """Play ``table_id`` until it closes (or ``until()``): each human in ``humans`` asks
+    for their tiles when it is their turn and presses ``choose(tiles)``; everything else
+    happens by advancing the clock from deadline to deadline."""
+    keys = {p.key: p for p in humans}
+    for _ in range(max_steps):
+        if table_id not in manager.tables() or (until is not None and until()):
+            return
+        state = manager.table_state(table_id)
+        assert state is not None
+        if state.phase == "playing" and state.turn is not None:
+            seat = state.seats[state.turn]
+            player = keys.get(seat.player.key) if seat.player is not None else None
+            if player is not None and not seat.away:
+                reply = await manager.handle(ShowMyTiles(player, None, table_id))
+                tiles = reply.events[0]
+                assert isinstance(tiles, YourTiles) and tiles.is_your_turn
+                pressed = await manager.handle(PressButton(player, choose(tiles).payload))
+                assert pressed.ok, pressed.refusal
+                continue
+        deadline = clock.next_deadline()
+        assert deadline is not None, "the table is stuck: no timer armed"
+        await clock.advance(max(0.0, deadline - clock.now()))
+    raise AssertionError("the table did not finish")

@@ -1,0 +1,112 @@
+"""The contract between the core and the front ends: references and button payloads."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.protocol import (
+    EMOTES,
+    REFUSAL_REASONS,
+    ChatRef,
+    ForgedPress,
+    PlayerRef,
+    Press,
+    Refusal,
+    Reply,
+    decode_press,
+    encode_action,
+    encode_press,
+)
+from engine.moves import PASS, Move, Side
+from engine.tiles import ALL_TILES
+
+TABLE_IDS = st.text(alphabet="0123456789abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=16)
+CODES = st.sampled_from(
+    ["p"]
+    + [Move(t).code() for t in ALL_TILES]
+    + [Move(t, side).code() for t in ALL_TILES for side in Side]
+)
+
+
+@settings(max_examples=60)
+@given(TABLE_IDS, st.integers(0, 999_999), st.integers(0, 999_999), CODES)
+def test_a_move_payload_decodes_to_what_was_encoded_and_fits_telegram(table, hand, move, code):
+    payload = encode_press(table, hand, move, code)
+    assert len(payload.encode()) <= 64  # Telegram's callback data limit (Discord: 100)
+    assert decode_press(payload) == Press("move", table, hand, move, code)
+
+
+def test_every_table_button_round_trips():
+    assert decode_press(encode_action("sit", "t1", 2)) == Press("sit", "t1", 0, 0, "2")
+    assert decode_press(encode_action("sit", "t1")) == Press("sit", "t1", 0, 0, "")
+    for name in EMOTES:
+        assert decode_press(encode_action("emote", "t1", name)).code == name
+    for kind in ("robots", "tiles", "back", "leave", "again"):
+        assert decode_press(encode_action(kind, "abc")).kind == kind
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "",
+        "hello",
+        "dm2:m:abc:1:1:64",  # another version
+        "dm1:z:abc:",  # unknown kind
+        "dm1:m:abc:1:1:77",  # no such tile
+        "dm1:m:abc:1:1:64x",  # no such side
+        "dm1:m:abc:-1:1:64",  # negative number
+        "dm1:m:abc:01:1:64",  # numbers are written plainly
+        "dm1:m:abc:1:1",  # missing the code
+        "dm1:m:abc:1:1:64:extra",
+        "dm1:m:ABC:1:1:64",  # table ids are lower case
+        "dm1:m::1:1:64",
+        "dm1:s:abc:4",  # seats are 0..3
+        "dm1:e:abc:insult",  # not an emote
+        "dm1:m:" + "a" * 60 + ":1:1:64",  # too long
+    ],
+)
+def test_a_payload_this_bot_did_not_make_is_forged(payload):
+    with pytest.raises(ForgedPress):
+        decode_press(payload)
+
+
+def test_a_payload_that_is_not_text_is_forged():
+    with pytest.raises(ForgedPress):
+        decode_press(b"dm1:m:abc:1:1:64")
+    with pytest.raises(ForgedPress):
+        decode_press(None)
+
+
+def test_encoding_refuses_what_it_could_not_decode():
+    with pytest.raises(ValueError):
+        encode_press("Bad Id", 1, 1, "64")
+    with pytest.raises(ValueError):
+        encode_action("move", "abc")
+    with pytest.raises(ValueError):
+        encode_action("emote", "abc", "nope")
+
+
+def test_a_move_code_from_a_payload_is_an_engine_move_code():
+    press = decode_press(encode_press("abc", 1, 3, "p"))
+    assert Move.from_code(press.code) == PASS
+
+
+def test_the_chat_key_is_what_storage_uses_and_the_place_includes_channel_and_topic():
+    chat = ChatRef("discord", "98765", channel_id="111")
+    assert chat.key == "discord:98765"
+    assert chat.place != ChatRef("discord", "98765", channel_id="222").place
+    assert ChatRef("telegram", "-100", thread_id="7").key == "telegram:-100"
+
+
+def test_a_player_is_known_by_platform_and_user_id_whatever_their_name():
+    assert PlayerRef("telegram", "5", "Ana").key == PlayerRef("telegram", "5", "Ana M.", "en").key
+    assert PlayerRef("telegram", "5", "Ana").key != PlayerRef("discord", "5", "Ana").key
+
+
+def test_a_reply_is_ok_unless_it_carries_a_refusal():
+    assert Reply().ok
+    refusal = Refusal(to=PlayerRef("t", "1", "A"), reason="stale")
+    assert not Reply(refusal=refusal).ok
+    assert "stale" in REFUSAL_REASONS
