@@ -18,7 +18,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from engine.moves import Side
+from engine.hand import Termination
 from engine.views import PublicView
 from render.canvas import (
     BACKGROUND,
@@ -41,7 +41,7 @@ from render.facts import TableFacts
 from render.layout import LineLayout, Rect, layout_line
 from render.sprites import FACE, HIGHLIGHT, back_sprite, tile_sprite
 from render.strings import team_name, text
-from render.text import clean_name, fit_text, text_width, wrap_text
+from render.text import clean_name, fit_text, font, text_width, wrap_text
 
 __all__ = [
     "BOARD_SIZE",
@@ -197,16 +197,21 @@ def _draw_seat(
             draw_text(image, x, row + 4, lacks, 17, color=MUTED, max_width=limit - x)
         return
     lines = wrap_text(name, _SIDE_NAME_SIZE, True, right - inner, 2)
-    for i, line in enumerate(lines):
-        draw_text(image, inner, y0 + 10 + i * 24, line, _SIDE_NAME_SIZE, bold=True, ltr=False)
+    y = y0 + 10
+    for line in lines:
+        draw_text(image, inner, y, line, _SIDE_NAME_SIZE, bold=True, ltr=False)
+        y += 24
     if tags:
-        draw_text(image, inner, y0 + 62, " · ".join(tags), 15, color=MUTED, max_width=right - inner)
-    after = _draw_backs(image, inner, y0 + 86, tiles, 4, team)
-    draw_text(image, after + 6, y0 + 89, str(tiles), 20, bold=True, color=MUTED)
+        draw_text(image, inner, y + 2, " · ".join(tags), 15, color=MUTED, max_width=right - inner)
+        y += 22
+    after = _draw_backs(image, inner, y + 10, tiles, 4, team)
+    draw_text(image, after + 6, y + 13, str(tiles), 20, bold=True, color=MUTED)
+    y += 10 + 32 * max(1, (tiles + 3) // 4) + 6
     if pass_label:
-        _chip(image, draw, inner, y0 + 156, pass_label, pass_fill, pass_color, outline=PASS_RED)
+        _chip(image, draw, inner, y, pass_label, pass_fill, pass_color, outline=PASS_RED)
+        y += 34
     if lacks:
-        draw_text(image, inner, y0 + 190, lacks, 17, color=MUTED, max_width=right - inner)
+        draw_text(image, inner, y, lacks, 17, color=MUTED, max_width=right - inner)
     if to_move:
         _chip(image, draw, inner, y1 - 40, turn_label, GOLD, INK)
 
@@ -249,7 +254,9 @@ def _draw_corners(
         draw_text(image, 20, 872, line, 22, bold=True, max_width=270)
     # Bottom right: whose turn, or the hand's end.
     if view.outcome is not None:
-        draw_text(image, 944, 860, text(lang, "hand_over"), 22, bold=True, anchor="r", color=GOLD)
+        draw_text(image, 944, 846, text(lang, "hand_over"), 17, color=MUTED, anchor="r")
+        how = "domino_end" if view.outcome.end is Termination.DOMINO else "blocked"
+        draw_text(image, 944, 870, text(lang, how), 30, bold=True, anchor="r", color=GOLD)
     else:
         draw_text(image, 944, 846, text(lang, "to_move"), 17, color=MUTED, anchor="r")
         name = seat_name(facts, view.turn)
@@ -302,26 +309,15 @@ def _draw_line(
             )
         sprite = tile_sprite(s, box.first, box.second, box.vertical, look)
         image.paste(sprite, (r.x0, r.y0), sprite)
-    if view.outcome is None:
-        radius = s * 9 // 20
-        for end in layout.ends:
-            draw.ellipse(
-                (end.x - radius, end.y - radius, end.x + radius, end.y + radius),
-                fill=WHITE,
-                outline=GOLD,
-                width=3,
-            )
-            draw_text(
-                image,
-                end.x,
-                end.y - s * 14 // 40 - 1,
-                str(end.number),
-                max(12, s * 22 // 40),
-                bold=True,
-                color=INK,
-                anchor="m",
-            )
-    _ = Side
+    # The open ends: the number each end shows, where the next tile would go.
+    radius = s * 9 // 20
+    digit = max(12, s * 22 // 40)
+    ascent = font(digit, True).getmetrics()[0]
+    for end in layout.ends:
+        disc = (end.x - radius, end.y - radius, end.x + radius, end.y + radius)
+        draw.ellipse(disc, fill=WHITE, outline=GOLD, width=3)
+        top = end.y - (ascent * 3) // 5 - 1
+        draw_text(image, end.x, top, str(end.number), digit, bold=True, color=INK, anchor="m")
 
 
 def board_image(view: PublicView, facts: TableFacts) -> Image.Image:

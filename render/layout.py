@@ -198,13 +198,40 @@ def fits(layout: LineLayout) -> bool:
     )
 
 
+def _centred(layout: LineLayout) -> LineLayout:
+    """The same layout moved so the tiles and end marks sit in the middle of the area."""
+    r = layout.short // 2
+    xs = [b.rect.x0 for b in layout.tiles] + [e.x - r for e in layout.ends]
+    xe = [b.rect.x1 for b in layout.tiles] + [e.x + r for e in layout.ends]
+    ys = [b.rect.y0 for b in layout.tiles] + [e.y - r for e in layout.ends]
+    ye = [b.rect.y1 for b in layout.tiles] + [e.y + r for e in layout.ends]
+    area = layout.area
+    dx = (area.x0 + area.x1 - min(xs) - max(xe)) // 2
+    dy = (area.y0 + area.y1 - min(ys) - max(ye)) // 2
+    if dx == 0 and dy == 0:
+        return layout
+    tiles = tuple(
+        TileBox(
+            b.placement,
+            Rect(b.rect.x0 + dx, b.rect.y0 + dy, b.rect.x1 + dx, b.rect.y1 + dy),
+            b.vertical,
+            b.first,
+            b.second,
+        )
+        for b in layout.tiles
+    )
+    ends = tuple(EndMark(e.side, e.number, e.x + dx, e.y + dy) for e in layout.ends)
+    return LineLayout(tiles, ends, layout.short, area)
+
+
 def layout_line(
     line: Sequence[Placement], area: Rect, sizes: Sequence[int] = TILE_SIZES
 ) -> LineLayout:
     """Lay ``line`` (left to right, as :attr:`PublicView.line`) out inside ``area``.
 
     Tries the short sides in ``sizes`` (pixels, even numbers) from the largest and keeps
-    the first that fits. An empty line gives an empty layout.
+    the first that fits, then centres the whole line (tiles and end marks) in the
+    area. An empty line gives an empty layout.
 
     Raises:
         ValueError: the line does not fit even with the smallest tiles (the area is too
@@ -212,9 +239,8 @@ def layout_line(
     """
     if not line:
         return LineLayout((), (), sizes[0], area)
-    layout = None
     for short in sizes:
         layout = _lay(line, area, short)
         if fits(layout):
-            return layout
+            return _centred(layout)
     raise ValueError(f"a line of {len(line)} tiles does not fit in {area}")

@@ -97,15 +97,33 @@ def test_a_full_line_opened_at_either_end_still_fits() -> None:
         assert layout.short in TILE_SIZES
 
 
-def test_short_lines_use_the_largest_tiles_and_the_opener_sits_in_the_middle() -> None:
-    line = _line(5, 3)
-    layout = layout_line(line, TABLE_AREA)
-    assert layout.short == TILE_SIZES[0]
-    opener = next(b for b in layout.tiles if b.placement.order == 0)
-    cx = (opener.rect.x0 + opener.rect.x1) // 2
-    cy = (opener.rect.y0 + opener.rect.y1) // 2
-    assert abs(cx - (TABLE_AREA.x0 + TABLE_AREA.x1) // 2) <= 1
-    assert abs(cy - (TABLE_AREA.y0 + TABLE_AREA.y1) // 2) <= 1
+def test_short_lines_use_the_largest_tiles_and_sit_in_the_middle_of_the_table() -> None:
+    for length in (1, 5, 14, 25):
+        layout = layout_line(_line(length, length), TABLE_AREA)
+        if length < 25:
+            assert layout.short == TILE_SIZES[0]
+        r = layout.short // 2
+        x0 = min([b.rect.x0 for b in layout.tiles] + [e.x - r for e in layout.ends])
+        x1 = max([b.rect.x1 for b in layout.tiles] + [e.x + r for e in layout.ends])
+        y0 = min([b.rect.y0 for b in layout.tiles] + [e.y - r for e in layout.ends])
+        y1 = max([b.rect.y1 for b in layout.tiles] + [e.y + r for e in layout.ends])
+        assert abs((x0 - TABLE_AREA.x0) - (TABLE_AREA.x1 - x1)) <= 1
+        assert abs((y0 - TABLE_AREA.y0) - (TABLE_AREA.y1 - y1)) <= 1
+
+
+def test_a_tile_keeps_its_place_relative_to_the_opener_as_the_line_grows() -> None:
+    rng = random.Random(3)
+    chain = chain_of_all_tiles(rng)
+    line = line_view(chain[:10], 4, rng).line
+    before = layout_line(line[2:8], TABLE_AREA)
+    after = layout_line(line[1:9], TABLE_AREA)
+
+    def offsets(layout: LineLayout) -> dict[Placement, tuple[int, int]]:
+        opener = next(b for b in layout.tiles if b.placement.order == 0).rect
+        return {b.placement: (b.rect.x0 - opener.x0, b.rect.y0 - opener.y0) for b in layout.tiles}
+
+    old, new = offsets(before), offsets(after)
+    assert all(new[p] == old[p] for p in old)
 
 
 def test_doubles_stand_across_the_line_and_others_lie_along_it() -> None:
