@@ -3,7 +3,7 @@
 Size: 960 x 960 pixels. A square fills a phone's screen width in both Telegram and
 Discord (each shows a chat picture about 330-420 points wide, so 960 pixels stay sharp
 on 2x-3x screens), stays under Telegram's 1280-pixel photo limit (no rescaling), and
-keeps the PNG small (about 30-60 KB). Tiles are 40 x 80 pixels when the line fits, so
+keeps the PNG small (about 40-90 KB). Tiles are 40 x 80 pixels when the line fits, so
 a tile's dots are still distinct at a third of the size; longer lines use smaller tiles.
 
 Seats sit around the table in playing order, counter-clockwise (rules.md, "Order"):
@@ -336,5 +336,10 @@ def board_png(view: PublicView, facts: TableFacts) -> bytes:
 
     Takes only the public view, so no hand can ever be drawn for the group (design.md,
     rule 2). Same view and facts, same bytes.
+
+    Raises:
+        TypeError: ``view`` is not a view (e.g. a Match or HandState).
     """
+    if not isinstance(view, PublicView):
+        raise TypeError(f"board_png draws a PublicView, not {type(view).__name__}")
     return encode_png(board_image(view, facts))

@@ -175,5 +175,10 @@ def hand_png(view: SeatView, facts: TableFacts) -> bytes:
 
     Takes the seat's own view (its tiles and the public table), never the full hand.
     Same view and facts, same bytes.
+
+    Raises:
+        TypeError: ``view`` is not a seat's view (e.g. the public view or a Match).
     """
+    if not isinstance(view, SeatView):
+        raise TypeError(f"hand_png draws a SeatView, not {type(view).__name__}")
     return encode_png(hand_image(view, facts))

@@ -131,8 +131,11 @@ def hand_result_image(view: PublicView, facts: TableFacts) -> Image.Image:
     """The hand's summary as a Pillow image (RGB, :data:`RESULT_SIZE`).
 
     Raises:
+        TypeError: ``view`` is not a view.
         ValueError: the hand is not over (``view.outcome`` is None).
     """
+    if not isinstance(view, PublicView):
+        raise TypeError(f"hand_result_png draws a PublicView, not {type(view).__name__}")
     outcome = view.outcome
     if outcome is None:
         raise ValueError("the hand is not over")
@@ -172,8 +175,11 @@ def match_result_image(
     """The match's summary as a Pillow image (RGB, :data:`RESULT_SIZE`).
 
     Raises:
+        TypeError: ``view`` is not a view.
         ValueError: the hand is not over.
     """
+    if not isinstance(view, PublicView):
+        raise TypeError(f"match_result_png draws a PublicView, not {type(view).__name__}")
     if view.outcome is None:
         raise ValueError("the hand is not over")
     lang = facts.language

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageStat
@@ -119,3 +120,11 @@ def test_names_of_every_kind_render_without_error(
     )
     png = board_png(public_view(scripted_match(moves)), facts)
     assert _image(png).size == BOARD_SIZE
+
+
+def test_the_board_is_drawn_only_from_a_view_never_from_the_full_state() -> None:
+    match = scripted_match(4)
+    with pytest.raises(TypeError, match="PublicView"):
+        board_png(match, FACTS)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="PublicView"):
+        board_png(match.hand, FACTS)  # type: ignore[arg-type]

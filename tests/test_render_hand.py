@@ -9,7 +9,7 @@ from PIL import Image, ImageStat
 from engine.match import Match
 from engine.moves import PASS, Move, Side
 from engine.tiles import Tile
-from engine.views import seat_view
+from engine.views import public_view, seat_view
 from render import hand_png, move_labels
 from render.hand import HAND_SIZE, tile_boxes
 from render.samples import find_match
@@ -122,3 +122,11 @@ def test_an_empty_hand_after_a_domino_draws_without_error() -> None:
     view = seat_view(match, match.hand.tile_counts().index(0))
     assert view.tiles == ()
     assert Image.open(io.BytesIO(hand_png(view, FACTS))).size == HAND_SIZE
+
+
+def test_a_hand_is_drawn_only_from_a_seats_view() -> None:
+    match = scripted_match(4)
+    with pytest.raises(TypeError, match="SeatView"):
+        hand_png(public_view(match), FACTS)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="SeatView"):
+        hand_png(match, FACTS)  # type: ignore[arg-type]
