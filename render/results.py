@@ -147,13 +147,10 @@ def hand_result_image(view: PublicView, facts: TableFacts) -> Image.Image:
     draw_text(image, 20, 38, title, 34, bold=True, color=GOLD, max_width=920)
     if how:
         draw_text(image, 20, 86, how, 22, bold=True, max_width=920)
-    if outcome.winner_team is None:
-        points, color = text(lang, "no_points"), MUTED
-    else:
+    if outcome.winner_team is not None:  # a tied tranca already says nobody scores
         team = outcome.winner_team
         points = text(lang, "hand_points", team=team_name(lang, team), n=outcome.points)
-        color = TEAM_COLORS[team]
-    draw_text(image, 20, 122, points, 26, bold=True, color=color)
+        draw_text(image, 20, 122, points, 26, bold=True, color=TEAM_COLORS[team])
     values = [(str(p), WHITE) for p in outcome.pips_left]
     _seat_rows(image, draw, facts, 186, values, text(lang, "pips_left"), outcome.winner_team)
     _score_cards(image, draw, view, facts, 406)

@@ -239,7 +239,8 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
         ("08-hand-two-sided.png", hand_png(seat_view(two_sided, two_sided.hand.turn), facts))
     )
     waiting = play(first, random.Random(5), 5)
-    out.append(("09-hand-waiting.png", hand_png(seat_view(waiting, 0), facts)))
+    seat = (waiting.hand.turn + 1) % 4
+    out.append(("09-hand-waiting.png", hand_png(seat_view(waiting, seat), facts)))
     must_pass = find_match(lambda m: not m.hand.is_over and m.hand.legal_moves()[0].tile is None)
     out.append(
         ("10-hand-must-pass.png", hand_png(seat_view(must_pass, must_pass.hand.turn), facts))
