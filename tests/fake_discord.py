@@ -562,6 +562,13 @@ class FakeDiscord:
         command = next((c for c in known if c["name"] == path[0]), None)
         if command is None:
             raise LookupError(f"/{path[0]} was not synced to the fake")
+        spec = command
+        for name in path[1:]:
+            spec = next(o for o in spec.get("options", []) if o["name"] == name)
+        known_options = {o["name"] for o in spec.get("options", [])}
+        unknown = set(options or {}) - known_options
+        if unknown:
+            raise LookupError(f"/{' '.join(path)} has no option {sorted(unknown)}")
         opts = [
             {
                 "name": k,
@@ -1006,3 +1013,57 @@ class Harness:
         if self.front is not None:
             await self.front.stop()
         point_discord_at(None, None)
+
+
+def turn_finder(
+    fake: FakeDiscord,
+    harness: Harness,
+    players: dict[int, Callable[[], FakeMessage | None]],
+    clicked: dict[int, tuple[int, tuple[str, ...]]],
+) -> Callable[[], Any]:
+    """A predicate for :meth:`FakeDiscord.wait_until`: ``"done"`` once the manager has no
+    live table, else ``(user, message)`` for a player whose tiles message shows move
+    buttons they have not pressed yet, else None."""
+
+    def find() -> Any:
+        if not harness.manager.tables():
+            return "done"
+        for user_id, where in players.items():
+            message = where()
+            if message is None:
+                continue
+            ids = tuple(i for i in message.custom_ids() if i.startswith("dm1:m:"))
+            if ids and clicked.get(user_id) != (message.id, ids):
+                return (fake.users[user_id], message)
+        return None
+
+    return find
+
+
+async def play_until_closed(
+    fake: FakeDiscord,
+    harness: Harness,
+    players: dict[int, Callable[[], FakeMessage | None]],
+    *,
+    choose: Callable[[list[str]], str] = lambda ids: ids[0],
+    limit: int = 500,
+) -> list[Interaction]:
+    """Press a move button whenever one of ``players`` (user id -> where their tiles are
+    shown: their last DM, an ephemeral message) has one, until the table closes.
+
+    Returns the move interactions, in order.
+    """
+    clicked: dict[int, tuple[int, tuple[str, ...]]] = {}
+    find = turn_finder(fake, harness, players, clicked)
+    presses: list[Interaction] = []
+    for _ in range(limit):
+        found = await fake.wait_until(find, timeout=10)
+        if found == "done":
+            await harness.idle()
+            return presses
+        user, message = found
+        ids = [i for i in message.custom_ids() if i.startswith("dm1:m:")]
+        clicked[user.id] = (message.id, tuple(ids))
+        inter = await fake.click(user, message, choose(ids))
+        presses.append(await fake.answered(inter))
+    raise AssertionError(f"the match did not end within {limit} moves")

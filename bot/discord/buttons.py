@@ -46,6 +46,11 @@ class PressItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dm1:[
         self.payload = payload
 
     @classmethod
+    def matches(cls, custom_id: str) -> re.Match[str] | None:
+        """Whether ``custom_id`` is one of this bot's payloads (by shape only)."""
+        return cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+
+    @classmethod
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],

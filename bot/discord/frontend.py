@@ -38,6 +38,19 @@ __all__ = ["DiscordFrontEnd", "DominoBot", "intents"]
 log = logging.getLogger(__name__)
 
 
+def custom_ids(message: discord.Message) -> set[str]:
+    """The custom ids of the components on ``message``."""
+    found: set[str] = set()
+    stack: list[Any] = list(message.components)
+    while stack:
+        component = stack.pop()
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            found.add(custom_id)
+        stack.extend(getattr(component, "children", []))
+    return found
+
+
 def intents() -> discord.Intents:
     """The gateway intents the bot asks for: guilds only (no privileged intent)."""
     return discord.Intents(guilds=True)
@@ -80,6 +93,22 @@ class DominoBot(commands.AutoShardedBot):
         self.add_dynamic_items(PressItem)
         await self.tree.sync(guild=guild)
         log.info("slash commands synced %s", f"to guild {self.test_guild}" if guild else "globally")
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer a press of one of our buttons that is no longer on its message (its
+        buttons were removed or changed since it was drawn): discord.py's dynamic items
+        only answer buttons still present, and an unanswered press fails on the member's
+        screen. The manager then refuses it (stale, ended table...) ephemerally."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = data.get("custom_id")
+        if not isinstance(custom_id, str) or PressItem.matches(custom_id) is None:
+            return
+        message = interaction.message
+        if message is not None and custom_id in custom_ids(message):
+            return  # PressItem answers it
+        await self.domino.on_press(interaction, custom_id)
 
     def _point_bot_gateway_at(self, url: str) -> None:
         # With auto-sharding, discord.py asks REST for the gateway URL; behind a proxy the

@@ -1,0 +1,217 @@
+"""The ``/domino`` commands and button presses (bot/discord/commands.py), through the real
+discord.py and the fake Discord: answers, refusals, the DMs-closed fallback, admin rights."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.discord.commands import rules_lines
+from engine.rules import find_preset
+from storage.memory import MemoryStorage
+from tests.fake_discord import (
+    EPHEMERAL,
+    ErrorLog,
+    FakeDiscord,
+    FakeMessage,
+    Harness,
+    play_until_closed,
+)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    with ErrorLog() as errors:
+        yield server
+    await server.close()
+    assert errors.messages() == []
+
+
+@pytest.fixture
+async def harness(fake: FakeDiscord) -> AsyncIterator[Harness]:
+    fake.add_guild("Club")
+    running = await Harness(fake, MemoryStorage()).start()
+    yield running
+    await running.stop()
+
+
+def guild_of(fake: FakeDiscord) -> int:
+    return next(iter(fake.guilds))
+
+
+def board_of(fake: FakeDiscord) -> FakeMessage:
+    return next(m for m in fake.messages_in(fake.channel_of(guild_of(fake))) if m.embeds)
+
+
+async def test_jugar_seats_the_member_and_answers_only_to_them(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    inter = await fake.slash(ana, guild_of(fake), "domino", "jugar")
+    (reply,) = await fake.replied(inter)
+    assert inter.callback_type == 5  # deferred first, answered after the manager's work
+    assert inter.callbacks[0]["data"]["flags"] == EPHEMERAL
+    assert reply.ephemeral
+    assert "Te sentaste en la mesa 1" in reply.text()
+    assert "Tus fichas llegarán por mensaje directo." in reply.text()
+    # The DM check: a short DM naming the server and table.
+    assert "mesa 1 (Club · #domino)" in fake.last_dm(ana).content
+    await harness.idle()
+    assert "1. Ana" in board_of(fake).text()
+
+
+async def test_a_second_jugar_in_the_same_server_is_refused_ephemerally(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    await fake.replied(await fake.slash(ana, guild_of(fake), "domino", "jugar"))
+    inter = await fake.slash(ana, guild_of(fake), "domino", "jugar")
+    (reply,) = await fake.replied(inter)
+    assert reply.ephemeral
+    assert "Ya tienes asiento en la mesa 1" in reply.text()
+    await harness.idle()
+    assert sum(1 for m in fake.messages_in(fake.channel_of(guild_of(fake))) if m.embeds) == 1
+
+
+async def test_closed_dms_get_an_ephemeral_notice_and_a_my_tiles_button_that_plays_a_match(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    eva = fake.add_user("Eva", dms_closed=True)
+    inter = await fake.slash(eva, guild_of(fake), "domino", "jugar")
+    (reply,) = await fake.replied(inter)
+    assert reply.ephemeral
+    assert "No puedo enviarte mensajes directos" in reply.text()
+    assert reply.labels() == ["Mis fichas"]
+    assert fake.dms_to(eva) == []
+    # Robots now, from the board.
+    await harness.idle()
+    board = board_of(fake)
+    robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
+    await fake.answered(await fake.click(eva, board, robots))
+    await harness.idle()
+    # "Mis fichas" answers with the tiles and the move buttons, ephemerally.
+    tiles = await fake.click(eva, reply, reply.custom_ids()[0])
+    (shown,) = await fake.replied(tiles)
+    assert shown.ephemeral
+    assert shown.file_bytes().startswith(b"\x89PNG")
+    assert "Tus fichas en la mesa 1" in shown.content or "Tu turno" in shown.content
+    # The ephemeral message is refreshed in place turn after turn until the match ends.
+    presses = await play_until_closed(fake, harness, {eva.id: lambda: shown})
+    assert presses and shown.edits >= len(presses)
+    assert all(not p.followups for p in presses)  # no refusal along the way
+    assert fake.dms_to(eva) == []
+
+
+async def test_a_member_without_manage_server_cannot_change_the_rules(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    beto = fake.add_user("Beto")
+    inter = await fake.slash(
+        beto, guild_of(fake), "domino-config", options={"preset": "internacional"}
+    )
+    (reply,) = await fake.replied(inter)
+    assert reply.ephemeral
+    assert "Solo los administradores" in reply.text()
+    assert await harness.storage.get_chat_rules(f"discord:{guild_of(fake)}") is None
+
+
+async def test_an_admin_changes_the_servers_rules_and_the_channel_is_told(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    admin = fake.add_user("Admin", admin=True)
+    inter = await fake.slash(
+        admin,
+        guild_of(fake),
+        "domino-config",
+        options={"preset": "internacional", "turno": 30, "forzada": -1},
+    )
+    (reply,) = await fake.replied(inter)
+    assert reply.ephemeral
+    assert "Turno: 30 s" in reply.text()
+    stored = await harness.storage.get_chat_rules(f"discord:{guild_of(fake)}")
+    assert stored is not None and stored.preset == "internacional"
+    assert stored.rules().turn_seconds == 30
+    await harness.idle()
+    said = fake.messages_in(fake.channel_of(guild_of(fake)))
+    assert any("Admin cambió las reglas del servidor: internacional" in m.content for m in said)
+    # /domino reglas shows them.
+    rules = await fake.replied(await fake.slash(admin, guild_of(fake), "domino", "reglas"))
+    assert "Meta: 200 puntos" in rules[0].text()
+
+
+async def test_mesa_with_robots_everywhere_starts_the_match_at_once(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    inter = await fake.slash(
+        ana,
+        guild_of(fake),
+        "domino",
+        "mesa",
+        options={"preset": "dominicano", "robots": "all", "nivel": "aprendiz"},
+    )
+    await fake.replied(inter)
+    await harness.idle()
+    board = board_of(fake)
+    assert "Mesa 1 · dominicano" in board.text()
+    assert board.text().count("Robot (Aprendiz)") >= 3
+    assert "Mis fichas" in board.labels()
+    assert fake.last_dm(ana) is not None
+
+
+async def test_salir_from_a_waiting_table_closes_its_board(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    await fake.replied(await fake.slash(ana, guild_of(fake), "domino", "jugar"))
+    reply = await fake.replied(await fake.slash(ana, guild_of(fake), "domino", "salir"))
+    assert reply[0].ephemeral
+    await harness.idle()
+    board = board_of(fake)
+    assert "Esta mesa se cerró." in board.text()
+    assert board.custom_ids() == []
+
+
+async def test_saldo_top_and_historial_after_a_match(fake: FakeDiscord, harness: Harness) -> None:
+    ana = fake.add_user("Ana")
+    guild = guild_of(fake)
+    start = await fake.replied(await fake.slash(ana, guild, "domino", "saldo"))
+    assert "Tu saldo: $1000" in start[0].text()
+    empty = await fake.replied(await fake.slash(ana, guild, "domino", "historial"))
+    assert "Aún no tienes partidas terminadas aquí." in empty[0].text()
+    await fake.replied(await fake.slash(ana, guild, "domino", "mesa", options={"robots": "all"}))
+    await play_until_closed(fake, harness, {ana.id: lambda: fake.last_dm(ana)})
+    saldo = await fake.replied(await fake.slash(ana, guild, "domino", "saldo"))
+    assert saldo[0].ephemeral
+    assert "Partidas: 1" in saldo[0].text()
+    top = await fake.replied(await fake.slash(ana, guild, "domino", "top"))
+    assert not top[0].ephemeral  # a ranking is for the whole channel
+    assert "1. Ana" in top[0].text()
+    history = await fake.replied(await fake.slash(ana, guild, "domino", "historial"))
+    assert history[0].ephemeral
+    record = json.loads(history[0].file_bytes())
+    assert len(record["hands"]) >= 1
+    assert history[0].attachments[0]["filename"].endswith(".json")
+
+
+async def test_ayuda_lists_the_commands_ephemerally(fake: FakeDiscord, harness: Harness) -> None:
+    ana = fake.add_user("Ana", locale="en-US")
+    inter = await fake.slash(ana, guild_of(fake), "domino", "ayuda")
+    (reply,) = await fake.replied(inter)
+    assert inter.callback_type == 4 and reply.ephemeral
+    # An English client gets English text.
+    assert "Dominoes for four, in two partnerships." in reply.text()
+    assert "/domino-config" in reply.text()
+
+
+def test_rules_lines_name_every_option_in_spanish() -> None:
+    lines = rules_lines(find_preset("espanol"), "es")
+    assert lines[0] == "Modalidad: espanol"
+    assert "Meta: 300 puntos" in lines
+    assert "Se cuentan: los puntos de las cuatro manos" in lines
+    assert "Jugada forzada tras: 3 s" in lines
+    assert len(lines) == 11
