@@ -1067,6 +1067,8 @@ class TableManager:
                 state = table.seats[index]
                 if state.player_id in exc.player_ids and state.player is not None:
                     player = state.player
+                    # the refill they are due still applies (rules.md, "The house")
+                    await self.storage.top_up(state.player_id, now=self.clock.now(), stake=stake)
                     balance = await self.storage.balance(state.player_id)
                     table.seats[index] = Seat()
                     refuse = _Refuse("insufficient_funds", table.id, balance=balance, stake=stake)

@@ -1,0 +1,167 @@
+"""Snapshots and restarts: a crash mid-hand ends exactly like an uninterrupted run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import RecordingPort, run_table
+from test_manager import CHAT, seat_with_robots
+
+from bot.clock import ManualClock
+from bot.manager import TableManager
+from bot.protocol import MatchEnded, PlayerRef, PlayNow
+from bot.table import Table
+from storage.memory import MemoryStorage
+from storage.sqlite import SqliteStorage
+
+ANA = PlayerRef("test", "1", "Ana")
+START = 1_800_000_000.0
+
+
+def build(storage, clock, port) -> TableManager:
+    manager = TableManager(
+        storage, clock=clock, seed=42, robot_delay=1.0, hand_pause=3.0, robot_level="aprendiz"
+    )
+    manager.register("*", port)
+    return manager
+
+
+def middle_of_hand(manager: TableManager, table_id: str, hand: int, moves: int):
+    def reached() -> bool:
+        match = manager.match_of(table_id)
+        return (
+            match is not None
+            and match.hand_number == hand
+            and len(match.hand.history) >= moves
+            and not match.hand.is_over
+        )
+
+    return reached
+
+
+async def play_through(storage_factory, crash_at=None):
+    """One match of Ana and three robots; ``crash_at(manager, table_id)`` says when to drop
+    the manager on the floor (no stop()) and start a new one on the same storage."""
+    storage = await storage_factory()
+    clock = ManualClock(START)
+    port = RecordingPort()
+    manager = build(storage, clock, port)
+    await manager.start()
+    table_id = await seat_with_robots(manager, clock)
+    crashed = False
+    if crash_at is not None:
+        await run_table(manager, clock, table_id, [ANA], until=lambda: crash_at(manager, table_id))
+        assert table_id in manager.tables(), "the match ended before the crash point"
+        # the crash: the old manager and its timers vanish without stop()
+        storage = await storage_factory(reopen=storage)
+        clock = ManualClock(clock.now())
+        port = RecordingPort()
+        manager = build(storage, clock, port)
+        await manager.start()
+        assert manager.tables() == [table_id]
+        crashed = True
+    await run_table(manager, clock, table_id, [ANA])
+    await manager.idle()
+    ended = port.last(MatchEnded, table_id=table_id)
+    balance = await manager.balance(ANA)
+    problems = await storage.check_ledger()
+    await storage.close()
+    return ended, balance, problems, crashed, clock.now()
+
+
+def memory_factory():
+    holder: dict[str, MemoryStorage] = {}
+
+    async def factory(reopen=None):
+        if reopen is None:
+            holder["s"] = MemoryStorage()
+        return holder["s"]
+
+    return factory
+
+
+def sqlite_factory(path: Path):
+    async def factory(reopen=None):
+        if reopen is not None:
+            await reopen.close()  # the process died; the file stays
+        return await SqliteStorage.open(path)
+
+    return factory
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+@pytest.mark.parametrize(("hand", "moves"), [(1, 5), (2, 0), (2, 11)])
+async def test_a_crash_mid_hand_and_a_restart_end_like_an_uninterrupted_match(
+    tmp_path, kind, hand, moves
+):
+    def factory(name):
+        return memory_factory() if kind == "memory" else sqlite_factory(tmp_path / name)
+
+    plain = await play_through(factory("plain.db"))
+    resumed = await play_through(
+        factory("crash.db"), crash_at=lambda m, t: middle_of_hand(m, t, hand, moves)()
+    )
+    ended_a, balance_a, problems_a, _, time_a = plain
+    ended_b, balance_b, problems_b, crashed, time_b = resumed
+    assert crashed
+    assert ended_b.record == ended_a.record
+    assert ended_b.score == ended_a.score
+    assert (balance_b, ended_b.payouts) == (balance_a, ended_a.payouts)
+    assert time_b == time_a  # even the timers fired at the same moments
+    assert problems_a == problems_b == []
+
+
+async def test_a_restart_during_the_countdown_and_between_hands_carries_on(
+    memory_storage, recorder
+):
+    clock = ManualClock(START)
+    manager = build(memory_storage, clock, recorder)
+    table_id = (await manager.handle(PlayNow(ANA, CHAT))).table_id
+    await clock.advance(120)  # filled with robots: the countdown runs
+    assert manager.table_state(table_id).phase == "countdown"
+    await manager.stop()
+    manager = build(memory_storage, clock, recorder)
+    await manager.start()
+    await clock.advance(manager.countdown_seconds)
+    assert manager.table_state(table_id).phase == "playing"
+    # run to the end of the first hand, then restart in the pause before the next deal
+    await run_table(
+        manager, clock, table_id, [ANA], until=lambda: manager.match_of(table_id).hand.is_over
+    )
+    await manager.stop()
+    manager = build(memory_storage, clock, recorder)
+    await manager.start()
+    state = manager.table_state(table_id)
+    assert state.phase == "playing" and state.hand_number == 1
+    await clock.advance(3.0)
+    assert manager.match_of(table_id).hand_number == 2
+    await run_table(manager, clock, table_id, [ANA])
+    await manager.idle()
+    assert recorder.last(MatchEnded, table_id=table_id).record["hands"]
+
+
+async def test_a_snapshot_rebuilds_the_same_table(make_manager, clock, memory_storage):
+    manager = make_manager()
+    table_id = await seat_with_robots(manager, clock)
+    await clock.advance(0)
+    [data] = await memory_storage.load_tables()
+    table = Table.from_snapshot(data)
+    live = manager.match_of(table_id)
+    assert table.id == table_id
+    assert table.match is not None and table.match.hands[-1].history == live.hands[-1].history
+    assert table.match.score == live.score
+    assert table.seats[0].player == ANA and table.seats[1].robot_level == "aprendiz"
+    assert table.stakes == {await manager.player_id(ANA): 10}
+    assert Table.from_snapshot(table.snapshot()).snapshot() == table.snapshot()
+    with pytest.raises(ValueError):
+        Table.from_snapshot({**data, "version": 99})
+
+
+async def test_a_snapshot_that_no_longer_loads_is_dropped_not_fatal(
+    memory_storage, clock, recorder
+):
+    await memory_storage.save_table("broken", {"version": 1, "table_id": "broken"}, now=START)
+    manager = build(memory_storage, clock, recorder)
+    await manager.start()
+    assert manager.tables() == []

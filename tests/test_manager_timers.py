@@ -1,0 +1,243 @@
+"""Turn timers, forced moves, robots taking over and players coming back."""
+
+from __future__ import annotations
+
+from conftest import RecordingPort, run_table
+from test_manager import CHAT, seat_with_robots, wait_for_turn
+
+from bot.protocol import (
+    ComeBack,
+    FillWithRobots,
+    Leave,
+    MatchEnded,
+    MovePlayed,
+    OpenTable,
+    PlayerRef,
+    PlayNow,
+    PressButton,
+    RobotSeat,
+    SeatGivenBack,
+    SeatTakenByRobot,
+    ShowMyTiles,
+    TableClosed,
+    YourTiles,
+)
+from engine.rules import find_preset
+
+ANA = PlayerRef("test", "1", "Ana")
+BETO = PlayerRef("test", "2", "Beto")
+
+
+async def test_when_time_runs_out_a_robot_plays_that_one_move_and_the_player_stays(
+    make_manager, clock, recorder: RecordingPort
+):
+    manager = make_manager()
+    table_id = await seat_with_robots(manager, clock)
+    await wait_for_turn(manager, clock, table_id, 0)
+    before = manager.match_of(table_id)
+    await clock.advance(44.9)
+    assert manager.match_of(table_id) is before
+    await clock.advance(0.1)
+    await manager.idle()
+    played = [e for e in recorder.of(MovePlayed, table_id=table_id) if e.seat == 0]
+    assert played[-1].by == "timeout"
+    assert played[-1].move in before.hand.legal_moves()
+    state = manager.table_state(table_id)
+    assert not state.seats[0].away and not state.seats[0].is_robot
+    assert recorder.of(SeatTakenByRobot) == []
+
+
+async def test_after_several_missed_turns_a_robot_takes_the_seat(make_manager, clock, recorder):
+    manager = make_manager(missed_turns_limit=2, robot_delay=1.0)
+    table_id = await seat_with_robots(manager, clock)
+    for turn in range(2):
+        await wait_for_turn(manager, clock, table_id, 0)
+        if turn == 0:
+            await clock.advance(45)
+            assert recorder.of(SeatTakenByRobot) == []
+    timed_out_at = clock.now() + 45
+    await clock.advance(45)
+    await manager.idle()
+    taken = recorder.last(SeatTakenByRobot, table_id=table_id)
+    assert (taken.seat, taken.player, taken.reason) == (0, ANA, "missed_turns")
+    assert taken.back_by == timed_out_at + 300
+    state = manager.table_state(table_id)
+    assert state.seats[0].away and state.seats[0].is_robot
+    # the robot now plays the seat at robot speed, not after the turn timer
+    await wait_for_turn(manager, clock, table_id, 0)
+    assert manager.table_state(table_id).deadline == clock.now() + 1.0
+    await clock.advance(1.0)
+    await manager.idle()
+    last = [e for e in recorder.of(MovePlayed, table_id=table_id) if e.seat == 0][-1]
+    assert last.by == "robot"
+
+
+async def test_the_forced_move_option_plays_a_single_legal_move_after_its_delay(
+    make_manager, clock, recorder
+):
+    manager = make_manager()
+    reply = await manager.handle(
+        OpenTable(
+            ANA,
+            CHAT,
+            preset="espanol",
+            right=RobotSeat(),
+            across=RobotSeat(),
+            left=RobotSeat(),
+        )
+    )
+    table_id = reply.table_id
+    assert manager.table_state(table_id).rules.forced_move_seconds == 3
+    await clock.advance(manager.countdown_seconds)
+    forced_seen = 0
+    while table_id in manager.tables() and forced_seen < 2:
+        await wait_for_turn(manager, clock, table_id, 0)
+        tiles = (await manager.handle(ShowMyTiles(ANA, None, table_id))).events[0]
+        assert isinstance(tiles, YourTiles)
+        if len(tiles.moves) == 1:
+            assert tiles.deadline == clock.now() + 3
+            before = manager.match_of(table_id)
+            await clock.advance(2.9)
+            assert manager.match_of(table_id) is before
+            number = len(before.hand.history)
+            await clock.advance(0.1)
+            await manager.idle()
+            last = [e for e in recorder.of(MovePlayed, table_id=table_id) if e.seat == 0][-1]
+            assert (last.by, last.move, last.move_number) == (
+                "forced",
+                tiles.moves[0].move,
+                number + 1,
+            )
+            forced_seen += 1
+        else:
+            assert tiles.deadline == clock.now() + 45
+            assert (await manager.handle(PressButton(ANA, tiles.moves[0].payload))).ok
+    assert forced_seen >= 1
+
+
+async def test_coming_back_within_five_minutes_gives_the_seat_back_with_the_same_tiles(
+    make_manager, clock, recorder
+):
+    manager = make_manager(robot_delay=1.0)
+    table_id = (
+        await manager.handle(OpenTable(ANA, CHAT, right=RobotSeat(), across=BETO, left=RobotSeat()))
+    ).table_id
+    assert (await manager.handle(PlayNow(BETO, CHAT))).ok
+    await clock.advance(manager.countdown_seconds)
+    assert (await manager.handle(Leave(ANA, CHAT))).ok
+    await manager.idle()
+    taken = recorder.last(SeatTakenByRobot, table_id=table_id)
+    assert (taken.seat, taken.reason, taken.back_by) == (0, "left", clock.now() + 300)
+    refused = await manager.handle(ShowMyTiles(ANA, None, table_id))
+    assert refused.ok  # an away player may still look at their tiles
+    await clock.advance(240)  # robots (and Beto's timeouts) play on meanwhile
+    assert table_id in manager.tables()
+    reply = await manager.handle(ComeBack(ANA, CHAT))
+    assert reply.ok and reply.seat == 0
+    await manager.idle()
+    assert recorder.last(SeatGivenBack, table_id=table_id).player == ANA
+    state = manager.table_state(table_id)
+    assert not state.seats[0].away
+    tiles = (await manager.handle(ShowMyTiles(ANA, None, table_id))).events[0]
+    assert tiles.view.tiles == manager.match_of(table_id).hand.tiles(0)
+    assert (await manager.handle(ComeBack(ANA, CHAT))).refusal.reason == "not_away"
+
+
+async def test_after_five_minutes_the_seat_stays_with_the_robot_and_the_stake_is_forfeited(
+    make_manager, clock, recorder
+):
+    manager = make_manager(robot_delay=2.0)
+    long_match = {"target": 500}  # so that it outlasts the five minutes
+    table_id = (
+        await manager.handle(
+            OpenTable(
+                ANA, CHAT, overrides=long_match, right=RobotSeat(), across=BETO, left=RobotSeat()
+            )
+        )
+    ).table_id
+    await manager.handle(PlayNow(BETO, CHAT))
+    await clock.advance(manager.countdown_seconds)
+    await manager.handle(Leave(ANA, CHAT))
+    # Beto keeps playing his seat so the table lives on
+    beto_presses = 0
+    end = clock.now() + 301
+    while clock.now() < end and table_id in manager.tables():
+        state = manager.table_state(table_id)
+        if state.phase == "playing" and state.turn == 2:
+            tiles = (await manager.handle(ShowMyTiles(BETO, None, table_id))).events[0]
+            await manager.handle(PressButton(BETO, tiles.moves[0].payload))
+            beto_presses += 1
+            continue
+        await clock.advance(min(1.0, end - clock.now()))
+    late = await manager.handle(ComeBack(ANA, CHAT, table_id))
+    assert late.refusal.reason == "too_late"
+    await run_table(manager, clock, table_id, [BETO])
+    await manager.idle()
+    ended = recorder.last(MatchEnded, table_id=table_id)
+    ana = await manager.player_id(ANA)
+    beto = await manager.player_id(BETO)
+    assert ana not in ended.payouts_by_player
+    assert await manager.balance(ANA) == 990  # forfeited, whatever the result
+    assert await manager.balance(BETO) == (1010 if ended.winner_team == 0 else 990)
+    assert beto_presses > 0 and beto in ended.balances
+
+
+async def test_a_table_whose_last_human_leaves_ends_and_refunds(make_manager, clock, recorder):
+    manager = make_manager()
+    table_id = await seat_with_robots(manager, clock)
+    assert await manager.balance(ANA) == 990
+    reply = await manager.handle(Leave(ANA, None, table_id))
+    assert reply.ok
+    await manager.idle()
+    closed = recorder.last(TableClosed, table_id=table_id)
+    assert closed.reason == "no_humans"
+    assert closed.refunds == {await manager.player_id(ANA): 10}
+    assert await manager.balance(ANA) == 1000
+    assert table_id not in manager.tables()
+
+
+async def test_a_lone_player_who_stops_answering_gets_five_minutes_before_the_table_is_cancelled(
+    make_manager, clock, recorder
+):
+    manager = make_manager(missed_turns_limit=1, robot_delay=2.0)
+    rules = find_preset("venezolano", target=500)  # long enough to outlast five minutes
+    table_id = (
+        await manager.handle(
+            OpenTable(
+                ANA,
+                CHAT,
+                overrides={"target": rules.target},
+                right=RobotSeat(),
+                across=RobotSeat(),
+                left=RobotSeat(),
+            )
+        )
+    ).table_id
+    await clock.advance(manager.countdown_seconds)
+    await wait_for_turn(manager, clock, table_id, 0)
+    await clock.advance(45)
+    await manager.idle()
+    taken = recorder.last(SeatTakenByRobot, table_id=table_id)
+    await clock.advance(taken.back_by - clock.now() - 1)
+    assert table_id in manager.tables()
+    await clock.advance(1)
+    await manager.idle()
+    closed = recorder.last(TableClosed, table_id=table_id)
+    assert closed.reason == "no_humans"
+    assert await manager.balance(ANA) == 1000
+
+
+async def test_fill_with_robots_is_only_for_players_of_a_waiting_table(make_manager, clock):
+    manager = make_manager()
+    table_id = (await manager.handle(PlayNow(ANA, CHAT))).table_id
+    assert (
+        await manager.handle(FillWithRobots(BETO, CHAT, table_id))
+    ).refusal.reason == "not_seated"
+    assert (await manager.handle(FillWithRobots(ANA, CHAT, level="genio"))).refusal.reason == (
+        "unknown_level"
+    )
+    assert (await manager.handle(FillWithRobots(ANA, CHAT, level="novato"))).ok
+    state = manager.table_state(table_id)
+    assert [s.robot_level for s in state.seats[1:]] == ["novato"] * 3
+    again = await manager.handle(FillWithRobots(ANA, CHAT))
+    assert again.refusal.reason == "already_started"
