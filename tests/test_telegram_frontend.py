@@ -32,8 +32,10 @@ def _buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [b for row in rows for b in row]
 
 
-async def _table_with_robots(world: TelegramWorld, user: User, group: Any) -> str:
-    await world.command(group, user, "/jugar")
+async def _table_with_robots(
+    world: TelegramWorld, user: User, group: Any, command: str = "/jugar"
+) -> str:
+    await world.command(group, user, command)
     await world.settle()
     await world.command(group, user, "/robots")
     await world.settle()
@@ -268,7 +270,7 @@ async def test_failed_sends_are_retried_or_skipped_and_never_stop_a_table() -> N
         )
         world.fake.fail("editMessageMedia", status=400, description=NOT_MODIFIED)
         world.fake.fail("sendMessage", status=500, description="Internal Server Error", times=2)
-        table_id = await _table_with_robots(world, ana, group)
+        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
         presses = await world.play_out(table_id, {0: ana})
         assert presses > 0
         assert not world.fake.failures  # every injected failure was met
@@ -304,8 +306,8 @@ async def test_history_balance_top_rules_and_help_answer_in_the_players_language
         sam = world.fake.add_user(1005, "Sam", language_code="en")
         group = world.fake.add_group(GROUP, "Dominó")
         empty = await world.reply_to(group, ana, "/historial")
-        assert "Todavía" in empty.params["text"] or "ninguna" in empty.params["text"].lower()
-        table_id = await _table_with_robots(world, ana, group)
+        assert "ninguna partida" in empty.params["text"]
+        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
         await world.play_out(table_id, {0: ana})
         await world.settle()
 

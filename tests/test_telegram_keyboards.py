@@ -1,0 +1,123 @@
+"""Inline keyboards: board buttons per phase, one button per legal move, the /config menu."""
+
+from __future__ import annotations
+
+import random
+
+from bot.protocol import (
+    ChatRef,
+    MoveChoice,
+    PlayerRef,
+    SeatInfo,
+    TableChanged,
+    YourTiles,
+    decode_press,
+    encode_press,
+)
+from bot.telegram.keyboards import (
+    MENU_CHOICES,
+    board_keyboard,
+    config_keyboard,
+    hand_keyboard,
+    next_choice,
+)
+from bot.telegram.links import decode_config
+from engine.match import Match
+from engine.rules import OPTION_VALUES, Rules, find_preset
+from engine.views import public_view, seat_view
+
+CHAT = ChatRef("telegram", "-100", language="es")
+ANA = PlayerRef("telegram", "1", "Ana")
+
+
+def _seats(*names: str) -> tuple[SeatInfo, SeatInfo, SeatInfo, SeatInfo]:
+    seats = []
+    for seat, name in enumerate(names):
+        player = PlayerRef("telegram", str(seat + 1), name) if name else None
+        seats.append(SeatInfo(seat=seat, name=name, player=player))
+    return (seats[0], seats[1], seats[2], seats[3])
+
+
+def _event(phase: str, seats: tuple[SeatInfo, ...]) -> TableChanged:
+    return TableChanged(
+        table_id="t1",
+        chat=CHAT,
+        label="1",
+        phase=phase,  # type: ignore[arg-type]
+        rules=find_preset("venezolano"),
+        seats=seats,  # type: ignore[arg-type]
+    )
+
+
+def _data(markup: object) -> list[str]:
+    return [b.callback_data for row in markup.inline_keyboard for b in row]  # type: ignore[attr-defined]
+
+
+def test_a_waiting_board_offers_each_open_seat_named_by_the_partner_and_robots_now() -> None:
+    markup = board_keyboard(_event("waiting", _seats("Ana", "", "", "Leo")), "es")
+    assert markup is not None
+    labels = [b.text for row in markup.inline_keyboard for b in row]
+    assert "Sentarme con Leo" in labels  # seat 1 sits across from seat 3
+    assert "Sentarme con Ana" in labels  # seat 2 sits across from seat 0
+    presses = [decode_press(d) for d in _data(markup)]
+    assert [(p.kind, p.code) for p in presses] == [("sit", "1"), ("sit", "2"), ("robots", "")]
+
+
+def test_a_playing_board_offers_emotes_and_my_tiles_and_an_ended_board_nothing() -> None:
+    markup = board_keyboard(_event("playing", _seats("A", "B", "C", "D")), "en")
+    assert markup is not None
+    kinds = [decode_press(d).kind for d in _data(markup)]
+    assert kinds.count("emote") == 8 and "tiles" in kinds and "back" in kinds
+    assert board_keyboard(_event("ended", _seats("A", "B", "C", "D")), "es") is None
+
+
+def test_the_hand_has_one_button_per_legal_move_and_none_when_it_is_not_your_turn() -> None:
+    match = Match.new(find_preset("internacional"), random.Random(3))
+    for _ in range(5):
+        match = match.apply(match.hand.legal_moves()[0])
+    seat = match.hand.turn
+    view = seat_view(match, seat)
+    moves = view.legal_moves()
+    choices = tuple(
+        MoveChoice(m, m.code(), m.text(), encode_press("t1", 1, 6, m.code())) for m in moves
+    )
+    base = dict(
+        table_id="t1",
+        chat=CHAT,
+        to=ANA,
+        seat=seat,
+        view=view,
+        moves=choices,
+        hand_number=1,
+        move_number=6,
+        deadline=None,
+        seats=_seats("A", "B", "C", "D"),
+    )
+    markup = hand_keyboard(YourTiles(is_your_turn=True, **base))  # type: ignore[arg-type]
+    assert markup is not None
+    data = _data(markup)
+    assert data == [c.payload for c in choices]
+    assert all(len(d.encode()) <= 64 for d in data)
+    assert hand_keyboard(YourTiles(is_your_turn=False, **base)) is None  # type: ignore[arg-type]
+    assert public_view(match).turn == seat
+
+
+def test_the_config_menu_lists_presets_and_options_with_their_values() -> None:
+    rules = find_preset("dominicano")
+    markup = config_keyboard(rules, "dominicano", {}, "es")
+    data = [decode_config(d) for d in _data(markup)]
+    assert all(d is not None for d in data)
+    labels = [b.text for row in markup.inline_keyboard for b in row]
+    assert "✓ dominicano" in labels
+    assert any(label.startswith("Partida a: 200") for label in labels)
+    assert {d.name for d in data if d and d.action == "option"} == set(MENU_CHOICES)
+
+
+def test_every_menu_value_is_a_valid_rule_value_and_stepping_wraps_round() -> None:
+    for option, choices in MENU_CHOICES.items():
+        assert option in OPTION_VALUES
+        for value in choices:
+            Rules.build(**{option: value})
+    assert next_choice("target", 100) == 150
+    assert next_choice("target", 500) == 50
+    assert next_choice("stake", 7) == 0  # a typed value off the menu starts it again

@@ -1,0 +1,120 @@
+"""Sending without stopping a table: retries, "not modified" as success, newest state first.
+
+Bot API calls go through a real PTB ``Bot`` to the fake server, which injects failures."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from telegram import Bot
+from telegram.error import BadRequest, Forbidden
+
+from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, send
+from tests.fake_telegram import NOT_MODIFIED as NOT_MODIFIED_TEXT
+from tests.fake_telegram import FakeTelegram
+
+GROUP = -100777
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        server.add_group(GROUP, "G")
+        server.add_user(5, "Ana")
+        server.add_user(6, "Bea", started=False)
+        yield server
+
+
+@pytest.fixture
+async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
+    async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as client:
+        yield client
+
+
+async def test_network_errors_and_server_errors_are_retried_until_the_message_goes(
+    fake: FakeTelegram, bot: Bot
+) -> None:
+    fake.fail("sendMessage", network=True)
+    fake.fail("sendMessage", status=502, description="Bad Gateway")
+    message = await send(lambda: bot.send_message(GROUP, "hola"))
+    assert message.text == "hola"
+    assert [c.status for c in fake.calls_to("sendMessage")] == [0, 502, 200]
+
+
+async def test_a_flood_limit_is_waited_out_and_retried(fake: FakeTelegram, bot: Bot) -> None:
+    fake.fail(
+        "sendMessage", status=429, description="Too Many Requests: retry after 1", retry_after=1
+    )
+    message = await send(lambda: bot.send_message(GROUP, "hola"))
+    calls = fake.calls_to("sendMessage")
+    assert message.text == "hola" and [c.status for c in calls] == [429, 200]
+    assert calls[1].at - calls[0].at >= 1.0
+
+
+async def test_message_not_modified_is_success(fake: FakeTelegram, bot: Bot) -> None:
+    sent = await send(lambda: bot.send_message(GROUP, "igual"))
+    result = await send(
+        lambda: bot.edit_message_text("igual", chat_id=GROUP, message_id=sent.message_id)
+    )
+    assert result is NOT_MODIFIED
+    assert fake.calls_to("editMessageText")[0].params
+    assert NOT_MODIFIED_TEXT.startswith("Bad Request: message is not modified")
+
+
+async def test_refusals_are_not_retried(fake: FakeTelegram, bot: Bot) -> None:
+    with pytest.raises(Forbidden):
+        await send(lambda: bot.send_message(6, "hola"))  # Bea never started the bot
+    with pytest.raises(BadRequest) as gone:
+        await send(lambda: bot.edit_message_text("x", chat_id=GROUP, message_id=999))
+    assert is_gone(gone.value)
+    assert len(fake.calls_to("sendMessage")) == 1 and len(fake.calls_to("editMessageText")) == 1
+
+
+async def test_errors_that_persist_are_raised_after_the_last_attempt(
+    fake: FakeTelegram, bot: Bot
+) -> None:
+    fake.fail("sendMessage", network=True, times=10)
+    with pytest.raises(Exception, match="httpx"):
+        await send(lambda: bot.send_message(GROUP, "hola"), attempts=2)
+    assert len(fake.calls_to("sendMessage")) == 2
+
+
+async def test_latest_shows_only_the_newest_pending_state_in_order_per_key() -> None:
+    shown: list[tuple[str, int]] = []
+    gate = asyncio.Event()
+
+    async def show(key: str, state: int) -> None:
+        await gate.wait()
+        shown.append((key, state))
+
+    latest: Latest[int] = Latest(show)
+    for state in range(1, 6):
+        latest.put("board", state)
+        await asyncio.sleep(0)
+    latest.put("other", 1)
+    gate.set()
+    await latest.idle()
+    assert [s for k, s in shown if k == "board"] == [1, 5]  # 2..4 were skipped, never reordered
+    assert ("other", 1) in shown
+    assert not latest.busy
+
+
+async def test_a_failing_show_is_logged_and_the_next_state_still_shows(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    shown: list[int] = []
+
+    async def show(key: str, state: int) -> None:
+        if state == 1:
+            raise RuntimeError("boom")
+        shown.append(state)
+
+    latest: Latest[int] = Latest(show)
+    latest.put("k", 1)
+    await latest.idle()
+    latest.put("k", 2)
+    await latest.idle()
+    assert shown == [2]
+    assert "could not show" in caplog.text
