@@ -1,0 +1,139 @@
+"""The terminal table: a scripted match from piped input, to the end."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.terminal import play, tile_text
+from engine.tiles import Tile
+from storage.memory import MemoryStorage
+
+
+async def run_script(script: str, **options) -> tuple[int, str, MemoryStorage]:
+    storage = MemoryStorage()
+    out = io.StringIO()
+    code = await play(
+        storage, stdin=io.StringIO(script), stdout=out, seed=7, level="aprendiz", **options
+    )
+    return code, out.getvalue(), storage
+
+
+async def test_a_scripted_match_from_piped_input_plays_to_the_end():
+    code, text, storage = await run_script("1\n" * 400)
+    assert code == 0
+    assert "Mesa 1: tú y un robot de compañero contra dos robots." in text
+    assert "Empieza la partida" in text and "Apuesta: $10." in text
+    assert "— Mano 1 —" in text
+    assert "Te toca (45 s): 1) " in text  # the playable tiles, numbered, and the timer
+    assert "Tus fichas: [" in text
+    assert "Tanteo (nosotros – ellos):" in text
+    won = "¡Ganamos la partida" in text
+    assert won or "Ellos ganaron la partida" in text
+    assert text.rstrip().endswith(f"Tu saldo: ${1010 if won else 990}.")
+    assert await storage.load_tables() == []
+    assert len(await storage.match_records()) == 1
+
+
+async def test_emotes_help_and_bad_numbers_are_answered_without_moving():
+    code, text, _ = await run_script("e hola\ne hola\ne bravo\n99\n?\nt\n1\nq\n", language="en")
+    assert code == 0
+    assert "  You: «Hello, table»" in text
+    assert "Wait 5 s before the next emote." in text
+    assert "Unknown emote." in text
+    assert "Choose a number from 1 to" in text
+    assert "Type the number of a move" in text
+    assert text.count("Your tiles: [") >= 2
+    assert "You play [" in text
+    assert "The table closed; stakes were refunded." in text
+    assert text.rstrip().endswith("Your balance: $1000.")
+
+
+async def test_the_end_of_the_input_leaves_the_table_cleanly_and_refunds():
+    code, text, storage = await run_script("1\n1\n")
+    assert code == 0
+    assert "Fin de la entrada: dejas la mesa." in text
+    assert text.rstrip().endswith("Tu saldo: $1000.")
+    assert await storage.load_tables() == []
+
+
+async def test_the_board_picture_is_kept_on_disk(tmp_path: Path):
+    board = tmp_path / "board.png"
+    code, _text, _ = await run_script("1\n1\n1\nq\n", board_png=board)
+    assert code == 0
+    data = board.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_tiles_are_drawn_as_text():
+    assert tile_text(Tile(4, 6)) == "[6|4]"
+
+
+def test_domino_play_runs_from_the_command_line_with_a_database(tmp_path: Path):
+    db = tmp_path / "play.db"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "play",
+            "--seed",
+            "3",
+            "--level",
+            "aprendiz",
+            "--db",
+            str(db),
+        ],
+        input="1\n" * 400,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Tu saldo: $" in result.stdout
+    assert "partida" in result.stdout
+    # the wallet persists in the database: a second run starts from the new balance
+    again = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "play",
+            "--level",
+            "aprendiz",
+            "--db",
+            str(db),
+            "--lang",
+            "en",
+        ],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert again.returncode == 0, again.stderr
+    first_balance = result.stdout.rstrip().rsplit("$", 1)[1]
+    assert again.stdout.rstrip().endswith(f"Your balance: ${first_balance}")
+
+
+def test_an_unknown_preset_is_a_clear_error(tmp_path: Path):
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "play",
+            "--preset",
+            "nope",
+            "--db",
+            str(tmp_path / "x.db"),
+        ],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "unknown preset 'nope'" in result.stderr
