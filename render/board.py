@@ -27,6 +27,7 @@ from render.canvas import (
     MUTED,
     PANEL,
     PASS_RED,
+    SHADOW,
     TABLE,
     TABLE_EDGE,
     TEAM_COLORS,
@@ -114,6 +115,7 @@ def _pass_counts(view: PublicView) -> tuple[list[int], list[bool]]:
 def _draw_backs(image: Image.Image, x: int, y: int, count: int, per_row: int, team: int) -> int:
     """Tile backs for ``count`` tiles; returns the x after the first row."""
     sprite = back_sprite(14, TEAM_DARK[team])
+    count = max(0, min(count, 7))
     for i in range(count):
         row, col = divmod(i, per_row)
         image.paste(sprite, (x + col * 18, y + row * 32), sprite)
@@ -299,6 +301,10 @@ def _draw_line(
     layout = board_layout(view)
     last_order = max(p.order for p in view.line)
     s = layout.short
+    # Soft shadows first, so no shadow falls on a neighbouring tile.
+    for box in layout.tiles:
+        r = box.rect
+        draw.rounded_rectangle((r.x0 + 2, r.y0 + 3, r.x1 + 1, r.y1 + 2), radius=s // 5, fill=SHADOW)
     for box in layout.tiles:
         r = box.rect
         look = FACE

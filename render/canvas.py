@@ -15,6 +15,7 @@ __all__ = [
     "INK",
     "MUTED",
     "PANEL",
+    "SHADOW",
     "TABLE",
     "TEAM_COLORS",
     "TEAM_DARK",
@@ -31,6 +32,7 @@ Color = tuple[int, int, int]
 BACKGROUND: Final[Color] = (18, 78, 52)
 TABLE: Final[Color] = (26, 104, 68)
 TABLE_EDGE: Final[Color] = (14, 62, 41)
+SHADOW: Final[Color] = (16, 70, 45)
 PANEL: Final[Color] = (12, 48, 33)
 WHITE: Final[Color] = (246, 246, 240)
 MUTED: Final[Color] = (168, 198, 180)
