@@ -19,6 +19,7 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from engine.hand import Termination
+from engine.moves import Side
 from engine.views import PublicView
 from render.canvas import (
     BACKGROUND,
@@ -315,7 +316,8 @@ def _draw_line(
             )
         sprite = tile_sprite(s, box.first, box.second, box.vertical, look)
         image.paste(sprite, (r.x0, r.y0), sprite)
-    # The open ends: the number each end shows, where the next tile would go.
+    # The open ends: the number each end shows, where the next tile would go, tagged
+    # left/right as the move buttons name them.
     radius = s * 9 // 20
     digit = max(12, s * 22 // 40)
     ascent = font(digit, True).getmetrics()[0]
@@ -324,6 +326,47 @@ def _draw_line(
         draw.ellipse(disc, fill=WHITE, outline=GOLD, width=3)
         top = end.y - (ascent * 3) // 5 - 1
         draw_text(image, end.x, top, str(end.number), digit, bold=True, color=INK, anchor="m")
+    for label, r in end_tags(layout, facts.language):
+        pill(draw, (r.x0, r.y0, r.x1 - 1, r.y1 - 1), PANEL)
+        draw_text(image, (r.x0 + r.x1) // 2, r.y0 + 1, label, _TAG_SIZE, bold=True, anchor="m")
+
+
+_TAG_SIZE: Final = 14
+
+
+def end_tags(layout: LineLayout, language: str) -> list[tuple[str, Rect]]:
+    """The "izq."/"der." tag of each open end and where it goes.
+
+    The snake can bring the left end to the right of the picture, so each end's mark
+    says which end it is, in the words of the move buttons. A tag sits above, below,
+    left or right of its mark, the first place that covers no tile, no mark and no
+    other tag and stays on the table.
+    """
+    placed: list[tuple[str, Rect]] = []
+    radius = layout.short * 9 // 20
+    area = Rect(layout.area.x0 - 6, layout.area.y0 - 6, layout.area.x1 + 6, layout.area.y1 + 6)
+    marks = [Rect(e.x - radius, e.y - radius, e.x + radius, e.y + radius) for e in layout.ends]
+    for end in layout.ends:
+        label = text(language, "left" if end.side is Side.LEFT else "right")
+        w = int(text_width(label, _TAG_SIZE, True)) + 12
+        h = 20
+        x, y, r = end.x, end.y, radius
+        candidates = (
+            Rect(x - w // 2, y - r - h - 3, x - w // 2 + w, y - r - 3),
+            Rect(x - w // 2, y + r + 3, x - w // 2 + w, y + r + 3 + h),
+            Rect(x - r - 4 - w, y - h // 2, x - r - 4, y - h // 2 + h),
+            Rect(x + r + 4, y - h // 2, x + r + 4 + w, y - h // 2 + h),
+        )
+        for rect in candidates:
+            if not rect.inside(area):
+                continue
+            if any(rect.overlaps(b.rect) for b in layout.tiles):
+                continue
+            if any(rect.overlaps(m) for m in marks) or any(rect.overlaps(t) for _, t in placed):
+                continue
+            placed.append((label, rect))
+            break
+    return placed
 
 
 def board_image(view: PublicView, facts: TableFacts) -> Image.Image:

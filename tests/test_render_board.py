@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import io
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -9,9 +10,9 @@ from PIL import Image, ImageStat
 
 from engine.views import public_view
 from render import SeatFacts, TableFacts, board_png
-from render.board import BOARD_SIZE, TABLE_AREA, board_layout, score_text, seat_name
+from render.board import BOARD_SIZE, TABLE_AREA, board_layout, end_tags, score_text, seat_name
 from render.layout import TileBox
-from render.samples import LONG_NAMES, full_line_view
+from render.samples import LONG_NAMES, chain_of_all_tiles, full_line_view, line_view
 from tests.render_golden import FACTS, assert_matches_golden, scripted_match
 
 
@@ -128,3 +129,23 @@ def test_the_board_is_drawn_only_from_a_view_never_from_the_full_state() -> None
         board_png(match, FACTS)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="PublicView"):
         board_png(match.hand, FACTS)  # type: ignore[arg-type]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=1, max_value=28), st.integers(min_value=0, max_value=10**6))
+def test_each_open_end_is_tagged_left_or_right_without_covering_a_tile(
+    length: int, seed: int
+) -> None:
+    rng = random.Random(seed)
+    chain = chain_of_all_tiles(rng)
+    start = rng.randrange(0, 29 - length)
+    view = line_view(chain[start : start + length], rng.randrange(length), rng)
+    layout = board_layout(view)
+    tags = end_tags(layout, "es")
+    assert [label for label, _ in tags] == ["izq.", "der."]
+    for _, rect in tags:
+        assert not any(rect.overlaps(b.rect) for b in layout.tiles)
+        assert rect.x0 >= 0 and rect.x1 <= BOARD_SIZE[0]
+        assert TABLE_AREA.y0 - 8 <= rect.y0 and rect.y1 <= TABLE_AREA.y1 + 8
+    assert not tags[0][1].overlaps(tags[1][1])
+    assert [label for label, _ in end_tags(layout, "en")] == ["left", "right"]
