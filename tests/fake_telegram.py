@@ -193,6 +193,7 @@ class FakeTelegram:
         self.files: dict[str, bytes] = {}
         self.failures: list[TelegramFailure] = []
         self._updates: list[dict[str, Any]] = []
+        self.served: dict[int, float] = {}  # update_id -> perf_counter() when handed out
         self._update_ids = itertools.count(1)
         self._message_ids: dict[int, Iterator[int]] = {}
         self._file_ids = itertools.count(1)
@@ -353,10 +354,16 @@ class FakeTelegram:
     send_command = send_text
 
     def press(self, user: User, message: dict[str, Any] | Message, data: str) -> str:
+        return self.press_update(user, message, data)[0]
+
+    def press_update(
+        self, user: User, message: dict[str, Any] | Message, data: str
+    ) -> tuple[str, int]:
         """``user`` presses a button with callback ``data`` on ``message``.
 
         ``message`` is a message the bot sent (a stored dict, e.g. ``call.result``) or a
-        PTB Message. Returns the callback query id (to find its answerCallbackQuery).
+        PTB Message. Returns the callback query id (to find its answerCallbackQuery) and
+        the update id.
         """
         if isinstance(message, dict):
             stored = self.messages.get((message["chat"]["id"], message["message_id"]))
@@ -371,8 +378,8 @@ class FakeTelegram:
             message=msg,
             data=data,
         )
-        self.push(Update(next(self._update_ids), callback_query=query))
-        return query_id
+        update_id = self.push(Update(next(self._update_ids), callback_query=query))
+        return query_id, update_id
 
     # ------------------------------------------------------------------ looking at calls
     def calls_to(self, method: str, *, chat_id: int | None = None) -> list[Call]:
@@ -384,13 +391,14 @@ class FakeTelegram:
 
     async def wait_for(
         self,
-        method: str,
+        method: str | tuple[str, ...],
         predicate: Callable[[Call], bool] | None = None,
         *,
         after: int = 0,
         timeout: float = 5.0,
     ) -> Call:
-        """The first call of ``method`` (from index ``after``) matching ``predicate``.
+        """The first call of ``method`` (a name, or a tuple of names) from index ``after``
+        matching ``predicate``.
 
         Raises:
             TimeoutError: no such call within ``timeout`` seconds.
@@ -398,9 +406,11 @@ class FakeTelegram:
         assert self._changed is not None
         deadline = time.monotonic() + timeout
 
+        methods = (method,) if isinstance(method, str) else method
+
         def find() -> Call | None:
             for call in self.calls[after:]:
-                if call.method == method and (predicate is None or predicate(call)):
+                if call.method in methods and (predicate is None or predicate(call)):
                     return call
             return None
 
@@ -676,6 +686,9 @@ class FakeTelegram:
                     self._changed.notify_all()
                 ready = self._updates[:limit]
                 if ready or self._stopping:
+                    now = time.perf_counter()
+                    for update in ready:
+                        self.served.setdefault(update["update_id"], now)
                     return ready
                 left = deadline - time.monotonic()
                 if left <= 0:
