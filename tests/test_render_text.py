@@ -4,14 +4,32 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from render.text import ELLIPSIS, clean_name, fit_text, font, text_sprite, text_width, wrap_text
+from render.text import (
+    ELLIPSIS,
+    PLACEHOLDER,
+    clean_name,
+    covered,
+    fit_text,
+    font,
+    text_sprite,
+    text_width,
+    wrap_text,
+)
 
 
 def test_names_keep_accents_and_emoji_but_lose_control_characters() -> None:
     assert clean_name("  José\tÑúñez \n") == "José Ñúñez"
     assert clean_name("Ana\u202e evil\u0007") == "Ana evil"
-    assert clean_name("👨\u200d👩\u200d👧 family") == "👨\u200d👩\u200d👧 family"
+    assert clean_name("Ana ❤️ 😀") == "Ana ❤️ 😀"  # glyphs the shipped font has
     assert clean_name("e\u0301") == "é"  # NFC
+
+
+def test_characters_the_font_lacks_become_one_placeholder_per_run() -> None:
+    assert clean_name("Pedro 🎲🔥") == f"Pedro {PLACEHOLDER}"
+    assert clean_name("👨\u200d👩\u200d👧 family") == f"{PLACEHOLDER} family"
+    assert clean_name("李小龍") == PLACEHOLDER
+    assert clean_name("👍🏽 ok") == f"{PLACEHOLDER} ok"
+    assert covered("ñ") and covered("م") and covered("ש") and not covered("🎲")
 
 
 def test_an_empty_or_invisible_name_gets_the_fallback() -> None:
