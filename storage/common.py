@@ -1,0 +1,150 @@
+"""Rules both storages share, so that memory and SQLite behave the same.
+
+Account keys name the ledger's accounts: ``"house"``, ``"player:<id>"`` and
+``"escrow:<match id>"``. Settlement and refund plans are computed here from an escrow's
+holders, then written by each storage in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from engine.rules import PRESET_NAMES, PRESETS, Rules, find_preset
+from storage.base import PlayerResult
+
+__all__ = [
+    "HOUSE",
+    "Plan",
+    "canonical_chat_rules",
+    "check_platform_ids",
+    "check_results",
+    "display_name_or",
+    "escrow_account",
+    "plan_refund",
+    "plan_settlement",
+    "player_account",
+    "to_json",
+]
+
+HOUSE: Final = "house"
+"""The house account's key; its balance is the money it has issued (negative)."""
+
+
+def player_account(player_id: int) -> str:
+    """The key of a player's account."""
+    return f"player:{player_id}"
+
+
+def escrow_account(match_id: str) -> str:
+    """The key of a match's escrow account."""
+    return f"escrow:{match_id}"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A ledger transaction to write and the escrow changes that go with it.
+
+    Attributes:
+        entries: (account key, dollars) pairs summing to zero; zero amounts left out.
+        amounts: player id -> dollars paid to the player (the method's result).
+        statuses: player id -> new holder status.
+    """
+
+    entries: list[tuple[str, int]]
+    amounts: dict[int, int] = field(default_factory=dict)
+    statuses: dict[int, str] = field(default_factory=dict)
+
+
+def plan_settlement(
+    match_id: str, stake: int, holders: Mapping[int, str], winner_ids: Sequence[int]
+) -> Plan:
+    """Pay twice the stake to each winner still holding a stake (rules.md, "The house").
+
+    The escrow is emptied: what it holds pays the winners first, the house pays the rest
+    or takes what is left (losers' stakes).
+    """
+    wanted = set(winner_ids)
+    winners = [pid for pid, status in holders.items() if status == "held" and pid in wanted]
+    held = sum(stake for status in holders.values() if status == "held")
+    paid = 2 * stake * len(winners)
+    entries = [(escrow_account(match_id), -held), (HOUSE, held - paid)]
+    entries += [(player_account(pid), 2 * stake) for pid in winners]
+    statuses = {pid: "lost" for pid, status in holders.items() if status == "held"}
+    statuses.update({pid: "paid" for pid in winners})
+    return Plan([(a, n) for a, n in entries if n], {pid: 2 * stake for pid in winners}, statuses)
+
+
+def plan_refund(match_id: str, stake: int, holders: Mapping[int, str]) -> Plan:
+    """Give each held stake back; forfeited stakes stay with the house."""
+    held = [pid for pid, status in holders.items() if status == "held"]
+    entries = [(escrow_account(match_id), -stake * len(held))]
+    entries += [(player_account(pid), stake) for pid in held]
+    return Plan(
+        [(a, n) for a, n in entries if n],
+        {pid: stake for pid in held},
+        {pid: "refunded" for pid in held},
+    )
+
+
+def check_platform_ids(platform: str, platform_user_id: str) -> None:
+    """Raise ValueError for an empty platform name or platform user id."""
+    if not isinstance(platform, str) or not platform.strip():
+        raise ValueError("platform must be a non-empty string")
+    if not isinstance(platform_user_id, str) or not platform_user_id.strip():
+        raise ValueError("platform_user_id must be a non-empty string")
+
+
+def display_name_or(display_name: str, fallback: str) -> str:
+    """The display name without surrounding spaces, or ``fallback`` when blank."""
+    name = display_name.strip() if isinstance(display_name, str) else ""
+    return name or fallback
+
+
+def check_results(match_id: str, chat: str, results: Sequence[PlayerResult]) -> None:
+    """Raise ValueError for a malformed :meth:`Storage.record_match` call."""
+    if not isinstance(match_id, str) or not match_id:
+        raise ValueError("match_id must be a non-empty string")
+    if not isinstance(chat, str) or not chat:
+        raise ValueError("chat must be a non-empty chat key")
+    seen: set[int] = set()
+    for r in results:
+        if r.player_id in seen:
+            raise ValueError(f"player {r.player_id} has two results")
+        seen.add(r.player_id)
+        if r.team not in (0, 1):
+            raise ValueError(f"team must be 0 or 1 (got {r.team!r})")
+        for name in ("hands_won", "dominoes", "trancas_won", "capicuas"):
+            value = getattr(r, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a whole number >= 0 (got {value!r})")
+
+
+def to_json(value: Any) -> str:
+    """JSON text of a record, snapshot or overrides.
+
+    Raises:
+        TypeError: not JSON-serialisable (NaN and infinities included).
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except ValueError as exc:
+        raise TypeError(str(exc)) from None
+
+
+def canonical_chat_rules(
+    preset: str, overrides: Mapping[str, object]
+) -> tuple[str, dict[str, Any]]:
+    """Validate a chat's preset and overrides; the canonical preset name and values.
+
+    Raises:
+        engine.errors.RulesError: unknown preset, unknown option or bad value.
+    """
+    base = find_preset(preset)
+    options = dict(overrides)
+    rules = Rules.build(**{**base.model_dump(), **options})
+    name = next(n for n in PRESET_NAMES if PRESETS[n] is base)
+    dumped = rules.model_dump()
+    return name, {key: dumped[key] for key in options}

@@ -1,0 +1,471 @@
+"""An in-memory :class:`~storage.base.Storage` with the same behaviour as SQLite (for tests).
+
+Each method checks everything first and then changes state without awaiting in between,
+so under asyncio every operation is atomic, like one SQLite transaction. JSON values
+(records, snapshots, overrides) are stored as JSON text, so they come back exactly as the
+SQLite storage returns them (tuples as lists, keys as strings).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from storage.base import (
+    ACTIVE_SECONDS,
+    DEFAULT_STAKE,
+    LANGUAGES,
+    MIN_RATED_MATCHES,
+    OPENING_BALANCE,
+    ChatRules,
+    InsufficientFunds,
+    LedgerEntry,
+    MatchClosedError,
+    NotInMatchError,
+    Player,
+    PlayerResult,
+    PlayerStats,
+    RankRow,
+    Storage,
+    StoredMatch,
+    UnknownMatchError,
+    UnknownPlayerError,
+    bayesian_rating,
+    check_now,
+    check_stake_arguments,
+    normalize_language,
+    top_up_amount,
+)
+from storage.common import (
+    HOUSE,
+    canonical_chat_rules,
+    check_platform_ids,
+    check_results,
+    display_name_or,
+    escrow_account,
+    plan_refund,
+    plan_settlement,
+    player_account,
+    to_json,
+)
+
+__all__ = ["MemoryStorage"]
+
+
+@dataclass
+class _Transaction:
+    key: str
+    kind: str
+    match_id: str | None
+    at: float
+    entries: list[tuple[str, int]]
+
+
+@dataclass
+class _Escrow:
+    stake: int
+    state: str = "open"  # open | settled | refunded
+    holders: dict[int, str] = field(default_factory=dict)  # held|forfeited|paid|lost|refunded
+    result: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass
+class _PlayerRow:
+    display_name: str
+    language: str
+    created_at: float
+    last_top_up: float | None = None
+
+
+@dataclass
+class _MatchRow:
+    seq: int
+    chat: str
+    finished_at: float
+    record_json: str
+    results: tuple[PlayerResult, ...]
+
+
+class MemoryStorage(Storage):
+    """The storage port kept in dictionaries; behaves exactly like ``SqliteStorage``."""
+
+    def __init__(self) -> None:
+        self._players: dict[int, _PlayerRow] = {}
+        self._links: dict[tuple[str, str], int] = {}
+        self._balances: dict[str, int] = {HOUSE: 0}
+        self._transactions: dict[str, _Transaction] = {}
+        self._escrows: dict[str, _Escrow] = {}
+        self._matches: dict[str, _MatchRow] = {}
+        self._chat_rules: dict[str, tuple[str, str, int | None, float]] = {}
+        self._tables: dict[str, tuple[str, float]] = {}
+        self._closed = False
+
+    async def close(self) -> None:
+        self._closed = True
+
+    # ------------------------------------------------------------------ helpers
+
+    def _post(
+        self, key: str, kind: str, match_id: str | None, at: float, entries: list[tuple[str, int]]
+    ) -> None:
+        entries = [(account, amount) for account, amount in entries if amount != 0]
+        if key in self._transactions:
+            raise AssertionError(f"idempotency key {key} used twice")
+        if sum(amount for _, amount in entries) != 0:
+            raise AssertionError(f"unbalanced transaction {key}")
+        for account, amount in entries:
+            self._balances[account] = self._balances.get(account, 0) + amount
+        self._transactions[key] = _Transaction(key, kind, match_id, at, entries)
+
+    def _row(self, player_id: int) -> _PlayerRow:
+        row = self._players.get(player_id)
+        if row is None:
+            raise UnknownPlayerError(player_id)
+        return row
+
+    def _player(self, player_id: int) -> Player:
+        row = self._row(player_id)
+        return Player(player_id, row.display_name, row.language)
+
+    def _escrow(self, match_id: str) -> _Escrow:
+        escrow = self._escrows.get(match_id)
+        if escrow is None:
+            raise UnknownMatchError(match_id)
+        return escrow
+
+    # ------------------------------------------------------------------ players
+
+    async def ensure_player(
+        self,
+        platform: str,
+        platform_user_id: str,
+        display_name: str,
+        *,
+        language: str | None = None,
+        now: float,
+    ) -> Player:
+        check_platform_ids(platform, platform_user_id)
+        check_now(now)
+        name = display_name_or(display_name, platform_user_id)
+        player_id = self._links.get((platform, platform_user_id))
+        if player_id is not None:
+            self._players[player_id].display_name = name
+            return self._player(player_id)
+        player_id = len(self._players) + 1
+        self._players[player_id] = _PlayerRow(name, normalize_language(language), now)
+        self._links[(platform, platform_user_id)] = player_id
+        self._post(
+            f"open:{player_id}",
+            "open",
+            None,
+            now,
+            [(HOUSE, -OPENING_BALANCE), (player_account(player_id), OPENING_BALANCE)],
+        )
+        return self._player(player_id)
+
+    async def get_player(self, player_id: int) -> Player | None:
+        return self._player(player_id) if player_id in self._players else None
+
+    async def find_player(self, platform: str, platform_user_id: str) -> Player | None:
+        player_id = self._links.get((platform, platform_user_id))
+        return None if player_id is None else self._player(player_id)
+
+    async def link_player(self, player_id: int, platform: str, platform_user_id: str) -> None:
+        check_platform_ids(platform, platform_user_id)
+        self._row(player_id)
+        linked = self._links.get((platform, platform_user_id))
+        if linked is not None and linked != player_id:
+            raise ValueError(f"{platform} user {platform_user_id} is linked to another player")
+        self._links[(platform, platform_user_id)] = player_id
+
+    async def set_player_language(self, player_id: int, language: str) -> None:
+        row = self._row(player_id)
+        if language not in LANGUAGES:
+            raise ValueError(f"language must be one of {', '.join(LANGUAGES)} (got {language!r})")
+        row.language = language
+
+    # ------------------------------------------------------------------- wallet
+
+    async def balance(self, player_id: int) -> int:
+        self._row(player_id)
+        return self._balances[player_account(player_id)]
+
+    async def stake(
+        self, match_id: str, player_ids: Sequence[int], stake: int, *, now: float
+    ) -> None:
+        check_stake_arguments(match_id, player_ids, stake)
+        check_now(now)
+        if match_id in self._escrows:
+            return
+        rows = [self._row(pid) for pid in player_ids]
+        top_ups: dict[int, int] = {}
+        short: list[int] = []
+        for pid, row in zip(player_ids, rows, strict=True):
+            balance = self._balances[player_account(pid)]
+            added = top_up_amount(balance, stake, row.last_top_up, now)
+            if balance + added < stake:
+                short.append(pid)
+            elif added:
+                top_ups[pid] = added
+        if short:
+            raise InsufficientFunds(short)
+        for pid, added in top_ups.items():
+            self._post(
+                f"top_up:stake:{match_id}:{pid}",
+                "top_up",
+                match_id,
+                now,
+                [(HOUSE, -added), (player_account(pid), added)],
+            )
+            self._players[pid].last_top_up = now
+        entries = [(player_account(pid), -stake) for pid in player_ids]
+        entries.append((escrow_account(match_id), stake * len(player_ids)))
+        self._balances.setdefault(escrow_account(match_id), 0)
+        self._post(f"stake:{match_id}", "stake", match_id, now, entries)
+        self._escrows[match_id] = _Escrow(stake, holders={pid: "held" for pid in player_ids})
+
+    async def settle(
+        self, match_id: str, winner_ids: Sequence[int], *, now: float
+    ) -> dict[int, int]:
+        check_now(now)
+        escrow = self._escrow(match_id)
+        if escrow.state == "settled":
+            return dict(escrow.result)
+        if escrow.state == "refunded":
+            raise MatchClosedError(match_id, escrow.state)
+        plan = plan_settlement(match_id, escrow.stake, escrow.holders, winner_ids)
+        self._post(f"settle:{match_id}", "payout", match_id, now, plan.entries)
+        escrow.holders.update(plan.statuses)
+        escrow.state = "settled"
+        escrow.result = dict(plan.amounts)
+        return dict(plan.amounts)
+
+    async def refund(self, match_id: str, *, now: float) -> dict[int, int]:
+        check_now(now)
+        escrow = self._escrow(match_id)
+        if escrow.state == "refunded":
+            return dict(escrow.result)
+        if escrow.state == "settled":
+            raise MatchClosedError(match_id, escrow.state)
+        plan = plan_refund(match_id, escrow.stake, escrow.holders)
+        self._post(f"refund:{match_id}", "refund", match_id, now, plan.entries)
+        escrow.holders.update(plan.statuses)
+        escrow.state = "refunded"
+        escrow.result = dict(plan.amounts)
+        return dict(plan.amounts)
+
+    async def forfeit(self, match_id: str, player_id: int, *, now: float) -> None:
+        check_now(now)
+        escrow = self._escrow(match_id)
+        status = escrow.holders.get(player_id)
+        if status is None:
+            raise NotInMatchError(match_id, player_id)
+        if status == "forfeited":
+            return
+        if escrow.state != "open":
+            raise MatchClosedError(match_id, escrow.state)
+        self._post(
+            f"forfeit:{match_id}:{player_id}",
+            "forfeit",
+            match_id,
+            now,
+            [(escrow_account(match_id), -escrow.stake), (HOUSE, escrow.stake)],
+        )
+        escrow.holders[player_id] = "forfeited"
+
+    async def top_up(self, player_id: int, *, now: float, stake: int = DEFAULT_STAKE) -> int:
+        check_now(now)
+        row = self._row(player_id)
+        balance = self._balances[player_account(player_id)]
+        added = top_up_amount(balance, stake, row.last_top_up, now)
+        if added:
+            self._post(
+                f"top_up:at:{player_id}:{now!r}",
+                "top_up",
+                None,
+                now,
+                [(HOUSE, -added), (player_account(player_id), added)],
+            )
+            row.last_top_up = now
+        return added
+
+    async def wallet_history(self, player_id: int, *, limit: int = 20) -> list[LedgerEntry]:
+        self._row(player_id)
+        account = player_account(player_id)
+        found: list[LedgerEntry] = []
+        for tx in reversed(self._transactions.values()):
+            for entry_account, amount in tx.entries:
+                if entry_account == account:
+                    found.append(LedgerEntry(tx.kind, amount, tx.match_id, tx.at))
+            if len(found) >= limit:
+                break
+        return found[:limit]
+
+    async def check_ledger(self) -> list[str]:
+        problems: list[str] = []
+        sums: dict[str, int] = {}
+        total = 0
+        for tx in self._transactions.values():
+            tx_sum = sum(amount for _, amount in tx.entries)
+            if tx_sum:
+                problems.append(f"transaction {tx.key} sums to {tx_sum}")
+            for account, amount in tx.entries:
+                sums[account] = sums.get(account, 0) + amount
+                total += amount
+        if total:
+            problems.append(f"all entries sum to {total}")
+        for account, balance in self._balances.items():
+            if balance != sums.get(account, 0):
+                problems.append(f"{account} balance {balance} != entries {sums.get(account, 0)}")
+            if account != HOUSE and balance < 0:
+                problems.append(f"{account} balance {balance} is negative")
+        for match_id, escrow in self._escrows.items():
+            held = sum(escrow.stake for status in escrow.holders.values() if status == "held")
+            expected = held if escrow.state == "open" else 0
+            balance = self._balances.get(escrow_account(match_id), 0)
+            if balance != expected:
+                problems.append(f"escrow {match_id} holds {balance}, expected {expected}")
+            if f"stake:{match_id}" not in self._transactions:
+                problems.append(f"escrow without its stake transaction: {match_id}")
+            for state, prefix in (("settled", "settle"), ("refunded", "refund")):
+                if (escrow.state == state) != (f"{prefix}:{match_id}" in self._transactions):
+                    problems.append(f"{state} state without its transaction: {match_id}")
+            for pid, status in escrow.holders.items():
+                if (status == "forfeited") != (f"forfeit:{match_id}:{pid}" in self._transactions):
+                    problems.append(f"forfeit status without its transaction: {match_id}/{pid}")
+        for pid in self._players:
+            if f"open:{pid}" not in self._transactions:
+                problems.append(f"player without its opening: {pid}")
+        return problems
+
+    # ------------------------------------------------------- statistics, history
+
+    async def record_match(
+        self,
+        match_id: str,
+        chat: str,
+        record: dict[str, Any],
+        results: Sequence[PlayerResult],
+        *,
+        now: float,
+    ) -> None:
+        check_now(now)
+        check_results(match_id, chat, results)
+        record_json = to_json(record)
+        if match_id in self._matches:
+            return
+        for result in results:
+            self._row(result.player_id)
+        self._matches[match_id] = _MatchRow(
+            len(self._matches), chat, now, record_json, tuple(results)
+        )
+
+    def _scope(self, chat: str | None) -> list[_MatchRow]:
+        return [m for m in self._matches.values() if chat is None or m.chat == chat]
+
+    async def player_stats(self, player_id: int) -> PlayerStats:
+        self._row(player_id)
+        played = won = hands = dominoes = trancas = capicuas = 0
+        last: float | None = None
+        for match in self._matches.values():
+            for r in match.results:
+                if r.player_id != player_id:
+                    continue
+                played += 1
+                won += int(r.won_match)
+                hands += r.hands_won
+                dominoes += r.dominoes
+                trancas += r.trancas_won
+                capicuas += r.capicuas
+                last = match.finished_at if last is None else max(last, match.finished_at)
+        return PlayerStats(player_id, played, won, hands, dominoes, trancas, capicuas, last)
+
+    def _scope_counts(self, chat: str | None) -> dict[int, tuple[int, int, float]]:
+        counts: dict[int, tuple[int, int, float]] = {}
+        for match in self._scope(chat):
+            for r in match.results:
+                played, won, last = counts.get(r.player_id, (0, 0, match.finished_at))
+                counts[r.player_id] = (
+                    played + 1,
+                    won + int(r.won_match),
+                    max(last, match.finished_at),
+                )
+        return counts
+
+    async def top_by_balance(
+        self, chat: str | None, *, now: float, limit: int = 10
+    ) -> list[RankRow]:
+        check_now(now)
+        rows = [
+            RankRow(
+                pid, self._players[pid].display_name, self._balances[player_account(pid)], played
+            )
+            for pid, (played, _, last) in self._scope_counts(chat).items()
+            if last >= now - ACTIVE_SECONDS
+        ]
+        rows.sort(key=lambda r: (-r.value, -r.matches, r.player_id))
+        return rows[: max(limit, 0)]
+
+    async def top_by_rating(self, chat: str | None, *, limit: int = 10) -> list[RankRow]:
+        rows = [
+            RankRow(pid, self._players[pid].display_name, bayesian_rating(won, played), played)
+            for pid, (played, won, _) in self._scope_counts(chat).items()
+            if played >= MIN_RATED_MATCHES
+        ]
+        rows.sort(key=lambda r: (-r.value, -r.matches, r.player_id))
+        return rows[: max(limit, 0)]
+
+    async def match_records(
+        self, *, player_id: int | None = None, chat: str | None = None, limit: int = 20
+    ) -> list[StoredMatch]:
+        found = [
+            (match_id, m)
+            for match_id, m in self._matches.items()
+            if (chat is None or m.chat == chat)
+            and (player_id is None or any(r.player_id == player_id for r in m.results))
+        ]
+        found.sort(key=lambda item: (item[1].finished_at, item[1].seq), reverse=True)
+        return [
+            StoredMatch(match_id, m.chat, m.finished_at, json.loads(m.record_json))
+            for match_id, m in found[: max(limit, 0)]
+        ]
+
+    # ------------------------------------------------------------ chat presets
+
+    async def get_chat_rules(self, chat: str) -> ChatRules | None:
+        stored = self._chat_rules.get(chat)
+        if stored is None:
+            return None
+        preset, overrides_json, changed_by, changed_at = stored
+        return ChatRules(chat, preset, json.loads(overrides_json), changed_by, changed_at)
+
+    async def set_chat_rules(
+        self,
+        chat: str,
+        preset: str,
+        overrides: Mapping[str, object],
+        *,
+        changed_by: int,
+        now: float,
+    ) -> ChatRules:
+        check_now(now)
+        name, clean = canonical_chat_rules(preset, overrides)
+        self._chat_rules[chat] = (name, to_json(clean), changed_by, now)
+        rules = await self.get_chat_rules(chat)
+        assert rules is not None
+        return rules
+
+    # --------------------------------------------------------- table snapshots
+
+    async def save_table(self, table_id: str, snapshot: dict[str, Any], *, now: float) -> None:
+        check_now(now)
+        self._tables[table_id] = (to_json(snapshot), now)
+
+    async def load_tables(self) -> list[dict[str, Any]]:
+        ordered = sorted(self._tables.items(), key=lambda item: (item[1][1], item[0]))
+        return [json.loads(text) for _, (text, _) in ordered]
+
+    async def delete_table(self, table_id: str) -> None:
+        self._tables.pop(table_id, None)

@@ -1,0 +1,164 @@
+"""The SQLite schema as forward-only, append-only named migrations.
+
+Each migration is applied once, in order, inside its own ``BEGIN IMMEDIATE`` transaction
+together with its row in ``schema_migrations`` (name, when it was applied). Never edit or
+remove a released migration: append a new one. A database holding a migration this code
+does not know was written by a newer version and is refused.
+
+The ledger (design.md, "Money moves only through the ledger"): ``accounts`` (the house,
+one per player, one escrow per match) carry a ``balance`` that only the trigger on
+``entries`` changes, so each balance equals the sum of its entries by construction;
+CHECK constraints keep player and escrow balances from going negative; entries can be
+neither updated nor deleted; ``transactions.key`` is the idempotency key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Final
+
+__all__ = ["MIGRATIONS", "Migration"]
+
+
+@dataclass(frozen=True)
+class Migration:
+    """A named schema step.
+
+    Attributes:
+        name: unique, sortable name (``"0001_players_and_wallet"``).
+        statements: SQL statements, run in order in one transaction.
+    """
+
+    name: str
+    statements: tuple[str, ...]
+
+    @property
+    def checksum(self) -> str:
+        """SHA-256 of the statements (a released migration's checksum never changes)."""
+        return hashlib.sha256("\n;\n".join(self.statements).encode()).hexdigest()
+
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (
+    Migration(
+        "0001_players_and_wallet",
+        (
+            """CREATE TABLE players (
+                id INTEGER PRIMARY KEY,
+                display_name TEXT NOT NULL,
+                language TEXT NOT NULL DEFAULT 'es' CHECK (language IN ('es', 'en')),
+                created_at REAL NOT NULL,
+                last_top_up REAL
+            )""",
+            """CREATE TABLE player_links (
+                platform TEXT NOT NULL,
+                platform_user_id TEXT NOT NULL,
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                PRIMARY KEY (platform, platform_user_id)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX player_links_player ON player_links (player_id)",
+            """CREATE TABLE accounts (
+                id INTEGER PRIMARY KEY,
+                key TEXT NOT NULL UNIQUE,
+                kind TEXT NOT NULL CHECK (kind IN ('house', 'player', 'escrow')),
+                player_id INTEGER REFERENCES players (id),
+                match_id TEXT,
+                balance INTEGER NOT NULL DEFAULT 0,
+                CHECK (kind = 'house' OR balance >= 0),
+                CHECK ((kind = 'player') = (player_id IS NOT NULL)),
+                CHECK ((kind = 'escrow') = (match_id IS NOT NULL))
+            )""",
+            "INSERT INTO accounts (id, key, kind) VALUES (1, 'house', 'house')",
+            """CREATE TABLE transactions (
+                id INTEGER PRIMARY KEY,
+                key TEXT NOT NULL UNIQUE,
+                kind TEXT NOT NULL
+                    CHECK (kind IN ('open', 'top_up', 'stake', 'payout', 'refund', 'forfeit')),
+                match_id TEXT,
+                created_at REAL NOT NULL
+            )""",
+            """CREATE TABLE entries (
+                id INTEGER PRIMARY KEY,
+                transaction_id INTEGER NOT NULL REFERENCES transactions (id),
+                account_id INTEGER NOT NULL REFERENCES accounts (id),
+                amount INTEGER NOT NULL CHECK (amount <> 0)
+            )""",
+            "CREATE INDEX entries_account ON entries (account_id, id)",
+            """CREATE TRIGGER entries_post AFTER INSERT ON entries BEGIN
+                UPDATE accounts SET balance = balance + NEW.amount WHERE id = NEW.account_id;
+            END""",
+            """CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries BEGIN
+                SELECT RAISE (ABORT, 'ledger entries are append-only');
+            END""",
+            """CREATE TRIGGER entries_no_delete BEFORE DELETE ON entries BEGIN
+                SELECT RAISE (ABORT, 'ledger entries are append-only');
+            END""",
+            """CREATE TABLE escrows (
+                match_id TEXT PRIMARY KEY,
+                account_id INTEGER NOT NULL REFERENCES accounts (id),
+                stake INTEGER NOT NULL CHECK (stake >= 0),
+                state TEXT NOT NULL DEFAULT 'open'
+                    CHECK (state IN ('open', 'settled', 'refunded')),
+                created_at REAL NOT NULL,
+                closed_at REAL
+            ) WITHOUT ROWID""",
+            """CREATE TABLE escrow_holders (
+                match_id TEXT NOT NULL REFERENCES escrows (match_id),
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                position INTEGER NOT NULL,
+                status TEXT NOT NULL DEFAULT 'held'
+                    CHECK (status IN ('held', 'forfeited', 'paid', 'lost', 'refunded')),
+                paid INTEGER NOT NULL DEFAULT 0 CHECK (paid >= 0),
+                PRIMARY KEY (match_id, player_id)
+            ) WITHOUT ROWID""",
+        ),
+    ),
+    Migration(
+        "0002_match_history_and_statistics",
+        (
+            """CREATE TABLE matches (
+                id INTEGER PRIMARY KEY,
+                match_id TEXT NOT NULL UNIQUE,
+                chat TEXT NOT NULL,
+                finished_at REAL NOT NULL,
+                record TEXT NOT NULL CHECK (json_valid(record))
+            )""",
+            "CREATE INDEX matches_chat ON matches (chat, finished_at)",
+            "CREATE INDEX matches_finished ON matches (finished_at)",
+            """CREATE TABLE match_results (
+                match_id TEXT NOT NULL REFERENCES matches (match_id),
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                chat TEXT NOT NULL,
+                finished_at REAL NOT NULL,
+                team INTEGER NOT NULL CHECK (team IN (0, 1)),
+                won_match INTEGER NOT NULL CHECK (won_match IN (0, 1)),
+                hands_won INTEGER NOT NULL CHECK (hands_won >= 0),
+                dominoes INTEGER NOT NULL CHECK (dominoes >= 0),
+                trancas_won INTEGER NOT NULL CHECK (trancas_won >= 0),
+                capicuas INTEGER NOT NULL CHECK (capicuas >= 0),
+                PRIMARY KEY (match_id, player_id)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX match_results_player ON match_results (player_id, finished_at)",
+            "CREATE INDEX match_results_chat ON match_results (chat, player_id)",
+        ),
+    ),
+    Migration(
+        "0003_chat_rules_and_table_snapshots",
+        (
+            """CREATE TABLE chat_rules (
+                chat TEXT PRIMARY KEY,
+                preset TEXT NOT NULL,
+                overrides TEXT NOT NULL CHECK (json_valid(overrides)),
+                changed_by INTEGER,
+                changed_at REAL NOT NULL
+            )""",
+            """CREATE TABLE table_snapshots (
+                table_id TEXT PRIMARY KEY,
+                snapshot TEXT NOT NULL CHECK (json_valid(snapshot)),
+                saved_at REAL NOT NULL
+            )""",
+            "CREATE INDEX table_snapshots_saved ON table_snapshots (saved_at, table_id)",
+        ),
+    ),
+)
+"""Every migration, oldest first. Append only."""

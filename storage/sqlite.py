@@ -1,0 +1,823 @@
+"""The SQLite storage (aiosqlite): one writer connection, one transaction per operation.
+
+Following Datasette's write path (``execute_write_fn``): a single connection, living on
+aiosqlite's own thread, does every read and write, and each business operation is one
+plain function run whole on that thread inside one ``BEGIN IMMEDIATE`` transaction. The
+thread runs one function at a time, in order, so operations never interleave; an
+operation is entirely written or entirely absent, even if the process is killed at any
+instant, and a cancelled caller cannot leave a transaction half done (the function
+still runs to its end; idempotency keys make the retry safe).
+
+The database runs in WAL mode with ``synchronous=NORMAL`` (a killed process loses
+nothing committed; a power cut may lose the last commits but never corrupts), with
+foreign keys on. Migrations (:mod:`storage.migrations`) run on open.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import aiosqlite
+
+from storage.base import (
+    ACTIVE_SECONDS,
+    DEFAULT_STAKE,
+    LANGUAGES,
+    MIN_RATED_MATCHES,
+    OPENING_BALANCE,
+    ChatRules,
+    InsufficientFunds,
+    LedgerEntry,
+    MatchClosedError,
+    NotInMatchError,
+    Player,
+    PlayerResult,
+    PlayerStats,
+    RankRow,
+    SchemaError,
+    Storage,
+    StoredMatch,
+    UnknownMatchError,
+    UnknownPlayerError,
+    bayesian_rating,
+    check_now,
+    check_stake_arguments,
+    normalize_language,
+    top_up_amount,
+)
+from storage.common import (
+    HOUSE,
+    canonical_chat_rules,
+    check_platform_ids,
+    check_results,
+    display_name_or,
+    escrow_account,
+    plan_refund,
+    plan_settlement,
+    player_account,
+    to_json,
+)
+from storage.migrations import MIGRATIONS, Migration
+
+__all__ = ["SqliteStorage", "apply_migrations"]
+
+T = TypeVar("T")
+Db = sqlite3.Connection
+
+_POST_ENTRY = (
+    "INSERT INTO entries (transaction_id, account_id, amount)"
+    " SELECT ?, id, ? FROM accounts WHERE key = ?"
+)
+
+
+def apply_migrations(
+    db: Db,
+    migrations: Sequence[Migration] = MIGRATIONS,
+    *,
+    clock: Callable[[], float] = time.time,
+) -> list[str]:
+    """Bring the schema up to date; returns the names of the migrations applied now.
+
+    ``db`` is a ``sqlite3`` connection in autocommit mode (``isolation_level=None``).
+    Each migration runs in its own ``BEGIN IMMEDIATE`` transaction together with its
+    row in ``schema_migrations`` (name, checksum, applied_at in epoch seconds).
+
+    Raises:
+        SchemaError: the database holds a migration not in ``migrations`` (a newer
+            version wrote it), or a released migration whose statements changed.
+    """
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at REAL NOT NULL)"
+    )
+    applied = dict(db.execute("SELECT name, checksum FROM schema_migrations").fetchall())
+    known = {m.name: m for m in migrations}
+    unknown = sorted(set(applied) - set(known))
+    if unknown:
+        raise SchemaError(
+            f"the database has migrations this version does not know: {', '.join(unknown)}"
+            " (written by a newer version?)"
+        )
+    for name, checksum in applied.items():
+        if known[name].checksum != checksum:
+            raise SchemaError(f"migration {name} changed after it was applied")
+    done: list[str] = []
+    for migration in migrations:
+        if migration.name in applied:
+            continue
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in migration.statements:
+                db.execute(statement)
+            db.execute(
+                "INSERT INTO schema_migrations (name, checksum, applied_at) VALUES (?, ?, ?)",
+                (migration.name, migration.checksum, clock()),
+            )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        done.append(migration.name)
+    return done
+
+
+def _configure(db: Db) -> None:
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = NORMAL")
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA busy_timeout = 5000")
+
+
+def _post(
+    db: Db, key: str, kind: str, match_id: str | None, at: float, entries: list[tuple[str, int]]
+) -> None:
+    """Write one ledger transaction; the trigger on ``entries`` moves the balances."""
+    entries = [(account, amount) for account, amount in entries if amount != 0]
+    if sum(amount for _, amount in entries) != 0:
+        raise AssertionError(f"unbalanced transaction {key}")
+    tx_id = db.execute(
+        "INSERT INTO transactions (key, kind, match_id, created_at) VALUES (?, ?, ?, ?)",
+        (key, kind, match_id, at),
+    ).lastrowid
+    if entries:
+        written = db.executemany(
+            _POST_ENTRY, [(tx_id, amount, account) for account, amount in entries]
+        ).rowcount
+        if written != len(entries):
+            raise AssertionError(f"transaction {key} names a missing account")
+
+
+def _player_row(db: Db, player_id: int) -> tuple[Any, ...]:
+    """(id, display_name, language, last_top_up, balance) of a player."""
+    row = db.execute(
+        "SELECT p.id, p.display_name, p.language, p.last_top_up, a.balance"
+        " FROM players p JOIN accounts a ON a.key = 'player:' || p.id WHERE p.id = ?",
+        (player_id,),
+    ).fetchone()
+    if row is None:
+        raise UnknownPlayerError(player_id)
+    return cast(tuple[Any, ...], row)
+
+
+def _escrow(db: Db, match_id: str) -> tuple[int, str, dict[int, str]]:
+    """(stake, state, holders in seat order: player id -> status) of a match's escrow."""
+    row = db.execute("SELECT stake, state FROM escrows WHERE match_id = ?", (match_id,)).fetchone()
+    if row is None:
+        raise UnknownMatchError(match_id)
+    holders = db.execute(
+        "SELECT player_id, status FROM escrow_holders WHERE match_id = ? ORDER BY position",
+        (match_id,),
+    ).fetchall()
+    return int(row[0]), str(row[1]), {int(p): str(s) for p, s in holders}
+
+
+def _paid(db: Db, match_id: str, status: str) -> dict[int, int]:
+    rows = db.execute(
+        "SELECT player_id, paid FROM escrow_holders WHERE match_id = ? AND status = ?"
+        " ORDER BY position",
+        (match_id, status),
+    ).fetchall()
+    return {int(pid): int(paid) for pid, paid in rows}
+
+
+def _close_escrow(
+    db: Db,
+    match_id: str,
+    state: str,
+    statuses: Mapping[int, str],
+    amounts: Mapping[int, int],
+    now: float,
+) -> None:
+    db.executemany(
+        "UPDATE escrow_holders SET status = ?, paid = ? WHERE match_id = ? AND player_id = ?",
+        [(status, amounts.get(pid, 0), match_id, pid) for pid, status in statuses.items()],
+    )
+    db.execute(
+        "UPDATE escrows SET state = ?, closed_at = ? WHERE match_id = ?", (state, now, match_id)
+    )
+
+
+_OPERATION_CHECKS: tuple[tuple[str, str], ...] = (
+    (
+        "player without its opening",
+        "SELECT p.id FROM players p WHERE NOT EXISTS (SELECT 1 FROM transactions t"
+        " WHERE t.key = 'open:' || p.id) OR NOT EXISTS (SELECT 1 FROM accounts a"
+        " WHERE a.key = 'player:' || p.id) OR NOT EXISTS (SELECT 1 FROM player_links l"
+        " WHERE l.player_id = p.id)",
+    ),
+    (
+        "escrow without its stake transaction",
+        "SELECT e.match_id FROM escrows e WHERE NOT EXISTS (SELECT 1 FROM"
+        " transactions t WHERE t.key = 'stake:' || e.match_id)",
+    ),
+    (
+        "stake transaction without its escrow",
+        "SELECT t.match_id FROM transactions t WHERE t.kind = 'stake' AND NOT EXISTS"
+        " (SELECT 1 FROM escrows e WHERE e.match_id = t.match_id)",
+    ),
+    (
+        "settled or refunded state without its transaction (or the reverse)",
+        "SELECT e.match_id FROM escrows e WHERE (e.state = 'settled') <> EXISTS"
+        " (SELECT 1 FROM transactions t WHERE t.key = 'settle:' || e.match_id)"
+        " OR (e.state = 'refunded') <> EXISTS (SELECT 1 FROM transactions t"
+        " WHERE t.key = 'refund:' || e.match_id)",
+    ),
+    (
+        "forfeit status without its transaction (or the reverse)",
+        "SELECT h.match_id || '/' || h.player_id FROM escrow_holders h"
+        " WHERE (h.status = 'forfeited') <> EXISTS (SELECT 1 FROM transactions t"
+        " WHERE t.key = 'forfeit:' || h.match_id || ':' || h.player_id)",
+    ),
+)
+
+
+def _check_ledger(db: Db) -> list[str]:
+    problems: list[str] = []
+    for (result,) in db.execute("PRAGMA quick_check").fetchall():
+        if result != "ok":
+            problems.append(f"quick_check: {result}")
+    for row in db.execute("PRAGMA foreign_key_check").fetchall():
+        problems.append(f"foreign key broken: {tuple(row)}")
+    for key, total in db.execute(
+        "SELECT t.key, SUM(e.amount) FROM entries e JOIN transactions t"
+        " ON t.id = e.transaction_id GROUP BY t.id HAVING SUM(e.amount) <> 0"
+    ):
+        problems.append(f"transaction {key} sums to {total}")
+    (total,) = db.execute("SELECT COALESCE(SUM(amount), 0) FROM entries").fetchone()
+    if total:
+        problems.append(f"all entries sum to {total}")
+    for key, balance, summed in db.execute(
+        "SELECT a.key, a.balance, (SELECT COALESCE(SUM(amount), 0) FROM entries e"
+        " WHERE e.account_id = a.id) AS summed FROM accounts a WHERE a.balance <> summed"
+    ):
+        problems.append(f"{key} balance {balance} != entries {summed}")
+    for key, balance in db.execute(
+        "SELECT key, balance FROM accounts WHERE kind <> 'house' AND balance < 0"
+    ):
+        problems.append(f"{key} balance {balance} is negative")
+    for match_id, balance, expected in db.execute(
+        "SELECT e.match_id, a.balance, CASE WHEN e.state = 'open' THEN e.stake *"
+        " (SELECT COUNT(*) FROM escrow_holders h WHERE h.match_id = e.match_id"
+        " AND h.status = 'held') ELSE 0 END AS expected"
+        " FROM escrows e JOIN accounts a ON a.id = e.account_id WHERE a.balance <> expected"
+    ):
+        problems.append(f"escrow {match_id} holds {balance}, expected {expected}")
+    for what, sql in _OPERATION_CHECKS:
+        for (ref,) in db.execute(sql):
+            problems.append(f"{what}: {ref}")
+    return problems
+
+
+class SqliteStorage(Storage):
+    """The storage port on one SQLite database file (WAL mode, one writer connection).
+
+    Open it with ``await SqliteStorage.open(path)``; close it with ``await close()``.
+
+    Attributes:
+        path: the database path (or ``":memory:"``).
+        applied_migrations: names of the migrations applied when it was opened.
+    """
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self._conn = conn
+        self._closed = False
+        self.path = path
+        self.applied_migrations: list[str] = []
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        migrations: Sequence[Migration] = MIGRATIONS,
+        clock: Callable[[], float] = time.time,
+    ) -> SqliteStorage:
+        """Open (and create) the database at ``path`` and apply pending migrations.
+
+        ``":memory:"`` opens a private in-memory database. ``migrations`` and
+        ``clock`` (the applied_at times) are there for tests.
+
+        Raises:
+            SchemaError: the database was written by a newer schema.
+        """
+        target = os.fspath(path)
+        if target != ":memory:":
+            Path(target).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(target, isolation_level=None)
+        storage = cls(conn, target)
+        try:
+            await storage._run(_configure)
+            storage.applied_migrations = await storage._run(
+                lambda db: apply_migrations(db, migrations, clock=clock)
+            )
+        except BaseException:
+            await conn.close()
+            raise
+        return storage
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            await self._conn.close()
+
+    async def backup(self, target: str | os.PathLike[str]) -> None:
+        """Copy the whole database to ``target`` while it is in use (SQLite's backup API).
+
+        The copy is a consistent snapshot taken between two operations.
+        """
+        dest = await aiosqlite.connect(os.fspath(target))
+        try:
+            await self._conn.backup(dest)
+        finally:
+            await dest.close()
+
+    # ------------------------------------------------------------------ plumbing
+
+    async def _run(self, fn: Callable[[Db], T]) -> T:
+        """Run ``fn(connection)`` on the connection's own thread, alone."""
+        # aiosqlite has no public "run this callable on your thread"; its _execute is
+        # the queue every public method uses. One hop per operation instead of one per
+        # statement is what makes >1,000 matches/s possible (bench/storage.py).
+        conn = self._conn
+        run = cast(Callable[..., Any], conn._execute)
+        return cast(T, await run(lambda: fn(conn._conn)))
+
+    async def _write(self, fn: Callable[[Db], T]) -> T:
+        """Run ``fn`` inside one ``BEGIN IMMEDIATE`` transaction; an exception rolls back."""
+
+        def transaction(db: Db) -> T:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                result = fn(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+            return result
+
+        return await self._run(transaction)
+
+    # ------------------------------------------------------------------ players
+
+    async def ensure_player(
+        self,
+        platform: str,
+        platform_user_id: str,
+        display_name: str,
+        *,
+        language: str | None = None,
+        now: float,
+    ) -> Player:
+        check_platform_ids(platform, platform_user_id)
+        check_now(now)
+        name = display_name_or(display_name, platform_user_id)
+
+        def write(db: Db) -> Player:
+            row = db.execute(
+                "SELECT p.id, p.display_name, p.language FROM player_links l"
+                " JOIN players p ON p.id = l.player_id"
+                " WHERE l.platform = ? AND l.platform_user_id = ?",
+                (platform, platform_user_id),
+            ).fetchone()
+            if row is not None:
+                if row[1] != name:
+                    db.execute("UPDATE players SET display_name = ? WHERE id = ?", (name, row[0]))
+                return Player(int(row[0]), name, str(row[2]))
+            lang = normalize_language(language)
+            player_id = db.execute(
+                "INSERT INTO players (display_name, language, created_at) VALUES (?, ?, ?)",
+                (name, lang, now),
+            ).lastrowid
+            assert player_id is not None
+            db.execute(
+                "INSERT INTO player_links (platform, platform_user_id, player_id) VALUES (?, ?, ?)",
+                (platform, platform_user_id, player_id),
+            )
+            db.execute(
+                "INSERT INTO accounts (key, kind, player_id) VALUES (?, 'player', ?)",
+                (player_account(player_id), player_id),
+            )
+            _post(
+                db,
+                f"open:{player_id}",
+                "open",
+                None,
+                now,
+                [(HOUSE, -OPENING_BALANCE), (player_account(player_id), OPENING_BALANCE)],
+            )
+            return Player(player_id, name, lang)
+
+        return await self._write(write)
+
+    async def get_player(self, player_id: int) -> Player | None:
+        row = await self._run(
+            lambda db: db.execute(
+                "SELECT id, display_name, language FROM players WHERE id = ?", (player_id,)
+            ).fetchone()
+        )
+        return None if row is None else Player(int(row[0]), str(row[1]), str(row[2]))
+
+    async def find_player(self, platform: str, platform_user_id: str) -> Player | None:
+        row = await self._run(
+            lambda db: db.execute(
+                "SELECT p.id, p.display_name, p.language FROM player_links l"
+                " JOIN players p ON p.id = l.player_id"
+                " WHERE l.platform = ? AND l.platform_user_id = ?",
+                (platform, platform_user_id),
+            ).fetchone()
+        )
+        return None if row is None else Player(int(row[0]), str(row[1]), str(row[2]))
+
+    async def link_player(self, player_id: int, platform: str, platform_user_id: str) -> None:
+        check_platform_ids(platform, platform_user_id)
+
+        def write(db: Db) -> None:
+            _player_row(db, player_id)
+            row = db.execute(
+                "SELECT player_id FROM player_links WHERE platform = ? AND platform_user_id = ?",
+                (platform, platform_user_id),
+            ).fetchone()
+            if row is not None and row[0] != player_id:
+                raise ValueError(f"{platform} user {platform_user_id} is linked to another player")
+            if row is None:
+                db.execute(
+                    "INSERT INTO player_links (platform, platform_user_id, player_id)"
+                    " VALUES (?, ?, ?)",
+                    (platform, platform_user_id, player_id),
+                )
+
+        await self._write(write)
+
+    async def set_player_language(self, player_id: int, language: str) -> None:
+        def write(db: Db) -> None:
+            _player_row(db, player_id)
+            if language not in LANGUAGES:
+                raise ValueError(
+                    f"language must be one of {', '.join(LANGUAGES)} (got {language!r})"
+                )
+            db.execute("UPDATE players SET language = ? WHERE id = ?", (language, player_id))
+
+        await self._write(write)
+
+    # ------------------------------------------------------------------- wallet
+
+    async def balance(self, player_id: int) -> int:
+        row = await self._run(lambda db: _player_row(db, player_id))
+        return int(row[4])
+
+    async def stake(
+        self, match_id: str, player_ids: Sequence[int], stake: int, *, now: float
+    ) -> None:
+        check_stake_arguments(match_id, player_ids, stake)
+        check_now(now)
+        ids = list(player_ids)
+
+        def write(db: Db) -> None:
+            if db.execute("SELECT 1 FROM escrows WHERE match_id = ?", (match_id,)).fetchone():
+                return
+            found: dict[int, tuple[int, float | None]] = {}
+            if ids:
+                marks = ",".join("?" * len(ids))
+                for pid, last, balance in db.execute(
+                    "SELECT p.id, p.last_top_up, a.balance FROM players p"
+                    f" JOIN accounts a ON a.key = 'player:' || p.id WHERE p.id IN ({marks})",
+                    ids,
+                ):
+                    found[int(pid)] = (int(balance), last)
+            top_ups: dict[int, int] = {}
+            short: list[int] = []
+            for pid in ids:
+                if pid not in found:
+                    raise UnknownPlayerError(pid)
+                balance, last = found[pid]
+                added = top_up_amount(balance, stake, last, now)
+                if balance + added < stake:
+                    short.append(pid)
+                elif added:
+                    top_ups[pid] = added
+            if short:
+                raise InsufficientFunds(short)
+            for pid, added in top_ups.items():
+                _post(
+                    db,
+                    f"top_up:stake:{match_id}:{pid}",
+                    "top_up",
+                    match_id,
+                    now,
+                    [(HOUSE, -added), (player_account(pid), added)],
+                )
+                db.execute("UPDATE players SET last_top_up = ? WHERE id = ?", (now, pid))
+            account_id = db.execute(
+                "INSERT INTO accounts (key, kind, match_id) VALUES (?, 'escrow', ?)",
+                (escrow_account(match_id), match_id),
+            ).lastrowid
+            db.execute(
+                "INSERT INTO escrows (match_id, account_id, stake, created_at) VALUES (?, ?, ?, ?)",
+                (match_id, account_id, stake, now),
+            )
+            db.executemany(
+                "INSERT INTO escrow_holders (match_id, player_id, position) VALUES (?, ?, ?)",
+                [(match_id, pid, i) for i, pid in enumerate(ids)],
+            )
+            entries = [(player_account(pid), -stake) for pid in ids]
+            entries.append((escrow_account(match_id), stake * len(ids)))
+            _post(db, f"stake:{match_id}", "stake", match_id, now, entries)
+
+        await self._write(write)
+
+    async def settle(
+        self, match_id: str, winner_ids: Sequence[int], *, now: float
+    ) -> dict[int, int]:
+        check_now(now)
+        winners = list(winner_ids)
+
+        def write(db: Db) -> dict[int, int]:
+            stake, state, holders = _escrow(db, match_id)
+            if state == "settled":
+                return _paid(db, match_id, "paid")
+            if state == "refunded":
+                raise MatchClosedError(match_id, state)
+            plan = plan_settlement(match_id, stake, holders, winners)
+            _post(db, f"settle:{match_id}", "payout", match_id, now, plan.entries)
+            _close_escrow(db, match_id, "settled", plan.statuses, plan.amounts, now)
+            return dict(plan.amounts)
+
+        return await self._write(write)
+
+    async def refund(self, match_id: str, *, now: float) -> dict[int, int]:
+        check_now(now)
+
+        def write(db: Db) -> dict[int, int]:
+            stake, state, holders = _escrow(db, match_id)
+            if state == "refunded":
+                return _paid(db, match_id, "refunded")
+            if state == "settled":
+                raise MatchClosedError(match_id, state)
+            plan = plan_refund(match_id, stake, holders)
+            _post(db, f"refund:{match_id}", "refund", match_id, now, plan.entries)
+            _close_escrow(db, match_id, "refunded", plan.statuses, plan.amounts, now)
+            return dict(plan.amounts)
+
+        return await self._write(write)
+
+    async def forfeit(self, match_id: str, player_id: int, *, now: float) -> None:
+        check_now(now)
+
+        def write(db: Db) -> None:
+            stake, state, holders = _escrow(db, match_id)
+            status = holders.get(player_id)
+            if status is None:
+                raise NotInMatchError(match_id, player_id)
+            if status == "forfeited":
+                return
+            if state != "open":
+                raise MatchClosedError(match_id, state)
+            _post(
+                db,
+                f"forfeit:{match_id}:{player_id}",
+                "forfeit",
+                match_id,
+                now,
+                [(escrow_account(match_id), -stake), (HOUSE, stake)],
+            )
+            db.execute(
+                "UPDATE escrow_holders SET status = 'forfeited'"
+                " WHERE match_id = ? AND player_id = ?",
+                (match_id, player_id),
+            )
+
+        await self._write(write)
+
+    async def top_up(self, player_id: int, *, now: float, stake: int = DEFAULT_STAKE) -> int:
+        check_now(now)
+
+        def write(db: Db) -> int:
+            row = _player_row(db, player_id)
+            added = top_up_amount(int(row[4]), stake, row[3], now)
+            if added:
+                _post(
+                    db,
+                    f"top_up:at:{player_id}:{now!r}",
+                    "top_up",
+                    None,
+                    now,
+                    [(HOUSE, -added), (player_account(player_id), added)],
+                )
+                db.execute("UPDATE players SET last_top_up = ? WHERE id = ?", (now, player_id))
+            return added
+
+        return await self._write(write)
+
+    async def wallet_history(self, player_id: int, *, limit: int = 20) -> list[LedgerEntry]:
+        def read(db: Db) -> list[Any]:
+            _player_row(db, player_id)
+            return db.execute(
+                "SELECT t.kind, e.amount, t.match_id, t.created_at FROM entries e"
+                " JOIN transactions t ON t.id = e.transaction_id"
+                " WHERE e.account_id = (SELECT id FROM accounts WHERE key = ?)"
+                " ORDER BY e.id DESC LIMIT ?",
+                (player_account(player_id), max(limit, 0)),
+            ).fetchall()
+
+        rows = await self._run(read)
+        return [LedgerEntry(str(k), int(a), m, float(t)) for k, a, m, t in rows]
+
+    async def check_ledger(self) -> list[str]:
+        return await self._run(_check_ledger)
+
+    # ------------------------------------------------------- statistics, history
+
+    async def record_match(
+        self,
+        match_id: str,
+        chat: str,
+        record: dict[str, Any],
+        results: Sequence[PlayerResult],
+        *,
+        now: float,
+    ) -> None:
+        check_now(now)
+        check_results(match_id, chat, results)
+        record_json = to_json(record)
+        rows = [
+            (
+                match_id,
+                r.player_id,
+                chat,
+                now,
+                r.team,
+                int(bool(r.won_match)),
+                r.hands_won,
+                r.dominoes,
+                r.trancas_won,
+                r.capicuas,
+            )
+            for r in results
+        ]
+
+        def write(db: Db) -> None:
+            if db.execute("SELECT 1 FROM matches WHERE match_id = ?", (match_id,)).fetchone():
+                return
+            ids = [r.player_id for r in results]
+            if ids:
+                marks = ",".join("?" * len(ids))
+                known = {
+                    int(pid)
+                    for (pid,) in db.execute(f"SELECT id FROM players WHERE id IN ({marks})", ids)
+                }
+                for pid in ids:
+                    if pid not in known:
+                        raise UnknownPlayerError(pid)
+            db.execute(
+                "INSERT INTO matches (match_id, chat, finished_at, record) VALUES (?, ?, ?, ?)",
+                (match_id, chat, now, record_json),
+            )
+            db.executemany(
+                "INSERT INTO match_results (match_id, player_id, chat, finished_at, team,"
+                " won_match, hands_won, dominoes, trancas_won, capicuas)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+        await self._write(write)
+
+    async def player_stats(self, player_id: int) -> PlayerStats:
+        def read(db: Db) -> Any:
+            _player_row(db, player_id)
+            return db.execute(
+                "SELECT COUNT(*), COALESCE(SUM(won_match), 0), COALESCE(SUM(hands_won), 0),"
+                " COALESCE(SUM(dominoes), 0), COALESCE(SUM(trancas_won), 0),"
+                " COALESCE(SUM(capicuas), 0), MAX(finished_at)"
+                " FROM match_results WHERE player_id = ?",
+                (player_id,),
+            ).fetchone()
+
+        played, won, hands, dominoes, trancas, capicuas, last = await self._run(read)
+        return PlayerStats(
+            player_id,
+            int(played),
+            int(won),
+            int(hands),
+            int(dominoes),
+            int(trancas),
+            int(capicuas),
+            None if last is None else float(last),
+        )
+
+    async def top_by_balance(
+        self, chat: str | None, *, now: float, limit: int = 10
+    ) -> list[RankRow]:
+        check_now(now)
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT r.player_id, p.display_name, a.balance, COUNT(*) AS played,"
+                " MAX(r.finished_at) AS last FROM match_results r"
+                " JOIN players p ON p.id = r.player_id"
+                " JOIN accounts a ON a.key = 'player:' || r.player_id"
+                " WHERE (?1 IS NULL OR r.chat = ?1)"
+                " GROUP BY r.player_id HAVING last >= ?2"
+                " ORDER BY a.balance DESC, played DESC, r.player_id LIMIT ?3",
+                (chat, now - ACTIVE_SECONDS, max(limit, 0)),
+            ).fetchall()
+        )
+        return [RankRow(int(p), str(n), int(b), int(c)) for p, n, b, c, _ in rows]
+
+    async def top_by_rating(self, chat: str | None, *, limit: int = 10) -> list[RankRow]:
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT r.player_id, p.display_name, COUNT(*) AS played, SUM(r.won_match)"
+                " FROM match_results r JOIN players p ON p.id = r.player_id"
+                " WHERE (?1 IS NULL OR r.chat = ?1)"
+                " GROUP BY r.player_id HAVING played >= ?2",
+                (chat, MIN_RATED_MATCHES),
+            ).fetchall()
+        )
+        ranked = [
+            RankRow(int(p), str(n), bayesian_rating(int(w), int(c)), int(c)) for p, n, c, w in rows
+        ]
+        ranked.sort(key=lambda r: (-r.value, -r.matches, r.player_id))
+        return ranked[: max(limit, 0)]
+
+    async def match_records(
+        self, *, player_id: int | None = None, chat: str | None = None, limit: int = 20
+    ) -> list[StoredMatch]:
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT m.match_id, m.chat, m.finished_at, m.record FROM matches m"
+                " WHERE (?1 IS NULL OR m.chat = ?1) AND (?2 IS NULL OR EXISTS (SELECT 1"
+                " FROM match_results r WHERE r.match_id = m.match_id AND r.player_id = ?2))"
+                " ORDER BY m.finished_at DESC, m.id DESC LIMIT ?3",
+                (chat, player_id, max(limit, 0)),
+            ).fetchall()
+        )
+        return [StoredMatch(str(m), str(c), float(f), json.loads(r)) for m, c, f, r in rows]
+
+    # ------------------------------------------------------------ chat presets
+
+    async def get_chat_rules(self, chat: str) -> ChatRules | None:
+        row = await self._run(
+            lambda db: db.execute(
+                "SELECT preset, overrides, changed_by, changed_at FROM chat_rules WHERE chat = ?",
+                (chat,),
+            ).fetchone()
+        )
+        if row is None:
+            return None
+        preset, overrides, changed_by, changed_at = row
+        return ChatRules(chat, str(preset), json.loads(overrides), changed_by, float(changed_at))
+
+    async def set_chat_rules(
+        self,
+        chat: str,
+        preset: str,
+        overrides: Mapping[str, object],
+        *,
+        changed_by: int,
+        now: float,
+    ) -> ChatRules:
+        check_now(now)
+        name, clean = canonical_chat_rules(preset, overrides)
+        text = to_json(clean)
+        await self._write(
+            lambda db: db.execute(
+                "INSERT INTO chat_rules (chat, preset, overrides, changed_by, changed_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat) DO UPDATE SET"
+                " preset = excluded.preset, overrides = excluded.overrides,"
+                " changed_by = excluded.changed_by, changed_at = excluded.changed_at",
+                (chat, name, text, changed_by, now),
+            )
+        )
+        return ChatRules(chat, name, json.loads(text), changed_by, float(now))
+
+    # --------------------------------------------------------- table snapshots
+
+    async def save_table(self, table_id: str, snapshot: dict[str, Any], *, now: float) -> None:
+        check_now(now)
+        text = to_json(snapshot)
+        await self._write(
+            lambda db: db.execute(
+                "INSERT INTO table_snapshots (table_id, snapshot, saved_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET snapshot = excluded.snapshot,"
+                " saved_at = excluded.saved_at",
+                (table_id, text, now),
+            )
+        )
+
+    async def load_tables(self) -> list[dict[str, Any]]:
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT snapshot FROM table_snapshots ORDER BY saved_at, table_id"
+            ).fetchall()
+        )
+        return [json.loads(text) for (text,) in rows]
+
+    async def delete_table(self, table_id: str) -> None:
+        await self._write(
+            lambda db: db.execute("DELETE FROM table_snapshots WHERE table_id = ?", (table_id,))
+        )
