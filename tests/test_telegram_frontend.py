@@ -349,3 +349,64 @@ async def test_menus_are_set_per_language_and_emotes_show_on_the_board() -> None
         assert "💬 Ana" in caption
         too_soon = await world.press(ana, board.result, encode_action("emote", table_id, "buena"))
         assert too_soon.params.get("show_alert") is True
+
+
+async def test_a_table_is_built_with_robots_and_a_partner_invited_by_reply() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        leo = world.fake.add_user(1002, "Leo")
+        group = world.fake.add_group(GROUP, "Dominó")
+        world.fake.send_text(group, leo, "¿jugamos?")
+        await world.fake.drained()
+        update = world.fake.message_update(group, ana, "/mesa derecha=robot izquierda=robot:novato")
+        assert update.message is not None
+        invite = update.message.to_dict()
+        invite["reply_to_message"] = {
+            "message_id": 1,
+            "date": invite["date"],
+            "chat": invite["chat"],
+            "from": leo.to_dict(),
+            "text": "¿jugamos?",
+        }
+        world.fake.push({"update_id": update.update_id, "message": invite})
+        await world.settle()
+        (table_id,) = world.manager.tables()
+        state = world.manager.table_state(table_id)
+        assert state is not None
+        assert [s.is_robot for s in state.seats] == [False, True, False, True]
+        assert state.seats[2].reserved_for is not None
+        (board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        seat = next(b for b in board.buttons() if b["text"] == "Asiento para Leo")
+        refused = await world.press(
+            world.fake.add_user(1003, "Eva"), board.result, seat["callback_data"]
+        )
+        assert refused.params.get("show_alert") is True
+        taken = await world.press(leo, board.result, seat["callback_data"])
+        assert not taken.params.get("show_alert")
+        await world.clock.advance(0)
+        await world.settle()
+        state = world.manager.table_state(table_id)
+        assert state is not None and state.phase == "playing"
+        assert state.seats[2].name == "Leo"
+
+
+async def test_a_player_who_leaves_is_played_by_a_robot_and_comes_back_with_the_button() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        leo = world.fake.add_user(1002, "Leo")
+        group = world.fake.add_group(GROUP, "Dominó")
+        await world.command(group, leo, "/jugar")
+        table_id = await _table_with_robots(world, ana, group)
+        await world.command(group, ana, "/salir")
+        await world.settle()
+        notices = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=GROUP)]
+        assert any("Un robot juega ahora por Ana" in t for t in notices)
+        private = world.fake.calls_to("sendMessage", chat_id=ana.id)[-1]
+        assert private.buttons()[0]["callback_data"] == encode_action("back", table_id)
+        back = await world.press(ana, private.result, private.buttons()[0]["callback_data"])
+        assert not back.params.get("show_alert")
+        await world.settle()
+        notices = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=GROUP)]
+        assert any("Ana volvió a la mesa" in t for t in notices)
+        state = world.manager.table_state(table_id)
+        assert state is not None and not state.seats[0].away

@@ -32,7 +32,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from telegram import (
     Bot,
@@ -200,7 +200,7 @@ class TelegramFrontEnd:
     # ------------------------------------------------------------------ lifecycle
     @property
     def bot(self) -> Bot:
-        return self.application.bot
+        return cast(Bot, self.application.bot)
 
     def _now(self) -> float:
         if self.clock is not None:
@@ -580,7 +580,8 @@ class TelegramFrontEnd:
         _ = self._t(language)
         chat = self._chat_ref(message)
         if chat is None:
-            preset, overrides, rules, _set = "venezolano", {}, find_preset("venezolano"), False
+            preset, rules, _set = "venezolano", find_preset("venezolano"), False
+            overrides: dict[str, Any] = {}
         else:
             preset, overrides, rules, _set = await self._chat_rules(chat)
         text = texts.rules_text(rules, preset, overrides, language)
@@ -853,6 +854,7 @@ class TelegramFrontEnd:
     async def deliver(self, event: p.Event) -> None:
         """Show a manager event (:class:`bot.protocol.Port`). Boards and hands are drawn by
         background workers (newest state first); messages are sent in order."""
+        board: _Board | None
         if isinstance(event, p.TableChanged):
             board = self._board_for(event.table_id, event.chat)
             board.event = event
@@ -1047,7 +1049,7 @@ class TelegramFrontEnd:
                 if board.message_id is None:
                     png = await self._render(board_png, view, facts)
                     message = await send(
-                        lambda png=png: self.bot.send_photo(
+                        lambda png=png: self.bot.send_photo(  # type: ignore[misc]
                             board.chat_id,
                             png,
                             caption=caption,
@@ -1060,7 +1062,7 @@ class TelegramFrontEnd:
                 elif picture != board.picture:
                     png = await self._render(board_png, view, facts)
                     result = await send(
-                        lambda png=png: self.bot.edit_message_media(
+                        lambda png=png: self.bot.edit_message_media(  # type: ignore[misc]
                             InputMediaPhoto(png, caption=caption),
                             chat_id=board.chat_id,
                             message_id=board.message_id,
@@ -1089,7 +1091,9 @@ class TelegramFrontEnd:
         if closed:
             self._boards.pop(table_id, None)
 
-    async def _show_hand(self, key: tuple[str, str], state: tuple[p.YourTiles, bool]) -> None:
+    async def _show_hand(
+        self, key: tuple[str, str], state: tuple[p.YourTiles | None, bool]
+    ) -> None:
         from render import hand_png
 
         event, force = state

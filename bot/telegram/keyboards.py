@@ -52,7 +52,9 @@ def board_keyboard(event: TableChanged, language: str) -> InlineKeyboardMarkup |
             if not info.is_open:
                 continue
             partner = event.seats[(info.seat + 2) % 4]
-            if not partner.is_open:
+            if info.reserved_for is not None:
+                label = _("Seat for {name}", name=info.reserved_for.display_name)
+            elif not partner.is_open:
                 label = _("Sit with {name}", name=partner.name)
             else:
                 label = _("Sit at seat {number}", number=info.seat + 1)

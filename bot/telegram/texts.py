@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import N_, translator
+from bot.i18n import N_, Translator, translator
 from bot.protocol import HandEnded, MatchEnded, SeatInfo, TableChanged, YourTiles
 from engine.hand import Termination
 from engine.moves import Move
@@ -68,7 +68,7 @@ def value_label(value: Any, language: str) -> str:
     return str(value)
 
 
-def _t(language: str) -> Any:
+def _t(language: str) -> Translator:
     return translator(language, "telegram")
 
 
@@ -191,7 +191,8 @@ def hand_ended_text(event: HandEnded, seats: Sequence[SeatInfo], label: str, lan
     _ = _t(language)
     outcome = event.outcome
     if outcome.end is Termination.DOMINO:
-        how = _("domino by {name}", name=seat_name(seats, outcome.winner_seat, language))
+        closer = outcome.winner_seat if outcome.winner_seat is not None else outcome.last_seat
+        how = _("domino by {name}", name=seat_name(seats, closer, language))
         if outcome.capicua:
             how += " " + _("(capicúa!)")
     else:
