@@ -1,0 +1,675 @@
+"""The Storage contract (storage/base.py), run against both storages: memory and SQLite.
+
+Every behaviour test here is parametrized over ``MemoryStorage`` and ``SqliteStorage`` so
+the two stay the same. Money rules: rules.md, "The house".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from engine.errors import RulesError
+from engine.rules import find_preset
+from storage.base import (
+    ACTIVE_SECONDS,
+    MIN_RATED_MATCHES,
+    OPENING_BALANCE,
+    TOP_UP_EVERY,
+    TOP_UP_TO,
+    ChatRules,
+    InsufficientFunds,
+    MatchClosedError,
+    NotInMatchError,
+    PlayerResult,
+    PlayerStats,
+    Storage,
+    UnknownMatchError,
+    UnknownPlayerError,
+    bayesian_rating,
+    normalize_language,
+    top_up_amount,
+)
+from storage.memory import MemoryStorage
+from storage.sqlite import SqliteStorage
+
+DAY = 24 * 60 * 60.0
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
+    storage: Storage
+    if request.param == "memory":
+        storage = MemoryStorage()
+    else:
+        storage = await SqliteStorage.open(tmp_path / "domino.db")
+    yield storage
+    assert await storage.check_ledger() == []
+    await storage.close()
+
+
+async def make_players(store: Storage, count: int, now: float = 0.0) -> list[int]:
+    return [
+        (await store.ensure_player("telegram", str(100 + i), f"Jugador {i}", now=now)).id
+        for i in range(count)
+    ]
+
+
+async def drain(store: Storage, player_id: int, keep: int, match_id: str, now: float) -> None:
+    """Leave the player with ``keep`` dollars by losing one big-stake match."""
+    balance = await store.balance(player_id)
+    await store.stake(match_id, [player_id], balance - keep, now=now)
+    await store.settle(match_id, [], now=now)
+    assert await store.balance(player_id) == keep
+
+
+# --------------------------------------------------------------- pure helpers
+
+
+def test_platform_locales_become_supported_languages_or_spanish() -> None:
+    assert normalize_language("en-US") == "en"
+    assert normalize_language("es_VE") == "es"
+    assert normalize_language("EN") == "en"
+    assert normalize_language("pt-BR") == "es"
+    assert normalize_language(None) == "es"
+    assert normalize_language("") == "es"
+
+
+def test_top_up_is_due_only_below_the_stake_and_once_a_day() -> None:
+    assert top_up_amount(5, 10, None, 0.0) == TOP_UP_TO - 5
+    assert top_up_amount(10, 10, None, 0.0) == 0
+    assert top_up_amount(5, 10, 100.0, 100.0 + TOP_UP_EVERY - 1) == 0
+    assert top_up_amount(5, 10, 100.0, 100.0 + TOP_UP_EVERY) == TOP_UP_TO - 5
+    # A stake above $100 cannot be helped by a top-up to $100; nothing is added then.
+    assert top_up_amount(150, 500, None, 0.0) == 0
+
+
+def test_one_lucky_win_rates_below_a_long_good_record() -> None:
+    assert bayesian_rating(1, 1) < bayesian_rating(30, 40)
+    assert bayesian_rating(0, 0) == 0.5
+    assert math.isclose(bayesian_rating(1, 1), 6 / 11)
+
+
+def test_player_stats_win_rate_and_rating() -> None:
+    stats = PlayerStats(1, matches_played=4, matches_won=3)
+    assert stats.win_rate == 0.75
+    assert stats.rating == bayesian_rating(3, 4)
+    assert PlayerStats(2).win_rate == 0.0
+
+
+def test_chat_rules_build_the_engine_rule_set() -> None:
+    rules = ChatRules("discord:1", "dominicano", {"target": 100}).rules()
+    assert rules == find_preset("dominicano", target=100)
+
+
+def test_insufficient_funds_names_the_players() -> None:
+    error = InsufficientFunds([3, 7])
+    assert error.player_ids == (3, 7)
+    assert "3, 7" in str(error)
+
+
+# ------------------------------------------------------------------ players
+
+
+async def test_a_new_player_opens_an_account_with_one_thousand_dollars(store: Storage) -> None:
+    player = await store.ensure_player("telegram", "42", "Ana", language="en-GB", now=5.0)
+    assert player.display_name == "Ana"
+    assert player.language == "en"
+    assert await store.balance(player.id) == OPENING_BALANCE
+    history = await store.wallet_history(player.id)
+    assert [(e.kind, e.amount, e.match_id, e.at) for e in history] == [
+        ("open", OPENING_BALANCE, None, 5.0)
+    ]
+
+
+async def test_seeing_a_player_again_updates_the_name_but_not_the_money(store: Storage) -> None:
+    first = await store.ensure_player("discord", "9", "Ana", language="en", now=0.0)
+    again = await store.ensure_player("discord", "9", "Ana María", language="es", now=9.0)
+    assert again.id == first.id
+    assert again.display_name == "Ana María"
+    assert again.language == "en"  # changed only with set_player_language
+    assert await store.balance(first.id) == OPENING_BALANCE
+    assert len(await store.wallet_history(first.id)) == 1
+
+
+async def test_the_same_user_id_on_two_platforms_is_two_players(store: Storage) -> None:
+    a = await store.ensure_player("discord", "7", "Ana", now=0.0)
+    b = await store.ensure_player("telegram", "7", "Ana", now=0.0)
+    assert a.id != b.id
+
+
+async def test_a_blank_display_name_falls_back_to_the_user_id(store: Storage) -> None:
+    player = await store.ensure_player("telegram", "55", "   ", now=0.0)
+    assert player.display_name == "55"
+
+
+async def test_an_empty_platform_user_id_is_refused(store: Storage) -> None:
+    with pytest.raises(ValueError):
+        await store.ensure_player("telegram", "", "Ana", now=0.0)
+    with pytest.raises(ValueError):
+        await store.ensure_player("", "1", "Ana", now=0.0)
+
+
+async def test_players_are_found_by_id_and_by_platform_user(store: Storage) -> None:
+    player = await store.ensure_player("telegram", "1", "Ana", now=0.0)
+    assert await store.get_player(player.id) == player
+    assert await store.find_player("telegram", "1") == player
+    assert await store.get_player(999) is None
+    assert await store.find_player("discord", "1") is None
+
+
+async def test_a_player_can_be_linked_on_a_second_platform(store: Storage) -> None:
+    ana = await store.ensure_player("telegram", "1", "Ana", now=0.0)
+    bea = await store.ensure_player("telegram", "2", "Bea", now=0.0)
+    await store.link_player(ana.id, "discord", "555")
+    assert (await store.ensure_player("discord", "555", "ana#1", now=1.0)).id == ana.id
+    await store.link_player(ana.id, "discord", "555")  # again: nothing changes
+    with pytest.raises(ValueError):
+        await store.link_player(bea.id, "discord", "555")
+    with pytest.raises(UnknownPlayerError):
+        await store.link_player(999, "discord", "556")
+    assert await store.find_player("discord", "556") is None
+
+
+async def test_language_is_changed_only_to_a_supported_one(store: Storage) -> None:
+    player = await store.ensure_player("telegram", "1", "Ana", now=0.0)
+    await store.set_player_language(player.id, "en")
+    assert (await store.get_player(player.id)) == player.__class__(player.id, "Ana", "en")
+    with pytest.raises(ValueError):
+        await store.set_player_language(player.id, "fr")
+    assert (await store.get_player(player.id)).language == "en"  # type: ignore[union-attr]
+    with pytest.raises(UnknownPlayerError):
+        await store.set_player_language(999, "es")
+
+
+async def test_the_balance_of_an_unknown_player_is_an_error(store: Storage) -> None:
+    with pytest.raises(UnknownPlayerError) as caught:
+        await store.balance(77)
+    assert caught.value.player_id == 77
+
+
+# ------------------------------------------------------------------- stakes
+
+
+async def test_stake_moves_each_humans_stake_into_escrow(store: Storage) -> None:
+    ids = await make_players(store, 3)
+    await store.stake("m1", ids, 10, now=1.0)
+    assert [await store.balance(p) for p in ids] == [990, 990, 990]
+    history = await store.wallet_history(ids[0])
+    assert (history[0].kind, history[0].amount, history[0].match_id) == ("stake", -10, "m1")
+
+
+async def test_staking_the_same_match_again_changes_nothing(store: Storage) -> None:
+    ids = await make_players(store, 2)
+    await store.stake("m1", ids, 10, now=1.0)
+    await store.stake("m1", ids, 10, now=2.0)
+    await store.stake("m1", ids[:1], 50, now=3.0)
+    assert [await store.balance(p) for p in ids] == [990, 990]
+
+
+async def test_stake_is_refused_and_nothing_written_when_one_cannot_pay(store: Storage) -> None:
+    ids = await make_players(store, 3)
+    await drain(store, ids[1], 5, "drain", now=0.0)
+    await store.top_up(ids[1], now=1.0)  # uses today's top-up: $100
+    await store.stake("spend", [ids[1]], 100, now=2.0)
+    await store.settle("spend", [], now=2.0)
+    before = [await store.balance(p) for p in ids]
+    histories = [await store.wallet_history(p) for p in ids]
+    with pytest.raises(InsufficientFunds) as caught:
+        await store.stake("m1", ids, 10, now=3.0)
+    assert caught.value.player_ids == (ids[1],)
+    assert [await store.balance(p) for p in ids] == before
+    assert [await store.wallet_history(p) for p in ids] == histories
+    with pytest.raises(UnknownMatchError):
+        await store.settle("m1", ids, now=4.0)
+
+
+async def test_a_refused_stake_leaves_the_top_up_of_others_unspent(store: Storage) -> None:
+    rich, poor, broke = await make_players(store, 3)
+    await drain(store, poor, 4, "d1", now=0.0)
+    await drain(store, broke, 0, "d2", now=0.0)
+    await store.top_up(broke, now=0.0)
+    await store.stake("spend", [broke], 100, now=0.0)
+    await store.settle("spend", [], now=0.0)
+    with pytest.raises(InsufficientFunds) as caught:
+        await store.stake("m1", [rich, poor, broke], 10, now=10.0)
+    assert caught.value.player_ids == (broke,)
+    assert await store.balance(poor) == 4
+    # The top-up was not used: it is still due now.
+    assert await store.top_up(poor, now=11.0) == TOP_UP_TO - 4
+
+
+async def test_stake_tops_up_a_player_below_the_stake_first(store: Storage) -> None:
+    rich, poor = await make_players(store, 2)
+    await drain(store, poor, 3, "d", now=0.0)
+    await store.stake("m1", [rich, poor], 10, now=DAY)
+    assert await store.balance(poor) == TOP_UP_TO - 10
+    kinds = [(e.kind, e.amount) for e in await store.wallet_history(poor, limit=2)]
+    assert kinds == [("stake", -10), ("top_up", TOP_UP_TO - 3)]
+
+
+async def test_the_top_up_comes_at_most_once_every_24_hours(store: Storage) -> None:
+    (poor,) = await make_players(store, 1)
+    await drain(store, poor, 0, "d", now=0.0)
+    await store.stake("m1", [poor], 100, now=10.0)  # topped up to 100, stakes all of it
+    await store.settle("m1", [], now=10.0)
+    with pytest.raises(InsufficientFunds):
+        await store.stake("m2", [poor], 10, now=10.0 + TOP_UP_EVERY - 1)
+    assert await store.top_up(poor, now=10.0 + TOP_UP_EVERY - 1) == 0
+    await store.stake("m3", [poor], 10, now=10.0 + TOP_UP_EVERY)
+    assert await store.balance(poor) == TOP_UP_TO - 10
+
+
+async def test_top_up_adds_nothing_to_a_player_who_can_pay(store: Storage) -> None:
+    (player,) = await make_players(store, 1)
+    assert await store.top_up(player, now=0.0) == 0
+    assert await store.balance(player) == OPENING_BALANCE
+    await drain(store, player, 9, "d", now=0.0)
+    assert await store.top_up(player, now=0.0, stake=5) == 0
+    assert await store.top_up(player, now=0.0) == TOP_UP_TO - 9
+    assert await store.top_up(player, now=1.0) == 0
+    with pytest.raises(UnknownPlayerError):
+        await store.top_up(999, now=0.0)
+
+
+async def test_bad_stake_calls_are_refused_and_write_nothing(store: Storage) -> None:
+    ids = await make_players(store, 2)
+    for match_id, players, stake in [
+        ("m1", ids, -1),
+        ("m1", ids, 2.5),
+        ("m1", ids, True),
+        ("m1", [ids[0], ids[0]], 10),
+        ("", ids, 10),
+    ]:
+        with pytest.raises(ValueError):
+            await store.stake(match_id, players, stake, now=0.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        await store.stake("m1", ids, 10, now=float("nan"))
+    with pytest.raises(UnknownPlayerError):
+        await store.stake("m1", [ids[0], 999], 10, now=0.0)
+    assert [await store.balance(p) for p in ids] == [OPENING_BALANCE] * 2
+    with pytest.raises(UnknownMatchError):
+        await store.refund("m1", now=0.0)
+
+
+async def test_a_zero_stake_opens_the_escrow_and_moves_no_money(store: Storage) -> None:
+    ids = await make_players(store, 2)
+    await store.stake("free", ids, 0, now=0.0)
+    assert await store.settle("free", ids[:1], now=1.0) == {ids[0]: 0}
+    assert [await store.balance(p) for p in ids] == [OPENING_BALANCE] * 2
+
+
+# ------------------------------------------------------------ settle, refund
+
+
+async def test_each_winning_human_receives_twice_the_stake(store: Storage) -> None:
+    a, b, c, d = await make_players(store, 4)
+    await store.stake("m1", [a, b, c, d], 10, now=0.0)
+    assert await store.settle("m1", [a, c], now=1.0) == {a: 20, c: 20}
+    assert [await store.balance(p) for p in (a, b, c, d)] == [1010, 990, 1010, 990]
+    history = await store.wallet_history(a)
+    assert (history[0].kind, history[0].amount, history[0].at) == ("payout", 20, 1.0)
+
+
+async def test_settling_twice_pays_once(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    await store.stake("m1", [a, b], 10, now=0.0)
+    first = await store.settle("m1", [a], now=1.0)
+    again = await store.settle("m1", [a], now=2.0)
+    other = await store.settle("m1", [b], now=3.0)
+    assert first == again == other == {a: 20}
+    assert [await store.balance(p) for p in (a, b)] == [1010, 990]
+
+
+async def test_the_house_pays_what_the_escrow_cannot(store: Storage) -> None:
+    # One human with three robots wins: the escrow holds 10, the house adds 10.
+    (solo,) = await make_players(store, 1)
+    await store.stake("m1", [solo], 10, now=0.0)
+    assert await store.settle("m1", [solo], now=1.0) == {solo: 20}
+    assert await store.balance(solo) == 1010
+
+
+async def test_robots_and_strangers_in_the_winners_are_paid_nothing(store: Storage) -> None:
+    a, b, stranger = await make_players(store, 3)
+    await store.stake("m1", [a, b], 10, now=0.0)
+    assert await store.settle("m1", [a, stranger, 424242], now=1.0) == {a: 20}
+    assert await store.balance(stranger) == OPENING_BALANCE
+
+
+async def test_a_losing_table_leaves_its_stakes_to_the_house(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    await store.stake("m1", [a, b], 10, now=0.0)
+    assert await store.settle("m1", [], now=1.0) == {}
+    assert [await store.balance(p) for p in (a, b)] == [990, 990]
+
+
+async def test_settling_an_unknown_or_refunded_match_is_refused(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    with pytest.raises(UnknownMatchError):
+        await store.settle("nope", [a], now=0.0)
+    await store.stake("m1", [a, b], 10, now=0.0)
+    await store.refund("m1", now=1.0)
+    with pytest.raises(MatchClosedError) as caught:
+        await store.settle("m1", [a], now=2.0)
+    assert caught.value.state == "refunded"
+    assert [await store.balance(p) for p in (a, b)] == [1000, 1000]
+
+
+async def test_a_cancelled_match_gives_every_stake_back_once(store: Storage) -> None:
+    a, b, c = await make_players(store, 3)
+    await store.stake("m1", [a, b, c], 25, now=0.0)
+    assert await store.refund("m1", now=1.0) == {a: 25, b: 25, c: 25}
+    assert await store.refund("m1", now=2.0) == {a: 25, b: 25, c: 25}
+    assert [await store.balance(p) for p in (a, b, c)] == [1000, 1000, 1000]
+    assert (await store.wallet_history(a))[0].kind == "refund"
+
+
+async def test_refunding_a_settled_match_is_refused(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    await store.stake("m1", [a, b], 10, now=0.0)
+    await store.settle("m1", [a], now=1.0)
+    with pytest.raises(MatchClosedError) as caught:
+        await store.refund("m1", now=2.0)
+    assert caught.value.state == "settled"
+    assert [await store.balance(p) for p in (a, b)] == [1010, 990]
+
+
+# ------------------------------------------------------------------ forfeit
+
+
+async def test_an_abandoners_stake_goes_to_the_house(store: Storage) -> None:
+    a, b, c, d = await make_players(store, 4)
+    await store.stake("m1", [a, b, c, d], 10, now=0.0)
+    await store.forfeit("m1", a, now=1.0)
+    await store.forfeit("m1", a, now=2.0)  # again: nothing more
+    # a's team wins anyway: the partner is paid, the abandoner is not.
+    assert await store.settle("m1", [a, c], now=3.0) == {c: 20}
+    assert [await store.balance(p) for p in (a, b, c, d)] == [990, 990, 1010, 990]
+
+
+async def test_a_refund_after_a_forfeit_returns_only_the_held_stakes(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    await store.stake("m1", [a, b], 10, now=0.0)
+    await store.forfeit("m1", b, now=1.0)
+    assert await store.refund("m1", now=2.0) == {a: 10}
+    assert [await store.balance(p) for p in (a, b)] == [1000, 990]
+
+
+async def test_forfeit_failures_write_nothing(store: Storage) -> None:
+    a, b, outsider = await make_players(store, 3)
+    with pytest.raises(UnknownMatchError):
+        await store.forfeit("nope", a, now=0.0)
+    await store.stake("m1", [a, b], 10, now=0.0)
+    with pytest.raises(NotInMatchError) as caught:
+        await store.forfeit("m1", outsider, now=1.0)
+    assert (caught.value.match_id, caught.value.player_id) == ("m1", outsider)
+    await store.settle("m1", [a], now=2.0)
+    with pytest.raises(MatchClosedError):
+        await store.forfeit("m1", b, now=3.0)
+    assert [await store.balance(p) for p in (a, b, outsider)] == [1010, 990, 1000]
+
+
+# ------------------------------------------------------------- concurrency
+
+
+async def test_hundreds_of_concurrent_stakes_and_settlements_keep_the_ledger_whole(
+    store: Storage,
+) -> None:
+    ids = await make_players(store, 24)
+    rng = random.Random(5)
+
+    async def play(n: int) -> None:
+        table = rng.sample(ids, 4)
+        match_id = f"c{n}"
+        try:
+            await store.stake(match_id, table, 10, now=float(n))
+        except InsufficientFunds:
+            return
+        await asyncio.sleep(0)
+        if n % 7 == 0:
+            await store.forfeit(match_id, table[1], now=float(n))
+        if n % 11 == 0:
+            await store.refund(match_id, now=float(n))
+        else:
+            # Retries race the first settlement: only one may pay.
+            results = await asyncio.gather(
+                *(store.settle(match_id, table[n % 2 :: 2], now=float(n)) for _ in range(3))
+            )
+            assert results[0] == results[1] == results[2]
+
+    await asyncio.gather(*(play(n) for n in range(300)))
+    assert await store.check_ledger() == []
+    total = sum([await store.balance(p) for p in ids])
+    # Money only enters through openings and top-ups and leaves through losses.
+    assert all([await store.balance(p) >= 0 for p in ids])
+    assert total > 0
+
+
+# ------------------------------------------------------- statistics, history
+
+
+def result(player_id: int, team: int, won: bool, **counts: int) -> PlayerResult:
+    return PlayerResult(player_id, team, won, **counts)
+
+
+async def test_recorded_matches_add_up_in_the_player_statistics(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    await store.record_match(
+        "m1",
+        "telegram:-1",
+        {"rules": "venezolano", "hands": []},
+        [
+            result(a, 0, True, hands_won=3, dominoes=2, trancas_won=1, capicuas=1),
+            result(b, 1, False, hands_won=1),
+        ],
+        now=100.0,
+    )
+    await store.record_match(
+        "m2",
+        "discord:5",
+        {"rules": "venezolano", "hands": []},
+        [result(a, 1, False, hands_won=2, dominoes=1)],
+        now=200.0,
+    )
+    assert await store.player_stats(a) == PlayerStats(a, 2, 1, 5, 3, 1, 1, 200.0)
+    assert await store.player_stats(b) == PlayerStats(b, 1, 0, 1, 0, 0, 0, 100.0)
+
+
+async def test_a_player_without_matches_has_zero_statistics(store: Storage) -> None:
+    (a,) = await make_players(store, 1)
+    assert await store.player_stats(a) == PlayerStats(a)
+    with pytest.raises(UnknownPlayerError):
+        await store.player_stats(999)
+
+
+async def test_recording_a_match_twice_keeps_the_first(store: Storage) -> None:
+    (a,) = await make_players(store, 1)
+    await store.record_match("m1", "telegram:-1", {"n": 1}, [result(a, 0, True)], now=1.0)
+    await store.record_match("m1", "telegram:-2", {"n": 2}, [result(a, 0, True)], now=2.0)
+    assert (await store.player_stats(a)).matches_played == 1
+    [stored] = await store.match_records()
+    assert (stored.chat, stored.record) == ("telegram:-1", {"n": 1})
+
+
+async def test_bad_match_results_are_refused_and_write_nothing(store: Storage) -> None:
+    (a,) = await make_players(store, 1)
+    bad = [
+        [result(a, 2, True)],
+        [result(a, 0, True, dominoes=-1)],
+        [result(a, 0, True), result(a, 1, False)],
+    ]
+    for results in bad:
+        with pytest.raises(ValueError):
+            await store.record_match("m1", "telegram:-1", {}, results, now=1.0)
+    with pytest.raises(UnknownPlayerError):
+        await store.record_match(
+            "m1", "telegram:-1", {}, [result(a, 0, True), result(999, 1, False)], now=1.0
+        )
+    with pytest.raises(TypeError):
+        await store.record_match(
+            "m1", "telegram:-1", {"x": object()}, [result(a, 0, True)], now=1.0
+        )
+    with pytest.raises(TypeError):
+        await store.record_match("m1", "telegram:-1", {"x": float("inf")}, [], now=1.0)
+    assert await store.match_records() == []
+    assert (await store.player_stats(a)).matches_played == 0
+
+
+async def test_match_records_are_found_by_player_and_chat_newest_first(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    record = {"rules": {"preset": "venezolano", "target": 50}, "hands": [{"moves": ["6-6"]}]}
+    await store.record_match("m1", "telegram:-1", record, [result(a, 0, True)], now=10.0)
+    await store.record_match("m2", "telegram:-1", record, [result(b, 0, True)], now=20.0)
+    await store.record_match("m3", "discord:9", record, [result(a, 1, False)], now=20.0)
+    await store.record_match("m4", "discord:9", record, [], now=5.0)
+    assert [m.match_id for m in await store.match_records()] == ["m3", "m2", "m1", "m4"]
+    assert [m.match_id for m in await store.match_records(player_id=a)] == ["m3", "m1"]
+    assert [m.match_id for m in await store.match_records(chat="telegram:-1")] == ["m2", "m1"]
+    assert [m.match_id for m in await store.match_records(player_id=a, chat="discord:9")] == ["m3"]
+    assert [m.match_id for m in await store.match_records(limit=2)] == ["m3", "m2"]
+    [first] = await store.match_records(player_id=b)
+    assert (first.chat, first.finished_at, first.record) == ("telegram:-1", 20.0, record)
+
+
+async def test_the_balance_top_list_shows_active_players_richest_first(store: Storage) -> None:
+    ids = await make_players(store, 13)
+    now = 100 * DAY
+    for i, pid in enumerate(ids):
+        # Player i ends with 1000 + 20*i - 10*(12-i) dollars... made simple: i wins.
+        for w in range(i):
+            await store.stake(f"w{pid}-{w}", [pid], 10, now=now)
+            await store.settle(f"w{pid}-{w}", [pid], now=now)
+    old, *active = ids
+    await store.record_match(
+        "old", "telegram:-1", {}, [result(old, 0, True)], now=now - ACTIVE_SECONDS - 1
+    )
+    for i, pid in enumerate(active):
+        await store.record_match(
+            f"r{pid}",
+            "telegram:-1" if i % 2 else "discord:1",
+            {},
+            [result(pid, 0, True)],
+            now=now - DAY,
+        )
+    top = await store.top_by_balance(None, now=now)
+    assert [r.player_id for r in top] == list(reversed(active))[:10]
+    assert [r.value for r in top] == [await store.balance(r.player_id) for r in top]
+    assert all(r.matches == 1 for r in top)
+    assert top[0].display_name == "Jugador 12"
+    in_chat = await store.top_by_balance("telegram:-1", now=now, limit=3)
+    assert [r.player_id for r in in_chat] == [ids[12], ids[10], ids[8]]
+    # Thirty days later only a fresh match counts.
+    assert await store.top_by_balance(None, now=now + ACTIVE_SECONDS) == []
+
+
+async def test_balance_ties_go_to_the_player_with_more_matches(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    for n in range(3):
+        await store.record_match(
+            f"m{n}",
+            "c:1",
+            {},
+            [result(b, 0, True)] + ([result(a, 1, False)] if n == 0 else []),
+            now=1.0,
+        )
+    assert [(r.player_id, r.matches) for r in await store.top_by_balance("c:1", now=2.0)] == [
+        (b, 3),
+        (a, 1),
+    ]
+
+
+async def test_the_rating_list_needs_enough_matches_and_resists_luck(store: Storage) -> None:
+    lucky, steady, newcomer = await make_players(store, 3)
+    n = 0
+
+    async def play(pid: int, won: bool, chat: str = "telegram:-1") -> None:
+        nonlocal n
+        n += 1
+        await store.record_match(f"m{n}", chat, {}, [result(pid, 0, won)], now=float(n))
+
+    for _ in range(MIN_RATED_MATCHES):
+        await play(lucky, True)
+    for i in range(40):
+        await play(steady, i % 4 != 0)  # 30 of 40
+    for _ in range(MIN_RATED_MATCHES - 1):
+        await play(newcomer, True)
+    top = await store.top_by_rating(None)
+    assert [r.player_id for r in top] == [steady, lucky]
+    assert top[0].value == pytest.approx(bayesian_rating(30, 40))
+    assert top[0].matches == 40
+    assert await store.top_by_rating("discord:1") == []
+    assert [r.player_id for r in await store.top_by_rating(None, limit=1)] == [steady]
+
+
+# ------------------------------------------------------------ chat presets
+
+
+async def test_a_chat_without_rules_has_none(store: Storage) -> None:
+    assert await store.get_chat_rules("telegram:-1") is None
+
+
+async def test_chat_rules_are_validated_and_stored_canonically(store: Storage) -> None:
+    saved = await store.set_chat_rules(
+        "discord:1",
+        "Español",
+        {"target": 200, "forced_move_seconds": "none"},
+        changed_by=7,
+        now=50.0,
+    )
+    assert saved == ChatRules(
+        "discord:1", "espanol", {"target": 200, "forced_move_seconds": None}, 7, 50.0
+    )
+    assert await store.get_chat_rules("discord:1") == saved
+    assert saved.rules() == find_preset("espanol", target=200, forced_move_seconds=None)
+
+
+async def test_bad_chat_rules_are_refused_and_keep_the_old_ones(store: Storage) -> None:
+    old = await store.set_chat_rules("telegram:-1", "dominicano", {}, changed_by=1, now=1.0)
+    for preset, overrides in [
+        ("cubano", {}),
+        ("venezolano", {"target": 77}),
+        ("venezolano", {"color": "red"}),
+        ("venezolano", {"stake": True}),
+    ]:
+        with pytest.raises(RulesError):
+            await store.set_chat_rules("telegram:-1", preset, overrides, changed_by=2, now=2.0)
+    assert await store.get_chat_rules("telegram:-1") == old
+
+
+async def test_setting_chat_rules_again_replaces_them(store: Storage) -> None:
+    await store.set_chat_rules("telegram:-1", "dominicano", {"target": 100}, changed_by=1, now=1.0)
+    await store.set_chat_rules("telegram:-1", "venezolano", {}, changed_by=2, now=2.0)
+    assert await store.get_chat_rules("telegram:-1") == ChatRules(
+        "telegram:-1", "venezolano", {}, 2, 2.0
+    )
+
+
+# --------------------------------------------------------- table snapshots
+
+
+async def test_table_snapshots_are_saved_replaced_loaded_and_deleted(store: Storage) -> None:
+    first = {"table_id": "t1", "seats": [1, None, 2, None], "deadline": 12.5, "score": (3, 4)}
+    await store.save_table("t1", first, now=10.0)
+    await store.save_table("t2", {"table_id": "t2", "robots": {"1": "experto"}}, now=11.0)
+    # JSON round trip: tuples come back as lists.
+    assert await store.load_tables() == [
+        {"table_id": "t1", "seats": [1, None, 2, None], "deadline": 12.5, "score": [3, 4]},
+        {"table_id": "t2", "robots": {"1": "experto"}},
+    ]
+    await store.save_table("t1", {"table_id": "t1", "moves": 3}, now=12.0)
+    assert [s["table_id"] for s in await store.load_tables()] == ["t2", "t1"]
+    await store.delete_table("t2")
+    await store.delete_table("t2")
+    assert await store.load_tables() == [{"table_id": "t1", "moves": 3}]
+
+
+async def test_a_snapshot_that_is_not_json_is_refused(store: Storage) -> None:
+    await store.save_table("t1", {"ok": True}, now=1.0)
+    with pytest.raises(TypeError):
+        await store.save_table("t1", {"bad": {1, 2}}, now=2.0)
+    assert await store.load_tables() == [{"ok": True}]
