@@ -410,3 +410,49 @@ async def test_a_player_who_leaves_is_played_by_a_robot_and_comes_back_with_the_
         assert any("Ana volvió a la mesa" in t for t in notices)
         state = world.manager.table_state(table_id)
         assert state is not None and not state.seats[0].away
+
+
+async def test_after_a_restart_the_table_gets_a_new_board_and_old_buttons_still_work() -> None:
+    from telegram.ext import AIORateLimiter
+
+    from bot.manager import TableManager
+    from bot.telegram import TelegramFrontEnd
+
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _table_with_robots(world, ana, group)
+        for _ in range(50):
+            if world.turn_message(ana) is not None:
+                break
+            await world.clock.advance(0)
+            await world.settle()
+        message = world.turn_message(ana)
+        assert message is not None
+        await world.front.stop()
+        await world.manager.stop()
+
+        world.manager = TableManager(
+            world.storage, clock=world.clock, seed=world.seed, **world.manager_options
+        )
+        world.front = TelegramFrontEnd(
+            world.fake.token,
+            world.manager,
+            world.storage,
+            base_url=world.fake.base_url,
+            base_file_url=world.fake.base_file_url,
+            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+            poll_timeout=5,
+        )
+        await world.manager.start()  # resumed tables wait for the front end to start
+        await world.front.start()
+        await world.settle()
+        assert len(world.fake.calls_to("sendPhoto", chat_id=GROUP)) == 2  # a fresh board
+
+        before = world.manager.table_state(table_id)
+        assert before is not None
+        data = _buttons(message)[0]["callback_data"]
+        answer = await world.press(ana, message, data)
+        assert not answer.params.get("show_alert"), answer.params
+        after = world.manager.table_state(table_id)
+        assert after is not None and after.move_number == before.move_number + 1

@@ -140,8 +140,8 @@ class TelegramFrontEnd:
 
     Args:
         token: the bot token from BotFather (``TELEGRAM_TOKEN``).
-        manager: the :class:`bot.manager.TableManager` (anything with ``handle(command)``
-            and ``register(platform, port)``).
+        manager: the :class:`bot.manager.TableManager`; the front end registers itself
+            as its ``"telegram"`` port (do not register it again).
         storage: the :class:`storage.base.Storage` (kept for tools; balances, rankings,
             rules and records are read through the manager).
         base_url: a self-hosted Bot API server (``TELEGRAM_API_BASE_URL``), e.g.
@@ -195,7 +195,11 @@ class TelegramFrontEnd:
         self._hand_worker: Latest[tuple[p.YourTiles | None, bool]] = Latest(self._show_hand)
         self._render_pool = ThreadPoolExecutor(1, thread_name_prefix="telegram-render")
         self.stats = _Stats()
+        self._ready = asyncio.Event()  # set once the bot is connected: deliver() waits
         self._install_handlers()
+        # Registered at once, so events of tables the manager resumes on start are kept
+        # (shown once this front end has started), whichever is started first.
+        manager.register(PLATFORM, self)
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -208,12 +212,10 @@ class TelegramFrontEnd:
         return asyncio.get_running_loop().time()
 
     async def start(self) -> None:
-        """Connect (getMe), register with the manager, set the command menus and start
-        long polling; returns once polling runs."""
+        """Connect (getMe), set the command menus and start long polling; returns once
+        polling runs. (The front end registered itself with the manager when built.)"""
         await self.application.initialize()
-        register = getattr(self.manager, "register", None)
-        if register is not None:
-            register(PLATFORM, self)
+        self._ready.set()
         await self._set_commands()
         await self.application.start()
         assert self.application.updater is not None
@@ -853,7 +855,10 @@ class TelegramFrontEnd:
     # ------------------------------------------------------------------ events (Port)
     async def deliver(self, event: p.Event) -> None:
         """Show a manager event (:class:`bot.protocol.Port`). Boards and hands are drawn by
-        background workers (newest state first); messages are sent in order."""
+        background workers (newest state first); messages are sent in order. Events that
+        come before :meth:`start` wait for it."""
+        if not self._ready.is_set():
+            await self._ready.wait()
         board: _Board | None
         if isinstance(event, p.TableChanged):
             board = self._board_for(event.table_id, event.chat)
