@@ -48,7 +48,9 @@ class Settings(BaseSettings):
     db: Path = Field(Path("domino.db"), validation_alias=AliasChoices("DOMINO_DB"))
     log_level: str = Field("INFO", validation_alias=AliasChoices("DOMINO_LOG_LEVEL"))
     robot_level: str = Field("experto", validation_alias=AliasChoices("DOMINO_ROBOT_LEVEL"))
-    robot_delay: float = Field(1.0, ge=0, le=10, validation_alias=AliasChoices("DOMINO_ROBOT_DELAY"))
+    robot_delay: float = Field(
+        1.0, ge=0, le=10, validation_alias=AliasChoices("DOMINO_ROBOT_DELAY")
+    )
     default_preset: str = Field(
         "venezolano", validation_alias=AliasChoices("DOMINO_DEFAULT_PRESET")
     )

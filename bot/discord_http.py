@@ -21,9 +21,7 @@ def point_discord_at(api_base_url: str | None, gateway_url: str | None) -> None:
 
     _ORIGINAL.setdefault("base", discord.http.Route.BASE)
     _ORIGINAL.setdefault("gateway", discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
-    discord.http.Route.BASE = (
-        api_base_url.rstrip("/") if api_base_url else str(_ORIGINAL["base"])
-    )
+    discord.http.Route.BASE = api_base_url.rstrip("/") if api_base_url else str(_ORIGINAL["base"])
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = (
         yarl.URL(gateway_url) if gateway_url else _ORIGINAL["gateway"]  # type: ignore[assignment]
     )

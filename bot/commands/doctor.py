@@ -156,7 +156,9 @@ async def _check_discord(settings: object, report: Report) -> None:
         user = client.user
         report.line("ok", "discord", f"token accepted: {user}")
     except discord.LoginFailure:
-        report.line("FAIL", "discord", "DISCORD_TOKEN was refused: reset it in the Developer Portal")
+        report.line(
+            "FAIL", "discord", "DISCORD_TOKEN was refused: reset it in the Developer Portal"
+        )
     except (discord.HTTPException, OSError) as exc:
         report.line("FAIL", "discord", f"cannot reach Discord: {exc}")
     finally:

@@ -1,0 +1,204 @@
+"""``domino run``: one process hosting every platform whose token is set.
+
+The composition root (style.md, cosmicpython): read the settings, open and migrate the
+database, build one :class:`~bot.manager.TableManager`, start the Telegram and Discord
+front ends that have tokens (both in this event loop, sharing the manager and the
+database), restore unfinished tables, and serve until SIGTERM or SIGINT. Shutdown stops
+taking commands, lets what is in flight finish, snapshots every table, then closes the
+clients and the database; a restart resumes the tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.config import Settings
+
+__all__ = ["NO_TOKEN_MESSAGE", "serve"]
+
+log = logging.getLogger("domino.run")
+
+NO_TOKEN_MESSAGE = """\
+domino run: no platform to host. Set TELEGRAM_TOKEN (a bot token from @BotFather) and/or
+DISCORD_TOKEN (the bot token of your application in the Discord Developer Portal) in the
+environment or in a .env file, then run `domino run` again; `domino doctor` checks them.
+To play right now without any token, run `domino play`: a table in this terminal with a
+robot partner against two robots."""
+
+HEARTBEAT_SECONDS = 30.0
+
+
+async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int:
+    """Host the platforms until ``stop`` is set (or SIGTERM/SIGINT arrives).
+
+    Returns the exit code: 0 after a clean shutdown, 1 when no platform could start,
+    2 when no token is configured.
+    """
+    if not settings.platforms:
+        print(NO_TOKEN_MESSAGE, file=sys.stderr)
+        return 2
+    from bot.commands.doctor import heartbeat_path
+    from bot.manager import TableManager
+    from storage import open_storage
+
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+
+    storage = await open_storage(settings.db)
+    log.info("database %s opened", settings.db)
+    manager = TableManager(
+        storage, robot_delay=settings.robot_delay, robot_level=settings.robot_level
+    )
+    front_ends: dict[str, Any] = {}
+    try:
+        for name in settings.platforms:
+            front_end = await _start_platform(name, settings, manager, storage)
+            if front_end is not None:
+                front_ends[name] = front_end
+        if not front_ends:
+            log.error("no platform could start; see the lines above, or run `domino doctor`")
+            return 1
+        await manager.start()
+        log.info("hosting %s", ", ".join(front_ends))
+        beat = asyncio.create_task(_heartbeat(heartbeat_path(settings.db), stop))
+        watchers = [
+            asyncio.create_task(_watch(name, fe, stop, len(front_ends)))
+            for name, fe in front_ends.items()
+            if hasattr(fe, "wait_closed")
+        ]
+        await stop.wait()
+        log.info("shutting down: no new commands, finishing what is in flight")
+        for task in (beat, *watchers):
+            task.cancel()
+        await asyncio.gather(beat, *watchers, return_exceptions=True)
+    finally:
+        for name, front_end in front_ends.items():
+            try:
+                await front_end.stop()
+            except Exception:  # one platform's failure must not stop the others' shutdown
+                log.exception("%s did not stop cleanly", name)
+        await manager.stop()
+        await storage.close()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(sig)
+    log.info("stopped; every table is saved")
+    return 0
+
+
+async def _start_platform(name: str, settings: Settings, manager: Any, storage: Any) -> Any:
+    """Start one platform; report a bad token or an unreachable platform once, clearly,
+    and return None so the other platform keeps running."""
+    try:
+        if name == "telegram":
+            from telegram.error import InvalidToken, NetworkError
+
+            from bot.telegram import TelegramFrontEnd
+
+            assert settings.telegram_token is not None
+            telegram_fe = TelegramFrontEnd(
+                settings.telegram_token.get_secret_value(),
+                manager,
+                storage,
+                base_url=settings.telegram_api_base_url,
+                base_file_url=settings.telegram_file_base_url,
+            )
+            try:
+                await telegram_fe.start()
+            except InvalidToken:
+                log.error("Telegram: TELEGRAM_TOKEN was refused; copy it again from @BotFather")
+                await _quiet_stop(telegram_fe)
+                return None
+            except NetworkError as exc:
+                log.error("Telegram: cannot reach the Bot API (%s)", exc)
+                await _quiet_stop(telegram_fe)
+                return None
+            return telegram_fe
+        if name == "discord":
+            import discord
+
+            from bot.discord import DiscordFrontEnd
+
+            assert settings.discord_token is not None
+            discord_fe = DiscordFrontEnd(
+                settings.discord_token.get_secret_value(),
+                manager,
+                storage,
+                test_guild=settings.discord_test_guild,
+                shards=settings.discord_shards,
+                api_base_url=settings.discord_api_base_url,
+                gateway_url=settings.discord_gateway_url,
+            )
+            try:
+                await discord_fe.start()
+            except discord.LoginFailure:
+                log.error("Discord: DISCORD_TOKEN was refused; reset it in the Developer Portal")
+                await _quiet_stop(discord_fe)
+                return None
+            except (discord.HTTPException, discord.GatewayNotFound, OSError) as exc:
+                log.error("Discord: cannot reach Discord (%s)", exc)
+                await _quiet_stop(discord_fe)
+                return None
+            return discord_fe
+    except Exception:
+        log.exception("%s could not start", name)
+        return None
+    raise ValueError(f"unknown platform {name!r}")
+
+
+async def _quiet_stop(front_end: Any) -> None:
+    with contextlib.suppress(Exception):
+        await front_end.stop()
+
+
+async def _watch(name: str, front_end: Any, stop: asyncio.Event, count: int) -> None:
+    """Report a platform whose connection ends; the others keep running."""
+    try:
+        await front_end.wait_closed()
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        log.error("%s disconnected: %s", name, exc)
+    else:
+        if not stop.is_set():
+            log.error("%s disconnected", name)
+    if count == 1 and not stop.is_set():
+        stop.set()
+
+
+async def _heartbeat(path: Path, stop: asyncio.Event) -> None:
+    """Touch ``path`` every 30 s while the loop runs (``domino doctor --health`` reads it)."""
+    while not stop.is_set():
+        try:
+            path.touch()
+        except OSError as exc:
+            log.warning("cannot write the heartbeat %s: %s", path, exc)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), HEARTBEAT_SECONDS)
+
+
+def main_run(env_file: str | None) -> int:
+    """Entry of ``domino run``: settings, logging, then :func:`serve`."""
+    from pydantic import ValidationError
+
+    from bot.config import load_settings
+    from bot.logs import setup_logging
+
+    try:
+        settings = load_settings(env_file)
+    except ValidationError as exc:
+        for error in exc.errors():
+            name = str(error["loc"][0]) if error["loc"] else "?"
+            print(f"domino run: setting {name}: {error['msg']}", file=sys.stderr)
+        return 2
+    setup_logging(settings.log_level, settings.secrets())
+    return asyncio.run(serve(settings))
