@@ -97,7 +97,7 @@ def run_duplicates(
 
 
 def _fmt_ms(value: float) -> str:
-    return "-" if value != value else f"{value:.1f}"
+    return "-" if value != value else f"{value:.2f}"
 
 
 def result_table(tally: Tally, args: argparse.Namespace) -> object:

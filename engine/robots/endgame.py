@@ -88,6 +88,7 @@ class Solver:
             if not fits & bit:
                 continue
             other = OTHER[i]
+            options: tuple[tuple[int, int], ...]
             if left == right:
                 options = ((left, other[right]),)
             else:

@@ -77,6 +77,36 @@ class Knowledge:
         self.forbidden = forbidden
         self._groups: list[tuple[int, tuple[int, ...]]] | None = None
 
+    def observations(self, view: SeatView) -> list[tuple[int, int, int, int, int]]:
+        """The other seats' past plays, for inference: ``(seat, left, right, index,
+        later)`` with the ends before the play (-1, -1 for a free opening), the tile
+        played and the mask of the tiles that seat played afterwards. A forced opening
+        (the 6-6 under ``double_six``) tells nothing and is left out."""
+        rows: list[tuple[int, int, int, int, int]] = []
+        ends: tuple[int, int] | None = None
+        for seat, move in view.history:
+            tile = move.tile
+            if tile is None:
+                continue
+            if ends is None:
+                if seat != self.seat and view.opening_tile is not tile:
+                    rows.append((seat, -1, -1, tile.index, 0))
+                ends = (tile.high, tile.low)
+                continue
+            if seat != self.seat:
+                rows.append((seat, ends[0], ends[1], tile.index, 0))
+            if move.side is Side.LEFT:
+                ends = (tile.other(ends[0]), ends[1])
+            else:
+                ends = (ends[0], tile.other(ends[1]))
+        later = [0, 0, 0, 0]
+        out = []
+        for seat, left, right, index, _ in reversed(rows):
+            out.append((seat, left, right, index, later[seat]))
+            later[seat] |= 1 << index
+        out.reverse()
+        return out
+
     def others(self) -> list[int]:
         """The three other seats, in turn order after this seat."""
         return [(self.seat + k) & 3 for k in (1, 2, 3)]

@@ -11,6 +11,7 @@ points by what they do to the match (:func:`match_utility`).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -19,7 +20,7 @@ from engine.moves import Move, Side
 from engine.robots.base import Robot, legal_or_raise, register_level
 from engine.robots.endgame import Solver
 from engine.robots.knowledge import Knowledge
-from engine.robots.playout import Scoring, playout
+from engine.robots.playout import Scoring, move_scores, playout
 from engine.views import SeatView
 
 __all__ = ["MonteCarloRobot", "match_utility"]
@@ -83,6 +84,8 @@ class MonteCarloRobot(Robot):
         max_samples: int = 0,
         exact_tiles: int = 0,
         exact_samples: int = 0,
+        inference: float = 0.0,
+        partner_inference: float = 0.0,
     ):
         self.level = level
         self.samples = samples
@@ -91,6 +94,10 @@ class MonteCarloRobot(Robot):
         self.max_samples = max_samples or samples
         self.exact_tiles = exact_tiles
         self.exact_samples = exact_samples or samples
+        self.inference = inference
+        self.partner_inference = partner_inference
+        self._exp = [math.exp(-inference * d) for d in range(200)]
+        self._exp_partner = [math.exp(-partner_inference * d) for d in range(200)]
 
     def sample_count(self, know: Knowledge, n_cands: int) -> int:
         """Deals to sample: ``samples``, or with a playout ``budget`` as many as it
@@ -108,7 +115,15 @@ class MonteCarloRobot(Robot):
             return moves[0]  # going out: every legal move ends the hand the same way
         know = Knowledge(view)
         cands = _candidates(view, moves)
-        values = self.evaluate(know, cands, rng)
+        obs = []
+        if self.inference or self.partner_inference:
+            partner = (view.seat + 2) & 3
+            obs = [
+                o
+                for o in know.observations(view)
+                if (self.partner_inference if o[0] == partner else self.inference)
+            ]
+        values = self.evaluate(know, cands, rng, obs)
         best = max(range(len(cands)), key=lambda j: values[j])
         del seat
         return cands[best][0]
@@ -121,10 +136,38 @@ class MonteCarloRobot(Robot):
             return lambda v: float(v)
         return lambda v: float(-v)
 
+    def weight(
+        self, hands: list[int], obs: list[tuple[int, int, int, int, int]], team: int
+    ) -> float:
+        """How likely the other seats' plays are under this deal, if they play the
+        heuristic with softmax noise (``inference`` is the inverse temperature)."""
+        w = 1.0
+        opp = self._exp
+        partner = self._exp_partner
+        for seat, left, right, index, later in obs:
+            exp = opp if seat & 1 != team else partner
+            top, scores = move_scores(hands[seat] | later | (1 << index), left, right)
+            if len(scores) < 2:
+                continue
+            z = 0.0
+            chosen = 0.0
+            for i, score in scores:
+                e = exp[top - score]
+                z += e
+                if i == index:
+                    chosen = e
+            w *= chosen / z
+        return w
+
     def evaluate(
-        self, know: Knowledge, cands: list[tuple[Move, int, int, int]], rng: random.Random
+        self,
+        know: Knowledge,
+        cands: list[tuple[Move, int, int, int]],
+        rng: random.Random,
+        obs: list[tuple[int, int, int, int, int]] | None = None,
     ) -> list[float]:
-        """Mean value of each candidate over the sampled deals."""
+        """Mean value of each candidate over the sampled deals (weighted by
+        :meth:`weight` when ``obs`` are given)."""
         sc = Scoring(know.rules)
         util = self.utility(know)
         seat = know.seat
@@ -134,24 +177,30 @@ class MonteCarloRobot(Robot):
         in_hands = sum(know.counts)
         if self.exact_tiles and in_hands <= self.exact_tiles:
             n = self.exact_samples
+            weights = 0.0
             for _ in range(n):
                 hands = know.sample(rng)
+                w = self.weight(hands, obs, seat & 1) if obs else 1.0
+                weights += w
                 mine = hands[seat]
                 solver = Solver(sc)
                 for j, bit, nl, nr in plan:
                     hands[seat] = mine ^ bit
-                    totals[j] += util(solver.value(hands, nl, nr, nxt))
+                    totals[j] += w * util(solver.value(hands, nl, nr, nxt))
                 hands[seat] = mine
-            return [t / n for t in totals]
+            return [t / (weights or 1.0) for t in totals]
         n = self.sample_count(know, len(cands))
+        weights = 0.0
         for _ in range(n):
             hands = know.sample(rng)
+            w = self.weight(hands, obs, seat & 1) if obs else 1.0
+            weights += w
             mine = hands[seat]
             for j, bit, nl, nr in plan:
                 h = hands[:]
                 h[seat] = mine ^ bit
-                totals[j] += util(playout(h, nl, nr, nxt, sc))
-        return [t / n for t in totals]
+                totals[j] += w * util(playout(h, nl, nr, nxt, sc))
+        return [t / (weights or 1.0) for t in totals]
 
 
 register_level("experto", lambda: MonteCarloRobot("experto", samples=100))

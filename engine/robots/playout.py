@@ -25,6 +25,7 @@ __all__ = [
     "best_move",
     "best_opening",
     "hand_value",
+    "move_scores",
     "playout",
 ]
 
@@ -108,6 +109,53 @@ def best_move(hand: int, left: int, right: int) -> tuple[int, int, int, int] | N
         _MEMO.clear()
     _MEMO[key] = best
     return best
+
+
+_SCORES: dict[int, tuple[int, tuple[tuple[int, int], ...]]] = {}
+
+
+def move_scores(hand: int, left: int, right: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """The heuristic's score of every legal move of ``hand`` on ends ``left``/``right``
+    (``left < 0``: an opening, any tile).
+
+    Returns:
+        ``(best score, ((tile index, score), ...))``: one entry per tile, with the better
+        of its two sides (the sides matter to :func:`best_move`, not to inference).
+    """
+    key = hand | ((left * 7 + right) << 28) if left >= 0 else hand | (63 << 28)
+    found = _SCORES.get(key)
+    if found is not None:
+        return found
+    nm = NUMBER_MASKS
+    out = []
+    top = -1
+    if left < 0:
+        cands = hand
+    else:
+        cands = hand & _OPEN[left * 7 + right]
+    while cands:
+        bit = cands & -cands
+        cands ^= bit
+        i = bit.bit_length() - 1
+        rest = hand ^ bit
+        other = OTHER[i]
+        if left < 0:
+            score = BASE_SCORE[i] + 3 * (rest & (nm[HIGH[i]] | nm[LOW[i]])).bit_count()
+        else:
+            score = -1
+            nl = other[left]
+            if nl >= 0:
+                score = BASE_SCORE[i] + 3 * (rest & (nm[nl] | nm[right])).bit_count()
+            nr = other[right]
+            if nr >= 0:
+                score = max(score, BASE_SCORE[i] + 3 * (rest & (nm[left] | nm[nr])).bit_count())
+        out.append((i, score))
+        top = max(top, score)
+    result = (top, tuple(out))
+    if len(_SCORES) >= _MEMO_LIMIT:
+        _SCORES.clear()
+    _SCORES[key] = result
+    return result
 
 
 def best_opening(hand: int, allowed: int | None = None) -> int:
