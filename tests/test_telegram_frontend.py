@@ -73,6 +73,7 @@ async def test_one_human_and_three_robots_play_a_whole_match_through_buttons() -
         # Ana's tiles came privately, with one button per legal move.
         assert world.fake.calls_to("sendPhoto", chat_id=ana.id)
         assert world.manager.tables() == []
+        assert not world.front._boards and not world.front._hands  # nothing kept for it
 
 
 async def test_four_humans_play_a_whole_match_through_buttons() -> None:
@@ -258,6 +259,18 @@ async def test_a_table_in_a_forum_topic_lives_in_its_topic() -> None:
         await world.settle()
         (board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
         assert board.params["message_thread_id"] == 77
+        bea = world.fake.add_user(1003, "Bea", started=False)
+        mark = await world.command(forum, bea, "/jugar", thread_id=77)
+        link = await world.fake.wait_for("sendMessage", after=mark)
+        assert link.params["message_thread_id"] == 77
+        assert link.buttons()[0]["url"].endswith(f"start=j_{GROUP}_77")
+        payload = link.buttons()[0]["url"].split("start=", 1)[1]
+        await world.reply_to(world.fake.private_chat(bea), bea, f"/start {payload}")
+        await world.settle()
+        (table_id,) = world.manager.tables()
+        state = world.manager.table_state(table_id)
+        assert state is not None and {s.name for s in state.seats if s.player} == {"Ana", "Bea"}
+        assert len(world.fake.calls_to("sendPhoto", chat_id=GROUP)) == 1  # same table, same board
 
 
 async def test_failed_sends_are_retried_or_skipped_and_never_stop_a_table() -> None:

@@ -908,7 +908,7 @@ class TelegramFrontEnd:
         elif isinstance(event, p.PlayerSeated):
             await self._check_seated(event)
         elif isinstance(event, p.TableClosed):
-            self._clear_buttons(event.table_id)
+            self._clear_buttons(event.table_id, forget=True)
             board = self._boards.get(event.table_id)
             if board is not None:
                 board.closed = event.reason
@@ -931,12 +931,13 @@ class TelegramFrontEnd:
         elif isinstance(event, p.Refusal) and event.to.platform == PLATFORM:
             await self._private_text(int(event.to.user_id), event.text)
 
-    def _clear_buttons(self, table_id: str) -> None:
+    def _clear_buttons(self, table_id: str, *, forget: bool = False) -> None:
         """Take the move buttons off every private hand message of a table (the hand is
-        over: a press there could only be refused)."""
-        for key, slot in self._hands.items():
-            if key[1] == table_id and slot.shown is not None and slot.shown[2] is not None:
-                self._hand_worker.put(key, (None, False))
+        over: a press there could only be refused); ``forget`` the messages when the table
+        is gone."""
+        for key in list(self._hands):
+            if key[1] == table_id:
+                self._hand_worker.put(key, (None, forget))
 
     def _board_for(self, table_id: str, chat: p.ChatRef) -> _Board:
         board = self._boards.get(table_id)
@@ -1103,7 +1104,7 @@ class TelegramFrontEnd:
 
         event, force = state
         slot = self._hands.setdefault(key, _Hand())
-        if event is None:  # the hand ended: no more buttons
+        if event is None:  # the hand ended (``force``: and the table): no more buttons
             if slot.message_id is not None and slot.shown is not None and slot.shown[2]:
                 message_id = slot.message_id
                 with contextlib.suppress(Forbidden):
@@ -1113,6 +1114,8 @@ class TelegramFrontEnd:
                         )
                     )
                 slot.shown = (*slot.shown[:2], None)
+            if force:  # the table is gone
+                self._hands.pop(key, None)
             return
         markup = hand_keyboard(event)
         shown = (event.hand_number, event.view.tiles, markup.to_dict() if markup else None)
