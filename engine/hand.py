@@ -272,27 +272,7 @@ class HandState:
         """
         if self.outcome is not None:
             return []
-        mask = self._hands[self.turn]
-        if self.ends is None:
-            if self.opening_tile is not None:
-                return [Move(self.opening_tile)]
-            return [Move(t) for t in tiles_of(mask)]
-        left, right = self.ends
-        fits = mask & (NUMBER_MASKS[left] | NUMBER_MASKS[right])
-        if not fits:
-            return [PASS]
-        moves = []
-        for tile in tiles_of(fits):
-            if left == right:
-                moves.append(Move(tile, Side.RIGHT))
-            else:
-                on_left = tile.has(left)
-                on_right = tile.has(right)
-                if on_left:
-                    moves.append(Move(tile, Side.LEFT))
-                if on_right:
-                    moves.append(Move(tile, Side.RIGHT))
-        return moves
+        return legal_moves_for(self._hands[self.turn], self.ends, self.opening_tile)
 
     def can_play(self, seat: int) -> bool:
         """True when ``seat`` holds a tile that fits (any tile before the opening)."""
@@ -481,6 +461,35 @@ class HandState:
     def __repr__(self) -> str:
         line = " ".join(f"[{p.left}|{p.right}]" for p in self.line)
         return f"<HandState turn={self.turn} line={line or '-'} outcome={self.outcome}>"
+
+
+def legal_moves_for(
+    mask: int, ends: tuple[int, int] | None, opening_tile: Tile | None = None
+) -> list[Move]:
+    """The legal moves of a seat holding ``mask`` on a line with ``ends``.
+
+    The single source of the move order: tiles ascend; a tile that fits both ends
+    differently gives a left and a right move; when both ends show the same number the
+    single move goes right (records.md); a pass only when nothing fits.
+    """
+    if ends is None:
+        if opening_tile is not None:
+            return [Move(opening_tile)]
+        return [Move(t) for t in tiles_of(mask)]
+    left, right = ends
+    fits = mask & (NUMBER_MASKS[left] | NUMBER_MASKS[right])
+    if not fits:
+        return [PASS]
+    moves = []
+    for tile in tiles_of(fits):
+        if left == right:
+            moves.append(Move(tile, Side.RIGHT))
+            continue
+        if tile.has(left):
+            moves.append(Move(tile, Side.LEFT))
+        if tile.has(right):
+            moves.append(Move(tile, Side.RIGHT))
+    return moves
 
 
 def _count(rules: Rules, pips: Sequence[int], team: int) -> int:

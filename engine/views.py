@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.hand import HandOutcome, HandState, Placement
+from engine.hand import HandOutcome, HandState, Placement, legal_moves_for
 from engine.match import Match
-from engine.moves import PASS, Move, Side
+from engine.moves import Move, Side
 from engine.rules import Rules
-from engine.tiles import NUMBER_MASKS, Tile, mask_of, tiles_of
+from engine.tiles import Tile, mask_of
 
 __all__ = ["PublicView", "SeatView", "public_view", "seat_view"]
 
@@ -108,25 +108,7 @@ class SeatView(PublicView):
         empty when it is not this seat's turn."""
         if not self.is_my_turn:
             return []
-        mask = mask_of(self.tiles)
-        if self.ends is None:
-            if self.opening_tile is not None:
-                return [Move(self.opening_tile)]
-            return [Move(t) for t in self.tiles]
-        left, right = self.ends
-        fits = mask & (NUMBER_MASKS[left] | NUMBER_MASKS[right])
-        if not fits:
-            return [PASS]
-        moves = []
-        for tile in tiles_of(fits):
-            if left == right:
-                moves.append(Move(tile, Side.RIGHT))
-            else:
-                if tile.has(left):
-                    moves.append(Move(tile, Side.LEFT))
-                if tile.has(right):
-                    moves.append(Move(tile, Side.RIGHT))
-        return moves
+        return legal_moves_for(mask_of(self.tiles), self.ends, self.opening_tile)
 
     def playable_tiles(self) -> list[Tile]:
         """The seat's tiles that fit now (for highlighting), ascending."""
