@@ -122,8 +122,8 @@ async def test_one_human_and_three_robots_play_a_whole_match(fake: FakeDiscord) 
     try:
         board = await seat_with_robots(fake, ana, guild)
         presses = await play_until_closed(fake, harness, {ana.id: lambda: fake.last_dm(ana)})
-        # Every press was answered with a silent acknowledgement (deferred update).
-        assert presses and all(p.callback_type == 6 for p in presses)
+        # Every press was answered at once by taking the buttons off its DM.
+        assert presses and all(p.callback_type == 7 for p in presses)
         assert all(not p.followups for p in presses)
         # One board message for the whole match, edited in place, ending with a rematch.
         assert boards(fake, channel) == [board]
@@ -165,8 +165,14 @@ async def test_four_humans_play_a_whole_match(fake: FakeDiscord) -> None:
     guild = fake.add_guild("Club")
     channel = fake.channel_of(guild)
     people = [fake.add_user(name) for name in ("Ana", "Beto", "Caro", "Dani")]
+    people[0].permissions |= 1 << 5  # Ana manages the server
     harness = await Harness(fake, MemoryStorage()).start()
     try:
+        # A short match: the server's admin sets the target to 50 points first.
+        config = await fake.slash(
+            people[0], guild, "domino-config", options={"preset": "venezolano", "meta": 50}
+        )
+        await fake.replied(config)
         for person in people:
             reply = await fake.replied(await fake.slash(person, guild, "domino", "jugar"))
             assert reply[0].ephemeral
@@ -212,7 +218,7 @@ async def test_old_buttons_still_work_after_a_restart_between_two_clicks(
     try:
         assert fake.gateway_connections == 2
         press = await fake.answered(await fake.click(ana, before, before.custom_ids()[0]))
-        assert press.callback_type == 6
+        assert press.callback_type == 7  # the buttons go at once
         await second.idle()
         assert not press.followups  # no refusal: the move was played
         match = second.manager.match_of(table)

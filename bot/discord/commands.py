@@ -602,12 +602,17 @@ class DominoCommands:
                 interaction, refusal_text("forged", {}, player_language(interaction))
             )
             return
-        if press.kind == "tiles":
-            await self._defer_ephemeral(interaction)
-        else:
-            await interaction.response.defer()  # a silent "got it"; the board shows the rest
         message = interaction.message
         ephemeral = message is not None and message.flags.ephemeral
+        if press.kind == "tiles":
+            await self._defer_ephemeral(interaction)
+        elif press.kind == "move" and message is not None:
+            # Acknowledge by taking the buttons off the tiles message at once: no second
+            # press of it, and no later edit needed; the next turn brings new buttons.
+            await interaction.response.edit_message(view=None)
+            self.port.buttons_removed(press.table_id, str(interaction.user.id), message.id)
+        else:
+            await interaction.response.defer()  # a silent "got it"; the board shows the rest
         chat = self.chat(interaction)
         if message is not None and chat is not None and not ephemeral and press.kind != "again":
             self.port.adopt_board(press.table_id, chat, message.id)

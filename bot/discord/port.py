@@ -95,7 +95,7 @@ class _Tiles:
     pending: YourTiles | None = None
     message: discord.Message | None = None
     has_buttons: bool = False
-    shown: tuple[int, int, int] | None = None  # (hand, tile mask, turn flag) last shown
+    shown: tuple[int, int, bool] | None = None  # (hand, move number, my turn) last shown
     task: asyncio.Task[None] | None = None
 
 
@@ -454,20 +454,24 @@ class DiscordPort:
 
     async def _show_tiles(self, slot: _Tiles, event: YourTiles) -> None:
         user_id = event.to.user_id
-        shown = (event.hand_number, _mask(event), int(event.is_your_turn))
+        shown = (event.hand_number, event.move_number, event.is_your_turn)
+        new_hand = slot.shown is None or slot.shown[0] != event.hand_number
+        if shown == slot.shown:
+            return  # the same state again
+        refresh = event.is_your_turn or new_hand or slot.has_buttons
         if user_id in self.dms_closed:
-            await self._show_tiles_ephemeral(event)
+            if refresh and await self._show_tiles_ephemeral(event):
+                slot.has_buttons = bool(event.moves)
+            slot.shown = shown
             return
-        if shown == slot.shown and not event.is_your_turn:
-            return  # nothing new for this player (another seat moved)
+        if not (refresh or slot.message is None):
+            # Another seat moved: the tiles are unchanged, the last DM stays as it is
+            # (its buttons went with the press that played from it).
+            slot.shown = shown
+            return
         content, file, view = await self.tiles_message(event)
         try:
-            if (
-                event.is_your_turn
-                or slot.message is None
-                or slot.shown is None
-                or slot.shown[0] != event.hand_number
-            ):
+            if event.is_your_turn or new_hand or slot.message is None:
                 user = await self._dm_user(user_id)
                 message = await user.send(content, file=file, view=view)
                 old, slot.message = slot.message, message
@@ -475,24 +479,37 @@ class DiscordPort:
                     with contextlib.suppress(discord.HTTPException):
                         await old.edit(view=None)
             else:
+                # Buttons still up but no longer usable (time ran out, a robot moved).
                 await slot.message.edit(content=content, attachments=[file], view=view)
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:
                 self.dms_closed.add(user_id)
-                await self._show_tiles_ephemeral(event)
+                if await self._show_tiles_ephemeral(event):
+                    slot.has_buttons = bool(event.moves)
+                slot.shown = shown
                 return
             raise
         slot.has_buttons = view is not None
         slot.shown = shown
 
+    def buttons_removed(self, table_id: str, user_id: str, message_id: int) -> None:
+        """A move press was answered by removing the buttons of its tiles message."""
+        slot = self.tiles.get((table_id, user_id))
+        if slot is not None and (
+            user_id in self.dms_closed or slot.message is None or slot.message.id == message_id
+        ):
+            slot.has_buttons = False
+
     async def _dm_user(self, user_id: str) -> discord.abc.Messageable:
         """The DM channel with a user (one REST call the first time, cached after)."""
         return await self.client.create_dm(discord.Object(int(user_id)))
 
-    async def _show_tiles_ephemeral(self, event: YourTiles) -> None:
+    async def _show_tiles_ephemeral(self, event: YourTiles) -> bool:
+        """Refresh the member's ephemeral tiles message; False when there is none alive
+        (they press "my tiles" on the board when they want their tiles)."""
         kept = self.ephemeral.get((event.table_id, event.to.user_id))
         if kept is None or time.monotonic() - kept.since > EPHEMERAL_TOKEN_SECONDS:
-            return  # they press "my tiles" on the board when they want them
+            return False
         content, file, view = await self.tiles_message(event)
         try:
             await kept.interaction.edit_original_response(
@@ -500,6 +517,8 @@ class DiscordPort:
             )
         except discord.HTTPException:
             self.ephemeral.pop((event.table_id, event.to.user_id), None)
+            return False
+        return True
 
     async def tiles_message(
         self, event: YourTiles
@@ -555,13 +574,6 @@ class DiscordPort:
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
-
-
-def _mask(event: YourTiles) -> int:
-    mask = 0
-    for tile in event.view.tiles:
-        mask |= tile.mask
-    return mask
 
 
 def board_embed(event: TableChanged, language: str) -> discord.Embed:

@@ -1,0 +1,158 @@
+"""The Discord port (bot/discord/port.py): manager events to board edits, DMs, ephemeral
+tiles and channel messages."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.discord.port import board_embed, team_names
+from bot.protocol import Event, PlayerRef, Refusal, TableChanged
+from storage.memory import MemoryStorage
+from tests.fake_discord import (
+    ErrorLog,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    Harness,
+    play_until_closed,
+)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    with ErrorLog() as errors:
+        yield server
+    await server.close()
+    assert errors.messages() == []
+
+
+@pytest.fixture
+async def harness(fake: FakeDiscord) -> AsyncIterator[Harness]:
+    fake.add_guild("Club")
+    running = await Harness(fake, MemoryStorage()).start()
+    yield running
+    await running.stop()
+
+
+class Recorder:
+    """A second port that only counts what the manager sent."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    async def deliver(self, event: Event) -> None:
+        self.events.append(event)
+
+
+def channel(fake: FakeDiscord) -> int:
+    return fake.channel_of(next(iter(fake.guilds)))
+
+
+def board_of(fake: FakeDiscord) -> FakeMessage:
+    return next(m for m in fake.messages_in(channel(fake)) if m.embeds)
+
+
+async def seat_and_fill(fake: FakeDiscord, harness: Harness, user: FakeUser) -> FakeMessage:
+    guild = next(iter(fake.guilds))
+    await fake.replied(await fake.slash(user, guild, "domino", "jugar"))
+    await harness.idle()
+    board = board_of(fake)
+    robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
+    await fake.answered(await fake.click(user, board, robots))
+    await harness.idle()
+    return board
+
+
+async def test_bursts_of_table_changes_are_coalesced_into_fewer_board_edits(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    recorder = Recorder()
+    harness.manager.register("*", recorder)
+    ana = fake.add_user("Ana")
+    board = await seat_and_fill(fake, harness, ana)
+    await play_until_closed(fake, harness, {ana.id: lambda: fake.last_dm(ana)})
+    changes = sum(1 for e in recorder.events if isinstance(e, TableChanged))
+    edits = len(fake.requests_to("PATCH", f"/channels/{channel(fake)}/messages/{board.id}"))
+    assert 0 < edits < changes
+    # The picture was uploaded again only with new states, never without the embed.
+    assert board.embeds[0]["image"]["url"] == "attachment://mesa.png"
+
+
+async def test_dms_closed_in_the_middle_of_a_match_fall_back_to_the_my_tiles_button(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    board = await seat_and_fill(fake, harness, ana)
+    dm = await fake.wait_until(lambda: (m := fake.last_dm(ana)) and m.custom_ids() and m)
+    fake.dms_closed.add(ana.id)  # she closes her DMs now
+    await fake.answered(await fake.click(ana, dm, dm.custom_ids()[0]))
+    await harness.idle()
+    await fake.wait_until(lambda: str(ana.id) in harness.front.port.dms_closed)
+    tiles = next(i for i in board.custom_ids() if i.startswith("dm1:t:"))
+    press = await fake.click(ana, board, tiles)
+    (shown,) = await fake.replied(press)
+    assert shown.ephemeral and shown.file_bytes().startswith(b"\x89PNG")
+    presses = await play_until_closed(fake, harness, {ana.id: lambda: shown})
+    assert presses and all(not p.followups for p in presses)
+
+
+async def test_a_refusal_outside_any_command_reaches_the_player_by_dm_or_in_the_channel(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    await seat_and_fill(fake, harness, ana)
+    table = harness.manager.tables()[0]
+    port = harness.front.port
+    player = PlayerRef("discord", str(ana.id), "Ana")
+    await port.deliver(
+        Refusal(to=player, reason="insufficient_funds", text="Sin saldo.", table_id=table)
+    )
+    assert fake.last_dm(ana).content == "Sin saldo."
+    fake.dms_closed.add(ana.id)
+    await port.deliver(
+        Refusal(to=player, reason="insufficient_funds", text="Otra vez.", table_id=table)
+    )
+    assert fake.messages_in(channel(fake))[-1].content == "Ana: Otra vez."
+
+
+async def test_leaving_mid_match_and_coming_back_are_announced(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
+    guild = next(iter(fake.guilds))
+    await fake.replied(await fake.slash(beto, guild, "domino", "jugar"))
+    board = await seat_and_fill(fake, harness, ana)
+    await fake.replied(await fake.slash(ana, guild, "domino", "salir"))
+    await harness.idle()
+    said = [m.content for m in fake.messages_in(channel(fake))]
+    assert any(s.startswith("Un robot juega ahora por Ana.") for s in said)
+    assert "Volver" in board.labels()
+    assert "Ana (ausente)" in board.text()
+    back = next(i for i in board.custom_ids() if i.startswith("dm1:b:"))
+    press = await fake.answered(await fake.click(ana, board, back))
+    await harness.idle()
+    assert not press.followups
+    assert any(m.content == "Ana volvió." for m in fake.messages_in(channel(fake)))
+    assert "(ausente)" not in board.text()
+
+
+async def test_the_board_embed_names_whose_turn_the_time_left_and_the_score(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana", locale="en-US")
+    await seat_and_fill(fake, harness, ana)
+    state = harness.manager.table_state(harness.manager.tables()[0])
+    embed = board_embed(state, "en").to_dict()
+    assert embed["title"] == "Table 1 · venezolano"
+    deadline = int(state.deadline)
+    assert embed["description"] == f"{state.seats[state.turn].name} to play · <t:{deadline}:R>"
+    fields: dict[str, Any] = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["Score (to 100)"].count("**0**") == 2
+    assert team_names(state.seats, 0) == f"{state.seats[0].name} / {state.seats[2].name}"
+    spanish = board_embed(state, "es").to_dict()
+    assert spanish["footer"]["text"] == "Apuesta: $10"
