@@ -1,0 +1,88 @@
+"""Rules both storages share (storage/common.py): settlement plans, validation, JSON."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.errors import RulesError
+from storage.base import PlayerResult
+from storage.common import (
+    HOUSE,
+    canonical_chat_rules,
+    check_results,
+    escrow_account,
+    plan_refund,
+    plan_settlement,
+    player_account,
+    to_json,
+)
+
+STATUSES = st.sampled_from(["held", "held", "forfeited"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    stake=st.integers(0, 1000),
+    holders=st.dictionaries(st.integers(1, 8), STATUSES, max_size=4),
+    winners=st.lists(st.integers(1, 10), max_size=4),
+)
+def test_a_settlement_sums_to_zero_and_empties_the_escrow(
+    stake: int, holders: dict[int, str], winners: list[int]
+) -> None:
+    plan = plan_settlement("m", stake, holders, winners)
+    assert sum(amount for _, amount in plan.entries) == 0
+    held = stake * sum(status == "held" for status in holders.values())
+    assert dict(plan.entries).get(escrow_account("m"), 0) == -held
+    paid = {pid for pid, status in holders.items() if status == "held" and pid in winners}
+    assert plan.amounts == {pid: 2 * stake for pid in paid}
+    for pid in paid:
+        assert dict(plan.entries).get(player_account(pid), 0) == 2 * stake
+    assert all(amount != 0 for _, amount in plan.entries)
+
+
+def test_winners_are_paid_in_seat_order_and_losers_marked_lost() -> None:
+    plan = plan_settlement("m", 10, {4: "held", 2: "held", 7: "forfeited"}, [2, 4, 7])
+    assert list(plan.amounts) == [4, 2]
+    assert plan.statuses == {4: "paid", 2: "paid"}
+    assert dict(plan.entries) == {
+        escrow_account("m"): -20,
+        HOUSE: -20,
+        "player:4": 20,
+        "player:2": 20,
+    }
+    lost = plan_settlement("m", 10, {4: "held", 2: "held"}, [2])
+    assert lost.statuses == {4: "lost", 2: "paid"}
+
+
+def test_a_refund_returns_only_held_stakes() -> None:
+    plan = plan_refund("m", 15, {1: "held", 2: "forfeited", 3: "held"})
+    assert plan.amounts == {1: 15, 3: 15}
+    assert dict(plan.entries) == {escrow_account("m"): -30, "player:1": 15, "player:3": 15}
+    assert plan_refund("m", 0, {1: "held"}).entries == []
+
+
+def test_chat_rules_get_the_canonical_preset_and_validated_values() -> None:
+    assert canonical_chat_rules(" ESPAÑOL ", {"redeal_doubles": "none"}) == (
+        "espanol",
+        {"redeal_doubles": None},
+    )
+    with pytest.raises(RulesError):
+        canonical_chat_rules("venezolano", {"name": "x"})
+
+
+def test_match_results_are_checked_before_anything_is_written() -> None:
+    check_results("m", "c:1", [PlayerResult(1, 0, True), PlayerResult(2, 1, False)])
+    with pytest.raises(ValueError, match="chat"):
+        check_results("m", "", [])
+    with pytest.raises(ValueError, match="hands_won"):
+        check_results("m", "c:1", [PlayerResult(1, 0, True, hands_won=True)])  # type: ignore[arg-type]
+
+
+def test_json_refuses_what_it_cannot_round_trip() -> None:
+    assert to_json({"a": [1, "ñ"]}) == '{"a":[1,"ñ"]}'
+    with pytest.raises(TypeError):
+        to_json({"a": float("nan")})
+    with pytest.raises(TypeError):
+        to_json({"a": b"bytes"})

@@ -1,0 +1,138 @@
+"""Schema migrations (storage/migrations.py, applied by storage.sqlite.apply_migrations).
+
+Migrations are forward-only and append-only: an empty database gets them all; a database
+of any earlier version (a prefix of the list, which is what an older bot applied) is
+upgraded with its data intact; a database from a newer version, or one whose released
+migration was edited, is refused.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage.base import PlayerResult, SchemaError
+from storage.migrations import MIGRATIONS, Migration
+from storage.sqlite import SqliteStorage, apply_migrations
+
+RELEASED = {
+    "0001_players_and_wallet": "56c1996b81bc9499a56919c7b5b010a3b5d18ae176424afb3b1aff0a11e0e8d7",
+    "0002_match_history_and_statistics": "6856d42933f48730571a8cdcb939883b37bd43d0c637a28e323bd7998363a209",
+    "0003_chat_rules_and_table_snapshots": "dca79308b257b8094cf3b6a4df694959dfaf9f986d95342b0d97fb7a1c1d2d45",
+}
+"""A copy of the released migration list: names in order and their checksums."""
+
+
+def tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as db:
+        return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def applied(path: Path) -> list[tuple[str, float]]:
+    with sqlite3.connect(path) as db:
+        return list(db.execute("SELECT name, applied_at FROM schema_migrations ORDER BY name"))
+
+
+def test_released_migrations_are_never_edited_removed_or_reordered() -> None:
+    names = [m.name for m in MIGRATIONS]
+    assert names[: len(RELEASED)] == list(RELEASED)
+    assert {m.name: m.checksum for m in MIGRATIONS[: len(RELEASED)]} == RELEASED
+    assert names == sorted(names)
+    assert len(set(names)) == len(names)
+
+
+async def test_an_empty_database_gets_every_migration_with_its_time(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    store = await SqliteStorage.open(path, clock=lambda: 1234.5)
+    assert store.applied_migrations == [m.name for m in MIGRATIONS]
+    await store.close()
+    assert applied(path) == [(m.name, 1234.5) for m in MIGRATIONS]
+    assert {"players", "accounts", "entries", "matches", "chat_rules", "table_snapshots"} <= tables(
+        path
+    )
+
+
+async def test_reopening_an_up_to_date_database_applies_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "db.db"
+    await (await SqliteStorage.open(path, clock=lambda: 1.0)).close()
+    again = await SqliteStorage.open(path, clock=lambda: 2.0)
+    assert again.applied_migrations == []
+    await again.close()
+    assert {t for _, t in applied(path)} == {1.0}
+
+
+@pytest.mark.parametrize("version", range(1, len(MIGRATIONS)))
+async def test_an_older_database_is_upgraded_with_its_data(tmp_path: Path, version: int) -> None:
+    path = tmp_path / "old.db"
+    old = await SqliteStorage.open(path, migrations=MIGRATIONS[:version], clock=lambda: 1.0)
+    # What the older version could already do: players and the wallet (0001), history (0002).
+    a = await old.ensure_player("telegram", "1", "Ana", now=0.0)
+    b = await old.ensure_player("discord", "2", "Bea", now=0.0)
+    await old.stake("m1", [a.id, b.id], 10, now=1.0)
+    await old.settle("m1", [a.id], now=2.0)
+    await old.stake("m2", [a.id, b.id], 10, now=3.0)  # still open while upgrading
+    if version >= 2:
+        await old.record_match(
+            "m1", "telegram:-1", {"hands": []}, [PlayerResult(a.id, 0, True)], now=2.0
+        )
+    await old.close()
+
+    new = await SqliteStorage.open(path, clock=lambda: 9.0)
+    assert new.applied_migrations == [m.name for m in MIGRATIONS[version:]]
+    assert await new.check_ledger() == []
+    assert await new.find_player("discord", "2") == b
+    assert [await new.balance(a.id), await new.balance(b.id)] == [1000, 980]
+    assert await new.settle("m2", [b.id], now=4.0) == {b.id: 20}
+    assert await new.settle("m1", [b.id], now=4.0) == {a.id: 20}
+    await new.record_match(
+        "m2", "telegram:-1", {"hands": []}, [PlayerResult(b.id, 1, True)], now=4.0
+    )
+    await new.save_table("t1", {"table_id": "t1"}, now=5.0)
+    await new.set_chat_rules("telegram:-1", "internacional", {}, changed_by=a.id, now=5.0)
+    assert (await new.player_stats(a.id)).matches_played == (1 if version >= 2 else 0)
+    assert await new.check_ledger() == []
+    await new.close()
+    times = dict(applied(path))
+    assert [times[m.name] for m in MIGRATIONS] == [1.0] * version + [9.0] * (
+        len(MIGRATIONS) - version
+    )
+
+
+async def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "newer.db"
+    future = (*MIGRATIONS, Migration("9999_from_the_future", ("CREATE TABLE robots_v2 (x)",)))
+    await (await SqliteStorage.open(path, migrations=future)).close()
+    with pytest.raises(SchemaError, match="9999_from_the_future"):
+        await SqliteStorage.open(path)
+
+
+async def test_an_edited_released_migration_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "edited.db"
+    await (await SqliteStorage.open(path)).close()
+    first = MIGRATIONS[0]
+    edited = (Migration(first.name, (*first.statements, "SELECT 1")), *MIGRATIONS[1:])
+    with pytest.raises(SchemaError, match="changed"):
+        await SqliteStorage.open(path, migrations=edited)
+
+
+def test_a_failing_migration_leaves_no_trace(tmp_path: Path) -> None:
+    path = tmp_path / "broken.db"
+    broken = (
+        *MIGRATIONS,
+        Migration("0100_broken", ("CREATE TABLE half_done (x)", "INSERT INTO nowhere VALUES (1)")),
+    )
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        with pytest.raises(sqlite3.OperationalError):
+            apply_migrations(db, broken)
+        assert "half_done" not in {
+            r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        assert [r[0] for r in db.execute("SELECT name FROM schema_migrations ORDER BY name")] == [
+            m.name for m in MIGRATIONS
+        ]
+        assert apply_migrations(db, MIGRATIONS) == []
+    finally:
+        db.close()
