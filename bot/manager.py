@@ -35,6 +35,7 @@ import contextlib
 import logging
 import math
 import random
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -143,6 +144,8 @@ class TableManager:
         emote_seconds: at most one emote per player in this many seconds.
         robot_level: the level of robots filling seats and standing in for players.
         robot_factory: builds a robot for a level (``engine.robots.make_robot``).
+        time_slice: seconds of timer work (robot moves) per event-loop iteration before
+            the rest waits for the next one, so the loop stays responsive.
     """
 
     def __init__(
@@ -161,6 +164,7 @@ class TableManager:
         emote_seconds: float = 5.0,
         robot_level: str = DEFAULT_LEVEL,
         robot_factory: Callable[[str], Robot] = make_robot,
+        time_slice: float = 0.005,
     ) -> None:
         self.storage = storage
         self.clock: Clock = clock or SystemClock()
@@ -191,6 +195,7 @@ class TableManager:
         self._sender: asyncio.Task[None] | None = None
         self._senders: set[asyncio.Task[None]] = set()
         self._started = False
+        self._pacer = _Pacer(time_slice)
         self.matches_finished = 0
 
     # ------------------------------------------------------------------ lifecycle
@@ -948,6 +953,14 @@ class TableManager:
             self._emit(table, self._your_tiles(table, seat))
 
     async def _on_timer(self, table: Table, token: int) -> None:
+        await self._pacer.turn()
+        started = time.perf_counter()
+        try:
+            await self._timer_work(table, token)
+        finally:
+            self._pacer.done(time.perf_counter() - started)
+
+    async def _timer_work(self, table: Table, token: int) -> None:
         async with table.lock:
             if table.closed or table.token != token or table.deadline_kind is None:
                 return
@@ -1441,6 +1454,59 @@ class TableManager:
                 self._emit(table, self._table_changed(table))
                 await self._save(table)
         return table.id
+
+
+class _Pacer:
+    """Keeps timer work to about ``budget`` seconds per event-loop iteration.
+
+    Timers of many tables fall due together (robots with zero think time); asyncio would
+    run them all in one iteration and starve everything else (a button press, a network
+    read). Past the budget, timer callbacks wait in a FIFO (without spinning); each later
+    iteration releases about a budget's worth of them, estimated from the average cost
+    of one piece of work. Commands from players never wait here.
+    """
+
+    def __init__(self, budget: float) -> None:
+        self.budget = budget
+        self.average = 0.0002
+        self._waiters: deque[asyncio.Future[None]] = deque()
+        self._iteration_start: float | None = None
+        self._armed = False
+
+    async def turn(self) -> None:
+        now = time.perf_counter()
+        if self._iteration_start is None:
+            self._iteration_start = now
+            self._arm()
+        if not self._waiters and now - self._iteration_start < self.budget:
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(future)
+        self._arm()
+        await future
+
+    def done(self, seconds: float) -> None:
+        self.average += (seconds - self.average) * 0.05
+
+    def _arm(self) -> None:
+        if not self._armed:
+            self._armed = True
+            asyncio.get_running_loop().call_soon(self._next_iteration)
+
+    def _next_iteration(self) -> None:
+        self._armed = False
+        self._iteration_start = None
+        if not self._waiters:
+            return
+        # the released callbacks run in the coming iteration: that iteration's budget
+        self._iteration_start = time.perf_counter()
+        count = max(1, int(self.budget / max(self.average, 1e-6)))
+        while self._waiters and count > 0:
+            future = self._waiters.popleft()
+            if not future.done():
+                future.set_result(None)
+                count -= 1
+        self._arm()
 
 
 def find_preset_name(name: str) -> str:

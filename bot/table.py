@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from bot.clock import Timer
 from bot.protocol import ChatRef, PlayerRef
+from engine.hand import HandState
 from engine.match import Match
 from engine.records import match_from_record, record_of
 from engine.rules import Rules
@@ -127,6 +128,10 @@ class Table:
     away_timers: dict[int, Timer] = field(default_factory=dict)
     outbox: deque[Any] = field(default_factory=deque)
     sender: asyncio.Task[None] | None = None
+    # records.md entries of the finished hands, written once (a snapshot after every move
+    # would otherwise rewrite the whole match each time)
+    _hand_records: list[dict[str, Any]] = field(default_factory=list)
+    _rules_spec: Any = None
 
     @property
     def hand_number(self) -> int:
@@ -173,10 +178,26 @@ class Table:
             "robot_level": self.robot_level,
             "seats": [s.to_json() for s in self.seats],
             "phase": self.phase,
-            "record": record_of(self.match) if self.match is not None else None,
+            "record": self.record() if self.match is not None else None,
             "deadline": self.deadline,
             "deadline_kind": self.deadline_kind,
             "stakes": {str(k): v for k, v in self.stakes.items()},
+        }
+
+    def record(self) -> dict[str, Any]:
+        """The match so far as a records.md record (same as ``record_of(self.match)``)."""
+        match = self.match
+        assert match is not None
+        if self._rules_spec is None:
+            self._rules_spec = match.rules.to_spec()
+        finished = match.hands[:-1]
+        if len(self._hand_records) > len(finished):
+            self._hand_records.clear()
+        for hand in finished[len(self._hand_records) :]:
+            self._hand_records.append(_hand_record(match, hand))
+        return {
+            "rules": self._rules_spec,
+            "hands": [*self._hand_records, _hand_record(match, match.hand)],
         }
 
     @classmethod
@@ -208,3 +229,8 @@ class Table:
             # the record carries the scoring rules; the table's timers and stake too
             table.match = Match(table.rules, table.match.hands, table.match.score)
         return table
+
+
+def _hand_record(match: Match, hand: HandState) -> dict[str, Any]:
+    hands: dict[str, Any] = record_of(Match(match.rules, (hand,), (0, 0)))["hands"][0]
+    return hands

@@ -1,0 +1,172 @@
+"""Many concurrent robot tables in one process (issue 6's benchmark).
+
+Runs the real :class:`bot.manager.TableManager` (commands, timers on the event loop,
+events to a port, a snapshot after every move into the in-memory storage) with
+``--tables`` tables of four robots at once and zero think time (``robot_delay=0``); a
+finished table is replaced at once so the count of live tables stays constant.
+
+Prints:
+- matches per second (finished matches over the timed run);
+- moves per second;
+- event-loop lag: how late a 10 ms ticker wakes up, p50 / p99 / max (target p99 <= 100 ms);
+- memory per live table: Python heap (tracemalloc) growth with the tables live and
+  mid-match, divided by the number of tables, snapshots in storage included
+  (target <= 100 KB).
+
+Robots play at ``--level`` (default ``aprendiz``, a cheap level: this measures the table
+manager, not the robots' thinking; stronger levels spend milliseconds per move).
+Run: ``python bench/tables.py [--tables 1000] [--seconds 20] [--level aprendiz]``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# Run as a script, this file's folder comes first on sys.path; drop it (bench/engine.py
+# would shadow the engine package).
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(__file__)]
+
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import gc  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+import tracemalloc  # noqa: E402
+
+from bot.clock import ManualClock, SystemClock  # noqa: E402
+from bot.manager import TableManager  # noqa: E402
+from bot.protocol import ChatRef, Event, MovePlayed, TableClosed  # noqa: E402
+from storage.memory import MemoryStorage  # noqa: E402
+
+
+class CountingPort:
+    """Receives every event, counts moves and finished tables, keeps nothing."""
+
+    def __init__(self) -> None:
+        self.moves = 0
+        self.closed: asyncio.Queue[str] = asyncio.Queue()
+
+    async def deliver(self, event: Event) -> None:
+        if isinstance(event, MovePlayed):
+            self.moves += 1
+        elif isinstance(event, TableClosed):
+            self.closed.put_nowait(event.table_id)
+
+
+async def measure_memory(tables: int, level: str) -> tuple[float, float]:
+    """Heap bytes per live table, mid-match: (tables only, tables + their snapshots)."""
+    storage = MemoryStorage()
+    clock = ManualClock()
+    manager = TableManager(
+        storage, clock=clock, seed=1, robot_delay=1.0, hand_pause=1.0, robot_level=level
+    )
+    manager.register("*", CountingPort())
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for index in range(tables):
+        await manager.open_robot_table(ChatRef("bench", str(index)))
+    # about 40 moves each: mid-match, past the first hand
+    await clock.advance(40.5)
+    await manager.idle()
+    gc.collect()
+    with_snapshots = tracemalloc.get_traced_memory()[0] - before
+    snapshot_bytes = sum(len(v) for v in _snapshot_texts(storage))
+    tracemalloc.stop()
+    live = len(manager.tables())
+    return (with_snapshots - snapshot_bytes) / live, with_snapshots / live
+
+
+def _snapshot_texts(storage: MemoryStorage) -> list[str]:
+    texts = []
+    for name in ("_tables", "tables", "_snapshots"):
+        value = getattr(storage, name, None)
+        if isinstance(value, dict):
+            for item in value.values():
+                if isinstance(item, str):
+                    texts.append(item)
+                elif isinstance(item, tuple | list):
+                    texts.extend(x for x in item if isinstance(x, str))
+    return texts
+
+
+async def measure_throughput(tables: int, seconds: float, level: str) -> dict[str, float]:
+    storage = MemoryStorage()
+    port = CountingPort()
+    manager = TableManager(
+        storage,
+        clock=SystemClock(),
+        seed=2,
+        robot_delay=0.0,
+        hand_pause=0.0,
+        robot_level=level,
+    )
+    manager.register("*", port)
+    lags: list[float] = []
+    running = True
+    loop = asyncio.get_running_loop()
+
+    async def ticker() -> None:
+        while running:
+            start = loop.time()
+            await asyncio.sleep(0.01)
+            lags.append(loop.time() - start - 0.01)
+
+    for index in range(tables):
+        await manager.open_robot_table(ChatRef("bench", str(index)))
+    tick = asyncio.create_task(ticker())
+    started = time.perf_counter()
+    finished = 0
+    moves_at_start = port.moves
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        try:
+            await asyncio.wait_for(
+                port.closed.get(), timeout=max(0.01, deadline - time.perf_counter())
+            )
+        except TimeoutError:
+            break
+        finished += 1
+        await manager.open_robot_table(ChatRef("bench", f"r{finished}"))
+    elapsed = time.perf_counter() - started
+    running = False
+    await tick
+    moves = port.moves - moves_at_start
+    await manager.stop()
+    lags.sort()
+    return {
+        "matches_per_second": finished / elapsed,
+        "moves_per_second": moves / elapsed,
+        "lag_p50_ms": 1000 * statistics.median(lags),
+        "lag_p99_ms": 1000 * lags[int(0.99 * (len(lags) - 1))],
+        "lag_max_ms": 1000 * lags[-1],
+        "live_tables": len(manager.tables()),
+        "elapsed": elapsed,
+    }
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--level", default="aprendiz")
+    args = parser.parse_args()
+    print(f"{args.tables} concurrent robot tables, robots at level {args.level}, zero think time")
+    heap, heap_with_snapshots = await measure_memory(args.tables, args.level)
+    print(
+        f"memory per live table (mid-match): {heap / 1024:.1f} KB"
+        f" ({heap_with_snapshots / 1024:.1f} KB with its snapshot in the in-memory storage)"
+        f"  [target <= 100 KB]"
+    )
+    result = await measure_throughput(args.tables, args.seconds, args.level)
+    print(f"matches per second: {result['matches_per_second']:.1f}")
+    print(f"moves per second:   {result['moves_per_second']:.0f}")
+    print(
+        f"event-loop lag: p50 {result['lag_p50_ms']:.1f} ms, p99 {result['lag_p99_ms']:.1f} ms,"
+        f" max {result['lag_max_ms']:.1f} ms  [target p99 <= 100 ms]"
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
