@@ -569,14 +569,17 @@ class FakeDiscord:
         unknown = set(options or {}) - known_options
         if unknown:
             raise LookupError(f"/{' '.join(path)} has no option {sorted(unknown)}")
-        opts = [
-            {
-                "name": k,
-                "type": 5 if isinstance(v, bool) else 4 if isinstance(v, int) else 3,
-                "value": v,
-            }
-            for k, v in (options or {}).items()
-        ]
+        resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}}
+        opts = []
+        for k, v in (options or {}).items():
+            if isinstance(v, FakeUser):  # a member option: id plus resolved data
+                member = v.member_payload()
+                resolved["users"][str(v.id)] = member.pop("user")
+                resolved["members"][str(v.id)] = member
+                opts.append({"name": k, "type": 6, "value": str(v.id)})
+                continue
+            kind = 5 if isinstance(v, bool) else 4 if isinstance(v, int) else 3
+            opts.append({"name": k, "type": kind, "value": v})
         for name in reversed(path[1:]):
             opts = [{"name": name, "type": 1, "options": opts}]
         data["data"] = {
@@ -585,6 +588,7 @@ class FakeDiscord:
             "type": 1,
             "options": opts,
             "guild_id": str(guild_id),
+            **({"resolved": resolved} if resolved["users"] else {}),
         }
         inter.sent_at = await self.dispatch("INTERACTION_CREATE", data)
         return inter

@@ -215,3 +215,32 @@ def test_rules_lines_name_every_option_in_spanish() -> None:
     assert "Se cuentan: los puntos de las cuatro manos" in lines
     assert "Jugada forzada tras: 3 s" in lines
     assert len(lines) == 11
+
+
+async def test_mesa_reserves_the_seats_of_invited_members_and_mentions_them(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
+    guild = guild_of(fake)
+    inter = await fake.slash(ana, guild, "domino", "mesa", options={"enfrente": beto})
+    await fake.replied(inter)
+    await harness.idle()
+    channel = fake.channel_of(guild)
+    invite = await fake.wait_until(
+        lambda: [m for m in fake.messages_in(channel) if m.content.startswith("Ana invita")]
+    )
+    assert invite[0].content.startswith(f"Ana invita a <@{beto.id}> a la mesa 1")
+    create = next(
+        r
+        for r in fake.requests_to("POST", f"/channels/{channel}/messages")
+        if (r.json.get("content") or "").startswith("Ana invita")
+    )
+    assert [int(u) for u in create.json["allowed_mentions"]["users"]] == [beto.id]
+    board = board_of(fake)
+    assert "3. (para Beto)" in board.text()
+    # Beto sits in his reserved seat from the board.
+    seat = next(i for i in board.custom_ids() if i.startswith("dm1:s:") and i.endswith(":2"))
+    (reply,) = await fake.replied(await fake.click(beto, board, seat))
+    assert reply.ephemeral and "Te sentaste en la mesa 1" in reply.text()
+    await harness.idle()
+    assert "3. Beto" in board.text()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -239,6 +239,7 @@ class DominoCommands:
                 return None
 
             overrides = {"turn_seconds": turn} if turn is not None else {}
+            invited = [m for m in (across, right, left) if m is not None]
             await me.seat_command(
                 interaction,
                 lambda p, c: OpenTable(
@@ -250,6 +251,7 @@ class DominoCommands:
                     across=seat(across, False),
                     left=seat(left, True),
                 ),
+                invited=invited,
             )
 
         @group.command(
@@ -358,8 +360,11 @@ class DominoCommands:
         self,
         interaction: discord.Interaction[Any],
         build: Callable[[PlayerRef, ChatRef], Command],
+        *,
+        invited: Sequence[discord.abc.User] = (),
     ) -> None:
-        """``jugar`` / ``mesa``: seat the member, then check they can receive DMs."""
+        """``jugar`` / ``mesa``: seat the member, then check they can receive DMs; members
+        invited to the table's other seats are told in the channel (a mention)."""
         await self._defer_ephemeral(interaction)
         refs = self._in_guild(interaction)
         if refs is None:
@@ -369,6 +374,18 @@ class DominoCommands:
             return
         reply = await self._ask(build(*refs))
         await self._after_seating(interaction, reply)
+        if reply.ok and invited and interaction.channel is not None:
+            state = self.manager.table_state(reply.table_id or "")
+            _ = texts(chat_language(interaction))
+            await interaction.channel.send(  # type: ignore[union-attr]
+                _(
+                    "{name} invites {members} to table {label}: press your seat on the board.",
+                    name=interaction.user.display_name,
+                    members=", ".join(m.mention for m in invited),
+                    label=state.label if state is not None else reply.table_id,
+                ),
+                allowed_mentions=discord.AllowedMentions(users=list(invited)),
+            )
 
     async def _after_seating(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
         if not reply.ok:
