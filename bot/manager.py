@@ -96,7 +96,7 @@ from engine.moves import Move
 from engine.records import record_of
 from engine.robots import DEFAULT_LEVEL, LEVELS, Robot, make_robot
 from engine.rules import PRESETS, Rules, find_preset
-from engine.views import public_view, seat_view
+from engine.views import PublicView, public_view, seat_view
 from storage.base import (
     InsufficientFunds,
     MatchClosedError,
@@ -882,7 +882,7 @@ class TableManager:
                 by=by,  # type: ignore[arg-type]
                 hand_number=match.hand_number,
                 move_number=number,
-                view=public_view(match),
+                view=self._public(table),
             ),
         )
         if table.seats[seat].present and not match.hand.is_over:
@@ -907,7 +907,7 @@ class TableManager:
                     outcome=outcome,
                     hand_points=(points[0], points[1]),
                     score=match.score,
-                    view=public_view(match),
+                    view=self._public(table),
                 ),
             )
             if match.is_over:
@@ -1137,7 +1137,7 @@ class TableManager:
                 chat=table.chat,
                 hand_number=match.hand_number,
                 starter=match.hand.starter,
-                view=public_view(match),
+                view=self._public(table),
             ),
         )
         turn = match.hand.turn
@@ -1196,7 +1196,7 @@ class TableManager:
                 payouts_by_player=payouts_by_player,
                 balances=balances,
                 record=record,
-                view=public_view(match),
+                view=self._public(table),
                 seats=self._seat_infos(table),
             ),
         )
@@ -1322,7 +1322,7 @@ class TableManager:
                 infos.append(
                     SeatInfo(
                         seat=index,
-                        name=level_label(s.robot_level, lang),
+                        name=_robot_name(s.robot_level, lang),
                         is_robot=True,
                         robot_level=s.robot_level,
                     )
@@ -1330,6 +1330,18 @@ class TableManager:
             else:
                 infos.append(SeatInfo(seat=index, reserved_for=s.reserved_for))
         return (infos[0], infos[1], infos[2], infos[3])
+
+    @staticmethod
+    def _public(table: Table) -> PublicView:
+        """The public view of the table's match, built once per position."""
+        match = table.match
+        assert match is not None
+        cached = table.view_cache
+        if cached is not None and cached[0] is match:
+            return cached[1]
+        view = public_view(match)
+        table.view_cache = (match, view)
+        return view
 
     def _table_changed(self, table: Table) -> TableChanged:
         match = table.match
@@ -1342,7 +1354,7 @@ class TableManager:
             phase=table.phase,
             rules=table.rules,
             seats=self._seat_infos(table),
-            view=public_view(match) if match is not None else None,
+            view=self._public(table) if match is not None else None,
             hand_number=table.hand_number,
             move_number=table.move_number,
             deadline=deadline,
@@ -1507,6 +1519,16 @@ class _Pacer:
                 future.set_result(None)
                 count -= 1
         self._arm()
+
+
+_ROBOT_NAMES: dict[tuple[str, str], str] = {}
+
+
+def _robot_name(level: str, language: str) -> str:
+    name = _ROBOT_NAMES.get((level, language))
+    if name is None:
+        name = _ROBOT_NAMES[(level, language)] = level_label(level, language)
+    return name
 
 
 def find_preset_name(name: str) -> str:

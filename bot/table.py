@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.clock import Timer
 from bot.protocol import ChatRef, PlayerRef
 from engine.hand import HandState
 from engine.match import Match
+from engine.moves import Side
 from engine.records import match_from_record, record_of
 from engine.rules import Rules
 
@@ -77,13 +78,13 @@ class Seat:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "player": asdict(self.player) if self.player else None,
+            "player": _player_json(self.player),
             "player_id": self.player_id,
             "robot_level": self.robot_level,
             "away": self.away,
             "back_by": self.back_by,
             "missed": self.missed,
-            "reserved_for": asdict(self.reserved_for) if self.reserved_for else None,
+            "reserved_for": _player_json(self.reserved_for),
             "forfeited": self.forfeited,
         }
 
@@ -132,6 +133,9 @@ class Table:
     # would otherwise rewrite the whole match each time)
     _hand_records: list[dict[str, Any]] = field(default_factory=list)
     _rules_spec: Any = None
+    _rules_json: dict[str, Any] | None = None
+    _current: _HandWriter | None = None
+    view_cache: tuple[Match, Any] | None = None
 
     @property
     def hand_number(self) -> int:
@@ -165,14 +169,19 @@ class Table:
     def present_humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.present]
 
+    def _rules_dump(self) -> dict[str, Any]:
+        if self._rules_json is None:
+            self._rules_json = self.rules.model_dump()
+        return dict(self._rules_json)
+
     def snapshot(self) -> dict[str, Any]:
         """The JSON object saved with ``storage.save_table``."""
         return {
             "version": SNAPSHOT_VERSION,
             "table_id": self.id,
             "label": self.label,
-            "chat": asdict(self.chat),
-            "rules": self.rules.model_dump(),
+            "chat": _chat_json(self.chat),
+            "rules": self._rules_dump(),
             "seed": self.seed,
             "created_at": self.created_at,
             "robot_level": self.robot_level,
@@ -185,7 +194,11 @@ class Table:
         }
 
     def record(self) -> dict[str, Any]:
-        """The match so far as a records.md record (same as ``record_of(self.match)``)."""
+        """The match so far as a records.md record (same as ``record_of(self.match)``).
+
+        Finished hands are written once; the current hand's moves are appended as they
+        come, so a snapshot after every move costs the same late in a match as early.
+        """
         match = self.match
         assert match is not None
         if self._rules_spec is None:
@@ -195,10 +208,22 @@ class Table:
             self._hand_records.clear()
         for hand in finished[len(self._hand_records) :]:
             self._hand_records.append(_hand_record(match, hand))
-        return {
-            "rules": self._rules_spec,
-            "hands": [*self._hand_records, _hand_record(match, match.hand)],
-        }
+        return {"rules": self._rules_spec, "hands": [*self._hand_records, self._current_hand()]}
+
+    def _current_hand(self) -> dict[str, Any]:
+        match = self.match
+        assert match is not None
+        hand = match.hand
+        current = self._current
+        if (
+            current is None
+            or current.number != match.hand_number
+            or len(current.moves) > len(hand.history)
+            or current.state.deal != hand.deal
+        ):
+            current = self._current = _HandWriter(match.hand_number, hand)
+        current.catch_up(hand)
+        return {"deal": current.deal, "starter": hand.starter, "moves": list(current.moves)}
 
     @classmethod
     def from_snapshot(cls, data: dict[str, Any]) -> Table:
@@ -234,3 +259,58 @@ class Table:
 def _hand_record(match: Match, hand: HandState) -> dict[str, Any]:
     hands: dict[str, Any] = record_of(Match(match.rules, (hand,), (0, 0)))["hands"][0]
     return hands
+
+
+class _HandWriter:
+    """The records.md ``moves`` of one hand, extended move by move (the same notation as
+    ``engine.records.record_of``: a side only where it is needed)."""
+
+    __slots__ = ("deal", "ends", "moves", "number", "state")
+
+    def __init__(self, number: int, hand: HandState) -> None:
+        self.number = number
+        self.state = hand
+        self.deal = [[str(t) for t in tiles] for tiles in hand.deal]
+        self.moves: list[str] = []
+        self.ends: tuple[int, int] | None = None
+
+    def catch_up(self, hand: HandState) -> None:
+        self.state = hand
+        for _seat, move in hand.history[len(self.moves) :]:
+            tile = move.tile
+            if tile is None:
+                self.moves.append("pass")
+                continue
+            if self.ends is None:
+                self.moves.append(str(tile))
+                self.ends = (tile.high, tile.low)
+                continue
+            left, right = self.ends
+            both = tile.has(left) and tile.has(right)
+            needs_side = (both and left != right) or (left == right and move.side is Side.LEFT)
+            self.moves.append(move.text(with_side=needs_side))
+            if move.side is Side.LEFT:
+                self.ends = (tile.other(left), right)
+            else:
+                self.ends = (left, tile.other(right))
+
+
+def _player_json(player: PlayerRef | None) -> dict[str, Any] | None:
+    if player is None:
+        return None
+    return {
+        "platform": player.platform,
+        "user_id": player.user_id,
+        "display_name": player.display_name,
+        "language": player.language,
+    }
+
+
+def _chat_json(chat: ChatRef) -> dict[str, Any]:
+    return {
+        "platform": chat.platform,
+        "chat_id": chat.chat_id,
+        "channel_id": chat.channel_id,
+        "thread_id": chat.thread_id,
+        "language": chat.language,
+    }
