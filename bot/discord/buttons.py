@@ -61,7 +61,7 @@ class PressItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dm1:[
         return cls(match.group(0))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler: DominoCommands = interaction.client.domino  # type: ignore[attr-defined]
+        handler: DominoCommands = interaction.client.domino
         await handler.on_press(interaction, self.payload)
 
 

@@ -316,10 +316,10 @@ class DominoCommands:
         async def ayuda(interaction: discord.Interaction[Any]) -> None:
             await me.help_command(interaction)
 
-        config = app_commands.Command(
+        config: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=command_name("domino-config", "domino-config"),
             description=text("Choose this server's rules (Manage Server)"),
-            callback=_config_callback(me),
+            callback=_config_callback(me),  # type: ignore[arg-type]
         )
         config.guild_only = True
         config.default_permissions = discord.Permissions(manage_guild=True)
@@ -673,7 +673,7 @@ def _config_callback(me: DominoCommands) -> Callable[..., Awaitable[None]]:
         forced_move_seconds=text("Seconds before a single legal move is played"),
         stake=text("Dollars each player stakes"),
     )
-    @app_commands.choices(
+    @app_commands.choices(  # type: ignore[misc]
         preset=_preset_choices(),
         target=_int_choices("target"),
         counting=_word_choices("counting", OPTION_LABELS),

@@ -189,10 +189,10 @@ class DiscordPort:
             _ = texts(event.chat.language)
             await self._say(event.chat, _("{name} is back.", name=event.player.display_name))
         elif isinstance(event, TableClosed):
-            board = self.boards.get(event.table_id)
-            if board is not None:
-                board.closed = event
-                self._kick_board(board)
+            ended_board = self.boards.get(event.table_id)
+            if ended_board is not None:
+                ended_board.closed = event
+                self._kick_board(ended_board)
             for key in [k for k in self.tiles if k[0] == event.table_id]:
                 slot = self.tiles.pop(key)
                 if slot.message is not None and slot.has_buttons:
@@ -304,7 +304,7 @@ class DiscordPort:
                 return
             except discord.NotFound:
                 board.message_id = None
-        sent = await channel.send(embed=embed, files=files, view=view)
+        sent = await channel.send(embed=embed, files=files, **_with_view(view))
         board.message_id = sent.id
 
     async def _find_board(self, channel: discord.abc.Messageable, table_id: str) -> int | None:
@@ -473,7 +473,7 @@ class DiscordPort:
         try:
             if event.is_your_turn or new_hand or slot.message is None:
                 user = await self._dm_user(user_id)
-                message = await user.send(content, file=file, view=view)
+                message = await user.send(content, file=file, **_with_view(view))
                 old, slot.message = slot.message, message
                 if old is not None and slot.has_buttons:
                     with contextlib.suppress(discord.HTTPException):
@@ -574,6 +574,10 @@ class DiscordPort:
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _with_view(view: discord.ui.View | None) -> dict[str, Any]:
+    return {} if view is None else {"view": view}
 
 
 def board_embed(event: TableChanged, language: str) -> discord.Embed:
