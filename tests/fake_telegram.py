@@ -220,9 +220,11 @@ class FakeTelegram:
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         app.router.add_get("/file/bot{token}/{path:.*}", self._handle_file)
         # handler_cancellation: a pending long poll is cancelled at shutdown.
-        self._runner = web.AppRunner(app, handler_cancellation=True, access_log=None)
+        self._runner = web.AppRunner(
+            app, handler_cancellation=True, access_log=None, shutdown_timeout=0.1
+        )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0, shutdown_timeout=0.1)
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         server = site._server
         assert server is not None
@@ -514,6 +516,8 @@ class FakeTelegram:
         params, files, filenames = await self._read_params(request)
         call = Call(method, params, files, time.perf_counter(), filenames=filenames)
         if request.match_info["token"] != self.token:
+            self.calls.append(call)
+            await self._notify()
             return self._error(call, 401, "Unauthorized")
         if method != "getUpdates":
             failure = self._take_failure(method, params)

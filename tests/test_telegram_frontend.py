@@ -469,3 +469,33 @@ async def test_after_a_restart_the_table_gets_a_new_board_and_old_buttons_still_
         assert not answer.params.get("show_alert"), answer.params
         after = world.manager.table_state(table_id)
         assert after is not None and after.move_number == before.move_number + 1
+
+
+async def test_a_refused_token_is_reported_and_never_holds_up_the_manager() -> None:
+    import asyncio
+
+    import pytest
+    from telegram.error import InvalidToken
+
+    from bot.clock import ManualClock
+    from bot.manager import TableManager
+    from bot.protocol import ChatRef, PlayerRef, PlayNow
+    from bot.telegram import TelegramFrontEnd
+    from storage.memory import MemoryStorage
+    from tests.fake_telegram import FakeTelegram
+
+    async with FakeTelegram() as fake:
+        manager = TableManager(MemoryStorage(), clock=ManualClock(), seed=1, robot_delay=0)
+        front = TelegramFrontEnd(
+            "999:wrong", manager, manager.storage, base_url=fake.base_url, poll_timeout=1
+        )
+        with pytest.raises(InvalidToken):
+            await front.start()
+        reply = await manager.handle(
+            PlayNow(PlayerRef("telegram", "1", "Ana"), ChatRef("telegram", str(GROUP)))
+        )
+        assert reply.ok
+        await front.stop()
+        await asyncio.wait_for(manager.stop(), 5)  # the waiting deliveries were released
+        assert fake.calls_to("getMe")[0].status == 401
+        assert not fake.calls_to("sendPhoto")

@@ -196,6 +196,7 @@ class TelegramFrontEnd:
         self._render_pool = ThreadPoolExecutor(1, thread_name_prefix="telegram-render")
         self.stats = _Stats()
         self._ready = asyncio.Event()  # set once the bot is connected: deliver() waits
+        self._closed = False
         self._install_handlers()
         # Registered at once, so events of tables the manager resumes on start are kept
         # (shown once this front end has started), whichever is started first.
@@ -228,7 +229,11 @@ class TelegramFrontEnd:
 
     async def stop(self, *, flush_seconds: float = 5.0) -> None:
         """Stop polling, finish showing pending boards (at most ``flush_seconds``), and
-        close the connection."""
+        close the connection. Events delivered afterwards are dropped (the tables are
+        snapshotted by the manager and redrawn after a restart). Safe to call after a
+        failed :meth:`start`."""
+        self._closed = True
+        self._ready.set()  # release deliveries waiting for a start that will not come
         updater = self.application.updater
         if updater is not None and updater.running:
             await updater.stop()
@@ -244,6 +249,7 @@ class TelegramFrontEnd:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.application.shutdown()
+        await self.bot.shutdown()  # closes the connections even after a failed start
         self._render_pool.shutdown(wait=False)
 
     async def idle(self) -> None:
@@ -859,6 +865,8 @@ class TelegramFrontEnd:
         come before :meth:`start` wait for it."""
         if not self._ready.is_set():
             await self._ready.wait()
+        if self._closed:
+            return
         board: _Board | None
         if isinstance(event, p.TableChanged):
             board = self._board_for(event.table_id, event.chat)
