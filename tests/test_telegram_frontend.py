@@ -499,3 +499,25 @@ async def test_a_refused_token_is_reported_and_never_holds_up_the_manager() -> N
         await asyncio.wait_for(manager.stop(), 5)  # the waiting deliveries were released
         assert fake.calls_to("getMe")[0].status == 401
         assert not fake.calls_to("sendPhoto")
+
+
+async def test_my_tiles_come_privately_from_the_command_and_the_board_button() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _table_with_robots(world, ana, group)
+        sent = len(world.fake.calls_to("sendPhoto", chat_id=ana.id))
+        answer = await world.reply_to(group, ana, "/fichas")
+        assert answer.params["text"] == "Tus fichas están en nuestro chat privado."
+        await world.settle()
+        photos = world.fake.calls_to("sendPhoto", chat_id=ana.id)
+        assert len(photos) == sent + 1
+        assert (photos[-1].caption() or "").startswith("Mesa 1 en Dominó")
+        (board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        pressed = await world.press(ana, board.result, encode_action("tiles", table_id))
+        assert not pressed.params.get("show_alert")
+        await world.settle()
+        assert len(world.fake.calls_to("sendPhoto", chat_id=ana.id)) == sent + 2
+        stranger = world.fake.add_user(1009, "Zoe")
+        refused = await world.press(stranger, board.result, encode_action("tiles", table_id))
+        assert refused.params.get("show_alert") is True
