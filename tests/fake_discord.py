@@ -247,6 +247,7 @@ class FakeDiscord:
         self.users: dict[int, FakeUser] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.dms_closed: set[int] = set()
+        self.valid_token: str | None = None  # None accepts any bot token
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None global)
         self.interactions: dict[str, Interaction] = {}  # token -> interaction
         self.identifies: list[dict[str, Any]] = []
@@ -642,6 +643,14 @@ class FakeDiscord:
             request.method, path, dict(request.query), payload, files, time.perf_counter()
         )
         self.requests.append(rec)
+        token = request.headers.get("Authorization", "")
+        if self.valid_token is not None and token and token != f"Bot {self.valid_token}":
+            await self._notify()
+            return web.Response(
+                status=401,
+                body=json.dumps({"code": 0, "message": "401: Unauthorized"}).encode(),
+                content_type="application/json",
+            )
         try:
             status, body_out = self._route(rec)
         except KeyError as exc:

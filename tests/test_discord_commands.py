@@ -244,3 +244,28 @@ async def test_mesa_reserves_the_seats_of_invited_members_and_mentions_them(
     assert reply.ephemeral and "Te sentaste en la mesa 1" in reply.text()
     await harness.idle()
     assert "3. Beto" in board.text()
+
+
+async def test_a_command_that_fails_tells_the_member_and_logs_the_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    guild = fake.add_guild("Club")
+    ana = fake.add_user("Ana")
+    with ErrorLog() as errors:
+        harness = await Harness(fake, MemoryStorage()).start()
+        try:
+
+            async def broken(player: object) -> int:
+                raise RuntimeError("storage is down")
+
+            monkeypatch.setattr(harness.manager, "balance", broken)
+            (reply,) = await fake.replied(await fake.slash(ana, guild, "domino", "saldo"))
+            assert reply.ephemeral
+            assert reply.text() == "Algo salió mal; inténtalo de nuevo."
+        finally:
+            await harness.stop()
+    await fake.close()
+    assert [m for m in errors.messages() if "storage is down" in m or "/domino saldo failed" in m]
+    assert len(errors.records) == 1

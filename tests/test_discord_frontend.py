@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.discord import intents
@@ -81,6 +82,16 @@ async def test_commands_sync_to_the_test_guild_when_one_is_configured(fake: Fake
         assert {c["name"] for c in fake.commands[guild]} == {"domino", "domino-config"}
     finally:
         await harness.stop()
+
+
+async def test_a_refused_token_fails_start_with_login_failure(fake: FakeDiscord) -> None:
+    fake.add_guild("Club")
+    fake.valid_token = "the-real-token"
+    harness = Harness(fake, MemoryStorage())
+    with pytest.raises(discord.LoginFailure):
+        await harness.start()
+    await harness.stop()
+    assert fake.gateway_connections == 0
 
 
 async def test_the_bot_asks_only_for_the_guilds_intent(fake: FakeDiscord) -> None:

@@ -425,8 +425,9 @@ class DominoCommands:
                 )
             )
         except discord.Forbidden as exc:
+            # 50007 is the usual answer (DMs closed); any refusal means the same here.
             if exc.code != DM_CLOSED:
-                raise
+                log.info("DM to %s refused with code %s", user_id, exc.code)
             self.port.dms_closed.add(user_id)
             return False
         self.port.dms_closed.discard(user_id)

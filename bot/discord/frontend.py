@@ -22,12 +22,13 @@ import logging
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock
 from bot.discord.buttons import PressItem
 from bot.discord.commands import PLATFORM, DominoCommands
-from bot.discord.i18n import DominoTranslator
+from bot.discord.i18n import DominoTranslator, player_language, texts
 from bot.discord.port import DiscordPort
 from bot.discord_http import point_discord_at
 from bot.manager import TableManager
@@ -91,8 +92,22 @@ class DominoBot(commands.AutoShardedBot):
         for command in self.domino.app_commands():
             self.tree.add_command(command, guild=guild)
         self.add_dynamic_items(PressItem)
+        self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         await self.tree.sync(guild=guild)
         log.info("slash commands synced %s", f"to guild {self.test_guild}" if guild else "globally")
+
+    async def _on_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Log a failed command and tell the member, ephemerally, instead of leaving
+        Discord's "thinking..." forever."""
+        log.error("/%s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        message = texts(player_language(interaction))("Something went wrong; please try again.")
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True)
+            else:
+                await interaction.response.send_message(message, ephemeral=True)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a press of one of our buttons that is no longer on its message (its
