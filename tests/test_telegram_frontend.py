@@ -74,6 +74,12 @@ async def test_one_human_and_three_robots_play_a_whole_match_through_buttons() -
         assert world.fake.calls_to("sendPhoto", chat_id=ana.id)
         assert world.manager.tables() == []
         assert not world.front._boards and not world.front._hands  # nothing kept for it
+        # "Play again" opens a new table with the same seats, and a new board.
+        again = await world.press(ana, photos[1].result, photos[1].buttons()[0]["callback_data"])
+        assert not again.params.get("show_alert"), again.params
+        await world.settle()
+        assert len(world.manager.tables()) == 1
+        assert len(world.fake.calls_to("sendPhoto", chat_id=GROUP)) == 3
 
 
 async def test_four_humans_play_a_whole_match_through_buttons() -> None:

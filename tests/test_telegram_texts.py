@@ -53,7 +53,7 @@ def test_the_playing_caption_says_whose_turn_time_left_score_and_last_move() -> 
     )
     caption = board_caption(event, "es", emote="Ana: ¡Buena!")
     assert caption.startswith("Mesa 4 · Mano 1 · a 100")
-    assert "Ana y Luis: 0 – Robot (Experto) y Bea: 0" in caption
+    assert "🔵 Ana y Luis: 0 – 🔴 Robot (Experto) y Bea: 0" in caption
     assert f"Turno de {SEATS[view.turn].name} (45 s)" in caption
     seat, move = view.last_move  # type: ignore[misc]
     assert f"Última: {SEATS[seat].name} {move.tile}" in caption

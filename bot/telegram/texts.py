@@ -91,12 +91,16 @@ def move_text(move: Move, language: str) -> str:
     return _t(language)("passed") if move.tile is None else str(move.tile)
 
 
+TEAM_MARKS = ("🔵", "🔴")
+"""The partnerships' colours, as the board picture draws them (seats 0 and 2 blue)."""
+
+
 def _score_line(seats: Sequence[SeatInfo], score: tuple[int, int], language: str) -> str:
     return _t(language)(
         "{team0}: {score0} – {team1}: {score1}",
-        team0=team_names(seats, 0, language),
+        team0=f"{TEAM_MARKS[0]} {team_names(seats, 0, language)}",
         score0=score[0],
-        team1=team_names(seats, 1, language),
+        team1=f"{TEAM_MARKS[1]} {team_names(seats, 1, language)}",
         score1=score[1],
     )
 
