@@ -156,3 +156,19 @@ async def test_the_board_embed_names_whose_turn_the_time_left_and_the_score(
     assert team_names(state.seats, 0) == f"{state.seats[0].name} / {state.seats[2].name}"
     spanish = board_embed(state, "es").to_dict()
     assert spanish["footer"]["text"] == "Apuesta: $10"
+
+
+async def test_a_turn_that_times_out_takes_the_buttons_off_the_dm(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    await seat_and_fill(fake, harness, ana)
+    dm = await fake.wait_until(lambda: (m := fake.last_dm(ana)) and m.custom_ids() and m)
+    table = harness.manager.tables()[0]
+    before = len(harness.manager.match_of(table).hand.history)
+    await harness.clock.advance(46)  # the 45 s turn runs out: a robot plays that move
+    await harness.idle()
+    await fake.wait_until(lambda: not dm.custom_ids())
+    match = harness.manager.match_of(table)
+    assert len(match.hand.history) > before or match.hand_number > 1
+    assert dm.content.startswith("Tus fichas en la mesa 1")
