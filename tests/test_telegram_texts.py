@@ -127,3 +127,34 @@ def test_rules_are_listed_one_option_a_line_with_changes_marked() -> None:
     assert "• Premio por capicúa: 25" in text
     assert "• Jugada forzada tras: no" in text
     assert help_text("es") != help_text("en")
+
+
+def test_every_sentence_of_the_adapter_is_in_both_catalogs_with_its_placeholders() -> None:
+    import ast
+    import re
+    from pathlib import Path
+
+    import bot.telegram
+    from bot.i18n import _catalog
+
+    package = Path(bot.telegram.__file__).parent
+    msgids: set[str] = set()
+    for path in package.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+                and (
+                    (isinstance(node.func, ast.Name) and node.func.id in ("_", "N_"))
+                    or isinstance(node.func, ast.Call)
+                )
+            ):
+                msgids.add(node.args[0].value)
+    assert len(msgids) > 80
+    spanish, english = _catalog("es", "telegram"), _catalog("en", "telegram")
+    for msgid in msgids:
+        assert msgid in spanish and msgid in english, msgid
+        places = set(re.findall(r"\{(\w+)\}", msgid))
+        assert set(re.findall(r"\{(\w+)\}", spanish[msgid])) == places, msgid
