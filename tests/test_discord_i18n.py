@@ -99,5 +99,9 @@ async def test_synced_commands_carry_their_english_localizations(fake: FakeDisco
         mesa = next(o for o in domino["options"] if o["name"] == "mesa")
         across = next(o for o in mesa["options"] if o["name"] == "enfrente")
         assert across["name_localizations"]["en-GB"] == "across"
+        level = next(o for o in mesa["options"] if o["name"] == "nivel")
+        beginner = next(c for c in level["choices"] if c["value"] == "novato")
+        assert beginner["name"] == "Novato"
+        assert beginner["name_localizations"]["en-US"] == "Beginner"
     finally:
         await harness.stop()

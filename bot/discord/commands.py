@@ -32,7 +32,7 @@ from bot.discord.i18n import (
     texts,
 )
 from bot.discord.port import DM_CLOSED, DiscordPort
-from bot.i18n import level_label, refusal_text
+from bot.i18n import refusal_text
 from bot.manager import TableManager
 from bot.protocol import (
     ChatRef,
@@ -73,8 +73,21 @@ def _preset_choices() -> list[app_commands.Choice[str]]:
     return _choices(PRESET_NAMES)
 
 
+LEVEL_NAMES = {
+    "novato": "Beginner",
+    "aprendiz": "Apprentice",
+    "jugador": "Player",
+    "experto": "Expert",
+    "maestro": "Master",
+}
+"""Robot levels (``engine.robots.LEVELS``) and their names in the ``discord`` catalog."""
+
+
 def _level_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=level_label(level, "es"), value=level) for level in LEVELS]
+    return [
+        app_commands.Choice(name=text(LEVEL_NAMES.get(level, level)), value=level)
+        for level in LEVELS
+    ]
 
 
 def _int_choices(option: str) -> list[app_commands.Choice[int]]:
