@@ -18,7 +18,7 @@ manager, not the robots' thinking; stronger levels spend milliseconds per move).
 A full collection of the oldest generation walks every live object (about 200 per table)
 and pauses the loop; ``--tune-gc`` does what a long-running server does (freeze the
 start-up objects, collect the old generations less often) and shows the difference.
-Run: ``python bench/tables.py [--tables 1000] [--seconds 60] [--level aprendiz] [--tune-gc]``.
+Run: ``python bench/tables.py [--tables 1000] [--seconds 120] [--level aprendiz] [--tune-gc]``.
 """
 
 from __future__ import annotations
@@ -36,10 +36,11 @@ import gc  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 import tracemalloc  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 
 from bot.clock import ManualClock, SystemClock  # noqa: E402
 from bot.manager import TableManager  # noqa: E402
-from bot.protocol import ChatRef, Event, MovePlayed, TableClosed  # noqa: E402
+from bot.protocol import ChatRef, Event, MatchEnded, MovePlayed, TableClosed  # noqa: E402
 from storage.memory import MemoryStorage  # noqa: E402
 
 
@@ -48,11 +49,14 @@ class CountingPort:
 
     def __init__(self) -> None:
         self.moves = 0
+        self.match_moves: list[int] = []
         self.closed: asyncio.Queue[str] = asyncio.Queue()
 
     async def deliver(self, event: Event) -> None:
         if isinstance(event, MovePlayed):
             self.moves += 1
+        elif isinstance(event, MatchEnded):
+            self.match_moves.append(sum(len(h["moves"]) for h in event.record["hands"]))
         elif isinstance(event, TableClosed):
             self.closed.put_nowait(event.table_id)
 
@@ -146,13 +150,15 @@ async def measure_throughput(tables: int, seconds: float, level: str) -> dict[st
         "lag_max_ms": 1000 * lags[-1],
         "live_tables": len(manager.tables()),
         "elapsed": elapsed,
+        "finished": finished,
+        "moves_per_match": statistics.mean(port.match_moves) if port.match_moves else 0.0,
     }
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--level", default="aprendiz")
     parser.add_argument(
         "--tune-gc",
@@ -160,26 +166,53 @@ async def main() -> None:
         help="gc.freeze() after start-up and gc.set_threshold(700, 50, 100), as a server would",
     )
     args = parser.parse_args()
-    if args.tune_gc:
-        gc.set_threshold(700, 50, 100)
-        gc.freeze()
-    print(
-        f"garbage collector: {'tuned (freeze, thresholds 700/50/100)' if args.tune_gc else 'Python defaults'}"
-    )
+    tuned = "tuned (freeze, thresholds 700/50/100)" if args.tune_gc else "Python defaults"
     print(f"{args.tables} concurrent robot tables, robots at level {args.level}, zero think time")
+    print(f"garbage collector: {tuned}")
     heap, heap_with_snapshots = await measure_memory(args.tables, args.level)
     print(
         f"memory per live table (mid-match): {heap / 1024:.1f} KB"
         f" ({heap_with_snapshots / 1024:.1f} KB with its snapshot in the in-memory storage)"
         f"  [target <= 100 KB]"
     )
+    gc.collect()  # the memory run's tables are garbage now: not the timed run's business
+    if args.tune_gc:
+        gc.set_threshold(700, 50, 100)
+        gc.freeze()
+    pauses: list[tuple[int, float]] = []
+    gc.callbacks.append(_gc_timer(pauses))
     result = await measure_throughput(args.tables, args.seconds, args.level)
-    print(f"matches per second: {result['matches_per_second']:.1f}")
+    gc.callbacks.clear()
+    print(f"timed run: {result['elapsed']:.0f} s, {result['finished']} matches finished")
+    print(f"matches per second: {result['matches_per_second']:.1f} (measured)")
+    if result["moves_per_match"]:
+        derived = result["moves_per_second"] / result["moves_per_match"]
+        print(
+            f"                    {derived:.1f} (moves per second / {result['moves_per_match']:.0f}"
+            " moves per finished match: the steady state once tables end at random times)"
+        )
     print(f"moves per second:   {result['moves_per_second']:.0f}")
     print(
         f"event-loop lag: p50 {result['lag_p50_ms']:.1f} ms, p99 {result['lag_p99_ms']:.1f} ms,"
         f" max {result['lag_max_ms']:.1f} ms  [target p99 <= 100 ms]"
     )
+    old = [d for g, d in pauses if g == 2]
+    print(
+        f"garbage collections: {len(pauses)} ({len(old)} of the oldest generation, longest"
+        f" {1000 * max(old, default=0):.0f} ms); all pauses {sum(d for _, d in pauses):.1f} s"
+    )
+
+
+def _gc_timer(pauses: list[tuple[int, float]]) -> Callable[[str, dict[str, int]], None]:
+    started = [0.0]
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            pauses.append((info["generation"], time.perf_counter() - started[0]))
+
+    return callback
 
 
 if __name__ == "__main__":

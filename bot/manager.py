@@ -144,6 +144,7 @@ class TableManager:
         emote_seconds: at most one emote per player in this many seconds.
         robot_level: the level of robots filling seats and standing in for players.
         robot_factory: builds a robot for a level (``engine.robots.make_robot``).
+        default_preset: the rules of a chat whose admins never chose (rules.md, "Presets").
         time_slice: seconds of timer work (robot moves) per event-loop iteration before
             the rest waits for the next one, so the loop stays responsive.
     """
@@ -165,6 +166,7 @@ class TableManager:
         robot_level: str = DEFAULT_LEVEL,
         robot_factory: Callable[[str], Robot] = make_robot,
         time_slice: float = 0.005,
+        default_preset: str = "venezolano",
     ) -> None:
         self.storage = storage
         self.clock: Clock = clock or SystemClock()
@@ -196,6 +198,8 @@ class TableManager:
         self._senders: set[asyncio.Task[None]] = set()
         self._started = False
         self._pacer = _Pacer(time_slice)
+        self.default_rules = find_preset(default_preset)
+        self.default_preset = find_preset_name(default_preset)
         self.matches_finished = 0
 
     # ------------------------------------------------------------------ lifecycle
@@ -235,6 +239,7 @@ class TableManager:
                 table.away_timers.clear()
                 if not table.closed:
                     await self._save(table)
+        self._pacer.release_all()
         await self.idle()
 
     async def idle(self) -> None:
@@ -285,15 +290,16 @@ class TableManager:
         return await self.storage.balance(await self.player_id(player))
 
     async def chat_rules(self, chat: ChatRef) -> ChatRulesInfo:
-        """The chat's rules (``venezolano`` when its admins never chose)."""
+        """The chat's rules (the default preset when its admins never chose)."""
         stored = await self.storage.get_chat_rules(chat.key)
+        default = ChatRulesInfo(chat.key, self.default_preset, {}, self.default_rules, False)
         if stored is None:
-            return ChatRulesInfo(chat.key, "venezolano", {}, PRESETS["venezolano"], False)
+            return default
         try:
             rules = stored.rules()
         except RulesError:
-            log.error("chat %s has rules that no longer validate; using venezolano", chat.key)
-            return ChatRulesInfo(chat.key, "venezolano", {}, PRESETS["venezolano"], False)
+            log.error("chat %s has rules that no longer validate; using the default", chat.key)
+            return default
         return ChatRulesInfo(chat.key, stored.preset, dict(stored.overrides), rules, True)
 
     async def top(
@@ -1271,6 +1277,7 @@ class TableManager:
 
     @staticmethod
     def _disarm(table: Table) -> None:
+        table.token += 1  # a timer already fired and waiting for its turn does nothing
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
@@ -1496,6 +1503,13 @@ class _Pacer:
         self._waiters.append(future)
         self._arm()
         await future
+
+    def release_all(self) -> None:
+        """Let every waiting callback go (at shutdown: their timers are disarmed)."""
+        while self._waiters:
+            future = self._waiters.popleft()
+            if not future.done():
+                future.set_result(None)
 
     def done(self, seconds: float) -> None:
         self.average += (seconds - self.average) * 0.05
