@@ -153,6 +153,7 @@ class TelegramFailure:
     chat_id: int | None = None
     times: int = 1
     network: bool = False  # close the connection instead of answering
+    migrate_to: int | None = None  # the group became the supergroup with this id
 
 
 @dataclass
@@ -298,13 +299,16 @@ class FakeTelegram:
         chat_id: int | None = None,
         times: int = 1,
         network: bool = False,
+        migrate_to: int | None = None,
     ) -> TelegramFailure:
         """Answer the next ``times`` matching requests with an error instead.
 
         ``status=429`` with ``retry_after`` gives PTB a RetryAfter; ``network=True`` drops
         the connection (PTB raises NetworkError).
         """
-        failure = TelegramFailure(method, status, description, retry_after, chat_id, times, network)
+        failure = TelegramFailure(
+            method, status, description, retry_after, chat_id, times, network, migrate_to
+        )
         self.failures.append(failure)
         return failure
 
@@ -529,7 +533,13 @@ class FakeTelegram:
                     assert request.transport is not None
                     request.transport.close()
                     raise ConnectionResetError("injected network failure")
-                return self._error(call, failure.status, failure.description, failure.retry_after)
+                return self._error(
+                    call,
+                    failure.status,
+                    failure.description,
+                    failure.retry_after,
+                    failure.migrate_to,
+                )
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
             return self._error(call, 404, f"Not Found: method {method} not faked")
@@ -545,12 +555,19 @@ class FakeTelegram:
         return response
 
     def _error(
-        self, call: Call, status: int, description: str, retry_after: int | None = None
+        self,
+        call: Call,
+        status: int,
+        description: str,
+        retry_after: int | None = None,
+        migrate_to: int | None = None,
     ) -> web.Response:
         call.status = status
         body: dict[str, Any] = {"ok": False, "error_code": status, "description": description}
         if retry_after is not None:
             body["parameters"] = {"retry_after": retry_after}
+        if migrate_to is not None:
+            body["parameters"] = {"migrate_to_chat_id": migrate_to}
         return web.json_response(body, status=status)
 
     # ------------------------------------------------------------------ helpers

@@ -527,3 +527,29 @@ async def test_my_tiles_come_privately_from_the_command_and_the_board_button() -
         stranger = world.fake.add_user(1009, "Zoe")
         refused = await world.press(stranger, board.result, encode_action("tiles", table_id))
         assert refused.params.get("show_alert") is True
+
+
+async def test_a_board_follows_its_group_when_it_becomes_a_supergroup() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        world.fake.add_group(OTHER_GROUP, "Dominó")  # the same group, migrated
+        table_id = await _table_with_robots(world, ana, group)
+        for _ in range(50):
+            if world.turn_message(ana) is not None:
+                break
+            await world.clock.advance(0)
+            await world.settle()
+        message = world.turn_message(ana)
+        assert message is not None
+        world.fake.fail(
+            "editMessageMedia",
+            description="Bad Request: group chat was upgraded to a supergroup chat",
+            migrate_to=OTHER_GROUP,
+            chat_id=GROUP,
+        )
+        await world.press(ana, message, _buttons(message)[0]["callback_data"])
+        await world.settle()
+        (moved,) = world.fake.calls_to("sendPhoto", chat_id=OTHER_GROUP)
+        assert world.front._boards[table_id].chat_id == OTHER_GROUP
+        assert moved.result["message_id"] == world.front._boards[table_id].message_id

@@ -45,7 +45,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatType
-from telegram.error import Forbidden, TelegramError
+from telegram.error import ChatMigrated, Conflict, Forbidden, InvalidToken, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -197,6 +197,7 @@ class TelegramFrontEnd:
         self.stats = _Stats()
         self._ready = asyncio.Event()  # set once the bot is connected: deliver() waits
         self._closed = False
+        self._gone = asyncio.Event()  # set when the bot stops for good (wait_closed)
         self._install_handlers()
         # Registered at once, so events of tables the manager resumes on start are kept
         # (shown once this front end has started), whichever is started first.
@@ -224,6 +225,7 @@ class TelegramFrontEnd:
             poll_interval=0.0,
             timeout=self.poll_timeout,
             allowed_updates=list(ALLOWED_UPDATES),
+            error_callback=self._polling_error,
         )
         log.info("Telegram bot @%s polling", self.bot.username)
 
@@ -233,6 +235,7 @@ class TelegramFrontEnd:
         snapshotted by the manager and redrawn after a restart). Safe to call after a
         failed :meth:`start`."""
         self._closed = True
+        self._gone.set()
         self._ready.set()  # release deliveries waiting for a start that will not come
         updater = self.application.updater
         if updater is not None and updater.running:
@@ -251,6 +254,20 @@ class TelegramFrontEnd:
         await self.application.shutdown()
         await self.bot.shutdown()  # closes the connections even after a failed start
         self._render_pool.shutdown(wait=False)
+
+    async def wait_closed(self) -> None:
+        """Return when the bot can no longer work (its token was revoked) or was stopped."""
+        await self._gone.wait()
+
+    def _polling_error(self, error: TelegramError) -> None:
+        """getUpdates failed; PTB retries by itself. A revoked token ends the bot."""
+        if isinstance(error, InvalidToken):
+            log.error("Telegram refused the token while polling; get a new one from @BotFather")
+            self._gone.set()
+        elif isinstance(error, Conflict):
+            log.error("another process is polling with this bot's token; stop it (%s)", error)
+        else:
+            log.warning("getUpdates failed (%s); retrying", error)
 
     async def idle(self) -> None:
         """Wait until every board, hand and message scheduled so far has been sent."""
@@ -1094,6 +1111,10 @@ class TelegramFrontEnd:
                         )
                     )
                     self.stats.board_edits += 1
+            except ChatMigrated as error:  # the group became a supergroup: new id
+                board.chat_id = error.new_chat_id
+                board.message_id = None
+                continue
             except TelegramError as error:
                 if is_gone(error) and board.message_id is not None:
                     board.message_id = None  # someone deleted it: post a new board
