@@ -26,6 +26,7 @@ from storage.base import (
     UnknownMatchError,
     UnknownPlayerError,
 )
+from storage.memory import MemoryStorage
 
 __all__ = [
     "DEFAULT_DB_PATH",
@@ -33,6 +34,7 @@ __all__ = [
     "InsufficientFunds",
     "LedgerEntry",
     "MatchClosedError",
+    "MemoryStorage",
     "NotInMatchError",
     "Player",
     "PlayerResult",

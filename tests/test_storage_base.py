@@ -193,6 +193,22 @@ async def test_the_balance_of_an_unknown_player_is_an_error(store: Storage) -> N
     assert caught.value.player_id == 77
 
 
+async def test_wallet_history_is_newest_first_and_limited(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    for n in range(3):
+        await store.stake(f"m{n}", [a, b], 10, now=float(n))
+        await store.settle(f"m{n}", [a], now=float(n) + 0.5)
+    history = await store.wallet_history(a, limit=3)
+    assert [(e.kind, e.amount, e.match_id, e.at) for e in history] == [
+        ("payout", 20, "m2", 2.5),
+        ("stake", -10, "m2", 2.0),
+        ("payout", 20, "m1", 1.5),
+    ]
+    assert len(await store.wallet_history(b, limit=100)) == 4
+    with pytest.raises(UnknownPlayerError):
+        await store.wallet_history(999)
+
+
 # ------------------------------------------------------------------- stakes
 
 

@@ -1,0 +1,65 @@
+"""Online backups (storage/backup.py): a whole copy taken while the bot keeps writing."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from storage.backup import BackupError, backup_database, main
+from storage.sqlite import SqliteStorage
+
+
+async def test_a_backup_taken_during_writes_is_whole_and_includes_the_wal(tmp_path: Path) -> None:
+    live = await SqliteStorage.open(tmp_path / "domino.db")
+    ids = [(await live.ensure_player("telegram", str(i), f"P{i}", now=0.0)).id for i in range(4)]
+
+    async def keep_writing() -> None:
+        for n in range(200):
+            await live.stake(f"m{n}", ids, 10, now=float(n))
+            await live.settle(f"m{n}", ids[n % 2 :: 2], now=float(n))
+
+    writer = asyncio.create_task(keep_writing())
+    await asyncio.sleep(0.01)
+    size = await asyncio.to_thread(backup_database, tmp_path / "domino.db", tmp_path / "copy.db")
+    await writer
+    assert size == (tmp_path / "copy.db").stat().st_size
+    assert not (tmp_path / "copy.db-wal").exists()
+    copy = await SqliteStorage.open(tmp_path / "copy.db")
+    assert await copy.check_ledger() == []
+    # The players were committed only to the WAL file so far; the copy has them.
+    assert [await copy.get_player(p) for p in ids] == [await live.get_player(p) for p in ids]
+    await copy.close()
+    assert await live.check_ledger() == []
+    await live.close()
+
+
+async def test_the_command_backs_up_domino_db(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DOMINO_DB", str(tmp_path / "bot.db"))
+    live = await SqliteStorage.open(tmp_path / "bot.db")
+    player = await live.ensure_player("discord", "1", "Ana", now=0.0)
+    assert await asyncio.to_thread(main, [str(tmp_path / "backups" / "b.db")]) == 0
+    assert "check ok" in capsys.readouterr().out
+    copy = await SqliteStorage.open(tmp_path / "backups" / "b.db")
+    assert await copy.find_player("discord", "1") == player
+    await copy.close()
+    await live.close()
+
+
+def test_a_missing_database_is_a_clear_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(tmp_path / "b.db"), "--db", str(tmp_path / "none.db")]) == 1
+    assert "no database at" in capsys.readouterr().err
+    assert not (tmp_path / "b.db").exists()
+    with pytest.raises(BackupError):
+        backup_database(tmp_path / "none.db", tmp_path / "b.db")
+
+
+async def test_a_backup_onto_the_database_itself_is_refused(tmp_path: Path) -> None:
+    await (await SqliteStorage.open(tmp_path / "d.db")).close()
+    with pytest.raises(BackupError, match="another file"):
+        backup_database(tmp_path / "d.db", tmp_path / "d.db")
