@@ -317,7 +317,8 @@ class SqliteStorage(Storage):
         """Open (and create) the database at ``path`` and apply pending migrations.
 
         ``":memory:"`` opens a private in-memory database. ``migrations`` and
-        ``clock`` (the applied_at times) are there for tests.
+        ``clock`` (the applied_at times) are there for tests. Always ``await close()``:
+        the connection's thread keeps the process alive until then.
 
         Raises:
             SchemaError: the database was written by a newer schema.
