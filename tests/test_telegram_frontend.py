@@ -534,7 +534,7 @@ async def test_a_board_follows_its_group_when_it_becomes_a_supergroup() -> None:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
         world.fake.add_group(OTHER_GROUP, "Dominó")  # the same group, migrated
-        table_id = await _table_with_robots(world, ana, group)
+        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
         for _ in range(50):
             if world.turn_message(ana) is not None:
                 break
@@ -553,3 +553,6 @@ async def test_a_board_follows_its_group_when_it_becomes_a_supergroup() -> None:
         (moved,) = world.fake.calls_to("sendPhoto", chat_id=OTHER_GROUP)
         assert world.front._boards[table_id].chat_id == OTHER_GROUP
         assert moved.result["message_id"] == world.front._boards[table_id].message_id
+        await world.play_out(table_id, {0: ana})  # results go to the supergroup too
+        assert len(world.fake.calls_to("sendPhoto", chat_id=OTHER_GROUP)) == 2
+        assert world.fake.calls_to("sendMessage", chat_id=OTHER_GROUP)

@@ -190,6 +190,7 @@ class TelegramFrontEnd:
         self._hands: dict[tuple[str, str], _Hand] = {}
         self._reachable: set[int] = set()
         self._titles: dict[int, str] = {}
+        self._migrated: dict[int, int] = {}  # old group id -> its supergroup's id
         self._tasks: set[asyncio.Task[Any]] = set()
         self._board_worker: Latest[None] = Latest(self._show_board)
         self._hand_worker: Latest[tuple[p.YourTiles | None, bool]] = Latest(self._show_hand)
@@ -344,10 +345,11 @@ class TelegramFrontEnd:
             return None
 
     async def _group_text(self, chat: p.ChatRef, text: str, markup: Any = None) -> None:
+        chat_id = self._migrated.get(int(chat.chat_id), int(chat.chat_id))
         try:
             await send(
                 lambda: self.bot.send_message(
-                    int(chat.chat_id),
+                    chat_id,
                     text,
                     reply_markup=markup,
                     message_thread_id=int(chat.thread_id) if chat.thread_id else None,
@@ -968,7 +970,7 @@ class TelegramFrontEnd:
         board = self._boards.get(table_id)
         if board is None:
             board = _Board(
-                int(chat.chat_id),
+                self._migrated.get(int(chat.chat_id), int(chat.chat_id)),
                 int(chat.thread_id) if chat.thread_id else None,
                 language_of(chat.language),
             )
@@ -1034,7 +1036,7 @@ class TelegramFrontEnd:
         try:
             await send(
                 lambda: self.bot.send_photo(
-                    int(event.chat.chat_id),
+                    self._migrated.get(int(event.chat.chat_id), int(event.chat.chat_id)),
                     png,
                     caption=caption,
                     reply_markup=rematch_keyboard(event.table_id, self.language),
@@ -1112,6 +1114,7 @@ class TelegramFrontEnd:
                     )
                     self.stats.board_edits += 1
             except ChatMigrated as error:  # the group became a supergroup: new id
+                self._migrated[board.chat_id] = error.new_chat_id
                 board.chat_id = error.new_chat_id
                 board.message_id = None
                 continue
