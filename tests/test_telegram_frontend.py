@@ -301,7 +301,7 @@ async def test_a_hand_that_cannot_be_sent_privately_lets_the_table_go_on() -> No
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await _table_with_robots(world, ana, group)
+        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
         world.fake.started.discard(ana.id)  # Ana blocked the bot after sitting down
         for _ in range(400):
             if world.manager.table_state(table_id) is None:
