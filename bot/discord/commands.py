@@ -455,6 +455,9 @@ class DominoCommands:
         await self._defer_ephemeral(interaction)
         refs = self._in_guild(interaction)
         if refs is None:
+            await self._answer(
+                interaction, texts(player_language(interaction))("Use this in a server.")
+            )
             return
         reply = await self._ask(build(*refs))
         if not reply.ok:
