@@ -248,6 +248,7 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.dms_closed: set[int] = set()
         self.valid_token: str | None = None  # None accepts any bot token
+        self.advertised_gateway: str | None = None  # what GET /gateway/bot answers
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None global)
         self.interactions: dict[str, Interaction] = {}  # token -> interaction
         self.identifies: list[dict[str, Any]] = []
@@ -684,7 +685,7 @@ class FakeDiscord:
             }
         if parts == ["gateway", "bot"] and m == "GET":
             return 200, {
-                "url": self.gateway_url,
+                "url": self.advertised_gateway or self.gateway_url,
                 "shards": 1,
                 "session_start_limit": {
                     "total": 1000,

@@ -84,6 +84,18 @@ async def test_commands_sync_to_the_test_guild_when_one_is_configured(fake: Fake
         await harness.stop()
 
 
+async def test_a_configured_gateway_wins_over_the_one_rest_advertises(fake: FakeDiscord) -> None:
+    # Behind a gateway proxy, REST may still name Discord's own gateway.
+    fake.add_guild("Club")
+    fake.advertised_gateway = "ws://127.0.0.1:9/not-here"
+    harness = await Harness(fake, MemoryStorage()).start()
+    try:
+        assert fake.gateway_connections == 1
+        assert harness.front.bot.is_ready()
+    finally:
+        await harness.stop()
+
+
 async def test_a_refused_token_fails_start_with_login_failure(fake: FakeDiscord) -> None:
     fake.add_guild("Club")
     fake.valid_token = "the-real-token"
