@@ -249,6 +249,7 @@ class FakeDiscord:
         self.dms_closed: set[int] = set()
         self.valid_token: str | None = None  # None accepts any bot token
         self.advertised_gateway: str | None = None  # what GET /gateway/bot answers
+        self.hold_ready = False  # True: IDENTIFY gets no READY (a gateway that hangs)
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None global)
         self.interactions: dict[str, Interaction] = {}  # token -> interaction
         self.identifies: list[dict[str, Any]] = []
@@ -463,7 +464,7 @@ class FakeDiscord:
                 op = data.get("op")
                 if op == 1:
                     await ws.send_str(json.dumps({"op": 11}))
-                elif op == 2:
+                elif op == 2 and not self.hold_ready:
                     await self._identify(ws, data["d"])
                 elif op == 6:
                     await self._dispatch_to(ws, "RESUMED", {})

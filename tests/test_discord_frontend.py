@@ -96,6 +96,19 @@ async def test_a_configured_gateway_wins_over_the_one_rest_advertises(fake: Fake
         await harness.stop()
 
 
+async def test_start_returns_after_its_timeout_while_the_gateway_keeps_trying(
+    fake: FakeDiscord,
+) -> None:
+    fake.add_guild("Club")
+    fake.hold_ready = True
+    harness = await Harness(fake, MemoryStorage()).start(ready_timeout=0.2)
+    try:
+        assert not harness.front.bot.is_ready()
+        assert fake.identifies == [] and fake.gateway_connections == 1
+    finally:
+        await harness.stop()
+
+
 async def test_a_refused_token_fails_start_with_login_failure(fake: FakeDiscord) -> None:
     fake.add_guild("Club")
     fake.valid_token = "the-real-token"

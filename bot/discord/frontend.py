@@ -153,6 +153,7 @@ class DiscordFrontEnd:
         gateway_url: the gateway, e.g. ``ws://proxy:8081`` (``DISCORD_GATEWAY_URL``).
         clock: time for storage calls (default: the manager's ``clock``, else the system).
         guild_ready_timeout: seconds to wait for guilds after READY (tests use tiny values).
+        ready_timeout: how long :meth:`start` waits for the gateway before returning anyway.
         render: the picture functions (default: the ``render`` package's).
     """
 
@@ -168,6 +169,7 @@ class DiscordFrontEnd:
         gateway_url: str | None = None,
         clock: Clock | None = None,
         guild_ready_timeout: float = 2.0,
+        ready_timeout: float = 120.0,
         render: dict[str, Any] | None = None,
     ) -> None:
         if api_base_url or gateway_url:
@@ -194,24 +196,35 @@ class DiscordFrontEnd:
         clock = clock or manager.clock
         self.commands = DominoCommands(self.bot, manager, storage, self.port, clock)
         self.bot.domino = self.commands
+        self.ready_timeout = ready_timeout
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Log in (commands are synced here) and connect in the background; returns once
-        the bot is ready to receive interactions.
+        the bot is ready to receive interactions, or after ``ready_timeout`` seconds with
+        the connection still trying (a slow start must not hold the other platforms).
 
         Raises:
             discord.LoginFailure: a bad token.
+            discord.HTTPException: Discord refused the login or the command sync.
         """
         self.manager.register(PLATFORM, self.port)
         await self.bot.login(self.token)
         self._task = asyncio.create_task(self.bot.connect(reconnect=True), name="discord")
         ready = asyncio.create_task(self.bot.wait_until_ready())
-        done, _ = await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(
+            {ready, self._task}, timeout=self.ready_timeout, return_when=asyncio.FIRST_COMPLETED
+        )
         if self._task in done:
             ready.cancel()
             self._task.result()  # raises why the connection ended
             raise RuntimeError("the Discord connection ended before the bot was ready")
+        if ready not in done:
+            ready.cancel()
+            log.warning(
+                "Discord is not ready after %.0f s; still connecting in the background",
+                self.ready_timeout,
+            )
 
     async def stop(self) -> None:
         """Close the connection and the port's workers."""
