@@ -6,11 +6,13 @@ from engine import Match, Move, Tile, find_preset, seat_view
 from engine.robots import make_robot
 from engine.robots.endgame import Solver
 from engine.robots.knowledge import Knowledge
-from engine.robots.montecarlo import _candidates, match_utility
+from engine.robots.montecarlo import MonteCarloRobot, _candidates, match_utility
 from engine.robots.playout import Scoring
+from engine.tiles import ALL_TILES
 from engine.views import SeatView
 
 T = Tile.parse
+ALL = [str(t) for t in ALL_TILES]
 
 
 def _deal(*hands: str) -> tuple[tuple[Tile, ...], ...]:
@@ -150,3 +152,35 @@ def test_a_move_that_is_best_whatever_the_hidden_hands_is_played() -> None:
                 break
             match = match.apply(jugador.choose(view, rng))
     assert checked == 3
+
+
+def test_inference_weighs_the_true_hands_above_random_ones_against_heuristic_players() -> None:
+    robot = MonteCarloRobot("t", inference=1.0, partner_inference=1.0)
+    jugador = make_robot("jugador")
+    for seed in range(5):
+        rng = random.Random(seed)
+        match = Match.new(find_preset("venezolano"), rng)
+        while True:
+            view = seat_view(match, match.hand.turn)
+            if sum(view.tile_counts) <= 18 and view.seat == 0:
+                break
+            match = match.apply(jugador.choose(view, rng))
+        know = Knowledge(view)
+        obs = know.observations(view)
+        assert obs and all(o[0] != 0 for o in obs)
+        truth = [match.hand.hand_mask(s) for s in range(4)]
+        sampled = [robot.weight(know.sample(rng), obs, 0) for _ in range(100)]
+        assert robot.weight(truth, obs, 0) > 3 * sum(sampled) / len(sampled)
+
+
+def test_observations_list_what_each_other_seat_held_back() -> None:
+    match = _play(Match.start(find_preset("venezolano"), DEAL, 0), "6-6", "6-4", "6-3", "4-3 left")
+    view = seat_view(match, 0)
+    obs = Knowledge(view).observations(view)
+    # the forced 6-6 tells nothing; seat 0's own plays are not listed
+    assert [(seat, ALL[index]) for seat, _l, _r, index, _later in obs] == [
+        (1, "6-4"),
+        (2, "6-3"),
+        (3, "4-3"),
+    ]
+    assert [(left, right) for _s, left, right, _i, _later in obs] == [(6, 6), (6, 4), (3, 4)]

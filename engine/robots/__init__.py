@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.robots import montecarlo as _montecarlo  # noqa: F401  (registers levels)
 from engine.robots import simple as _simple  # noqa: F401  (registers levels)
+from engine.robots.arena import play_hand, play_match, seat_rngs
 from engine.robots.base import DEFAULT_LEVEL, LEVEL_LABELS, LEVELS, Robot, make_robot
 
 __all__ = [
@@ -17,4 +18,7 @@ __all__ = [
     "LEVEL_LABELS",
     "Robot",
     "make_robot",
+    "play_hand",
+    "play_match",
+    "seat_rngs",
 ]

@@ -70,8 +70,17 @@ class MonteCarloRobot(Robot):
 
     Args:
         level: the level id it answers to.
-        samples: deals of the hidden tiles per decision.
+        samples: deals of the hidden tiles per decision (the least, with a budget).
         match_aware: value points by the match score (:func:`match_utility`).
+        budget: playouts per decision to spread over the candidates (0: ``samples``
+            deals whatever the number of candidates).
+        max_samples: the most deals a budget may buy.
+        exact_tiles: solve exactly (:class:`~engine.robots.endgame.Solver`) once at most
+            this many tiles are left in the four hands (0: never).
+        exact_samples: deals per decision for the exact search.
+        inference: inverse temperature of the opponents' softmax-heuristic model used to
+            weight the deals (0: no weighting).
+        partner_inference: the same for the partner.
     """
 
     def __init__(
@@ -110,7 +119,6 @@ class MonteCarloRobot(Robot):
         moves = legal_or_raise(view)
         if len(moves) == 1:
             return moves[0]
-        seat = view.seat
         if len(view.tiles) == 1:
             return moves[0]  # going out: every legal move ends the hand the same way
         know = Knowledge(view)
@@ -125,7 +133,6 @@ class MonteCarloRobot(Robot):
             ]
         values = self.evaluate(know, cands, rng, obs)
         best = max(range(len(cands)), key=lambda j: values[j])
-        del seat
         return cands[best][0]
 
     def utility(self, know: Knowledge) -> Callable[[int], float]:
@@ -211,8 +218,9 @@ register_level(
         samples=150,
         budget=1500,
         max_samples=400,
-        exact_tiles=15,
+        exact_tiles=13,
         exact_samples=100,
+        inference=1.0,
         match_aware=True,
     ),
 )
