@@ -93,3 +93,19 @@ def test_the_legal_list_matches_the_views() -> None:
     if view.ends is not None:
         assert know.legal() == expected
     assert Move(None) not in view.legal_moves() or know.legal() == [(-1, -1)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 100_000))
+def test_the_backtracking_fallback_also_deals_consistent_hands(seed: int) -> None:
+    match = _random_position(seed)
+    if match.hand.is_over:
+        return
+    view = seat_view(match, match.hand.turn)
+    know = Knowledge(view)
+    hands = know._search(random.Random(seed))
+    assert hands is not None
+    assert [h.bit_count() for h in hands] == list(view.tile_counts)
+    assert hands[0] | hands[1] | hands[2] | hands[3] == ((1 << 28) - 1) & ~view.played_mask()
+    for s in range(4):
+        assert not hands[s] & know.forbidden[s]

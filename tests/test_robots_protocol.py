@@ -81,6 +81,7 @@ def test_same_seed_same_answer_and_every_level_answers() -> None:
         (with_(moves=[66]), "move 1: a move is text"),
         (with_(moves=["6-6 up"]), "move 1: cannot read"),
         (with_(moves=["pass"]), "before the opening"),
+        (with_(moves=["6-6", "pass", "pass", "pass", "pass"]), "move 5: a fourth pass"),
         (with_(moves=["6-6", "6-6"]), "move 2: 6-6 is already on the line"),
         (with_(moves=["6-6", "6-4"]), "in the seat's hand"),
         (with_(moves=["6-6", "1-0"]), "move 2: 1-0 fits neither end"),

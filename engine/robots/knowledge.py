@@ -171,7 +171,40 @@ class Knowledge:
                 hands[s] |= 1 << index
             else:
                 return hands
-        raise SamplingError("no deal of the hidden tiles fits the passes and tile counts")
+        found = self._search(rng)
+        if found is None:
+            raise SamplingError("no deal of the hidden tiles fits the passes and tile counts")
+        return found
+
+    def _search(self, rng: random.Random) -> list[int] | None:
+        """A consistent deal by backtracking (seats tried in random order): the fallback
+        when random dealing keeps reaching dead ends on tight constraints."""
+        groups = self._tile_groups()
+        hands = [0, 0, 0, 0]
+        hands[self.seat] = self.mine
+        cap = self.counts[:]
+        budget = [20_000]
+
+        def rec(k: int) -> bool:
+            if k == len(groups):
+                return True
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            index, seats = groups[k]
+            order = list(seats)
+            rng.shuffle(order)
+            for s in order:
+                if cap[s]:
+                    cap[s] -= 1
+                    hands[s] |= 1 << index
+                    if rec(k + 1):
+                        return True
+                    cap[s] += 1
+                    hands[s] ^= 1 << index
+            return False
+
+        return hands if rec(0) else None
 
     def legal(self) -> list[tuple[int, int]]:
         """The seat's legal moves as ``(index, side)`` (side 0 left, 1 right; -1 pass).

@@ -36,6 +36,7 @@ __all__ = ["FIELDS", "ProtocolError", "answer", "move_text", "read_request", "se
 
 FIELDS = ("rules", "seat", "hand", "starter", "moves", "score")
 SIX_SIX = Tile(6, 6)
+_READ_LIMIT = 50_000
 
 
 class ProtocolError(ValueError):
@@ -107,6 +108,8 @@ def _check_moves(raw: Any, hand_mask: int) -> list[_Step]:
         if tile is None:
             if ends is None:
                 raise ProtocolError(f"{where}: nobody can pass before the opening tile")
+            if len(steps) >= 3 and all(st.tile is None for st in steps[-3:]):
+                raise ProtocolError(f"{where}: a fourth pass in a row (the hand would be over)")
             steps.append(_Step(None, None, ends, ends))
             continue
         if tile in seen:
@@ -184,9 +187,15 @@ def _read(steps: list[_Step], me: int, hand_mask: int, starter: int) -> tuple[_R
     def ok_void(seat: int, tile: Tile, voids: list[int]) -> bool:
         return not tile.mask & voids[seat]
 
+    nodes = [0]
+
     def search(
         k: int, turn: int, counts: list[int], voids: list[int], passes: int, reading: _Reading
     ) -> _Reading | None:
+        nodes[0] += 1
+        if nodes[0] > _READ_LIMIT:
+            fail("the moves are too ambiguous to read: write the passes out", 10_000)
+            return None
         if k == len(steps):
             # after the moves it is `me`'s turn; seats in between pass (nothing fits)
             ends = steps[-1].ends_after if steps else None
