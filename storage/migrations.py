@@ -160,5 +160,30 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             "CREATE INDEX table_snapshots_saved ON table_snapshots (saved_at, table_id)",
         ),
     ),
+    Migration(
+        # Rankings and statistics read one row per (chat, player) instead of every
+        # result; existing results are summed in.
+        "0004_player_chat_totals",
+        (
+            """CREATE TABLE player_chat_totals (
+                chat TEXT NOT NULL,
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                matches_played INTEGER NOT NULL CHECK (matches_played > 0),
+                matches_won INTEGER NOT NULL CHECK (matches_won >= 0),
+                hands_won INTEGER NOT NULL CHECK (hands_won >= 0),
+                dominoes INTEGER NOT NULL CHECK (dominoes >= 0),
+                trancas_won INTEGER NOT NULL CHECK (trancas_won >= 0),
+                capicuas INTEGER NOT NULL CHECK (capicuas >= 0),
+                last_played REAL NOT NULL,
+                PRIMARY KEY (chat, player_id)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX player_chat_totals_player ON player_chat_totals (player_id)",
+            """INSERT INTO player_chat_totals (chat, player_id, matches_played, matches_won,
+                hands_won, dominoes, trancas_won, capicuas, last_played)
+            SELECT chat, player_id, COUNT(*), SUM(won_match), SUM(hands_won), SUM(dominoes),
+                SUM(trancas_won), SUM(capicuas), MAX(finished_at)
+            FROM match_results GROUP BY chat, player_id""",
+        ),
+    ),
 )
 """Every migration, oldest first. Append only."""

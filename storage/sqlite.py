@@ -245,6 +245,20 @@ _OPERATION_CHECKS: tuple[tuple[str, str], ...] = (
         " WHERE t.key = 'refund:' || e.match_id)",
     ),
     (
+        "statistics totals that disagree with the match results",
+        "WITH r AS (SELECT chat, player_id, COUNT(*) AS n, SUM(won_match) AS won,"
+        " SUM(hands_won) AS hands, SUM(dominoes) AS dominoes, SUM(trancas_won) AS trancas,"
+        " SUM(capicuas) AS capicuas, MAX(finished_at) AS last"
+        " FROM match_results GROUP BY chat, player_id)"
+        " SELECT t.chat || '/' || t.player_id FROM player_chat_totals t LEFT JOIN r"
+        " ON r.chat = t.chat AND r.player_id = t.player_id"
+        " WHERE r.player_id IS NULL OR t.matches_played <> r.n OR t.matches_won <> r.won"
+        " OR t.hands_won <> r.hands OR t.dominoes <> r.dominoes OR t.trancas_won <> r.trancas"
+        " OR t.capicuas <> r.capicuas OR t.last_played <> r.last"
+        " UNION ALL SELECT r.chat || '/' || r.player_id FROM r LEFT JOIN player_chat_totals t"
+        " ON r.chat = t.chat AND r.player_id = t.player_id WHERE t.player_id IS NULL",
+    ),
+    (
         "forfeit status without its transaction (or the reverse)",
         "SELECT h.match_id || '/' || h.player_id FROM escrow_holders h"
         " WHERE (h.status = 'forfeited') <> EXISTS (SELECT 1 FROM transactions t"
@@ -702,6 +716,20 @@ class SqliteStorage(Storage):
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
+            db.executemany(
+                "INSERT INTO player_chat_totals (chat, player_id, matches_played, matches_won,"
+                " hands_won, dominoes, trancas_won, capicuas, last_played)"
+                " VALUES (?3, ?2, 1, ?6, ?7, ?8, ?9, ?10, ?4)"
+                " ON CONFLICT (chat, player_id) DO UPDATE SET"
+                " matches_played = matches_played + 1,"
+                " matches_won = matches_won + excluded.matches_won,"
+                " hands_won = hands_won + excluded.hands_won,"
+                " dominoes = dominoes + excluded.dominoes,"
+                " trancas_won = trancas_won + excluded.trancas_won,"
+                " capicuas = capicuas + excluded.capicuas,"
+                " last_played = MAX(last_played, excluded.last_played)",
+                rows,
+            )
 
         await self._write(write)
 
@@ -709,10 +737,10 @@ class SqliteStorage(Storage):
         def read(db: Db) -> Any:
             _player_row(db, player_id)
             return db.execute(
-                "SELECT COUNT(*), COALESCE(SUM(won_match), 0), COALESCE(SUM(hands_won), 0),"
-                " COALESCE(SUM(dominoes), 0), COALESCE(SUM(trancas_won), 0),"
-                " COALESCE(SUM(capicuas), 0), MAX(finished_at)"
-                " FROM match_results WHERE player_id = ?",
+                "SELECT COALESCE(SUM(matches_played), 0), COALESCE(SUM(matches_won), 0),"
+                " COALESCE(SUM(hands_won), 0), COALESCE(SUM(dominoes), 0),"
+                " COALESCE(SUM(trancas_won), 0), COALESCE(SUM(capicuas), 0), MAX(last_played)"
+                " FROM player_chat_totals WHERE player_id = ?",
                 (player_id,),
             ).fetchone()
 
@@ -734,13 +762,13 @@ class SqliteStorage(Storage):
         check_now(now)
         rows = await self._run(
             lambda db: db.execute(
-                "SELECT r.player_id, p.display_name, a.balance, COUNT(*) AS played,"
-                " MAX(r.finished_at) AS last FROM match_results r"
-                " JOIN players p ON p.id = r.player_id"
-                " JOIN accounts a ON a.key = 'player:' || r.player_id"
-                " WHERE (?1 IS NULL OR r.chat = ?1)"
-                " GROUP BY r.player_id HAVING last >= ?2"
-                " ORDER BY a.balance DESC, played DESC, r.player_id LIMIT ?3",
+                "SELECT t.player_id, p.display_name, a.balance, SUM(t.matches_played) AS played,"
+                " MAX(t.last_played) AS last FROM player_chat_totals t"
+                " JOIN players p ON p.id = t.player_id"
+                " JOIN accounts a ON a.key = 'player:' || t.player_id"
+                " WHERE (?1 IS NULL OR t.chat = ?1)"
+                " GROUP BY t.player_id HAVING last >= ?2"
+                " ORDER BY a.balance DESC, played DESC, t.player_id LIMIT ?3",
                 (chat, now - ACTIVE_SECONDS, max(limit, 0)),
             ).fetchall()
         )
@@ -749,10 +777,11 @@ class SqliteStorage(Storage):
     async def top_by_rating(self, chat: str | None, *, limit: int = 10) -> list[RankRow]:
         rows = await self._run(
             lambda db: db.execute(
-                "SELECT r.player_id, p.display_name, COUNT(*) AS played, SUM(r.won_match)"
-                " FROM match_results r JOIN players p ON p.id = r.player_id"
-                " WHERE (?1 IS NULL OR r.chat = ?1)"
-                " GROUP BY r.player_id HAVING played >= ?2",
+                "SELECT t.player_id, p.display_name, SUM(t.matches_played) AS played,"
+                " SUM(t.matches_won) FROM player_chat_totals t"
+                " JOIN players p ON p.id = t.player_id"
+                " WHERE (?1 IS NULL OR t.chat = ?1)"
+                " GROUP BY t.player_id HAVING played >= ?2",
                 (chat, MIN_RATED_MATCHES),
             ).fetchall()
         )

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from storage.base import PlayerResult, SchemaError
+from storage.base import PlayerResult, PlayerStats, SchemaError
 from storage.migrations import MIGRATIONS, Migration
 from storage.sqlite import SqliteStorage, apply_migrations
 
@@ -21,6 +21,7 @@ RELEASED = {
     "0001_players_and_wallet": "56c1996b81bc9499a56919c7b5b010a3b5d18ae176424afb3b1aff0a11e0e8d7",
     "0002_match_history_and_statistics": "6856d42933f48730571a8cdcb939883b37bd43d0c637a28e323bd7998363a209",
     "0003_chat_rules_and_table_snapshots": "dca79308b257b8094cf3b6a4df694959dfaf9f986d95342b0d97fb7a1c1d2d45",
+    "0004_player_chat_totals": "d5e8ed6c97cf592ac00ca87be2712afcb06e5634070b166ce3318580c53910ec",
 }
 """A copy of the released migration list: names in order and their checksums."""
 
@@ -67,17 +68,27 @@ async def test_reopening_an_up_to_date_database_applies_nothing(tmp_path: Path) 
 async def test_an_older_database_is_upgraded_with_its_data(tmp_path: Path, version: int) -> None:
     path = tmp_path / "old.db"
     old = await SqliteStorage.open(path, migrations=MIGRATIONS[:version], clock=lambda: 1.0)
-    # What the older version could already do: players and the wallet (0001), history (0002).
+    # What an older bot wrote: players and the wallet (unchanged since 0001) through the
+    # storage; finished matches (0002..0003) as that bot wrote them, in SQL.
     a = await old.ensure_player("telegram", "1", "Ana", now=0.0)
     b = await old.ensure_player("discord", "2", "Bea", now=0.0)
     await old.stake("m1", [a.id, b.id], 10, now=1.0)
     await old.settle("m1", [a.id], now=2.0)
     await old.stake("m2", [a.id, b.id], 10, now=3.0)  # still open while upgrading
-    if version >= 2:
-        await old.record_match(
-            "m1", "telegram:-1", {"hands": []}, [PlayerResult(a.id, 0, True)], now=2.0
-        )
     await old.close()
+    if version >= 2:
+        with sqlite3.connect(path) as db:
+            db.execute(
+                "INSERT INTO matches (match_id, chat, finished_at, record)"
+                " VALUES ('m1', 'telegram:-1', 2.0, '{\"hands\": []}')"
+            )
+            db.execute(
+                "INSERT INTO match_results (match_id, player_id, chat, finished_at, team,"
+                " won_match, hands_won, dominoes, trancas_won, capicuas)"
+                " VALUES ('m1', ?, 'telegram:-1', 2.0, 0, 1, 4, 2, 1, 1),"
+                " ('m1', ?, 'telegram:-1', 2.0, 1, 0, 1, 0, 0, 0)",
+                (a.id, b.id),
+            )
 
     new = await SqliteStorage.open(path, clock=lambda: 9.0)
     assert new.applied_migrations == [m.name for m in MIGRATIONS[version:]]
@@ -91,7 +102,13 @@ async def test_an_older_database_is_upgraded_with_its_data(tmp_path: Path, versi
     )
     await new.save_table("t1", {"table_id": "t1"}, now=5.0)
     await new.set_chat_rules("telegram:-1", "internacional", {}, changed_by=a.id, now=5.0)
-    assert (await new.player_stats(a.id)).matches_played == (1 if version >= 2 else 0)
+    if version >= 2:
+        # The totals of 0004 were summed from the older results.
+        assert await new.player_stats(a.id) == PlayerStats(a.id, 1, 1, 4, 2, 1, 1, 2.0)
+        assert await new.player_stats(b.id) == PlayerStats(b.id, 2, 1, 1, 0, 0, 0, 4.0)
+        assert [m.match_id for m in await new.match_records(player_id=a.id)] == ["m1"]
+    else:
+        assert await new.player_stats(a.id) == PlayerStats(a.id)
     assert await new.check_ledger() == []
     await new.close()
     times = dict(applied(path))

@@ -151,6 +151,18 @@ async def test_check_ledger_reports_a_balance_that_disagrees_with_its_entries(
     assert any("player:1 balance 5 != entries 1000" in p for p in problems)
 
 
+async def test_check_ledger_reports_statistics_that_disagree_with_the_results(
+    store: SqliteStorage,
+) -> None:
+    a = (await store.ensure_player("telegram", "1", "Ana", now=0.0)).id
+    await store.record_match("m1", "c:1", {}, [PlayerResult(a, 0, True)], now=1.0)
+    assert await store.check_ledger() == []
+    await store._write(lambda db: db.execute("UPDATE player_chat_totals SET matches_won = 0"))
+    assert await store.check_ledger() == [
+        f"statistics totals that disagree with the match results: c:1/{a}"
+    ]
+
+
 async def test_a_backup_taken_while_open_is_a_whole_database(
     store: SqliteStorage, tmp_path: Path
 ) -> None:
