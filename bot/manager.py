@@ -38,7 +38,7 @@ import random
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from bot.clock import Clock, SystemClock
@@ -189,7 +189,7 @@ class TableManager:
         self._robot_factory = robot_factory
         self._robots: dict[str, Robot] = {}
         self._tables: dict[str, Table] = {}
-        self._ended: OrderedDict[str, Table] = OrderedDict()
+        self._ended: OrderedDict[str, _Ended] = OrderedDict()
         self._player_ids: dict[tuple[str, str], int] = {}
         self._last_emote: dict[tuple[str, str], float] = {}
         self._lobby = asyncio.Lock()
@@ -263,7 +263,7 @@ class TableManager:
 
     def match_of(self, table_id: str) -> Match | None:
         """The live match at a table (tests, tools); None before it starts or when gone."""
-        table = self._tables.get(table_id) or self._ended.get(table_id)
+        table = self._tables.get(table_id)
         return table.match if table is not None else None
 
     def tables_of(self, player: PlayerRef) -> list[str]:
@@ -445,11 +445,9 @@ class TableManager:
             for name in overrides:
                 if name not in PLAYER_TABLE_OPTIONS:
                     raise _Refuse("rules_locked", option=name)
-        base = info.rules if preset is None else None
         try:
-            if base is not None:
-                return Rules.build(**{**base.model_dump(), **overrides})
-            assert preset is not None
+            if preset is None or info.set_by_admins:
+                return Rules.build(**{**info.rules.model_dump(), **overrides})
             return find_preset(preset, **overrides)
         except RulesError as exc:
             raise _Refuse("bad_rules", option=exc.option, allowed=exc.allowed) from None
@@ -467,6 +465,8 @@ class TableManager:
 
     async def _rematch(self, command: Rematch) -> Reply:
         old = self._ended.get(command.table_id)
+        if old is not None and not old.started:
+            old = None  # closed before its match started: nothing to play again
         if old is None:
             if command.table_id in self._tables:
                 raise _Refuse("not_ended", command.table_id)
@@ -1256,7 +1256,15 @@ class TableManager:
             table, TableClosed(table_id=table.id, chat=table.chat, reason=reason, refunds=refunds)
         )
         self._tables.pop(table.id, None)
-        self._ended[table.id] = table
+        # only what a rematch needs: a finished match's state would keep thousands of
+        # objects alive per table for the garbage collector to walk
+        self._ended[table.id] = _Ended(
+            id=table.id,
+            chat=table.chat,
+            rules=table.rules,
+            seats=[replace(s) for s in table.seats],
+            started=table.match is not None,
+        )
         while len(self._ended) > 2000:
             self._ended.popitem(last=False)
         await self.storage.delete_table(table.id)
@@ -1473,6 +1481,17 @@ class TableManager:
                 self._emit(table, self._table_changed(table))
                 await self._save(table)
         return table.id
+
+
+@dataclass(frozen=True, slots=True)
+class _Ended:
+    """What is kept of a closed table: enough to refuse late presses and to rematch."""
+
+    id: str
+    chat: ChatRef
+    rules: Rules
+    seats: list[Seat]
+    started: bool
 
 
 class _Pacer:

@@ -395,6 +395,15 @@ async def test_only_admins_change_a_chats_rules_and_new_tables_use_them(make_man
     fast = await manager.handle(OpenTable(CARLA, CHAT, overrides={"turn_seconds": 20}))
     assert manager.table_state(fast.table_id).rules.turn_seconds == 20
     assert manager.table_state(fast.table_id).rules.capicua_bonus == 25
+    assert manager.table_state(fast.table_id).rules.stake == 20  # the admins' options stay
+    await manager.handle(Leave(CARLA, CHAT))
+    same = await manager.handle(
+        OpenTable(CARLA, CHAT, preset="Dominicano", overrides={"forced_move_seconds": 2})
+    )
+    assert same.ok
+    assert manager.table_state(same.table_id).rules == find_preset(
+        "dominicano", stake=20, forced_move_seconds=2
+    )
 
 
 async def test_a_player_may_choose_a_preset_where_the_admins_never_chose(make_manager, clock):
