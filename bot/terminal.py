@@ -103,6 +103,7 @@ class TerminalPort:
         self.result: MatchEnded | None = None
         self.closed: TableClosed | None = None
         self.board_error: str | None = None
+        self.away = False
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -168,10 +169,17 @@ class TerminalPort:
         elif isinstance(event, SeatTakenByRobot):
             if event.seat == self.my_seat:
                 self.say(_("A robot plays for you now. Type b to take your seat back."))
+                self.away = True
+                self.my_turn.set()  # read what the player types: b brings them back
             else:
                 self.say(_("A robot plays for {who}.", who=self.who(event.seat)))
         elif isinstance(event, SeatGivenBack):
-            self.say(_("{who} is back.", who=self.who(event.seat)))
+            if event.seat == self.my_seat:
+                self.say(_("You are back at your seat."))
+                self.away = False
+                self.my_turn.clear()
+            else:
+                self.say(_("{who} is back.", who=self.who(event.seat)))
         elif isinstance(event, Refusal):
             self.say(f"  ! {event.text}")
         elif isinstance(event, TableClosed):
@@ -374,8 +382,8 @@ async def play(
         if not interactive and text:
             port.say(f"> {text}")
         await _command(manager, port, me, chat, table_id, text, tiles, _)
-        if tiles is not None and port.tiles is tiles and port.tiles.is_your_turn:
-            # nothing moved (a refusal, an emote): ask again
+        if port.away or (tiles is not None and port.tiles is tiles and port.tiles.is_your_turn):
+            # nothing moved (a refusal, an emote), or a robot plays for us: read on
             port.my_turn.set()
     await manager.idle()
     balance = await manager.balance(me)

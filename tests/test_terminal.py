@@ -137,3 +137,23 @@ def test_an_unknown_preset_is_a_clear_error(tmp_path: Path):
     )
     assert result.returncode == 2
     assert "unknown preset 'nope'" in result.stderr
+
+
+async def test_when_a_robot_takes_the_seat_the_terminal_keeps_reading_so_b_can_bring_you_back():
+    from bot.protocol import ChatRef, PlayerRef, SeatGivenBack, SeatTakenByRobot
+    from bot.terminal import TerminalPort
+
+    me = PlayerRef("terminal", "local", "Ana")
+    out = io.StringIO()
+    port = TerminalPort(me, out)
+    chat = ChatRef("terminal", "local")
+    await port.deliver(
+        SeatTakenByRobot(
+            table_id="t", chat=chat, seat=0, player=me, reason="missed_turns", back_by=300.0
+        )
+    )
+    assert port.away and port.my_turn.is_set()
+    assert "Ahora juega un robot por ti. Escribe b para volver a tu asiento." in out.getvalue()
+    await port.deliver(SeatGivenBack(table_id="t", chat=chat, seat=0, player=me))
+    assert not port.away and not port.my_turn.is_set()
+    assert "Vuelves a tu asiento." in out.getvalue()
