@@ -62,9 +62,10 @@ def _catalog(language: str, domain: str) -> Mapping[str, str]:
         catalog = read_po(handle, locale=language, domain=domain)
     out: dict[str, str] = {}
     for message in catalog:
-        ok = isinstance(message.id, str) and isinstance(message.string, str)
-        if ok and message.id and message.string and not message.fuzzy:
-            out[message.id] = message.string
+        msgid, text = message.id, message.string
+        usable = isinstance(msgid, str) and isinstance(text, str) and not message.fuzzy
+        if usable and msgid and text:
+            out[str(msgid)] = str(text)
     return out
 
 

@@ -96,7 +96,7 @@ from engine.moves import Move
 from engine.records import record_of
 from engine.robots import DEFAULT_LEVEL, LEVELS, Robot, make_robot
 from engine.rules import PRESETS, Rules, find_preset
-from engine.views import PublicView, public_view, seat_view
+from engine.views import PublicView, SeatView, public_view, seat_view
 from storage.base import (
     InsufficientFunds,
     MatchClosedError,
@@ -1569,19 +1569,17 @@ def find_preset_name(name: str) -> str:
     return name.strip().lower().replace("ñ", "n")
 
 
-def _move_labels(view: Any, moves: Iterable[Move], language: str) -> list[str]:
+def _move_labels(view: SeatView, moves: Iterable[Move], language: str) -> list[str]:
+    """Button labels, the same as ``render.move_labels`` (what the hand picture shows)."""
     moves = list(moves)
     try:
         from render import move_labels
-    except ImportError:
-        move_labels = None
-    if move_labels is not None:
-        try:
-            labelled = dict(move_labels(view, language))
-            return [labelled.get(m) or _label(m, language) for m in moves]
-        except Exception:  # a drawing helper must never break the table
-            log.exception("render.move_labels failed")
-    return [_label(m, language) for m in moves]
+
+        labelled = dict(move_labels(view, language))
+        return [labelled.get(m) or _label(m, language) for m in moves]
+    except Exception:  # a drawing helper must never break the table
+        log.exception("render.move_labels failed")
+        return [_label(m, language) for m in moves]
 
 
 def _label(move: Move, language: str) -> str:

@@ -20,6 +20,7 @@ from engine.match import Match
 from engine.moves import Side
 from engine.records import match_from_record, record_of
 from engine.rules import Rules
+from engine.views import PublicView
 
 __all__ = ["SNAPSHOT_VERSION", "DeadlineKind", "Seat", "Table"]
 
@@ -135,7 +136,7 @@ class Table:
     _rules_spec: Any = None
     _rules_json: dict[str, Any] | None = None
     _current: _HandWriter | None = None
-    view_cache: tuple[Match, Any] | None = None
+    view_cache: tuple[Match, PublicView] | None = None
 
     @property
     def hand_number(self) -> int:

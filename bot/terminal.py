@@ -340,8 +340,8 @@ async def play(
     port = TerminalPort(me, stdout, board_png=board_png, clock=clock)
     manager.register("terminal", port)
     await manager.start()
-    for table_id in manager.tables_of(me):  # a table left over from an interrupted run
-        await manager.handle(Leave(me, chat, table_id))
+    for leftover in manager.tables_of(me):  # a table left over from an interrupted run
+        await manager.handle(Leave(me, chat, leftover))
     await manager.idle()
     port.ended.clear()
     port.my_turn.clear()
