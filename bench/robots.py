@@ -57,7 +57,8 @@ def main() -> int:
         print(f"  {a} decisions: {int(t['n'])}, median {t['median']:.2f} ms, "
               f"p95 {t['p95']:.2f} ms, p99 {t['p99']:.2f} ms, max {t['max']:.1f} ms; "
               f"first decision of a hand: median {t['first_median']:.2f} ms, "
-              f"p99 {t['first_p99']:.2f} ms")  # fmt: skip
+              f"p99 {t['first_p99']:.2f} ms; with a choice (more than one legal move): "
+              f"median {t['choice_median']:.2f} ms, p99 {t['choice_p99']:.2f} ms")  # fmt: skip
         target = TARGETS.get((a, b)) if args.preset == "venezolano" else None
         if target:
             need, med, p99 = target

@@ -44,6 +44,12 @@ def test_the_documented_request_gets_a_legal_move() -> None:
     assert reply in ({"move": "6-4"}, {"move": "6-3"})
 
 
+def test_a_seat_with_nothing_that_fits_answers_pass() -> None:
+    hand = ["5-4", "5-3", "4-4", "2-1", "0-0", "3-3", "1-1"]
+    for level in ("novato", "maestro"):
+        assert ask(with_(hand=hand), level) == {"move": "pass"}
+
+
 def test_same_seed_same_answer_and_every_level_answers() -> None:
     for level in ("novato", "aprendiz", "jugador", "experto", "maestro"):
         first = ask(EXAMPLE, level, seed=9)

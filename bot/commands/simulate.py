@@ -21,6 +21,16 @@ __all__ = ["HELP", "add_arguments", "run", "run_duplicates"]
 HELP = "compare two robot levels on duplicate deals"
 
 _WORKER: dict[str, object] = {}
+_TIME_ROWS = (
+    ("median", "median"),
+    ("p95", "p95"),
+    ("p99", "p99"),
+    ("max", "max"),
+    ("first_median", "first decision of a hand: median"),
+    ("first_p99", "first decision of a hand: p99"),
+    ("choice_median", "with a choice (2+ legal moves): median"),
+    ("choice_p99", "with a choice (2+ legal moves): p99"),
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -127,16 +137,15 @@ def result_table(tally: Tally, args: argparse.Namespace) -> object:
             "matches won A / B",
             f"{tally.a_matches} / {tally.b_matches}  ({100 * tally.a_matches / total:.1f} % A)",
         )
+    levels = list(dict.fromkeys((args.a, args.b)))
     times = Table(title="decision time (ms)")
-    for col in ("level", "decisions", "median", "p95", "p99", "max", "first: median", "first: p99"):
-        times.add_column(col, justify="right")
-    for level in dict.fromkeys((args.a, args.b)):
-        t = tally.timing(level)
-        times.add_row(
-            level,
-            str(int(t["n"])),
-            *(_fmt_ms(t[k]) for k in ("median", "p95", "p99", "max", "first_median", "first_p99")),
-        )
+    times.add_column("measure")
+    for level in levels:
+        times.add_column(level, justify="right")
+    stats = [tally.timing(level) for level in levels]
+    times.add_row("decisions", *(str(int(t["n"])) for t in stats))
+    for key, label in _TIME_ROWS:
+        times.add_row(label, *(_fmt_ms(t[key]) for t in stats))
     from rich.console import Group
 
     return Group(table, times)

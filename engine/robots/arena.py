@@ -32,8 +32,9 @@ __all__ = [
     "seat_rngs",
 ]
 
-DecisionHook = Callable[[int, float, bool], None]
-"""Called after each decision with ``(seat, seconds, first decision of the seat's hand)``."""
+DecisionHook = Callable[[int, float, bool, bool], None]
+"""Called after each decision with ``(seat, seconds, first decision of the seat in this
+hand, forced: the seat had a single legal move)``."""
 
 
 def seat_rngs(seed: object) -> list[random.Random]:
@@ -69,7 +70,7 @@ def play_hand(
         move = robots[seat].choose(view, rngs[seat])
         elapsed = clock() - start
         if on_decision is not None:
-            on_decision(seat, elapsed, not seen[seat])
+            on_decision(seat, elapsed, not seen[seat], len(view.legal_moves()) == 1)
         seen[seat] = True
         match = match.apply(move, seat)
     return match
@@ -127,7 +128,8 @@ class DealResult:
         margin: A's points minus B's, per hand, averaged over the deal's hands.
         hands: hands played; a_hands / b_hands: hands won by A / B.
         a_matches / b_matches: matches won (match mode).
-        times: decision seconds by level; first: first decisions of a hand by level.
+        times: decision seconds by level; first: first decisions of a hand by level;
+        choice: decisions with more than one legal move, by level.
     """
 
     margin: float = 0.0
@@ -140,14 +142,17 @@ class DealResult:
     b_points: int = 0
     times: dict[str, list[float]] = field(default_factory=dict)
     first: dict[str, list[float]] = field(default_factory=dict)
+    choice: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _timing_hook(result: DealResult, levels: Sequence[str]) -> DecisionHook:
-    def hook(seat: int, seconds: float, first: bool) -> None:
+    def hook(seat: int, seconds: float, first: bool, forced: bool) -> None:
         level = levels[seat]
         result.times.setdefault(level, []).append(seconds)
         if first:
             result.first.setdefault(level, []).append(seconds)
+        if not forced:
+            result.choice.setdefault(level, []).append(seconds)
 
     return hook
 
@@ -276,6 +281,7 @@ class Tally:
     b_points: int = 0
     times: dict[str, list[float]] = field(default_factory=dict)
     first: dict[str, list[float]] = field(default_factory=dict)
+    choice: dict[str, list[float]] = field(default_factory=dict)
 
     def add(self, r: DealResult) -> None:
         self.margins.append(r.margin)
@@ -286,7 +292,7 @@ class Tally:
         self.b_matches += r.b_matches
         self.a_points += r.a_points
         self.b_points += r.b_points
-        for src, dst in ((r.times, self.times), (r.first, self.first)):
+        for src, dst in ((r.times, self.times), (r.first, self.first), (r.choice, self.choice)):
             for level, values in src.items():
                 dst.setdefault(level, []).extend(values)
 
@@ -307,9 +313,11 @@ class Tally:
 
     def timing(self, level: str) -> dict[str, float]:
         """Decision times of ``level`` in milliseconds: median, p95, p99, max, and the
-        median and p99 of each hand's first decision; ``n`` decisions."""
+        median and p99 of each hand's first decision, the median and p99 of the decisions
+        with a choice (more than one legal move); ``n`` decisions."""
         values = sorted(self.times.get(level, []))
         first = sorted(self.first.get(level, []))
+        choice = sorted(self.choice.get(level, []))
         return {
             "n": float(len(values)),
             "median": _percentile(values, 0.5) * 1000,
@@ -318,4 +326,6 @@ class Tally:
             "max": (values[-1] * 1000) if values else math.nan,
             "first_median": _percentile(first, 0.5) * 1000,
             "first_p99": _percentile(first, 0.99) * 1000,
+            "choice_median": _percentile(choice, 0.5) * 1000,
+            "choice_p99": _percentile(choice, 0.99) * 1000,
         }
