@@ -57,6 +57,7 @@ class _Timer:
         self.cancelled = True
         if self.handle is not None:
             self.handle.cancel()
+            self.handle = None
 
 
 class SystemClock:
@@ -73,18 +74,20 @@ class SystemClock:
 
     def call_at(self, when: float, callback: Callback) -> _Timer:
         timer = _Timer(when)
-        loop = asyncio.get_running_loop()
         delay = max(0.0, when - time.time())
-
-        def fire() -> None:
-            if timer.cancelled:
-                return
-            task = loop.create_task(_guarded(callback))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-        timer.handle = loop.call_later(delay, fire)
+        timer.handle = asyncio.get_running_loop().call_later(delay, self._fire, timer, callback)
         return timer
+
+    def _fire(self, timer: _Timer, callback: Callback) -> None:
+        # drop the timer -> handle -> timer loop at once, so a fired timer (and whatever
+        # its callback holds: a whole table) is freed by reference counting, not by a
+        # slow full garbage collection
+        timer.handle = None
+        if timer.cancelled:
+            return
+        task = asyncio.get_running_loop().create_task(_guarded(callback))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
 
 async def _guarded(callback: Callback) -> None:
