@@ -37,8 +37,14 @@ The manager (``bot.manager``), as adapters use it::
     await manager.chat_rules(chat)            # -> ChatRulesInfo(preset, overrides, rules, set_by_admins)
     await manager.top(chat, by="balance")     # -> list[storage RankRow] ("balance"|"rating")
     await manager.history(player=..., chat=...)  # -> list[storage StoredMatch]
+    await manager.player_id(player)           # -> storage player id (stats, wallet history)
     manager.table_state(table_id)             # -> TableChanged | None (redraw after a restart)
+    manager.tables_of(player)                 # -> ids of the live tables where they sit
+    await manager.idle()                      # tests: wait until queued events were delivered
     await manager.stop()                      # snapshot every table, cancel timers
+
+Tests drive time with ``bot.clock.ManualClock`` (``await clock.advance(seconds)``) and
+``robot_delay=0``; ``tests/conftest.py`` has a recording port and a ``run_table`` helper.
 
 Seats: 0..3, counter-clockwise; seat ``s + 1`` plays after seat ``s`` and sits on its
 right, ``s + 2`` is its partner (across), ``s + 3`` sits on its left (rules.md, "The fixed
