@@ -100,10 +100,9 @@ class MemoryStorage(Storage):
         self._matches: dict[str, _MatchRow] = {}
         self._chat_rules: dict[str, tuple[str, str, int | None, float]] = {}
         self._tables: dict[str, tuple[str, float]] = {}
-        self._closed = False
 
     async def close(self) -> None:
-        self._closed = True
+        """Nothing to release; the data stays readable (handy in tests)."""
 
     # ------------------------------------------------------------------ helpers
 

@@ -42,6 +42,7 @@ from storage.base import (
     RankRow,
     SchemaError,
     Storage,
+    StorageError,
     StoredMatch,
     UnknownMatchError,
     UnknownPlayerError,
@@ -375,6 +376,8 @@ class SqliteStorage(Storage):
         # aiosqlite has no public "run this callable on your thread"; its _execute is
         # the queue every public method uses. One hop per operation instead of one per
         # statement is what makes >1,000 matches/s possible (bench/storage.py).
+        if self._closed:
+            raise StorageError("the storage is closed")
         conn = self._conn
         run = cast(Callable[..., Any], conn._execute)
         return cast(T, await run(lambda: fn(conn._conn)))

@@ -22,7 +22,7 @@ import pytest
 
 import storage.sqlite as sqlite_module
 from storage import open_storage
-from storage.base import OPENING_BALANCE, PlayerResult
+from storage.base import OPENING_BALANCE, PlayerResult, StorageError
 from storage.sqlite import SqliteStorage
 
 WORKER = Path(__file__).with_name("storage_crash_worker.py")
@@ -70,6 +70,13 @@ async def test_everything_is_still_there_after_reopening(tmp_path: Path) -> None
     assert await again.settle("m1", [b.id], now=5.0) == {a.id: 20}
     assert await again.check_ledger() == []
     await again.close()
+
+
+async def test_a_closed_storage_refuses_to_work(tmp_path: Path) -> None:
+    store = await SqliteStorage.open(tmp_path / "domino.db")
+    await store.close()
+    with pytest.raises(StorageError, match="closed"):
+        await store.balance(1)
 
 
 async def test_open_storage_opens_sqlite_at_the_given_path(tmp_path: Path) -> None:
