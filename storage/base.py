@@ -532,7 +532,11 @@ class Storage(ABC):
 
         Checked: every transaction sums to zero; all entries sum to zero; each
         account's balance equals the sum of its entries; no player or escrow balance
-        is negative; each open escrow holds exactly its held stakes.
+        is negative; each open escrow holds exactly its held stakes; each operation is
+        whole (a player has its opening, an escrow its stake transaction, a settled,
+        refunded or forfeited state its transaction, and the reverse). SQLite also
+        checks the file (``quick_check``), foreign keys and the statistics totals.
+        Meant for tests, benchmarks and audits: it reads the whole ledger.
         """
 
     # ------------------------------------------------------- statistics, history
