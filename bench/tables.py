@@ -39,7 +39,7 @@ import tracemalloc  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
 from bot.clock import ManualClock, SystemClock  # noqa: E402
-from bot.manager import TableManager  # noqa: E402
+from bot.manager import TableManager, tune_gc_for_serving  # noqa: E402
 from bot.protocol import ChatRef, Event, MatchEnded, MovePlayed, TableClosed  # noqa: E402
 from storage.memory import MemoryStorage  # noqa: E402
 
@@ -163,7 +163,7 @@ async def main() -> None:
     parser.add_argument(
         "--tune-gc",
         action="store_true",
-        help="gc.freeze() after start-up and gc.set_threshold(700, 50, 100), as a server would",
+        help="bot.manager.tune_gc_for_serving(): freeze start-up objects, thresholds 700/50/100",
     )
     args = parser.parse_args()
     tuned = "tuned (freeze, thresholds 700/50/100)" if args.tune_gc else "Python defaults"
@@ -177,8 +177,7 @@ async def main() -> None:
     )
     gc.collect()  # the memory run's tables are garbage now: not the timed run's business
     if args.tune_gc:
-        gc.set_threshold(700, 50, 100)
-        gc.freeze()
+        tune_gc_for_serving()
     pauses: list[tuple[int, float]] = []
     gc.callbacks.append(_gc_timer(pauses))
     result = await measure_throughput(args.tables, args.seconds, args.level)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import math
 import random
@@ -108,7 +109,7 @@ from storage.base import (
     UnknownMatchError,
 )
 
-__all__ = ["TableManager"]
+__all__ = ["TableManager", "tune_gc_for_serving"]
 
 log = logging.getLogger(__name__)
 
@@ -1492,6 +1493,20 @@ class _Ended:
     rules: Rules
     seats: list[Seat]
     started: bool
+
+
+def tune_gc_for_serving() -> None:
+    """Tune the garbage collector for a long-running bot process (call once, after start-up).
+
+    Every move replaces a table's immutable state, so many objects live a few hundred
+    milliseconds: long enough to reach the oldest generation, whose full collections walk
+    every live object (about 200 per table) and pause the event loop for a long time with
+    many tables. Freezing the start-up objects and collecting the older generations less
+    often keeps those pauses rare (``bench/tables.py --tune-gc`` shows the difference).
+    """
+    gc.collect()
+    gc.set_threshold(700, 50, 100)
+    gc.freeze()
 
 
 class _Pacer:
