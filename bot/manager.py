@@ -113,6 +113,10 @@ __all__ = ["TableManager", "tune_gc_for_serving"]
 
 log = logging.getLogger(__name__)
 
+KEPT_MATCHES = 50
+"""Closed tables whose final match :meth:`TableManager.match_of` still returns (a finished
+match holds thousands of objects; keeping every one would slow the garbage collector)."""
+
 PLAYER_TABLE_OPTIONS = frozenset({"turn_seconds", "forced_move_seconds"})
 """Options a player may change for their own table when the chat's admins set rules."""
 
@@ -191,6 +195,7 @@ class TableManager:
         self._robots: dict[str, Robot] = {}
         self._tables: dict[str, Table] = {}
         self._ended: OrderedDict[str, _Ended] = OrderedDict()
+        self._kept_matches: deque[str] = deque()
         self._player_ids: dict[tuple[str, str], int] = {}
         self._last_emote: dict[tuple[str, str], float] = {}
         self._lobby = asyncio.Lock()
@@ -263,9 +268,13 @@ class TableManager:
         return self._table_changed(table) if table is not None else None
 
     def match_of(self, table_id: str) -> Match | None:
-        """The live match at a table (tests, tools); None before it starts or when gone."""
+        """The match at a table (tests, tools), also the final one of a recently closed
+        table; None before it starts or when long gone."""
         table = self._tables.get(table_id)
-        return table.match if table is not None else None
+        if table is not None:
+            return table.match
+        ended = self._ended.get(table_id)
+        return ended.match if ended is not None else None
 
     def tables_of(self, player: PlayerRef) -> list[str]:
         """Ids of the live tables where ``player`` holds a seat."""
@@ -1265,7 +1274,13 @@ class TableManager:
             rules=table.rules,
             seats=[replace(s) for s in table.seats],
             started=table.match is not None,
+            match=table.match,
         )
+        self._kept_matches.append(table.id)
+        while len(self._kept_matches) > KEPT_MATCHES:
+            gone = self._ended.get(self._kept_matches.popleft())
+            if gone is not None:
+                gone.match = None
         while len(self._ended) > 2000:
             self._ended.popitem(last=False)
         await self.storage.delete_table(table.id)
@@ -1484,15 +1499,17 @@ class TableManager:
         return table.id
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Ended:
-    """What is kept of a closed table: enough to refuse late presses and to rematch."""
+    """What is kept of a closed table: enough to refuse late presses and to rematch (and
+    the final match of the most recent ones, for :meth:`TableManager.match_of`)."""
 
     id: str
     chat: ChatRef
     rules: Rules
     seats: list[Seat]
     started: bool
+    match: Match | None = None
 
 
 def tune_gc_for_serving() -> None:
