@@ -887,6 +887,8 @@ class TableManager:
         match = table.match
         assert match is not None
         number = table.move_number
+        # one shared object per distinct move: a match keeps hundreds in its history
+        move = _MOVES.setdefault(move, move)
         table.match = match = match.apply(move, seat)
         self._emit(
             table,
@@ -1586,6 +1588,7 @@ class _Pacer:
         self._arm()
 
 
+_MOVES: dict[Move, Move] = {}
 _ROBOT_NAMES: dict[tuple[str, str], str] = {}
 
 
