@@ -34,6 +34,7 @@ def main() -> int:
     parser.add_argument("--preset", default="venezolano")
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     parser.add_argument(
         "--pairs",
         default="jugador:novato,experto:jugador,maestro:jugador",
@@ -41,12 +42,15 @@ def main() -> int:
     )
     args = parser.parse_args()
     print(f"preset {args.preset}, {args.deals} duplicate deals, seed {args.seed!r}, "
-          f"{args.jobs} job(s), {os.cpu_count()} CPU(s)")  # fmt: skip
+          f"{args.jobs} job(s), {os.cpu_count()} CPU(s), {args.clock} clock, "
+          f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
     ok = True
     for pair in args.pairs.split(","):
         a, b = pair.split(":")
         start = time.perf_counter()
-        tally = run_duplicates(args.preset, a, b, args.deals, seed=args.seed, jobs=args.jobs)
+        tally = run_duplicates(
+            args.preset, a, b, args.deals, seed=args.seed, jobs=args.jobs, clock=args.clock
+        )
         wall = time.perf_counter() - start
         mean, half = tally.margin()
         t = tally.timing(a)

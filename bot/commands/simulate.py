@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import time
 from collections.abc import Callable, Iterator
 
 from engine.robots import LEVELS, Robot, make_robot
@@ -43,11 +44,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", default="1", help="seed of the deal sequence")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (2: both cores)")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="decision times in wall time, or in this process's CPU time (not inflated "
+        "by other programs' load)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def _init_worker(preset: str, a: str, b: str, matches: bool, seed: str) -> None:
+def _init_worker(preset: str, a: str, b: str, matches: bool, seed: str, clock: str) -> None:
     _WORKER.update(
+        clock=time.process_time if clock == "cpu" else time.perf_counter,
         rules=find_preset(preset),
         a=a,
         b=b,
@@ -61,7 +70,8 @@ def _work(index: int) -> DealResult:
     rules: Rules = _WORKER["rules"]  # type: ignore[assignment]
     robots: dict[str, Robot] = _WORKER["robots"]  # type: ignore[assignment]
     play = duplicate_match if _WORKER["matches"] else duplicate_deal
-    return play(rules, str(_WORKER["a"]), str(_WORKER["b"]), _WORKER["seed"], index, robots)
+    clock: Callable[[], float] = _WORKER["clock"]  # type: ignore[assignment]
+    return play(rules, str(_WORKER["a"]), str(_WORKER["b"]), _WORKER["seed"], index, robots, clock)
 
 
 def run_duplicates(
@@ -73,6 +83,7 @@ def run_duplicates(
     matches: bool = False,
     seed: str = "1",
     jobs: int = 1,
+    clock: str = "wall",
     on_result: Callable[[Tally], None] | None = None,
 ) -> Tally:
     """Play ``deals`` duplicate deals (or match pairs) of A against B and tally them.
@@ -84,10 +95,11 @@ def run_duplicates(
         matches: play whole matches instead of single hands.
         seed: the deal sequence's seed (same seed, same deals for any pair of levels).
         jobs: worker processes.
+        clock: ``"wall"`` or ``"cpu"`` (see ``--clock``).
         on_result: called with the running tally after each deal.
     """
     tally = Tally()
-    init = (preset, a, b, matches, seed)
+    init = (preset, a, b, matches, seed, clock)
     results: Iterator[DealResult]
     if jobs <= 1:
         _init_worker(*init)
@@ -119,7 +131,7 @@ def result_table(tally: Tally, args: argparse.Namespace) -> object:
         f"{args.a} (A) vs {args.b} (B) — {args.preset}, {tally.deals} "
         f"{'match pairs' if args.matches else 'duplicate deals'}, seed {args.seed}"
     )
-    table = Table(title=title)
+    table = Table(title=title, caption=f"decision times: {args.clock} clock")
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("A's points per hand over B", f"{mean:+.2f} ± {half:.2f} (95 %)")
@@ -194,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
             matches=args.matches,
             seed=str(args.seed),
             jobs=args.jobs,
+            clock=args.clock,
             on_result=update,
         )
     console.print(result_table(tally, args))

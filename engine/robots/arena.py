@@ -169,8 +169,12 @@ def duplicate_deal(
     seed: object,
     index: int,
     robots: dict[str, Robot] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> DealResult:
     """Deal ``index`` of ``seed`` played twice, the teams swapping seats (one hand each).
+
+    Decision times come from ``clock`` (wall time by default; ``time.process_time``
+    measures this process's CPU time, which other programs' load does not inflate).
 
     Under ``double_six`` the holder of 6-6 opens with it; where the first tile is free,
     the opener rotates with ``index`` (seat ``index % 4``) and is the same in both seatings.
@@ -186,7 +190,11 @@ def duplicate_deal(
         match = _first_hand(rules, deal, random.Random(0), starter=index % 4)
         rngs = seat_rngs(f"{seed}/{index}/{a_team}")
         match = play_hand(
-            match, [robots[x] for x in levels], rngs, on_decision=_timing_hook(result, levels)
+            match,
+            [robots[x] for x in levels],
+            rngs,
+            on_decision=_timing_hook(result, levels),
+            clock=clock,
         )
         total += _score_hand(result, match, a_team)
     result.margin = total / 2
@@ -215,6 +223,7 @@ def duplicate_match(
     seed: object,
     index: int,
     robots: dict[str, Robot] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> DealResult:
     """Match ``index`` of ``seed`` played twice on the same deal sequence, teams swapped.
 
@@ -243,7 +252,7 @@ def duplicate_match(
         rngs = seat_rngs(f"{seed}/match{index}/{a_team}")
         match = _first_hand(rules, first_deal, random.Random(0), starter=first_starter)
         while True:
-            match = play_hand(match, seated, rngs, on_decision=hook)
+            match = play_hand(match, seated, rngs, on_decision=hook, clock=clock)
             total += _score_hand(result, match, a_team)
             if match.is_over:
                 break

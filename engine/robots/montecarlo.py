@@ -110,10 +110,12 @@ class MonteCarloRobot(Robot):
 
     def sample_count(self, know: Knowledge, n_cands: int) -> int:
         """Deals to sample: ``samples``, or with a playout ``budget`` as many as it
-        pays for (between ``samples`` and ``max_samples``)."""
+        pays for (between ``samples`` and ``max_samples``). The budget counts playouts
+        of 20 tiles: longer playouts early in a hand buy fewer deals."""
         if not self.budget:
             return self.samples
-        return max(self.samples, min(self.max_samples, self.budget // n_cands))
+        budget = self.budget * 20 // max(sum(know.counts), 10)
+        return max(self.samples, min(self.max_samples, budget // n_cands))
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
         moves = legal_or_raise(view)
@@ -215,9 +217,9 @@ register_level(
     "maestro",
     lambda: MonteCarloRobot(
         "maestro",
-        samples=150,
-        budget=1500,
-        max_samples=400,
+        samples=120,
+        budget=1200,
+        max_samples=300,
         exact_tiles=13,
         exact_samples=100,
         inference=1.0,

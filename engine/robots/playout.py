@@ -41,7 +41,8 @@ _OPEN: Final[tuple[int, ...]] = tuple(
 """``_OPEN[7 * left + right]``: the tiles that fit ends ``left``/``right``."""
 
 _MEMO: dict[int, tuple[int, int, int, int] | None] = {}
-_MEMO_LIMIT: Final[int] = 400_000
+_MEMO_LIMIT: Final[int] = 120_000
+"""Entries per memo (about 30 MB each when full); a full memo is cleared and refilled."""
 _MISSING: Final[tuple[int, int, int, int]] = (-1, -1, -1, -1)
 
 
