@@ -214,9 +214,10 @@ def _read(steps: list[_Step], me: int, hand_mask: int, starter: int) -> tuple[_R
                 fail("the passes say nobody can play: the hand has ended", k)
                 return None
             if counts[me] != 7 - n_hand:
+                tiles = "tile" if n_hand == 1 else "tiles"
                 fail(
-                    f"seat {me} holds {n_hand} tiles but played {counts[me]} "
-                    f"(the moves do not fit its turns)",
+                    f"seat {me} holds {n_hand} {tiles} but played {counts[me]} "
+                    f"(7 are dealt; the moves do not fit its turns)",
                     k,
                 )
                 return None
