@@ -143,10 +143,10 @@ def _check_moves(raw: Any, hand_mask: int) -> list[_Step]:
             ends = after
         seen_mask = mask_of(seen)
         open_mask = NUMBER_MASKS[ends[0]] | NUMBER_MASKS[ends[1]]
-        if not open_mask & ~seen_mask & ((1 << 28) - 1):
-            ends = (-1, -1) if k < len(raw) else ends  # blocked: nothing may follow
+        if not open_mask & ~seen_mask & ((1 << 28) - 1):  # a tranca
             if k == len(raw):
                 raise ProtocolError("the hand has ended (blocked: no tile left fits the ends)")
+            ends = (-1, -1)  # nothing may follow
     return steps
 
 
