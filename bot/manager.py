@@ -175,9 +175,11 @@ class TableManager:
     ) -> None:
         self.storage = storage
         self.clock: Clock = clock or SystemClock()
+        # table ids must differ across restarts; table seeds (deals, robots) follow ``seed``
         self._rng = random.Random(
             f"{seed}:{self.clock.now()}" if seed is not None else random.SystemRandom().random()
         )
+        self._seeds = random.Random(seed) if seed is not None else self._rng
         self._ports: dict[str, list[Port]] = {}
         for platform, port in (ports or {}).items():
             self.register(platform, port)
@@ -517,7 +519,7 @@ class TableManager:
             label=str(number),
             chat=chat,
             rules=rules,
-            seed=self._rng.getrandbits(48),
+            seed=self._seeds.getrandbits(48),
             created_at=self.clock.now(),
             robot_level=self.robot_level,
         )

@@ -104,6 +104,7 @@ class TerminalPort:
         self.closed: TableClosed | None = None
         self.board_error: str | None = None
         self.away = False
+        self.moves_seen = 0
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -147,6 +148,8 @@ class TerminalPort:
                 )
             )
         elif isinstance(event, MovePlayed):
+            self.moves_seen += 1
+            self.my_turn.clear()  # whatever was offered before this move is stale now
             self._move(event)
         elif isinstance(event, TurnStarted):
             if event.seat != self.my_seat:
@@ -160,6 +163,7 @@ class TerminalPort:
             else:
                 self.my_turn.clear()
         elif isinstance(event, HandEnded):
+            self.my_turn.clear()
             self._hand_ended(event)
         elif isinstance(event, MatchEnded):
             self.result = event
@@ -371,6 +375,7 @@ async def play(
         if port.ended.is_set():
             break
         tiles = port.tiles
+        seen = port.moves_seen
         line = await loop.run_in_executor(None, stdin.readline)
         if port.ended.is_set():
             break
@@ -382,8 +387,9 @@ async def play(
         if not interactive and text:
             port.say(f"> {text}")
         await _command(manager, port, me, chat, table_id, text, tiles, _)
-        if port.away or (tiles is not None and port.tiles is tiles and port.tiles.is_your_turn):
-            # nothing moved (a refusal, an emote), or a robot plays for us: read on
+        unchanged = port.moves_seen == seen and port.tiles is tiles
+        if port.away or (unchanged and tiles is not None and tiles.is_your_turn):
+            # nothing moved (a refusal, an emote, help), or a robot plays for us: read on
             port.my_turn.set()
     await manager.idle()
     balance = await manager.balance(me)

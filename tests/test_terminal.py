@@ -35,6 +35,19 @@ async def test_a_scripted_match_from_piped_input_plays_to_the_end():
     assert text.rstrip().endswith(f"Tu saldo: ${1010 if won else 990}.")
     assert await storage.load_tables() == []
     assert len(await storage.match_records()) == 1
+    # every line was read at the player's turn: no press was ever out of date
+    assert "ya no vale" not in text and "No es tu turno" not in text
+
+
+async def test_the_same_seed_gives_the_same_match():
+    first = await run_script("1\n" * 400)
+    second = await run_script("1\n" * 400)
+    assert first[1] == second[1]
+    out = io.StringIO()
+    await play(
+        MemoryStorage(), stdin=io.StringIO("1\n" * 400), stdout=out, seed=8, level="aprendiz"
+    )
+    assert out.getvalue() != first[1]  # another seed, other deals
 
 
 async def test_emotes_help_and_bad_numbers_are_answered_without_moving():
