@@ -44,7 +44,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
     from bot.commands.doctor import heartbeat_path
-    from bot.manager import TableManager
+    from bot.manager import TableManager, tune_gc_for_serving
     from storage import open_storage
 
     stop = stop or asyncio.Event()
@@ -56,7 +56,10 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
     storage = await open_storage(settings.db)
     log.info("database %s opened", settings.db)
     manager = TableManager(
-        storage, robot_delay=settings.robot_delay, robot_level=settings.robot_level
+        storage,
+        robot_delay=settings.robot_delay,
+        robot_level=settings.robot_level,
+        default_preset=settings.default_preset,
     )
     front_ends: dict[str, Any] = {}
     try:
@@ -68,6 +71,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
             log.error("no platform could start; see the lines above, or run `domino doctor`")
             return 1
         await manager.start()
+        tune_gc_for_serving()
         log.info("hosting %s", ", ".join(front_ends))
         beat = asyncio.create_task(_heartbeat(heartbeat_path(settings.db), stop))
         watchers = [
