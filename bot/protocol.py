@@ -65,7 +65,7 @@ from engine.rules import Rules
 from engine.views import PublicView, SeatView
 
 if TYPE_CHECKING:  # pragma: no cover
-    from render import TableFacts
+    from render import SeatFacts, TableFacts
 
 __all__ = [
     "EMOTES",
@@ -458,17 +458,27 @@ class TableChanged(_TableEvent):
     def table_facts(self, language: str | None = None) -> TableFacts:
         """The ``render.TableFacts`` for drawing this board."""
         from bot.i18n import translator
-        from render import SeatFacts, TableFacts
+        from render import TableFacts
 
         language = language or self.chat.language
-        s = self.seats
-        facts = tuple(SeatFacts(name=x.name, is_robot=x.is_robot, away=x.away) for x in s)
+        facts = tuple(_seat_facts(x) for x in self.seats)
         return TableFacts(
             seats=(facts[0], facts[1], facts[2], facts[3]),
             seconds_left=self.seconds_left,
             table_label=translator(language)("Table {label}", label=self.label),
             language=language,
         )
+
+
+def _seat_facts(seat: SeatInfo) -> SeatFacts:
+    """A seat for the renderer: an open seat is ``is_open``, named after the player it
+    is held for (if any)."""
+    from render import SeatFacts
+
+    if seat.is_open:
+        held = seat.reserved_for.display_name if seat.reserved_for is not None else ""
+        return SeatFacts(name=held, is_open=True)
+    return SeatFacts(name=seat.name, is_robot=seat.is_robot, away=seat.away)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

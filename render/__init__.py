@@ -1,7 +1,8 @@
 """Pictures of the table: pure functions, view in, PNG bytes out (design.md, rule 7).
 
 ``board_png`` draws the group's picture from the public view; ``hand_png`` one seat's
-tiles from that seat's view; ``hand_result_png`` and ``match_result_png`` the summaries.
+tiles from that seat's view; ``hand_result_png`` and ``match_result_png`` the summaries;
+``waiting_png`` a table still waiting for players (or counting down to its start).
 ``move_labels`` gives the button labels the hand picture shows. Same input, same bytes.
 """
 
@@ -11,6 +12,7 @@ from render.board import board_png
 from render.facts import SeatFacts, TableFacts
 from render.hand import hand_png, move_labels
 from render.results import hand_result_png, match_result_png
+from render.waiting import waiting_png
 
 __all__ = [
     "SeatFacts",
@@ -20,4 +22,5 @@ __all__ = [
     "hand_result_png",
     "match_result_png",
     "move_labels",
+    "waiting_png",
 ]

@@ -20,11 +20,14 @@ class SeatFacts:
             ellipsis to fit; control characters are dropped).
         is_robot: a robot plays this seat.
         away: the player dropped out and a robot plays for them meanwhile.
+        is_open: nobody sits here yet (a waiting table); ``name``, when not empty, is
+            the player the seat is held for (an invitation or a rematch).
     """
 
     name: str
     is_robot: bool = False
     away: bool = False
+    is_open: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -267,3 +267,50 @@ async def test_old_buttons_still_work_after_a_restart_between_two_clicks(
     finally:
         await second.stop()
         await storage.close()
+
+
+async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
+    fake: FakeDiscord,
+) -> None:
+    from bot.discord.port import BOARD_FILE
+    from render import waiting_png
+
+    guild = fake.add_guild("Club")
+    channel = fake.channel_of(guild)
+    ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
+    harness = await Harness(fake, MemoryStorage()).start()
+    try:
+        await fake.replied(await fake.slash(ana, guild, "domino", "jugar"))
+        (board,) = await fake.wait_until(lambda: boards(fake, channel))
+        table = board_table(board)
+        await harness.idle()
+        state = harness.manager.table_state(table)
+        assert state is not None and state.phase == "waiting" and state.view is None
+        facts = state.table_facts(state.chat.language)
+        assert [s.is_open for s in facts.seats] == [False, True, True, True]
+        # Ana sits, three seats free: the waiting picture, shown in the embed.
+        assert board.file_bytes() == waiting_png(state.rules, facts)
+        assert board.embeds[0]["image"]["url"] == f"attachment://{BOARD_FILE}"
+
+        await fake.replied(await fake.slash(beto, guild, "domino", "jugar"))
+        await harness.idle()
+        await fake.settle()
+        state = harness.manager.table_state(table)
+        assert state is not None and state.phase == "waiting"
+        assert board.file_bytes() == waiting_png(
+            state.rules, state.table_facts(state.chat.language)
+        )
+
+        robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
+        await fake.answered(await fake.click(ana, board, robots))
+        await harness.idle()
+        await fake.settle()
+        state = harness.manager.table_state(table)
+        assert state is not None and state.view is not None  # the match is on
+        assert boards(fake, channel) == [board]
+        assert board.file_bytes().startswith(b"\x89PNG")
+        assert board.file_bytes() != waiting_png(
+            state.rules, state.table_facts(state.chat.language), starting=True
+        )
+    finally:
+        await harness.stop()

@@ -556,3 +556,55 @@ async def test_a_board_follows_its_group_when_it_becomes_a_supergroup() -> None:
         await world.play_out(table_id, {0: ana})  # results go to the supergroup too
         assert len(world.fake.calls_to("sendPhoto", chat_id=OTHER_GROUP)) == 2
         assert world.fake.calls_to("sendMessage", chat_id=OTHER_GROUP)
+
+
+async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts() -> None:
+    from render import waiting_png
+
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        leo = world.fake.add_user(1002, "Leo")
+        group = world.fake.add_group(GROUP, "Dominó")
+        await world.command(group, ana, "/jugar")
+        await world.settle()
+        (table_id,) = world.manager.tables_of(world.front._player(ana))
+        state = world.manager.table_state(table_id)
+        assert state is not None and state.phase == "waiting" and state.view is None
+        (sent,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        # Ana sits, three seats free, the robots' timer runs: the waiting picture, no board.
+        assert sent.files["photo"] == waiting_png(state.rules, state.table_facts("es"))
+        facts = state.table_facts("es")
+        assert [s.is_open for s in facts.seats] == [False, True, True, True]
+        assert facts.seconds_left is not None and facts.seconds_left > 0
+
+        await world.command(group, leo, "/jugar")
+        await world.settle()
+        state = world.manager.table_state(table_id)
+        assert state is not None and state.phase == "waiting"
+        edit = world.fake.calls_to("editMessageMedia", chat_id=GROUP)[-1]
+        assert edit.params["message_id"] == sent.result["message_id"]
+        assert edit.files[edit.params["media"]["media"][len("attach://") :]] == waiting_png(
+            state.rules, state.table_facts("es")
+        )
+
+        await world.command(group, ana, "/robots")  # full: the countdown, still no hand
+        await world.settle()
+        state = world.manager.table_state(table_id)
+        assert state is not None and state.phase == "countdown"
+        edit = world.fake.calls_to("editMessageMedia", chat_id=GROUP)[-1]
+        media = edit.files[edit.params["media"]["media"][len("attach://") :]]
+        assert media == waiting_png(state.rules, state.table_facts("es"), starting=True)
+
+        await world.clock.advance(10)  # the match starts: the board, in the same message
+        await world.settle()
+        state = world.manager.table_state(table_id)
+        assert state is not None and state.view is not None
+        assert len(world.fake.calls_to("sendPhoto", chat_id=GROUP)) == 1
+        edit = world.fake.calls_to("editMessageMedia", chat_id=GROUP)[-1]
+        assert edit.params["message_id"] == sent.result["message_id"]
+        media = edit.files[edit.params["media"]["media"][len("attach://") :]]
+        assert all(
+            media != waiting_png(state.rules, state.table_facts("es"), starting=s)
+            for s in (False, True)
+        )
+        assert media.startswith(b"\x89PNG")

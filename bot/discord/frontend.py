@@ -191,6 +191,7 @@ class DiscordFrontEnd:
                 "render_hand": render_module.hand_png,
                 "render_hand_result": render_module.hand_result_png,
                 "render_match_result": render_module.match_result_png,
+                "render_waiting": render_module.waiting_png,
             }
         self.port = DiscordPort(self.bot, **render)
         clock = clock or manager.clock

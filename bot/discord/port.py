@@ -7,7 +7,8 @@ burst of robot moves becomes one edit with the latest state and the table never 
 Discord. Pictures are drawn in a worker thread so the event loop keeps answering
 interactions within Discord's 3 seconds.
 
-- **Board**: one channel message per table (picture attachment, a short embed: whose
+- **Board**: one channel message per table (picture attachment: the waiting table
+  until the match starts, then the board; a short embed: whose
   turn, time left as a live Discord timestamp, score; buttons), edited in place. A table
   resumed after a restart finds its old message in the channel's recent history (or
   through a press on it) and keeps editing it.
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import time
@@ -115,6 +117,8 @@ class DiscordPort:
         client: the running bot (REST access, guild names).
         render_board, render_hand, render_hand_result, render_match_result: the
             ``render`` functions (injected so tests and benchmarks may time them).
+        render_waiting: the picture of a table before its match starts (default
+            ``render.waiting_png``).
     """
 
     def __init__(
@@ -125,8 +129,14 @@ class DiscordPort:
         render_hand: Render,
         render_hand_result: Render,
         render_match_result: Render,
+        render_waiting: Render | None = None,
     ) -> None:
+        if render_waiting is None:
+            from render import waiting_png
+
+            render_waiting = waiting_png
         self.client = client
+        self._render_waiting = render_waiting
         self._render_board = render_board
         self._render_hand = render_hand
         self._render_hand_result = render_hand_result
@@ -284,16 +294,18 @@ class DiscordPort:
         if channel is None:
             return
         language = event.chat.language
-        png = (
-            await self._draw(self._render_board, event.view, event.table_facts(language))
-            if event.view is not None
-            else None
-        )
+        facts = event.table_facts(language)
+        if event.view is not None:
+            png = await self._draw(self._render_board, event.view, facts)
+        else:  # seats still filling, or the countdown: the waiting table
+            starting = event.phase == "countdown"
+            png = await self._draw(
+                functools.partial(self._render_waiting, starting=starting), event.rules, facts
+            )
         embed = board_embed(event, language)
         view = board_view(event, language)
-        files = [discord.File(io.BytesIO(png), BOARD_FILE)] if png is not None else []
-        if png is not None:
-            embed.set_image(url=f"attachment://{BOARD_FILE}")
+        files = [discord.File(io.BytesIO(png), BOARD_FILE)]
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
         if board.message_id is None and not board.looked_up:
             board.looked_up = True
             board.message_id = await self._find_board(channel, event.table_id)
@@ -352,13 +364,17 @@ class DiscordPort:
         embed = board_embed(ended, language)
         if closed.reason != "finished":
             embed.description = texts(language)("This table has closed.")
+        # The board keeps its last picture (a table closed before its match started
+        # drops its waiting picture); a finished match offers a rematch.
+        extra: dict[str, Any] = {}
         if latest.view is not None:
             embed.set_image(url=f"attachment://{BOARD_FILE}")
-        # The board keeps its last picture; a finished match offers a rematch.
+        else:
+            extra["attachments"] = []
         view = board_view(ended, language) if closed.reason == "finished" else None
         message = channel.get_partial_message(board.message_id)  # type: ignore[attr-defined]
         with contextlib.suppress(discord.NotFound):
-            await message.edit(embed=embed, view=view)
+            await message.edit(embed=embed, view=view, **extra)
 
     async def _draw(self, render: Render, *args: Any) -> bytes:
         return await asyncio.to_thread(render, *args)

@@ -8,7 +8,9 @@ edit. No rule, score or money is decided here.
 * **The board**: one photo message per table in its group (and forum topic), with a
   caption and inline buttons, edited in place (editMessageMedia when the picture changes,
   editMessageCaption otherwise). Only the newest state is drawn when the game runs faster
-  than Telegram lets a group be edited (:class:`bot.telegram.sender.Latest`).
+  than Telegram lets a group be edited (:class:`bot.telegram.sender.Latest`). Until the
+  match starts the photo is the waiting table (``render.waiting_png``: seats, rules,
+  when the robots fill or the match starts).
 * **The tiles**: a private photo with one button per legal move, sent anew when it is
   the player's turn (so Telegram notifies them) and edited otherwise.
 * **Private chat first**: a player the bot cannot write to privately is never seated;
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import Callable
@@ -79,7 +82,6 @@ from bot.telegram.links import (
 )
 from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, send
 from engine.rules import PRESET_NAMES, Rules, find_preset
-from engine.views import PublicView
 
 __all__ = ["ALLOWED_UPDATES", "PLATFORM", "TelegramFrontEnd"]
 
@@ -1056,7 +1058,7 @@ class TelegramFrontEnd:
         return png
 
     async def _show_board(self, table_id: str, _state: None) -> None:
-        from render import board_png
+        from render import board_png, waiting_png
 
         board = self._boards.get(table_id)
         if board is None or board.event is None:
@@ -1073,14 +1075,22 @@ class TelegramFrontEnd:
         markup = None if closed else board_keyboard(event, board.language)
         if closed and event.phase != "ended":
             caption += "\n" + self._t(board.language)("This table is closed.")
-        view = event.view if event.view is not None else _empty_view(event.rules)
-        facts = _facts(event.seats, event.label, board.language)
-        picture = (view, facts)
+        draw: Callable[[], bytes]
+        picture: tuple[Any, ...]
+        if event.view is None:  # seats still filling, or the countdown: no hand yet
+            starting = event.phase == "countdown"
+            facts = event.table_facts(board.language)  # with the seconds to the timer
+            picture = ("waiting", event.rules, facts, starting)
+            draw = functools.partial(waiting_png, event.rules, facts, starting=starting)
+        else:
+            facts = _facts(event.seats, event.label, board.language)
+            picture = ("board", event.view, facts)
+            draw = functools.partial(board_png, event.view, facts)
         markup_key = markup.to_dict() if markup is not None else None
         for _attempt in range(2):
             try:
                 if board.message_id is None:
-                    png = await self._render(board_png, view, facts)
+                    png = await self._render(draw)
                     message = await send(
                         lambda png=png: self.bot.send_photo(  # type: ignore[misc]
                             board.chat_id,
@@ -1093,7 +1103,7 @@ class TelegramFrontEnd:
                     board.message_id = message.message_id
                     self.stats.board_sends += 1
                 elif picture != board.picture:
-                    png = await self._render(board_png, view, facts)
+                    png = await self._render(draw)
                     result = await send(
                         lambda png=png: self.bot.edit_message_media(  # type: ignore[misc]
                             InputMediaPhoto(png, caption=caption),
@@ -1228,20 +1238,4 @@ def _facts(seats: Any, label: str, language: str) -> Any:
     facts = tuple(SeatFacts(name=s.name, is_robot=s.is_robot, away=s.away) for s in seats)
     return TableFacts(
         seats=(facts[0], facts[1], facts[2], facts[3]), table_label=label, language=language
-    )
-
-
-def _empty_view(rules: Rules) -> PublicView:
-    """The board before the first deal: an empty line, nobody holding tiles."""
-    return PublicView(
-        rules=rules,
-        hand_number=0,
-        starter=0,
-        opening_tile=None,
-        line=(),
-        ends=None,
-        turn=0,
-        tile_counts=(0, 0, 0, 0),
-        history=(),
-        score=(0, 0),
     )

@@ -1,0 +1,192 @@
+"""The group's picture of a table that has not started yet (design.md, "What it is").
+
+Drawn in place of the board while seats fill (phase ``waiting``) and during the short
+countdown once the table is full (``countdown``): the same 960 x 960 green table as
+:func:`render.board.board_png`, the four seats in the same places and colours (seat 0 at
+the bottom, 1 on the right, 2 at the top, 3 on the left; rules.md, "Seats"), each with
+its player's name or "libre"; in the middle the table's rules (rules.md, "The options"
+and "Presets") and when the robots fill the free seats or the match starts.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from engine.rules import PRESETS, TABLE_OPTIONS, Rules
+from render.board import _PANELS, BOARD_SIZE, TABLE_AREA, _background
+from render.canvas import GOLD, MUTED, PANEL, TEAM_COLORS, WHITE, draw_text, encode_png
+from render.facts import TableFacts
+from render.strings import team_name, text
+from render.text import clean_name, wrap_text
+
+__all__ = ["preset_label", "rules_lines", "waiting_image", "waiting_png"]
+
+_NAME_SIZE: Final = 26
+_SIDE_NAME_SIZE: Final = 19
+_RULE_SIZE: Final = 22
+
+
+def preset_label(rules: Rules, language: str = "es") -> str:
+    """The name of the preset the rules follow, for people ("Venezolano").
+
+    Timers and the stake (``TABLE_OPTIONS``) do not change how a hand is scored, so a
+    preset with another turn time or stake keeps its name; any other change reads
+    "Venezolano, con cambios" (the preset the rules differ least from).
+    """
+    best = min(PRESETS, key=lambda n: len(rules.overrides_from(PRESETS[n])))
+    name = text(language, f"preset_{best}")
+    if set(rules.overrides_from(PRESETS[best])) <= TABLE_OPTIONS:
+        return name
+    return text(language, "preset_changed", name=name)
+
+
+def rules_lines(rules: Rules, language: str = "es") -> list[str]:
+    """The rules the waiting picture lists: target, counting, capicúa bonus (when not
+    0), turn time and stake (rules.md, "The options")."""
+    lines = [
+        text(language, "target_points", n=rules.target),
+        text(language, f"counting_{rules.counting}"),
+    ]
+    if rules.capicua_bonus:
+        lines.append(text(language, "capicua_bonus", n=rules.capicua_bonus))
+    lines.append(text(language, "turn_time", n=rules.turn_seconds))
+    lines.append(
+        text(language, "stake", n=rules.stake) if rules.stake else text(language, "no_stake")
+    )
+    return lines
+
+
+def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, facts: TableFacts, seat: int) -> None:
+    lang = facts.language
+    info = facts.seats[seat]
+    x0, y0, x1, y1 = _PANELS[seat]
+    team = seat & 1
+    inner, right = x0 + 24, x1 - 12
+    side = seat in (1, 3)
+    if info.is_open:
+        draw.rounded_rectangle((x0, y0, x1, y1), radius=16, fill=PANEL, outline=MUTED, width=2)
+        name = text(lang, "free")
+        color = MUTED
+        held = clean_name(info.name, "")
+        note = text(lang, "held_for", name=held) if held else text(lang, "seat", n=seat + 1)
+    else:
+        draw.rounded_rectangle(
+            (x0, y0, x1, y1), radius=16, fill=PANEL, outline=TEAM_COLORS[team], width=3
+        )
+        name = clean_name(info.name, text(lang, "seat", n=seat + 1))
+        color = WHITE
+        tags = [text(lang, "robot")] if info.is_robot else []
+        if info.away:
+            tags.append(text(lang, "away"))
+        note = " · ".join(tags) or text(lang, "seated")
+    draw.rounded_rectangle(
+        (x0 + 9, y0 + 12, x0 + 15, y1 - 12),
+        radius=3,
+        fill=MUTED if info.is_open else TEAM_COLORS[team],
+    )
+    if not side:
+        draw_text(
+            image,
+            inner,
+            y0 + 18,
+            name,
+            _NAME_SIZE,
+            bold=True,
+            color=color,
+            max_width=right - inner,
+            ltr=info.is_open,
+        )
+        draw_text(image, inner, y0 + 58, team_name(lang, team), 17, bold=True, color=MUTED)
+        draw_text(image, inner, y0 + 84, note, 18, color=MUTED, max_width=right - inner)
+        return
+    y = y0 + 14
+    for line in wrap_text(name, _SIDE_NAME_SIZE, True, right - inner, 3):
+        draw_text(image, inner, y, line, _SIDE_NAME_SIZE, bold=True, color=color, ltr=info.is_open)
+        y += 24
+    y += 6
+    draw_text(image, inner, y, team_name(lang, team), 16, bold=True, color=MUTED)
+    y += 26
+    for line in wrap_text(note, 16, False, right - inner, 3):
+        draw_text(image, inner, y, line, 16, color=MUTED)
+        y += 22
+
+
+def waiting_image(rules: Rules, facts: TableFacts, *, starting: bool = False) -> Image.Image:
+    """The waiting table as a Pillow image (RGB, :data:`render.board.BOARD_SIZE`)."""
+    lang = facts.language
+    image = _background().copy()
+    draw = ImageDraw.Draw(image)
+    for seat in range(4):
+        _draw_seat(image, draw, facts, seat)
+    seated = sum(1 for s in facts.seats if not s.is_open)
+    seconds = None if facts.seconds_left is None else max(0, facts.seconds_left)
+    # Top left: the table's label and target; top right: how many sit.
+    label = clean_name(facts.table_label, "")
+    if label:
+        draw_text(image, 20, 14, label, 28, bold=True, max_width=270, ltr=False)
+    draw_text(image, 20, 52, text(lang, "target", n=rules.target), 19, color=MUTED)
+    draw_text(image, 944, 16, text(lang, "seated_count", n=seated), 24, bold=True, anchor="r")
+    # Middle: what the table waits for, when it changes, then the rules.
+    a = TABLE_AREA
+    mid = (a.x0 + a.x1) // 2
+    width = a.width - 80
+    if starting:
+        status = text(lang, "starts_soon") if seconds is None else text(lang, "starts", n=seconds)
+    elif seconds is None:
+        status = text(lang, "robots_later")
+    else:
+        status = text(lang, "robots_fill", n=seconds)
+    title = text(lang, "starting_title" if starting else "waiting_title")
+    status_lines = wrap_text(status, 24, True, width, 2)
+    rules_text = rules_lines(rules, lang)
+    box_height = 92 + 40 * len(rules_text)
+    height = 48 + 34 * len(status_lines) + 36 + box_height
+    y = (a.y0 + a.y1 - height) // 2
+    draw_text(image, mid, y, title, 36, bold=True, anchor="m", max_width=width)
+    y += 48
+    for line in status_lines:
+        draw_text(image, mid, y, line, 24, bold=True, anchor="m", color=GOLD)
+        y += 34
+    y += 36
+    box = (a.x0 + 70, y, a.x1 - 70, y + box_height)
+    draw.rounded_rectangle(box, radius=18, fill=PANEL)
+    draw_text(image, mid, y + 20, text(lang, "rules"), 18, color=MUTED, anchor="m")
+    draw_text(image, mid, y + 46, preset_label(rules, lang), 26, bold=True, anchor="m")
+    y += 92
+    for line in rules_text:
+        draw_text(image, mid, y, line, _RULE_SIZE, anchor="m", max_width=box[2] - box[0] - 30)
+        y += 40
+    # Bottom right: the countdown, as the board shows a turn's time.
+    if seconds is not None:
+        key = "starts_in" if starting else "robots_in"
+        draw_text(image, 944, 846, text(lang, key), 17, color=MUTED, anchor="r")
+        draw_text(
+            image, 944, 870, text(lang, "seconds", n=seconds), 30, bold=True, anchor="r", color=GOLD
+        )
+    return image
+
+
+def waiting_png(rules: Rules, facts: TableFacts, *, starting: bool = False) -> bytes:
+    """The group's picture of a table before its match starts, as PNG bytes (960 x 960).
+
+    Args:
+        rules: the table's rule set (its preset, target, counting, turn time, stake are
+            listed; rules.md, "The options").
+        facts: the four seats (``SeatFacts.is_open`` for a free seat, its ``name`` then
+            the player it is held for, or ""), the table label, the language, and
+            ``seconds_left``: seconds until the robots fill the free seats (or, when
+            ``starting``, until the match starts), None when no timer runs.
+        starting: the table is full and counting down to the first deal.
+
+    Same arguments, same bytes.
+
+    Raises:
+        TypeError: ``rules`` is not a :class:`engine.rules.Rules`.
+    """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"waiting_png draws Rules, not {type(rules).__name__}")
+    image = waiting_image(rules, facts, starting=starting)
+    assert image.size == BOARD_SIZE
+    return encode_png(image)
