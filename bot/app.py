@@ -85,12 +85,16 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
             task.cancel()
         await asyncio.gather(beat, *watchers, return_exceptions=True)
     finally:
+        # Freeze the tables first: no robot move or timer from here on, every table saved,
+        # and the events already decided handed to the front ends while they still run,
+        # so a player whose turn came just before the signal gets their buttons.
+        await manager.stop()
         for name, front_end in front_ends.items():
-            try:
+            try:  # no more commands; what the front end still holds is sent
                 await front_end.stop()
             except Exception:  # one platform's failure must not stop the others' shutdown
                 log.exception("%s did not stop cleanly", name)
-        await manager.stop()
+        await manager.stop()  # saves what a command that slipped in before that changed
         await storage.close()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):

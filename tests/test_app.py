@@ -1,0 +1,459 @@
+"""``domino run`` end to end (bot/app.py): the real command in a subprocess, Telegram and
+Discord both pointed at the local fakes (tests/fake_telegram.py, tests/fake_discord.py)
+that run in the test's event loop; a SQLite database in ``tmp_path``.
+
+One match on each platform at the same time, SIGTERM in the middle of a hand (exit 0,
+tables snapshotted), a new process that resumes both tables and plays them to the end
+(results in the database, balances settled); a refused token or an unreachable platform
+is reported once and the other platform keeps playing; no token appears in the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+
+from engine.records import replay
+from storage.sqlite import SqliteStorage
+from tests.fake_discord import FakeDiscord, FakeMessage, FakeUser
+from tests.fake_telegram import FakeTelegram
+
+TELEGRAM_TOKEN = "777000:AAE-telegram-SECRET-token-for-tests"
+DISCORD_TOKEN = "MTIz.discord-SECRET-token.for-tests"
+GROUP = -1001234
+MOVE = "dm1:m:"
+
+
+# ---------------------------------------------------------------------------- the process
+
+
+class BotProcess:
+    """``python -m bot.cli run`` with ``env``; its stdout and stderr go to a file (a pipe
+    the test stopped reading would freeze the bot on its next log line)."""
+
+    count = 0
+
+    def __init__(self, env: dict[str, str], cwd: Path) -> None:
+        self.env = env
+        self.cwd = cwd
+        BotProcess.count += 1
+        self.path = cwd / f"bot-{BotProcess.count}.log"
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> BotProcess:
+        with self.path.open("wb") as out:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot.cli",
+                "run",
+                env=self.env,
+                cwd=self.cwd,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=out,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+        return self
+
+    @property
+    def log(self) -> str:
+        return self.path.read_text("utf-8", "replace")
+
+    @property
+    def lines(self) -> list[str]:
+        return self.log.splitlines()
+
+    async def wait_for_line(self, pattern: str, *, timeout: float = 30.0) -> str:
+        """The first log line matching the regex ``pattern``."""
+        regex = re.compile(pattern)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        assert self.proc is not None
+        while True:
+            found = next((line for line in self.lines if regex.search(line)), None)
+            if found is not None:
+                return found
+            if self.proc.returncode is not None:
+                raise AssertionError(f"exited before /{pattern}/:\n{self.log}")
+            if loop.time() > deadline:
+                raise AssertionError(f"no line /{pattern}/ within {timeout} s:\n{self.log}")
+            await asyncio.sleep(0.05)
+
+    async def stop(self, sig: int = signal.SIGTERM, *, timeout: float = 30.0) -> int:
+        """Send ``sig`` and wait for the exit code."""
+        assert self.proc is not None
+        if self.proc.returncode is None:
+            self.proc.send_signal(sig)
+        return await self.wait(timeout=timeout)
+
+    async def wait(self, *, timeout: float = 30.0) -> int:
+        assert self.proc is not None
+        try:
+            return await asyncio.wait_for(self.proc.wait(), timeout)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+            raise AssertionError(f"the bot did not exit within {timeout} s") from None
+
+    async def kill(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+
+
+def bot_env(tmp_path: Path, **settings: str) -> dict[str, str]:
+    """The environment of the bot: ours without any setting of the bot, plus ``settings``."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("TELEGRAM_", "DISCORD_", "DOMINO_"))
+    }
+    env.update(
+        {
+            "DOMINO_DB": str(tmp_path / "domino.db"),
+            "DOMINO_ROBOT_DELAY": "0",
+            "DOMINO_ROBOT_LEVEL": "novato",
+            "DOMINO_LOG_LEVEL": "DEBUG",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    env.update(settings)
+    return env
+
+
+def telegram_env(fake: FakeTelegram, token: str = TELEGRAM_TOKEN) -> dict[str, str]:
+    return {
+        "TELEGRAM_TOKEN": token,
+        "TELEGRAM_API_BASE_URL": fake.base_url,
+        "TELEGRAM_FILE_BASE_URL": fake.base_file_url,
+    }
+
+
+def discord_env(
+    fake: FakeDiscord | None, token: str = DISCORD_TOKEN, **urls: str
+) -> dict[str, str]:
+    env = {"DISCORD_TOKEN": token}
+    if fake is not None:
+        env.update(
+            {"DISCORD_API_BASE_URL": fake.api_base_url, "DISCORD_GATEWAY_URL": fake.gateway_url}
+        )
+    env.update(urls)
+    return env
+
+
+@contextlib.asynccontextmanager
+async def running(env: dict[str, str], cwd: Path) -> AsyncIterator[BotProcess]:
+    process = await BotProcess(env, cwd).start()
+    try:
+        yield process
+    except BaseException:
+        quiet = ("httpcore", "aiosqlite", "discord.http", "discord.gateway")
+        lines = [line for line in process.lines if not any(q in line for q in quiet)]
+        print("--- the bot's log (without the chattiest libraries) ---", *lines[-150:], sep="\n")
+        raise
+    finally:
+        await process.kill()
+
+
+# ---------------------------------------------------------------------------- the fakes
+
+
+@pytest.fixture
+async def telegram() -> AsyncIterator[FakeTelegram]:
+    fake = FakeTelegram(token=TELEGRAM_TOKEN)
+    await fake.start()
+    yield fake
+    await fake.stop()
+
+
+@pytest.fixture
+async def discord_fake() -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord()
+    await fake.start()
+    yield fake
+    await fake.close()
+
+
+async def wait_until(predicate: Callable[[], Any], *, timeout: float = 20.0) -> Any:
+    """Poll ``predicate`` (the fakes change as the bot in the other process calls them)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if loop.time() > deadline:
+            raise AssertionError(f"not true within {timeout} s: {predicate}")
+        await asyncio.sleep(0.02)
+
+
+class TelegramPlayer:
+    """A human on the fake Telegram who presses the first move button they are offered."""
+
+    def __init__(self, fake: FakeTelegram, user: Any) -> None:
+        self.fake = fake
+        self.user = user
+        self.pressed: set[str] = set()
+
+    def turn(self) -> tuple[dict[str, Any], str] | None:
+        for message in reversed(self.fake.messages_in(self.user.id)):
+            rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
+            data = [b.get("callback_data", "") for row in rows for b in row]
+            if data and all(d.startswith(MOVE) for d in data):
+                return (message, data[0]) if data[0] not in self.pressed else None
+        return None
+
+    async def play(self, moves: int) -> None:
+        """Make ``moves`` moves by pressing buttons."""
+        for _ in range(moves):
+            message, data = await wait_until(self.turn)
+            self.pressed.add(data)
+            query = self.fake.press(self.user, message, data)
+            answer = await self.fake.answer_to(query, timeout=20)
+            assert not answer.params.get("show_alert"), answer.params
+
+    def match_ended(self) -> bool:
+        return any(
+            "ganan la partida" in (call.caption() or "")
+            for call in self.fake.calls_to("sendPhoto", chat_id=GROUP)
+        )
+
+    async def play_to_the_end(self, *, timeout: float = 60.0) -> int:
+        presses = 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self.match_ended():
+            assert loop.time() < deadline, "the Telegram match did not end"
+            found = self.turn()
+            if found is None:
+                await asyncio.sleep(0.02)
+                continue
+            message, data = found
+            self.pressed.add(data)
+            query = self.fake.press(self.user, message, data)
+            await self.fake.answer_to(query, timeout=20)
+            presses += 1
+        return presses
+
+
+class DiscordPlayer:
+    """A human on the fake Discord who clicks the first move button of their last DM."""
+
+    def __init__(self, fake: FakeDiscord, user: FakeUser, guild: int) -> None:
+        self.fake = fake
+        self.user = user
+        self.guild = guild
+        self.pressed: set[str] = set()
+
+    def turn(self) -> tuple[FakeMessage, str] | None:
+        message = self.fake.last_dm(self.user)
+        if message is None:
+            return None
+        ids = [i for i in message.custom_ids() if i.startswith(MOVE)]
+        if ids and ids[0] not in self.pressed:
+            return message, ids[0]
+        return None
+
+    async def play(self, moves: int) -> None:
+        for _ in range(moves):
+            message, custom_id = await wait_until(self.turn)
+            self.pressed.add(custom_id)
+            inter = await self.fake.click(self.user, message, custom_id)
+            await self.fake.answered(inter, timeout=20)
+            assert not inter.followups
+
+    def match_ended(self) -> bool:
+        channel = self.fake.channel_of(self.guild)
+        return any("ganan la partida" in m.content for m in self.fake.messages_in(channel))
+
+    async def play_to_the_end(self, *, timeout: float = 60.0) -> int:
+        presses = 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self.match_ended():
+            assert loop.time() < deadline, "the Discord match did not end"
+            found = self.turn()
+            if found is None:
+                await asyncio.sleep(0.02)
+                continue
+            message, custom_id = found
+            self.pressed.add(custom_id)
+            inter = await self.fake.click(self.user, message, custom_id)
+            await self.fake.answered(inter, timeout=20)
+            presses += 1
+        return presses
+
+
+async def open_telegram_table(fake: FakeTelegram, user: Any) -> None:
+    """``/mesa meta=50 conteo=all robot``: a short match (a domino counts every hand's
+    pips, 50 points win) with robots in the three other seats."""
+    fake.send_command(fake.groups[GROUP], user, "/mesa meta=50 conteo=all robot")
+    await fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, timeout=20)
+
+
+async def open_discord_table(fake: FakeDiscord, admin: FakeUser, guild: int) -> None:
+    """The server's admin makes matches short (a domino counts every hand's pips, 50
+    points win), then opens a table with robots in the three other seats."""
+    await wait_until(lambda: fake.commands.get(None))
+    options = {"preset": "venezolano", "meta": 50, "conteo": "all"}
+    config = await fake.slash(admin, guild, "domino-config", options=options)
+    await fake.replied(config, timeout=20)
+    table = await fake.slash(admin, guild, "domino", "mesa", options={"robots": "all"})
+    await fake.replied(table, timeout=20)
+
+
+# ---------------------------------------------------------------------------- the tests
+
+
+async def test_both_platforms_play_survive_a_sigterm_mid_hand_and_finish_after_a_restart(
+    tmp_path: Path, telegram: FakeTelegram, discord_fake: FakeDiscord
+) -> None:
+    ana = telegram.add_user(1001, "Ana")
+    telegram.add_group(GROUP, "Dominó", admins={1001})
+    guild = discord_fake.add_guild("Club")
+    beto = discord_fake.add_user("Beto", admin=True)
+    env = bot_env(tmp_path, **telegram_env(telegram), **discord_env(discord_fake))
+    tg_player = TelegramPlayer(telegram, ana)
+    dc_player = DiscordPlayer(discord_fake, beto, guild)
+    logs: list[str] = []
+
+    async with running(env, tmp_path) as first:
+        await first.wait_for_line(r"hosting telegram, discord")
+        await asyncio.gather(
+            open_telegram_table(telegram, ana), open_discord_table(discord_fake, beto, guild)
+        )
+        # Both matches run at once: each human makes two moves.
+        await asyncio.gather(tg_player.play(2), dc_player.play(2))
+        assert await first.stop() == 0
+        logs.append(first.log)
+    assert "every table is saved" in first.log
+
+    db = tmp_path / "domino.db"
+    storage = await SqliteStorage.open(db)
+    try:
+        snapshots = await storage.load_tables()
+        assert sorted(s["chat"]["platform"] for s in snapshots) == ["discord", "telegram"]
+        for snapshot in snapshots:
+            assert snapshot["phase"] == "playing"
+            assert snapshot["record"] is not None
+    finally:
+        await storage.close()
+
+    async with running(env, tmp_path) as second:
+        await second.wait_for_line(r"hosting telegram, discord")
+        # Each human has a move to make within seconds (robots move at once): nobody
+        # waits for a turn timer because the shutdown lost their buttons.
+        await asyncio.gather(
+            wait_until(tg_player.turn, timeout=15), wait_until(dc_player.turn, timeout=15)
+        )
+        presses = await asyncio.gather(tg_player.play_to_the_end(), dc_player.play_to_the_end())
+        assert all(p > 0 for p in presses)
+        await asyncio.sleep(0.5)
+        assert await second.stop() == 0
+        logs.append(second.log)
+
+    storage = await SqliteStorage.open(db)
+    try:
+        assert await storage.load_tables() == []
+        records = {r.chat.split(":")[0]: r.record for r in await storage.match_records()}
+        assert set(records) == {"telegram", "discord"}
+        humans = {"telegram": ("1001", "Ana"), "discord": (str(beto.id), "Beto")}
+        for platform, (user_id, name) in humans.items():
+            match = replay(records[platform])  # the stored record is whole and valid
+            assert match.is_over and max(match.score) >= 50
+            # The human opened the table: seat 0, team 0. Stake 10; a win pays twice it.
+            player = await storage.ensure_player(platform, user_id, name, now=0.0)
+            expected = 1010 if match.winner_team == 0 else 990
+            assert await storage.balance(player.id) == expected, (platform, match.score)
+        assert await storage.check_ledger() == []
+    finally:
+        await storage.close()
+    text = "\n".join(logs)
+    assert TELEGRAM_TOKEN not in text and DISCORD_TOKEN not in text
+    assert TELEGRAM_TOKEN.split(":")[1] not in text
+
+
+@contextlib.asynccontextmanager
+async def refusing_discord() -> AsyncIterator[str]:
+    """A stand-in for Discord on 127.0.0.1 that refuses every token (401 Unauthorized,
+    as Discord answers ``GET /users/@me`` with a bad token); yields its API base URL."""
+
+    async def unauthorized(request: web.Request) -> web.Response:
+        return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", unauthorized)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        yield f"http://127.0.0.1:{port}/api/v10"
+    finally:
+        await runner.cleanup()
+
+
+async def test_a_refused_telegram_token_is_reported_once_and_discord_still_plays(
+    tmp_path: Path, telegram: FakeTelegram, discord_fake: FakeDiscord
+) -> None:
+    bad = "424242:refused-TELEGRAM-token"
+    guild = discord_fake.add_guild("Club")
+    beto = discord_fake.add_user("Beto")
+    env = bot_env(tmp_path, **telegram_env(telegram, bad), **discord_env(discord_fake))
+    async with running(env, tmp_path) as bot:
+        await bot.wait_for_line(r"hosting discord$")
+        help_reply = await discord_fake.slash(beto, guild, "domino", "ayuda")
+        (answer,) = await discord_fake.replied(help_reply, timeout=20)
+        assert "domino" in answer.text().lower()
+        assert await bot.stop() == 0
+    errors = [line for line in bot.lines if " ERROR " in line]
+    assert len(errors) == 1, errors
+    assert "Telegram: TELEGRAM_TOKEN was refused" in errors[0]
+    assert all(c.status == 401 for c in telegram.calls)  # it never got further
+    assert bad not in bot.log and bad.split(":")[1] not in bot.log
+    assert DISCORD_TOKEN not in bot.log
+
+
+async def test_a_refused_discord_token_is_reported_once_and_telegram_still_plays(
+    tmp_path: Path, telegram: FakeTelegram
+) -> None:
+    ana = telegram.add_user(1001, "Ana")
+    group = telegram.add_group(GROUP, "Dominó")
+    async with refusing_discord() as api:
+        env = bot_env(
+            tmp_path,
+            **telegram_env(telegram),
+            **discord_env(None, DISCORD_API_BASE_URL=api, DISCORD_GATEWAY_URL="ws://127.0.0.1:9/"),
+        )
+        async with running(env, tmp_path) as bot:
+            await bot.wait_for_line(r"hosting telegram$")
+            telegram.send_command(group, ana, "/ayuda")
+            answer = await telegram.wait_for("sendMessage", lambda c: c.chat_id == GROUP)
+            assert "/jugar" in answer.params["text"]
+            assert await bot.stop() == 0
+    errors = [line for line in bot.lines if " ERROR " in line]
+    assert len(errors) == 1, errors
+    assert "Discord: DISCORD_TOKEN was refused" in errors[0]
+    assert DISCORD_TOKEN not in bot.log and TELEGRAM_TOKEN not in bot.log
+
+
+async def test_when_no_platform_can_start_the_bot_says_so_and_exits_1(
+    tmp_path: Path, telegram: FakeTelegram
+) -> None:
+    env = bot_env(tmp_path, **telegram_env(telegram, "1:not-the-token"))
+    async with running(env, tmp_path) as bot:
+        assert await bot.wait() == 1
+    assert "Telegram: TELEGRAM_TOKEN was refused" in bot.log
+    assert "no platform could start" in bot.log
+    assert "1:not-the-token" not in bot.log
