@@ -86,8 +86,10 @@ class Settings(BaseSettings):
     )
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip():
-            return None
+        # An empty value means "not set"; spaces or a line end pasted around a token
+        # would make the platform refuse it.
+        if isinstance(value, str):
+            return value.strip() or None
         return value
 
     @field_validator("log_level")

@@ -12,16 +12,23 @@ import logging
 import sys
 from collections.abc import Iterable
 from typing import TextIO
+from urllib.parse import quote
 
 __all__ = ["RedactingFormatter", "setup_logging"]
 
 
 class RedactingFormatter(logging.Formatter):
-    """A formatter that removes given secrets from the formatted line."""
+    """A formatter that removes given secrets from the formatted line (the message, its
+    arguments and any traceback), also where a secret appears URL-encoded (a Telegram
+    token's ``:`` becomes ``%3A`` in some logged URLs)."""
 
     def __init__(self, secrets: Iterable[str], fmt: str | None = None) -> None:
         super().__init__(fmt or "%(asctime)s %(levelname)s %(name)s: %(message)s")
-        self._secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
+        forms = set()
+        for secret in secrets:
+            if secret:
+                forms |= {secret, quote(secret, safe=""), quote(secret)}
+        self._secrets = sorted(forms, key=len, reverse=True)
 
     def format(self, record: logging.LogRecord) -> str:
         text = super().format(record)

@@ -1,0 +1,187 @@
+"""Settings (bot/config.py): the environment and an optional ``.env`` file, empty values,
+bad values named by their variable, tokens that never show."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.config import Settings, load_settings
+
+NAMES = (
+    "DOMINO_DB",
+    "DOMINO_LOG_LEVEL",
+    "DOMINO_ROBOT_LEVEL",
+    "DOMINO_ROBOT_DELAY",
+    "DOMINO_DEFAULT_PRESET",
+    "TELEGRAM_TOKEN",
+    "TELEGRAM_API_BASE_URL",
+    "TELEGRAM_FILE_BASE_URL",
+    "DISCORD_TOKEN",
+    "DISCORD_TEST_GUILD",
+    "DISCORD_SHARDS",
+    "DISCORD_API_BASE_URL",
+    "DISCORD_GATEWAY_URL",
+)
+TELEGRAM = "123456:ABC-telegram-secret"
+DISCORD = "MTA.discord.secret"
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No setting from the machine running the tests, and no ``.env`` of the checkout."""
+    for name in NAMES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+def errors_of(info: pytest.ExceptionInfo[ValidationError]) -> dict[str, str]:
+    return {str(e["loc"][0]): e["msg"] for e in info.value.errors()}
+
+
+def test_without_any_setting_the_defaults_host_nothing() -> None:
+    settings = load_settings(None)
+    assert settings.db == Path("domino.db")
+    assert settings.log_level == "INFO"
+    assert settings.robot_level == "experto"
+    assert settings.robot_delay == 1.0
+    assert settings.default_preset == "venezolano"
+    assert settings.platforms == []
+    assert settings.secrets() == []
+
+
+def test_settings_come_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("DOMINO_DB", str(tmp_path / "data" / "d.db"))
+    monkeypatch.setenv("DOMINO_LOG_LEVEL", " debug ")
+    monkeypatch.setenv("DOMINO_ROBOT_DELAY", "0.5")
+    monkeypatch.setenv("DOMINO_ROBOT_LEVEL", "maestro")
+    monkeypatch.setenv("DOMINO_DEFAULT_PRESET", "dominicano")
+    monkeypatch.setenv("DISCORD_TOKEN", DISCORD)
+    monkeypatch.setenv("DISCORD_SHARDS", "2")
+    monkeypatch.setenv("DISCORD_TEST_GUILD", "987654321")
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", "http://localhost:8081/bot")
+    settings = load_settings(None)
+    assert settings.db == tmp_path / "data" / "d.db"
+    assert settings.log_level == "DEBUG"
+    assert settings.robot_delay == 0.5
+    assert settings.robot_level == "maestro"
+    assert settings.default_preset == "dominicano"
+    assert settings.platforms == ["discord"]
+    assert settings.discord_shards == 2
+    assert settings.discord_test_guild == 987654321
+    assert settings.telegram_api_base_url == "http://localhost:8081/bot"
+
+
+def test_a_dotenv_file_is_read_and_the_environment_wins_over_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    env_file = tmp_path / "bot.env"
+    env_file.write_text(
+        f"# the bot's settings\nTELEGRAM_TOKEN={TELEGRAM}\nDOMINO_ROBOT_LEVEL=novato\n"
+        "DOMINO_LOG_LEVEL=WARNING\n",
+        encoding="utf-8",
+    )
+    settings = load_settings(env_file)
+    assert settings.platforms == ["telegram"]
+    assert settings.telegram_token is not None
+    assert settings.telegram_token.get_secret_value() == TELEGRAM
+    assert settings.robot_level == "novato"
+    monkeypatch.setenv("DOMINO_ROBOT_LEVEL", "jugador")
+    assert load_settings(env_file).robot_level == "jugador"
+
+
+def test_the_dotenv_of_the_working_directory_is_the_default(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={DISCORD}\n", encoding="utf-8")
+    assert load_settings().platforms == ["discord"]
+
+
+def test_a_missing_dotenv_file_is_no_error(tmp_path: Path) -> None:
+    assert load_settings(tmp_path / "nowhere.env").platforms == []
+
+
+def test_empty_values_mean_not_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in (
+        "TELEGRAM_TOKEN",
+        "DISCORD_TOKEN",
+        "DISCORD_SHARDS",
+        "DISCORD_TEST_GUILD",
+        "DISCORD_API_BASE_URL",
+        "TELEGRAM_FILE_BASE_URL",
+    ):
+        monkeypatch.setenv(name, "  ")
+    settings = load_settings(None)
+    assert settings.platforms == []
+    assert settings.discord_shards is None
+    assert settings.discord_test_guild is None
+    assert settings.discord_api_base_url is None
+    assert settings.telegram_file_base_url is None
+
+
+def test_spaces_and_line_ends_pasted_around_a_token_are_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TELEGRAM_TOKEN", f"  {TELEGRAM}\r\n")
+    settings = load_settings(None)
+    assert settings.telegram_token is not None
+    assert settings.telegram_token.get_secret_value() == TELEGRAM
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "words"),
+    [
+        ("DOMINO_LOG_LEVEL", "loud", "DEBUG, INFO, WARNING or ERROR"),
+        ("DOMINO_ROBOT_LEVEL", "genio", "novato, aprendiz, jugador, experto, maestro"),
+        ("DOMINO_ROBOT_DELAY", "11", "less than or equal to 10"),
+        ("DOMINO_ROBOT_DELAY", "-1", "greater than or equal to 0"),
+        ("DOMINO_ROBOT_DELAY", "soon", "valid number"),
+        ("DOMINO_DEFAULT_PRESET", "chino", "venezolano, internacional, espanol, dominicano"),
+        ("DISCORD_SHARDS", "0", "greater than or equal to 1"),
+        ("DISCORD_TEST_GUILD", "my server", "valid integer"),
+    ],
+)
+def test_a_bad_value_is_refused_naming_its_variable_and_what_it_may_be(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, words: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError) as info:
+        load_settings(None)
+    errors = errors_of(info)
+    assert list(errors) == [name]
+    assert words in errors[name]
+
+
+def test_every_bad_value_is_reported_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DOMINO_LOG_LEVEL", "loud")
+    monkeypatch.setenv("DISCORD_SHARDS", "-3")
+    with pytest.raises(ValidationError) as info:
+        load_settings(None)
+    assert set(errors_of(info)) == {"DOMINO_LOG_LEVEL", "DISCORD_SHARDS"}
+
+
+def test_tokens_never_show_in_repr_str_or_a_dump(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TELEGRAM_TOKEN", TELEGRAM)
+    monkeypatch.setenv("DISCORD_TOKEN", DISCORD)
+    settings = load_settings(None)
+    shown = [repr(settings), str(settings), settings.model_dump_json(), str(settings.model_dump())]
+    for text in shown:
+        assert TELEGRAM not in text and DISCORD not in text
+        assert "**********" in text
+    assert settings.platforms == ["telegram", "discord"]
+    assert sorted(settings.secrets()) == sorted([TELEGRAM, DISCORD])
+
+
+def test_a_validation_error_never_repeats_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TELEGRAM_TOKEN", TELEGRAM)
+    monkeypatch.setenv("DOMINO_ROBOT_DELAY", "fast")
+    with pytest.raises(ValidationError) as info:
+        load_settings(None)
+    assert TELEGRAM not in str(info.value)
+
+
+def test_settings_can_be_built_directly_with_the_variable_names() -> None:
+    settings = Settings(DOMINO_DB="x.db", DOMINO_ROBOT_DELAY=0)  # type: ignore[call-arg]
+    assert settings.db == Path("x.db") and settings.robot_delay == 0
