@@ -26,13 +26,18 @@ Front ends hand it commands (:mod:`bot.protocol`) and receive events through the
   change the table is snapshotted (``storage.save_table``); :meth:`TableManager.start`
   reloads the snapshots and re-arms the stored deadlines, so a crash followed by a
   restart ends exactly as an uninterrupted run with the same inputs.
+* **Front-end notes**: a front end may keep small JSON notes with a live table
+  (:meth:`TableManager.set_front_end_note`, e.g. where its board message is); they are
+  saved in the snapshot, so they survive a restart, and the manager never reads them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import gc
+import json
 import logging
 import math
 import random
@@ -205,6 +210,7 @@ class TableManager:
         self._sender: asyncio.Task[None] | None = None
         self._senders: set[asyncio.Task[None]] = set()
         self._started = False
+        self._stopped = False  # stop() ran: storage may be closed, notes stay in memory
         self._pacer = _Pacer(time_slice)
         self.default_rules = find_preset(default_preset)
         self.default_preset = find_preset_name(default_preset)
@@ -233,12 +239,14 @@ class TableManager:
                 continue
             self._tables[table.id] = table
         self._started = True
+        self._stopped = False
         for table in list(self._tables.values()):
             async with table.lock:
                 await self._resume(table)
 
     async def stop(self) -> None:
         """Snapshot every live table, disarm every timer and send what is queued."""
+        self._stopped = True
         for table in list(self._tables.values()):
             async with table.lock:
                 self._disarm(table)
@@ -268,6 +276,55 @@ class TableManager:
         """The table's current public state (what the last :class:`TableChanged` said)."""
         table = self._tables.get(table_id)
         return self._table_changed(table) if table is not None else None
+
+    def front_end_note(self, table_id: str, key: str) -> Any:
+        """The note a front end keeps with live table ``table_id`` under ``key`` (see
+        :meth:`set_front_end_note`), or None (no such note, or no such live table)."""
+        table = self._tables.get(table_id)
+        if table is None:
+            return None
+        return copy.deepcopy(table.notes.get(key))
+
+    async def set_front_end_note(self, table_id: str, key: str, value: Any) -> bool:
+        """Keep ``value`` with live table ``table_id`` under ``key``, for a front end.
+
+        Notes are the front ends' own (the manager never reads them; e.g. Telegram keeps
+        where the table's board message is): platform-neutral, saved in the table's
+        snapshot at once, so they survive a restart, and gone with the table. Use
+        platform-prefixed keys (``"telegram.board"``). Setting the value a note already
+        has writes nothing; ``None`` removes the note.
+
+        Args:
+            table_id: a live table's id.
+            key: the note's name.
+            value: any JSON value (str, int, float, bool, None, lists and string-keyed
+                dicts of them); a copy is kept.
+
+        Returns:
+            False when there is no such live table (nothing kept), else True.
+
+        Raises:
+            TypeError: ``value`` is not JSON; nothing is kept.
+        """
+        try:
+            kept = json.loads(json.dumps(value, allow_nan=False))
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"a front-end note must be a JSON value: {exc}") from None
+        table = self._tables.get(table_id)
+        if table is None or table.closed:
+            return False
+        async with table.lock:
+            if table.closed:
+                return False
+            if table.notes.get(key) == kept:
+                return True
+            if kept is None:
+                table.notes.pop(key, None)
+            else:
+                table.notes[key] = kept
+            if not self._stopped:
+                await self._save(table)
+        return True
 
     def match_of(self, table_id: str) -> Match | None:
         """The match at a table (tests, tools), also the final one of a recently closed

@@ -3,7 +3,9 @@
 Only :class:`bot.manager.TableManager` changes a :class:`Table`, under the table's lock.
 A snapshot is a JSON object: the match record so far (records.md, via
 ``engine.records.record_of``), the seats, the stakes held and the armed deadlines, so a
-restarted manager carries on exactly where the table was.
+restarted manager carries on exactly where the table was. It also keeps the front ends'
+notes (``"notes"``: key -> JSON value, e.g. where a chat's board message is); a snapshot
+written before notes existed loads with none.
 """
 
 from __future__ import annotations
@@ -123,6 +125,7 @@ class Table:
     deadline_kind: DeadlineKind | None = None
     stakes: dict[int, int] = field(default_factory=dict)
     closed: bool = False
+    notes: dict[str, Any] = field(default_factory=dict)  # front ends' notes (JSON values)
     # not saved: runtime machinery
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     token: int = 0
@@ -192,6 +195,7 @@ class Table:
             "deadline": self.deadline,
             "deadline_kind": self.deadline_kind,
             "stakes": {str(k): v for k, v in self.stakes.items()},
+            "notes": dict(self.notes),
         }
 
     def record(self) -> dict[str, Any]:
@@ -250,11 +254,21 @@ class Table:
             deadline=data.get("deadline"),
             deadline_kind=data.get("deadline_kind"),
             stakes={int(k): int(v) for k, v in data.get("stakes", {}).items()},
+            notes=_notes(data.get("notes")),
         )
         if table.match is not None and table.match.rules != table.rules:
             # the record carries the scoring rules; the table's timers and stake too
             table.match = Match(table.rules, table.match.hands, table.match.score)
         return table
+
+
+def _notes(data: Any) -> dict[str, Any]:
+    """The snapshot's front-end notes (none in a snapshot older than notes)."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ValueError("table snapshot notes must be an object")
+    return {str(k): v for k, v in data.items()}
 
 
 def _hand_record(match: Match, hand: HandState) -> dict[str, Any]:

@@ -248,6 +248,7 @@ async def test_old_buttons_still_work_after_a_restart_between_two_clicks(
     finally:
         await first.stop()
         await storage.close()
+    looked_up = len(fake.requests_to("GET", f"/channels/{channel}/messages"))
     # A new process: new client, new manager, same database, same Discord.
     storage = await SqliteStorage.open(path)
     second = await Harness(fake, storage, clock=eager_clock(clock.now())).start()
@@ -259,8 +260,14 @@ async def test_old_buttons_still_work_after_a_restart_between_two_clicks(
         assert not press.followups  # no refusal: the move was played
         match = second.manager.match_of(table)
         assert len(match.hand.history) > moves_before or match.hand_number > 1
-        # The resumed table kept editing its board message instead of posting a new one.
+        # The resumed table kept editing its board message instead of posting a new one:
+        # the manager's note said where it is, without reading the channel's history.
         assert boards(fake, channel) == [board]
+        assert second.manager.front_end_note(table, "discord.board") == {
+            "channel_id": channel,
+            "message_id": board.id,
+        }
+        assert len(fake.requests_to("GET", f"/channels/{channel}/messages")) == looked_up
         presses = await play_until_closed(fake, second, {ana.id: lambda: fake.last_dm(ana)})
         assert presses
         assert "La partida terminó." in board.text()
@@ -314,3 +321,41 @@ async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
         )
     finally:
         await harness.stop()
+
+
+async def test_a_table_saved_before_notes_finds_its_board_in_the_channel_history(
+    fake: FakeDiscord,
+) -> None:
+    guild = fake.add_guild("Club")
+    channel = fake.channel_of(guild)
+    ana = fake.add_user("Ana")
+    storage = MemoryStorage()
+    clock = eager_clock()
+    first = await Harness(fake, storage, clock=clock).start()
+    try:
+        await fake.replied(await fake.slash(ana, guild, "domino", "jugar"))
+        (board,) = await fake.wait_until(lambda: boards(fake, channel))
+        await first.idle()
+        table = board_table(board)
+    finally:
+        await first.stop()
+    # The snapshot as a version without front-end notes wrote it.
+    [data] = await storage.load_tables()
+    del data["notes"]
+    await storage.save_table(table, data, now=clock.now())
+    looked_up = len(fake.requests_to("GET", f"/channels/{channel}/messages"))
+    second = await Harness(fake, storage, clock=eager_clock(clock.now())).start()
+    try:
+        await fake.replied(await fake.slash(fake.add_user("Beto"), guild, "domino", "jugar"))
+        await second.idle()
+        await fake.settle()
+        assert len(fake.requests_to("GET", f"/channels/{channel}/messages")) == looked_up + 1
+        assert boards(fake, channel) == [board]  # found and edited, not posted anew
+        assert "Beto" in board.text()
+        # From now on the note says where the board is.
+        assert second.manager.front_end_note(table, "discord.board") == {
+            "channel_id": channel,
+            "message_id": board.id,
+        }
+    finally:
+        await second.stop()

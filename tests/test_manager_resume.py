@@ -165,3 +165,85 @@ async def test_a_snapshot_that_no_longer_loads_is_dropped_not_fatal(
     manager = build(memory_storage, clock, recorder)
     await manager.start()
     assert manager.tables() == []
+
+
+async def test_front_end_notes_survive_a_snapshot_and_a_restart(memory_storage, clock, recorder):
+    manager = build(memory_storage, clock, recorder)
+    await manager.start()
+    reply = await manager.handle(PlayNow(ANA, CHAT))  # a waiting table: no move yet
+    assert reply.ok
+    (table_id,) = manager.tables()
+    board = {"chat_id": -1001, "message_id": 42}
+    assert await manager.set_front_end_note(table_id, "telegram.board", board)
+    board["message_id"] = 7  # the manager kept a copy, not the caller's object
+    assert manager.front_end_note(table_id, "telegram.board") == {
+        "chat_id": -1001,
+        "message_id": 42,
+    }
+    # Saved at once: a crash now (no stop()) still finds the note in the snapshot.
+    [data] = await memory_storage.load_tables()
+    assert data["notes"] == {"telegram.board": {"chat_id": -1001, "message_id": 42}}
+    again = build(memory_storage, clock, recorder)
+    await again.start()
+    assert again.front_end_note(table_id, "telegram.board") == {"chat_id": -1001, "message_id": 42}
+    assert again.front_end_note(table_id, "discord.board") is None
+    # None removes a note; the next snapshot no longer has it.
+    assert await again.set_front_end_note(table_id, "telegram.board", None)
+    [data] = await memory_storage.load_tables()
+    assert data["notes"] == {}
+
+
+async def test_a_snapshot_from_before_notes_still_loads_with_no_notes(
+    memory_storage, clock, recorder
+):
+    manager = build(memory_storage, clock, recorder)
+    await manager.start()
+    await manager.handle(PlayNow(ANA, CHAT))
+    (table_id,) = manager.tables()
+    [data] = await memory_storage.load_tables()
+    del data["notes"]
+    await memory_storage.save_table(table_id, data, now=START)
+    again = build(memory_storage, clock, recorder)
+    await again.start()
+    assert again.tables() == [table_id]
+    assert again.front_end_note(table_id, "telegram.board") is None
+    assert await again.set_front_end_note(table_id, "telegram.board", {"message_id": 1})
+    assert again.front_end_note(table_id, "telegram.board") == {"message_id": 1}
+
+
+async def test_a_note_that_is_not_json_or_for_no_table_is_refused_and_changes_nothing(
+    memory_storage, clock, recorder
+):
+    manager = build(memory_storage, clock, recorder)
+    await manager.start()
+    await manager.handle(PlayNow(ANA, CHAT))
+    (table_id,) = manager.tables()
+    with pytest.raises(TypeError, match="JSON"):
+        await manager.set_front_end_note(table_id, "x", {"when": object()})
+    with pytest.raises(TypeError, match="JSON"):
+        await manager.set_front_end_note(table_id, "x", float("nan"))
+    assert manager.front_end_note(table_id, "x") is None
+    assert await manager.set_front_end_note("no-such-table", "x", 1) is False
+    assert manager.front_end_note("no-such-table", "x") is None
+
+
+async def test_setting_a_note_to_the_value_it_has_writes_nothing(clock, recorder):
+    class CountingStorage(MemoryStorage):
+        saves = 0
+
+        async def save_table(self, table_id, snapshot, *, now):
+            CountingStorage.saves += 1
+            await super().save_table(table_id, snapshot, now=now)
+
+    storage = CountingStorage()
+    manager = build(storage, clock, recorder)
+    await manager.start()
+    await manager.handle(PlayNow(ANA, CHAT))
+    (table_id,) = manager.tables()
+    await manager.set_front_end_note(table_id, "k", [1, 2])
+    saves = CountingStorage.saves
+    await manager.set_front_end_note(table_id, "k", [1, 2])
+    assert CountingStorage.saves == saves
+    await manager.set_front_end_note(table_id, "k", [1, 3])
+    assert CountingStorage.saves == saves + 1
+    await storage.close()

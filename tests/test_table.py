@@ -57,8 +57,10 @@ def test_a_snapshot_survives_json_and_rebuilds_seats_deadlines_and_stakes():
     table.match = Match.new(table.rules, random.Random(1))
     table.deadline, table.deadline_kind = 123.5, "turn"
     table.stakes = {3: 10, 4: 10}
+    table.notes = {"telegram.board": {"chat_id": -100, "message_id": 9}}
     data = json.loads(json.dumps(table.snapshot()))
     back = Table.from_snapshot(data)
+    assert back.notes == {"telegram.board": {"chat_id": -100, "message_id": 9}}
     assert back.seats == table.seats
     assert (back.deadline, back.deadline_kind, back.stakes) == (123.5, "turn", {3: 10, 4: 10})
     assert back.chat == table.chat and back.rules == table.rules and back.seed == 99
@@ -74,3 +76,11 @@ def test_a_forfeited_seat_no_longer_belongs_to_its_player():
     assert table.seat_of(("t", "1")) is None
     assert table.humans() == []
     assert table.seats[1].robot_plays
+
+
+def test_a_snapshot_without_notes_loads_with_none_and_bad_notes_are_refused():
+    data = json.loads(json.dumps(new_table("venezolano").snapshot()))
+    del data["notes"]  # written before front ends kept notes
+    assert Table.from_snapshot(data).notes == {}
+    with pytest.raises(ValueError, match="notes"):
+        Table.from_snapshot({**data, "notes": ["not", "an", "object"]})

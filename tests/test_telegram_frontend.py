@@ -431,7 +431,7 @@ async def test_a_player_who_leaves_is_played_by_a_robot_and_comes_back_with_the_
         assert state is not None and not state.seats[0].away
 
 
-async def test_after_a_restart_the_table_gets_a_new_board_and_old_buttons_still_work() -> None:
+async def test_after_a_restart_the_board_is_edited_in_place_and_old_buttons_still_work() -> None:
     from telegram.ext import AIORateLimiter
 
     from bot.manager import TableManager
@@ -448,8 +448,11 @@ async def test_after_a_restart_the_table_gets_a_new_board_and_old_buttons_still_
             await world.settle()
         message = world.turn_message(ana)
         assert message is not None
+        (board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        board_id = board.result["message_id"]
         await world.front.stop()
         await world.manager.stop()
+        edits = len(world.fake.calls_to("editMessageMedia", chat_id=GROUP))
 
         world.manager = TableManager(
             world.storage, clock=world.clock, seed=world.seed, **world.manager_options
@@ -466,7 +469,12 @@ async def test_after_a_restart_the_table_gets_a_new_board_and_old_buttons_still_
         await world.manager.start()  # resumed tables wait for the front end to start
         await world.front.start()
         await world.settle()
-        assert len(world.fake.calls_to("sendPhoto", chat_id=GROUP)) == 2  # a fresh board
+        # The resumed table found its board message in the manager's note: no new board.
+        assert len(world.fake.calls_to("sendPhoto", chat_id=GROUP)) == 1
+        assert world.manager.front_end_note(table_id, "telegram.board") == {
+            "chat_id": GROUP,
+            "message_id": board_id,
+        }
 
         before = world.manager.table_state(table_id)
         assert before is not None
@@ -475,6 +483,10 @@ async def test_after_a_restart_the_table_gets_a_new_board_and_old_buttons_still_
         assert not answer.params.get("show_alert"), answer.params
         after = world.manager.table_state(table_id)
         assert after is not None and after.move_number == before.move_number + 1
+        await world.settle()
+        redrawn = world.fake.calls_to("editMessageMedia", chat_id=GROUP)[edits:]
+        assert redrawn and all(e.params["message_id"] == board_id for e in redrawn)
+        assert len(world.fake.calls_to("sendPhoto", chat_id=GROUP)) == 1
 
 
 async def test_a_refused_token_is_reported_and_never_holds_up_the_manager() -> None:
@@ -608,3 +620,53 @@ async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
             for s in (False, True)
         )
         assert media.startswith(b"\x89PNG")
+
+
+async def test_a_board_deleted_during_a_restart_is_posted_anew_and_noted() -> None:
+    from telegram.ext import AIORateLimiter
+
+    from bot.manager import TableManager
+    from bot.telegram import TelegramFrontEnd
+
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        leo = world.fake.add_user(1002, "Leo")
+        group = world.fake.add_group(GROUP, "Dominó")
+        await world.command(group, ana, "/jugar")
+        await world.settle()
+        (table_id,) = world.manager.tables_of(world.front._player(ana))
+        (first,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        old_id = first.result["message_id"]
+        assert world.manager.front_end_note(table_id, "telegram.board") == {
+            "chat_id": GROUP,
+            "message_id": old_id,
+        }
+        await world.front.stop()
+        await world.manager.stop()
+        del world.fake.messages[(GROUP, old_id)]  # an admin deleted the board meanwhile
+
+        world.manager = TableManager(
+            world.storage, clock=world.clock, seed=world.seed, **world.manager_options
+        )
+        world.front = TelegramFrontEnd(
+            world.fake.token,
+            world.manager,
+            world.storage,
+            base_url=world.fake.base_url,
+            base_file_url=world.fake.base_file_url,
+            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+            poll_timeout=5,
+        )
+        await world.manager.start()
+        await world.front.start()
+        await world.settle()
+        await world.command(group, leo, "/jugar")
+        await world.settle()
+        photos = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        assert len(photos) == 2  # the edit found no message: a new board
+        new_id = photos[-1].result["message_id"]
+        assert new_id != old_id
+        assert world.manager.front_end_note(table_id, "telegram.board") == {
+            "chat_id": GROUP,
+            "message_id": new_id,
+        }

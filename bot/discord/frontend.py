@@ -193,7 +193,7 @@ class DiscordFrontEnd:
                 "render_match_result": render_module.match_result_png,
                 "render_waiting": render_module.waiting_png,
             }
-        self.port = DiscordPort(self.bot, **render)
+        self.port = DiscordPort(self.bot, notes=manager, **render)
         clock = clock or manager.clock
         self.commands = DominoCommands(self.bot, manager, storage, self.port, clock)
         self.bot.domino = self.commands

@@ -9,9 +9,10 @@ interactions within Discord's 3 seconds.
 
 - **Board**: one channel message per table (picture attachment: the waiting table
   until the match starts, then the board; a short embed: whose
-  turn, time left as a live Discord timestamp, score; buttons), edited in place. A table
-  resumed after a restart finds its old message in the channel's recent history (or
-  through a press on it) and keeps editing it.
+  turn, time left as a live Discord timestamp, score; buttons), edited in place. Where
+  it is is kept as a note with the table (``TableManager.set_front_end_note``), so a
+  table resumed after a restart keeps editing it (a snapshot from before notes finds
+  it in the channel's recent history, or through a press on it).
 - **Tiles**: a DM per turn naming the server and the table, with one button per legal
   move; between turns the same DM is edited (buttons removed). A member whose DMs are
   closed (Discord error 50007) gets their tiles ephemerally instead: the last ephemeral
@@ -29,7 +30,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -86,6 +87,7 @@ class _Board:
     pending: TableChanged | None = None  # not drawn yet
     closed: TableClosed | None = None
     looked_up: bool = False
+    noted: int | None = None  # the message id kept in the manager's note
     task: asyncio.Task[None] | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -109,6 +111,18 @@ class _Ephemeral:
 
 Render = Callable[..., bytes]
 
+BOARD_NOTE = "discord.board"
+"""The table manager's front-end note holding the board message (``channel_id``,
+``message_id``), so a table resumed after a restart edits the same message."""
+
+
+class Notes(Protocol):
+    """The part of :class:`bot.manager.TableManager` that keeps front-end notes."""
+
+    def front_end_note(self, table_id: str, key: str) -> Any: ...
+
+    async def set_front_end_note(self, table_id: str, key: str, value: Any) -> bool: ...
+
 
 class DiscordPort:
     """The Discord front end's :class:`bot.protocol.Port`.
@@ -119,6 +133,9 @@ class DiscordPort:
             ``render`` functions (injected so tests and benchmarks may time them).
         render_waiting: the picture of a table before its match starts (default
             ``render.waiting_png``).
+        notes: the table manager, to keep where each board message is as a front-end
+            note (:data:`BOARD_NOTE`) that survives a restart; without it a resumed
+            table looks its board up in the channel's recent history.
     """
 
     def __init__(
@@ -130,6 +147,7 @@ class DiscordPort:
         render_hand_result: Render,
         render_match_result: Render,
         render_waiting: Render | None = None,
+        notes: Notes | None = None,
     ) -> None:
         if render_waiting is None:
             from render import waiting_png
@@ -137,6 +155,7 @@ class DiscordPort:
             render_waiting = waiting_png
         self.client = client
         self._render_waiting = render_waiting
+        self._notes = notes
         self._render_board = render_board
         self._render_hand = render_hand
         self._render_hand_result = render_hand_result
@@ -308,16 +327,45 @@ class DiscordPort:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
         if board.message_id is None and not board.looked_up:
             board.looked_up = True
-            board.message_id = await self._find_board(channel, event.table_id)
+            board.message_id = self._noted_board(board, channel)
+            if board.message_id is None:  # a snapshot from before notes: the history
+                board.message_id = await self._find_board(channel, event.table_id)
         if board.message_id is not None:
             message = channel.get_partial_message(board.message_id)  # type: ignore[attr-defined]
             try:
                 await message.edit(embed=embed, attachments=files, view=view)
+                await self._note_board(board, channel)
                 return
             except discord.NotFound:
                 board.message_id = None
         sent = await channel.send(embed=embed, files=files, **_with_view(view))
         board.message_id = sent.id
+        await self._note_board(board, channel)
+
+    def _noted_board(self, board: _Board, channel: discord.abc.Messageable) -> int | None:
+        """The board message id the manager's note keeps for this table, if any."""
+        if self._notes is None:
+            return None
+        note = self._notes.front_end_note(board.table_id, BOARD_NOTE)
+        if not isinstance(note, dict) or note.get("channel_id") != getattr(channel, "id", None):
+            return None
+        message_id = note.get("message_id")
+        if not isinstance(message_id, int):
+            return None
+        board.noted = message_id
+        return message_id
+
+    async def _note_board(self, board: _Board, channel: discord.abc.Messageable) -> None:
+        """Keep where the board message is with the table (it survives a restart)."""
+        if self._notes is None or board.message_id is None or board.message_id == board.noted:
+            return
+        note = {"channel_id": getattr(channel, "id", None), "message_id": board.message_id}
+        try:
+            await self._notes.set_front_end_note(board.table_id, BOARD_NOTE, note)
+        except Exception:  # a note not kept only costs a history lookup after a restart
+            log.warning("could not keep the board note of table %s", board.table_id, exc_info=True)
+            return
+        board.noted = board.message_id
 
     async def _find_board(self, channel: discord.abc.Messageable, table_id: str) -> int | None:
         me = self.client.user

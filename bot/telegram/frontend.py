@@ -10,7 +10,9 @@ edit. No rule, score or money is decided here.
   editMessageCaption otherwise). Only the newest state is drawn when the game runs faster
   than Telegram lets a group be edited (:class:`bot.telegram.sender.Latest`). Until the
   match starts the photo is the waiting table (``render.waiting_png``: seats, rules,
-  when the robots fill or the match starts).
+  when the robots fill or the match starts). Where the message is is kept as a note
+  with the table (``TableManager.set_front_end_note``), so after a restart a resumed
+  table keeps editing the same message.
 * **The tiles**: a private photo with one button per legal move, sent anew when it is
   the player's turn (so Telegram notifies them) and edited otherwise.
 * **Private chat first**: a player the bot cannot write to privately is never seated;
@@ -83,7 +85,11 @@ from bot.telegram.links import (
 from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, send
 from engine.rules import PRESET_NAMES, Rules, find_preset
 
-__all__ = ["ALLOWED_UPDATES", "PLATFORM", "TelegramFrontEnd"]
+__all__ = ["ALLOWED_UPDATES", "BOARD_NOTE", "PLATFORM", "TelegramFrontEnd"]
+
+BOARD_NOTE = "telegram.board"
+"""The table manager's front-end note holding the board message (``chat_id``,
+``message_id``), so a table resumed after a restart edits the same message."""
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +120,7 @@ class _Board:
     markup: Any = None
     emote: tuple[str, float] | None = None
     closed: str | None = None  # TableClosed's reason once the table is gone
+    noted: tuple[int, int] | None = None  # (chat id, message id) kept in the manager's note
 
 
 @dataclass
@@ -976,8 +983,29 @@ class TelegramFrontEnd:
                 int(chat.thread_id) if chat.thread_id else None,
                 language_of(chat.language),
             )
+            # A table resumed after a restart keeps editing the board message it had.
+            note = self.manager.front_end_note(table_id, BOARD_NOTE)
+            if isinstance(note, dict):
+                chat_id, message_id = note.get("chat_id"), note.get("message_id")
+                if isinstance(chat_id, int) and isinstance(message_id, int):
+                    board.chat_id, board.message_id = chat_id, message_id
+                    board.noted = (chat_id, message_id)
             self._boards[table_id] = board
         return board
+
+    async def _note_board(self, table_id: str, board: _Board) -> None:
+        """Keep where the board message is with the table (it survives a restart)."""
+        if board.message_id is None or (board.chat_id, board.message_id) == board.noted:
+            return
+        where = (board.chat_id, board.message_id)
+        try:
+            await self.manager.set_front_end_note(
+                table_id, BOARD_NOTE, {"chat_id": where[0], "message_id": where[1]}
+            )
+        except Exception:  # a note not kept only costs a new board after a restart
+            log.warning("could not keep the board note of table %s", table_id, exc_info=True)
+            return
+        board.noted = where
 
     async def _check_seated(self, event: p.PlayerSeated) -> None:
         """Nobody is dealt in whom the bot cannot reach privately: such a player is
@@ -1138,6 +1166,8 @@ class TelegramFrontEnd:
             break
         if closed:
             self._boards.pop(table_id, None)
+        else:
+            await self._note_board(table_id, board)
 
     async def _show_hand(
         self, key: tuple[str, str], state: tuple[p.YourTiles | None, bool]
