@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import sys
 import time
@@ -129,9 +130,9 @@ async def _check_telegram(settings: object, report: Report) -> None:
         kwargs["base_file_url"] = settings.telegram_file_base_url  # type: ignore[attr-defined]
     try:
         bot = telegram.Bot(token, **kwargs)
-        async with bot:
-            me = await bot.get_me()
-        report.line("ok", "telegram", f"token accepted: @{me.username}")
+        async with bot:  # initializing asks getMe: the token is checked once
+            username = bot.username
+        report.line("ok", "telegram", f"token accepted: @{username}")
     except InvalidToken:
         report.line("FAIL", "telegram", "TELEGRAM_TOKEN was refused: copy it again from @BotFather")
     except NetworkError as exc:
@@ -150,7 +151,10 @@ async def _check_discord(settings: object, report: Report) -> None:
         settings.discord_gateway_url,  # type: ignore[attr-defined]
     )
     token = settings.discord_token.get_secret_value()  # type: ignore[attr-defined]
-    client = discord.Client(intents=discord.Intents.none())
+    # discord.py warns about voice support and intents at start-up: nothing an admin
+    # checking a token needs to read.
+    logging.getLogger("discord").setLevel(logging.ERROR)
+    client = discord.Client(intents=discord.Intents(guilds=True))
     try:
         await client.login(token)
         user = client.user

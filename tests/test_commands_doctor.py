@@ -1,0 +1,241 @@
+"""``domino doctor`` (bot/commands/doctor.py): one ok/warn/FAIL line per check of the
+configuration, the database (opened, migrated, ledger whole) and each token against the
+local fakes; ``--health`` for the container (database and a fresh heartbeat, no
+platform contacted)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.commands import doctor
+from bot.discord_http import point_discord_at
+from storage.sqlite import SqliteStorage
+from tests.fake_discord import FakeDiscord
+from tests.fake_telegram import FakeTelegram
+from tests.test_app import refusing_discord
+from tests.test_config import NAMES
+
+TOKEN = "777000:AAE-doctor-telegram-token"
+DISCORD = "MTIz.doctor-discord.token"
+
+
+@pytest.fixture(autouse=True)
+def environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """A clean environment, the database in ``tmp_path``; discord.py pointed back at
+    Discord afterwards (the doctor points it at the fake)."""
+    for name in NAMES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DOMINO_DB", str(tmp_path / "domino.db"))
+    discord_level = logging.getLogger("discord").level
+    yield tmp_path / "domino.db"
+    point_discord_at(None, None)
+    logging.getLogger("discord").setLevel(discord_level)
+
+
+@pytest.fixture
+async def telegram() -> AsyncIterator[FakeTelegram]:
+    fake = FakeTelegram(token=TOKEN)
+    await fake.start()
+    yield fake
+    await fake.stop()
+
+
+@pytest.fixture
+async def discord_fake() -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord()
+    await fake.start()
+    yield fake
+    await fake.close()
+
+
+async def checkup(capsys: pytest.CaptureFixture[str], *, health: bool = False) -> tuple[int, str]:
+    """Run the doctor in this event loop (the fakes live here); returns (code, output)."""
+    code = await doctor._run(argparse.Namespace(health=health, env_file=".env"))
+    return code, capsys.readouterr().out
+
+
+def lines(output: str) -> dict[str, str]:
+    """``what`` -> the whole line, for every check line."""
+    found = {}
+    for line in output.splitlines():
+        status, _, rest = line.partition("  ")
+        assert status.strip() in ("ok", "warn", "FAIL"), line
+        found[rest.strip().split(":")[0]] = line
+    return found
+
+
+async def test_a_fresh_install_is_healthy_and_warns_that_there_is_no_token(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    code, out = await checkup(capsys)
+    assert code == 0
+    found = lines(out)
+    assert found["configuration read"].startswith("ok")
+    assert str(environment) in found["configuration read"]
+    assert found["database"].startswith("ok") and "opened and migrated" in found["database"]
+    assert found["ledger"].startswith("ok")
+    assert found["platforms"].startswith("warn") and "domino play" in found["platforms"]
+    assert environment.exists()  # the database was created and migrated
+
+
+async def test_a_bad_setting_fails_naming_the_variable(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DOMINO_ROBOT_LEVEL", "genio")
+    code, out = await checkup(capsys)
+    assert code == 1
+    assert out.startswith("FAIL  setting DOMINO_ROBOT_LEVEL: ")
+    assert "novato" in out
+
+
+async def test_a_database_in_a_missing_folder_fails(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("DOMINO_DB", str(tmp_path / "no" / "such" / "domino.db"))
+    code, out = await checkup(capsys)
+    assert code == 1
+    assert "FAIL  database: folder" in out and "does not exist" in out
+
+
+async def test_a_file_that_is_not_a_database_fails(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    environment.write_bytes(b"this is not SQLite at all " * 100)
+    code, out = await checkup(capsys)
+    assert code == 1
+    assert "FAIL  database: cannot open" in out
+
+
+async def test_a_balance_that_does_not_match_its_ledger_rows_fails(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    storage = await SqliteStorage.open(environment)
+    player = await storage.ensure_player("telegram", "1001", "Ana", now=0.0)
+    await storage.close()
+    with sqlite3.connect(environment) as db:
+        db.execute("UPDATE accounts SET balance = balance + 5 WHERE player_id = ?", (player.id,))
+    code, out = await checkup(capsys)
+    assert code == 1
+    ledger = [line for line in out.splitlines() if "ledger" in line]
+    assert ledger and all(line.startswith("FAIL") for line in ledger)
+    assert any("1005" in line and "1000" in line for line in ledger)
+
+
+async def test_tokens_the_platforms_accept_are_ok(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    telegram: FakeTelegram,
+    discord_fake: FakeDiscord,
+) -> None:
+    monkeypatch.setenv("TELEGRAM_TOKEN", TOKEN)
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", telegram.base_url)
+    monkeypatch.setenv("DISCORD_TOKEN", DISCORD)
+    monkeypatch.setenv("DISCORD_API_BASE_URL", discord_fake.api_base_url)
+    code, out = await checkup(capsys)
+    assert code == 0, out
+    found = lines(out)
+    assert found["telegram"] == "ok    telegram: token accepted: @domino_test_bot"
+    assert found["discord"].startswith("ok    discord: token accepted: domino")
+    assert [c.method for c in telegram.calls] == ["getMe"]
+    assert discord_fake.requests_to("GET", "/users/@me")
+    assert TOKEN not in out and DISCORD not in out
+
+
+async def test_refused_tokens_fail_and_say_where_to_get_new_ones(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, telegram: FakeTelegram
+) -> None:
+    monkeypatch.setenv("TELEGRAM_TOKEN", "1:an-old-token")
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", telegram.base_url)
+    monkeypatch.setenv("DISCORD_TOKEN", DISCORD)
+    async with refusing_discord() as api:
+        monkeypatch.setenv("DISCORD_API_BASE_URL", api)
+        code, out = await checkup(capsys)
+    assert code == 1
+    found = lines(out)
+    assert found["telegram"].startswith("FAIL") and "@BotFather" in found["telegram"]
+    assert found["discord"].startswith("FAIL") and "Developer Portal" in found["discord"]
+    assert found["database"].startswith("ok")  # the other checks still ran
+    assert "an-old-token" not in out
+
+
+async def test_unreachable_platforms_fail_with_the_reason(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    closed = "http://127.0.0.1:9"  # the discard port: nothing listens there
+    monkeypatch.setenv("TELEGRAM_TOKEN", TOKEN)
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", f"{closed}/bot")
+    monkeypatch.setenv("DISCORD_TOKEN", DISCORD)
+    monkeypatch.setenv("DISCORD_API_BASE_URL", f"{closed}/api/v10")
+    code, out = await checkup(capsys)
+    assert code == 1
+    found = lines(out)
+    assert "cannot reach the Bot API" in found["telegram"]
+    assert "cannot reach Discord" in found["discord"]
+    assert TOKEN not in out and DISCORD not in out
+
+
+async def test_health_fails_without_a_heartbeat_and_passes_with_a_fresh_one(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    code, out = await checkup(capsys, health=True)
+    assert code == 1
+    assert "FAIL  heartbeat" in out and "is `domino run` running?" in out
+
+    beat = doctor.heartbeat_path(environment)
+    beat.touch()
+    code, out = await checkup(capsys, health=True)
+    assert code == 0, out
+    assert "ok    heartbeat" in out
+
+    stale = time.time() - doctor.HEARTBEAT_MAX_AGE - 60
+    os.utime(beat, (stale, stale))
+    code, out = await checkup(capsys, health=True)
+    assert code == 1
+    assert "FAIL  heartbeat: last beat" in out
+
+
+async def test_health_never_contacts_a_platform(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    environment: Path,
+    telegram: FakeTelegram,
+) -> None:
+    monkeypatch.setenv("TELEGRAM_TOKEN", TOKEN)
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", telegram.base_url)
+    doctor.heartbeat_path(environment).touch()
+    code, out = await checkup(capsys, health=True)
+    assert code == 0, out
+    assert telegram.calls == []
+    assert "telegram" not in out
+
+
+def test_the_heartbeat_lives_beside_the_database() -> None:
+    assert doctor.heartbeat_path(Path("/data/domino.db")) == Path("/data/domino.db.heartbeat")
+
+
+def test_the_command_line_health_check_exits_non_zero_without_a_running_bot(
+    tmp_path: Path,
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in NAMES}
+    env["DOMINO_DB"] = str(tmp_path / "domino.db")
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "doctor", "--health"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "ok    database" in done.stdout and "FAIL  heartbeat" in done.stdout
