@@ -222,7 +222,6 @@ register_level(
         max_samples=300,
         exact_tiles=13,
         exact_samples=100,
-        inference=0.5,
         match_aware=True,
     ),
 )
