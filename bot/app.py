@@ -62,15 +62,24 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         default_preset=settings.default_preset,
     )
     front_ends: dict[str, Any] = {}
+    started: dict[str, Any] = {}
     try:
-        for name in settings.platforms:
-            front_end = await _start_platform(name, settings, manager, storage)
-            if front_end is not None:
-                front_ends[name] = front_end
+        # The Telegram front end takes the manager's events from the moment it is built
+        # (they wait for its start), so the tables are restored before its long polling
+        # begins: a press made while the bot was down finds its table. Discord registers
+        # when it connects, so it connects before the restore.
+        telegram_fe = _build_telegram(settings, manager, storage)
+        if settings.discord_token is not None:
+            discord_fe = await _start_platform("discord", settings, manager, storage)
+            if discord_fe is not None:
+                started["discord"] = discord_fe
+        await manager.start()
+        if telegram_fe is not None and await _start_telegram(telegram_fe):
+            started["telegram"] = telegram_fe
+        front_ends = {name: started[name] for name in settings.platforms if name in started}
         if not front_ends:
             log.error("no platform could start; see the lines above, or run `domino doctor`")
             return 1
-        await manager.start()
         tune_gc_for_serving()
         log.info("hosting %s", ", ".join(front_ends))
         beat = asyncio.create_task(_heartbeat(heartbeat_path(settings.db), stop))
@@ -103,34 +112,48 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
     return 0
 
 
+def _build_telegram(settings: Settings, manager: Any, storage: Any) -> Any:
+    """The Telegram front end (not started), or None without a token."""
+    if settings.telegram_token is None:
+        return None
+    from bot.telegram import TelegramFrontEnd
+
+    try:
+        return TelegramFrontEnd(
+            settings.telegram_token.get_secret_value(),
+            manager,
+            storage,
+            base_url=settings.telegram_api_base_url,
+            base_file_url=settings.telegram_file_base_url,
+        )
+    except Exception:
+        log.exception("telegram could not start")
+        return None
+
+
+async def _start_telegram(telegram_fe: Any) -> bool:
+    """Start Telegram; report a bad token or an unreachable Bot API once, clearly, and
+    return False so the other platform keeps running."""
+    from telegram.error import InvalidToken, NetworkError
+
+    try:
+        await telegram_fe.start()
+    except InvalidToken:
+        log.error("Telegram: TELEGRAM_TOKEN was refused; copy it again from @BotFather")
+    except NetworkError as exc:
+        log.error("Telegram: cannot reach the Bot API (%s)", exc)
+    except Exception:
+        log.exception("telegram could not start")
+    else:
+        return True
+    await _quiet_stop(telegram_fe)
+    return False
+
+
 async def _start_platform(name: str, settings: Settings, manager: Any, storage: Any) -> Any:
-    """Start one platform; report a bad token or an unreachable platform once, clearly,
+    """Start one platform (Discord); report a bad token or an unreachable platform once, clearly,
     and return None so the other platform keeps running."""
     try:
-        if name == "telegram":
-            from telegram.error import InvalidToken, NetworkError
-
-            from bot.telegram import TelegramFrontEnd
-
-            assert settings.telegram_token is not None
-            telegram_fe = TelegramFrontEnd(
-                settings.telegram_token.get_secret_value(),
-                manager,
-                storage,
-                base_url=settings.telegram_api_base_url,
-                base_file_url=settings.telegram_file_base_url,
-            )
-            try:
-                await telegram_fe.start()
-            except InvalidToken:
-                log.error("Telegram: TELEGRAM_TOKEN was refused; copy it again from @BotFather")
-                await _quiet_stop(telegram_fe)
-                return None
-            except NetworkError as exc:
-                log.error("Telegram: cannot reach the Bot API (%s)", exc)
-                await _quiet_stop(telegram_fe)
-                return None
-            return telegram_fe
         if name == "discord":
             import discord
 

@@ -332,8 +332,10 @@ async def test_both_platforms_play_survive_a_sigterm_mid_hand_and_finish_after_a
         await asyncio.gather(
             open_telegram_table(telegram, ana), open_discord_table(discord_fake, beto, guild)
         )
-        # Both matches run at once: each human makes two moves.
+        # Both matches run at once: each human makes two moves, and the robots play on
+        # until it is the humans' turn again.
         await asyncio.gather(tg_player.play(2), dc_player.play(2))
+        pending, _ = await asyncio.gather(wait_until(tg_player.turn), wait_until(dc_player.turn))
         assert await first.stop() == 0
         logs.append(first.log)
     assert "every table is saved" in first.log
@@ -349,8 +351,15 @@ async def test_both_platforms_play_survive_a_sigterm_mid_hand_and_finish_after_a
     finally:
         await storage.close()
 
+    # Ana presses her button while the bot is down: Telegram keeps the update for it.
+    message, data = pending
+    tg_player.pressed.add(data)
+    query = telegram.press(ana, message, data)
+
     async with running(env, tmp_path) as second:
         await second.wait_for_line(r"hosting telegram, discord")
+        answer = await telegram.answer_to(query, timeout=30)
+        assert not answer.params.get("show_alert"), answer.params  # the move was played
         # Each human has a move to make within seconds (robots move at once): nobody
         # waits for a turn timer because the shutdown lost their buttons.
         await asyncio.gather(
