@@ -44,6 +44,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
     from bot.commands.doctor import heartbeat_path
+    from bot.logs import EventLog
     from bot.manager import TableManager, tune_gc_for_serving
     from storage import open_storage
 
@@ -61,6 +62,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         robot_level=settings.robot_level,
         default_preset=settings.default_preset,
     )
+    manager.register("*", EventLog())  # one log line per event, with table and player ids
     front_ends: dict[str, Any] = {}
     started: dict[str, Any] = {}
     try:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Iterable
-from typing import TextIO
+from typing import Any, TextIO
 from urllib.parse import quote
 
-__all__ = ["RedactingFormatter", "setup_logging"]
+__all__ = ["EventLog", "RedactingFormatter", "describe_event", "setup_logging"]
 
 
 class RedactingFormatter(logging.Formatter):
@@ -55,5 +55,62 @@ def setup_logging(
     root.setLevel(level)
     # httpx logs every request URL at INFO; the Telegram URL carries the token.
     logging.getLogger("httpx").setLevel(max(logging.WARNING, root.level))
-    logging.getLogger("discord.gateway").setLevel(max(logging.INFO, root.level))
+    # At DEBUG the platform libraries dump whole requests, and a player's private message
+    # carries their move buttons (their playable tiles): INFO at most for them.
+    for name in QUIET_LIBRARIES:
+        logging.getLogger(name).setLevel(max(logging.INFO, root.level))
     return handler
+
+
+QUIET_LIBRARIES = ("telegram", "discord", "httpcore", "aiosqlite")
+"""Loggers kept at INFO or above whatever the level: their DEBUG lines hold payloads."""
+
+
+_FIELDS = (
+    "player",
+    "to",
+    "by",
+    "phase",
+    "hand_number",
+    "move_number",
+    "seat",
+    "turn",
+    "reason",
+    "score",
+)
+
+
+def describe_event(event: Any) -> str:
+    """One log line for a table manager event: its kind, table, chat and the players it
+    names (platform and id), the public facts (phase, hand and move numbers, seat, a
+    move once played, score). Never a tile of anyone's hand: a hand shown to a player
+    is logged as "YourTiles" with only who received it."""
+    parts = [type(event).__name__]
+    table_id = getattr(event, "table_id", None)
+    if table_id:
+        parts.append(f"table={table_id}")
+    chat = getattr(event, "chat", None)
+    if chat is not None and hasattr(chat, "key"):
+        parts.append(f"chat={chat.key}")
+    for name in _FIELDS:
+        value = getattr(event, name, None)
+        if hasattr(value, "platform") and hasattr(value, "user_id"):  # a player
+            parts.append(f"{name}={value.platform}:{value.user_id}")
+        elif isinstance(value, (str, int, float, tuple)) and not isinstance(value, bool):
+            parts.append(f"{name}={value}")
+    move = getattr(event, "move", None)
+    if move is not None and hasattr(move, "text"):
+        parts.append(f"move={move.text()}")  # public: it is on the line now
+    return " ".join(parts)
+
+
+class EventLog:
+    """A :class:`bot.protocol.Port` for every platform (``manager.register("*", ...)``)
+    that writes one INFO line per event to the ``domino.events`` logger."""
+
+    def __init__(self, logger: logging.Logger | None = None) -> None:
+        self.log = logger or logging.getLogger("domino.events")
+
+    async def deliver(self, event: Any) -> None:
+        if self.log.isEnabledFor(logging.INFO):
+            self.log.info("%s", describe_event(event))

@@ -390,6 +390,18 @@ async def test_both_platforms_play_survive_a_sigterm_mid_hand_and_finish_after_a
     text = "\n".join(logs)
     assert TELEGRAM_TOKEN not in text and DISCORD_TOKEN not in text
     assert TELEGRAM_TOKEN.split(":")[1] not in text
+    # One line per event with table and player ids; a player's tiles never: not in the
+    # events, nor in the move buttons the libraries would dump at DEBUG.
+    events = [
+        line.split(" domino.events: ")[1]
+        for line in text.splitlines()
+        if " domino.events: " in line
+    ]
+    assert any(line.startswith("MovePlayed table=") and " move=" in line for line in events)
+    tiles_shown = [line for line in events if line.startswith("YourTiles ")]
+    assert any(" to=telegram:1001 " in line for line in tiles_shown)
+    assert not any(re.search(r"\d-\d", line) for line in tiles_shown)
+    assert MOVE not in text
 
 
 @contextlib.asynccontextmanager

@@ -4,11 +4,25 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 
 import pytest
 
-from bot.logs import RedactingFormatter, setup_logging
+from bot.clock import ManualClock
+from bot.logs import QUIET_LIBRARIES, EventLog, RedactingFormatter, setup_logging
+from bot.manager import TableManager
+from bot.protocol import (
+    ChatRef,
+    FillWithRobots,
+    MovePlayed,
+    PlayerRef,
+    PlayNow,
+    PressButton,
+    TableChanged,
+    YourTiles,
+)
+from tests.conftest import RecordingPort
 
 TOKEN = "123456:AAE-secret-token"
 OTHER = "MTA.discord.secret"
@@ -58,7 +72,7 @@ def root_logging() -> Iterator[None]:
     """Put the root logger back as it was."""
     root = logging.getLogger()
     level, handlers = root.level, list(root.handlers)
-    levels = {n: logging.getLogger(n).level for n in ("httpx", "discord.gateway")}
+    levels = {n: logging.getLogger(n).level for n in ("httpx", *QUIET_LIBRARIES)}
     yield
     for handler in list(root.handlers):
         if handler not in handlers:
@@ -91,11 +105,63 @@ def test_setting_up_twice_replaces_the_handler_instead_of_doubling_lines() -> No
 
 
 @pytest.mark.usefixtures("root_logging")
-def test_request_urls_of_http_clients_stay_quiet_even_at_debug() -> None:
+def test_request_dumps_of_the_libraries_stay_quiet_even_at_debug() -> None:
     stream = io.StringIO()
     setup_logging("DEBUG", [TOKEN], stream)
     assert logging.getLogger("httpx").getEffectiveLevel() == logging.WARNING
     logging.getLogger("httpx").info("HTTP Request: POST .../bot%s/getUpdates", TOKEN)
+    logging.getLogger("telegram.ext.ExtBot").debug("sendPhoto with dm1:m:t:1:3:64l 6-4")
+    logging.getLogger("discord.http").debug("POST .../messages with 6-4 buttons")
+    logging.getLogger("telegram.ext.Application").info("Application started")
     logging.getLogger("domino.test").debug("debug lines are shown")
-    assert "getUpdates" not in stream.getvalue()
-    assert "debug lines are shown" in stream.getvalue()
+    out = stream.getvalue()
+    assert "getUpdates" not in out and "6-4" not in out
+    assert "Application started" in out and "debug lines are shown" in out
+
+
+async def test_every_manager_event_becomes_one_line_with_its_table_and_players(
+    make_manager: Callable[..., TableManager], clock: ManualClock, recorder: RecordingPort
+) -> None:
+    stream = io.StringIO()
+    logger = logging.getLogger("domino.events.test")
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    try:
+        manager = make_manager()
+        manager.register("*", EventLog(logger))
+        ana = PlayerRef("telegram", "1001", "Ana")
+        chat = ChatRef("telegram", "-100")
+        reply = await manager.handle(PlayNow(ana, chat))
+        assert reply.ok
+        await manager.handle(FillWithRobots(ana, chat))
+        pressed: set[str] = set()
+        for _ in range(50):  # the countdown, the deal, Ana's first moves and the robots'
+            if len(recorder.of(MovePlayed)) >= 6:
+                break
+            turns = [t for t in recorder.of(YourTiles, is_your_turn=True) if t.moves]
+            if turns and turns[-1].moves[0].payload not in pressed:
+                pressed.add(turns[-1].moves[0].payload)
+                assert (await manager.handle(PressButton(ana, turns[-1].moves[0].payload))).ok
+                continue
+            deadline = clock.next_deadline()
+            assert deadline is not None
+            await clock.advance(max(0.0, deadline - clock.now()))
+        await manager.idle()
+        await manager.stop()
+    finally:
+        logger.removeHandler(handler)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == len(recorder.events)
+    assert [line.split()[0] for line in lines] == [type(e).__name__ for e in recorder.events]
+    table_id = recorder.of(TableChanged)[0].table_id
+    assert "PlayerSeated table=" + table_id + " chat=telegram:-100 player=telegram:1001" in (
+        stream.getvalue()
+    )
+    tiles = [line for line in lines if line.startswith("YourTiles ")]
+    assert tiles and all(" to=telegram:1001 " in line for line in tiles)
+    assert not any(re.search(r"\d-\d", line) for line in tiles)  # no tile of her hand
+    played = [line for line in lines if line.startswith("MovePlayed ")]
+    assert played and all(re.search(r" move=(\d-\d|pass)", line) for line in played)
