@@ -17,6 +17,7 @@ import pytest
 from bot.app import NO_TOKEN_MESSAGE, serve
 from bot.commands import run as run_command
 from bot.config import load_settings
+from bot.logs import QUIET_LIBRARIES
 from tests.test_config import NAMES
 
 
@@ -89,12 +90,15 @@ def test_the_run_command_returns_2_in_process_without_a_token(
     run_command.add_arguments(parser)
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
+    libraries = {n: logging.getLogger(n).level for n in ("httpx", *QUIET_LIBRARIES)}
     try:
         assert run_command.run(parser.parse_args([])) == 2
     finally:  # main_run set up logging for the process: put it back
         for handler in set(root.handlers) - set(handlers):
             root.removeHandler(handler)
         root.setLevel(level)
+        for name, value in libraries.items():
+            logging.getLogger(name).setLevel(value)
     assert "no platform to host" in capsys.readouterr().err
 
 
