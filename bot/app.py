@@ -101,6 +101,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         # so a player whose turn came just before the signal gets their buttons.
         await manager.stop()
         for name, front_end in front_ends.items():
+            await _flush(name, front_end)
             try:  # no more commands; what the front end still holds is sent
                 await front_end.stop()
             except Exception:  # one platform's failure must not stop the others' shutdown
@@ -186,6 +187,25 @@ async def _start_platform(name: str, settings: Settings, manager: Any, storage: 
         log.exception("%s could not start", name)
         return None
     raise ValueError(f"unknown platform {name!r}")
+
+
+FLUSH_SECONDS = 3.0
+"""At shutdown, how long a front end may take to send what it holds."""
+
+
+async def _flush(name: str, front_end: Any) -> None:
+    """Let a front end's port send what it holds (a turn's buttons) before it stops:
+    Discord's port drops pending sends when closed, and a restart does not send a turn's
+    buttons again."""
+    idle = getattr(getattr(front_end, "port", None), "idle", None)
+    if idle is None:
+        return
+    try:
+        await asyncio.wait_for(idle(), FLUSH_SECONDS)
+    except TimeoutError:
+        log.warning("%s: stopping with messages still unsent", name)
+    except Exception:
+        log.exception("%s: could not send what was pending", name)
 
 
 async def _quiet_stop(front_end: Any) -> None:
