@@ -139,4 +139,4 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
     Raises:
         pydantic.ValidationError: a setting has a bad value (the message names it).
     """
-    return Settings(_env_file=env_file)  # type: ignore[call-arg]
+    return Settings(_env_file=env_file)

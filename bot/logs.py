@@ -93,7 +93,7 @@ def describe_event(event: Any) -> str:
     if chat is not None and hasattr(chat, "key"):
         parts.append(f"chat={chat.key}")
     for name in _FIELDS:
-        value = getattr(event, name, None)
+        value: Any = getattr(event, name, None)
         if hasattr(value, "platform") and hasattr(value, "user_id"):  # a player
             parts.append(f"{name}={value.platform}:{value.user_id}")
         elif isinstance(value, (str, int, float, tuple)) and not isinstance(value, bool):
