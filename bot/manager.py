@@ -1381,6 +1381,7 @@ class TableManager:
         kind, deadline = table.deadline_kind, table.deadline
         if kind is not None and deadline is not None:
             self._arm(table, deadline, kind)
+            self._redeliver(table)
         elif table.phase == "waiting":
             self._arm(table, table.created_at + self.fill_seconds, "fill")
         elif table.phase == "countdown":
@@ -1388,8 +1389,46 @@ class TableManager:
         elif match is not None and match.hand.is_over:
             self._arm(table, self.clock.now() + self.hand_pause, "next_hand")
         elif match is not None:
-            self._begin_turn(table, send_tiles=False)
+            self._begin_turn(table, send_tiles=True)
+            for index in table.present_humans():
+                if index != match.hand.turn:
+                    self._emit(table, self._your_tiles(table, index))
         self._emit(table, self._table_changed(table))
+
+    def _redeliver(self, table: Table) -> None:
+        """Send a resumed table's private hands and its turn again (lock held).
+
+        A crash may have lost what the front ends were showing (a turn's buttons), so
+        every human at the table gets their :class:`YourTiles` again, and the seat to move
+        its :class:`TurnStarted` with the restored deadline (front ends redraw; a repeated
+        YourTiles replaces the hand message). Nothing changes at the table.
+        """
+        match = table.match
+        kind, deadline = table.deadline_kind, table.deadline
+        if match is None or match.hand.is_over or deadline is None:
+            return
+        if kind not in ("turn", "forced", "robot"):
+            return
+        turn = match.hand.turn
+        for index in table.present_humans():
+            if index != turn:
+                self._emit(table, self._your_tiles(table, index))
+        state = table.seats[turn]
+        self._emit(
+            table,
+            TurnStarted(
+                table_id=table.id,
+                chat=table.chat,
+                seat=turn,
+                player=state.player if state.present else None,
+                deadline=deadline,
+                seconds=max(0, round(deadline - self.clock.now())),
+                hand_number=table.hand_number,
+                move_number=table.move_number,
+            ),
+        )
+        if state.present:
+            self._emit(table, self._your_tiles(table, turn))
 
     # ------------------------------------------------------------------ events
 

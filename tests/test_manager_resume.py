@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from test_manager import CHAT, seat_with_robots
 
 from bot.clock import ManualClock
 from bot.manager import TableManager
-from bot.protocol import MatchEnded, PlayerRef, PlayNow
+from bot.protocol import MatchEnded, PlayerRef, PlayNow, PressButton, TurnStarted, YourTiles
 from bot.table import Table
 from storage.memory import MemoryStorage
 from storage.sqlite import SqliteStorage
@@ -247,3 +248,52 @@ async def test_setting_a_note_to_the_value_it_has_writes_nothing(clock, recorder
     await manager.set_front_end_note(table_id, "k", [1, 3])
     assert CountingStorage.saves == saves + 1
     await storage.close()
+
+
+async def crash_and_restart(storage, clock, seat_to_move: Callable[[int], bool]):
+    """Ana and three robots play until ``seat_to_move(turn)``; the manager then vanishes
+    without stop() and a new one starts on the same storage with a fresh port."""
+    manager = build(storage, clock, RecordingPort())
+    await manager.start()
+    table_id = await seat_with_robots(manager, clock)
+
+    def reached() -> bool:
+        state = manager.table_state(table_id)
+        return state.turn is not None and seat_to_move(state.turn)
+
+    await run_table(manager, clock, table_id, [ANA], until=reached)
+    deadline = manager.table_state(table_id).deadline
+    turn = manager.table_state(table_id).turn
+    port = RecordingPort()
+    again = build(storage, ManualClock(clock.now()), port)
+    await again.start()
+    await again.idle()
+    return again, port, table_id, turn, deadline
+
+
+async def test_a_restart_after_a_crash_sends_the_player_to_move_their_tiles_and_turn(
+    memory_storage, clock
+):
+    manager, port, table_id, turn, deadline = await crash_and_restart(
+        memory_storage, clock, lambda seat: seat == 0
+    )
+    tiles = port.last(YourTiles, table_id=table_id)
+    assert tiles.to == ANA and tiles.seat == turn == 0
+    assert tiles.is_your_turn and tiles.moves and tiles.deadline == deadline
+    started = port.last(TurnStarted, table_id=table_id)
+    assert (started.seat, started.player, started.deadline) == (0, ANA, deadline)
+    # the buttons sent again are good: pressing one plays the move
+    pressed = await manager.handle(PressButton(ANA, tiles.moves[0].payload))
+    assert pressed.ok, pressed.refusal
+    assert manager.match_of(table_id).hand.history[-1][0] == 0
+
+
+async def test_a_restart_after_a_crash_sends_the_waiting_player_their_tiles(memory_storage, clock):
+    _, port, table_id, turn, deadline = await crash_and_restart(
+        memory_storage, clock, lambda seat: seat != 0
+    )
+    tiles = port.last(YourTiles, table_id=table_id)
+    assert tiles.to == ANA and tiles.seat == 0
+    assert not tiles.is_your_turn and tiles.moves == ()
+    started = port.last(TurnStarted, table_id=table_id)
+    assert (started.seat, started.player, started.deadline) == (turn, None, deadline)
