@@ -67,17 +67,21 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
     started: dict[str, Any] = {}
     try:
         # The Telegram front end takes the manager's events from the moment it is built
-        # (they wait for its start), so the tables are restored before its long polling
-        # begins: a press made while the bot was down finds its table. Discord registers
-        # when it connects, so it connects before the restore.
+        # (they wait for its connection), so the tables are restored after it connects
+        # (its token checked) and before its long polling begins: a press made while the
+        # bot was down finds its table. Discord registers when it connects, so it
+        # connects before the restore. Only the tables of the platforms that connected
+        # are restored: the others' stay in storage, not played on without their humans.
         telegram_fe = _build_telegram(settings, manager, storage)
         if settings.discord_token is not None:
             discord_fe = await _start_platform("discord", settings, manager, storage)
             if discord_fe is not None:
                 started["discord"] = discord_fe
-        await manager.start()
-        if telegram_fe is not None and await _start_telegram(telegram_fe):
+        if telegram_fe is not None and await _start_telegram(telegram_fe, telegram_fe.connect):
             started["telegram"] = telegram_fe
+        await manager.start(platforms=set(started))
+        if "telegram" in started and not await _start_telegram(telegram_fe, telegram_fe.poll):
+            del started["telegram"]
         front_ends = {name: started[name] for name in settings.platforms if name in started}
         if not front_ends:
             log.error("no platform could start; see the lines above, or run `domino doctor`")
@@ -134,13 +138,14 @@ def _build_telegram(settings: Settings, manager: Any, storage: Any) -> Any:
         return None
 
 
-async def _start_telegram(telegram_fe: Any) -> bool:
-    """Start Telegram; report a bad token or an unreachable Bot API once, clearly, and
-    return False so the other platform keeps running."""
+async def _start_telegram(telegram_fe: Any, step: Any) -> bool:
+    """Run a step of Telegram's start (``connect``, then ``poll``); report a bad token or
+    an unreachable Bot API once, clearly, and return False (the front end stopped) so the
+    other platform keeps running."""
     from telegram.error import InvalidToken, NetworkError
 
     try:
-        await telegram_fe.start()
+        await step()
     except InvalidToken:
         log.error("Telegram: TELEGRAM_TOKEN was refused; copy it again from @BotFather")
     except NetworkError as exc:

@@ -43,7 +43,7 @@ import math
 import random
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -225,22 +225,40 @@ class TableManager:
         """
         self._ports.setdefault(platform, []).append(port)
 
-    async def start(self) -> None:
-        """Reload every unfinished table from storage and re-arm its timers.
+    async def start(self, platforms: Collection[str] | None = None) -> None:
+        """Reload the unfinished tables from storage and re-arm their timers.
 
         Snapshots that no longer load are logged and dropped. Finished matches whose
         settlement was interrupted are settled now (settlement is idempotent).
+
+        Args:
+            platforms: restore only the tables of these platforms (``ChatRef.platform``),
+                e.g. those whose front end started: a table of a platform that is down
+                would play on with robots and timers while its humans cannot see it, so
+                its snapshot stays untouched in storage for a later start. None: every
+                table. Calling ``start`` again restores the tables not yet live.
         """
+        restored: list[Table] = []
         for data in await self.storage.load_tables():
             try:
                 table = Table.from_snapshot(data)
             except (KeyError, TypeError, ValueError) as exc:
                 log.error("dropping table snapshot %r: %s", data.get("table_id"), exc)
                 continue
+            if table.id in self._tables and not self._stopped:
+                continue  # already live (e.g. restored by an earlier start)
+            if platforms is not None and table.chat.platform not in platforms:
+                log.info(
+                    "table %s of %s left in storage: that platform is not hosted",
+                    table.id,
+                    table.chat.platform,
+                )
+                continue
             self._tables[table.id] = table
+            restored.append(table)
         self._started = True
         self._stopped = False
-        for table in list(self._tables.values()):
+        for table in restored:
             async with table.lock:
                 await self._resume(table)
 

@@ -16,6 +16,7 @@ import os
 import re
 import signal
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -425,6 +426,26 @@ async def refusing_discord() -> AsyncIterator[str]:
         await runner.cleanup()
 
 
+async def telegram_table_in_play(db: Path) -> dict[str, Any]:
+    """A Telegram table of four robots in the middle of its match, snapshotted in ``db``
+    as a stopped bot leaves it; returns the snapshot."""
+    from bot.clock import ManualClock
+    from bot.manager import TableManager
+    from bot.protocol import ChatRef
+    from storage import open_storage
+
+    storage = await open_storage(db)
+    try:
+        manager = TableManager(storage, clock=ManualClock(time.time()), seed=7)
+        await manager.start()
+        await manager.open_robot_table(ChatRef("telegram", str(GROUP)), levels=["novato"] * 4)
+        await manager.stop()
+        (snapshot,) = await storage.load_tables()
+        return snapshot
+    finally:
+        await storage.close()
+
+
 async def test_a_refused_telegram_token_is_reported_once_and_discord_still_plays(
     tmp_path: Path, telegram: FakeTelegram, discord_fake: FakeDiscord
 ) -> None:
@@ -432,12 +453,20 @@ async def test_a_refused_telegram_token_is_reported_once_and_discord_still_plays
     guild = discord_fake.add_guild("Club")
     beto = discord_fake.add_user("Beto")
     env = bot_env(tmp_path, **telegram_env(telegram, bad), **discord_env(discord_fake))
+    stored = await telegram_table_in_play(Path(env["DOMINO_DB"]))
     async with running(env, tmp_path) as bot:
         await bot.wait_for_line(r"hosting discord$")
         help_reply = await discord_fake.slash(beto, guild, "domino", "ayuda")
         (answer,) = await discord_fake.replied(help_reply, timeout=20)
         assert "domino" in answer.text().lower()
         assert await bot.stop() == 0
+    # Telegram's table was not restored (its robots would have played it to the end
+    # within that time): its snapshot waits, untouched, for a start with Telegram.
+    storage = await SqliteStorage.open(Path(env["DOMINO_DB"]))
+    try:
+        assert await storage.load_tables() == [stored]
+    finally:
+        await storage.close()
     errors = [line for line in bot.lines if " ERROR " in line]
     assert len(errors) == 1, errors
     assert "Telegram: TELEGRAM_TOKEN was refused" in errors[0]

@@ -11,7 +11,15 @@ from test_manager import CHAT, seat_with_robots
 
 from bot.clock import ManualClock
 from bot.manager import TableManager
-from bot.protocol import MatchEnded, PlayerRef, PlayNow, PressButton, TurnStarted, YourTiles
+from bot.protocol import (
+    ChatRef,
+    MatchEnded,
+    PlayerRef,
+    PlayNow,
+    PressButton,
+    TurnStarted,
+    YourTiles,
+)
 from bot.table import Table
 from storage.memory import MemoryStorage
 from storage.sqlite import SqliteStorage
@@ -297,3 +305,32 @@ async def test_a_restart_after_a_crash_sends_the_waiting_player_their_tiles(memo
     assert not tiles.is_your_turn and tiles.moves == ()
     started = port.last(TurnStarted, table_id=table_id)
     assert (started.seat, started.player, started.deadline) == (turn, None, deadline)
+
+
+async def test_start_restores_only_the_tables_of_the_platforms_asked_for(memory_storage, clock):
+    here = ChatRef("here", "group-1")
+    there = ChatRef("there", "group-2")
+    manager = build(memory_storage, clock, RecordingPort())
+    await manager.start()
+    kept = await manager.open_robot_table(here)
+    left = await manager.open_robot_table(there)
+    await manager.stop()
+    [stored] = [s for s in await memory_storage.load_tables() if s["table_id"] == left]
+
+    port = RecordingPort()
+    again = build(memory_storage, clock, port)
+    await again.start(platforms={"here"})
+    assert again.tables() == [kept]
+    # the other platform's table is not played on: nothing of it happens, even in time
+    await clock.advance(600)
+    await again.idle()
+    assert all(e.table_id != left for e in port.events if hasattr(e, "table_id"))
+    assert left not in again.tables()
+    [still] = [s for s in await memory_storage.load_tables() if s["table_id"] == left]
+    assert still == stored
+    # a later start for that platform picks it up where it was
+    await again.start(platforms={"there"})
+    assert left in again.tables()
+    assert len(again.match_of(left).hand.history) == len(
+        Table.from_snapshot(stored).match.hand.history
+    )

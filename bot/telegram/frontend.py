@@ -226,9 +226,19 @@ class TelegramFrontEnd:
     async def start(self) -> None:
         """Connect (getMe), set the command menus and start long polling; returns once
         polling runs. (The front end registered itself with the manager when built.)"""
+        await self.connect()
+        await self.poll()
+
+    async def connect(self) -> None:
+        """Connect (getMe: a refused token raises ``InvalidToken`` here) and set the
+        command menus; events are sent from now on. No update is read until :meth:`poll`
+        (``domino run`` restores the tables in between)."""
         await self.application.initialize()
         self._ready.set()
         await self._set_commands()
+
+    async def poll(self) -> None:
+        """Start long polling (after :meth:`connect`); returns once polling runs."""
         await self.application.start()
         assert self.application.updater is not None
         await self.application.updater.start_polling(
