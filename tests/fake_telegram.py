@@ -193,6 +193,7 @@ class FakeTelegram:
         self.messages: dict[tuple[int, int], _Stored] = {}
         self.files: dict[str, bytes] = {}
         self.failures: list[TelegramFailure] = []
+        self.holds: list[tuple[str, int | None, asyncio.Event]] = []
         self._updates: list[dict[str, Any]] = []
         self.served: dict[int, float] = {}  # update_id -> perf_counter() when handed out
         self._update_ids = itertools.count(1)
@@ -311,6 +312,14 @@ class FakeTelegram:
         )
         self.failures.append(failure)
         return failure
+
+    def hold(self, method: str, *, chat_id: int | None = None) -> asyncio.Event:
+        """Keep every matching request waiting (recorded in :attr:`calls`, not answered:
+        its ``result`` stays None) until the returned event is set: a slow or
+        flood-limited chat."""
+        gate = asyncio.Event()
+        self.holds.append((method, chat_id, gate))
+        return gate
 
     # ------------------------------------------------------------------ updates in
     def _next_message_id(self, chat_id: int) -> int:
@@ -544,6 +553,10 @@ class FakeTelegram:
         if handler is None:
             return self._error(call, 404, f"Not Found: method {method} not faked")
         self.calls.append(call)
+        for held, chat_id, gate in self.holds:
+            if held == method and chat_id in (None, params.get("chat_id")):
+                await self._notify()
+                await gate.wait()
         try:
             result = await handler(call)
         except _ApiError as err:

@@ -4,6 +4,7 @@ in-memory storage, robots without delay."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -670,3 +671,36 @@ async def test_a_board_deleted_during_a_restart_is_posted_anew_and_noted() -> No
             "chat_id": GROUP,
             "message_id": new_id,
         }
+
+
+async def test_a_slow_group_never_holds_up_a_players_private_tiles() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó", admins={1001})
+        table_id = await _table_with_robots(world, ana, group)
+        # The group's messages (the hand's result) hang, as when its flood limit is spent.
+        gate = world.fake.hold("sendMessage", chat_id=GROUP)
+        start = len(world.fake.calls)
+        for _ in range(500):
+            await world.fake.drained()
+            await asyncio.wait_for(world.manager.idle(), 5)  # delivery never waits for a group
+            if world.manager.match_of(table_id).hand.is_over:
+                break
+            await asyncio.wait_for(world.front.idle(), 5)
+            message = world.turn_message(ana)
+            if message is not None:
+                answer = await world.press(ana, message, _buttons(message)[0]["callback_data"])
+                assert not answer.params.get("show_alert"), answer.params
+            else:
+                await world.clock.advance(max(0.0, world.clock.next_deadline() - world.clock.now()))
+        held = await world.fake.wait_for("sendMessage", lambda c: c.chat_id == GROUP, after=start)
+        mark = len(world.fake.calls)
+        await world.clock.advance(0)  # the next hand is dealt: Ana's new tiles come at once
+        tiles = await world.fake.wait_for(
+            ("sendPhoto", "editMessageMedia"), lambda c: c.chat_id == ana.id, after=mark
+        )
+        assert tiles.result is not None and held.result is None  # the group still waits
+        assert world.manager.match_of(table_id).hand_number == 2
+        gate.set()
+        await world.settle()
+        assert held.result is not None and "mano 1" in held.params["text"]

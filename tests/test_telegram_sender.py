@@ -11,7 +11,7 @@ import pytest
 from telegram import Bot
 from telegram.error import BadRequest, Forbidden
 
-from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, send
+from bot.telegram.sender import NOT_MODIFIED, Latest, Ordered, is_gone, send
 from tests.fake_telegram import NOT_MODIFIED as NOT_MODIFIED_TEXT
 from tests.fake_telegram import FakeTelegram
 
@@ -118,3 +118,32 @@ async def test_a_failing_show_is_logged_and_the_next_state_still_shows(
     await latest.idle()
     assert shown == [2]
     assert "could not show" in caplog.text
+
+
+async def test_ordered_runs_each_chats_jobs_in_order_and_a_slow_chat_holds_up_no_other() -> None:
+    done: list[str] = []
+    slow = asyncio.Event()
+    jobs = Ordered()
+
+    def job(name: str, gate: asyncio.Event | None = None):
+        async def run() -> None:
+            if gate is not None:
+                await gate.wait()
+            if name == "boom":
+                raise RuntimeError("a failed send")
+            done.append(name)
+
+        return run
+
+    jobs.put("group", job("a1", slow))
+    jobs.put("group", job("boom"))
+    jobs.put("group", job("a2"))
+    jobs.put("other", job("b1"))
+    await asyncio.sleep(0.01)
+    assert done == ["b1"] and jobs.busy  # the slow chat waits alone
+    slow.set()
+    await jobs.idle()
+    assert done == ["b1", "a1", "a2"] and not jobs.busy  # a failure stops nothing
+    jobs.put("group", job("late", asyncio.Event()))
+    await jobs.close()
+    assert not jobs.busy and done == ["b1", "a1", "a2"]

@@ -82,7 +82,7 @@ from bot.telegram.links import (
     deep_link,
     encode_start,
 )
-from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, send
+from bot.telegram.sender import NOT_MODIFIED, Latest, Ordered, is_gone, send
 from engine.rules import PRESET_NAMES, Rules, find_preset
 
 __all__ = ["ALLOWED_UPDATES", "BOARD_NOTE", "PLATFORM", "TelegramFrontEnd"]
@@ -203,6 +203,7 @@ class TelegramFrontEnd:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._board_worker: Latest[None] = Latest(self._show_board)
         self._hand_worker: Latest[tuple[p.YourTiles | None, bool]] = Latest(self._show_hand)
+        self._group_jobs = Ordered()  # group messages, one ordered worker per chat
         self._render_pool = ThreadPoolExecutor(1, thread_name_prefix="telegram-render")
         self.stats = _Stats()
         self._ready = asyncio.Event()  # set once the bot is connected: deliver() waits
@@ -268,6 +269,7 @@ class TelegramFrontEnd:
             log.warning("stopping with board updates still pending")
         await self._board_worker.close()
         await self._hand_worker.close()
+        await self._group_jobs.close()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -291,9 +293,15 @@ class TelegramFrontEnd:
 
     async def idle(self) -> None:
         """Wait until every board, hand and message scheduled so far has been sent."""
-        while self._board_worker.busy or self._hand_worker.busy or self._tasks:
+        while (
+            self._board_worker.busy
+            or self._hand_worker.busy
+            or self._group_jobs.busy
+            or self._tasks
+        ):
             await self._board_worker.idle()
             await self._hand_worker.idle()
+            await self._group_jobs.idle()
             if self._tasks:
                 await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
@@ -363,7 +371,16 @@ class TelegramFrontEnd:
             log.warning("could not reply in chat %s", message.chat.id, exc_info=True)
             return None
 
-    async def _group_text(self, chat: p.ChatRef, text: str, markup: Any = None) -> None:
+    def _group_text(self, chat: p.ChatRef, text: str, markup: Any = None) -> None:
+        """Queue a message to a group: sent by the chat's own worker, in order, so its flood
+        limit never holds up a player's private messages or the table's events."""
+        self._to_group(chat, lambda: self._send_group_text(chat, text, markup))
+
+    def _to_group(self, chat: p.ChatRef, job: Callable[[], Any]) -> None:
+        key = self._migrated.get(int(chat.chat_id), int(chat.chat_id))
+        self._group_jobs.put(key, job)
+
+    async def _send_group_text(self, chat: p.ChatRef, text: str, markup: Any = None) -> None:
         chat_id = self._migrated.get(int(chat.chat_id), int(chat.chat_id))
         try:
             await send(
@@ -899,8 +916,10 @@ class TelegramFrontEnd:
     # ------------------------------------------------------------------ events (Port)
     async def deliver(self, event: p.Event) -> None:
         """Show a manager event (:class:`bot.protocol.Port`). Boards and hands are drawn by
-        background workers (newest state first); messages are sent in order. Events that
-        come before :meth:`start` wait for it."""
+        background workers (newest state first); group messages are queued to their chat's
+        worker (in order per chat, never awaited here: a group's flood limit must not hold
+        up the table's next events, such as a player's private turn). Events that come
+        before :meth:`connect` wait for it."""
         if not self._ready.is_set():
             await self._ready.wait()
         if self._closed:
@@ -927,7 +946,7 @@ class TelegramFrontEnd:
                 text = texts.hand_ended_text(
                     event, seats, board.label if board else "", self.language
                 )
-                await self._group_text(event.chat, text)
+                self._group_text(event.chat, text)
         elif isinstance(event, p.MatchEnded):
             self._clear_buttons(event.table_id)
             board = self._boards.get(event.table_id)
@@ -943,12 +962,13 @@ class TelegramFrontEnd:
                     seconds_left=None,
                 )
                 self._board_worker.put(event.table_id, None)
-            await self._match_ended(event)
+            label = board.label if board else event.table_id
+            self._to_group(event.chat, functools.partial(self._match_ended, event, label))
         elif isinstance(event, p.SeatTakenByRobot):
             await self._seat_taken(event)
         elif isinstance(event, p.SeatGivenBack):
             _ = self._t(self.language)
-            await self._group_text(
+            self._group_text(
                 event.chat, _("{name} is back at the table.", name=event.player.display_name)
             )
         elif isinstance(event, p.PlayerSeated):
@@ -962,13 +982,13 @@ class TelegramFrontEnd:
             if event.reason == "no_humans":
                 _ = self._t(self.language)
                 label = board.label if board else ""
-                await self._group_text(
+                self._group_text(
                     event.chat,
                     _("Table {label} closed: no players left. Stakes refunded.", label=label),
                 )
         elif isinstance(event, p.ChatRulesChanged):
             _ = self._t(self.language)
-            await self._group_text(
+            self._group_text(
                 event.chat,
                 _("{name} changed this group's rules.", name=event.by.display_name)
                 + "\n"
@@ -1029,7 +1049,7 @@ class TelegramFrontEnd:
         _ = self._t(self.language)
         thread = int(event.chat.thread_id) if event.chat.thread_id else None
         url = self._link(JoinLink(int(event.chat.chat_id), thread, event.table_id, event.seat))
-        await self._group_text(
+        self._group_text(
             event.chat,
             _(
                 "{name}, I cannot write to you privately yet. Open our private chat and press "
@@ -1042,7 +1062,7 @@ class TelegramFrontEnd:
     async def _seat_taken(self, event: p.SeatTakenByRobot) -> None:
         _ = self._t(self.language)
         minutes = max(1, round((event.back_by - self._now()) / 60))
-        await self._group_text(
+        self._group_text(
             event.chat,
             _(
                 "A robot plays for {name} now; they can come back within {minutes} min (/volver).",
@@ -1064,11 +1084,9 @@ class TelegramFrontEnd:
                 back_keyboard(event.table_id, language),
             )
 
-    async def _match_ended(self, event: p.MatchEnded) -> None:
+    async def _match_ended(self, event: p.MatchEnded, label: str) -> None:
         from render import match_result_png
 
-        board = self._boards.get(event.table_id)
-        label = board.label if board else event.table_id
         caption = texts.match_ended_caption(event, label, self.language)
         facts = _facts(event.seats, label, self.language)
         png = await self._render(match_result_png, event.view, facts, dict(event.payouts))
@@ -1261,7 +1279,7 @@ class TelegramFrontEnd:
         thread = board.thread_id
         url = self._link(JoinLink(board.chat_id, thread))
         chat = p.ChatRef(PLATFORM, str(board.chat_id), thread_id=str(thread) if thread else None)
-        await self._group_text(
+        self._group_text(
             chat,
             _(
                 "{name}, I cannot send you your tiles: open our private chat (a robot plays "

@@ -7,18 +7,22 @@
   one worker per key that shows it: when the game moves faster than Telegram lets the bot
   edit a group (about 20 messages a minute), the board skips straight to the newest state
   instead of queueing every move.
+* :class:`Ordered` runs jobs (group messages) one after another per key (a chat) in a
+  worker of its own, so a group's flood limit delays only that group's messages, never a
+  player's private hand or the table's other events.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Generic, TypeVar
 
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
-__all__ = ["NOT_MODIFIED", "Latest", "is_gone", "is_not_modified", "send"]
+__all__ = ["NOT_MODIFIED", "Latest", "Ordered", "is_gone", "is_not_modified", "send"]
 
 log = logging.getLogger(__name__)
 
@@ -140,3 +144,55 @@ class Latest(Generic[T]):
         for task in workers:
             task.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
+
+
+class Ordered:
+    """Jobs run in order per key, by one worker task per key (keys run side by side).
+
+    ``put(key, job)`` queues ``job`` (a coroutine function without arguments) behind the
+    key's earlier jobs and starts a worker if none runs; it never waits. A failed job is
+    logged and the next one still runs.
+    """
+
+    def __init__(self) -> None:
+        self._queues: dict[Any, deque[Callable[[], Awaitable[Any]]]] = {}
+        self._workers: dict[Any, asyncio.Task[None]] = {}
+
+    def put(self, key: Any, job: Callable[[], Awaitable[Any]]) -> None:
+        self._queues.setdefault(key, deque()).append(job)
+        if key not in self._workers:
+            self._workers[key] = asyncio.get_running_loop().create_task(self._work(key))
+
+    async def _work(self, key: Any) -> None:
+        try:
+            queue = self._queues.get(key, deque())
+            while queue:
+                job = queue.popleft()
+                try:
+                    await job()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("could not send to %r", key)
+        finally:
+            self._workers.pop(key, None)
+            if not self._queues.get(key):
+                self._queues.pop(key, None)
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._workers)
+
+    async def idle(self) -> None:
+        """Wait until every queued job has run."""
+        while self._workers:
+            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Drop queued jobs and cancel the workers."""
+        self._queues.clear()
+        workers = list(self._workers.values())
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+        self._workers.clear()  # a worker cancelled before it ran never removed itself
