@@ -704,3 +704,50 @@ async def test_a_slow_group_never_holds_up_a_players_private_tiles() -> None:
         gate.set()
         await world.settle()
         assert held.result is not None and "mano 1" in held.params["text"]
+
+
+async def test_after_a_crash_the_player_to_move_gets_their_buttons_again_unasked() -> None:
+    from telegram.ext import AIORateLimiter
+
+    from bot.clock import ManualClock
+    from bot.manager import TableManager
+    from bot.telegram import TelegramFrontEnd
+
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _table_with_robots(world, ana, group)
+        for _ in range(50):
+            if world.turn_message(ana) is not None:
+                break
+            await world.clock.advance(0)
+            await world.settle()
+        assert world.turn_message(ana) is not None
+        # The crash: the manager is never stopped (its clock never moves again); only the
+        # old connection is closed so that it stops reading updates.
+        await world.front.stop()
+        mark = len(world.fake.calls)
+        world.clock = ManualClock(world.clock.now())
+        world.manager = TableManager(
+            world.storage, clock=world.clock, seed=world.seed, **world.manager_options
+        )
+        world.front = TelegramFrontEnd(
+            world.fake.token,
+            world.manager,
+            world.storage,
+            base_url=world.fake.base_url,
+            base_file_url=world.fake.base_file_url,
+            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+            poll_timeout=5,
+        )
+        await world.manager.start()
+        await world.front.start()
+        await world.settle()
+        (resent,) = world.fake.calls_to("sendPhoto", chat_id=ana.id)[-1:]
+        assert world.fake.calls.index(resent) >= mark  # sent by the new process, unasked
+        message = world.turn_message(ana)
+        assert message is not None and message["message_id"] == resent.result["message_id"]
+        before = world.manager.table_state(table_id).move_number
+        answer = await world.press(ana, message, _buttons(message)[0]["callback_data"])
+        assert not answer.params.get("show_alert"), answer.params
+        assert world.manager.table_state(table_id).move_number == before + 1
