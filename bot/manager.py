@@ -24,8 +24,10 @@ Front ends hand it commands (:mod:`bot.protocol`) and receive events through the
   each table has a seed, hand ``n`` is dealt from ``Random(f"{seed}:deal:{n}")`` and the
   robot's move ``k`` of hand ``n`` uses ``Random(f"{seed}:robot:{n}:{k}")``. After every
   change the table is snapshotted (``storage.save_table``); :meth:`TableManager.start`
-  reloads the snapshots and re-arms the stored deadlines, so a crash followed by a
-  restart ends exactly as an uninterrupted run with the same inputs.
+  reloads the snapshots (of the platforms asked for) and re-arms the stored deadlines,
+  so a crash followed by a restart ends exactly as an uninterrupted run with the same
+  inputs; it sends each human their tiles and the turn again, since a crash may have
+  lost the buttons the front ends were showing.
 * **Front-end notes**: a front end may keep small JSON notes with a live table
   (:meth:`TableManager.set_front_end_note`, e.g. where its board message is); they are
   saved in the snapshot, so they survive a restart, and the manager never reads them.
