@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -26,6 +27,16 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("bot.commands.simulate", "compare two robot levels on duplicate deals"),
     "render-demo": ("bot.commands.render_demo", "write sample board, hand and result pictures"),
 }
+
+
+def _load_env_file() -> None:
+    """Read ``./.env`` into the environment (never overriding what is set), so every
+    subcommand — ``play`` and ``backup`` too — uses the same settings as ``domino run``
+    (unless ``--env-file`` names another file)."""
+    if os.path.isfile(".env"):
+        from dotenv import load_dotenv
+
+        load_dotenv(".env", override=False)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,7 +61,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         sub = argparse.ArgumentParser(prog=f"domino {argv[0]}", description=SUBCOMMANDS[argv[0]][1])
         module.add_arguments(sub)
         args = sub.parse_args(argv[1:])
-        return int(module.run(args))
+        if not any(a == "--env-file" or a.startswith("--env-file=") for a in argv[1:]):
+            _load_env_file()
+        try:
+            return int(module.run(args))
+        except BrokenPipeError:
+            # The reader went away (``domino doctor | head -2``): stop quietly, as Unix
+            # tools do, and keep Python from complaining again at exit.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 141
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

@@ -1,8 +1,14 @@
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from bot.cli import SUBCOMMANDS, main
+
+RECORD = Path(__file__).parent / "records" / "records_md_example.json"
 
 
 def test_domino_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
@@ -23,3 +29,30 @@ def test_an_unknown_command_is_refused(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit) as info:
         main(["fly"])
     assert info.value.code == 2
+
+
+def test_every_subcommand_reads_the_env_file_so_backup_copies_the_bots_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DOMINO_DB", raising=False)
+    (tmp_path / "data").mkdir()
+    (tmp_path / ".env").write_text("DOMINO_DB=data/bot.db\n", encoding="utf-8")
+    assert main(["doctor"]) == 0  # creates and migrates data/bot.db
+    capsys.readouterr()
+    assert main(["backup", "copy.db"]) == 0
+    assert "data/bot.db" in capsys.readouterr().out
+    assert not (tmp_path / "domino.db").exists()
+
+
+def test_a_closed_output_pipe_ends_a_command_quietly() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "replay", str(RECORD)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader is gone before the command writes
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 141
+    assert "Traceback" not in err and "BrokenPipe" not in err

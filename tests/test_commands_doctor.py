@@ -61,7 +61,7 @@ async def discord_fake() -> AsyncIterator[FakeDiscord]:
 
 async def checkup(capsys: pytest.CaptureFixture[str], *, health: bool = False) -> tuple[int, str]:
     """Run the doctor in this event loop (the fakes live here); returns (code, output)."""
-    code = await doctor._run(argparse.Namespace(health=health, env_file=".env"))
+    code = await doctor._run(argparse.Namespace(health=health, env_file=None))
     return code, capsys.readouterr().out
 
 

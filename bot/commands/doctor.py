@@ -30,7 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="container health check: database and the running bot's heartbeat only",
     )
-    parser.add_argument("--env-file", default=".env", help="settings file (default .env)")
+    parser.add_argument(
+        "--env-file", default=None, help="settings file (default: .env when it exists)"
+    )
 
 
 def heartbeat_path(db: Path) -> Path:
@@ -57,7 +59,11 @@ async def _run(args: argparse.Namespace) -> int:
 
     report = Report()
     try:
-        settings = load_settings(args.env_file if os.path.exists(args.env_file) else None)
+        if args.env_file is not None and not os.path.isfile(args.env_file):
+            report.line("FAIL", "settings file", f"{args.env_file} not found")
+            return 1
+        env_file = args.env_file or (".env" if os.path.isfile(".env") else None)
+        settings = load_settings(env_file)
     except ValidationError as exc:
         for error in exc.errors():
             name = str(error["loc"][0]) if error["loc"] else "?"
@@ -170,4 +176,4 @@ async def _check_discord(settings: object, report: Report) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(run(argparse.Namespace(health=False, env_file=".env")))
+    sys.exit(run(argparse.Namespace(health=False, env_file=None)))

@@ -17,7 +17,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", default="render-demo", help="folder to write into (default ./render-demo)"
     )
     parser.add_argument(
-        "--language", choices=("es", "en"), default="es", help="picture language (default es)"
+        "--language",
+        "--lang",
+        choices=("es", "en"),
+        default="es",
+        help="picture language (default es)",
     )
 
 
