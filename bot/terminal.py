@@ -8,7 +8,13 @@ commands. Input may be piped from a file, so a match can be scripted and tested:
 * ``e NAME`` shows an emote (``e hola``); ``t`` shows your tiles; ``b`` takes your seat
   back from the robot; ``?`` prints the help; ``q`` leaves (the match is cancelled and
   stakes refunded, since no other human is at the table);
-* at the end of the input the table is left the same way, cleanly.
+* at the end of the input the table is left the same way, cleanly;
+* Ctrl-C (SIGINT, when :func:`play` is asked to catch it) leaves the same way too, prints
+  the same goodbye and returns exit code 130 (the shell's code for an interrupt);
+* when stdout is closed (``domino play | head``) the table is left quietly, the stake
+  refunded, and the exit code is 141 (the shell's code for a broken pipe).
+
+Lines are read by a daemon thread, so nothing waits for Enter when the program ends.
 
 Tiles are drawn ``[6|4]``; the line left to right; your seat is always "you", the seat
 across your partner.
@@ -17,11 +23,14 @@ across your partner.
 from __future__ import annotations
 
 import asyncio
+import errno
 import getpass
 import math
-from collections.abc import Callable
+import signal
+import threading
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from bot.clock import Clock, SystemClock
 from bot.i18n import emote_label, translator
@@ -59,6 +68,8 @@ from engine.views import PublicView
 from storage.base import Storage
 
 __all__ = ["TerminalPort", "play", "tile_text"]
+
+T = TypeVar("T")
 
 
 def tile_text(tile: Tile) -> str:
@@ -105,9 +116,25 @@ class TerminalPort:
         self.board_error: str | None = None
         self.away = False
         self.moves_seen = 0
+        self.broken = False
+        self.stop = asyncio.Event()
 
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        """Print a line; a closed stdout (EPIPE) stops printing and sets :attr:`stop`."""
+        if self.broken:
+            return
+        try:
+            print(text, file=self.out, flush=True)
+        except (BrokenPipeError, ValueError) as exc:  # ValueError: the stream was closed
+            self._broken(exc)
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                raise
+            self._broken(exc)
+
+    def _broken(self, exc: BaseException) -> None:
+        self.broken = True
+        self.stop.set()
 
     def who(self, seat: int) -> str:
         _ = self._
@@ -314,8 +341,12 @@ async def play(
     name: str | None = None,
     interactive: bool = False,
     clock: Clock | None = None,
+    catch_interrupt: bool = False,
 ) -> int:
-    """Play one match in the terminal; returns the exit code (0, or 2 for bad options).
+    """Play one match in the terminal; returns the exit code.
+
+    The exit code is 0, 2 for bad options, 130 after Ctrl-C and 141 when stdout was
+    closed; in the last two cases the table is left as ``q`` leaves it (stakes refunded).
 
     Args:
         storage: where the player, the wallet and the table live.
@@ -326,12 +357,14 @@ async def play(
         level: the robots' level.
         board_png: keep the board picture in this file.
         interactive: pause between moves so a person can follow (robot delay, countdown).
+        catch_interrupt: handle SIGINT (Ctrl-C) by leaving the table (the command line
+            sets it; needs the main thread and a Unix event loop, else it is skipped).
     """
     clock = clock or SystemClock()
+    _ = translator(language)
     user = name or _user_name()
     me = PlayerRef("terminal", "local", user, language)
     chat = ChatRef("terminal", "local", language=language)
-    _ = translator(language)
     manager = TableManager(
         storage,
         clock=clock,
@@ -370,32 +403,121 @@ async def play(
     port.say(_("Table {table}: you and a robot partner against two robots.", table=label))
     port.say(_help(_))
     loop = asyncio.get_running_loop()
-    while not port.ended.is_set():
-        await port.my_turn.wait()
-        if port.ended.is_set():
-            break
-        tiles = port.tiles
-        seen = port.moves_seen
-        line = await loop.run_in_executor(None, stdin.readline)
-        if port.ended.is_set():
-            break
-        if line == "":
-            port.say(_("End of input: leaving the table."))
+    reader = _LineReader(stdin, loop)
+    interrupted = False
+    if catch_interrupt:
+        interrupted_flag = port.stop
+
+        def on_interrupt() -> None:
+            nonlocal interrupted
+            interrupted = True
+            interrupted_flag.set()
+
+        try:
+            loop.add_signal_handler(signal.SIGINT, on_interrupt)
+        except (NotImplementedError, RuntimeError, ValueError):
+            catch_interrupt = False  # not the main thread, or no signals here
+    try:
+        while not port.ended.is_set():
+            if not await _until(port.my_turn.wait(), port.stop):
+                break
+            if port.ended.is_set():
+                break
+            tiles = port.tiles
+            seen = port.moves_seen
+            line = await _until(reader.readline(), port.stop)
+            if line is None:
+                break
+            if port.ended.is_set():
+                break
+            if line == "":
+                port.say(_("End of input: leaving the table."))
+                await manager.handle(Leave(me, chat, table_id))
+                break
+            text = line.strip()
+            if not interactive and text:
+                port.say(f"> {text}")
+            await _command(manager, port, me, chat, table_id, text, tiles, _)
+            unchanged = port.moves_seen == seen and port.tiles is tiles
+            if port.away or (unchanged and tiles is not None and tiles.is_your_turn):
+                # nothing moved (a refusal, an emote, help), or a robot plays for us: read on
+                port.my_turn.set()
+        if port.stop.is_set() and not port.ended.is_set():
+            if interrupted:
+                port.say("")
+                port.say(_("Interrupted: leaving the table."))
             await manager.handle(Leave(me, chat, table_id))
-            break
-        text = line.strip()
-        if not interactive and text:
-            port.say(f"> {text}")
-        await _command(manager, port, me, chat, table_id, text, tiles, _)
-        unchanged = port.moves_seen == seen and port.tiles is tiles
-        if port.away or (unchanged and tiles is not None and tiles.is_your_turn):
-            # nothing moved (a refusal, an emote, help), or a robot plays for us: read on
-            port.my_turn.set()
-    await manager.idle()
-    balance = await manager.balance(me)
-    port.say(_("Your balance: ${balance}.", balance=balance))
-    await manager.stop()
-    return 0
+        await manager.idle()
+        balance = await manager.balance(me)
+        port.say(_("Your balance: ${balance}.", balance=balance))
+    finally:
+        if catch_interrupt:
+            loop.remove_signal_handler(signal.SIGINT)
+        await manager.stop()
+    if port.broken:
+        return 141
+    return 130 if interrupted else 0
+
+
+async def _until(awaitable: Awaitable[T], stop: asyncio.Event) -> T | None:
+    """``awaitable``'s result, or None as soon as ``stop`` is set (it is cancelled then)."""
+    if stop.is_set():
+        if asyncio.iscoroutine(awaitable):
+            awaitable.close()
+        return None
+    task: asyncio.Future[T] = asyncio.ensure_future(awaitable)
+    stopper: asyncio.Future[object] = asyncio.ensure_future(stop.wait())
+    waited: list[asyncio.Future[object]] = [task, stopper]  # type: ignore[list-item]
+    try:
+        await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopper.cancel()
+    if task.done() and not task.cancelled():
+        return task.result()
+    task.cancel()
+    return None
+
+
+class _LineReader:
+    """Reads ``stdin`` line by line in a daemon thread, one line per request.
+
+    A blocking ``readline`` in the event loop's default executor would keep the program
+    from ending until Enter is pressed; a daemon thread does not.
+    """
+
+    def __init__(self, stdin: TextIO, loop: asyncio.AbstractEventLoop) -> None:
+        self.stdin = stdin
+        self.loop = loop
+        self.wanted = threading.Semaphore(0)
+        self.lines: asyncio.Queue[str] = asyncio.Queue()
+        self.thread: threading.Thread | None = None
+        self.pending = 0
+
+    async def readline(self) -> str:
+        """The next line, ``""`` at the end of the input."""
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._run, name="stdin", daemon=True)
+            self.thread.start()
+        if self.pending == 0:
+            self.pending += 1
+            self.wanted.release()
+        line = await self.lines.get()
+        self.pending -= 1
+        return line
+
+    def _run(self) -> None:
+        while True:
+            self.wanted.acquire()
+            try:
+                line = self.stdin.readline()
+            except (OSError, ValueError):
+                line = ""
+            try:
+                self.loop.call_soon_threadsafe(self.lines.put_nowait, line)
+            except RuntimeError:  # the loop is closed: the program is ending
+                return
+            if line == "":
+                return
 
 
 async def _command(

@@ -170,3 +170,64 @@ async def test_when_a_robot_takes_the_seat_the_terminal_keeps_reading_so_b_can_b
     await port.deliver(SeatGivenBack(table_id="t", chat=chat, seat=0, player=me))
     assert not port.away and not port.my_turn.is_set()
     assert "Vuelves a tu asiento." in out.getvalue()
+
+
+def _play_process(tmp_path: Path, *args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "play",
+            "--seed",
+            "1",
+            "--db",
+            str(tmp_path / "d.db"),
+            *args,
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def _balance(tmp_path: Path) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--seed", "1", "--db", str(tmp_path / "d.db")],
+        input=b"q\n",
+        capture_output=True,
+        timeout=60,
+    )
+    return done.stdout.decode().strip().splitlines()[-1]
+
+
+def test_ctrl_c_leaves_the_table_at_once_with_the_goodbye_and_no_traceback(tmp_path: Path):
+    import signal
+    import time
+
+    process = _play_process(tmp_path)
+    assert process.stdout is not None
+    first = process.stdout.readline()  # the table is open and waits for our move
+    assert first.startswith(b"Mesa ")
+    time.sleep(0.3)
+    process.send_signal(signal.SIGINT)  # stdin stays open: nobody presses Enter
+    out, err = process.communicate(timeout=15)
+    assert process.returncode == 130
+    assert b"Traceback" not in err and b"Error" not in err, err
+    assert "Interrumpido: dejas la mesa." in out.decode()
+    assert "Tu saldo: $1000." in out.decode()  # the stake came back
+    assert _balance(tmp_path) == "Tu saldo: $1000."
+
+
+def test_a_closed_stdout_leaves_the_table_quietly_and_moves_no_money(tmp_path: Path):
+    process = _play_process(tmp_path)
+    assert process.stdout is not None and process.stdin is not None
+    process.stdout.readline()
+    process.stdout.close()  # like `| head -1`
+    process.stdin.write(b"q\n")
+    process.stdin.close()
+    err = process.stderr.read() if process.stderr is not None else b""
+    process.wait(timeout=15)
+    assert process.returncode in (141, 0), err
+    assert b"Traceback" not in err and b"BrokenPipe" not in err, err
+    assert _balance(tmp_path) == "Tu saldo: $1000."

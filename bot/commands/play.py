@@ -3,12 +3,15 @@
 The table, your player and your wallet live in the local SQLite database (``--db``, else
 ``DOMINO_DB``, else ``domino.db``), like the bot's. Input may be piped from a file: a
 number picks a move, ``e hola`` shows an emote, ``q`` leaves; see :mod:`bot.terminal`.
+Exit codes: 0; 2 for bad options; 130 after Ctrl-C and 141 when stdout was closed (the
+table is left as ``q`` leaves it, the stake refunded).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -47,7 +50,10 @@ def run(args: argparse.Namespace) -> int:
         except RulesError as exc:
             print(str(exc), file=sys.stderr)
             return 2
-    return asyncio.run(_main(args))
+    code = asyncio.run(_main(args))
+    if code == 141:  # stdout was closed (e.g. piped into head)
+        _quiet_stdout()
+    return code
 
 
 async def _main(args: argparse.Namespace) -> int:
@@ -67,6 +73,16 @@ async def _main(args: argparse.Namespace) -> int:
             language=args.lang,
             name=args.name,
             interactive=sys.stdin.isatty(),
+            catch_interrupt=True,
         )
     finally:
         await storage.close()
+
+
+def _quiet_stdout() -> None:
+    """Point a closed stdout at /dev/null, so the exit flush raises no BrokenPipeError."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
