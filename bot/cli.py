@@ -22,7 +22,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("bot.commands.run", "host tables on Telegram and/or Discord (tokens from env/.env)"),
     "doctor": ("bot.commands.doctor", "check configuration, database and tokens"),
     "backup": ("bot.commands.backup", "copy the database safely while the bot runs"),
-    "replay": ("bot.commands.replay", "check and score a match record (records.md)"),
+    "replay": ("bot.commands.replay", "check and score a match record (docs/records.md)"),
     "robot": ("bot.commands.robot", "a robot speaking the robot protocol on stdin/stdout"),
     "simulate": ("bot.commands.simulate", "compare two robot levels on duplicate deals"),
     "render-demo": ("bot.commands.render_demo", "write sample board, hand and result pictures"),

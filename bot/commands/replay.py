@@ -13,7 +13,7 @@ import sys
 from engine.errors import RecordError
 from engine.records import replay, replay_summary
 
-HELP = "check and score a match record (records.md)"
+HELP = "check and score a match record (docs/records.md)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
