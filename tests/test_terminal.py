@@ -211,7 +211,10 @@ def test_ctrl_c_leaves_the_table_at_once_with_the_goodbye_and_no_traceback(tmp_p
     assert first.startswith(b"Mesa ")
     time.sleep(0.3)
     process.send_signal(signal.SIGINT)  # stdin stays open: nobody presses Enter
-    out, err = process.communicate(timeout=15)
+    process.wait(timeout=15)  # communicate() would close stdin: it must stay open
+    out, err = process.stdout.read(), process.stderr.read() if process.stderr else b""
+    if process.stdin is not None:
+        process.stdin.close()
     assert process.returncode == 130
     assert b"Traceback" not in err and b"Error" not in err, err
     assert "Interrumpido: dejas la mesa." in out.decode()
