@@ -108,6 +108,40 @@ EMOTE_LABELS: dict[str, str] = {
 }
 """Emote names (rules.md, "Emotes") and their message ids."""
 
+EMOTE_NAMES_EN: dict[str, str] = {
+    "buena": "nice",
+    "gracias": "thanks",
+    "rapido": "hurry",
+    "ups": "oops",
+    "jaja": "haha",
+    "pensando": "thinking",
+    "capicua": "capicua",
+    "hola": "hello",
+}
+"""The emotes' English names (what an English-speaking player types), by Spanish name."""
+
+_EMOTES_BY_ENGLISH = {english: name for name, english in EMOTE_NAMES_EN.items()}
+
+
+def emote_names(language: str | None) -> list[str]:
+    """The emotes' names as a player of ``language`` types them, in :data:`EMOTE_LABELS` order."""
+    if language == "en":
+        return [EMOTE_NAMES_EN[name] for name in EMOTE_LABELS]
+    return list(EMOTE_LABELS)
+
+
+def emote_from_input(word: str) -> str:
+    """The emote's (Spanish) name for a typed name in either language; ``word`` if unknown.
+
+    Case and accents are ignored: ``"Rápido"``, ``"hurry"`` and ``"rapido"`` are all
+    ``"rapido"``.
+    """
+    key = word.strip().lower().translate(_PLAIN)
+    return _EMOTES_BY_ENGLISH.get(key, key)
+
+
+_PLAIN = str.maketrans("áéíóúü", "aeiouu")
+
 
 def emote_label(name: str, language: str | None) -> str:
     """The emote's text in ``language`` (the name itself for an unknown emote)."""
@@ -153,7 +187,7 @@ REFUSALS: dict[str, str] = {
     ),
     "emote_too_soon": N_("Wait {wait_seconds} s before the next emote."),
     "unknown_emote": N_("Unknown emote. Emotes: {emotes}."),
-    "not_away": N_("You are playing your seat already."),
+    "not_away": N_("You are at your seat already."),
     "too_late": N_("More than 5 minutes passed: your seat stays with the robot."),
     "not_admin": N_("Only the chat's administrators can change its rules."),
     "bad_rules": N_("Option {option} must be one of: {allowed}."),

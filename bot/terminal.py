@@ -33,10 +33,9 @@ from pathlib import Path
 from typing import TextIO, TypeVar
 
 from bot.clock import Clock, SystemClock
-from bot.i18n import emote_label, translator
+from bot.i18n import emote_from_input, emote_label, emote_names, translator
 from bot.manager import TableManager
 from bot.protocol import (
-    EMOTES,
     ChatRef,
     ComeBack,
     Emote,
@@ -167,13 +166,16 @@ class TerminalPort:
             )
         elif isinstance(event, HandStarted):
             self.say("")
-            self.say(
-                _(
-                    "— Hand {number} — {who} opens.",
-                    number=event.hand_number,
-                    who=self.who(event.starter),
+            if event.starter == self.my_seat:
+                self.say(_("— Hand {number} — you open.", number=event.hand_number))
+            else:
+                self.say(
+                    _(
+                        "— Hand {number} — {who} opens.",
+                        number=event.hand_number,
+                        who=self.who(event.starter),
+                    )
                 )
-            )
         elif isinstance(event, MovePlayed):
             self.moves_seen += 1
             self.my_turn.clear()  # whatever was offered before this move is stale now
@@ -196,7 +198,8 @@ class TerminalPort:
             self.result = event
             self._match_ended(event)
         elif isinstance(event, EmoteShown):
-            self.say(f"  {self.who(event.seat)}: «{emote_label(event.name, self.me.language)}»")
+            label = emote_label(event.name, self.me.language)
+            self.say("  " + _('{who}: "{text}"', who=self.who(event.seat), text=label))
         elif isinstance(event, SeatTakenByRobot):
             if event.seat == self.my_seat:
                 self.say(_("A robot plays for you now. Type b to take your seat back."))
@@ -273,7 +276,10 @@ class TerminalPort:
         outcome = event.outcome
         if outcome.end is Termination.DOMINO:
             assert outcome.winner_seat is not None
-            how = _("{who} dominoes", who=self.who(outcome.winner_seat))
+            if outcome.winner_seat == self.my_seat:
+                how = _("You domino")
+            else:
+                how = _("{who} dominoes", who=self.who(outcome.winner_seat))
             if outcome.capicua:
                 how += " " + _("(capicúa!)")
         else:
@@ -321,10 +327,10 @@ class TerminalPort:
                 self.say(f"  ! board picture: {exc}")
 
 
-def _help(_: Callable[..., str]) -> str:
+def _help(_: Callable[..., str], language: str) -> str:
     return _(
         "Type the number of a move; e NAME for an emote ({emotes}); t for your tiles; b to come back; q to leave.",
-        emotes=", ".join(EMOTES),
+        emotes=", ".join(emote_names(language)),
     )
 
 
@@ -401,7 +407,7 @@ async def play(
     state = manager.table_state(table_id or "")
     label = state.label if state is not None else ""
     port.say(_("Table {table}: you and a robot partner against two robots.", table=label))
-    port.say(_help(_))
+    port.say(_help(_, language))
     loop = asyncio.get_running_loop()
     reader = _LineReader(stdin, loop)
     interrupted = False
@@ -545,7 +551,7 @@ async def _command(
         port.my_turn.clear()
         reply = await manager.handle(PressButton(me, tiles.moves[index].payload, chat))
     elif word == "e":
-        reply = await manager.handle(Emote(me, rest.strip().lower(), chat, table_id))
+        reply = await manager.handle(Emote(me, emote_from_input(rest), chat, table_id))
     elif word == "t":
         reply = await manager.handle(ShowMyTiles(me, chat, table_id))
         for event in reply.events:
@@ -558,7 +564,7 @@ async def _command(
     elif word == "q":
         reply = await manager.handle(Leave(me, chat, table_id))
     else:
-        port.say(_help(_))
+        port.say(_help(_, port.me.language))
         return
     if reply.refusal is not None:
         port.say(f"  ! {reply.refusal.text}")

@@ -8,7 +8,9 @@ from babel.messages.pofile import read_po
 from bot.i18n import (
     LOCALES_DIR,
     REFUSALS,
+    emote_from_input,
     emote_label,
+    emote_names,
     language_of,
     level_label,
     refusal_text,
@@ -86,3 +88,16 @@ def test_emotes_and_robot_levels_have_spanish_labels():
     assert emote_label("hola", "en") == "Hello, table"
     assert level_label("experto", "es") == "Robot (Experto)"
     assert level_label("experto", "en") == "Robot (Expert)"
+
+
+def test_emotes_are_named_in_the_players_language_and_typed_in_either():
+    assert emote_names("es")[:3] == ["buena", "gracias", "rapido"]
+    assert emote_names("en")[:3] == ["nice", "thanks", "hurry"]
+    assert [emote_from_input(n) for n in emote_names("en")] == list(EMOTES)
+    assert emote_from_input(" Rápido ") == "rapido" and emote_from_input("HOLA") == "hola"
+    assert emote_from_input("bravo") == "bravo"  # unknown: the manager refuses it
+
+
+def test_the_refusal_for_a_player_already_at_the_seat_reads_naturally():
+    assert refusal_text("not_away", {}, "es") == "Ya estás en tu silla."
+    assert refusal_text("not_away", {}, "en") == "You are at your seat already."

@@ -53,7 +53,7 @@ async def test_the_same_seed_gives_the_same_match():
 async def test_emotes_help_and_bad_numbers_are_answered_without_moving():
     code, text, _ = await run_script("e hola\ne hola\ne bravo\n99\n?\nt\n1\nq\n", language="en")
     assert code == 0
-    assert "  You: «Hello, table»" in text
+    assert "  You: “Hello, table”" in text  # English quotes in English
     assert "Wait 5 s before the next emote." in text
     assert "Unknown emote." in text
     assert "Choose a number from 1 to" in text
@@ -62,6 +62,26 @@ async def test_emotes_help_and_bad_numbers_are_answered_without_moving():
     assert "You play [" in text
     assert "The table closed; stakes were refunded." in text
     assert text.rstrip().endswith("Your balance: $1000.")
+
+
+async def test_the_players_own_seat_is_spoken_to_in_the_second_person():
+    _, spanish, _ = await run_script("1\n" * 400)
+    assert "— Mano 2 — sales tú." in spanish and "sale Tú" not in spanish
+    assert "Mano 1: Dominaste; ganamos 10 tantos." in spanish and "Tú dominó" not in spanish
+    assert "— Mano 1 — sale Rival izquierdo." in spanish  # others: the third person
+    _, english, _ = await run_script("1\n" * 400, language="en")
+    assert "— Hand 2 — you open." in english and "You opens" not in english
+    assert "Hand 1: You domino; we win 10 points." in english and "You dominoes" not in english
+    assert "Hand 7: Right rival dominoes; they win 12 points." in english
+
+
+async def test_emote_names_are_listed_in_the_players_language_and_both_are_understood():
+    _, english, _ = await run_script("e hello\nq\n", language="en")
+    assert "(nice, thanks, hurry, oops, haha, thinking, capicua, hello)" in english
+    assert "  You: “Hello, table”" in english
+    _, spanish, _ = await run_script("e Rápido\nq\n")
+    assert "(buena, gracias, rapido, ups, jaja, pensando, capicua, hola)" in spanish
+    assert "  Tú: «Rápido»" in spanish
 
 
 async def test_the_end_of_the_input_leaves_the_table_cleanly_and_refunds():
