@@ -24,16 +24,16 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import getpass
 import math
 import signal
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from bot.clock import Clock, SystemClock
-from bot.i18n import emote_from_input, emote_label, emote_names, translator
+from bot.i18n import LEVEL_NAMES, emote_from_input, emote_label, emote_names, translator
 from bot.manager import TableManager
 from bot.protocol import (
     ChatRef,
@@ -65,6 +65,9 @@ from engine.moves import Move
 from engine.tiles import Tile
 from engine.views import PublicView
 from storage.base import Storage
+
+if TYPE_CHECKING:
+    from render import TableFacts
 
 __all__ = ["TerminalPort", "play", "tile_text"]
 
@@ -136,6 +139,11 @@ class TerminalPort:
         self.stop.set()
 
     def who(self, seat: int) -> str:
+        """A seat's short name, the same in the text and on the board picture.
+
+        Your seat is "Tú"/"You" (on the picture: your name, "Tú" unless ``--name``); a robot's is its place from you ("Compañero", "Rival der.",
+        "Rival izq."), short enough for the picture's side panels.
+        """
         _ = self._
         if seat == self.my_seat:
             return _("You")
@@ -311,13 +319,22 @@ class TerminalPort:
         else:
             self.say(_("They won the match {score}.", score=self.score_text(event.score)))
 
+    def board_facts(self, event: TableChanged) -> TableFacts:
+        """The board picture's facts, the robots named as the text names them (:meth:`who`)."""
+        facts = event.table_facts(self.me.language)
+        a, b, c, d = (
+            replace(seat, name=self.who(i)) if self.robots[i] else seat
+            for i, seat in enumerate(facts.seats)
+        )
+        return replace(facts, seats=(a, b, c, d))
+
     def _draw_board(self, event: TableChanged) -> None:
         if self.board_png is None or event.view is None:
             return
         try:
             from render import board_png
 
-            data = board_png(event.view, event.table_facts(self.me.language))
+            data = board_png(event.view, self.board_facts(event))
             tmp = self.board_png.with_name(self.board_png.name + ".tmp")
             tmp.write_bytes(data)
             tmp.replace(self.board_png)
@@ -368,7 +385,7 @@ async def play(
     """
     clock = clock or SystemClock()
     _ = translator(language)
-    user = name or _user_name()
+    user = name or _("You")  # "Tú": the name on the board picture too
     me = PlayerRef("terminal", "local", user, language)
     chat = ChatRef("terminal", "local", language=language)
     manager = TableManager(
@@ -407,6 +424,8 @@ async def play(
     state = manager.table_state(table_id or "")
     label = state.label if state is not None else ""
     port.say(_("Table {table}: you and a robot partner against two robots.", table=label))
+    if level in LEVEL_NAMES:
+        port.say(_("Robots' level: {level}.", level=_(LEVEL_NAMES[level])))
     port.say(_help(_, language))
     loop = asyncio.get_running_loop()
     reader = _LineReader(stdin, loop)
@@ -569,10 +588,3 @@ async def _command(
     if reply.refusal is not None:
         port.say(f"  ! {reply.refusal.text}")
     await manager.idle()
-
-
-def _user_name() -> str:
-    try:
-        return getpass.getuser() or "Jugador"
-    except Exception:
-        return "Jugador"

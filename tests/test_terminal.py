@@ -68,7 +68,7 @@ async def test_the_players_own_seat_is_spoken_to_in_the_second_person():
     _, spanish, _ = await run_script("1\n" * 400)
     assert "— Mano 2 — sales tú." in spanish and "sale Tú" not in spanish
     assert "Mano 1: Dominaste; ganamos 10 tantos." in spanish and "Tú dominó" not in spanish
-    assert "— Mano 1 — sale Rival izquierdo." in spanish  # others: the third person
+    assert "— Mano 1 — sale Rival izq." in spanish  # others: the third person
     _, english, _ = await run_script("1\n" * 400, language="en")
     assert "— Hand 2 — you open." in english and "You opens" not in english
     assert "Hand 1: You domino; we win 10 points." in english and "You dominoes" not in english
@@ -254,3 +254,39 @@ def test_a_closed_stdout_leaves_the_table_quietly_and_moves_no_money(tmp_path: P
     assert process.returncode in (141, 0), err
     assert b"Traceback" not in err and b"BrokenPipe" not in err, err
     assert _balance(tmp_path) == "Tu saldo: $1000."
+
+
+async def test_the_player_is_called_tu_unless_named_and_the_robots_level_is_said():
+    _code, text, storage = await run_script("q\n")
+    player = await storage.find_player("terminal", "local")
+    assert player is not None and player.display_name == "Tú"
+    assert "Nivel de los robots: Aprendiz." in text
+    _, english, storage = await run_script("q\n", language="en")
+    player = await storage.find_player("terminal", "local")
+    assert player is not None and player.display_name == "You"
+    assert "Robots' level: Apprentice." in english
+    _, _, storage = await run_script("q\n", name="Ana")
+    player = await storage.find_player("terminal", "local")
+    assert player is not None and player.display_name == "Ana"
+
+
+async def test_the_board_picture_names_the_robots_as_the_text_does():
+    from bot.manager import TableManager
+    from bot.protocol import ChatRef, OpenTable, PlayerRef, RobotSeat
+    from bot.terminal import TerminalPort
+
+    me = PlayerRef("terminal", "local", "Tú", "es")
+    chat = ChatRef("terminal", "local", language="es")
+    manager = TableManager(MemoryStorage(), seed=1, robot_delay=0.0, countdown_seconds=0.0)
+    port = TerminalPort(me, io.StringIO())
+    manager.register("terminal", port)
+    await manager.start()
+    robot = RobotSeat("experto")
+    reply = await manager.handle(OpenTable(me, chat, right=robot, across=robot, left=robot))
+    state = manager.table_state(reply.table_id or "")
+    assert state is not None
+    await port.deliver(state)
+    names = [seat.name for seat in port.board_facts(state).seats]
+    assert names == ["Tú", "Rival der.", "Compañero", "Rival izq."]
+    assert names[1:] == [port.who(seat) for seat in (1, 2, 3)]  # the text's names
+    await manager.stop()
