@@ -105,6 +105,7 @@ class TerminalPort:
         self.me = me
         self.out = out
         self.board_png = board_png
+        self._last_table: TableChanged | None = None
         self.clock = clock or SystemClock()
         self._ = translator(me.language)
         self.tiles: YourTiles | None = None
@@ -162,6 +163,7 @@ class TerminalPort:
         if isinstance(event, TableChanged):
             self.names = [s.name for s in event.seats]
             self.robots = [s.player is None and s.is_robot for s in event.seats]
+            self._last_table = event
             self._draw_board(event)
         elif isinstance(event, MatchStarted):
             self.names = [s.name for s in event.seats]
@@ -281,6 +283,11 @@ class TerminalPort:
 
     def _hand_ended(self, event: HandEnded) -> None:
         _ = self._
+        if self._last_table is not None:
+            # The last tile of a hand comes with no table change: draw the final line.
+            self._draw_board(
+                replace(self._last_table, view=event.view, deadline=None, seconds_left=None)
+            )
         outcome = event.outcome
         if outcome.end is Termination.DOMINO:
             assert outcome.winner_seat is not None

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.terminal import play, tile_text
 from engine.tiles import Tile
 from storage.memory import MemoryStorage
@@ -98,6 +100,26 @@ async def test_the_board_picture_is_kept_on_disk(tmp_path: Path):
     assert code == 0
     data = board.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+async def test_the_board_picture_on_disk_shows_the_last_tile_of_the_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    import render
+
+    drawn = []
+    real = render.board_png
+
+    def recording(view, facts):  # type: ignore[no-untyped-def]
+        drawn.append((view, facts))
+        return real(view, facts)
+
+    monkeypatch.setattr(render, "board_png", recording)
+    code, _text, _ = await run_script("1\n" * 400, board_png=tmp_path / "board.png")
+    assert code == 0
+    last_view, last_facts = drawn[-1]
+    assert last_view.outcome is not None  # the hand's final line, not the move before
+    assert last_facts.seconds_left is None
 
 
 def test_tiles_are_drawn_as_text():
