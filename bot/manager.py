@@ -423,37 +423,16 @@ class TableManager:
             return Reply(refusal=self._refusal(command.player, refuse), table_id=refuse.table_id)
 
     async def _dispatch(self, command: Command) -> Reply:
-        if isinstance(command, PlayMove):
-            return await self._play_move(command)
-        if isinstance(command, PressButton):
-            return await self._press(command)
-        if isinstance(command, PlayNow):
+        handler = _HANDLERS.get(type(command))
+        if handler is None:
+            raise TypeError(f"not a command: {command!r}")
+        name, in_lobby = handler
+        method = getattr(self, name)
+        if in_lobby:
+            # seating commands change which tables exist or who sits where: one at a time
             async with self._lobby:
-                return await self._play_now(command)
-        if isinstance(command, OpenTable):
-            async with self._lobby:
-                return await self._open_table(command)
-        if isinstance(command, SitAt):
-            async with self._lobby:
-                return await self._sit_at(command)
-        if isinstance(command, Rematch):
-            async with self._lobby:
-                return await self._rematch(command)
-        if isinstance(command, InvitePartner):
-            return await self._invite(command)
-        if isinstance(command, FillWithRobots):
-            return await self._fill_now(command)
-        if isinstance(command, Leave):
-            return await self._leave(command)
-        if isinstance(command, ComeBack):
-            return await self._come_back(command)
-        if isinstance(command, Emote):
-            return await self._emote(command)
-        if isinstance(command, ShowMyTiles):
-            return await self._show_tiles(command)
-        if isinstance(command, SetChatRules):
-            return await self._set_chat_rules(command)
-        raise TypeError(f"not a command: {command!r}")
+                return await method(command)  # type: ignore[no-any-return]
+        return await method(command)  # type: ignore[no-any-return]
 
     def _refusal(self, player: PlayerRef, refuse: _Refuse) -> Refusal:
         return Refusal(
@@ -1630,6 +1609,25 @@ class _Ended:
     seats: list[Seat]
     started: bool
     match: Match | None = None
+
+
+_HANDLERS: dict[type, tuple[str, bool]] = {
+    # command type: (TableManager method, taken under the lobby lock)
+    PlayMove: ("_play_move", False),
+    PressButton: ("_press", False),
+    PlayNow: ("_play_now", True),
+    OpenTable: ("_open_table", True),
+    SitAt: ("_sit_at", True),
+    Rematch: ("_rematch", True),
+    InvitePartner: ("_invite", False),
+    FillWithRobots: ("_fill_now", False),
+    Leave: ("_leave", False),
+    ComeBack: ("_come_back", False),
+    Emote: ("_emote", False),
+    ShowMyTiles: ("_show_tiles", False),
+    SetChatRules: ("_set_chat_rules", False),
+}
+"""How :meth:`TableManager.handle` applies each command."""
 
 
 def tune_gc_for_serving() -> None:
