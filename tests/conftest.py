@@ -17,6 +17,7 @@ from bot.manager import TableManager
 from bot.protocol import Event, MoveChoice, PlayerRef, PressButton, ShowMyTiles, YourTiles
 from storage.base import Storage
 from storage.memory import MemoryStorage
+from tests.fake_discord import ErrorLog, FakeDiscord, Harness
 
 E = TypeVar("E")
 
@@ -137,3 +138,27 @@ async def run_table(
         assert deadline is not None, "the table is stuck: no timer armed"
         await clock.advance(max(0.0, deadline - clock.now()))
     raise AssertionError("the table did not finish")
+
+
+# ---------------------------------------------------------------- the Discord fake
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    """The fake Discord (tests/fake_discord.py) on 127.0.0.1; any error logged while it
+    runs fails the test. (Telegram tests name their own fake.)"""
+    server = FakeDiscord()
+    await server.start()
+    with ErrorLog() as errors:
+        yield server
+    await server.close()
+    assert errors.messages() == []
+
+
+@pytest.fixture
+async def harness(fake: FakeDiscord) -> AsyncIterator[Harness]:
+    """The real discord.py client and a table manager on the fake, with one server "Club"."""
+    fake.add_guild("Club")
+    running = await Harness(fake, MemoryStorage()).start()
+    yield running
+    await running.stop()

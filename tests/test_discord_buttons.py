@@ -6,42 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
 
 from bot.discord.buttons import PressItem, board_view, moves_view
 from bot.i18n import refusal_text
 from bot.protocol import EMOTES, PlayerRef, ShowMyTiles, encode_action, encode_press
-from storage.memory import MemoryStorage
 from tests.fake_discord import (
     EPHEMERAL,
-    ErrorLog,
     FakeDiscord,
     FakeMessage,
     FakeUser,
     Harness,
     play_until_closed,
 )
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    with ErrorLog() as errors:
-        yield server
-    await server.close()
-    assert errors.messages() == []
-
-
-@pytest.fixture
-async def harness(fake: FakeDiscord) -> AsyncIterator[Harness]:
-    fake.add_guild("Club")
-    running = await Harness(fake, MemoryStorage()).start()
-    yield running
-    await running.stop()
 
 
 async def start_with_robots(fake: FakeDiscord, harness: Harness, user: FakeUser) -> str:

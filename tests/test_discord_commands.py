@@ -4,7 +4,6 @@ discord.py and the fake Discord: answers, refusals, the DMs-closed fallback, adm
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -19,24 +18,6 @@ from tests.fake_discord import (
     Harness,
     play_until_closed,
 )
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    with ErrorLog() as errors:
-        yield server
-    await server.close()
-    assert errors.messages() == []
-
-
-@pytest.fixture
-async def harness(fake: FakeDiscord) -> AsyncIterator[Harness]:
-    fake.add_guild("Club")
-    running = await Harness(fake, MemoryStorage()).start()
-    yield running
-    await running.stop()
 
 
 def guild_of(fake: FakeDiscord) -> int:

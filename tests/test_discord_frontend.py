@@ -6,7 +6,6 @@ with the old buttons still working, command sync, intents and sharding.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -17,23 +16,12 @@ from bot.discord import intents
 from storage.memory import MemoryStorage
 from storage.sqlite import SqliteStorage
 from tests.fake_discord import (
-    ErrorLog,
     FakeDiscord,
     FakeMessage,
     Harness,
     eager_clock,
     play_until_closed,
 )
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    with ErrorLog() as errors:
-        yield server
-    await server.close()
-    assert errors.messages() == []
 
 
 def boards(fake: FakeDiscord, channel_id: int) -> list[FakeMessage]:

@@ -4,17 +4,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
-import pytest
 from babel.messages.pofile import read_po
 from discord import app_commands
 
 from bot.discord.i18n import DominoTranslator, command_name, text, texts
 from storage.memory import MemoryStorage
-from tests.fake_discord import ErrorLog, FakeDiscord, Harness
+from tests.fake_discord import FakeDiscord, Harness
 
 LOCALES = Path(__file__).resolve().parent.parent / "bot" / "locales"
 
@@ -75,16 +73,6 @@ def test_command_and_option_names_are_valid_discord_names_in_both_languages() ->
 def test_a_missing_language_falls_back_to_spanish() -> None:
     assert texts("pt")("My tiles") == "Mis fichas"
     assert texts("en")("My tiles") == "My tiles"
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    with ErrorLog() as errors:
-        yield server
-    await server.close()
-    assert errors.messages() == []
 
 
 async def test_synced_commands_carry_their_english_localizations(fake: FakeDiscord) -> None:

@@ -3,40 +3,17 @@ tiles and channel messages."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
 
 from bot.discord.port import board_embed, team_names
 from bot.protocol import Event, PlayerRef, Refusal, TableChanged
-from storage.memory import MemoryStorage
 from tests.fake_discord import (
-    ErrorLog,
     FakeDiscord,
     FakeMessage,
     FakeUser,
     Harness,
     play_until_closed,
 )
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    with ErrorLog() as errors:
-        yield server
-    await server.close()
-    assert errors.messages() == []
-
-
-@pytest.fixture
-async def harness(fake: FakeDiscord) -> AsyncIterator[Harness]:
-    fake.add_guild("Club")
-    running = await Harness(fake, MemoryStorage()).start()
-    yield running
-    await running.stop()
 
 
 class Recorder:
