@@ -50,10 +50,19 @@ async def run(moves: int) -> dict[str, list[float]]:
     boards: list[float] = []
     try:
         while len(callbacks) < moves:
+            before = {m.id for m in fake.messages_in(channel)}
             inter = await fake.slash(ana, guild, "domino", "mesa", options={"robots": "all"})
             await fake.replied(inter)
+            # this table's board: a new message (the last match's board stays in the channel)
             board: FakeMessage = await fake.wait_until(
-                lambda: next((m for m in reversed(fake.messages_in(channel)) if m.embeds), None)
+                lambda before=before: next(
+                    (
+                        m
+                        for m in reversed(fake.messages_in(channel))
+                        if m.embeds and m.id not in before
+                    ),
+                    None,
+                )
             )
             board_path = f"/channels/{channel}/messages/{board.id}"
             clicked: list[tuple[int, tuple[str, ...]]] = []
