@@ -50,7 +50,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from bot.clock import Clock, SystemClock
-from bot.i18n import level_label, refusal_text, translator
+from bot.i18n import refusal_text, translator
 from bot.protocol import (
     EMOTES,
     ChatRef,
@@ -1432,7 +1432,6 @@ class TableManager:
     # ------------------------------------------------------------------ events
 
     def _seat_infos(self, table: Table) -> tuple[SeatInfo, SeatInfo, SeatInfo, SeatInfo]:
-        lang = table.chat.language
         infos = []
         for index, s in enumerate(table.seats):
             if s.player is not None:
@@ -1452,7 +1451,7 @@ class TableManager:
                 infos.append(
                     SeatInfo(
                         seat=index,
-                        name=_robot_name(s.robot_level, lang),
+                        name=ROBOT_NAMES[index],
                         is_robot=True,
                         robot_level=s.robot_level,
                     )
@@ -1705,14 +1704,9 @@ class _Pacer:
 
 
 _MOVES: dict[Move, Move] = {}
-_ROBOT_NAMES: dict[tuple[str, str], str] = {}
-
-
-def _robot_name(level: str, language: str) -> str:
-    name = _ROBOT_NAMES.get((level, language))
-    if name is None:
-        name = _ROBOT_NAMES[(level, language)] = level_label(level, language)
-    return name
+ROBOT_NAMES = ("Robot Tuerca", "Robot Chispa", "Robot Turbo", "Robot Bit")
+"""A robot's name by seat: distinct at a table, so "dominó de Robot Chispa" says which
+robot; the level is shown apart (the seat's robot tag), so the name fits a seat panel."""
 
 
 def find_preset_name(name: str) -> str:

@@ -118,6 +118,16 @@ async def test_a_human_seat_driven_by_the_test_plays_a_whole_match(
     assert [m.match_id for m in history] == [table_id]
 
 
+async def test_the_robots_at_a_table_have_names_that_tell_them_apart(make_manager, clock):
+    manager = make_manager()
+    table_id = await seat_with_robots(manager, clock)
+    state = manager.table_state(table_id)
+    assert state is not None
+    robots = [seat.name for seat in state.seats if seat.is_robot]
+    assert len(robots) == 3 and len(set(robots)) == 3
+    assert all(len(name) <= 13 for name in robots)  # fits a seat panel of the board
+
+
 async def test_the_human_is_told_their_tiles_and_turn_and_every_press_names_its_table(
     make_manager, clock, recorder: RecordingPort
 ):
