@@ -29,7 +29,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from bot.protocol import Leave, PlayerRef  # noqa: E402
+from bot.core import Leave, PlayerRef  # noqa: E402
 from storage.memory import MemoryStorage  # noqa: E402
 from tests.fake_discord import FakeDiscord, FakeMessage, Harness  # noqa: E402
 

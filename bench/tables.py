@@ -1,6 +1,6 @@
 """Many concurrent robot tables in one process (issue 6's benchmark).
 
-Runs the real :class:`bot.manager.TableManager` (commands, timers on the event loop,
+Runs the real :class:`bot.core.TableManager` (commands, timers on the event loop,
 events to a port, a snapshot after every move into the in-memory storage) with
 ``--tables`` tables of four robots at once and zero think time (``robot_delay=0``); a
 finished table is replaced at once so the count of live tables stays constant.
@@ -38,9 +38,9 @@ import time  # noqa: E402
 import tracemalloc  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
-from bot.clock import ManualClock, SystemClock  # noqa: E402
-from bot.manager import TableManager, tune_gc_for_serving  # noqa: E402
-from bot.protocol import ChatRef, Event, MatchEnded, MovePlayed, TableClosed  # noqa: E402
+from bot.core.clock import ManualClock, SystemClock  # noqa: E402
+from bot.core import TableManager, tune_gc_for_serving  # noqa: E402
+from bot.core import ChatRef, Event, MatchEnded, MovePlayed, TableClosed  # noqa: E402
 from storage.memory import MemoryStorage  # noqa: E402
 
 
@@ -163,7 +163,7 @@ async def main() -> None:
     parser.add_argument(
         "--tune-gc",
         action="store_true",
-        help="bot.manager.tune_gc_for_serving(): freeze start-up objects, thresholds 700/50/100",
+        help="bot.core.tune_gc_for_serving(): freeze start-up objects, thresholds 700/50/100",
     )
     args = parser.parse_args()
     tuned = "tuned (freeze, thresholds 700/50/100)" if args.tune_gc else "Python defaults"

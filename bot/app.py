@@ -1,7 +1,7 @@
 """``domino run``: one process hosting every platform whose token is set.
 
 The composition root (style.md, cosmicpython): read the settings, open and migrate the
-database, build one :class:`~bot.manager.TableManager`, start the Telegram and Discord
+database, build one :class:`~bot.core.TableManager`, start the Telegram and Discord
 front ends that have tokens (both in this event loop, sharing the manager and the
 database), restore unfinished tables, and serve until SIGTERM or SIGINT. Shutdown stops
 taking commands, lets what is in flight finish, snapshots every table, then closes the
@@ -44,8 +44,8 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
     from bot.commands.doctor import heartbeat_path
+    from bot.core import TableManager, tune_gc_for_serving
     from bot.logs import EventLog
-    from bot.manager import TableManager, tune_gc_for_serving
     from storage import open_storage
 
     stop = stop or asyncio.Event()

@@ -105,7 +105,7 @@ def describe_event(event: Any) -> str:
 
 
 class EventLog:
-    """A :class:`bot.protocol.Port` for every platform (``manager.register("*", ...)``)
+    """A :class:`bot.core.Port` for every platform (``manager.register("*", ...)``)
     that writes one INFO line per event to the ``domino.events`` logger."""
 
     def __init__(self, logger: logging.Logger | None = None) -> None:

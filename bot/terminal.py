@@ -32,10 +32,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
-from bot.clock import Clock, SystemClock
-from bot.i18n import LEVEL_NAMES, emote_from_input, emote_label, emote_names, translator
-from bot.manager import TableManager
-from bot.protocol import (
+from bot.core import (
     ChatRef,
     ComeBack,
     Emote,
@@ -57,9 +54,14 @@ from bot.protocol import (
     ShowMyTiles,
     TableChanged,
     TableClosed,
+    TableManager,
     TurnStarted,
     YourTiles,
 )
+from bot.core.clock import Clock, SystemClock
+from bot.present.facts import board_facts
+from bot.present.i18n import LEVEL_NAMES, emote_from_input, emote_label, emote_names, translator
+from bot.present.texts import refused
 from engine.hand import Termination, team_of
 from engine.moves import Move
 from engine.tiles import Tile
@@ -225,7 +227,7 @@ class TerminalPort:
             else:
                 self.say(_("{who} is back.", who=self.who(event.seat)))
         elif isinstance(event, Refusal):
-            self.say(f"  ! {event.text}")
+            self.say(f"  ! {refused(event)}")
         elif isinstance(event, TableClosed):
             self.closed = event
             if event.reason != "finished":
@@ -328,7 +330,7 @@ class TerminalPort:
 
     def board_facts(self, event: TableChanged) -> TableFacts:
         """The board picture's facts, the robots named as the text names them (:meth:`who`)."""
-        facts = event.table_facts(self.me.language)
+        facts = board_facts(event, self.me.language)
         a, b, c, d = (
             replace(seat, name=self.who(i)) if self.robots[i] else seat
             for i, seat in enumerate(facts.seats)
@@ -424,7 +426,7 @@ async def play(
         )
     )
     if reply.refusal is not None:
-        print(reply.refusal.text, file=stdout)
+        print(refused(reply.refusal), file=stdout)
         await manager.stop()
         return 2
     table_id = reply.table_id
@@ -593,5 +595,5 @@ async def _command(
         port.say(_help(_, port.me.language))
         return
     if reply.refusal is not None:
-        port.say(f"  ! {reply.refusal.text}")
+        port.say(f"  ! {refused(reply.refusal)}")
     await manager.idle()

@@ -9,9 +9,12 @@ record (:class:`RecordError`, with the hand and move it names).
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 __all__ = [
     "DominoError",
     "IllegalMoveError",
+    "IllegalReason",
     "InvalidMoveError",
     "NotYourTurnError",
     "RecordError",
@@ -35,13 +38,23 @@ class InvalidMoveError(DominoError):
         self.text = text
 
 
+class IllegalReason(StrEnum):
+    """Why a well-formed move is not allowed now (rules.md, "The fixed core")."""
+
+    NOT_HELD = "not_held"
+    DOES_NOT_FIT = "does_not_fit"
+    SIDE_MISSING = "side_missing"
+    SIDE_DOES_NOT_FIT = "side_does_not_fit"
+    MUST_PLAY = "must_play"
+    HAND_OVER = "hand_over"
+    MUST_OPEN_WITH = "must_open_with"
+
+
 class IllegalMoveError(DominoError):
     """A well-formed move that the rules do not allow now.
 
     Attributes:
-        reason: one of ``"not_held"``, ``"does_not_fit"``, ``"side_missing"``,
-            ``"side_does_not_fit"``, ``"must_play"``, ``"hand_over"``,
-            ``"must_open_with"``.
+        reason: an :class:`IllegalReason`.
         seat: the seat that tried the move.
         move: the move's text (records.md notation).
         detail: extra data for phrasing (e.g. ``{"ends": (6, 4)}``).
@@ -57,7 +70,7 @@ class IllegalMoveError(DominoError):
         detail: dict[str, object] | None = None,
     ) -> None:
         super().__init__(message)
-        self.reason = reason
+        self.reason = IllegalReason(reason)
         self.seat = seat
         self.move = move
         self.detail = detail or {}

@@ -14,7 +14,19 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from engine.errors import RulesError
 
-__all__ = ["OPTION_VALUES", "PRESETS", "PRESET_NAMES", "TABLE_OPTIONS", "Rules", "find_preset"]
+__all__ = [
+    "OPTION_VALUES",
+    "PRESETS",
+    "PRESET_NAMES",
+    "TABLE_OPTIONS",
+    "OptionValue",
+    "Rules",
+    "find_preset",
+    "preset_key",
+]
+
+OptionValue = int | str | None
+"""An option's value as a command carries it (validated by :meth:`Rules.build`)."""
 
 Counting = Literal["opponents", "all"]
 FirstStarter = Literal["double_six", "random", "draw"]
@@ -194,13 +206,19 @@ PRESETS: Final[dict[str, Rules]] = {
 PRESET_NAMES: Final[tuple[str, ...]] = tuple(PRESETS)
 
 
+def preset_key(name: str) -> str:
+    """A preset name as :data:`PRESETS` keys it (``"Español"`` -> ``"espanol"``); an
+    unknown name comes back normalised the same way."""
+    return name.strip().lower().replace("ñ", "n")
+
+
 def find_preset(name: str, **overrides: Any) -> Rules:
     """A preset by name (``"español"`` is accepted for ``espanol``), with optional overrides.
 
     Raises:
         RulesError: the preset is unknown, or an override is invalid.
     """
-    key = name.strip().lower().replace("ñ", "n") if isinstance(name, str) else ""
+    key = preset_key(name) if isinstance(name, str) else ""
     if key not in PRESETS:
         raise RulesError(
             f"unknown preset '{name}' (presets: {', '.join(PRESET_NAMES)})",

@@ -1,6 +1,6 @@
 """Shared fixtures: a manual clock, storages, a recording port and a table manager.
 
-Tests advance :class:`bot.clock.ManualClock` instead of sleeping; the manager's events
+Tests advance :class:`bot.core.clock.ManualClock` instead of sleeping; the manager's events
 land in a :class:`RecordingPort`; storage is in memory unless a test asks for SQLite.
 """
 
@@ -12,9 +12,8 @@ from typing import Any, TypeVar
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.manager import TableManager
-from bot.protocol import Event, MoveChoice, PlayerRef, PressButton, ShowMyTiles, YourTiles
+from bot.core import Event, MoveChoice, PlayerRef, PressButton, ShowMyTiles, TableManager, YourTiles
+from bot.core.clock import ManualClock
 from storage.base import Storage
 from storage.memory import MemoryStorage
 from tests.fake_discord import ErrorLog, FakeDiscord, Harness
@@ -23,7 +22,7 @@ E = TypeVar("E")
 
 
 class RecordingPort:
-    """A :class:`bot.protocol.Port` that keeps every event it is given, in order."""
+    """A :class:`bot.core.Port` that keeps every event it is given, in order."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []

@@ -930,12 +930,12 @@ class ErrorLog:
 
 
 def eager_clock(start: float = 1_800_000_000.0) -> Any:
-    """A ``bot.clock.ManualClock`` whose timers already due run at once on the loop.
+    """A ``bot.core.clock.ManualClock`` whose timers already due run at once on the loop.
 
     With zero robot delay, countdown and pause between hands, robots and deals follow a
     press without the test advancing time; turn timers still wait for ``advance``.
     """
-    from bot.clock import ManualClock
+    from bot.core.clock import ManualClock
 
     class EagerClock(ManualClock):
         def __init__(self) -> None:
@@ -984,8 +984,8 @@ class Harness:
         self.front: Any = None
 
     async def start(self, **front_options: Any) -> Harness:
+        from bot.core import TableManager
         from bot.discord import DiscordFrontEnd
-        from bot.manager import TableManager
 
         self.manager = TableManager(
             self.storage,
@@ -1016,7 +1016,7 @@ class Harness:
             await self.manager.idle()
             await self.front.port.idle()
             await asyncio.sleep(0)
-            if not self.clock._tasks and not [t for t in self.manager._senders if not t.done()]:
+            if not self.clock._tasks and not self.manager.busy:
                 return
 
     async def stop(self) -> None:

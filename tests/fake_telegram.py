@@ -884,8 +884,8 @@ class TelegramWorld:
     async def __aenter__(self) -> TelegramWorld:
         from telegram.ext import AIORateLimiter
 
-        from bot.clock import ManualClock
-        from bot.manager import TableManager
+        from bot.core import TableManager
+        from bot.core.clock import ManualClock
         from bot.telegram import TelegramFrontEnd
         from storage.memory import MemoryStorage
 

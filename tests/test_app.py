@@ -429,9 +429,8 @@ async def refusing_discord() -> AsyncIterator[str]:
 async def telegram_table_in_play(db: Path) -> dict[str, Any]:
     """A Telegram table of four robots in the middle of its match, snapshotted in ``db``
     as a stopped bot leaves it; returns the snapshot."""
-    from bot.clock import ManualClock
-    from bot.manager import TableManager
-    from bot.protocol import ChatRef
+    from bot.core import ChatRef, TableManager
+    from bot.core.clock import ManualClock
     from storage import open_storage
 
     storage = await open_storage(db)

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.clock import ManualClock, SystemClock
+from bot.core.clock import ManualClock, SystemClock
 
 
 async def test_timers_fire_in_deadline_order_only_when_time_reaches_them():

@@ -8,9 +8,9 @@ import asyncio
 import re
 from typing import Any
 
+from bot.core import EMOTES, PlayerRef, ShowMyTiles, encode_action, encode_press
 from bot.discord.buttons import PressItem, board_view, moves_view
-from bot.i18n import refusal_text
-from bot.protocol import EMOTES, PlayerRef, ShowMyTiles, encode_action, encode_press
+from bot.present.i18n import refusal_text
 from tests.fake_discord import (
     EPHEMERAL,
     FakeDiscord,

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from bot.core import ROBOT_NAMES
 from bot.discord.commands import rules_lines
-from bot.manager import ROBOT_NAMES
 from engine.rules import find_preset
 from storage.memory import MemoryStorage
 from tests.fake_discord import (

@@ -13,6 +13,7 @@ import discord
 import pytest
 
 from bot.discord import intents
+from bot.present.facts import board_facts
 from storage.memory import MemoryStorage
 from storage.sqlite import SqliteStorage
 from tests.fake_discord import (
@@ -281,7 +282,7 @@ async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
         await harness.idle()
         state = harness.manager.table_state(table)
         assert state is not None and state.phase == "waiting" and state.view is None
-        facts = state.table_facts(state.chat.language)
+        facts = board_facts(state, state.chat.language)
         assert [s.is_open for s in facts.seats] == [False, True, True, True]
         # Ana sits, three seats free: the waiting picture, shown in the embed.
         assert board.file_bytes() == waiting_png(state.rules, facts)
@@ -293,7 +294,7 @@ async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
         state = harness.manager.table_state(table)
         assert state is not None and state.phase == "waiting"
         assert board.file_bytes() == waiting_png(
-            state.rules, state.table_facts(state.chat.language)
+            state.rules, board_facts(state, state.chat.language)
         )
 
         robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
@@ -305,7 +306,7 @@ async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
         assert boards(fake, channel) == [board]
         assert board.file_bytes().startswith(b"\x89PNG")
         assert board.file_bytes() != waiting_png(
-            state.rules, state.table_facts(state.chat.language), starting=True
+            state.rules, board_facts(state, state.chat.language), starting=True
         )
     finally:
         await harness.stop()

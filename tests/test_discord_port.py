@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core import Event, PlayerRef, Refusal, RefusalReason, TableChanged
 from bot.discord.port import board_embed, team_names
-from bot.protocol import Event, PlayerRef, Refusal, TableChanged
 from tests.fake_discord import (
     FakeDiscord,
     FakeMessage,
@@ -86,15 +86,18 @@ async def test_a_refusal_outside_any_command_reaches_the_player_by_dm_or_in_the_
     table = harness.manager.tables()[0]
     port = harness.front.port
     player = PlayerRef("discord", str(ana.id), "Ana")
-    await port.deliver(
-        Refusal(to=player, reason="insufficient_funds", text="Sin saldo.", table_id=table)
+    broke = Refusal(
+        to=player,
+        reason=RefusalReason.INSUFFICIENT_FUNDS,
+        params={"balance": 3, "stake": 10},
+        table_id=table,
     )
-    assert fake.last_dm(ana).content == "Sin saldo."
+    said = "Necesitas $10 para sentarte y tienes $3."
+    await port.deliver(broke)
+    assert fake.last_dm(ana).content.startswith(said)
     fake.dms_closed.add(ana.id)
-    await port.deliver(
-        Refusal(to=player, reason="insufficient_funds", text="Otra vez.", table_id=table)
-    )
-    assert fake.messages_in(channel(fake))[-1].content == "Ana: Otra vez."
+    await port.deliver(broke)
+    assert fake.messages_in(channel(fake))[-1].content.startswith("Ana: " + said)
 
 
 async def test_leaving_mid_match_and_coming_back_are_announced(

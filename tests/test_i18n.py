@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.i18n import (
+from bot.core import EMOTES, RefusalReason
+from bot.present.i18n import (
     LOCALES_DIR,
     REFUSALS,
     emote_from_input,
@@ -16,7 +17,8 @@ from bot.i18n import (
     refusal_text,
     translator,
 )
-from bot.protocol import EMOTES, REFUSAL_REASONS
+
+REFUSAL_REASONS = tuple(RefusalReason)
 
 
 def test_spanish_is_the_default_and_english_is_available():

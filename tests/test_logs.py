@@ -9,10 +9,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.logs import QUIET_LIBRARIES, EventLog, RedactingFormatter, setup_logging
-from bot.manager import TableManager
-from bot.protocol import (
+from bot.core import (
     ChatRef,
     FillWithRobots,
     MovePlayed,
@@ -20,8 +17,11 @@ from bot.protocol import (
     PlayNow,
     PressButton,
     TableChanged,
+    TableManager,
     YourTiles,
 )
+from bot.core.clock import ManualClock
+from bot.logs import QUIET_LIBRARIES, EventLog, RedactingFormatter, setup_logging
 from tests.conftest import RecordingPort
 
 TOKEN = "123456:AAE-secret-token"

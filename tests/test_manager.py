@@ -5,9 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import RecordingPort, run_table
 
-from bot.clock import ManualClock
-from bot.manager import TableManager
-from bot.protocol import (
+from bot.core import (
     ChatRef,
     EmoteShown,
     FillWithRobots,
@@ -31,11 +29,15 @@ from bot.protocol import (
     SitAt,
     TableChanged,
     TableClosed,
+    TableManager,
     TurnStarted,
     YourTiles,
     encode_action,
     encode_press,
 )
+from bot.core.clock import ManualClock
+from bot.present import texts
+from bot.present.texts import refused, seated_text
 from engine.records import replay
 from engine.rules import PRESET_NAMES, find_preset
 
@@ -52,7 +54,7 @@ async def seat_with_robots(manager: TableManager, clock: ManualClock, player=ANA
     reply = await manager.handle(PlayNow(player, chat))
     assert reply.ok
     assert (await manager.handle(FillWithRobots(player, chat))).ok
-    await clock.advance(manager.countdown_seconds)
+    await clock.advance(manager.times.countdown_seconds)
     assert manager.table_state(reply.table_id).phase == "playing"
     return reply.table_id
 
@@ -161,7 +163,7 @@ async def test_a_repeated_press_is_stale_and_changes_nothing(make_manager, clock
     match = manager.match_of(table_id)
     again = await manager.handle(PressButton(ANA, payload))
     assert again.refusal.reason == "stale"
-    assert again.refusal.text == "Ese botón ya no vale; usa el más reciente."
+    assert refused(again.refusal) == "Ese botón ya no vale; usa el más reciente."
     assert manager.match_of(table_id) is match
 
 
@@ -256,7 +258,7 @@ async def test_play_now_picks_the_open_table_with_the_fewest_free_seats(make_man
     assert first.table_id != second.table_id
     reply = await manager.handle(PlayNow(CARLA, CHAT))
     assert reply.table_id == second.table_id and reply.seat == 2
-    assert reply.text == "Te sentaste en la mesa 2, asiento 3."
+    assert seated_text(reply, "es") == "Te sentaste en la mesa 2, asiento 3."
     # that table is now full: a countdown starts it
     assert manager.table_state(second.table_id).phase == "countdown"
     again = await manager.handle(PlayNow(CARLA, CHAT))
@@ -274,7 +276,7 @@ async def test_an_incomplete_table_fills_with_robots_after_two_minutes(
     state = manager.table_state(table_id)
     assert state.phase == "countdown"
     assert [s.is_robot for s in state.seats] == [False, True, True, True]
-    await clock.advance(manager.countdown_seconds)
+    await clock.advance(manager.times.countdown_seconds)
     assert manager.table_state(table_id).phase == "playing"
     await manager.idle()
     assert recorder.last(MatchStarted, table_id=table_id).stakes == {
@@ -354,14 +356,14 @@ async def test_two_tables_in_two_chats_for_the_same_player_stay_apart(
 async def test_emotes_are_shown_at_most_once_every_few_seconds(make_manager, clock, recorder):
     manager = make_manager()
     table_id = (await manager.handle(PlayNow(ANA, CHAT))).table_id
-    from bot.protocol import Emote
+    from bot.core import Emote
 
     assert (await manager.handle(Emote(ANA, "hola", CHAT))).ok
     await clock.advance(2)
     refused = await manager.handle(Emote(ANA, "buena", CHAT))
     assert refused.refusal.reason == "emote_too_soon"
     assert refused.refusal.params == {"wait_seconds": 3}
-    assert refused.refusal.text == "Espera 3 s antes del próximo gesto."
+    assert texts.refused(refused.refusal) == "Espera 3 s antes del próximo gesto."
     unknown = await manager.handle(Emote(ANA, "insulto", CHAT))
     assert unknown.refusal.reason == "unknown_emote"
     await clock.advance(3)

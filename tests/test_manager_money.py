@@ -6,7 +6,7 @@ import pytest
 from conftest import RecordingPort, run_table
 from test_manager import CHAT, OTHER_CHAT
 
-from bot.protocol import (
+from bot.core import (
     MatchEnded,
     MatchStarted,
     OpenTable,
@@ -16,6 +16,7 @@ from bot.protocol import (
     RobotSeat,
     SetChatRules,
 )
+from bot.present import texts
 
 ANA = PlayerRef("test", "1", "Ana")
 BETO = PlayerRef("test", "2", "Beto")
@@ -36,7 +37,7 @@ async def test_partners_pay_the_stake_at_the_start_and_winners_get_twice_it(
     ).table_id
     await manager.handle(PlayNow(BETO, CHAT))
     await manager.handle(PlayNow(CARLA, CHAT))
-    await clock.advance(manager.countdown_seconds)
+    await clock.advance(manager.times.countdown_seconds)
     for player in (ANA, BETO, CARLA):
         assert await manager.balance(player) == 990
     await run_table(manager, clock, table_id, [ANA, BETO, CARLA])
@@ -75,10 +76,10 @@ async def test_a_player_who_cannot_pay_is_told_and_not_seated(
         OpenTable(BETO, OTHER_CHAT, right=RobotSeat(), across=RobotSeat(), left=RobotSeat())
     )
     await manager.handle(PlayNow(CARLA, CHAT))
-    from bot.protocol import FillWithRobots
+    from bot.core import FillWithRobots
 
     await manager.handle(FillWithRobots(ANA, CHAT, first))
-    await clock.advance(manager.countdown_seconds)
+    await clock.advance(manager.times.countdown_seconds)
     assert await manager.balance(ANA) == 0
     await manager.idle()
     assert recorder.last(MatchStarted, table_id=first).stakes == {
@@ -87,12 +88,12 @@ async def test_a_player_who_cannot_pay_is_told_and_not_seated(
     }
     # the second table starts now: she cannot pay even after the $100 top-up
     await manager.handle(FillWithRobots(ANA, OTHER_CHAT, second.table_id))
-    await clock.advance(manager.countdown_seconds)
+    await clock.advance(manager.times.countdown_seconds)
     await manager.idle()
     told = recorder.last(Refusal, to=ANA)
     assert told.reason == "insufficient_funds" and told.table_id == second.table_id
     assert told.params == {"balance": 100, "stake": 1000}
-    assert told.text.startswith("Necesitas $1000 para sentarte y tienes $100.")
+    assert texts.refused(told).startswith("Necesitas $1000 para sentarte y tienes $100.")
     assert second.table_id not in manager.tables()  # nobody else was there
     assert await manager.balance(ANA) == 100  # the top-up applied; nothing taken
     # and a new table refuses her at the door

@@ -9,18 +9,18 @@ import pytest
 from conftest import RecordingPort, run_table
 from test_manager import CHAT, seat_with_robots
 
-from bot.clock import ManualClock
-from bot.manager import TableManager
-from bot.protocol import (
+from bot.core import (
     ChatRef,
     MatchEnded,
     PlayerRef,
     PlayNow,
     PressButton,
+    TableManager,
     TurnStarted,
     YourTiles,
 )
-from bot.table import Table
+from bot.core.clock import ManualClock
+from bot.core.table import Table
 from storage.memory import MemoryStorage
 from storage.sqlite import SqliteStorage
 
@@ -132,7 +132,7 @@ async def test_a_restart_during_the_countdown_and_between_hands_carries_on(
     await manager.stop()
     manager = build(memory_storage, clock, recorder)
     await manager.start()
-    await clock.advance(manager.countdown_seconds)
+    await clock.advance(manager.times.countdown_seconds)
     assert manager.table_state(table_id).phase == "playing"
     # run to the end of the first hand, then restart in the pause before the next deal
     await run_table(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from conftest import RecordingPort, run_table
 from test_manager import CHAT, seat_with_robots, wait_for_turn
 
-from bot.protocol import (
+from bot.core import (
     ComeBack,
     FillWithRobots,
     Leave,
@@ -88,7 +88,7 @@ async def test_the_forced_move_option_plays_a_single_legal_move_after_its_delay(
     )
     table_id = reply.table_id
     assert manager.table_state(table_id).rules.forced_move_seconds == 3
-    await clock.advance(manager.countdown_seconds)
+    await clock.advance(manager.times.countdown_seconds)
     forced_seen = 0
     while table_id in manager.tables() and forced_seen < 2:
         await wait_for_turn(manager, clock, table_id, 0)
@@ -123,7 +123,7 @@ async def test_coming_back_within_five_minutes_gives_the_seat_back_with_the_same
         await manager.handle(OpenTable(ANA, CHAT, right=RobotSeat(), across=BETO, left=RobotSeat()))
     ).table_id
     assert (await manager.handle(PlayNow(BETO, CHAT))).ok
-    await clock.advance(manager.countdown_seconds)
+    await clock.advance(manager.times.countdown_seconds)
     assert (await manager.handle(Leave(ANA, CHAT))).ok
     await manager.idle()
     taken = recorder.last(SeatTakenByRobot, table_id=table_id)
@@ -156,7 +156,7 @@ async def test_after_five_minutes_the_seat_stays_with_the_robot_and_the_stake_is
         )
     ).table_id
     await manager.handle(PlayNow(BETO, CHAT))
-    await clock.advance(manager.countdown_seconds)
+    await clock.advance(manager.times.countdown_seconds)
     await manager.handle(Leave(ANA, CHAT))
     # Beto keeps playing his seat so the table lives on
     beto_presses = 0
@@ -213,7 +213,7 @@ async def test_a_lone_player_who_stops_answering_gets_five_minutes_before_the_ta
             )
         )
     ).table_id
-    await clock.advance(manager.countdown_seconds)
+    await clock.advance(manager.times.countdown_seconds)
     await wait_for_turn(manager, clock, table_id, 0)
     await clock.advance(45)
     await manager.idle()

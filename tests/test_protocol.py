@@ -6,14 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.protocol import (
+from bot.core import (
     EMOTES,
-    REFUSAL_REASONS,
     ChatRef,
     ForgedPress,
     PlayerRef,
     Press,
     Refusal,
+    RefusalReason,
     Reply,
     decode_press,
     encode_action,
@@ -107,6 +107,6 @@ def test_a_player_is_known_by_platform_and_user_id_whatever_their_name():
 
 def test_a_reply_is_ok_unless_it_carries_a_refusal():
     assert Reply().ok
-    refusal = Refusal(to=PlayerRef("t", "1", "A"), reason="stale")
+    refusal = Refusal(to=PlayerRef("t", "1", "A"), reason=RefusalReason.STALE)
     assert not Reply(refusal=refusal).ok
-    assert "stale" in REFUSAL_REASONS
+    assert RefusalReason("stale") is RefusalReason.STALE

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from bot.protocol import ChatRef, PlayerRef
-from bot.table import Seat, Table
+from bot.core import ChatRef, PlayerRef
+from bot.core.table import Seat, Table
 from engine.match import Match
 from engine.records import record_of
 from engine.robots import make_robot

@@ -10,7 +10,8 @@ from typing import Any
 
 from telegram import User
 
-from bot.protocol import encode_action, encode_press
+from bot.core import encode_action, encode_press
+from bot.present.facts import board_facts
 from tests.fake_telegram import NOT_MODIFIED, TelegramWorld
 
 GROUP = -1001000
@@ -435,7 +436,7 @@ async def test_a_player_who_leaves_is_played_by_a_robot_and_comes_back_with_the_
 async def test_after_a_restart_the_board_is_edited_in_place_and_old_buttons_still_work() -> None:
     from telegram.ext import AIORateLimiter
 
-    from bot.manager import TableManager
+    from bot.core import TableManager
     from bot.telegram import TelegramFrontEnd
 
     async with TelegramWorld() as world:
@@ -496,9 +497,8 @@ async def test_a_refused_token_is_reported_and_never_holds_up_the_manager() -> N
     import pytest
     from telegram.error import InvalidToken
 
-    from bot.clock import ManualClock
-    from bot.manager import TableManager
-    from bot.protocol import ChatRef, PlayerRef, PlayNow
+    from bot.core import ChatRef, PlayerRef, PlayNow, TableManager
+    from bot.core.clock import ManualClock
     from bot.telegram import TelegramFrontEnd
     from storage.memory import MemoryStorage
     from tests.fake_telegram import FakeTelegram
@@ -585,8 +585,8 @@ async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
         assert state is not None and state.phase == "waiting" and state.view is None
         (sent,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
         # Ana sits, three seats free, the robots' timer runs: the waiting picture, no board.
-        assert sent.files["photo"] == waiting_png(state.rules, state.table_facts("es"))
-        facts = state.table_facts("es")
+        assert sent.files["photo"] == waiting_png(state.rules, board_facts(state, "es"))
+        facts = board_facts(state, "es")
         assert [s.is_open for s in facts.seats] == [False, True, True, True]
         assert facts.seconds_left is not None and facts.seconds_left > 0
 
@@ -597,7 +597,7 @@ async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
         edit = world.fake.calls_to("editMessageMedia", chat_id=GROUP)[-1]
         assert edit.params["message_id"] == sent.result["message_id"]
         assert edit.files[edit.params["media"]["media"][len("attach://") :]] == waiting_png(
-            state.rules, state.table_facts("es")
+            state.rules, board_facts(state, "es")
         )
 
         await world.command(group, ana, "/robots")  # full: the countdown, still no hand
@@ -606,7 +606,7 @@ async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
         assert state is not None and state.phase == "countdown"
         edit = world.fake.calls_to("editMessageMedia", chat_id=GROUP)[-1]
         media = edit.files[edit.params["media"]["media"][len("attach://") :]]
-        assert media == waiting_png(state.rules, state.table_facts("es"), starting=True)
+        assert media == waiting_png(state.rules, board_facts(state, "es"), starting=True)
 
         await world.clock.advance(10)  # the match starts: the board, in the same message
         await world.settle()
@@ -617,7 +617,7 @@ async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
         assert edit.params["message_id"] == sent.result["message_id"]
         media = edit.files[edit.params["media"]["media"][len("attach://") :]]
         assert all(
-            media != waiting_png(state.rules, state.table_facts("es"), starting=s)
+            media != waiting_png(state.rules, board_facts(state, "es"), starting=s)
             for s in (False, True)
         )
         assert media.startswith(b"\x89PNG")
@@ -626,7 +626,7 @@ async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
 async def test_a_board_deleted_during_a_restart_is_posted_anew_and_noted() -> None:
     from telegram.ext import AIORateLimiter
 
-    from bot.manager import TableManager
+    from bot.core import TableManager
     from bot.telegram import TelegramFrontEnd
 
     async with TelegramWorld() as world:
@@ -709,8 +709,8 @@ async def test_a_slow_group_never_holds_up_a_players_private_tiles() -> None:
 async def test_after_a_crash_the_player_to_move_gets_their_buttons_again_unasked() -> None:
     from telegram.ext import AIORateLimiter
 
-    from bot.clock import ManualClock
-    from bot.manager import TableManager
+    from bot.core import TableManager
+    from bot.core.clock import ManualClock
     from bot.telegram import TelegramFrontEnd
 
     async with TelegramWorld() as world:

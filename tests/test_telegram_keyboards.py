@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.protocol import (
+from bot.core import (
     ChatRef,
     MoveChoice,
     PlayerRef,
@@ -78,9 +78,7 @@ def test_the_hand_has_one_button_per_legal_move_and_none_when_it_is_not_your_tur
     seat = match.hand.turn
     view = seat_view(match, seat)
     moves = view.legal_moves()
-    choices = tuple(
-        MoveChoice(m, m.code(), m.text(), encode_press("t1", 1, 6, m.code())) for m in moves
-    )
+    choices = tuple(MoveChoice(m, m.code(), encode_press("t1", 1, 6, m.code())) for m in moves)
     base = dict(
         table_id="t1",
         chat=CHAT,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.protocol import ChatRef, HandEnded, MatchEnded, PlayerRef, SeatInfo, TableChanged
+from bot.core import ChatRef, HandEnded, MatchEnded, PlayerRef, SeatInfo, TableChanged
 from bot.telegram.texts import (
     CAPTION_LIMIT,
     board_caption,
@@ -135,7 +135,7 @@ def test_every_sentence_of_the_adapter_is_in_both_catalogs_with_its_placeholders
     from pathlib import Path
 
     import bot.telegram
-    from bot.i18n import _catalog
+    from bot.present.i18n import _catalog
 
     package = Path(bot.telegram.__file__).parent
     msgids: set[str] = set()

@@ -195,7 +195,7 @@ def test_an_unknown_preset_is_a_clear_error(tmp_path: Path):
 
 
 async def test_when_a_robot_takes_the_seat_the_terminal_keeps_reading_so_b_can_bring_you_back():
-    from bot.protocol import ChatRef, PlayerRef, SeatGivenBack, SeatTakenByRobot
+    from bot.core import ChatRef, PlayerRef, SeatGivenBack, SeatTakenByRobot
     from bot.terminal import TerminalPort
 
     me = PlayerRef("terminal", "local", "Ana")
@@ -293,8 +293,7 @@ async def test_the_player_is_called_tu_unless_named_and_the_robots_level_is_said
 
 
 async def test_the_board_picture_names_the_robots_as_the_text_does():
-    from bot.manager import TableManager
-    from bot.protocol import ChatRef, OpenTable, PlayerRef, RobotSeat
+    from bot.core import ChatRef, OpenTable, PlayerRef, RobotSeat, TableManager
     from bot.terminal import TerminalPort
 
     me = PlayerRef("terminal", "local", "Tú", "es")

@@ -1,11 +1,11 @@
 """Buttons: every one carries a table manager payload, matched by one persistent item.
 
-A button's ``custom_id`` is the payload of :func:`bot.protocol.encode_press` /
-:func:`bot.protocol.encode_action` (table, hand number, move number and move code, at most
+A button's ``custom_id`` is the payload of :func:`bot.core.encode_press` /
+:func:`bot.core.encode_action` (table, hand number, move number and move code, at most
 64 characters, inside Discord's 100). :class:`PressItem` is a ``DynamicItem`` whose
 template matches every payload, so a press is understood by any process of the bot,
 including one started after the message was sent: buttons survive restarts. Nothing here
-decides anything: the payload goes to the manager as :class:`bot.protocol.PressButton`.
+decides anything: the payload goes to the manager as :class:`bot.core.PressButton`.
 
 Views are built from plain buttons and stopped before sending so discord.py does not keep
 one view per message in memory; only :class:`PressItem` answers the presses.
@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core import EMOTES, PRESS_PREFIX, TableChanged, YourTiles, encode_action
 from bot.discord.i18n import texts
-from bot.i18n import emote_label
-from bot.protocol import EMOTES, PRESS_PREFIX, TableChanged, YourTiles, encode_action
+from bot.present.i18n import emote_label
+from bot.present.texts import move_buttons
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.discord.commands import DominoCommands
@@ -138,16 +139,16 @@ def moves_view(event: YourTiles) -> discord.ui.View | None:
     # Same order as the hand picture: highest tile first, the pass last.
     order = {tile: index for index, tile in enumerate(event.view.tiles)}
     choices = sorted(
-        event.moves,
-        key=lambda c: (c.move.is_pass, -order.get(c.move.tile, -1) if c.move.tile else 0),
+        move_buttons(event),
+        key=lambda c: (c[0].move.is_pass, -order.get(c[0].move.tile, -1) if c[0].move.tile else 0),
     )
     buttons = [
         _button(
             choice.payload,
-            choice.label,
+            label,
             discord.ButtonStyle.secondary if choice.move.is_pass else discord.ButtonStyle.success,
         )
-        for choice in choices
+        for choice, label in choices
     ]
     return static_view([buttons[i : i + _ROW_SIZE] for i in range(0, len(buttons), _ROW_SIZE)])
 

@@ -22,19 +22,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.clock import Clock
-from bot.discord.buttons import tiles_view
-from bot.discord.i18n import (
-    chat_language,
-    command_name,
-    player_language,
-    text,
-    texts,
-)
-from bot.discord.port import DM_CLOSED, DiscordPort
-from bot.i18n import refusal_text
-from bot.manager import TableManager
-from bot.protocol import (
+from bot.core import (
     ChatRef,
     Command,
     FillWithRobots,
@@ -48,9 +36,22 @@ from bot.protocol import (
     RobotSeat,
     SetChatRules,
     ShowMyTiles,
+    TableManager,
     YourTiles,
     decode_press,
 )
+from bot.core.clock import Clock
+from bot.discord.buttons import tiles_view
+from bot.discord.i18n import (
+    chat_language,
+    command_name,
+    player_language,
+    text,
+    texts,
+)
+from bot.discord.port import DM_CLOSED, DiscordPort
+from bot.present.i18n import refusal_text
+from bot.present.texts import confirmation, refused, seated_text
 from engine.robots import LEVELS
 from engine.rules import OPTION_VALUES, PRESET_NAMES, Rules, find_preset
 from storage.base import Storage
@@ -346,9 +347,7 @@ class DominoCommands:
         """Tell the actor, ephemerally, why nothing happened."""
         refusal = reply.refusal
         assert refusal is not None
-        message = refusal.text or refusal_text(
-            refusal.reason, refusal.params, player_language(interaction)
-        )
+        message = refused(refusal, player_language(interaction))
         await self._answer(interaction, message)
 
     async def _answer(
@@ -408,7 +407,7 @@ class DominoCommands:
         table_id = reply.table_id or ""
         state = self.manager.table_state(table_id) if table_id else None
         label = state.label if state is not None else self.port.label_of(table_id)
-        lines = [reply.text or _("You sit at table {label}.", label=label)]
+        lines = [seated_text(reply, player_language(interaction))]
         view: discord.ui.View | None = None
         if await self.can_dm(interaction, label):
             lines.append(_("Your tiles will come by direct message."))
@@ -459,11 +458,15 @@ class DominoCommands:
                 interaction, texts(player_language(interaction))("Use this in a server.")
             )
             return
-        reply = await self._ask(build(*refs))
+        command = build(*refs)
+        reply = await self._ask(command)
         if not reply.ok:
             await self.refuse(interaction, reply)
             return
-        await self._answer(interaction, reply.text or texts(player_language(interaction))("Done."))
+        lang = player_language(interaction)
+        await self._answer(
+            interaction, confirmation(type(command), reply, lang) or texts(lang)("Done.")
+        )
 
     async def tiles_command(
         self,
@@ -481,9 +484,7 @@ class DominoCommands:
             return
         tiles = next((e for e in reply.events if isinstance(e, YourTiles)), None)
         if tiles is None:
-            await self._answer(
-                interaction, reply.text or texts(player_language(interaction))("Done.")
-            )
+            await self._answer(interaction, texts(player_language(interaction))("Done."))
             return
         content, file, view = await self.port.tiles_message(tiles)
         await interaction.edit_original_response(content=content, attachments=[file], view=view)
@@ -622,7 +623,11 @@ class DominoCommands:
         await self._answer(
             interaction,
             "\n".join(
-                [reply.text or _("Rules changed. New tables use them."), *rules_lines(rules, lang)]
+                [
+                    confirmation(SetChatRules, reply, lang)
+                    or _("Rules changed. New tables use them."),
+                    *rules_lines(rules, lang),
+                ]
             ),
         )
 
@@ -659,8 +664,8 @@ class DominoCommands:
             await self._after_seating(interaction, reply)
         elif not reply.ok:
             await self.refuse(interaction, reply)
-        elif reply.text and press.kind not in ("move", "emote"):
-            await self._answer(interaction, reply.text)
+        elif text := confirmation(press.kind, reply, player_language(interaction)):
+            await self._answer(interaction, text)
 
 
 def _config_callback(me: DominoCommands) -> Callable[..., Awaitable[None]]:

@@ -25,13 +25,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.clock import Clock
+from bot.core import TableManager
+from bot.core.clock import Clock
 from bot.discord.buttons import PressItem
 from bot.discord.commands import PLATFORM, DominoCommands
 from bot.discord.i18n import DominoTranslator, player_language, texts
 from bot.discord.port import DiscordPort
 from bot.discord_http import point_discord_at
-from bot.manager import TableManager
 from storage.base import Storage
 
 __all__ = ["DiscordFrontEnd", "DominoBot", "intents"]

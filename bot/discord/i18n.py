@@ -13,7 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.i18n import Translator, language_of, translator
+from bot.present.i18n import Translator, language_of, translator
 
 __all__ = [
     "DOMAIN",

@@ -1,6 +1,6 @@
 """Manager events to Discord: the board message of each table, tiles by DM, results.
 
-:class:`DiscordPort` implements :class:`bot.protocol.Port`. The manager calls
+:class:`DiscordPort` implements :class:`bot.core.Port`. The manager calls
 :meth:`DiscordPort.deliver` one event at a time per table; the slow parts (drawing a PNG,
 a REST call) are queued per table (board) and per player (tiles) and coalesced, so a
 burst of robot moves becomes one edit with the latest state and the table never waits for
@@ -34,16 +34,14 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.discord.buttons import board_view, moves_view
-from bot.discord.i18n import texts
-from bot.i18n import emote_label
-from bot.protocol import (
+from bot.core import (
     ChatRef,
     ChatRulesChanged,
     EmoteShown,
     Event,
     HandEnded,
     MatchEnded,
+    Phase,
     PlayerRef,
     Refusal,
     SeatGivenBack,
@@ -53,6 +51,11 @@ from bot.protocol import (
     TableClosed,
     YourTiles,
 )
+from bot.discord.buttons import board_view, moves_view
+from bot.discord.i18n import texts
+from bot.present.facts import board_facts, hand_facts
+from bot.present.i18n import emote_label
+from bot.present.texts import refused
 from engine.hand import Termination
 
 __all__ = ["DM_CLOSED", "DiscordPort", "team_names"]
@@ -117,7 +120,7 @@ BOARD_NOTE = "discord.board"
 
 
 class Notes(Protocol):
-    """The part of :class:`bot.manager.TableManager` that keeps front-end notes."""
+    """The part of :class:`bot.core.TableManager` that keeps front-end notes."""
 
     def front_end_note(self, table_id: str, key: str) -> Any: ...
 
@@ -125,7 +128,7 @@ class Notes(Protocol):
 
 
 class DiscordPort:
-    """The Discord front end's :class:`bot.protocol.Port`.
+    """The Discord front end's :class:`bot.core.Port`.
 
     Args:
         client: the running bot (REST access, guild names).
@@ -230,7 +233,7 @@ class DiscordPort:
             for key in [k for k in self.ephemeral if k[0] == event.table_id]:
                 del self.ephemeral[key]
         elif isinstance(event, Refusal):
-            await self._tell(event.to, event.table_id, event.text)
+            await self._tell(event.to, event.table_id, refused(event))
         elif isinstance(event, ChatRulesChanged):
             _ = texts(event.chat.language)
             await self._say(
@@ -313,7 +316,7 @@ class DiscordPort:
         if channel is None:
             return
         language = event.chat.language
-        facts = event.table_facts(language)
+        facts = board_facts(event, language)
         if event.view is not None:
             png = await self._draw(self._render_board, event.view, facts)
         else:  # seats still filling, or the countdown: the waiting table
@@ -401,7 +404,7 @@ class DiscordPort:
             table_id=latest.table_id,
             chat=latest.chat,
             label=latest.label,
-            phase="ended",
+            phase=Phase.ENDED,
             rules=latest.rules,
             seats=final.seats if final is not None else latest.seats,
             view=final.view if final is not None else latest.view,
@@ -464,7 +467,7 @@ class DiscordPort:
         board = self.boards.get(event.table_id)
         if board is not None and board.latest is not None:
             png = await self._draw(
-                self._render_hand_result, event.view, board.latest.table_facts(language)
+                self._render_hand_result, event.view, board_facts(board.latest, language)
             )
             files.append(discord.File(io.BytesIO(png), "mano.png"))
         await self._say(event.chat, f"{headline}\n{score}", files=files)
@@ -488,7 +491,7 @@ class DiscordPort:
         if board is not None:
             board.final = event
         facts = (
-            board.latest.table_facts(language)
+            board_facts(board.latest, language)
             if board is not None and board.latest is not None
             else None
         )
@@ -605,7 +608,7 @@ class DiscordPort:
                 content = _("Your turn at table {label} ({place}).", label=label, place=place)
         else:
             content = _("Your tiles at table {label} ({place}).", label=label, place=place)
-        png = await self._draw(self._render_hand, event.view, event.table_facts())
+        png = await self._draw(self._render_hand, event.view, hand_facts(event))
         return content, discord.File(io.BytesIO(png), HAND_FILE), moves_view(event)
 
     def place_name(self, chat: ChatRef) -> str:

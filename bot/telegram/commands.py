@@ -13,7 +13,7 @@ from typing import Any
 
 from telegram import BotCommand
 
-from bot.i18n import N_, translator
+from bot.present.i18n import N_, translator
 from engine.rules import OPTION_VALUES, PRESET_NAMES
 
 __all__ = [

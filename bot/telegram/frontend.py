@@ -1,8 +1,8 @@
 """The Telegram front end: python-telegram-bot in, table-manager commands out, events back.
 
 :class:`TelegramFrontEnd` is thin (design.md, "Adapters are thin"): a command, a button
-press or a deep link becomes one :mod:`bot.protocol` command with a platform-neutral
-:class:`~bot.protocol.PlayerRef`; each manager event becomes a message, a picture or an
+press or a deep link becomes one :mod:`bot.core` command with a platform-neutral
+:class:`~bot.core.PlayerRef`; each manager event becomes a message, a picture or an
 edit. No rule, score or money is decided here.
 
 * **The board**: one photo message per table in its group (and forum topic), with a
@@ -61,8 +61,10 @@ from telegram.ext import (
     filters,
 )
 
-from bot import protocol as p
-from bot.i18n import emote_label, language_of, translator
+import bot.core as p
+from bot.present.facts import board_facts, hand_facts, table_facts
+from bot.present.i18n import emote_label, language_of, translator
+from bot.present.texts import confirmation, refused
 from bot.telegram import texts
 from bot.telegram.commands import COMMANDS, bot_commands, read_table_args
 from bot.telegram.keyboards import (
@@ -145,11 +147,11 @@ class _Stats:
 
 
 class TelegramFrontEnd:
-    """Hosts tables in Telegram groups (a :class:`bot.protocol.Port` for ``"telegram"``).
+    """Hosts tables in Telegram groups (a :class:`bot.core.Port` for ``"telegram"``).
 
     Args:
         token: the bot token from BotFather (``TELEGRAM_TOKEN``).
-        manager: the :class:`bot.manager.TableManager`; the front end registers itself
+        manager: the :class:`bot.core.TableManager`; the front end registers itself
             as its ``"telegram"`` port (do not register it again).
         storage: the :class:`storage.base.Storage` (kept for tools; balances, rankings,
             rules and records are read through the manager).
@@ -441,14 +443,15 @@ class TelegramFrontEnd:
         )
 
     # ------------------------------------------------------------------ reply to commands
-    async def _answer_reply(self, message: Message, reply: p.Reply, language: str) -> None:
-        """Show a command's reply: a refusal or the confirmation; private tiles privately."""
+    async def _answer_reply(
+        self, message: Message, reply: p.Reply, language: str, text: str = ""
+    ) -> None:
+        """Show a command's reply: a refusal or ``text`` (the confirmation); private
+        tiles privately."""
         if reply.refusal is not None:
-            await self._reply(
-                message, reply.refusal.text or self._t(language)("That cannot be done now.")
-            )
-        elif reply.text:
-            await self._reply(message, reply.text)
+            await self._reply(message, refused(reply.refusal, language))
+        elif text:
+            await self._reply(message, text)
         self._private_events(reply)
 
     def _private_events(self, reply: p.Reply) -> None:
@@ -482,7 +485,8 @@ class TelegramFrontEnd:
             await self._send_link(message, user, JoinLink(message.chat.id, thread))
             return
         reply = await self.manager.handle(p.PlayNow(player, chat))
-        await self._answer_reply(message, reply, player.language)
+        lang = player.language
+        await self._answer_reply(message, reply, lang, confirmation(p.PlayNow, reply, lang))
 
     async def _cmd_table(self, update: Update, context: Context) -> None:
         """/mesa, /table: open a table with a preset, options and chosen seats."""
@@ -529,7 +533,8 @@ class TelegramFrontEnd:
                 left=seats.get("left"),
             )
         )
-        await self._answer_reply(message, reply, player.language)
+        lang = player.language
+        await self._answer_reply(message, reply, lang, confirmation(p.OpenTable, reply, lang))
 
     def _invited_users(self, message: Message, user: User) -> list[User]:
         """People named in a /mesa: the author of the message replied to, then users
@@ -571,7 +576,8 @@ class TelegramFrontEnd:
             return
         player = self._player(user)
         reply = await self.manager.handle(p.Leave(player, self._chat_ref(message)))
-        await self._answer_reply(message, reply, player.language)
+        lang = player.language
+        await self._answer_reply(message, reply, lang, confirmation(p.Leave, reply, lang))
 
     async def _cmd_tiles(self, update: Update, context: Context) -> None:
         """/fichas, /tiles: my tiles again, privately."""
@@ -580,14 +586,10 @@ class TelegramFrontEnd:
             return
         player = self._player(user)
         reply = await self.manager.handle(p.ShowMyTiles(player, self._chat_ref(message)))
-        if reply.refusal is None and message.chat.type != ChatType.PRIVATE:
-            reply = p.Reply(
-                table_id=reply.table_id,
-                seat=reply.seat,
-                events=reply.events,
-                text=self._t(player.language)("Your tiles are in our private chat."),
-            )
-        await self._answer_reply(message, reply, player.language)
+        text = ""
+        if message.chat.type != ChatType.PRIVATE:
+            text = self._t(player.language)("Your tiles are in our private chat.")
+        await self._answer_reply(message, reply, player.language, text)
 
     async def _cmd_back(self, update: Update, context: Context) -> None:
         """/volver, /back: take my seat back from the robot."""
@@ -696,7 +698,7 @@ class TelegramFrontEnd:
                 p.SetChatRules(player, chat, new_preset, new_overrides, is_admin=True)
             )
             if reply.refusal is not None:
-                await self._reply(message, reply.refusal.text)
+                await self._reply(message, refused(reply.refusal, player.language))
                 return
             preset, overrides, rules, _set = await self._chat_rules(chat)
             await self._reply(message, texts.rules_text(rules, preset, overrides, self.language))
@@ -788,11 +790,9 @@ class TelegramFrontEnd:
             text = _("You are seated in {group}. Your tiles will come here.", group=group)
             if not group:
                 text = _("You are seated. Your tiles will come here.")
-            if reply.text:
-                text = reply.text + "\n" + text
-            reply = p.Reply(
-                table_id=reply.table_id, seat=reply.seat, events=reply.events, text=text
-            )
+            text = confirmation(type(command), reply, player.language) + "\n" + text
+            await self._answer_reply(message, reply, player.language, text)
+            return
         await self._answer_reply(message, reply, player.language)
 
     async def _is_member(self, chat_id: int, user_id: int) -> bool:
@@ -852,9 +852,10 @@ class TelegramFrontEnd:
             return
         reply = await self.manager.handle(p.PressButton(player, data, chat))
         if reply.refusal is not None:
-            await self._answer(query, reply.refusal.text, alert=True)
+            await self._answer(query, refused(reply.refusal, player.language), alert=True)
         else:
-            await self._answer(query, reply.text or None)
+            done = confirmation(press.kind, reply, player.language) if press else ""
+            await self._answer(query, done or None)
         self._private_events(reply)
 
     async def _on_config(
@@ -895,7 +896,7 @@ class TelegramFrontEnd:
             p.SetChatRules(player, chat, preset, overrides, is_admin=True)
         )
         if reply.refusal is not None:
-            await self._answer(query, reply.refusal.text, alert=True)
+            await self._answer(query, refused(reply.refusal, player.language), alert=True)
             return
         await self._answer(query, _("Saved."))
         preset, overrides, rules, _set = await self._chat_rules(chat)
@@ -915,7 +916,7 @@ class TelegramFrontEnd:
 
     # ------------------------------------------------------------------ events (Port)
     async def deliver(self, event: p.Event) -> None:
-        """Show a manager event (:class:`bot.protocol.Port`). Boards and hands are drawn by
+        """Show a manager event (:class:`bot.core.Port`). Boards and hands are drawn by
         background workers (newest state first); group messages are queued to their chat's
         worker (in order per chat, never awaited here: a group's flood limit must not hold
         up the table's next events, such as a player's private turn). Events that come
@@ -954,7 +955,7 @@ class TelegramFrontEnd:
                 # The final position, as the match result says it (the last move ended it).
                 board.event = replace(
                     board.event,
-                    phase="ended",
+                    phase=p.Phase.ENDED,
                     seats=event.seats,
                     view=event.view,
                     turn=None,
@@ -995,7 +996,7 @@ class TelegramFrontEnd:
                 + texts.rules_text(event.rules, event.preset, event.overrides, self.language),
             )
         elif isinstance(event, p.Refusal) and event.to.platform == PLATFORM:
-            await self._private_text(int(event.to.user_id), event.text)
+            await self._private_text(int(event.to.user_id), refused(event))
 
     def _clear_buttons(self, table_id: str, *, forget: bool = False) -> None:
         """Take the move buttons off every private hand message of a table (the hand is
@@ -1088,7 +1089,7 @@ class TelegramFrontEnd:
         from render import match_result_png
 
         caption = texts.match_ended_caption(event, label, self.language)
-        facts = _facts(event.seats, label, self.language)
+        facts = table_facts(event.seats, label, self.language)
         png = await self._render(match_result_png, event.view, facts, dict(event.payouts))
         thread = int(event.chat.thread_id) if event.chat.thread_id else None
         try:
@@ -1135,11 +1136,11 @@ class TelegramFrontEnd:
         picture: tuple[Any, ...]
         if event.view is None:  # seats still filling, or the countdown: no hand yet
             starting = event.phase == "countdown"
-            facts = event.table_facts(board.language)  # with the seconds to the timer
+            facts = board_facts(event, board.language)  # with the seconds to the timer
             picture = ("waiting", event.rules, facts, starting)
             draw = functools.partial(waiting_png, event.rules, facts, starting=starting)
         else:
-            facts = _facts(event.seats, event.label, board.language)
+            facts = table_facts(event.seats, event.label, board.language)
             picture = ("board", event.view, facts)
             draw = functools.partial(board_png, event.view, facts)
         markup_key = markup.to_dict() if markup is not None else None
@@ -1230,7 +1231,7 @@ class TelegramFrontEnd:
         caption = texts.hand_caption(
             event, language, group=group or "Telegram", seconds_left=seconds
         )
-        png = await self._render(hand_png, event.view, event.table_facts(seconds))
+        png = await self._render(hand_png, event.view, hand_facts(event, seconds))
         user_id = int(event.to.user_id)
         old = slot.message_id
         try:
@@ -1288,12 +1289,3 @@ class TelegramFrontEnd:
             ),
             link_keyboard(url, board.language),
         )
-
-
-def _facts(seats: Any, label: str, language: str) -> Any:
-    from render import SeatFacts, TableFacts
-
-    facts = tuple(SeatFacts(name=s.name, is_robot=s.is_robot, away=s.away) for s in seats)
-    return TableFacts(
-        seats=(facts[0], facts[1], facts[2], facts[3]), table_label=label, language=language
-    )

@@ -1,6 +1,6 @@
 """Inline keyboards: the board's buttons, a player's move buttons, links and the /config menu.
 
-Every table button carries a payload made by the core (``bot.protocol.encode_press`` /
+Every table button carries a payload made by the core (``bot.core.encode_press`` /
 ``encode_action``), so the table manager can check it; the /config menu carries the
 adapter's own ``dmc:`` data (:mod:`bot.telegram.links`). Labels come from the catalogs.
 """
@@ -12,8 +12,9 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import emote_label, translator
-from bot.protocol import EMOTES, TableChanged, YourTiles, encode_action
+from bot.core import EMOTES, TableChanged, YourTiles, encode_action
+from bot.present.i18n import emote_label, translator
+from bot.present.texts import move_buttons
 from bot.telegram.links import encode_config
 from bot.telegram.texts import option_label, value_label
 from engine.rules import OPTION_VALUES, PRESET_NAMES, Rules
@@ -100,7 +101,10 @@ def hand_keyboard(event: YourTiles) -> InlineKeyboardMarkup | None:
     None when it is not the player's turn."""
     if not event.is_your_turn or not event.moves:
         return None
-    buttons = [InlineKeyboardButton(m.label, callback_data=m.payload) for m in event.moves]
+    buttons = [
+        InlineKeyboardButton(label, callback_data=choice.payload)
+        for choice, label in move_buttons(event)
+    ]
     return InlineKeyboardMarkup(_rows(buttons, MOVES_PER_ROW))
 
 

@@ -1,6 +1,6 @@
 """Deep links and the admin menu's callback data: adapter-level payloads, all untrusted.
 
-Table buttons carry the core's payloads (``bot.protocol.encode_press`` /
+Table buttons carry the core's payloads (``bot.core.encode_press`` /
 ``encode_action``) and are checked by the table manager. Two payloads are the adapter's
 own and are read here, strictly:
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import N_, Translator, translator
-from bot.protocol import HandEnded, MatchEnded, SeatInfo, TableChanged, YourTiles
+from bot.core import HandEnded, MatchEnded, SeatInfo, TableChanged, YourTiles
+from bot.present.i18n import N_, Translator, translator
 from engine.hand import Termination
 from engine.moves import Move
 from engine.rules import OPTION_VALUES, Rules

@@ -2,8 +2,8 @@
 
 Catalogs are ``.po`` files read with Babel at run time (no compile step):
 ``bot/locales/<lang>/LC_MESSAGES/<domain>.po``. Languages: ``es`` (the default) and
-``en``. Domains: ``core`` (this package: table manager, terminal), ``telegram`` and
-``discord`` (each adapter owns its own). Message ids are English sentences with ``{name}``
+``en``. Domains: ``core`` (the presentation layer's shared phrases, terminal), ``telegram``
+and ``discord`` (each front end's platform chrome). Message ids are English sentences with ``{name}``
 placeholders; a message missing from a catalog falls back to its id.
 
     _ = translator("es")
@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 LANGUAGES: tuple[str, ...] = ("es", "en")
 DEFAULT_LANGUAGE = "es"
-LOCALES_DIR = Path(__file__).parent / "locales"
+LOCALES_DIR = Path(__file__).parent.parent / "locales"
 
 Translator = Callable[..., str]
 
@@ -196,7 +196,7 @@ REFUSALS: dict[str, str] = {
     "not_ended": N_("That match has not ended yet."),
     "wrong_platform": N_("That table is on another platform."),
 }
-"""Each refusal reason code (``bot.protocol.REFUSAL_REASONS``) and its message id."""
+"""Each refusal reason (``bot.core.RefusalReason``) and its message id."""
 
 
 def refusal_text(reason: str, params: Mapping[str, Any], language: str | None) -> str:

@@ -1,6 +1,6 @@
 """A live table's state as the manager keeps it, and its snapshot (design.md, rule 6).
 
-Only :class:`bot.manager.TableManager` changes a :class:`Table`, under the table's lock.
+Only the core (:mod:`bot.core`) changes a :class:`Table`, under the table's lock.
 A snapshot is a JSON object: the match record so far (records.md, via
 ``engine.records.record_of``), the seats, the stakes held and the armed deadlines, so a
 restarted manager carries on exactly where the table was. It also keeps the front ends'
@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from bot.clock import Timer
-from bot.protocol import ChatRef, PlayerRef
+from bot.core.clock import Timer
+from bot.core.commands import ChatRef, PlayerRef
+from bot.core.events import Event
+from bot.core.vocabulary import DeadlineKind, Phase
 from engine.hand import HandState
 from engine.match import Match
 from engine.moves import Side
@@ -24,16 +26,9 @@ from engine.records import match_from_record, record_of
 from engine.rules import Rules
 from engine.views import PublicView
 
-__all__ = ["SNAPSHOT_VERSION", "DeadlineKind", "Seat", "Table"]
+__all__ = ["SNAPSHOT_VERSION", "Seat", "Table"]
 
 SNAPSHOT_VERSION = 1
-
-DeadlineKind = Literal["fill", "start", "turn", "forced", "robot", "next_hand"]
-"""What the table's main timer does when it fires: fill empty seats with robots; start
-the match after the countdown; a turn ran out (a robot plays that move); play the only
-legal move; a robot's move; deal the next hand."""
-
-Phase = Literal["waiting", "countdown", "playing", "ended"]
 
 
 @dataclass(slots=True)
@@ -109,7 +104,7 @@ class Seat:
 
 @dataclass(eq=False)
 class Table:
-    """A live table (one match). See :mod:`bot.manager` for how it moves."""
+    """A live table (one match). See :mod:`bot.core` for how it moves."""
 
     id: str
     label: str
@@ -119,7 +114,7 @@ class Table:
     created_at: float
     robot_level: str
     seats: list[Seat] = field(default_factory=lambda: [Seat() for _ in range(4)])
-    phase: Phase = "waiting"
+    phase: Phase = Phase.WAITING
     match: Match | None = None
     deadline: float | None = None
     deadline_kind: DeadlineKind | None = None
@@ -131,7 +126,7 @@ class Table:
     token: int = 0
     timer: Timer | None = None
     away_timers: dict[int, Timer] = field(default_factory=dict)
-    outbox: deque[Any] = field(default_factory=deque)
+    outbox: deque[Event] = field(default_factory=deque)
     sender: asyncio.Task[None] | None = None
     # records.md entries of the finished hands, written once (a snapshot after every move
     # would otherwise rewrite the whole match each time)
@@ -190,10 +185,10 @@ class Table:
             "created_at": self.created_at,
             "robot_level": self.robot_level,
             "seats": [s.to_json() for s in self.seats],
-            "phase": self.phase,
+            "phase": Phase(self.phase).value,
             "record": self.record() if self.match is not None else None,
             "deadline": self.deadline,
-            "deadline_kind": self.deadline_kind,
+            "deadline_kind": DeadlineKind(self.deadline_kind).value if self.deadline_kind else None,
             "stakes": {str(k): v for k, v in self.stakes.items()},
             "notes": dict(self.notes),
         }
@@ -249,10 +244,10 @@ class Table:
             created_at=float(data["created_at"]),
             robot_level=data["robot_level"],
             seats=[Seat.from_json(s) for s in data["seats"]],
-            phase=data["phase"],
+            phase=Phase(data["phase"]),
             match=match_from_record(record) if record else None,
             deadline=data.get("deadline"),
-            deadline_kind=data.get("deadline_kind"),
+            deadline_kind=DeadlineKind(kind) if (kind := data.get("deadline_kind")) else None,
             stakes={int(k): int(v) for k, v in data.get("stakes", {}).items()},
             notes=_notes(data.get("notes")),
         )

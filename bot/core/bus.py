@@ -1,0 +1,492 @@
+"""The table manager: the one owner of every live table (design.md, "Shape" and rule 3).
+
+Front ends hand it commands (:mod:`bot.core.commands`) with :meth:`TableManager.handle`
+and receive events (:mod:`bot.core.events`) through the :class:`~bot.core.events.Port`
+they registered. Each command type has one handler in a type-keyed table, which also
+declares whether it runs under the lobby lock (it changes which tables exist or who sits
+where). A button press is decoded once (:mod:`bot.core.buttons`) into the command it
+stands for and goes through the same table.
+
+The rules live in the parts: :mod:`~bot.core.lobby` (seating), :mod:`~bot.core.session`
+(a live match: moves, turns, robots, timers, away and return, resume),
+:mod:`~bot.core.settlement` (money), :mod:`~bot.core.chat_rules` (a chat's rules) and
+:mod:`~bot.core.projection` (what each seat may see).
+
+After every change a table is snapshotted (``storage.save_table``); :meth:`start`
+reloads the snapshots (of the platforms asked for) and re-arms the stored deadlines, so
+a crash followed by a restart ends exactly as an uninterrupted run with the same inputs.
+A front end may keep small JSON notes with a live table (:meth:`set_front_end_note`);
+they are saved in the snapshot and the core never reads them.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import json
+import logging
+import random
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from typing import Literal, Protocol, TypeVar
+
+from bot.core.buttons import ForgedPress, decode_press
+from bot.core.chat_rules import ChatRules
+from bot.core.clock import Clock, SystemClock
+from bot.core.commands import (
+    ChatRef,
+    ComeBack,
+    Command,
+    Emote,
+    FillWithRobots,
+    InvitePartner,
+    Leave,
+    OpenTable,
+    PlayerRef,
+    PlayMove,
+    PlayNow,
+    PressButton,
+    Rematch,
+    SetChatRules,
+    ShowMyTiles,
+    SitAt,
+)
+from bot.core.events import ChatRulesInfo, Port, Refused, Reply, TableChanged
+from bot.core.lobby import Lobby
+from bot.core.projection import table_changed
+from bot.core.session import Session
+from bot.core.settlement import Settlement
+from bot.core.state import Core, HouseTimes
+from bot.core.table import Table
+from bot.core.timers import Pacer, Timers
+from bot.core.vocabulary import DeadlineKind, PressKind, RefusalReason
+from engine.match import Match
+from engine.robots import DEFAULT_LEVEL, LEVELS, Robot, make_robot
+from engine.rules import PRESETS, Rules, find_preset, preset_key
+from storage.base import RankRow, Storage, StoredMatch
+
+__all__ = ["Manager", "TableManager", "tune_gc_for_serving"]
+
+log = logging.getLogger("bot.core")
+
+C = TypeVar("C")
+Handler = Callable[[C], Awaitable[Reply]]
+JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
+
+
+class Manager(Protocol):
+    """The table manager as front ends see it."""
+
+    async def handle(self, command: Command) -> Reply: ...
+    def register(self, platform: str, port: Port) -> None: ...
+    async def balance(self, player: PlayerRef) -> int: ...
+    async def chat_rules(self, chat: ChatRef) -> ChatRulesInfo: ...
+    async def top(
+        self,
+        chat: ChatRef | None,
+        *,
+        by: Literal["balance", "rating"] = "balance",
+        limit: int = 10,
+    ) -> list[RankRow]: ...
+    async def history(
+        self, *, player: PlayerRef | None = None, chat: ChatRef | None = None, limit: int = 20
+    ) -> list[StoredMatch]: ...
+    async def player_id(self, player: PlayerRef) -> int: ...
+    def table_state(self, table_id: str) -> TableChanged | None: ...
+    def tables_of(self, player: PlayerRef) -> list[str]: ...
+    def front_end_note(self, table_id: str, key: str) -> JsonValue: ...
+    async def set_front_end_note(self, table_id: str, key: str, value: JsonValue) -> bool: ...
+    async def idle(self) -> None: ...
+
+
+class TableManager:
+    """Owns every live table; applies commands, runs timers and robots, emits events.
+
+    Args:
+        storage: the storage port (players, wallet, records, snapshots).
+        clock: time (``bot.core.clock``); the system clock by default.
+        seed: seeds table ids and table seeds (None: unpredictable). Same seed, same clock
+            and same commands give the same tables, deals and robot moves.
+        ports: ``{platform: Port}`` to register at once (``"*"`` gets every event).
+        robot_delay, countdown_seconds, fill_seconds, return_seconds, hand_pause,
+            missed_turns_limit, emote_seconds, robot_level: see
+            :class:`~bot.core.state.HouseTimes` (seconds).
+        robot_factory: builds a robot for a level (``engine.robots.make_robot``).
+        default_preset: the rules of a chat whose admins never chose (rules.md, "Presets").
+        time_slice: seconds of timer work (robot moves) per event-loop iteration before
+            the rest waits for the next one, so the loop stays responsive.
+
+    Raises:
+        ValueError: an unknown robot level or preset.
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        clock: Clock | None = None,
+        seed: int | str | None = None,
+        ports: Mapping[str, Port] | None = None,
+        robot_delay: float = 1.5,
+        countdown_seconds: float = 5.0,
+        fill_seconds: float = 120.0,
+        return_seconds: float = 300.0,
+        hand_pause: float = 4.0,
+        missed_turns_limit: int = 3,
+        emote_seconds: float = 5.0,
+        robot_level: str = DEFAULT_LEVEL,
+        robot_factory: Callable[[str], Robot] = make_robot,
+        time_slice: float = 0.005,
+        default_preset: str = "venezolano",
+    ) -> None:
+        if robot_level not in LEVELS:
+            raise ValueError(f"unknown robot level {robot_level!r} (levels: {', '.join(LEVELS)})")
+        clock = clock or SystemClock()
+        # table ids must differ across restarts; table seeds (deals, robots) follow ``seed``
+        ids = random.Random(
+            f"{seed}:{clock.now()}" if seed is not None else random.SystemRandom().random()
+        )
+        self._core = core = Core(
+            storage=storage,
+            clock=clock,
+            times=HouseTimes(
+                robot_delay=robot_delay,
+                countdown_seconds=countdown_seconds,
+                fill_seconds=fill_seconds,
+                return_seconds=return_seconds,
+                hand_pause=hand_pause,
+                missed_turns_limit=missed_turns_limit,
+                emote_seconds=emote_seconds,
+                robot_level=robot_level,
+            ),
+            default_preset=preset_key(default_preset),
+            default_rules=find_preset(default_preset),
+            robot_factory=robot_factory,
+            ids=ids,
+            seeds=random.Random(seed) if seed is not None else ids,
+        )
+        self._pacer = Pacer(time_slice)
+        self._timers = timers = Timers(clock, self._pacer)
+        self._settlement = settlement = Settlement(core, timers)
+        self._session = session = Session(core, timers, settlement)
+        self._rules = ChatRules(core)
+        self._lobby = lobby = Lobby(core, timers, session, settlement, self._rules)
+        timers.install(
+            {
+                DeadlineKind.FILL: lobby.fill_on_time,
+                DeadlineKind.START: session.start_match,
+                DeadlineKind.NEXT_HAND: session.next_hand,
+                DeadlineKind.TURN: session.turn_timed_out,
+                DeadlineKind.FORCED: session.forced_move,
+                DeadlineKind.ROBOT: session.auto_move,
+            },
+            away=session.away_expired,
+        )
+        # command type -> (handler, runs under the lobby lock)
+        self._handlers: dict[type, tuple[Handler[object], bool]] = {}
+        self._on(PlayNow, lobby.play_now, lobby=True)
+        self._on(OpenTable, lobby.open_table, lobby=True)
+        self._on(SitAt, lobby.sit_at, lobby=True)
+        self._on(Rematch, lobby.rematch, lobby=True)
+        self._on(Leave, lobby.leave, lobby=True)
+        self._on(InvitePartner, lobby.invite)
+        self._on(FillWithRobots, lobby.fill_now)
+        self._on(PlayMove, session.play_move)
+        self._on(ComeBack, session.come_back)
+        self._on(Emote, session.emote)
+        self._on(ShowMyTiles, session.show_tiles)
+        self._on(SetChatRules, self._rules.set)
+        self._on(PressButton, self._press)
+        for platform, port in (ports or {}).items():
+            self.register(platform, port)
+
+    def _on(self, kind: type[C], handler: Handler[C], *, lobby: bool = False) -> None:
+        self._handlers[kind] = (handler, lobby)  # type: ignore[assignment]
+
+    # ------------------------------------------------------------------ settings
+
+    @property
+    def storage(self) -> Storage:
+        return self._core.storage
+
+    @property
+    def clock(self) -> Clock:
+        return self._core.clock
+
+    @property
+    def times(self) -> HouseTimes:
+        """The house's timings (seconds) and robot level."""
+        return self._core.times
+
+    @property
+    def robot_level(self) -> str:
+        return self._core.times.robot_level
+
+    @property
+    def default_preset(self) -> str:
+        return self._core.default_preset
+
+    @property
+    def default_rules(self) -> Rules:
+        return self._core.default_rules
+
+    @property
+    def matches_finished(self) -> int:
+        return self._core.matches_finished
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def register(self, platform: str, port: Port) -> None:
+        """Send the events of ``platform``'s tables (and players) to ``port``.
+
+        ``platform`` ``"*"`` receives every event (logging, tests).
+        """
+        self._core.outbox.register(platform, port)
+
+    async def start(self, platforms: Collection[str] | None = None) -> None:
+        """Reload the unfinished tables from storage and re-arm their timers.
+
+        Snapshots that no longer load are logged and dropped. Finished matches whose
+        settlement was interrupted are settled now (settlement is idempotent).
+
+        Args:
+            platforms: restore only the tables of these platforms (``ChatRef.platform``),
+                e.g. those whose front end started: a table of a platform that is down
+                would play on with robots and timers while its humans cannot see it, so
+                its snapshot stays untouched in storage for a later start. None: every
+                table. Calling ``start`` again restores the tables not yet live.
+        """
+        core = self._core
+        restored: list[Table] = []
+        for data in await core.storage.load_tables():
+            try:
+                table = Table.from_snapshot(data)
+            except (KeyError, TypeError, ValueError) as exc:
+                log.error("dropping table snapshot %r: %s", data.get("table_id"), exc)
+                continue
+            if table.id in core.tables and not core.stopped:
+                continue  # already live (e.g. restored by an earlier start)
+            if platforms is not None and table.chat.platform not in platforms:
+                log.info(
+                    "table %s of %s left in storage: that platform is not hosted",
+                    table.id,
+                    table.chat.platform,
+                )
+                continue
+            core.tables[table.id] = table
+            restored.append(table)
+        core.stopped = False
+        for table in restored:
+            async with table.lock:
+                await self._session.resume(table)
+
+    async def stop(self) -> None:
+        """Snapshot every live table, disarm every timer and send what is queued."""
+        core = self._core
+        core.stopped = True
+        for table in list(core.tables.values()):
+            async with table.lock:
+                self._timers.disarm_all(table)
+                if not table.closed:
+                    await core.save(table)
+        self._pacer.release_all()
+        await self.idle()
+
+    async def idle(self) -> None:
+        """Wait until every queued event was delivered to the ports."""
+        await self._core.outbox.idle()
+
+    @property
+    def busy(self) -> bool:
+        """Some event is queued or being delivered to a port (see :meth:`idle`)."""
+        return self._core.outbox.busy
+
+    # ------------------------------------------------------------------ commands
+
+    async def handle(self, command: Command) -> Reply:
+        """Apply one command; returns at once (events go out through the ports).
+
+        Never raises for bad input: a refused command returns ``Reply(refusal=...)`` and
+        changes nothing.
+
+        Raises:
+            TypeError: ``command`` is not a command.
+        """
+        try:
+            return await self._dispatch(command)
+        except Refused as refused:
+            return Reply(refusal=refused.refusal(command.player), table_id=refused.table_id)
+
+    async def _dispatch(self, command: Command) -> Reply:
+        entry = self._handlers.get(type(command))
+        if entry is None:
+            raise TypeError(f"not a command: {command!r}")
+        handler, in_lobby = entry
+        if in_lobby:
+            async with self._core.lobby:
+                return await handler(command)
+        return await handler(command)
+
+    async def _press(self, command: PressButton) -> Reply:
+        """A raw button payload: decoded once into the command it stands for."""
+        try:
+            press = decode_press(command.payload)
+        except ForgedPress:
+            raise Refused(RefusalReason.FORGED) from None
+        core, player = self._core, command.player
+        known = core.tables.get(press.table_id) or core.ended.get(press.table_id)
+        chat = command.chat or (known.chat if known is not None else None)
+        table_id = press.table_id
+        if press.kind is PressKind.MOVE:
+            return await self._dispatch(
+                PlayMove(player, table_id, press.hand_number, press.move_number, press.code, chat)
+            )
+        if chat is None:
+            raise Refused(RefusalReason.TABLE_GONE, table_id)
+        commands: dict[PressKind, Callable[[], Command]] = {
+            PressKind.SIT: lambda: SitAt(
+                player, chat, table_id, int(press.code) if press.code else None
+            ),
+            PressKind.ROBOTS: lambda: FillWithRobots(player, chat, table_id),
+            PressKind.EMOTE: lambda: Emote(player, press.code, chat, table_id),
+            PressKind.TILES: lambda: ShowMyTiles(player, chat, table_id),
+            PressKind.BACK: lambda: ComeBack(player, chat, table_id),
+            PressKind.LEAVE: lambda: Leave(player, chat, table_id),
+            PressKind.AGAIN: lambda: Rematch(player, chat, table_id),
+        }
+        return await self._dispatch(commands[press.kind]())
+
+    # ------------------------------------------------------------------ queries
+
+    def tables(self) -> list[str]:
+        """Ids of the live tables."""
+        return list(self._core.tables)
+
+    def table_state(self, table_id: str) -> TableChanged | None:
+        """The table's current public state (what the last ``TableChanged`` said)."""
+        table = self._core.tables.get(table_id)
+        return table_changed(table, self._core.clock.now()) if table is not None else None
+
+    def front_end_note(self, table_id: str, key: str) -> JsonValue:
+        """The note a front end keeps with live table ``table_id`` under ``key`` (see
+        :meth:`set_front_end_note`), or None (no such note, or no such live table)."""
+        table = self._core.tables.get(table_id)
+        if table is None:
+            return None
+        note: JsonValue = copy.deepcopy(table.notes.get(key))
+        return note
+
+    async def set_front_end_note(self, table_id: str, key: str, value: JsonValue) -> bool:
+        """Keep ``value`` with live table ``table_id`` under ``key``, for a front end.
+
+        Notes are the front ends' own (the core never reads them; e.g. Telegram keeps
+        where the table's board message is): platform-neutral, saved in the table's
+        snapshot at once, so they survive a restart, and gone with the table. Use
+        platform-prefixed keys (``"telegram.board"``). Setting the value a note already
+        has writes nothing; ``None`` removes the note.
+
+        Returns:
+            False when there is no such live table (nothing kept), else True.
+
+        Raises:
+            TypeError: ``value`` is not JSON; nothing is kept.
+        """
+        try:
+            kept = json.loads(json.dumps(value, allow_nan=False))
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"a front-end note must be a JSON value: {exc}") from None
+        core = self._core
+        table = core.tables.get(table_id)
+        if table is None or table.closed:
+            return False
+        async with table.lock:
+            if table.closed:
+                return False
+            if table.notes.get(key) == kept:
+                return True
+            if kept is None:
+                table.notes.pop(key, None)
+            else:
+                table.notes[key] = kept
+            if not core.stopped:
+                await core.save(table)
+        return True
+
+    def match_of(self, table_id: str) -> Match | None:
+        """The match at a table (tests, tools), also the final one of a recently closed
+        table; None before it starts or when long gone."""
+        table = self._core.tables.get(table_id)
+        if table is not None:
+            return table.match
+        ended = self._core.ended.get(table_id)
+        return ended.match if ended is not None else None
+
+    def tables_of(self, player: PlayerRef) -> list[str]:
+        """Ids of the live tables where ``player`` holds a seat."""
+        return [t.id for t in self._core.tables.values() if t.seat_of(player.key) is not None]
+
+    async def player_id(self, player: PlayerRef) -> int:
+        """The storage id of ``player`` (their account is opened on first sight)."""
+        return await self._core.player_id(player)
+
+    async def balance(self, player: PlayerRef) -> int:
+        """The player's balance in dollars (rules.md, "The house")."""
+        return await self._core.storage.balance(await self.player_id(player))
+
+    async def chat_rules(self, chat: ChatRef) -> ChatRulesInfo:
+        """The chat's rules (the default preset when its admins never chose)."""
+        return await self._rules.of_chat(chat)
+
+    async def top(
+        self, chat: ChatRef | None, *, by: Literal["balance", "rating"] = "balance", limit: int = 10
+    ) -> list[RankRow]:
+        """The top list of a chat (or of everyone when None) by balance or rating."""
+        storage = self._core.storage
+        key = chat.key if chat is not None else None
+        if by == "rating":
+            return await storage.top_by_rating(key, limit=limit)
+        return await storage.top_by_balance(key, now=self._core.clock.now(), limit=limit)
+
+    async def history(
+        self, *, player: PlayerRef | None = None, chat: ChatRef | None = None, limit: int = 20
+    ) -> list[StoredMatch]:
+        """Finished matches (records.md records), newest first."""
+        player_id = await self.player_id(player) if player is not None else None
+        return await self._core.storage.match_records(
+            player_id=player_id, chat=chat.key if chat else None, limit=limit
+        )
+
+    # ------------------------------------------------------------------ tools
+
+    async def open_robot_table(
+        self,
+        chat: ChatRef,
+        rules: Rules | None = None,
+        *,
+        levels: Sequence[str] | None = None,
+        start: bool = True,
+    ) -> str:
+        """Open a table of four robots (simulations, benchmarks, tests); returns its id.
+
+        With ``start`` the countdown is skipped and the first hand is dealt at once.
+
+        Raises:
+            ValueError: an unknown robot level.
+        """
+        chosen = list(levels) if levels else [self.robot_level] * 4
+        return await self._lobby.open_robot_table(
+            chat, rules or PRESETS["venezolano"], chosen, start=start
+        )
+
+
+def tune_gc_for_serving() -> None:
+    """Tune the garbage collector for a long-running bot process (call once, after start-up).
+
+    Every move replaces a table's immutable state, so many objects live a few hundred
+    milliseconds: long enough to reach the oldest generation, whose full collections walk
+    every live object (about 200 per table) and pause the event loop for a long time with
+    many tables. Freezing the start-up objects and collecting the older generations less
+    often keeps those pauses rare (``bench/tables.py --tune-gc`` shows the difference).
+    """
+    gc.collect()
+    gc.set_threshold(700, 50, 100)
+    gc.freeze()

@@ -1,0 +1,136 @@
+"""Button payloads: the only place that encodes or decodes a press.
+
+Buttons carry :func:`encode_press` / :func:`encode_action` payloads (at most 64 bytes:
+Telegram's callback data limit, well under Discord's 100-character custom ids). Front
+ends hand the raw text to the core with ``PressButton``; the shape is checked here, and
+whether the press fits the table now (stale, foreign, illegal) by the core. The format
+``dm1:<kind letter>:<table>:...`` never changes for buttons already sent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.core.vocabulary import EMOTES, PressKind
+
+__all__ = [
+    "MAX_PAYLOAD",
+    "PRESS_PREFIX",
+    "ForgedPress",
+    "Press",
+    "decode_press",
+    "encode_action",
+    "encode_press",
+]
+
+PRESS_PREFIX = "dm1"
+"""Every payload starts with this (a version too): ``dm1:<kind>:<table>:...``."""
+
+_TABLE_ID = re.compile(r"[0-9a-z]{1,16}")
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,5}")
+_MOVE_CODE = re.compile(r"p|[0-6][0-6][lr]?")
+_ARG = re.compile(r"[0-9a-z_]{0,16}")
+_KINDS: dict[str, PressKind] = {
+    "m": PressKind.MOVE,
+    "s": PressKind.SIT,
+    "r": PressKind.ROBOTS,
+    "e": PressKind.EMOTE,
+    "t": PressKind.TILES,
+    "b": PressKind.BACK,
+    "x": PressKind.LEAVE,
+    "a": PressKind.AGAIN,
+}
+_LETTERS = {kind: letter for letter, kind in _KINDS.items()}
+MAX_PAYLOAD = 64
+
+
+class ForgedPress(ValueError):
+    """A button payload that this bot did not make (or that was tampered with)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A decoded button payload.
+
+    Attributes:
+        kind: a :class:`PressKind`; the argument of ``SIT`` is a seat or empty, of
+            ``EMOTE`` an emote name.
+        table_id: the table.
+        hand_number, move_number: for a move (0 otherwise).
+        code: the move code for a move, else the argument (may be empty).
+    """
+
+    kind: PressKind
+    table_id: str
+    hand_number: int = 0
+    move_number: int = 0
+    code: str = ""
+
+
+def encode_press(table_id: str, hand_number: int, move_number: int, code: str) -> str:
+    """The payload of a move button: ``"dm1:m:<table>:<hand>:<move>:<code>"``.
+
+    At most 40 characters (ASCII), inside Telegram's 64 bytes and Discord's 100.
+
+    Raises:
+        ValueError: a table id, number or code this module would not decode.
+    """
+    text = f"{PRESS_PREFIX}:m:{table_id}:{hand_number}:{move_number}:{code}"
+    decode_press(text)  # never hand out a payload we would refuse
+    return text
+
+
+def encode_action(kind: PressKind | str, table_id: str, arg: str | int = "") -> str:
+    """The payload of a table button (any :class:`PressKind` but ``MOVE``): ``SIT`` takes
+    a seat 0..3 or "", ``EMOTE`` an emote name, the others no argument.
+
+    Raises:
+        ValueError: an unknown kind or a bad argument.
+    """
+    try:
+        press_kind = PressKind(kind)
+    except ValueError:
+        raise ValueError(f"unknown button kind {kind!r}") from None
+    if press_kind is PressKind.MOVE:
+        raise ValueError(f"unknown button kind {kind!r}")
+    text = f"{PRESS_PREFIX}:{_LETTERS[press_kind]}:{table_id}:{arg}"
+    decode_press(text)
+    return text
+
+
+def decode_press(text: object) -> Press:
+    """Read a payload made by :func:`encode_press` or :func:`encode_action`.
+
+    Only the shape is checked here; whether the press fits the table now (stale, foreign,
+    illegal) is the manager's business.
+
+    Raises:
+        ForgedPress: not a string, too long, or not in one of the two shapes.
+    """
+    if not isinstance(text, str) or not text or len(text.encode()) > MAX_PAYLOAD:
+        raise ForgedPress("not a payload of this bot")
+    parts = text.split(":")
+    if len(parts) < 4 or parts[0] != PRESS_PREFIX or parts[1] not in _KINDS:
+        raise ForgedPress(f"not a payload of this bot: {text!r}")
+    kind = _KINDS[parts[1]]
+    table_id = parts[2]
+    if not _TABLE_ID.fullmatch(table_id):
+        raise ForgedPress(f"bad table id in {text!r}")
+    if kind is PressKind.MOVE:
+        if len(parts) != 6:
+            raise ForgedPress(f"bad move payload {text!r}")
+        hand, move, code = parts[3], parts[4], parts[5]
+        if not (_NUMBER.fullmatch(hand) and _NUMBER.fullmatch(move)):
+            raise ForgedPress(f"bad numbers in {text!r}")
+        if not _MOVE_CODE.fullmatch(code):
+            raise ForgedPress(f"bad move code in {text!r}")
+        return Press(PressKind.MOVE, table_id, int(hand), int(move), code)
+    if len(parts) != 4 or not _ARG.fullmatch(parts[3]):
+        raise ForgedPress(f"bad payload {text!r}")
+    arg = parts[3]
+    if kind is PressKind.SIT and arg not in ("", "0", "1", "2", "3"):
+        raise ForgedPress(f"bad seat in {text!r}")
+    if kind is PressKind.EMOTE and arg not in EMOTES:
+        raise ForgedPress(f"unknown emote in {text!r}")
+    return Press(kind, table_id, 0, 0, arg)

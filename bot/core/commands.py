@@ -1,0 +1,279 @@
+"""What front ends send the core: player and chat references and the commands.
+
+Commands are frozen dataclasses; each carries the acting :class:`PlayerRef` and, where a
+chat matters, the :class:`ChatRef` it came from. ``await manager.handle(command)``
+applies one and returns a :class:`~bot.core.events.Reply` at once (see
+:mod:`bot.core.bus`). Nothing here draws or phrases text.
+
+Seats: 0..3, counter-clockwise; seat ``s + 1`` plays after seat ``s`` and sits on its
+right, ``s + 2`` is its partner (across), ``s + 3`` sits on its left (rules.md, "The fixed
+core"). Money is whole virtual dollars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from engine.rules import OptionValue
+
+__all__ = [
+    "ChatRef",
+    "ComeBack",
+    "Command",
+    "Emote",
+    "FillWithRobots",
+    "InvitePartner",
+    "Leave",
+    "OpenTable",
+    "PlayMove",
+    "PlayNow",
+    "PlayerRef",
+    "PressButton",
+    "Rematch",
+    "RobotSeat",
+    "SetChatRules",
+    "ShowMyTiles",
+    "SitAt",
+]
+
+# --------------------------------------------------------------------------- references
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """A person on a platform, as the adapter knows them.
+
+    Attributes:
+        platform: ``"telegram"``, ``"discord"``, ``"terminal"`` (tests may use others).
+        user_id: the platform's user id, as text (e.g. ``"123456789"``).
+        display_name: the name shown at the table.
+        language: ``"es"`` (default) or ``"en"``, from the platform's locale.
+    """
+
+    platform: str
+    user_id: str
+    display_name: str
+    language: str = "es"
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """``(platform, user_id)``: who this is, whatever their name or language."""
+        return (self.platform, self.user_id)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRef:
+    """Where a table lives (and whose rules apply).
+
+    Attributes:
+        platform: as :attr:`PlayerRef.platform`.
+        chat_id: the group: a Telegram chat id, a Discord server (guild) id, ``"local"``
+            for the terminal. The chat's rules and rankings are keyed by it.
+        channel_id: the Discord channel holding the board (None on Telegram).
+        thread_id: the Telegram forum topic (``message_thread_id``), or a Discord thread.
+        language: the chat's language for group messages, ``"es"`` by default.
+    """
+
+    platform: str
+    chat_id: str
+    channel_id: str | None = None
+    thread_id: str | None = None
+    language: str = "es"
+
+    @property
+    def key(self) -> str:
+        """The storage chat key ``"<platform>:<chat id>"`` (rules, rankings, history)."""
+        return f"{self.platform}:{self.chat_id}"
+
+    @property
+    def place(self) -> tuple[str, str, str | None, str | None]:
+        """Where a board is shown: "play now" looks for open tables in the same place."""
+        return (self.platform, self.chat_id, self.channel_id, self.thread_id)
+
+
+@dataclass(frozen=True, slots=True)
+class RobotSeat:
+    """A robot chosen for a seat when building a table.
+
+    Attributes:
+        level: an ``engine.robots.LEVELS`` name; None for the default level.
+    """
+
+    level: str | None = None
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True, slots=True)
+class PlayNow:
+    """Seat me at the open table of this place with the fewest free seats, or open one
+    (rules.md, "The house": play now). A seat reserved for me (an invitation, a rematch)
+    is taken first."""
+
+    player: PlayerRef
+    chat: ChatRef
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """Open a table in this place, sitting at seat 0.
+
+    Attributes:
+        preset: a preset name, or None for the chat's rules.
+        overrides: single options (``engine.rules.OPTION_VALUES`` names). When the chat's
+            admins have set rules, only ``turn_seconds`` and ``forced_move_seconds`` may be
+            changed by a player (refusal ``rules_locked`` otherwise).
+        right, across, left: who sits at seats 1, 2 and 3: a :class:`PlayerRef` (the seat
+            is reserved until they sit), a :class:`RobotSeat`, or None (open).
+    """
+
+    player: PlayerRef
+    chat: ChatRef
+    preset: str | None = None
+    overrides: Mapping[str, OptionValue] = field(default_factory=dict)
+    right: PlayerRef | RobotSeat | None = None
+    across: PlayerRef | RobotSeat | None = None
+    left: PlayerRef | RobotSeat | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SitAt:
+    """Take seat ``seat`` (0..3) at a waiting table, or any free seat when None."""
+
+    player: PlayerRef
+    chat: ChatRef
+    table_id: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InvitePartner:
+    """Reserve the seat across from me at my waiting table (in this place) for ``partner``."""
+
+    player: PlayerRef
+    chat: ChatRef
+    partner: PlayerRef
+    table_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FillWithRobots:
+    """Fill the free seats of my waiting table (or ``table_id``) with robots now."""
+
+    player: PlayerRef
+    chat: ChatRef
+    table_id: str | None = None
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Leave my table: free before the match starts; during a match a robot takes the seat
+    and my stake is forfeited unless I come back within 5 minutes (rules.md, "The house")."""
+
+    player: PlayerRef
+    chat: ChatRef | None = None
+    table_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayMove:
+    """Play ``code`` (``engine.moves.Move.code``) as move ``move_number`` (from 1, passes
+    included) of hand ``hand_number`` (from 1) at ``table_id``. ``chat`` is where the
+    press came from (a private chat is fine)."""
+
+    player: PlayerRef
+    table_id: str
+    hand_number: int
+    move_number: int
+    code: str
+    chat: ChatRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PressButton:
+    """A raw button payload (untrusted), decoded and checked by the core: a move, a seat,
+    robots now, an emote, my tiles, come back, leave or rematch."""
+
+    player: PlayerRef
+    payload: str
+    chat: ChatRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ComeBack:
+    """Take my seat back from the robot (within 5 minutes), with the same tiles."""
+
+    player: PlayerRef
+    chat: ChatRef | None = None
+    table_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Emote:
+    """Show emote ``name`` (one of ``EMOTES``) at my table; at most one every few
+    seconds per player (refusal ``emote_too_soon`` with ``wait_seconds``)."""
+
+    player: PlayerRef
+    name: str
+    chat: ChatRef | None = None
+    table_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowMyTiles:
+    """Send me my tiles again: the :class:`YourTiles` comes back in the reply only (the
+    adapter shows it privately or ephemerally)."""
+
+    player: PlayerRef
+    chat: ChatRef | None = None
+    table_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """Open a new table in the same place with the same seats as ended table
+    ``table_id``: robots again, the other humans' seats reserved for them."""
+
+    player: PlayerRef
+    chat: ChatRef
+    table_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetChatRules:
+    """Change the chat's rules (admins only; see :mod:`bot.core.chat_rules`).
+
+    Attributes:
+        preset: start again from this preset, or None to merge ``overrides`` over the
+            chat's current preset and options.
+        overrides: single options (``engine.rules.OPTION_VALUES`` names).
+        is_admin: the front end checked admin rights on its platform; the core refuses
+            (``not_admin``) when False and validates the options (``bad_rules``).
+    """
+
+    player: PlayerRef
+    chat: ChatRef
+    preset: str | None = None
+    overrides: Mapping[str, OptionValue] = field(default_factory=dict)
+    is_admin: bool = False
+
+
+Command = (
+    PlayNow
+    | OpenTable
+    | SitAt
+    | InvitePartner
+    | FillWithRobots
+    | Leave
+    | PlayMove
+    | PressButton
+    | ComeBack
+    | Emote
+    | ShowMyTiles
+    | Rematch
+    | SetChatRules
+)
+"""Everything an adapter may ask of the core."""

@@ -1,0 +1,441 @@
+"""What the core tells front ends: events, refusals, replies and the port they arrive by.
+
+Events go to the :class:`Port` registered for the table's platform, one
+``await port.deliver(event)`` at a time per table, in order (:mod:`bot.core.outbox`).
+Every event names its ``table_id`` and ``chat``; private events also name the player
+``to``. Nothing here draws or phrases text: :mod:`bot.present` turns events into screens
+in the reader's language.
+
+Times are epoch seconds (float) from the manager's injected clock; money is whole
+virtual dollars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from bot.core.commands import ChatRef, PlayerRef
+from bot.core.vocabulary import AwayReason, CloseReason, MovedBy, Phase, RefusalReason
+from engine.hand import HandOutcome
+from engine.moves import Move
+from engine.rules import OptionValue, Rules
+from engine.views import PublicView, SeatView
+
+__all__ = [
+    "ChatRulesChanged",
+    "ChatRulesInfo",
+    "EmoteShown",
+    "Event",
+    "HandEnded",
+    "HandStarted",
+    "MatchEnded",
+    "MatchStarted",
+    "MoveChoice",
+    "MovePlayed",
+    "PlayerSeated",
+    "PlayerUnseated",
+    "Port",
+    "Refusal",
+    "Refused",
+    "Reply",
+    "SeatGivenBack",
+    "SeatInfo",
+    "SeatTakenByRobot",
+    "TableChanged",
+    "TableClosed",
+    "TurnStarted",
+    "YourTiles",
+]
+
+Seats = tuple["SeatInfo", "SeatInfo", "SeatInfo", "SeatInfo"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits at a seat, as everyone may see it.
+
+    Attributes:
+        seat: 0..3.
+        name: the display name (a robot's label for robots; empty when the seat is open).
+        player: the human sitting here (also while a robot plays for them), or None.
+        player_id: the storage player id of that human, or None.
+        is_robot: a robot plays this seat now (a robot seat, or a human's stand-in).
+        robot_level: the robot's level when ``is_robot``.
+        away: the human left or dropped and a robot plays for them until they come back.
+        back_by: when ``away``, the deadline (epoch seconds) to come back.
+        reserved_for: an open seat held for this invited player.
+    """
+
+    seat: int
+    name: str = ""
+    player: PlayerRef | None = None
+    player_id: int | None = None
+    is_robot: bool = False
+    robot_level: str | None = None
+    away: bool = False
+    back_by: float | None = None
+    reserved_for: PlayerRef | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.player is None and not self.is_robot
+
+
+@dataclass(frozen=True, slots=True)
+class MoveChoice:
+    """One legal move of a seat, ready for a button.
+
+    Attributes:
+        move: the engine move.
+        code: its compact code (``"64l"``, ``"p"``).
+        payload: the button payload (:func:`encode_press`).
+    """
+
+    move: Move
+    code: str
+    payload: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _TableEvent:
+    table_id: str
+    chat: ChatRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableChanged(_TableEvent):
+    """The table's public state changed: redraw the board (group).
+
+    Attributes:
+        label: a short table name for people (e.g. ``"Mesa 3"``-style number ``"3"``).
+        phase: see :class:`~bot.core.vocabulary.Phase`.
+        rules: the table's rule set.
+        seats: the four seats.
+        view: the public view of the current hand (None before the first deal).
+        hand_number, move_number: the current hand (from 1) and the number the next move
+            will have (from 1); 0 before the match.
+        deadline: when the current timer fires (fill with robots, countdown, turn), or None.
+        seconds_left: whole seconds to ``deadline`` when this was sent, or None.
+        turn: the seat to move, or None.
+    """
+
+    label: str
+    phase: Phase
+    rules: Rules
+    seats: Seats
+    view: PublicView | None = None
+    hand_number: int = 0
+    move_number: int = 0
+    deadline: float | None = None
+    seconds_left: int | None = None
+    turn: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerSeated(_TableEvent):
+    """A human sat down (adapters check here that they can reach the player privately)."""
+
+    seat: int
+    player: PlayerRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerUnseated(_TableEvent):
+    """A human left a table before its match started (nothing paid)."""
+
+    seat: int
+    player: PlayerRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchStarted(_TableEvent):
+    """The match began: each human in ``stakes`` (storage player id -> dollars) paid."""
+
+    seats: Seats
+    rules: Rules
+    stakes: Mapping[int, int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandStarted(_TableEvent):
+    """A hand was dealt (private tiles follow as :class:`YourTiles`)."""
+
+    hand_number: int
+    starter: int
+    view: PublicView
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class YourTiles(_TableEvent):
+    """A seat's private view, sent to the human at that seat after each move.
+
+    Attributes:
+        to: the human.
+        seat: their seat.
+        view: their :class:`~engine.views.SeatView`.
+        moves: their legal moves now (empty when it is not their turn).
+        hand_number, move_number: what a move press must carry.
+        is_your_turn: it is their turn now (notify them).
+        deadline: their turn's deadline, when it is their turn.
+        seats: the four seats (names for the hand picture).
+    """
+
+    to: PlayerRef
+    seat: int
+    view: SeatView
+    moves: tuple[MoveChoice, ...]
+    hand_number: int
+    move_number: int
+    is_your_turn: bool
+    deadline: float | None
+    seats: Seats
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnStarted(_TableEvent):
+    """Seat ``seat`` is to move by ``deadline`` (``player`` None for a robot seat)."""
+
+    seat: int
+    player: PlayerRef | None
+    deadline: float
+    seconds: int
+    hand_number: int
+    move_number: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MovePlayed(_TableEvent):
+    """A move (or pass) was played.
+
+    Attributes:
+        seat: who moved.
+        move: the move.
+        by: who made it (:class:`~bot.core.vocabulary.MovedBy`).
+        hand_number: the hand; move_number: this move's number (from 1).
+        view: the public view after the move.
+    """
+
+    seat: int
+    move: Move
+    by: MovedBy
+    hand_number: int
+    move_number: int
+    view: PublicView
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandEnded(_TableEvent):
+    """A hand ended (rules.md, "Points").
+
+    Attributes:
+        outcome: the engine's :class:`~engine.hand.HandOutcome`.
+        hand_points: points won this hand by team, e.g. ``(0, 24)``.
+        score: running totals by team after the hand, e.g. ``(24, 34)``.
+        view: the public view (outcome set) for ``render.hand_result_png``.
+    """
+
+    hand_number: int
+    outcome: HandOutcome
+    hand_points: tuple[int, int]
+    score: tuple[int, int]
+    view: PublicView
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchEnded(_TableEvent):
+    """The match is over and settled (rules.md, "The house").
+
+    Attributes:
+        winner_team: 0 (seats 0 and 2) or 1 (seats 1 and 3).
+        score: final totals by team.
+        winners: the humans paid (robots are never paid).
+        payouts: seat -> dollars received (for ``render.match_result_png``).
+        payouts_by_player: storage player id -> dollars received.
+        balances: storage player id -> balance after settlement, for every human seated.
+        record: the match record (records.md).
+        view: the last hand's public view.
+        seats: the four seats.
+    """
+
+    winner_team: int
+    score: tuple[int, int]
+    winners: tuple[PlayerRef, ...]
+    payouts: Mapping[int, int]
+    payouts_by_player: Mapping[int, int]
+    balances: Mapping[int, int]
+    record: Mapping[str, object]
+    view: PublicView
+    seats: Seats
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EmoteShown(_TableEvent):
+    """A player's emote (``name`` in ``EMOTES``; the presentation layer labels it)."""
+
+    seat: int
+    player: PlayerRef
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatTakenByRobot(_TableEvent):
+    """A robot plays for a human from now on.
+
+    Attributes:
+        reason: they left, or several turns timed out (:class:`AwayReason`).
+        back_by: the deadline to come back and keep the stake (epoch seconds).
+    """
+
+    seat: int
+    player: PlayerRef
+    reason: AwayReason
+    back_by: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatGivenBack(_TableEvent):
+    """A human came back within the time and plays their seat (same tiles) again."""
+
+    seat: int
+    player: PlayerRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableClosed(_TableEvent):
+    """The table is gone: finished, or cancelled.
+
+    Attributes:
+        reason: :class:`CloseReason` (finished after :class:`MatchEnded`; no humans left
+            a started match: stakes refunded to those still entitled; empty: everyone left
+            a waiting table).
+        refunds: storage player id -> dollars refunded.
+    """
+
+    reason: CloseReason
+    refunds: Mapping[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatRulesChanged(_TableEvent):
+    """An admin changed the chat's rules (``table_id`` is empty): new tables use them."""
+
+    preset: str
+    overrides: Mapping[str, OptionValue]
+    rules: Rules
+    by: PlayerRef
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Refusal:
+    """A command was refused; nothing changed.
+
+    Attributes:
+        to: the player refused.
+        reason: why (:class:`~bot.core.vocabulary.RefusalReason`).
+        params: values for phrasing (e.g. ``{"wait_seconds": 3}``); see each reason.
+        table_id: the table concerned, if any.
+    """
+
+    to: PlayerRef
+    reason: RefusalReason
+    params: Mapping[str, str | int] = field(default_factory=dict)
+    table_id: str | None = None
+
+
+Event = (
+    Refusal
+    | TableChanged
+    | PlayerSeated
+    | PlayerUnseated
+    | MatchStarted
+    | HandStarted
+    | YourTiles
+    | TurnStarted
+    | MovePlayed
+    | HandEnded
+    | MatchEnded
+    | EmoteShown
+    | SeatTakenByRobot
+    | SeatGivenBack
+    | TableClosed
+    | ChatRulesChanged
+)
+"""Everything the core tells a front end through its :class:`Port`. A :class:`Refusal`
+arrives as an event only when it is not the answer to a command (e.g. a player who could
+not pay the stake when the countdown ended is told and unseated)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRulesInfo:
+    """A chat's rules, for ``/reglas`` and the admins' menu.
+
+    Attributes:
+        chat: the storage chat key.
+        preset: the preset name.
+        overrides: options changed on top of the preset.
+        rules: the resulting rule set.
+        set_by_admins: False when the chat never set rules (the default preset applies,
+            and players may pick a preset for their own tables).
+    """
+
+    chat: str
+    preset: str
+    overrides: Mapping[str, OptionValue]
+    rules: Rules
+    set_by_admins: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The core's immediate answer to a command (for the actor only).
+
+    Attributes:
+        refusal: why the command was refused (nothing changed), or None.
+        table_id: the table concerned (e.g. the one the player was seated at).
+        label: that table's number for people (``"3"``), when there is one.
+        seat: the actor's seat there, if any.
+        events: events meant for the actor's eyes only (e.g. :class:`YourTiles`).
+        preset: the chat's preset after :class:`~bot.core.commands.SetChatRules`.
+    """
+
+    refusal: Refusal | None = None
+    table_id: str | None = None
+    label: str = ""
+    seat: int | None = None
+    events: tuple[Event, ...] = ()
+    preset: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.refusal is None
+
+
+@runtime_checkable
+class Port(Protocol):
+    """What a front end implements to receive events (register it with
+    ``manager.register(platform, port)``; platform ``"*"`` receives every event)."""
+
+    async def deliver(self, event: Event) -> None:
+        """Show ``event``; called in order per table, never concurrently for one table.
+        Exceptions are logged by the manager and do not stop the table."""
+        ...
+
+
+class Refused(Exception):
+    """Raised inside the core to refuse a command; :meth:`TableManager.handle` turns it
+    into ``Reply(refusal=Refusal(...))``. Nothing may have changed when it is raised."""
+
+    def __init__(
+        self, reason: RefusalReason, table_id: str | None = None, /, **params: str | int
+    ) -> None:
+        super().__init__(reason.value)
+        self.reason = reason
+        self.table_id = table_id
+        self.params = params
+
+    def refusal(self, to: PlayerRef) -> Refusal:
+        """The refusal as the actor receives it."""
+        return Refusal(to=to, reason=self.reason, params=self.params, table_id=self.table_id)

@@ -1,0 +1,345 @@
+"""Seating (rules.md, "The house"): play now, open a table, sit, invite a partner, fill
+with robots, the countdown, rematch, and leaving.
+
+* Play now seats a player at the open table of the place with the fewest free seats (a
+  seat reserved for them first), or opens one.
+* An incomplete table fills with robots after ``fill_seconds`` (about 2 minutes) or at
+  once on request; a full table starts after a ``countdown_seconds`` countdown.
+* Leaving before the start is free; leaving a started match hands the seat to a robot
+  (see :mod:`bot.core.session` for the 5-minute return and the forfeit).
+
+Commands that change which tables exist or who sits where run under the lobby lock
+(declared in :mod:`bot.core.bus`), one at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.core.chat_rules import ChatRules
+from bot.core.commands import (
+    ChatRef,
+    FillWithRobots,
+    InvitePartner,
+    Leave,
+    OpenTable,
+    PlayerRef,
+    PlayNow,
+    Rematch,
+    RobotSeat,
+    SitAt,
+)
+from bot.core.events import PlayerSeated, PlayerUnseated, Refused, Reply
+from bot.core.projection import table_changed
+from bot.core.session import Session
+from bot.core.settlement import Settlement
+from bot.core.state import Core
+from bot.core.table import Seat, Table
+from bot.core.timers import Timers
+from bot.core.vocabulary import AwayReason, CloseReason, DeadlineKind, Phase, RefusalReason
+from engine.robots import LEVELS
+from engine.rules import Rules
+
+__all__ = ["Lobby"]
+
+_ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
+_ID_LENGTH = 8
+SEATING_PHASES = (Phase.WAITING, Phase.COUNTDOWN)
+
+
+class Lobby:
+    """Who sits where before a match, and leaving a table."""
+
+    def __init__(
+        self,
+        core: Core,
+        timers: Timers,
+        session: Session,
+        settlement: Settlement,
+        rules: ChatRules,
+    ) -> None:
+        self.core = core
+        self.timers = timers
+        self.session = session
+        self.settlement = settlement
+        self.rules = rules
+
+    # ------------------------------------------------------------------ commands
+
+    async def play_now(self, command: PlayNow) -> Reply:
+        """Seat me at the best open table of this place, or open one."""
+        core = self.core
+        player, chat = command.player, command.chat
+        self._refuse_if_seated_here(player, chat)
+        candidates = [
+            t
+            for t in core.tables.values()
+            if t.chat.place == chat.place
+            and t.phase is Phase.WAITING
+            and t.chat.platform == player.platform
+            and (
+                t.reserved_seat_for(player.key) is not None
+                or any(s.is_open and s.reserved_for is None for s in t.seats)
+            )
+        ]
+        if candidates:
+            reserved = [t for t in candidates if t.reserved_seat_for(player.key) is not None]
+            pool = reserved or candidates
+            table = min(pool, key=lambda t: (t.free_seats(), t.created_at, t.label))
+            return await self._seat_player(table, player, None)
+        info = await self.rules.of_chat(chat)
+        table = self.new_table(chat, info.rules)
+        return await self._seat_player(table, player, 0, new_table=True)
+
+    async def open_table(self, command: OpenTable) -> Reply:
+        """Open a table with chosen rules, robots and reserved seats; I sit at seat 0."""
+        player, chat = command.player, command.chat
+        self._refuse_if_seated_here(player, chat)
+        rules = await self.rules.for_table(chat, command.preset, dict(command.overrides))
+        choices = {1: command.right, 2: command.across, 3: command.left}
+        for choice in choices.values():
+            if isinstance(choice, RobotSeat) and choice.level not in (None, *LEVELS):
+                raise Refused(RefusalReason.UNKNOWN_LEVEL, levels=", ".join(LEVELS))
+            if isinstance(choice, PlayerRef) and choice.key == player.key:
+                raise Refused(RefusalReason.BAD_SEAT)
+        keys = [c.key for c in choices.values() if isinstance(c, PlayerRef)]
+        if len(set(keys)) != len(keys):
+            raise Refused(RefusalReason.BAD_SEAT)
+        table = self.new_table(chat, rules)
+        for index, choice in choices.items():
+            if isinstance(choice, RobotSeat):
+                table.seats[index].robot_level = choice.level or self.core.times.robot_level
+            elif isinstance(choice, PlayerRef):
+                table.seats[index].reserved_for = choice
+        return await self._seat_player(table, player, 0, new_table=True)
+
+    async def sit_at(self, command: SitAt) -> Reply:
+        """Take a seat (or any free one) at a table that has not started."""
+        table = self.core.live(command.table_id)
+        if table.chat.platform != command.player.platform:
+            raise Refused(RefusalReason.WRONG_PLATFORM, table.id)
+        self._refuse_if_seated_here(command.player, table.chat)
+        if table.phase not in SEATING_PHASES:
+            raise Refused(RefusalReason.ALREADY_STARTED, table.id)
+        if command.seat is not None and not 0 <= command.seat <= 3:
+            raise Refused(RefusalReason.BAD_SEAT, table.id)
+        return await self._seat_player(table, command.player, command.seat)
+
+    async def rematch(self, command: Rematch) -> Reply:
+        """A new table with the same seats as an ended one: robots again, the other
+        humans' seats reserved for them."""
+        core = self.core
+        old = core.ended.get(command.table_id)
+        if old is not None and not old.started:
+            old = None  # closed before its match started: nothing to play again
+        if old is None:
+            if command.table_id in core.tables:
+                raise Refused(RefusalReason.NOT_ENDED, command.table_id)
+            raise Refused(RefusalReason.TABLE_GONE, command.table_id)
+        my_seat = next(
+            (
+                i
+                for i, s in enumerate(old.seats)
+                if s.player is not None and s.player.key == command.player.key
+            ),
+            None,
+        )
+        if my_seat is None:
+            raise Refused(RefusalReason.NOT_SEATED, old.id)
+        chat = replace(old.chat, language=command.chat.language)
+        self._refuse_if_seated_here(command.player, chat)
+        table = self.new_table(chat, old.rules)
+        for index, seat in enumerate(old.seats):
+            if index == my_seat:
+                continue
+            if seat.player is not None:
+                table.seats[index].reserved_for = seat.player
+            else:
+                table.seats[index].robot_level = seat.robot_level or core.times.robot_level
+        return await self._seat_player(table, command.player, my_seat, new_table=True)
+
+    async def invite(self, command: InvitePartner) -> Reply:
+        """Reserve the seat across from me for my partner."""
+        core = self.core
+        table = core.table_for(command.player, command.chat, command.table_id)
+        async with table.lock:
+            seat = core.seat_at(table, command.player)
+            if table.phase is not Phase.WAITING:
+                raise Refused(RefusalReason.ALREADY_STARTED, table.id)
+            across = table.seats[(seat + 2) % 4]
+            if not across.is_open:
+                raise Refused(RefusalReason.SEAT_TAKEN, table.id)
+            if command.partner.key == command.player.key:
+                raise Refused(RefusalReason.BAD_SEAT, table.id)
+            across.reserved_for = command.partner
+            core.emit(table, table_changed(table, core.clock.now()))
+            await core.save(table)
+        return Reply(table_id=table.id, label=table.label, seat=seat)
+
+    async def fill_now(self, command: FillWithRobots) -> Reply:
+        """Fill my waiting table's free seats with robots now."""
+        core = self.core
+        if command.level is not None and command.level not in LEVELS:
+            raise Refused(RefusalReason.UNKNOWN_LEVEL, levels=", ".join(LEVELS))
+        table = core.table_for(command.player, command.chat, command.table_id)
+        async with table.lock:
+            seat = core.seat_at(table, command.player)
+            if table.phase is not Phase.WAITING:
+                raise Refused(RefusalReason.ALREADY_STARTED, table.id)
+            self._fill(table, command.level)
+            await core.save(table)
+        return Reply(table_id=table.id, label=table.label, seat=seat)
+
+    async def leave(self, command: Leave) -> Reply:
+        """Leave my table: free before the start; a robot takes my seat during a match."""
+        core = self.core
+        table = core.table_for(command.player, command.chat, command.table_id)
+        async with table.lock:
+            seat = core.seat_at(table, command.player)
+            state = table.seats[seat]
+            if table.phase in SEATING_PHASES:
+                player = state.player
+                assert player is not None
+                table.seats[seat] = Seat()
+                core.emit(
+                    table,
+                    PlayerUnseated(table_id=table.id, chat=table.chat, seat=seat, player=player),
+                )
+                if not table.humans():
+                    await self.settlement.close(table, CloseReason.EMPTY)
+                else:
+                    self._maybe_countdown(table)
+                    core.emit(table, table_changed(table, core.clock.now()))
+                    await core.save(table)
+            elif state.away:
+                # leaving again while away: abandon for good now
+                await self.session.abandon(table, seat)
+            else:
+                others = [i for i in table.present_humans() if i != seat]
+                if not others:
+                    await self.settlement.close(table, CloseReason.NO_HUMANS)
+                else:
+                    self.session.go_away(table, seat, AwayReason.LEFT)
+                    await self.session.after_away(table, seat)
+        return Reply(table_id=table.id, label=table.label, seat=seat)
+
+    # ------------------------------------------------------------------ timers
+
+    async def fill_on_time(self, table: Table) -> None:
+        """The fill deadline passed: robots take the free seats."""
+        self._fill(table)
+        await self.core.save(table)
+
+    # ------------------------------------------------------------------ building tables
+
+    def new_table(self, chat: ChatRef, rules: Rules) -> Table:
+        """A new empty table in ``chat`` (not live until someone sits), numbered with
+        the lowest number free in its place."""
+        core = self.core
+        while True:
+            table_id = "".join(core.ids.choice(_ID_ALPHABET) for _ in range(_ID_LENGTH))
+            if table_id not in core.tables and table_id not in core.ended:
+                break
+        used = {t.label for t in core.tables.values() if t.chat.place == chat.place}
+        number = 1
+        while str(number) in used:
+            number += 1
+        return Table(
+            id=table_id,
+            label=str(number),
+            chat=chat,
+            rules=rules,
+            seed=core.seeds.getrandbits(48),
+            created_at=core.clock.now(),
+            robot_level=core.times.robot_level,
+        )
+
+    async def open_robot_table(
+        self, chat: ChatRef, rules: Rules, levels: list[str], *, start: bool
+    ) -> str:
+        """A table of four robots (simulations, benchmarks, tests); with ``start`` the
+        countdown is skipped and the first hand dealt at once."""
+        table = self.new_table(chat, rules)
+        for index, level in enumerate(levels):
+            if level not in LEVELS:
+                raise ValueError(f"unknown robot level {level!r}")
+            table.seats[index].robot_level = level
+        self.core.tables[table.id] = table
+        async with table.lock:
+            if start:
+                await self.session.start_match(table)
+            else:
+                self._maybe_countdown(table)
+                self.core.emit(table, table_changed(table, self.core.clock.now()))
+                await self.core.save(table)
+        return table.id
+
+    # ------------------------------------------------------------------ helpers
+
+    def _refuse_if_seated_here(self, player: PlayerRef, chat: ChatRef) -> None:
+        table = self.core.my_table_here(player, chat)
+        if table is not None:
+            raise Refused(RefusalReason.ALREADY_SEATED, table.id, label=table.label)
+
+    async def _seat_player(
+        self, table: Table, player: PlayerRef, seat: int | None, *, new_table: bool = False
+    ) -> Reply:
+        """Seat ``player`` (lobby lock held): checks the seat and the money first."""
+        core = self.core
+        reserved = table.reserved_seat_for(player.key)
+        if seat is None:
+            if reserved is not None:
+                seat = reserved
+            else:
+                free = [
+                    i for i, s in enumerate(table.seats) if s.is_open and s.reserved_for is None
+                ]
+                if not free:
+                    raise Refused(RefusalReason.TABLE_FULL, table.id)
+                seat = free[0]
+        target = table.seats[seat]
+        if not target.is_open:
+            raise Refused(RefusalReason.SEAT_TAKEN, table.id)
+        if target.reserved_for is not None and target.reserved_for.key != player.key:
+            raise Refused(RefusalReason.SEAT_RESERVED, table.id)
+        player_id = await core.player_id(player)
+        await self.settlement.check_funds(player_id, table.rules.stake, table.id)
+        async with table.lock:
+            if table.closed or not target.is_open or table.phase not in SEATING_PHASES:
+                raise Refused(RefusalReason.SEAT_TAKEN, table.id)
+            target.player = player
+            target.player_id = player_id
+            target.reserved_for = None
+            if new_table:
+                core.tables[table.id] = table
+                self.timers.arm(
+                    table, table.created_at + core.times.fill_seconds, DeadlineKind.FILL
+                )
+            core.emit(
+                table, PlayerSeated(table_id=table.id, chat=table.chat, seat=seat, player=player)
+            )
+            self._maybe_countdown(table)
+            core.emit(table, table_changed(table, core.clock.now()))
+            await core.save(table)
+        return Reply(table_id=table.id, label=table.label, seat=seat)
+
+    def _maybe_countdown(self, table: Table) -> None:
+        core = self.core
+        full = all(not s.is_open for s in table.seats)
+        if table.phase is Phase.WAITING and full:
+            table.phase = Phase.COUNTDOWN
+            self.timers.arm(
+                table, core.clock.now() + core.times.countdown_seconds, DeadlineKind.START
+            )
+        elif table.phase is Phase.COUNTDOWN and not full:
+            table.phase = Phase.WAITING
+            fill_at = max(core.clock.now(), table.created_at + core.times.fill_seconds)
+            self.timers.arm(table, fill_at, DeadlineKind.FILL)
+
+    def _fill(self, table: Table, level: str | None = None) -> None:
+        for seat in table.seats:
+            if seat.is_open:
+                seat.robot_level = level or table.robot_level
+                seat.reserved_for = None
+        self._maybe_countdown(table)
+        self.core.emit(table, table_changed(table, self.core.clock.now()))

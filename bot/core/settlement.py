@@ -1,0 +1,206 @@
+"""Money at a table: the funds check, the stakes, forfeits, the finish and cancellation
+(rules.md, "The house"; design.md, rule 5). Every money rule of the core is here; the
+ledger itself (escrow, payouts, idempotency) is the storage's.
+
+* Sitting down needs the stake (the due top-up first); the countdown's end takes every
+  human's stake into the match's escrow in one storage transaction.
+* A human who abandons a started match forfeits their stake; their partner still plays
+  for the pot.
+* The winners are paid twice the stake when the match ends; robots are never paid.
+* A table left without humans ends and refunds the stakes of those still entitled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from bot.core.events import MatchEnded, PlayerUnseated, Refused, TableClosed
+from bot.core.projection import public, seat_infos
+from bot.core.state import Core
+from bot.core.table import Seat, Table
+from bot.core.timers import Timers
+from bot.core.vocabulary import CloseReason, Phase, RefusalReason
+from engine.hand import Termination, team_of
+from engine.match import Match
+from engine.records import record_of
+from storage.base import (
+    InsufficientFunds,
+    MatchClosedError,
+    NotInMatchError,
+    PlayerResult,
+    UnknownMatchError,
+)
+
+__all__ = ["Settlement"]
+
+log = logging.getLogger("bot.core")
+
+
+class Settlement:
+    """The money rules of the core, applied to live tables (their lock held)."""
+
+    def __init__(self, core: Core, timers: Timers) -> None:
+        self.core = core
+        self.timers = timers
+
+    async def check_funds(self, player_id: int, stake: int, table_id: str) -> None:
+        """Make sure a player can pay ``stake`` dollars (topping them up if due).
+
+        Raises:
+            Refused: INSUFFICIENT_FUNDS (params balance, stake).
+        """
+        if stake <= 0:
+            return
+        storage, now = self.core.storage, self.core.clock.now()
+        balance = await storage.balance(player_id)
+        if balance < stake:
+            balance += await storage.top_up(player_id, now=now, stake=stake)
+        if balance < stake:
+            raise Refused(RefusalReason.INSUFFICIENT_FUNDS, table_id, balance=balance, stake=stake)
+
+    async def take_stakes(self, table: Table) -> bool:
+        """Take every human's stake into the match's escrow, all or none.
+
+        Humans who cannot pay are told and unseated (their due top-up still applies);
+        False then, and nothing was taken.
+        """
+        core = self.core
+        humans = table.humans()
+        player_ids = [pid for i in humans if (pid := table.seats[i].player_id) is not None]
+        stake = table.rules.stake
+        try:
+            await core.storage.stake(table.id, player_ids, stake, now=core.clock.now())
+        except InsufficientFunds as exc:
+            for index in humans:
+                state = table.seats[index]
+                if state.player_id in exc.player_ids and state.player is not None:
+                    player = state.player
+                    await core.storage.top_up(state.player_id, now=core.clock.now(), stake=stake)
+                    balance = await core.storage.balance(state.player_id)
+                    table.seats[index] = Seat()
+                    refused = Refused(
+                        RefusalReason.INSUFFICIENT_FUNDS, table.id, balance=balance, stake=stake
+                    )
+                    core.emit(table, refused.refusal(player))
+                    core.emit(
+                        table,
+                        PlayerUnseated(
+                            table_id=table.id, chat=table.chat, seat=index, player=player
+                        ),
+                    )
+            return False
+        table.stakes = {pid: stake for pid in player_ids}
+        return True
+
+    async def forfeit(self, table: Table, seat: int) -> None:
+        """The human at ``seat`` abandoned: their stake stays in the pot for good."""
+        state = table.seats[seat]
+        if state.player_id is not None:
+            with contextlib.suppress(UnknownMatchError, NotInMatchError, MatchClosedError):
+                await self.core.storage.forfeit(
+                    table.id, state.player_id, now=self.core.clock.now()
+                )
+        state.forfeited = True
+        state.away = True
+        state.back_by = None
+        self.timers.disarm_away(table, seat)
+
+    async def finish(self, table: Table) -> None:
+        """Settle and record a finished match, then close the table.
+
+        Idempotent: a restart after a crash in here settles and records again, which
+        storage ignores (rules.md, "The house"; design.md, rule 5).
+        """
+        core = self.core
+        match = table.match
+        assert match is not None and match.winner_team is not None
+        now = core.clock.now()
+        winner_team = match.winner_team
+        self.timers.disarm(table)
+        winners = [
+            i for i in table.humans() if team_of(i) == winner_team and table.seats[i].player_id
+        ]
+        winner_ids = [pid for i in winners if (pid := table.seats[i].player_id) is not None]
+        payouts_by_player: dict[int, int] = {}
+        if table.stakes:
+            try:
+                payouts_by_player = await core.storage.settle(table.id, winner_ids, now=now)
+            except (UnknownMatchError, MatchClosedError) as exc:
+                log.error("table %s: settlement failed: %s", table.id, exc)
+        record = record_of(match)
+        results = player_results(table, match)
+        if results:
+            await core.storage.record_match(table.id, table.chat.key, record, results, now=now)
+        balances: dict[int, int] = {}
+        for state in table.seats:
+            if state.player is not None and state.player_id is not None:
+                balances[state.player_id] = await core.storage.balance(state.player_id)
+        payouts = {
+            i: payouts_by_player.get(table.seats[i].player_id or -1, 0)
+            for i in range(4)
+            if table.seats[i].player_id in payouts_by_player
+        }
+        table.phase = Phase.ENDED
+        core.emit(
+            table,
+            MatchEnded(
+                table_id=table.id,
+                chat=table.chat,
+                winner_team=winner_team,
+                score=match.score,
+                winners=tuple(p for i in winners if (p := table.seats[i].player) is not None),
+                payouts=payouts,
+                payouts_by_player=payouts_by_player,
+                balances=balances,
+                record=record,
+                view=public(table),
+                seats=seat_infos(table),
+            ),
+        )
+        core.matches_finished += 1
+        await self.close(table, CloseReason.FINISHED)
+
+    async def close(self, table: Table, reason: CloseReason) -> None:
+        """Close a table: refund a cancelled match, drop its snapshot, remember it."""
+        core = self.core
+        refunds: dict[int, int] = {}
+        if reason is CloseReason.NO_HUMANS and table.stakes:
+            try:
+                refunds = await core.storage.refund(table.id, now=core.clock.now())
+            except (UnknownMatchError, MatchClosedError) as exc:
+                log.error("table %s: refund failed: %s", table.id, exc)
+        self.timers.disarm_all(table)
+        table.closed = True
+        table.phase = Phase.ENDED
+        core.emit(
+            table, TableClosed(table_id=table.id, chat=table.chat, reason=reason, refunds=refunds)
+        )
+        core.forget(table)
+        await core.storage.delete_table(table.id)
+
+
+def player_results(table: Table, match: Match) -> list[PlayerResult]:
+    """Each seated human's statistics of a finished match (for the storage's record)."""
+    results = []
+    outcomes = match.outcomes
+    for index, state in enumerate(table.seats):
+        if state.player is None or state.player_id is None:
+            continue
+        team = team_of(index)
+        results.append(
+            PlayerResult(
+                player_id=state.player_id,
+                team=team,
+                won_match=match.winner_team == team,
+                hands_won=sum(1 for o in outcomes if o.winner_team == team),
+                dominoes=sum(
+                    1 for o in outcomes if o.end is Termination.DOMINO and o.winner_seat == index
+                ),
+                trancas_won=sum(
+                    1 for o in outcomes if o.end is Termination.BLOCKED and o.winner_team == team
+                ),
+                capicuas=sum(1 for o in outcomes if o.capicua and o.winner_seat == index),
+            )
+        )
+    return results

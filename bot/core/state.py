@@ -1,0 +1,195 @@
+"""The core's shared state: the live tables, the closed ones, the clock, storage and
+outbox, and the house's timings. Every part of the core (lobby, session, settlement)
+works on one :class:`Core`; only the table manager (:mod:`bot.core.bus`) builds it."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from bot.core.clock import Clock
+from bot.core.commands import ChatRef, PlayerRef
+from bot.core.events import Event, Refused
+from bot.core.outbox import Outbox
+from bot.core.table import Seat, Table
+from bot.core.vocabulary import RefusalReason
+from engine.match import Match
+from engine.robots import Robot
+from engine.rules import Rules
+from storage.base import Storage
+
+__all__ = ["KEPT_MATCHES", "Core", "Ended", "HouseTimes"]
+
+KEPT_MATCHES = 50
+"""Closed tables whose final match ``TableManager.match_of`` still returns (a finished
+match holds thousands of objects; keeping every one would slow the garbage collector)."""
+
+KEPT_ENDED = 2000
+"""Closed tables remembered at all (to refuse late presses and offer a rematch)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HouseTimes:
+    """The house's timings and robots (rules.md, "The house"). Seconds throughout.
+
+    Attributes:
+        robot_delay: a robot waits this long before its move (0 in tests and benchmarks).
+        countdown_seconds: the countdown before a full table starts.
+        fill_seconds: an incomplete table is filled with robots after this long.
+        return_seconds: a player who left or dropped may come back within this time.
+        hand_pause: between a hand's end and the next deal.
+        missed_turns_limit: consecutive timed-out turns after which a robot takes over.
+        emote_seconds: at most one emote per player in this time.
+        robot_level: the level of robots filling seats and standing in for players.
+    """
+
+    robot_delay: float = 1.5
+    countdown_seconds: float = 5.0
+    fill_seconds: float = 120.0
+    return_seconds: float = 300.0
+    hand_pause: float = 4.0
+    missed_turns_limit: int = 3
+    emote_seconds: float = 5.0
+    robot_level: str = "experto"
+
+
+@dataclass(slots=True)
+class Ended:
+    """What is kept of a closed table: enough to refuse late presses and to rematch (and
+    the final match of the most recent ones)."""
+
+    id: str
+    chat: ChatRef
+    rules: Rules
+    seats: list[Seat]
+    started: bool
+    match: Match | None = None
+
+
+@dataclass(eq=False)
+class Core:
+    """Everything the parts of the core share. Tables change only under their lock."""
+
+    storage: Storage
+    clock: Clock
+    times: HouseTimes
+    default_preset: str
+    default_rules: Rules
+    robot_factory: Callable[[str], Robot]
+    ids: random.Random  # table ids: they must differ across restarts
+    seeds: random.Random  # table seeds (deals, robots): they follow the manager's seed
+    outbox: Outbox = field(default_factory=Outbox)
+    tables: dict[str, Table] = field(default_factory=dict)
+    ended: OrderedDict[str, Ended] = field(default_factory=OrderedDict)
+    kept_matches: deque[str] = field(default_factory=deque)
+    player_ids: dict[tuple[str, str], int] = field(default_factory=dict)
+    last_emote: dict[tuple[str, str], float] = field(default_factory=dict)
+    robots: dict[str, Robot] = field(default_factory=dict)
+    lobby: asyncio.Lock = field(default_factory=asyncio.Lock)
+    stopped: bool = False  # stop() ran: storage may be closed, notes stay in memory
+    matches_finished: int = 0
+
+    def emit(self, table: Table, event: Event) -> None:
+        self.outbox.emit(table, event)
+
+    async def save(self, table: Table) -> None:
+        """Snapshot ``table`` (lock held); a closed table has no snapshot."""
+        if table.closed:
+            return
+        await self.storage.save_table(table.id, table.snapshot(), now=self.clock.now())
+
+    async def player_id(self, player: PlayerRef) -> int:
+        """The storage id of ``player`` (their account is opened on first sight)."""
+        known = self.player_ids.get(player.key)
+        if known is not None:
+            return known
+        stored = await self.storage.ensure_player(
+            player.platform,
+            player.user_id,
+            player.display_name,
+            language=player.language,
+            now=self.clock.now(),
+        )
+        self.player_ids[player.key] = stored.id
+        return stored.id
+
+    def robot(self, level: str) -> Robot:
+        robot = self.robots.get(level)
+        if robot is None:
+            robot = self.robots[level] = self.robot_factory(level)
+        return robot
+
+    # --- finding the table a command means
+
+    def live(self, table_id: str) -> Table:
+        """Live table ``table_id``.
+
+        Raises:
+            Refused: TABLE_GONE.
+        """
+        table = self.tables.get(table_id)
+        if table is None:
+            raise Refused(RefusalReason.TABLE_GONE, table_id)
+        return table
+
+    def my_table_here(self, player: PlayerRef, chat: ChatRef) -> Table | None:
+        for table in self.tables.values():
+            if table.chat.key == chat.key and table.seat_of(player.key) is not None:
+                return table
+        return None
+
+    def table_for(self, player: PlayerRef, chat: ChatRef | None, table_id: str | None) -> Table:
+        """The table a command means: by id, else the player's table in this chat, else
+        the player's only table.
+
+        Raises:
+            Refused: TABLE_GONE (no such live table) or NO_TABLE.
+        """
+        if table_id is not None:
+            return self.live(table_id)
+        if chat is not None:
+            table = self.my_table_here(player, chat)
+            if table is not None:
+                return table
+        mine = [t for t in self.tables.values() if t.seat_of(player.key) is not None]
+        if len(mine) == 1 and chat is None:
+            return mine[0]
+        raise Refused(RefusalReason.NO_TABLE)
+
+    @staticmethod
+    def seat_at(table: Table, player: PlayerRef) -> int:
+        """The seat ``player`` holds at live ``table`` (lock held).
+
+        Raises:
+            Refused: TABLE_GONE (closed meanwhile) or NOT_SEATED.
+        """
+        if table.closed:
+            raise Refused(RefusalReason.TABLE_GONE, table.id)
+        seat = table.seat_of(player.key)
+        if seat is None:
+            raise Refused(RefusalReason.NOT_SEATED, table.id)
+        return seat
+
+    def forget(self, table: Table) -> None:
+        """Move a closed table from the live ones to the remembered ones."""
+        self.tables.pop(table.id, None)
+        # only what a rematch needs: a finished match's state would keep thousands of
+        # objects alive per table for the garbage collector to walk
+        self.ended[table.id] = Ended(
+            id=table.id,
+            chat=table.chat,
+            rules=table.rules,
+            seats=[replace(s) for s in table.seats],
+            started=table.match is not None,
+            match=table.match,
+        )
+        self.kept_matches.append(table.id)
+        while len(self.kept_matches) > KEPT_MATCHES:
+            gone = self.ended.get(self.kept_matches.popleft())
+            if gone is not None:
+                gone.match = None
+        while len(self.ended) > KEPT_ENDED:
+            self.ended.popitem(last=False)

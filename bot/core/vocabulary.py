@@ -1,0 +1,131 @@
+"""The core's closed vocabularies: every word a command, an event or a snapshot may say.
+
+Each is a :class:`~enum.StrEnum` whose values are the words stored in snapshots and
+carried in button payloads, so a stored table or a button sent before this module
+existed reads the same (design.md, rule 9: closed vocabularies are enums).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = [
+    "EMOTES",
+    "AwayReason",
+    "CloseReason",
+    "DeadlineKind",
+    "EmoteName",
+    "MovedBy",
+    "Phase",
+    "PressKind",
+    "RefusalReason",
+]
+
+
+class Phase(StrEnum):
+    """A table's phase: seats filling; counting down to the start; a match on; over."""
+
+    WAITING = "waiting"
+    COUNTDOWN = "countdown"
+    PLAYING = "playing"
+    ENDED = "ended"
+
+
+class DeadlineKind(StrEnum):
+    """What a table's main timer does when it fires."""
+
+    FILL = "fill"  # fill the empty seats with robots
+    START = "start"  # the countdown ended: take the stakes and deal
+    TURN = "turn"  # a human's turn ran out: a robot plays that one move
+    FORCED = "forced"  # play the only legal move (rules.forced_move_seconds)
+    ROBOT = "robot"  # a robot's move
+    NEXT_HAND = "next_hand"  # deal the next hand
+
+
+class MovedBy(StrEnum):
+    """Who made a move: the human pressed; a robot (its seat, or standing in for an away
+    human); a robot when the human's time ran out; the only legal move, played for them."""
+
+    PLAYER = "player"
+    ROBOT = "robot"
+    TIMEOUT = "timeout"
+    FORCED = "forced"
+
+
+class AwayReason(StrEnum):
+    """Why a robot took a human's seat (rules.md, "The house")."""
+
+    LEFT = "left"
+    MISSED_TURNS = "missed_turns"
+
+
+class CloseReason(StrEnum):
+    """Why a table closed: its match finished; every human left a started match; everyone
+    left before it started."""
+
+    FINISHED = "finished"
+    NO_HUMANS = "no_humans"
+    EMPTY = "empty"
+
+
+class PressKind(StrEnum):
+    """What a button does (the letter after ``dm1:`` in its payload, see
+    :mod:`bot.core.buttons`)."""
+
+    MOVE = "move"
+    SIT = "sit"
+    ROBOTS = "robots"
+    EMOTE = "emote"
+    TILES = "tiles"
+    BACK = "back"
+    LEAVE = "leave"
+    AGAIN = "again"
+
+
+class RefusalReason(StrEnum):
+    """Why the core refused a command (nothing changed). Parameters travel in
+    ``Refusal.params``; the presentation layer phrases each one."""
+
+    FORGED = "forged"  # the payload or code cannot be read
+    TABLE_GONE = "table_gone"  # no such table (ended, or never existed)
+    NOT_SEATED = "not_seated"  # the player has no seat at this table (a foreign press)
+    NO_TABLE = "no_table"  # the player has no table here
+    STALE = "stale"  # not the current hand or move number (an old or repeated press)
+    NOT_YOUR_TURN = "not_your_turn"
+    ILLEGAL_MOVE = "illegal_move"  # params: reason (an engine.errors.IllegalReason)
+    ROBOT_PLAYING = "robot_playing"  # the player is away: come back first
+    SEAT_TAKEN = "seat_taken"
+    SEAT_RESERVED = "seat_reserved"
+    BAD_SEAT = "bad_seat"
+    TABLE_FULL = "table_full"
+    ALREADY_SEATED = "already_seated"  # params: label (their table here)
+    ALREADY_STARTED = "already_started"
+    NOT_STARTED = "not_started"
+    INSUFFICIENT_FUNDS = "insufficient_funds"  # params: balance, stake
+    EMOTE_TOO_SOON = "emote_too_soon"  # params: wait_seconds
+    UNKNOWN_EMOTE = "unknown_emote"  # params: emotes
+    NOT_AWAY = "not_away"
+    TOO_LATE = "too_late"  # came back after the 5 minutes
+    NOT_ADMIN = "not_admin"
+    BAD_RULES = "bad_rules"  # params: option, allowed
+    RULES_LOCKED = "rules_locked"  # params: option (the chat's admins fixed the rules)
+    UNKNOWN_LEVEL = "unknown_level"  # params: levels
+    NOT_ENDED = "not_ended"
+    WRONG_PLATFORM = "wrong_platform"
+
+
+class EmoteName(StrEnum):
+    """Emotes (rules.md, "Emotes"); the presentation layer holds their labels."""
+
+    BUENA = "buena"
+    GRACIAS = "gracias"
+    RAPIDO = "rapido"
+    UPS = "ups"
+    JAJA = "jaja"
+    PENSANDO = "pensando"
+    CAPICUA = "capicua"
+    HOLA = "hola"
+
+
+EMOTES: tuple[str, ...] = tuple(e.value for e in EmoteName)
+"""Emote names in their order on the emote buttons."""

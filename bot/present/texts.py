@@ -1,0 +1,88 @@
+"""The presentation layer's shared phrases: what the core's refusals and replies say,
+and the move buttons' labels, in the reader's language (one home per phrase)."""
+
+from __future__ import annotations
+
+from bot.core.commands import (
+    Command,
+    Leave,
+    OpenTable,
+    PlayNow,
+    Rematch,
+    SetChatRules,
+    SitAt,
+)
+from bot.core.events import MoveChoice, Refusal, Reply, YourTiles
+from bot.core.vocabulary import PressKind
+from bot.present.i18n import refusal_text, translator
+from render import move_labels
+
+__all__ = [
+    "confirmation",
+    "left_text",
+    "move_buttons",
+    "refused",
+    "rules_changed_text",
+    "seated_text",
+]
+
+
+def refused(refusal: Refusal, language: str | None = None) -> str:
+    """A refusal as a sentence, in ``language`` or the refused player's."""
+    return refusal_text(refusal.reason, refusal.params, language or refusal.to.language)
+
+
+def seated_text(reply: Reply, language: str) -> str:
+    """ "You sit at table 3, seat 2." after a seating command."""
+    seat = (reply.seat or 0) + 1
+    return translator(language)(
+        "You sit at table {label}, seat {seat}.", label=reply.label, seat=seat
+    )
+
+
+def left_text(reply: Reply, language: str) -> str:
+    """ "You left table 3." after ``Leave``."""
+    return translator(language)("You left table {label}.", label=reply.label)
+
+
+def rules_changed_text(reply: Reply, language: str) -> str:
+    """ "Rules changed: venezolano." after ``SetChatRules``."""
+    return translator(language)("Rules changed: {preset}.", preset=reply.preset or "")
+
+
+def move_buttons(event: YourTiles) -> list[tuple[MoveChoice, str]]:
+    """Each legal move with its button label, the same labels the hand picture shows
+    (``render.move_labels``), in the player's language."""
+    labelled = dict(move_labels(event.view, event.to.language))
+    _ = translator(event.to.language)
+    out = []
+    for choice in event.moves:
+        label = labelled.get(choice.move)
+        if label is None:
+            label = _("Pass") if choice.move.tile is None else str(choice.move.tile)
+        out.append((choice, label))
+    return out
+
+
+_SEATING: tuple[type[Command] | PressKind, ...] = (
+    PlayNow,
+    OpenTable,
+    SitAt,
+    Rematch,
+    PressKind.SIT,
+    PressKind.AGAIN,
+)
+
+
+def confirmation(done: type[Command] | PressKind, reply: Reply, language: str) -> str:
+    """The short sentence confirming an accepted command (or button press) to the actor;
+    empty when nothing needs saying (a move, an emote: the table shows it)."""
+    if not reply.ok:
+        return ""
+    if done in _SEATING:
+        return seated_text(reply, language)
+    if done in (Leave, PressKind.LEAVE):
+        return left_text(reply, language)
+    if done is SetChatRules:
+        return rules_changed_text(reply, language)
+    return ""
