@@ -38,9 +38,16 @@ import time  # noqa: E402
 import tracemalloc  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
+from bot.core import (  # noqa: E402  # noqa: E402
+    ChatRef,
+    Event,
+    MatchEnded,
+    MovePlayed,
+    TableClosed,
+    TableManager,
+    tune_gc_for_serving,
+)
 from bot.core.clock import ManualClock, SystemClock  # noqa: E402
-from bot.core import TableManager, tune_gc_for_serving  # noqa: E402
-from bot.core import ChatRef, Event, MatchEnded, MovePlayed, TableClosed  # noqa: E402
 from storage.memory import MemoryStorage  # noqa: E402
 
 
