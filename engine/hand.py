@@ -106,6 +106,12 @@ class HandOutcome:
     pips_left: tuple[int, int, int, int]
     last_seat: int
 
+    @property
+    def team_pips(self) -> tuple[int, int]:
+        """Pips left per team ``(team 0, team 1)``: what the ``team`` tranca rule compares."""
+        p = self.pips_left
+        return (p[0] + p[2], p[1] + p[3])
+
 
 class Scoring:
     """How a finished hand is scored under a rule set (rules.md, "Points", "Ties and edge
