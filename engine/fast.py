@@ -5,6 +5,12 @@ a hand is four 28-bit masks, two end numbers and a turn. It follows exactly the 
 :mod:`engine.hand` (rules.md, "The fixed core"); tests check both agree move for move.
 Public code should use :class:`engine.hand.HandState`; robots use :class:`FastHand`.
 
+Scoring is not written here: :meth:`FastHand.result` scores through the reference's
+:class:`engine.hand.Scoring` and :func:`engine.hand.tranca_seat`, and the capicúa table
+:data:`CAPICUA` is built from :func:`engine.hand.is_capicua`. Only the move loops (when a
+hand ends, which tile was last) are bit-mask code of their own, checked equal to
+:mod:`engine.hand` by the property tests in ``tests/test_fast.py``.
+
 Tile indices are those of :data:`engine.tiles.ALL_TILES`; a side is ``0`` (left) or
 ``1`` (right).
 """
@@ -14,10 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from engine.hand import Scoring, is_capicua, tranca_seat
 from engine.rules import Rules
-from engine.tiles import ALL_TILES, NUMBER_MASKS
+from engine.tiles import ALL_TILES, NUMBER_MASKS, PIPS, pips_of_mask
 
 __all__ = [
+    "CAPICUA",
     "HIGH",
     "LOW",
     "OTHER",
@@ -28,25 +36,16 @@ __all__ = [
 
 HIGH: Final[tuple[int, ...]] = tuple(t.high for t in ALL_TILES)
 LOW: Final[tuple[int, ...]] = tuple(t.low for t in ALL_TILES)
-PIPS: Final[tuple[int, ...]] = tuple(t.pips for t in ALL_TILES)
 OTHER: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(t.other(n) if t.has(n) else -1 for n in range(7)) for t in ALL_TILES
 )
 """``OTHER[i][n]``: the half of tile ``i`` opposite ``n`` (-1 if ``n`` is not on it)."""
 
-_BYTE_PIPS: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(
-        sum(PIPS[k * 8 + j] for j in range(8) if (b >> j) & 1 and k * 8 + j < 28)
-        for b in range(256)
-    )
-    for k in range(4)
+CAPICUA: Final[tuple[bool, ...]] = tuple(
+    is_capicua(t, left, right) for t in ALL_TILES for left in range(7) for right in range(7)
 )
-
-
-def pips_of_mask(mask: int) -> int:
-    """Total pips of the tiles in a 28-bit mask."""
-    t = _BYTE_PIPS
-    return t[0][mask & 255] + t[1][(mask >> 8) & 255] + t[2][(mask >> 16) & 255] + t[3][mask >> 24]
+"""``CAPICUA[49 * i + 7 * left + right]``: tile ``i`` ending a hand on ends ``left``/``right``
+is a capicúa (:func:`engine.hand.is_capicua`, tabulated for the hot loops)."""
 
 
 class FastHand:
@@ -134,10 +133,9 @@ class FastHand:
         self.last_seat = turn
         if not hand:
             self.over = 1
-            if left >= 0 and HIGH[index] != LOW[index]:
-                other = OTHER[index]
-                self.capicua = other[left] >= 0 and other[right] >= 0
+            self.capicua = left >= 0 and CAPICUA[index * 49 + left * 7 + right]
             return
+        # tranca on bit masks; checked equal to engine/hand.py by the property test (test_fast)
         open_mask = NUMBER_MASKS[self.left] | NUMBER_MASKS[self.right]
         if not ((hands[0] | hands[1] | hands[2] | hands[3]) & open_mask):
             self.over = 2
@@ -162,43 +160,28 @@ class FastHand:
             return 2 if other[left] >= 0 else 0
         return (1 if other[left] >= 0 else 0) | (2 if other[right] >= 0 else 0)
 
-    def result(self, rules: Rules) -> tuple[int, int, int]:
+    def result(self, rules: Rules | Scoring) -> tuple[int, int, int]:
         """``(winner_team, winner_seat, points)`` of a finished hand; team -1 when tied.
 
-        Follows rules.md ("Points", "Ties and edge cases") like
-        :meth:`engine.hand.HandState.apply`.
+        Scored by :class:`engine.hand.Scoring` and :func:`engine.hand.tranca_seat`, as
+        :meth:`engine.hand.HandState.apply` scores (rules.md, "Points", "Ties and edge
+        cases"). ``rules`` may be a :class:`~engine.hand.Scoring` already built from them.
         """
+        sc = rules if isinstance(rules, Scoring) else Scoring(rules)
         hands = self.hands
-        p0, p1, p2, p3 = (pips_of_mask(h) for h in hands)
+        p0 = pips_of_mask(hands[0])
+        p1 = pips_of_mask(hands[1])
+        p2 = pips_of_mask(hands[2])
+        p3 = pips_of_mask(hands[3])
         if self.over == 1:
             seat = self.last_seat
             team = seat & 1
-            bonus = rules.capicua_bonus if self.capicua else 0
-        else:
-            if rules.blocked_winner == "team":
-                a, b = p0 + p2, p1 + p3
-                if a == b:
-                    return (-1, -1, 0)
-                team = 0 if a < b else 1
-            else:
-                low = min(p0, p1, p2, p3)
-                teams = {s & 1 for s, p in enumerate((p0, p1, p2, p3)) if p == low}
-                if len(teams) == 2:
-                    return (-1, -1, 0)
-                team = teams.pop()
-            pa = (p0, p1, p2, p3)[team]
-            pb = (p0, p1, p2, p3)[team + 2]
-            if pa != pb:
-                seat = team if pa < pb else team + 2
-            else:
-                lp = self.last_placed
-                seat = team if lp[team] > lp[team + 2] else team + 2
-            bonus = 0
-        if rules.counting == "all":
-            points = p0 + p1 + p2 + p3
-        else:
-            points = (p1 + p3) if team == 0 else (p0 + p2)
-        return (team, seat, points + bonus)
+            return (team, seat, sc.points(p0, p1, p2, p3, team, self.capicua))
+        team = sc.blocked_team(p0, p1, p2, p3)
+        if team < 0:
+            return (-1, -1, 0)
+        seat = tranca_seat(team, (p0, p1, p2, p3), self.last_placed)
+        return (team, seat, sc.points(p0, p1, p2, p3, team, False))
 
     def random_playout(self, rand: Callable[[], float]) -> None:
         """Play uniformly random legal moves to the end of the hand.
@@ -246,12 +229,12 @@ class FastHand:
                 other = other_t[index]
                 on_left = other[left]
                 if not hand:
-                    # capicúa: the last tile fitted either end (rules.md "Capicúa")
-                    self.capicua = HIGH[index] != LOW[index] and on_left >= 0 and other[right] >= 0
+                    self.capicua = CAPICUA[index * 49 + left * 7 + right]
                 if on_left >= 0 and (other[right] < 0 or left == right or rand() < 0.5):
                     left = on_left
                 else:
                     right = other[right]
+            # domino/tranca on bit masks; checked equal to engine/hand.py by the property test
             if not hand:
                 self.over = 1
                 break

@@ -3,6 +3,12 @@
 Implements rules.md "The fixed core" and "Ties and edge cases". A :class:`HandState`
 is immutable: :meth:`HandState.apply` returns a new state. Randomness comes only from an
 injected :class:`random.Random` (:func:`deal_tiles`, :func:`first_hand_opening`).
+
+This module is the reference for scoring: :class:`Scoring`, :func:`tranca_seat` and
+:func:`is_capicua` are the one home of rules.md's "Points" rules. The fast path
+(:mod:`engine.fast`) and the robots' playouts (:mod:`engine.robots.playout`) score through
+them too; their move loops keep their own bit-mask arithmetic, and property tests check
+them equal to :class:`HandState` on random hands in every preset.
 """
 
 from __future__ import annotations
@@ -15,18 +21,29 @@ from dataclasses import dataclass
 from engine.errors import IllegalMoveError, NotYourTurnError
 from engine.moves import PASS, Move, Side
 from engine.rules import Rules
-from engine.tiles import ALL_TILES, DOUBLES_MASK, NUMBER_MASKS, Tile, mask_of, tiles_of
+from engine.tiles import (
+    ALL_TILES,
+    DOUBLES_MASK,
+    NUMBER_MASKS,
+    Tile,
+    mask_of,
+    pips_of_mask,
+    tiles_of,
+)
 
 __all__ = [
     "Deal",
     "HandOutcome",
     "HandState",
     "Placement",
+    "Scoring",
     "Termination",
     "deal_problem",
     "deal_tiles",
     "first_hand_opening",
+    "is_capicua",
     "team_of",
+    "tranca_seat",
 ]
 
 Deal = tuple[tuple[Tile, ...], tuple[Tile, ...], tuple[Tile, ...], tuple[Tile, ...]]
@@ -88,6 +105,74 @@ class HandOutcome:
     capicua: bool
     pips_left: tuple[int, int, int, int]
     last_seat: int
+
+    @property
+    def team_pips(self) -> tuple[int, int]:
+        """Pips left per team ``(team 0, team 1)``: what the ``team`` tranca rule compares."""
+        p = self.pips_left
+        return (p[0] + p[2], p[1] + p[3])
+
+
+class Scoring:
+    """How a finished hand is scored under a rule set (rules.md, "Points", "Ties and edge
+    cases"): the one home of the counting, tranca-winner and capicúa-bonus rules.
+
+    The rule set's scoring options are flattened to plain attributes so the robots' hot
+    loops can call it per playout. Pips are passed per seat (``p0``..``p3``), not as a
+    tuple, for the same reason.
+
+    Attributes:
+        all_pips: ``counting == "all"`` (else the opponents' pips).
+        individual: ``blocked_winner == "individual"`` (else team totals).
+        capicua_bonus: points added to a capicúa domino.
+    """
+
+    __slots__ = ("all_pips", "capicua_bonus", "individual")
+
+    def __init__(self, rules: Rules) -> None:
+        self.all_pips = rules.counting == "all"
+        self.individual = rules.blocked_winner == "individual"
+        self.capicua_bonus = rules.capicua_bonus
+
+    def blocked_team(self, p0: int, p1: int, p2: int, p3: int) -> int:
+        """The team that wins a tranca with these pips left per seat; -1 for a tie.
+
+        ``team``: fewer pips in total wins, equal totals tie. ``individual``: the team of
+        the single lowest player wins; lowest players of both teams tie, partners do not.
+        """
+        if self.individual:
+            low = min(p0, p1, p2, p3)
+            a = p0 == low or p2 == low
+            b = p1 == low or p3 == low
+            if a and b:
+                return -1
+            return 0 if a else 1
+        ta, tb = p0 + p2, p1 + p3
+        if ta == tb:
+            return -1
+        return 0 if ta < tb else 1
+
+    def points(self, p0: int, p1: int, p2: int, p3: int, team: int, capicua: bool) -> int:
+        """Points for ``team``, the winner, with these pips left: the opponents' pips or
+        all pips (``counting``), plus the bonus for a capicúa domino."""
+        points = p0 + p1 + p2 + p3 if self.all_pips else (p1 + p3 if team == 0 else p0 + p2)
+        return points + self.capicua_bonus if capicua else points
+
+
+def tranca_seat(team: int, pips: Sequence[int], last_placed: Sequence[int]) -> int:
+    """The winner of a tranca won by ``team`` (rules.md, "Ties and edge cases"): its
+    player with fewer pips; tie: the one of the two who placed a tile most recently
+    (``last_placed``: per seat, the play order of its latest tile, -1 for none)."""
+    a, b = team, team + 2
+    if pips[a] != pips[b]:
+        return a if pips[a] < pips[b] else b
+    return a if last_placed[a] > last_placed[b] else b
+
+
+def is_capicua(tile: Tile, left: int, right: int) -> bool:
+    """Whether ``tile``, ending a hand on open ends ``left``/``right``, is a capicúa
+    (rules.md, "Capicúa"): it fits either end; a double never counts."""
+    return not tile.is_double and tile.has(left) and tile.has(right)
 
 
 def deal_problem(deal: Sequence[Sequence[Tile]]) -> str | None:
@@ -257,7 +342,7 @@ class HandState:
 
     def pips(self, seat: int) -> int:
         """Pips in ``seat``'s hand."""
-        return sum(t.pips for t in tiles_of(self._hands[seat]))
+        return pips_of_mask(self._hands[seat])
 
     @property
     def tiles_played(self) -> int:
@@ -418,14 +503,10 @@ class HandState:
         return new
 
     def _domino_outcome(self, new: HandState, tile: Tile, seat: int) -> HandOutcome:
-        rules = self.rules
         pips = (new.pips(0), new.pips(1), new.pips(2), new.pips(3))
-        capicua = False
-        if self.ends is not None and not tile.is_double:
-            left, right = self.ends
-            capicua = tile.has(left) and tile.has(right)
+        capicua = self.ends is not None and is_capicua(tile, *self.ends)
         team = team_of(seat)
-        points = _count(rules, pips, team) + (rules.capicua_bonus if capicua else 0)
+        points = Scoring(self.rules).points(*pips, team, capicua)
         return HandOutcome(
             Termination.DOMINO,
             team,
@@ -437,26 +518,14 @@ class HandState:
         )
 
     def _blocked_outcome(self, new: HandState, last_seat: int) -> HandOutcome:
-        rules = self.rules
-        pips: tuple[int, int, int, int] = tuple(new.pips(s) for s in range(4))  # type: ignore[assignment]
-        team: int | None
-        if rules.blocked_winner == "team":
-            totals = (pips[0] + pips[2], pips[1] + pips[3])
-            team = None if totals[0] == totals[1] else (0 if totals[0] < totals[1] else 1)
-        else:
-            low = min(pips)
-            teams = {team_of(s) for s in range(4) if pips[s] == low}
-            team = teams.pop() if len(teams) == 1 else None
-        if team is None:
+        pips = (new.pips(0), new.pips(1), new.pips(2), new.pips(3))
+        scoring = Scoring(self.rules)
+        team = scoring.blocked_team(*pips)
+        if team < 0:
             return HandOutcome(Termination.BLOCKED, None, None, 0, False, pips, last_seat)
-        a, b = team, team + 2
-        if pips[a] != pips[b]:
-            seat = a if pips[a] < pips[b] else b
-        else:
-            seat = a if new._last_placed[a] > new._last_placed[b] else b
-        return HandOutcome(
-            Termination.BLOCKED, team, seat, _count(rules, pips, team), False, pips, last_seat
-        )
+        seat = tranca_seat(team, pips, new._last_placed)
+        points = scoring.points(*pips, team, False)
+        return HandOutcome(Termination.BLOCKED, team, seat, points, False, pips, last_seat)
 
     def __repr__(self) -> str:
         line = " ".join(f"[{p.left}|{p.right}]" for p in self.line)
@@ -490,13 +559,6 @@ def legal_moves_for(
         if tile.has(right):
             moves.append(Move(tile, Side.RIGHT))
     return moves
-
-
-def _count(rules: Rules, pips: Sequence[int], team: int) -> int:
-    if rules.counting == "all":
-        return sum(pips)
-    other = 1 - team
-    return pips[other] + pips[other + 2]
 
 
 def doubles_in(tiles: Sequence[Tile]) -> int:

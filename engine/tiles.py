@@ -15,9 +15,11 @@ __all__ = [
     "ALL_TILES",
     "DOUBLES",
     "NUMBER_MASKS",
+    "PIPS",
     "TILE_MASKS",
     "Tile",
     "mask_of",
+    "pips_of_mask",
     "tiles_of",
 ]
 
@@ -142,6 +144,18 @@ NUMBER_MASKS: Final[tuple[int, ...]] = tuple(
 
 TILE_MASKS: Final[tuple[int, ...]] = tuple(t.mask for t in ALL_TILES)
 
+PIPS: Final[tuple[int, ...]] = tuple(t.pips for t in ALL_TILES)
+"""``PIPS[i]``: the value of tile ``i`` (:attr:`Tile.pips`)."""
+
+_BYTE_PIPS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(
+        sum(PIPS[k * 8 + j] for j in range(8) if (b >> j) & 1 and k * 8 + j < 28)
+        for b in range(256)
+    )
+    for k in range(4)
+)
+"""``_BYTE_PIPS[k][b]``: the pips of the tiles in byte ``k`` of a mask when it is ``b``."""
+
 DOUBLES_MASK: Final[int] = sum(t.mask for t in DOUBLES)
 FULL_MASK: Final[int] = (1 << 28) - 1
 
@@ -162,3 +176,9 @@ def tiles_of(mask: int) -> tuple[Tile, ...]:
         out.append(ALL_TILES[low_bit.bit_length() - 1])
         mask ^= low_bit
     return tuple(out)
+
+
+def pips_of_mask(mask: int) -> int:
+    """Total pips of the tiles in a 28-bit mask (the pips left in a hand; four lookups)."""
+    t = _BYTE_PIPS
+    return t[0][mask & 255] + t[1][(mask >> 8) & 255] + t[2][(mask >> 16) & 255] + t[3][mask >> 24]

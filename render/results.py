@@ -64,20 +64,20 @@ def _how(view: PublicView, facts: TableFacts) -> tuple[str, str]:
     title = text(lang, "blocked")
     if outcome.winner_team is None:
         return title, text(lang, "blocked_tie")
-    pips = outcome.pips_left
     team = outcome.winner_team
     if view.rules.blocked_winner == "team":
-        mine = pips[team] + pips[team + 2]
-        theirs = pips[1 - team] + pips[3 - team]
-        return title, text(lang, "blocked_team", team=team_name(lang, team), a=mine, b=theirs)
-    low = min(pips)
-    seat = outcome.winner_seat if outcome.winner_seat is not None else pips.index(low)
+        totals = outcome.team_pips
+        return title, text(
+            lang, "blocked_team", team=team_name(lang, team), a=totals[team], b=totals[1 - team]
+        )
+    seat = outcome.winner_seat
+    assert seat is not None  # a won tranca always names its winner (engine/hand.py)
     return title, text(
         lang,
         "blocked_individual",
         team=team_name(lang, team),
         name=seat_name(facts, seat),
-        n=pips[seat],
+        n=outcome.pips_left[seat],
     )
 
 

@@ -268,6 +268,17 @@ def test_a_blocked_hand_is_one_where_nobody_holds_a_tile_for_either_end(
 
 @settings(max_examples=40, deadline=None)
 @given(rule_sets, st.integers(0, 10**9))
+def test_the_outcome_gives_each_teams_pips_left(rules: Rules, seed: int) -> None:
+    outcome = play_random_hand(rules, seed).outcome
+    assert outcome is not None
+    a, b = outcome.team_pips
+    assert (a, b) == (sum(outcome.pips_left[0::2]), sum(outcome.pips_left[1::2]))
+    if outcome.end is Termination.BLOCKED and rules.blocked_winner == "team":
+        assert outcome.winner_team == (None if a == b else (0 if a < b else 1))
+
+
+@settings(max_examples=40, deadline=None)
+@given(rule_sets, st.integers(0, 10**9))
 def test_the_line_always_joins_matching_halves(rules: Rules, seed: int) -> None:
     hand = play_random_hand(rules, seed)
     line = hand.line

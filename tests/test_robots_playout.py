@@ -1,12 +1,15 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import PRESETS, HandState, Move, Side, deal_tiles
+from engine import PRESETS, HandState, Move, Side
 from engine.fast import FastHand
+from engine.hand import Termination, first_hand_opening
 from engine.robots.playout import (
     BASE_SCORE,
     Scoring,
@@ -16,9 +19,9 @@ from engine.robots.playout import (
     playout,
     playout_fast_hand,
 )
-from engine.tiles import ALL_TILES, NUMBER_MASKS, mask_of, tiles_of
-
-PRESET = st.sampled_from(sorted(PRESETS))
+from engine.rules import Rules
+from engine.tiles import ALL_TILES, NUMBER_MASKS, Tile, mask_of, tiles_of
+from tests.strategies import overrides, rules_of
 
 
 def _reference_best(hand: int, left: int, right: int) -> tuple[int, int] | None:
@@ -76,48 +79,68 @@ def _signed(state: HandState) -> int:
     return outcome.points if outcome.winner_team == 0 else -outcome.points
 
 
-@settings(max_examples=40, deadline=None)
-@given(PRESET, st.integers(0, 10_000))
-def test_a_playout_scores_the_hand_exactly_as_the_engine_does(preset: str, seed: int) -> None:
-    rules = PRESETS[preset]
-    rng = random.Random(seed)
-    deal = deal_tiles(rng, rules)
-    starter = rng.randrange(4)
-    state = HandState.start(rules, deal, starter)
-    opening = ALL_TILES[best_opening(state.hand_mask(starter))]
-    state = state.apply(Move(opening))
-    hands = [state.hand_mask(s) for s in range(4)]
+def _random_position(rules: Rules, rng: random.Random) -> HandState:
+    """A random first hand after the opening and a few random legal moves, still in play."""
+    deal, starter, _ = first_hand_opening(rules, rng)
+    opening = Tile(6, 6) if rules.first_starter == "double_six" else None
+    state = HandState.start(rules, deal, starter, opening_tile=opening)
+    state = state.apply(rng.choice(state.legal_moves()))
+    for _ in range(rng.randrange(24)):
+        after = state.apply(rng.choice(state.legal_moves()))
+        if after.is_over:
+            break
+        state = after
+    return state
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(changes=overrides(), seed=st.integers(0, 2**32 - 1))
+def test_a_playout_ends_and_scores_the_hand_exactly_as_the_engine_does(
+    preset: str, changes: dict[str, Any], seed: int
+) -> None:
+    """From a random position, the heuristic played on the reference ends the hand with
+    the same tiles left (so the same termination and pips) and the same signed points;
+    zero exactly when the reference scores nothing (a tied tranca)."""
+    rules = rules_of(preset, changes)
+    state = _random_position(rules, random.Random(seed))
     assert state.ends is not None
     left, right = state.ends
-    value = playout(hands[:], left, right, state.turn, Scoring(rules))
+    start = [state.hand_mask(s) for s in range(4)]
+    hands = start[:]
+    value = playout(hands, left, right, state.turn, Scoring(rules))
+    fh = FastHand(start[:], left, right, state.turn, len(state.line))
+    assert playout_fast_hand(fh, Scoring(rules)) == value
     while not state.is_over:
         assert state.ends is not None
         choice = best_move(state.hand_mask(state.turn), *state.ends)
         if choice is None:
             state = state.apply(Move(None))
             continue
-        index, side, _nl, _nr = choice
+        index, side, nl, nr = choice
         state = state.apply(Move(ALL_TILES[index], Side.LEFT if side == 0 else Side.RIGHT))
+        assert state.is_over or state.ends == (nl, nr)
+    assert hands == [state.hand_mask(s) for s in range(4)]
     assert value == _signed(state)
-    fh = FastHand(hands, left, right, (starter + 1) & 3, 1)
-    assert playout_fast_hand(fh, Scoring(rules)) == value
 
 
-@settings(max_examples=60, deadline=None)
-@given(PRESET, st.integers(0, 10_000))
-def test_hand_values_follow_the_engine_for_random_endings(preset: str, seed: int) -> None:
-    rules = PRESETS[preset]
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(changes=overrides(), seed=st.integers(0, 2**32 - 1))
+def test_hand_values_follow_the_engine_for_random_endings(
+    preset: str, changes: dict[str, Any], seed: int
+) -> None:
+    rules = rules_of(preset, changes)
     rng = random.Random(seed)
-    state = HandState.start(rules, deal_tiles(rng, rules), rng.randrange(4))
+    state = _random_position(rules, rng)
     while not state.is_over:
         state = state.apply(rng.choice(state.legal_moves()))
     outcome = state.outcome
     assert outcome is not None
     hands = [state.hand_mask(s) for s in range(4)]
-    over = 1 if outcome.end.value == "domino" else 2
-    assert hand_value(hands, over, outcome.last_seat, outcome.capicua, Scoring(rules)) == _signed(
-        state
-    )
+    over = 1 if outcome.end is Termination.DOMINO else 2
+    sc = Scoring(rules)
+    assert hand_value(hands, over, outcome.last_seat, outcome.capicua, sc) == _signed(state)
 
 
 def test_a_blocked_line_scores_at_once() -> None:

@@ -1,9 +1,20 @@
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.errors import InvalidMoveError
-from engine.tiles import ALL_TILES, DOUBLES, NUMBER_MASKS, Tile, mask_of, tiles_of
+from engine.tiles import (
+    ALL_TILES,
+    DOUBLES,
+    NUMBER_MASKS,
+    PIPS,
+    Tile,
+    mask_of,
+    pips_of_mask,
+    tiles_of,
+)
 
 
 def test_the_double_six_set_has_28_distinct_tiles_and_7_doubles() -> None:
@@ -61,3 +72,11 @@ def test_the_other_half_of_a_tile() -> None:
 def test_tiles_are_immutable() -> None:
     with pytest.raises(AttributeError):
         Tile(1, 0).high = 5  # type: ignore[misc]
+
+
+def test_pips_of_a_mask_is_the_sum_of_its_tiles() -> None:
+    assert tuple(t.pips for t in ALL_TILES) == PIPS
+    rng = random.Random(0)
+    for _ in range(200):
+        tiles = rng.sample(ALL_TILES, rng.randrange(29))
+        assert pips_of_mask(mask_of(tiles)) == sum(t.pips for t in tiles)

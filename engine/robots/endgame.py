@@ -10,7 +10,7 @@ shares work between the candidate moves of one deal.
 
 from __future__ import annotations
 
-from engine.fast import HIGH, LOW, OTHER, PIPS
+from engine.fast import CAPICUA, HIGH, LOW, OTHER, PIPS
 from engine.robots.playout import _OPEN, Scoring, hand_value
 
 __all__ = ["Solver"]
@@ -104,8 +104,7 @@ class Solver:
             rem = remaining ^ bit
             for nl, nr in options:
                 if not new_hand:
-                    capicua = HIGH[i] != LOW[i] and other[left] >= 0 and other[right] >= 0
-                    v = hand_value(hands, 1, turn, capicua, sc)
+                    v = hand_value(hands, 1, turn, CAPICUA[i * 49 + left * 7 + right], sc)
                 elif not rem & _OPEN[nl * 7 + nr]:
                     v = hand_value(hands, 2, turn, False, sc)
                 else:

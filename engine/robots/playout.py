@@ -8,15 +8,19 @@ move in the engine's stable order (tiles ascending, left before right).
 Playouts run this policy for all four seats to the end of the hand, on the masks of
 :mod:`engine.fast` (tile indices of :data:`engine.tiles.ALL_TILES`). Choices are memoised
 per (hand, ends): the same small positions recur across thousands of playouts.
+
+A playout's end is scored by the reference, :class:`engine.hand.Scoring` (re-exported
+here); the capicúa test is :data:`engine.fast.CAPICUA`, built from
+:func:`engine.hand.is_capicua`.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from engine.fast import HIGH, LOW, OTHER, PIPS, FastHand, pips_of_mask
-from engine.rules import Rules
-from engine.tiles import NUMBER_MASKS
+from engine.fast import CAPICUA, HIGH, LOW, OTHER, PIPS, FastHand
+from engine.hand import Scoring
+from engine.tiles import NUMBER_MASKS, pips_of_mask
 
 __all__ = [
     "BASE_SCORE",
@@ -44,23 +48,6 @@ _MEMO: dict[int, tuple[int, int, int, int] | None] = {}
 _MEMO_LIMIT: Final[int] = 120_000
 """Entries per memo (about 30 MB each when full); a full memo is cleared and refilled."""
 _MISSING: Final[tuple[int, int, int, int]] = (-1, -1, -1, -1)
-
-
-class Scoring:
-    """The parts of a rule set that score a hand, flattened for the hot loop.
-
-    Attributes:
-        all_pips: ``counting == "all"`` (else the opponents' pips).
-        individual: ``blocked_winner == "individual"`` (else team totals).
-        capicua_bonus: points added to a capicúa domino.
-    """
-
-    __slots__ = ("all_pips", "capicua_bonus", "individual")
-
-    def __init__(self, rules: Rules) -> None:
-        self.all_pips = rules.counting == "all"
-        self.individual = rules.blocked_winner == "individual"
-        self.capicua_bonus = rules.capicua_bonus
 
 
 def best_move(hand: int, left: int, right: int) -> tuple[int, int, int, int] | None:
@@ -178,8 +165,8 @@ def best_opening(hand: int, allowed: int | None = None) -> int:
 def hand_value(hands: list[int], over: int, last_seat: int, capicua: bool, sc: Scoring) -> int:
     """Points of a finished hand, signed for team 0 (positive: team 0 scored).
 
-    ``over`` is 1 after a domino by ``last_seat``, 2 after a tranca (rules.md, "Points",
-    "Ties and edge cases").
+    ``over`` is 1 after a domino by ``last_seat``, 2 after a tranca; scored by
+    :class:`engine.hand.Scoring` (rules.md, "Points", "Ties and edge cases").
     """
     p0 = pips_of_mask(hands[0])
     p1 = pips_of_mask(hands[1])
@@ -187,25 +174,12 @@ def hand_value(hands: list[int], over: int, last_seat: int, capicua: bool, sc: S
     p3 = pips_of_mask(hands[3])
     if over == 1:
         team = last_seat & 1
-        bonus = sc.capicua_bonus if capicua else 0
     else:
-        bonus = 0
-        if sc.individual:
-            low = min(p0, p1, p2, p3)
-            a = p0 == low or p2 == low
-            b = p1 == low or p3 == low
-            if a and b:
-                return 0
-            team = 0 if a else 1
-        else:
-            ta, tb = p0 + p2, p1 + p3
-            if ta == tb:
-                return 0
-            team = 0 if ta < tb else 1
-    if sc.all_pips:
-        points = p0 + p1 + p2 + p3 + bonus
-    else:
-        points = (p1 + p3 if team == 0 else p0 + p2) + bonus
+        team = sc.blocked_team(p0, p1, p2, p3)
+        if team < 0:
+            return 0
+        capicua = False
+    points = sc.points(p0, p1, p2, p3, team, capicua)
     return points if team == 0 else -points
 
 
@@ -221,6 +195,7 @@ def playout(hands: list[int], left: int, right: int, turn: int, sc: Scoring) -> 
     Returns:
         The hand's points signed for team 0 (see :func:`hand_value`).
     """
+    # Domino/tranca on bit masks; checked equal to engine/hand.py by the property test.
     remaining = hands[0] | hands[1] | hands[2] | hands[3]
     memo = _MEMO
     opens = _OPEN
@@ -240,8 +215,7 @@ def playout(hands: list[int], left: int, right: int, turn: int, sc: Scoring) -> 
         hand ^= bit
         hands[turn] = hand
         if not hand:
-            capicua = HIGH[i] != LOW[i] and OTHER[i][left] >= 0 and OTHER[i][right] >= 0
-            return hand_value(hands, 1, turn, capicua, sc)
+            return hand_value(hands, 1, turn, CAPICUA[i * 49 + left * 7 + right], sc)
         remaining ^= bit
         left, right = nl, nr
         if not remaining & opens[left * 7 + right]:
