@@ -273,18 +273,27 @@ def _check_players(db: Db, player_ids: Sequence[int]) -> None:
 
 
 def _record(
-    db: Db, match_id: str, chat: str, now: float, record_json: str, rows: list[tuple[Any, ...]]
+    db: Db,
+    match_id: str,
+    chat: str,
+    now: float,
+    record_json: str,
+    rows: list[tuple[Any, ...]],
+    *,
+    players_checked: bool = False,
 ) -> bool:
     """Store a match record, its results and statistics; False when already stored.
 
-    ``rows`` come from :func:`_result_rows`.
+    ``rows`` come from :func:`_result_rows`; ``players_checked`` when the caller has
+    already run :func:`_check_players` on them in this transaction.
 
     Raises:
         UnknownPlayerError: a result names an unknown player.
     """
     if db.execute("SELECT 1 FROM matches WHERE match_id = ?", (match_id,)).fetchone():
         return False
-    _check_players(db, [int(row[1]) for row in rows])
+    if not players_checked:
+        _check_players(db, [int(row[1]) for row in rows])
     db.execute(
         "INSERT INTO matches (match_id, chat, finished_at, record) VALUES (?, ?, ?, ?)",
         (match_id, chat, now, record_json),
@@ -800,7 +809,7 @@ class SqliteStorage(Storage):
             if escrow is not None:
                 payouts, settled = _settle(db, match_id, escrow, winner_ids, now)
             if escrow is not None or rows:
-                recorded = _record(db, match_id, chat, now, record_json, rows)
+                recorded = _record(db, match_id, chat, now, record_json, rows, players_checked=True)
             holders = [] if escrow is None else list(escrow[2])
             ids = list(dict.fromkeys([*holders, *(int(row[1]) for row in rows)]))
             already = not settled and not recorded
