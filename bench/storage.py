@@ -1,15 +1,19 @@
-"""Stake + settle cycles per second on a file database in WAL mode (issue 5).
+"""Whole matches per second on a file database in WAL mode (issue 5).
 
 Each simulated match stakes its humans (two to four of a pool of players, the rest robots)
-and settles with a random winning partnership; every stake and every settlement is its
-own ``BEGIN IMMEDIATE`` transaction, as in the bot. Matches run from many concurrent
-coroutines (tables) against the one writer connection. At the end the ledger invariants
-are checked (every transaction sums to zero, each balance equals its entries, nothing
-negative, escrows hold exactly their stakes) and the figures are printed.
+and finishes with a random winning partnership. ``--path finish`` (the default) finishes
+with ``finish_match``: settlement, payouts, match record, statistics and the balances
+after, in one ``BEGIN IMMEDIATE`` transaction. ``--path separate`` does the same work the
+older way, as separate calls: ``settle``, ``record_match``, then one ``balance`` read per
+human. ``--path settle`` only settles (no record, no balances; the figure before
+``finish_match`` existed). Matches run from many concurrent coroutines (tables) against
+the one writer connection. At the end the ledger invariants are checked (every
+transaction sums to zero, each balance equals its entries, nothing negative, escrows hold
+exactly their stakes, statistics equal the results) and the figures are printed.
 
 Target: >= 1,000 matches per second.
 
-Run: ``python bench/storage.py [--matches 10000] [--tables 50] [--db PATH]``
+Run: ``python bench/storage.py [--matches 10000] [--tables 50] [--path finish] [--db PATH]``
 """
 
 from __future__ import annotations
@@ -24,11 +28,14 @@ import time
 from pathlib import Path
 
 # Run as a script, this file's folder comes first on sys.path and its name would hide the
-# storage package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
+# storage package; this checkout's root goes first instead (not an installed copy).
+_HERE = Path(__file__).parent.resolve()
+sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from storage.base import InsufficientFunds  # noqa: E402
+from storage.base import InsufficientFunds, PlayerResult  # noqa: E402
 from storage.sqlite import SqliteStorage  # noqa: E402
+
+PATHS = ("finish", "separate", "settle")
 
 
 async def _table(
@@ -40,6 +47,7 @@ async def _table(
     clock: list[float],
     latencies: dict[str, list[float]],
     refused: list[int],
+    path: str,
 ) -> None:
     for n in range(matches):
         humans = rng.sample(player_ids, rng.choice((2, 3, 4, 4, 4)))
@@ -56,13 +64,28 @@ async def _table(
         t1 = time.perf_counter()
         winning_team = rng.randrange(2)
         winners = [pid for seat, pid in enumerate(seats) if pid and seat % 2 == winning_team]
-        await storage.settle(match_id, winners, now=clock[0])
+        results = [
+            PlayerResult(pid, seat % 2, seat % 2 == winning_team, hands_won=3, dominoes=1)
+            for seat, pid in enumerate(seats)
+            if pid
+        ]
+        record = {"match_id": match_id, "seats": seats, "winner_team": winning_team}
+        if path == "finish":
+            await storage.finish_match(
+                match_id, "bench:1", winners=winners, record=record, results=results, now=clock[0]
+            )
+        else:
+            await storage.settle(match_id, winners, now=clock[0])
+            if path == "separate":
+                await storage.record_match(match_id, "bench:1", record, results, now=clock[0])
+                for pid in humans:
+                    await storage.balance(pid)
         t2 = time.perf_counter()
         latencies["stake"].append(t1 - t0)
-        latencies["settle"].append(t2 - t1)
+        latencies["finish"].append(t2 - t1)
 
 
-async def run(matches: int, tables: int, players: int, db: Path, seed: int) -> int:
+async def run(matches: int, tables: int, players: int, db: Path, seed: int, path: str) -> int:
     storage = await SqliteStorage.open(db)
     try:
         mode = await storage._run(lambda c: c.execute("PRAGMA journal_mode").fetchone()[0])
@@ -72,7 +95,7 @@ async def run(matches: int, tables: int, players: int, db: Path, seed: int) -> i
         ]
         rng = random.Random(seed)
         clock = [0.0]
-        latencies: dict[str, list[float]] = {"stake": [], "settle": []}
+        latencies: dict[str, list[float]] = {"stake": [], "finish": []}
         refused = [0]
         per_table = [matches // tables + (1 if t < matches % tables else 0) for t in range(tables)]
         start = time.perf_counter()
@@ -87,21 +110,24 @@ async def run(matches: int, tables: int, players: int, db: Path, seed: int) -> i
                     clock,
                     latencies,
                     refused,
+                    path,
                 )
                 for t in range(tables)
             )
         )
         elapsed = time.perf_counter() - start
         problems = await storage.check_ledger()
-        played = len(latencies["settle"])
+        played = len(latencies["finish"])
+        writes = {"finish": 2, "separate": 3, "settle": 2}[path]
         print(f"database: {db} (journal_mode={mode}, synchronous=NORMAL)")
+        print(f"path: {path} ({_PATH_HELP[path]})")
         print(
             f"{matches} matches over {tables} concurrent tables, {players} players:"
-            f" {played} staked and settled, {refused[0]} refused (insufficient funds)"
+            f" {played} staked and finished, {refused[0]} refused (insufficient funds)"
         )
         print(f"elapsed: {elapsed:.2f} s")
         print(f"matches/second: {matches / elapsed:,.0f} (target >= 1,000)")
-        print(f"transactions/second: {(played * 2 + refused[0]) / elapsed:,.0f}")
+        print(f"write transactions/second: {(played * writes + refused[0]) / elapsed:,.0f}")
         for name, values in latencies.items():
             ms = sorted(v * 1000 for v in values)
             if ms:
@@ -115,19 +141,29 @@ async def run(matches: int, tables: int, players: int, db: Path, seed: int) -> i
         await storage.close()
 
 
+_PATH_HELP = {
+    "finish": "stake, then finish_match",
+    "separate": "stake, settle, record_match, a balance read per human",
+    "settle": "stake, settle; nothing recorded",
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--matches", type=int, default=10_000)
     parser.add_argument("--tables", type=int, default=50, help="concurrent coroutines")
     parser.add_argument("--players", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--path", choices=PATHS, default="finish", help="how a match ends")
     parser.add_argument("--db", type=Path, help="database file (default: a fresh temporary one)")
     args = parser.parse_args(argv)
     if args.db is not None:
-        return asyncio.run(run(args.matches, args.tables, args.players, args.db, args.seed))
+        return asyncio.run(
+            run(args.matches, args.tables, args.players, args.db, args.seed, args.path)
+        )
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
-        return asyncio.run(run(args.matches, args.tables, args.players, db, args.seed))
+        return asyncio.run(run(args.matches, args.tables, args.players, db, args.seed, args.path))
 
 
 if __name__ == "__main__":

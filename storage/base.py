@@ -40,6 +40,7 @@ __all__ = [
     "InsufficientFunds",
     "LedgerEntry",
     "MatchClosedError",
+    "MatchSettlement",
     "NotInMatchError",
     "Player",
     "PlayerResult",
@@ -178,7 +179,7 @@ class Player:
 
 @dataclass(frozen=True)
 class PlayerResult:
-    """One human's result in a finished match (for :meth:`Storage.record_match`).
+    """One human's result in a finished match (for :meth:`Storage.finish_match`).
 
     Attributes:
         player_id: the player.
@@ -311,6 +312,27 @@ class LedgerEntry:
     amount: int
     match_id: str | None
     at: float
+
+
+@dataclass(frozen=True)
+class MatchSettlement:
+    """What :meth:`Storage.finish_match` did to the players' money.
+
+    Attributes:
+        payouts: player id -> dollars received from the settlement (twice the stake for
+            each winner still holding a stake, in seat order; empty when the match had
+            no escrow or nobody was paid).
+        balances: player id -> balance in dollars right after the operation, for every
+            player of ``results`` and every holder of the match's escrow (forfeited
+            players included).
+        already_finished: True when the call wrote nothing because the match had been
+            finished before (escrow settled, record stored); ``payouts`` are then the
+            first settlement's and ``balances`` the current ones.
+    """
+
+    payouts: dict[int, int]
+    balances: dict[int, int]
+    already_finished: bool
 
 
 # ---------------------------------------------------------------- shared pure rules
@@ -463,13 +485,14 @@ class Storage(ABC):
     async def settle(
         self, match_id: str, winner_ids: Sequence[int], *, now: float
     ) -> dict[int, int]:
-        """Pay the winners of a match (rules.md, "The house").
+        """Pay the winners of a match (rules.md, "The house"); prefer :meth:`finish_match`.
 
         Each id of ``winner_ids`` that still holds a stake in the match receives twice
         the stake, paid from the escrow and, for the rest, from the house; whatever the
         escrow still holds (losers' stakes) goes to the house, which closes the escrow.
         Ids without a held stake (robots, players who forfeited) receive nothing.
-        Settling again returns the first settlement's payouts and pays nothing.
+        Settling again returns the first settlement's payouts and pays nothing. The
+        settlement is the same as :meth:`finish_match`'s, without the record.
 
         Returns:
             player id -> dollars paid, for each paid winner.
@@ -527,6 +550,53 @@ class Storage(ABC):
         """
 
     @abstractmethod
+    async def finish_match(
+        self,
+        match_id: str,
+        chat: str,
+        *,
+        winners: Sequence[int],
+        record: Mapping[str, Any],
+        results: Sequence[PlayerResult],
+        now: float,
+    ) -> MatchSettlement:
+        """Finish a match in one transaction: settle, pay, record, count (rules.md, "The house").
+
+        All of it is written, or nothing (one ``BEGIN IMMEDIATE`` in SQLite):
+
+        - the escrow, if the match has one, is settled exactly as :meth:`settle` does
+          (same plan, same ledger transaction keyed ``"settle:<match id>"``): each id of
+          ``winners`` still holding a stake receives twice the stake (dollars), from the
+          escrow and then the house; losers' stakes go to the house; forfeited players,
+          robots and strangers receive nothing. A match without an escrow (never
+          staked) moves no money.
+        - the match record (``record``, the records.md JSON object) and each human's
+          result and statistics are stored as :meth:`record_match` does, with ``now``
+          (epoch seconds) as the finish time; ``chat`` is the chat key.
+
+        When ``results`` is empty and the match has no escrow, nothing is written.
+
+        Idempotent per ``match_id``: a part already done (escrow settled, record
+        stored, by an earlier call or by :meth:`settle` / :meth:`record_match`) is not
+        done again, so a retry after a crash finishes what is missing; when everything
+        was done before, nothing is written and ``already_finished`` is True, with the
+        first settlement's payouts.
+
+        Returns:
+            a :class:`MatchSettlement`: the payouts, the balances after the operation
+            (every player of ``results`` and every escrow holder) and whether the match
+            was already finished.
+
+        Raises:
+            MatchClosedError: the match's escrow was refunded (a cancelled match).
+            UnknownPlayerError: a result names an unknown player.
+            ValueError: empty match id or chat, a player with two results, a team not 0
+                or 1, a negative count, or ``now`` not finite.
+            TypeError: the record is not JSON-serialisable.
+            In every case nothing is written.
+        """
+
+    @abstractmethod
     async def check_ledger(self) -> list[str]:
         """Check the ledger's invariants; returns the problems found (empty when whole).
 
@@ -553,7 +623,8 @@ class Storage(ABC):
     ) -> None:
         """Store a finished match's record and each human's result (idempotent per id).
 
-        ``record`` is the records.md JSON object; ``now`` is the finish time.
+        ``record`` is the records.md JSON object; ``now`` is the finish time. Written
+        the same way as by :meth:`finish_match`, which also settles the escrow.
 
         Raises:
             UnknownPlayerError: a result names an unknown player; nothing is written.

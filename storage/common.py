@@ -1,8 +1,10 @@
 """Rules both storages share, so that memory and SQLite behave the same.
 
 Account keys name the ledger's accounts: ``"house"``, ``"player:<id>"`` and
-``"escrow:<match id>"``. Settlement and refund plans are computed here from an escrow's
-holders, then written by each storage in one transaction.
+``"escrow:<match id>"``. Every money movement (opening, top-up, stake, forfeit,
+settlement, refund) is planned here as a :class:`Plan`, a pure function of the escrow's
+holders and the rule's figures, then written by each storage in one transaction; no
+storage computes an amount of its own.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.rules import PRESET_NAMES, PRESETS, Rules, find_preset
-from storage.base import PlayerResult
+from storage.base import OPENING_BALANCE, PlayerResult
 
 __all__ = [
     "HOUSE",
@@ -23,8 +25,12 @@ __all__ = [
     "check_results",
     "display_name_or",
     "escrow_account",
+    "plan_forfeit",
+    "plan_opening",
     "plan_refund",
     "plan_settlement",
+    "plan_stake",
+    "plan_top_up",
     "player_account",
     "to_json",
 ]
@@ -47,15 +53,83 @@ def escrow_account(match_id: str) -> str:
 class Plan:
     """A ledger transaction to write and the escrow changes that go with it.
 
+    Every money rule of rules.md, "The house" is one ``plan_*`` function below; both
+    storages write these plans and compute no amount of their own.
+
     Attributes:
+        key: the transaction's idempotency key (``"settle:<match id>"``, ...).
+        kind: the transaction kind (``"open"``, ``"top_up"``, ``"stake"``, ``"payout"``,
+            ``"refund"``, ``"forfeit"``), as the wallet history shows it.
+        match_id: the match it belongs to, if any.
         entries: (account key, dollars) pairs summing to zero; zero amounts left out.
-        amounts: player id -> dollars paid to the player (the method's result).
-        statuses: player id -> new holder status.
+        amounts: player id -> dollars the player receives (negative when paying); for a
+            settlement or a refund, the method's result.
+        statuses: player id -> new escrow holder status.
     """
 
+    key: str
+    kind: str
+    match_id: str | None
     entries: list[tuple[str, int]]
     amounts: dict[int, int] = field(default_factory=dict)
     statuses: dict[int, str] = field(default_factory=dict)
+
+
+def _nonzero(entries: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    return [(account, amount) for account, amount in entries if amount]
+
+
+def plan_opening(player_id: int) -> Plan:
+    """A new player's account opens with :data:`OPENING_BALANCE` from the house."""
+    return Plan(
+        f"open:{player_id}",
+        "open",
+        None,
+        [(HOUSE, -OPENING_BALANCE), (player_account(player_id), OPENING_BALANCE)],
+        {player_id: OPENING_BALANCE},
+    )
+
+
+def plan_top_up(player_id: int, added: int, *, match_id: str | None, now: float) -> Plan:
+    """The house adds ``added`` dollars (from :func:`storage.base.top_up_amount`).
+
+    A top-up due at a stake is keyed by the match (once per match and player); a
+    top-up asked for on its own is keyed by its time.
+    """
+    key = f"top_up:stake:{match_id}:{player_id}" if match_id else f"top_up:at:{player_id}:{now!r}"
+    return Plan(
+        key,
+        "top_up",
+        match_id,
+        _nonzero([(HOUSE, -added), (player_account(player_id), added)]),
+        {player_id: added},
+    )
+
+
+def plan_stake(match_id: str, stake: int, player_ids: Sequence[int]) -> Plan:
+    """Every human pays ``stake`` into the match's escrow; robots are not passed."""
+    entries = [(player_account(pid), -stake) for pid in player_ids]
+    entries.append((escrow_account(match_id), stake * len(player_ids)))
+    return Plan(
+        f"stake:{match_id}",
+        "stake",
+        match_id,
+        _nonzero(entries),
+        {pid: -stake for pid in player_ids},
+        {pid: "held" for pid in player_ids},
+    )
+
+
+def plan_forfeit(match_id: str, stake: int, player_id: int) -> Plan:
+    """An abandoner's stake goes from the escrow to the house; they receive nothing."""
+    return Plan(
+        f"forfeit:{match_id}:{player_id}",
+        "forfeit",
+        match_id,
+        _nonzero([(escrow_account(match_id), -stake), (HOUSE, stake)]),
+        {},
+        {player_id: "forfeited"},
+    )
 
 
 def plan_settlement(
@@ -64,7 +138,8 @@ def plan_settlement(
     """Pay twice the stake to each winner still holding a stake (rules.md, "The house").
 
     The escrow is emptied: what it holds pays the winners first, the house pays the rest
-    or takes what is left (losers' stakes).
+    or takes what is left (losers' stakes). Winners are paid in seat order (the order of
+    ``holders``); ids without a held stake (robots, forfeits, strangers) get nothing.
     """
     wanted = set(winner_ids)
     winners = [pid for pid, status in holders.items() if status == "held" and pid in wanted]
@@ -74,7 +149,14 @@ def plan_settlement(
     entries += [(player_account(pid), 2 * stake) for pid in winners]
     statuses = {pid: "lost" for pid, status in holders.items() if status == "held"}
     statuses.update({pid: "paid" for pid in winners})
-    return Plan([(a, n) for a, n in entries if n], {pid: 2 * stake for pid in winners}, statuses)
+    return Plan(
+        f"settle:{match_id}",
+        "payout",
+        match_id,
+        _nonzero(entries),
+        {pid: 2 * stake for pid in winners},
+        statuses,
+    )
 
 
 def plan_refund(match_id: str, stake: int, holders: Mapping[int, str]) -> Plan:
@@ -83,7 +165,10 @@ def plan_refund(match_id: str, stake: int, holders: Mapping[int, str]) -> Plan:
     entries = [(escrow_account(match_id), -stake * len(held))]
     entries += [(player_account(pid), stake) for pid in held]
     return Plan(
-        [(a, n) for a, n in entries if n],
+        f"refund:{match_id}",
+        "refund",
+        match_id,
+        _nonzero(entries),
         {pid: stake for pid in held},
         {pid: "refunded" for pid in held},
     )

@@ -18,11 +18,11 @@ from storage.base import (
     DEFAULT_STAKE,
     LANGUAGES,
     MIN_RATED_MATCHES,
-    OPENING_BALANCE,
     ChatRules,
     InsufficientFunds,
     LedgerEntry,
     MatchClosedError,
+    MatchSettlement,
     NotInMatchError,
     Player,
     PlayerResult,
@@ -40,13 +40,18 @@ from storage.base import (
 )
 from storage.common import (
     HOUSE,
+    Plan,
     canonical_chat_rules,
     check_platform_ids,
     check_results,
     display_name_or,
     escrow_account,
+    plan_forfeit,
+    plan_opening,
     plan_refund,
     plan_settlement,
+    plan_stake,
+    plan_top_up,
     player_account,
     to_json,
 )
@@ -106,17 +111,15 @@ class MemoryStorage(Storage):
 
     # ------------------------------------------------------------------ helpers
 
-    def _post(
-        self, key: str, kind: str, match_id: str | None, at: float, entries: list[tuple[str, int]]
-    ) -> None:
-        entries = [(account, amount) for account, amount in entries if amount != 0]
-        if key in self._transactions:
-            raise AssertionError(f"idempotency key {key} used twice")
+    def _post(self, plan: Plan, at: float) -> None:
+        entries = [(account, amount) for account, amount in plan.entries if amount != 0]
+        if plan.key in self._transactions:
+            raise AssertionError(f"idempotency key {plan.key} used twice")
         if sum(amount for _, amount in entries) != 0:
-            raise AssertionError(f"unbalanced transaction {key}")
+            raise AssertionError(f"unbalanced transaction {plan.key}")
         for account, amount in entries:
             self._balances[account] = self._balances.get(account, 0) + amount
-        self._transactions[key] = _Transaction(key, kind, match_id, at, entries)
+        self._transactions[plan.key] = _Transaction(plan.key, plan.kind, plan.match_id, at, entries)
 
     def _row(self, player_id: int) -> _PlayerRow:
         row = self._players.get(player_id)
@@ -133,6 +136,43 @@ class MemoryStorage(Storage):
         if escrow is None:
             raise UnknownMatchError(match_id)
         return escrow
+
+    def _settlement(self, match_id: str, escrow: _Escrow, winner_ids: Sequence[int]) -> Plan | None:
+        """The settlement still to write (None when already settled); checks only."""
+        if escrow.state == "settled":
+            return None
+        if escrow.state == "refunded":
+            raise MatchClosedError(match_id, escrow.state)
+        return plan_settlement(match_id, escrow.stake, escrow.holders, winner_ids)
+
+    def _settle(self, escrow: _Escrow, plan: Plan | None, now: float) -> dict[int, int]:
+        """Write a settlement planned by :meth:`_settlement`; the payouts."""
+        if plan is not None:
+            self._post(plan, now)
+            escrow.holders.update(plan.statuses)
+            escrow.state = "settled"
+            escrow.result = dict(plan.amounts)
+        return dict(escrow.result)
+
+    def _check_record(self, match_id: str, results: Sequence[PlayerResult]) -> bool:
+        """Whether the match's record is still to write; checks its players only."""
+        if match_id in self._matches:
+            return False
+        for r in results:
+            self._row(r.player_id)
+        return True
+
+    def _record(
+        self,
+        match_id: str,
+        chat: str,
+        now: float,
+        record_json: str,
+        results: Sequence[PlayerResult],
+    ) -> None:
+        self._matches[match_id] = _MatchRow(
+            len(self._matches), chat, now, record_json, tuple(results)
+        )
 
     # ------------------------------------------------------------------ players
 
@@ -155,13 +195,7 @@ class MemoryStorage(Storage):
         player_id = len(self._players) + 1
         self._players[player_id] = _PlayerRow(name, normalize_language(language), now)
         self._links[(platform, platform_user_id)] = player_id
-        self._post(
-            f"open:{player_id}",
-            "open",
-            None,
-            now,
-            [(HOUSE, -OPENING_BALANCE), (player_account(player_id), OPENING_BALANCE)],
-        )
+        self._post(plan_opening(player_id), now)
         return self._player(player_id)
 
     async def get_player(self, player_id: int) -> Player | None:
@@ -211,35 +245,20 @@ class MemoryStorage(Storage):
         if short:
             raise InsufficientFunds(short)
         for pid, added in top_ups.items():
-            self._post(
-                f"top_up:stake:{match_id}:{pid}",
-                "top_up",
-                match_id,
-                now,
-                [(HOUSE, -added), (player_account(pid), added)],
-            )
+            self._post(plan_top_up(pid, added, match_id=match_id, now=now), now)
             self._players[pid].last_top_up = now
-        entries = [(player_account(pid), -stake) for pid in player_ids]
-        entries.append((escrow_account(match_id), stake * len(player_ids)))
+        plan = plan_stake(match_id, stake, player_ids)
         self._balances.setdefault(escrow_account(match_id), 0)
-        self._post(f"stake:{match_id}", "stake", match_id, now, entries)
-        self._escrows[match_id] = _Escrow(stake, holders={pid: "held" for pid in player_ids})
+        self._post(plan, now)
+        self._escrows[match_id] = _Escrow(stake, holders=dict(plan.statuses))
 
     async def settle(
         self, match_id: str, winner_ids: Sequence[int], *, now: float
     ) -> dict[int, int]:
         check_now(now)
         escrow = self._escrow(match_id)
-        if escrow.state == "settled":
-            return dict(escrow.result)
-        if escrow.state == "refunded":
-            raise MatchClosedError(match_id, escrow.state)
-        plan = plan_settlement(match_id, escrow.stake, escrow.holders, winner_ids)
-        self._post(f"settle:{match_id}", "payout", match_id, now, plan.entries)
-        escrow.holders.update(plan.statuses)
-        escrow.state = "settled"
-        escrow.result = dict(plan.amounts)
-        return dict(plan.amounts)
+        plan = self._settlement(match_id, escrow, winner_ids)
+        return self._settle(escrow, plan, now)
 
     async def refund(self, match_id: str, *, now: float) -> dict[int, int]:
         check_now(now)
@@ -249,7 +268,7 @@ class MemoryStorage(Storage):
         if escrow.state == "settled":
             raise MatchClosedError(match_id, escrow.state)
         plan = plan_refund(match_id, escrow.stake, escrow.holders)
-        self._post(f"refund:{match_id}", "refund", match_id, now, plan.entries)
+        self._post(plan, now)
         escrow.holders.update(plan.statuses)
         escrow.state = "refunded"
         escrow.result = dict(plan.amounts)
@@ -265,14 +284,9 @@ class MemoryStorage(Storage):
             return
         if escrow.state != "open":
             raise MatchClosedError(match_id, escrow.state)
-        self._post(
-            f"forfeit:{match_id}:{player_id}",
-            "forfeit",
-            match_id,
-            now,
-            [(escrow_account(match_id), -escrow.stake), (HOUSE, escrow.stake)],
-        )
-        escrow.holders[player_id] = "forfeited"
+        plan = plan_forfeit(match_id, escrow.stake, player_id)
+        self._post(plan, now)
+        escrow.holders.update(plan.statuses)
 
     async def top_up(self, player_id: int, *, now: float, stake: int = DEFAULT_STAKE) -> int:
         check_now(now)
@@ -280,13 +294,7 @@ class MemoryStorage(Storage):
         balance = self._balances[player_account(player_id)]
         added = top_up_amount(balance, stake, row.last_top_up, now)
         if added:
-            self._post(
-                f"top_up:at:{player_id}:{now!r}",
-                "top_up",
-                None,
-                now,
-                [(HOUSE, -added), (player_account(player_id), added)],
-            )
+            self._post(plan_top_up(player_id, added, match_id=None, now=now), now)
             row.last_top_up = now
         return added
 
@@ -353,12 +361,39 @@ class MemoryStorage(Storage):
         check_now(now)
         check_results(match_id, chat, results)
         record_json = to_json(record)
-        if match_id in self._matches:
-            return
-        for result in results:
-            self._row(result.player_id)
-        self._matches[match_id] = _MatchRow(
-            len(self._matches), chat, now, record_json, tuple(results)
+        if self._check_record(match_id, results):
+            self._record(match_id, chat, now, record_json, results)
+
+    async def finish_match(
+        self,
+        match_id: str,
+        chat: str,
+        *,
+        winners: Sequence[int],
+        record: Mapping[str, Any],
+        results: Sequence[PlayerResult],
+        now: float,
+    ) -> MatchSettlement:
+        check_now(now)
+        check_results(match_id, chat, results)
+        record_json = to_json(record)
+        # Everything that may raise comes first; then state changes with no await.
+        for r in results:
+            self._row(r.player_id)
+        escrow = self._escrows.get(match_id)
+        plan = None if escrow is None else self._settlement(match_id, escrow, winners)
+        to_record = (escrow is not None or bool(results)) and self._check_record(match_id, results)
+        payouts = {} if escrow is None else self._settle(escrow, plan, now)
+        if to_record:
+            self._record(match_id, chat, now, record_json, results)
+        holders = [] if escrow is None else list(escrow.holders)
+        ids = dict.fromkeys([*holders, *(r.player_id for r in results)])
+        return MatchSettlement(
+            payouts,
+            {pid: self._balances[player_account(pid)] for pid in ids},
+            already_finished=plan is None
+            and not to_record
+            and (escrow is not None or match_id in self._matches),
         )
 
     def _scope(self, chat: str | None) -> list[_MatchRow]:

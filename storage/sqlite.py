@@ -30,11 +30,11 @@ from storage.base import (
     DEFAULT_STAKE,
     LANGUAGES,
     MIN_RATED_MATCHES,
-    OPENING_BALANCE,
     ChatRules,
     InsufficientFunds,
     LedgerEntry,
     MatchClosedError,
+    MatchSettlement,
     NotInMatchError,
     Player,
     PlayerResult,
@@ -53,14 +53,18 @@ from storage.base import (
     top_up_amount,
 )
 from storage.common import (
-    HOUSE,
+    Plan,
     canonical_chat_rules,
     check_platform_ids,
     check_results,
     display_name_or,
     escrow_account,
+    plan_forfeit,
+    plan_opening,
     plan_refund,
     plan_settlement,
+    plan_stake,
+    plan_top_up,
     player_account,
     to_json,
 )
@@ -151,23 +155,21 @@ def _configure(db: Db) -> None:
     db.execute("PRAGMA busy_timeout = 5000")
 
 
-def _post(
-    db: Db, key: str, kind: str, match_id: str | None, at: float, entries: list[tuple[str, int]]
-) -> None:
-    """Write one ledger transaction; the trigger on ``entries`` moves the balances."""
-    entries = [(account, amount) for account, amount in entries if amount != 0]
+def _post(db: Db, plan: Plan, at: float) -> None:
+    """Write one planned ledger transaction; the trigger on ``entries`` moves the balances."""
+    entries = [(account, amount) for account, amount in plan.entries if amount != 0]
     if sum(amount for _, amount in entries) != 0:
-        raise AssertionError(f"unbalanced transaction {key}")
+        raise AssertionError(f"unbalanced transaction {plan.key}")
     tx_id = db.execute(
         "INSERT INTO transactions (key, kind, match_id, created_at) VALUES (?, ?, ?, ?)",
-        (key, kind, match_id, at),
+        (plan.key, plan.kind, plan.match_id, at),
     ).lastrowid
     if entries:
         written = db.executemany(
             _POST_ENTRY, [(tx_id, amount, account) for account, amount in entries]
         ).rowcount
         if written != len(entries):
-            raise AssertionError(f"transaction {key} names a missing account")
+            raise AssertionError(f"transaction {plan.key} names a missing account")
 
 
 def _player_row(db: Db, player_id: int) -> tuple[Any, ...]:
@@ -184,9 +186,17 @@ def _player_row(db: Db, player_id: int) -> tuple[Any, ...]:
 
 def _escrow(db: Db, match_id: str) -> tuple[int, str, dict[int, str]]:
     """(stake, state, holders in seat order: player id -> status) of a match's escrow."""
+    found = _find_escrow(db, match_id)
+    if found is None:
+        raise UnknownMatchError(match_id)
+    return found
+
+
+def _find_escrow(db: Db, match_id: str) -> tuple[int, str, dict[int, str]] | None:
+    """Like :func:`_escrow`, None when the match has no escrow."""
     row = db.execute("SELECT stake, state FROM escrows WHERE match_id = ?", (match_id,)).fetchone()
     if row is None:
-        raise UnknownMatchError(match_id)
+        return None
     holders = db.execute(
         "SELECT player_id, status FROM escrow_holders WHERE match_id = ? ORDER BY position",
         (match_id,),
@@ -201,6 +211,136 @@ def _paid(db: Db, match_id: str, status: str) -> dict[int, int]:
         (match_id, status),
     ).fetchall()
     return {int(pid): int(paid) for pid, paid in rows}
+
+
+def _settle(
+    db: Db,
+    match_id: str,
+    escrow: tuple[int, str, dict[int, str]],
+    winners: Sequence[int],
+    now: float,
+) -> tuple[dict[int, int], bool]:
+    """Settle the escrow (rules.md, "The house"): (payouts, whether it was written now).
+
+    Already settled: the first settlement's payouts, nothing written.
+
+    Raises:
+        MatchClosedError: the escrow was refunded.
+    """
+    stake, state, holders = escrow
+    if state == "settled":
+        return _paid(db, match_id, "paid"), False
+    if state == "refunded":
+        raise MatchClosedError(match_id, state)
+    plan = plan_settlement(match_id, stake, holders, winners)
+    _post(db, plan, now)
+    _close_escrow(db, match_id, "settled", plan.statuses, plan.amounts, now)
+    return dict(plan.amounts), True
+
+
+def _result_rows(
+    match_id: str, chat: str, now: float, results: Sequence[PlayerResult]
+) -> list[tuple[Any, ...]]:
+    return [
+        (
+            match_id,
+            r.player_id,
+            chat,
+            now,
+            r.team,
+            int(bool(r.won_match)),
+            r.hands_won,
+            r.dominoes,
+            r.trancas_won,
+            r.capicuas,
+        )
+        for r in results
+    ]
+
+
+def _check_players(db: Db, player_ids: Sequence[int]) -> None:
+    """Raise UnknownPlayerError for the first id that names no player."""
+    if not player_ids:
+        return
+    marks = ",".join("?" * len(player_ids))
+    known = {
+        int(pid)
+        for (pid,) in db.execute(f"SELECT id FROM players WHERE id IN ({marks})", player_ids)
+    }
+    for pid in player_ids:
+        if pid not in known:
+            raise UnknownPlayerError(pid)
+
+
+def _record(
+    db: Db,
+    match_id: str,
+    chat: str,
+    now: float,
+    record_json: str,
+    rows: list[tuple[Any, ...]],
+    *,
+    players_checked: bool = False,
+) -> bool:
+    """Store a match record, its results and statistics; False when already stored.
+
+    ``rows`` come from :func:`_result_rows`; ``players_checked`` when the caller has
+    already run :func:`_check_players` on them in this transaction.
+
+    Raises:
+        UnknownPlayerError: a result names an unknown player.
+    """
+    if db.execute("SELECT 1 FROM matches WHERE match_id = ?", (match_id,)).fetchone():
+        return False
+    if not players_checked:
+        _check_players(db, [int(row[1]) for row in rows])
+    db.execute(
+        "INSERT INTO matches (match_id, chat, finished_at, record) VALUES (?, ?, ?, ?)",
+        (match_id, chat, now, record_json),
+    )
+    db.executemany(
+        "INSERT INTO match_results (match_id, player_id, chat, finished_at, team,"
+        " won_match, hands_won, dominoes, trancas_won, capicuas)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    db.executemany(
+        "INSERT INTO player_chat_totals (chat, player_id, matches_played, matches_won,"
+        " hands_won, dominoes, trancas_won, capicuas, last_played)"
+        " VALUES (?3, ?2, 1, ?6, ?7, ?8, ?9, ?10, ?4)"
+        " ON CONFLICT (chat, player_id) DO UPDATE SET"
+        " matches_played = matches_played + 1,"
+        " matches_won = matches_won + excluded.matches_won,"
+        " hands_won = hands_won + excluded.hands_won,"
+        " dominoes = dominoes + excluded.dominoes,"
+        " trancas_won = trancas_won + excluded.trancas_won,"
+        " capicuas = capicuas + excluded.capicuas,"
+        " last_played = MAX(last_played, excluded.last_played)",
+        rows,
+    )
+    return True
+
+
+def _balances(db: Db, player_ids: Sequence[int]) -> dict[int, int]:
+    """player id -> balance, in the given order.
+
+    Raises:
+        UnknownPlayerError: no such player.
+    """
+    if not player_ids:
+        return {}
+    keys = [player_account(pid) for pid in player_ids]
+    found = dict(
+        db.execute(
+            f"SELECT key, balance FROM accounts WHERE key IN ({','.join('?' * len(keys))})", keys
+        ).fetchall()
+    )
+    balances: dict[int, int] = {}
+    for pid, key in zip(player_ids, keys, strict=True):
+        if key not in found:
+            raise UnknownPlayerError(pid)
+        balances[pid] = int(found[key])
+    return balances
 
 
 def _close_escrow(
@@ -438,14 +578,7 @@ class SqliteStorage(Storage):
                 "INSERT INTO accounts (key, kind, player_id) VALUES (?, 'player', ?)",
                 (player_account(player_id), player_id),
             )
-            _post(
-                db,
-                f"open:{player_id}",
-                "open",
-                None,
-                now,
-                [(HOUSE, -OPENING_BALANCE), (player_account(player_id), OPENING_BALANCE)],
-            )
+            _post(db, plan_opening(player_id), now)
             return Player(player_id, name, lang)
 
         return await self._write(write)
@@ -539,14 +672,7 @@ class SqliteStorage(Storage):
             if short:
                 raise InsufficientFunds(short)
             for pid, added in top_ups.items():
-                _post(
-                    db,
-                    f"top_up:stake:{match_id}:{pid}",
-                    "top_up",
-                    match_id,
-                    now,
-                    [(HOUSE, -added), (player_account(pid), added)],
-                )
+                _post(db, plan_top_up(pid, added, match_id=match_id, now=now), now)
                 db.execute("UPDATE players SET last_top_up = ? WHERE id = ?", (now, pid))
             account_id = db.execute(
                 "INSERT INTO accounts (key, kind, match_id) VALUES (?, 'escrow', ?)",
@@ -560,9 +686,7 @@ class SqliteStorage(Storage):
                 "INSERT INTO escrow_holders (match_id, player_id, position) VALUES (?, ?, ?)",
                 [(match_id, pid, i) for i, pid in enumerate(ids)],
             )
-            entries = [(player_account(pid), -stake) for pid in ids]
-            entries.append((escrow_account(match_id), stake * len(ids)))
-            _post(db, f"stake:{match_id}", "stake", match_id, now, entries)
+            _post(db, plan_stake(match_id, stake, ids), now)
 
         await self._write(write)
 
@@ -573,15 +697,7 @@ class SqliteStorage(Storage):
         winners = list(winner_ids)
 
         def write(db: Db) -> dict[int, int]:
-            stake, state, holders = _escrow(db, match_id)
-            if state == "settled":
-                return _paid(db, match_id, "paid")
-            if state == "refunded":
-                raise MatchClosedError(match_id, state)
-            plan = plan_settlement(match_id, stake, holders, winners)
-            _post(db, f"settle:{match_id}", "payout", match_id, now, plan.entries)
-            _close_escrow(db, match_id, "settled", plan.statuses, plan.amounts, now)
-            return dict(plan.amounts)
+            return _settle(db, match_id, _escrow(db, match_id), winners, now)[0]
 
         return await self._write(write)
 
@@ -595,7 +711,7 @@ class SqliteStorage(Storage):
             if state == "settled":
                 raise MatchClosedError(match_id, state)
             plan = plan_refund(match_id, stake, holders)
-            _post(db, f"refund:{match_id}", "refund", match_id, now, plan.entries)
+            _post(db, plan, now)
             _close_escrow(db, match_id, "refunded", plan.statuses, plan.amounts, now)
             return dict(plan.amounts)
 
@@ -613,18 +729,11 @@ class SqliteStorage(Storage):
                 return
             if state != "open":
                 raise MatchClosedError(match_id, state)
-            _post(
-                db,
-                f"forfeit:{match_id}:{player_id}",
-                "forfeit",
-                match_id,
-                now,
-                [(escrow_account(match_id), -stake), (HOUSE, stake)],
-            )
-            db.execute(
-                "UPDATE escrow_holders SET status = 'forfeited'"
-                " WHERE match_id = ? AND player_id = ?",
-                (match_id, player_id),
+            plan = plan_forfeit(match_id, stake, player_id)
+            _post(db, plan, now)
+            db.executemany(
+                "UPDATE escrow_holders SET status = ? WHERE match_id = ? AND player_id = ?",
+                [(status, match_id, pid) for pid, status in plan.statuses.items()],
             )
 
         await self._write(write)
@@ -636,14 +745,7 @@ class SqliteStorage(Storage):
             row = _player_row(db, player_id)
             added = top_up_amount(int(row[4]), stake, row[3], now)
             if added:
-                _post(
-                    db,
-                    f"top_up:at:{player_id}:{now!r}",
-                    "top_up",
-                    None,
-                    now,
-                    [(HOUSE, -added), (player_account(player_id), added)],
-                )
+                _post(db, plan_top_up(player_id, added, match_id=None, now=now), now)
                 db.execute("UPDATE players SET last_top_up = ? WHERE id = ?", (now, player_id))
             return added
 
@@ -680,61 +782,44 @@ class SqliteStorage(Storage):
         check_now(now)
         check_results(match_id, chat, results)
         record_json = to_json(record)
-        rows = [
-            (
-                match_id,
-                r.player_id,
-                chat,
-                now,
-                r.team,
-                int(bool(r.won_match)),
-                r.hands_won,
-                r.dominoes,
-                r.trancas_won,
-                r.capicuas,
-            )
-            for r in results
-        ]
+        rows = _result_rows(match_id, chat, now, results)
+        await self._write(lambda db: _record(db, match_id, chat, now, record_json, rows))
 
-        def write(db: Db) -> None:
-            if db.execute("SELECT 1 FROM matches WHERE match_id = ?", (match_id,)).fetchone():
-                return
-            ids = [r.player_id for r in results]
-            if ids:
-                marks = ",".join("?" * len(ids))
-                known = {
-                    int(pid)
-                    for (pid,) in db.execute(f"SELECT id FROM players WHERE id IN ({marks})", ids)
-                }
-                for pid in ids:
-                    if pid not in known:
-                        raise UnknownPlayerError(pid)
-            db.execute(
-                "INSERT INTO matches (match_id, chat, finished_at, record) VALUES (?, ?, ?, ?)",
-                (match_id, chat, now, record_json),
-            )
-            db.executemany(
-                "INSERT INTO match_results (match_id, player_id, chat, finished_at, team,"
-                " won_match, hands_won, dominoes, trancas_won, capicuas)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                rows,
-            )
-            db.executemany(
-                "INSERT INTO player_chat_totals (chat, player_id, matches_played, matches_won,"
-                " hands_won, dominoes, trancas_won, capicuas, last_played)"
-                " VALUES (?3, ?2, 1, ?6, ?7, ?8, ?9, ?10, ?4)"
-                " ON CONFLICT (chat, player_id) DO UPDATE SET"
-                " matches_played = matches_played + 1,"
-                " matches_won = matches_won + excluded.matches_won,"
-                " hands_won = hands_won + excluded.hands_won,"
-                " dominoes = dominoes + excluded.dominoes,"
-                " trancas_won = trancas_won + excluded.trancas_won,"
-                " capicuas = capicuas + excluded.capicuas,"
-                " last_played = MAX(last_played, excluded.last_played)",
-                rows,
-            )
+    async def finish_match(
+        self,
+        match_id: str,
+        chat: str,
+        *,
+        winners: Sequence[int],
+        record: Mapping[str, Any],
+        results: Sequence[PlayerResult],
+        now: float,
+    ) -> MatchSettlement:
+        check_now(now)
+        check_results(match_id, chat, results)
+        record_json = to_json(record)
+        rows = _result_rows(match_id, chat, now, results)
+        winner_ids = list(winners)
 
-        await self._write(write)
+        def write(db: Db) -> MatchSettlement:
+            _check_players(db, [r.player_id for r in results])
+            escrow = _find_escrow(db, match_id)
+            payouts: dict[int, int] = {}
+            settled = recorded = False
+            if escrow is not None:
+                payouts, settled = _settle(db, match_id, escrow, winner_ids, now)
+            if escrow is not None or rows:
+                recorded = _record(db, match_id, chat, now, record_json, rows, players_checked=True)
+            holders = [] if escrow is None else list(escrow[2])
+            ids = list(dict.fromkeys([*holders, *(int(row[1]) for row in rows)]))
+            already = not settled and not recorded
+            if already and escrow is None:
+                already = bool(
+                    db.execute("SELECT 1 FROM matches WHERE match_id = ?", (match_id,)).fetchone()
+                )
+            return MatchSettlement(payouts, _balances(db, ids), already)
+
+        return await self._write(write)
 
     async def player_stats(self, player_id: int) -> PlayerStats:
         def read(db: Db) -> Any:

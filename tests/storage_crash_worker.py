@@ -51,7 +51,7 @@ async def main(db: Path, seed: int) -> None:
         kind = rng.choice(
             ["player"] * (3 if len(players) < 8 else 1)
             + ["stake"] * 4
-            + (["settle", "settle", "refund", "forfeit"] if open_matches else [])
+            + (["settle", "finish", "finish", "refund", "forfeit"] if open_matches else [])
             + ["top_up", "record", "save_table", "delete_table"]
         )
         op: dict[str, Any] = {"kind": kind, "n": n, "seed": seed}
@@ -61,7 +61,7 @@ async def main(db: Path, seed: int) -> None:
             op["match"] = f"s{seed}-m{n}"
             op["players"] = rng.sample(players, min(4, len(players), rng.randint(2, 4)))
             op["stake"] = rng.choice((10, 10, 50, 300))
-        elif kind in ("settle", "refund", "forfeit") and open_matches:
+        elif kind in ("settle", "finish", "refund", "forfeit") and open_matches:
             op["match"] = rng.choice(open_matches)
             op["winners"] = rng.sample(players, min(2, len(players)))
             if kind == "forfeit":
@@ -85,6 +85,22 @@ async def main(db: Path, seed: int) -> None:
             elif kind == "settle":
                 await storage.settle(op["match"], op["winners"], now=now)
                 del held[op["match"]]
+            elif kind == "finish":
+                holders = held[op["match"]]
+                results = [
+                    PlayerResult(p, i % 2, i % 2 == 0, 2, 1, 0, 0) for i, p in enumerate(holders)
+                ]
+                op["results"] = len(results)
+                record = {"n": n, "results": len(results), "moves": ["6-6"] * 50}
+                await storage.finish_match(
+                    op["match"],
+                    "crash:1",
+                    winners=op["winners"],
+                    record=record,
+                    results=results,
+                    now=now,
+                )
+                del held[op["match"]]
             elif kind == "refund":
                 await storage.refund(op["match"], now=now)
                 del held[op["match"]]
@@ -99,7 +115,7 @@ async def main(db: Path, seed: int) -> None:
                 results = [PlayerResult(op["player"], 0, True, 1, 1, 0, 0)]
                 results += [PlayerResult(p, 1, False, 0, 0, 0, 0) for p in others]
                 op["results"] = len(results)
-                record = {"n": n, "moves": ["6-6"] * 50}
+                record = {"n": n, "results": len(results), "moves": ["6-6"] * 50}
                 await storage.record_match(op["match"], "crash:1", record, results, now=now)
             elif kind == "save_table":
                 await storage.save_table(op["table"], {"table_id": op["table"], "n": n}, now=now)

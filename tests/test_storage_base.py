@@ -25,6 +25,7 @@ from storage.base import (
     ChatRules,
     InsufficientFunds,
     MatchClosedError,
+    MatchSettlement,
     NotInMatchError,
     PlayerResult,
     PlayerStats,
@@ -620,6 +621,290 @@ async def test_the_rating_list_needs_enough_matches_and_resists_luck(store: Stor
     assert top[0].matches == 40
     assert await store.top_by_rating("discord:1") == []
     assert [r.player_id for r in await store.top_by_rating(None, limit=1)] == [steady]
+
+
+# ------------------------------------------------------------- finish_match
+
+RECORD = {"rules": {"preset": "venezolano", "target": 100}, "hands": [{"moves": ["6-6"]}]}
+
+
+def four_results(a: int, b: int, c: int, d: int) -> list[PlayerResult]:
+    """Seats a, b, c, d: team 0 (a, c) won 2 hands to 1."""
+    return [
+        result(a, 0, True, hands_won=2, dominoes=1, capicuas=1),
+        result(b, 1, False, hands_won=1, dominoes=1),
+        result(c, 0, True, hands_won=2, dominoes=1, trancas_won=1),
+        result(d, 1, False, hands_won=1),
+    ]
+
+
+async def test_finishing_a_match_pays_the_winners_and_records_it_in_one_call(
+    store: Storage,
+) -> None:
+    a, b, c, d = await make_players(store, 4)
+    await store.stake("m1", [a, b, c, d], 10, now=1.0)
+    settlement = await store.finish_match(
+        "m1",
+        "telegram:-1",
+        winners=[a, c],
+        record=RECORD,
+        results=four_results(a, b, c, d),
+        now=5.0,
+    )
+    assert settlement == MatchSettlement(
+        payouts={a: 20, c: 20},
+        balances={a: 1010, b: 990, c: 1010, d: 990},
+        already_finished=False,
+    )
+    assert settlement.balances == {p: await store.balance(p) for p in (a, b, c, d)}
+    assert await store.player_stats(a) == PlayerStats(a, 1, 1, 2, 1, 0, 1, 5.0)
+    assert await store.player_stats(d) == PlayerStats(d, 1, 0, 1, 0, 0, 0, 5.0)
+    [stored] = await store.match_records()
+    assert (stored.match_id, stored.chat, stored.finished_at, stored.record) == (
+        "m1",
+        "telegram:-1",
+        5.0,
+        RECORD,
+    )
+    history = await store.wallet_history(a)
+    assert [(e.kind, e.amount, e.match_id, e.at) for e in history[:2]] == [
+        ("payout", 20, "m1", 5.0),
+        ("stake", -10, "m1", 1.0),
+    ]
+    with pytest.raises(MatchClosedError):
+        await store.refund("m1", now=6.0)
+
+
+async def test_finishing_a_match_again_changes_nothing_and_returns_the_same_figures(
+    store: Storage,
+) -> None:
+    a, b, c, d = await make_players(store, 4)
+    await store.stake("m1", [a, b, c, d], 10, now=1.0)
+    first = await store.finish_match(
+        "m1",
+        "telegram:-1",
+        winners=[a, c],
+        record=RECORD,
+        results=four_results(a, b, c, d),
+        now=5.0,
+    )
+    histories = [await store.wallet_history(p, limit=100) for p in (a, b, c, d)]
+    again = await store.finish_match(
+        "m1",
+        "discord:9",
+        winners=[b, d],
+        record={"other": 1},
+        results=four_results(b, a, d, c),
+        now=9.0,
+    )
+    assert again == MatchSettlement(first.payouts, first.balances, already_finished=True)
+    assert [await store.balance(p) for p in (a, b, c, d)] == [1010, 990, 1010, 990]
+    assert [await store.wallet_history(p, limit=100) for p in (a, b, c, d)] == histories
+    assert await store.player_stats(b) == PlayerStats(b, 1, 0, 1, 1, 0, 0, 5.0)
+    [stored] = await store.match_records()
+    assert (stored.chat, stored.record) == ("telegram:-1", RECORD)
+    assert await store.settle("m1", [b, d], now=10.0) == {a: 20, c: 20}
+
+
+async def test_concurrent_finishes_of_one_match_pay_once(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    await store.stake("m1", [a, b], 10, now=1.0)
+    results = [result(a, 0, True), result(b, 1, False)]
+    calls = [
+        store.finish_match("m1", "c:1", winners=[a], record={"n": n}, results=results, now=float(n))
+        for n in range(3)
+    ]
+    done = await asyncio.gather(*calls)
+    assert [s.already_finished for s in done] == [False, True, True]
+    assert [s.payouts for s in done] == [{a: 20}] * 3
+    assert [s.balances for s in done] == [{a: 1010, b: 990}] * 3
+    assert (await store.player_stats(a)).matches_played == 1
+
+
+async def test_a_finish_that_fails_midway_writes_nothing_and_leaves_the_escrow_open(
+    store: Storage,
+) -> None:
+    a, b = await make_players(store, 2)
+    await store.stake("m1", [a, b], 10, now=1.0)
+    histories = [await store.wallet_history(p) for p in (a, b)]
+    with pytest.raises(UnknownPlayerError) as caught:
+        await store.finish_match(
+            "m1",
+            "telegram:-1",
+            winners=[a],
+            record=RECORD,
+            results=[result(a, 0, True), result(999, 1, False)],
+            now=2.0,
+        )
+    assert caught.value.player_id == 999
+    assert [await store.balance(p) for p in (a, b)] == [990, 990]
+    assert [await store.wallet_history(p) for p in (a, b)] == histories
+    assert await store.match_records() == []
+    assert await store.player_stats(a) == PlayerStats(a)
+    # The escrow is still open: a good call finishes the match.
+    settlement = await store.finish_match(
+        "m1",
+        "telegram:-1",
+        winners=[a],
+        record=RECORD,
+        results=[result(a, 0, True), result(b, 1, False)],
+        now=3.0,
+    )
+    assert settlement == MatchSettlement({a: 20}, {a: 1010, b: 990}, already_finished=False)
+
+
+async def test_bad_finish_calls_are_refused_and_write_nothing(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    await store.stake("m1", [a, b], 10, now=1.0)
+    good = [result(a, 0, True), result(b, 1, False)]
+    for results in ([result(a, 2, True)], [result(a, 0, True, capicuas=-1)], good + good[:1]):
+        with pytest.raises(ValueError):
+            await store.finish_match("m1", "c:1", winners=[a], record={}, results=results, now=2.0)
+    for match_id, chat, now in (("", "c:1", 2.0), ("m1", "", 2.0), ("m1", "c:1", math.inf)):
+        with pytest.raises(ValueError):
+            await store.finish_match(match_id, chat, winners=[a], record={}, results=good, now=now)
+    with pytest.raises(TypeError):
+        await store.finish_match(
+            "m1", "c:1", winners=[a], record={"x": object()}, results=good, now=2.0
+        )
+    assert [await store.balance(p) for p in (a, b)] == [990, 990]
+    assert await store.match_records() == []
+    assert await store.refund("m1", now=3.0) == {a: 10, b: 10}
+
+
+async def test_a_cancelled_match_cannot_be_finished(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    await store.stake("m1", [a, b], 10, now=1.0)
+    await store.refund("m1", now=2.0)
+    with pytest.raises(MatchClosedError) as caught:
+        await store.finish_match(
+            "m1", "c:1", winners=[a], record={}, results=[result(a, 0, True)], now=3.0
+        )
+    assert caught.value.state == "refunded"
+    assert [await store.balance(p) for p in (a, b)] == [1000, 1000]
+    assert await store.match_records() == []
+    assert await store.player_stats(a) == PlayerStats(a)
+
+
+async def test_a_forfeited_player_gets_nothing_when_the_match_is_finished(
+    store: Storage,
+) -> None:
+    a, b, c, d = await make_players(store, 4)
+    await store.stake("m1", [a, b, c, d], 10, now=1.0)
+    await store.forfeit("m1", a, now=2.0)
+    # a's team wins with a robot in a's seat; a has no result but still a balance.
+    settlement = await store.finish_match(
+        "m1",
+        "telegram:-1",
+        winners=[a, c],
+        record=RECORD,
+        results=four_results(a, b, c, d)[1:],
+        now=5.0,
+    )
+    assert settlement == MatchSettlement(
+        payouts={c: 20},
+        balances={a: 990, b: 990, c: 1010, d: 990},
+        already_finished=False,
+    )
+    assert settlement.balances == {p: await store.balance(p) for p in (a, b, c, d)}
+    assert await store.player_stats(a) == PlayerStats(a)
+    assert (await store.player_stats(c)).matches_won == 1
+
+
+async def test_finishing_a_match_without_escrow_only_records_it(store: Storage) -> None:
+    (a,) = await make_players(store, 1)
+    settlement = await store.finish_match(
+        "r1", "terminal:local", winners=[a], record=RECORD, results=[result(a, 0, True)], now=4.0
+    )
+    assert settlement == MatchSettlement({}, {a: OPENING_BALANCE}, already_finished=False)
+    assert [e.kind for e in await store.wallet_history(a)] == ["open"]
+    assert await store.player_stats(a) == PlayerStats(a, 1, 1, 0, 0, 0, 0, 4.0)
+    assert [m.match_id for m in await store.match_records()] == ["r1"]
+    again = await store.finish_match(
+        "r1", "terminal:local", winners=[a], record={}, results=[result(a, 0, True)], now=5.0
+    )
+    assert again == MatchSettlement({}, {a: OPENING_BALANCE}, already_finished=True)
+    assert (await store.player_stats(a)).matches_played == 1
+
+
+async def test_finishing_a_match_without_escrow_or_results_writes_nothing(
+    store: Storage,
+) -> None:
+    for _ in range(2):
+        settlement = await store.finish_match(
+            "r1", "c:1", winners=[], record=RECORD, results=[], now=1.0
+        )
+        assert settlement == MatchSettlement({}, {}, already_finished=False)
+    assert await store.match_records() == []
+
+
+async def test_a_robots_only_match_with_its_empty_escrow_is_recorded(store: Storage) -> None:
+    await store.stake("bots", [], 10, now=1.0)
+    settlement = await store.finish_match(
+        "bots", "c:1", winners=[], record=RECORD, results=[], now=2.0
+    )
+    assert settlement == MatchSettlement({}, {}, already_finished=False)
+    assert [m.match_id for m in await store.match_records()] == ["bots"]
+    again = await store.finish_match("bots", "c:1", winners=[], record={}, results=[], now=3.0)
+    assert again == MatchSettlement({}, {}, already_finished=True)
+
+
+async def test_a_zero_stake_match_is_finished_with_no_money_moved(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    await store.stake("free", [a, b], 0, now=1.0)
+    settlement = await store.finish_match(
+        "free",
+        "c:1",
+        winners=[a],
+        record={},
+        results=[result(a, 0, True), result(b, 1, False)],
+        now=2.0,
+    )
+    assert settlement == MatchSettlement(
+        {a: 0}, {a: OPENING_BALANCE, b: OPENING_BALANCE}, already_finished=False
+    )
+
+
+async def test_a_match_half_finished_by_the_old_calls_gets_the_missing_part(
+    store: Storage,
+) -> None:
+    a, b = await make_players(store, 2)
+    results = [result(a, 0, True), result(b, 1, False)]
+    await store.stake("settled", [a, b], 10, now=1.0)
+    assert await store.settle("settled", [a], now=2.0) == {a: 20}
+    settled = await store.finish_match(
+        "settled", "c:1", winners=[b], record=RECORD, results=results, now=3.0
+    )
+    assert settled == MatchSettlement({a: 20}, {a: 1010, b: 990}, already_finished=False)
+    assert [m.match_id for m in await store.match_records()] == ["settled"]
+
+    await store.stake("recorded", [a, b], 10, now=4.0)
+    await store.record_match("recorded", "c:1", RECORD, results, now=5.0)
+    recorded = await store.finish_match(
+        "recorded", "c:1", winners=[b], record={}, results=results, now=6.0
+    )
+    assert recorded == MatchSettlement({b: 20}, {a: 1000, b: 1000}, already_finished=False)
+    assert (await store.player_stats(a)).matches_played == 2
+
+
+async def test_the_balances_after_a_finish_include_a_top_up_taken_at_the_stake(
+    store: Storage,
+) -> None:
+    rich, poor = await make_players(store, 2)
+    await drain(store, poor, 3, "d", now=0.0)
+    await store.stake("m1", [rich, poor], 10, now=DAY)  # poor is topped up to 100 first
+    settlement = await store.finish_match(
+        "m1",
+        "c:1",
+        winners=[poor],
+        record={},
+        results=[result(rich, 1, False), result(poor, 0, True)],
+        now=DAY + 1,
+    )
+    assert settlement == MatchSettlement(
+        {poor: 20}, {rich: 990, poor: TOP_UP_TO + 10}, already_finished=False
+    )
+    assert settlement.balances == {p: await store.balance(p) for p in (rich, poor)}
 
 
 # ------------------------------------------------------------ chat presets

@@ -7,14 +7,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import RulesError
-from storage.base import PlayerResult
+from storage.base import OPENING_BALANCE, PlayerResult
 from storage.common import (
     HOUSE,
     canonical_chat_rules,
     check_results,
     escrow_account,
+    plan_forfeit,
+    plan_opening,
     plan_refund,
     plan_settlement,
+    plan_stake,
+    plan_top_up,
     player_account,
     to_json,
 )
@@ -61,6 +65,34 @@ def test_a_refund_returns_only_held_stakes() -> None:
     assert plan.amounts == {1: 15, 3: 15}
     assert dict(plan.entries) == {escrow_account("m"): -30, "player:1": 15, "player:3": 15}
     assert plan_refund("m", 0, {1: "held"}).entries == []
+
+
+def test_every_money_movement_is_one_keyed_plan_that_sums_to_zero() -> None:
+    plans = [
+        plan_opening(3),
+        plan_top_up(3, 95, match_id="m", now=7.0),
+        plan_top_up(3, 95, match_id=None, now=7.0),
+        plan_stake("m", 10, [3, 4]),
+        plan_forfeit("m", 10, 4),
+        plan_settlement("m", 10, {3: "held", 4: "forfeited"}, [3]),
+        plan_refund("m", 10, {3: "held", 4: "forfeited"}),
+    ]
+    assert [(p.key, p.kind, p.match_id) for p in plans] == [
+        ("open:3", "open", None),
+        ("top_up:stake:m:3", "top_up", "m"),
+        ("top_up:at:3:7.0", "top_up", None),
+        ("stake:m", "stake", "m"),
+        ("forfeit:m:4", "forfeit", "m"),
+        ("settle:m", "payout", "m"),
+        ("refund:m", "refund", "m"),
+    ]
+    assert all(sum(amount for _, amount in p.entries) == 0 for p in plans)
+    assert dict(plans[0].entries) == {HOUSE: -OPENING_BALANCE, "player:3": OPENING_BALANCE}
+    assert dict(plans[3].entries) == {"player:3": -10, "player:4": -10, escrow_account("m"): 20}
+    assert plans[3].statuses == {3: "held", 4: "held"}
+    assert dict(plans[4].entries) == {escrow_account("m"): -10, HOUSE: 10}
+    assert (plans[4].amounts, plans[4].statuses) == ({}, {4: "forfeited"})
+    assert plan_stake("m", 0, [3]).entries == []
 
 
 def test_chat_rules_get_the_canonical_preset_and_validated_values() -> None:

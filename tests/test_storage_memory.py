@@ -33,6 +33,7 @@ def script(seed: int, length: int) -> list[tuple[str, tuple[Any, ...], dict[str,
             ["player"] * 2
             + ["stake"] * 4
             + ["settle"] * 3
+            + ["finish"] * 2
             + ["refund", "forfeit", "top_up", "record", "language", "rules", "table", "link"]
         )
         if kind == "player" or n < 6:
@@ -52,6 +53,25 @@ def script(seed: int, length: int) -> list[tuple[str, tuple[Any, ...], dict[str,
                 ops.append(("refund", (match_id,), {"now": now}))
             else:
                 ops.append(("forfeit", (match_id, pid), {"now": now}))
+        elif kind == "finish" and matches:
+            match_id = rng.choice([*matches, "ghost", f"r{rng.randint(1, n)}"])
+            seated = rng.sample(range(1, 10), rng.randint(0, 4))  # 9 may not exist
+            results = [
+                PlayerResult(p, i % 2, i % 2 == 0, rng.randint(0, 5), rng.randint(0, 3), 1, 0)
+                for i, p in enumerate(seated)
+            ]
+            ops.append(
+                (
+                    "finish_match",
+                    (match_id, rng.choice(("telegram:-1", "discord:2"))),
+                    {
+                        "winners": seated[::2],
+                        "record": {"n": n},
+                        "results": results,
+                        "now": now,
+                    },
+                )
+            )
         elif kind == "top_up":
             ops.append(("top_up", (pid,), {"now": now, "stake": rng.choice((10, 50))}))
         elif kind == "record":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import sqlite3
 import sys
@@ -26,6 +27,7 @@ from storage.base import OPENING_BALANCE, PlayerResult, StorageError
 from storage.sqlite import SqliteStorage
 
 WORKER = Path(__file__).with_name("storage_crash_worker.py")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -107,6 +109,34 @@ async def test_a_failure_inside_an_operation_rolls_all_of_it_back(
     assert await store.check_ledger() == []
     monkeypatch.undo()
     assert await store.settle("m1", [a], now=3.0) == {a: 20}
+    assert await store.check_ledger() == []
+
+
+async def test_a_finish_failing_after_its_payouts_are_written_rolls_them_back(
+    store: SqliteStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = (await store.ensure_player("telegram", "1", "Ana", now=0.0)).id
+    b = (await store.ensure_player("telegram", "2", "Bea", now=0.0)).id
+    await store.stake("m1", [a, b], 10, now=1.0)
+    results = [PlayerResult(a, 0, True), PlayerResult(b, 1, False)]
+
+    def explode(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    # The settlement is written first, then the record fails: one transaction undone.
+    monkeypatch.setattr(sqlite_module, "_record", explode)
+    with pytest.raises(RuntimeError):
+        await store.finish_match("m1", "c:1", winners=[a], record={}, results=results, now=2.0)
+    assert [await store.balance(a), await store.balance(b)] == [990, 990]
+    assert await store._run(
+        lambda db: db.execute("SELECT state FROM escrows WHERE match_id = 'm1'").fetchall()
+    ) == [("open",)]
+    assert await store.check_ledger() == []
+    monkeypatch.undo()
+    settlement = await store.finish_match(
+        "m1", "c:1", winners=[a], record={}, results=results, now=3.0
+    )
+    assert (settlement.payouts, settlement.already_finished) == ({a: 20}, False)
     assert await store.check_ledger() == []
 
 
@@ -196,6 +226,11 @@ async def _run_worker(db: Path, seed: int, rng: random.Random) -> list[tuple[str
         str(seed),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
+        # This checkout's packages, not an installed copy found first on sys.path.
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        },
     )
     assert proc.stdout is not None and proc.stderr is not None
     log: list[tuple[str, dict[str, Any]]] = []
@@ -226,11 +261,11 @@ async def _check_after_crash(db: Path, log: list[tuple[str, dict[str, Any]]]) ->
         async def rows(sql: str, *args: object) -> list[Any]:
             return await store._run(lambda c: c.execute(sql, args).fetchall())
 
-        # A recorded match has all its results or is absent.
+        # A recorded match has all its results (as many as its record says) or is absent.
         assert (
             await rows(
-                "SELECT match_id FROM matches m WHERE NOT EXISTS"
-                " (SELECT 1 FROM match_results r WHERE r.match_id = m.match_id)"
+                "SELECT match_id FROM matches m WHERE json_extract(m.record, '$.results') <>"
+                " (SELECT COUNT(*) FROM match_results r WHERE r.match_id = m.match_id)"
             )
             == []
         )
@@ -257,6 +292,14 @@ async def _check_after_crash(db: Path, log: list[tuple[str, dict[str, Any]]]) ->
                     op["match"],
                     op["player"],
                 )
+            elif kind == "finish":
+                assert await rows(
+                    "SELECT 1 FROM escrows WHERE match_id = ? AND state = 'settled'", op["match"]
+                )
+                [(count,)] = await rows(
+                    "SELECT COUNT(*) FROM match_results WHERE match_id = ?", op["match"]
+                )
+                assert count == op["results"]
             elif kind == "record":
                 [(count,)] = await rows(
                     "SELECT COUNT(*) FROM match_results WHERE match_id = ?", op["match"]
@@ -264,6 +307,14 @@ async def _check_after_crash(db: Path, log: list[tuple[str, dict[str, Any]]]) ->
                 assert count == op["results"]
             elif kind in ("save_table", "delete_table"):
                 last_table_op[op["table"]] = op
+        for op in in_flight:
+            if op["kind"] == "finish":
+                # Killed inside finish_match: settled and recorded, or neither.
+                settled = await rows(
+                    "SELECT 1 FROM escrows WHERE match_id = ? AND state = 'settled'", op["match"]
+                )
+                recorded = await rows("SELECT 1 FROM matches WHERE match_id = ?", op["match"])
+                assert bool(settled) == bool(recorded)
         touched = {op.get("table") for op in in_flight}
         for table, op in last_table_op.items():
             if table in touched:
