@@ -21,9 +21,7 @@ from typing import Any
 import pytest
 
 # Everything this test takes from the project, in one place (rename here after a reshape).
-from bot.clock import ManualClock
-from bot.manager import TableManager
-from bot.protocol import ComeBack, PlayerRef, PressButton
+from bot.core import ComeBack, ManualClock, PlayerRef, PressButton, TableManager
 from storage import MatchClosedError, Storage, open_storage
 
 FIXTURES = Path(__file__).parent / "fixtures"

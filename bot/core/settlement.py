@@ -122,20 +122,20 @@ class Settlement:
             i for i in table.humans() if team_of(i) == winner_team and table.seats[i].player_id
         ]
         winner_ids = [pid for i in winners if (pid := table.seats[i].player_id) is not None]
-        payouts_by_player: dict[int, int] = {}
-        if table.stakes:
-            try:
-                payouts_by_player = await core.storage.settle(table.id, winner_ids, now=now)
-            except (UnknownMatchError, MatchClosedError) as exc:
-                log.error("table %s: settlement failed: %s", table.id, exc)
         record = record_of(match)
-        results = player_results(table, match)
-        if results:
-            await core.storage.record_match(table.id, table.chat.key, record, results, now=now)
-        balances: dict[int, int] = {}
-        for state in table.seats:
-            if state.player is not None and state.player_id is not None:
-                balances[state.player_id] = await core.storage.balance(state.player_id)
+        try:
+            settled = await core.storage.finish_match(
+                table.id,
+                table.chat.key,
+                winners=winner_ids,
+                record=record,
+                results=player_results(table, match),
+                now=now,
+            )
+            payouts_by_player, balances = settled.payouts, settled.balances
+        except MatchClosedError as exc:
+            log.error("table %s: settlement failed: %s", table.id, exc)
+            payouts_by_player, balances = {}, {}
         payouts = {
             i: payouts_by_player.get(table.seats[i].player_id or -1, 0)
             for i in range(4)
