@@ -213,7 +213,12 @@ def test_a_request_rebuilds_the_seats_view_of_a_real_hand(
 ) -> None:
     rules = PRESETS[preset]
     rng = random.Random(seed)
-    state = HandState.start(rules, deal_tiles(rng, rules), rng.randrange(4))
+    deal, starter = deal_tiles(rng, rules), rng.randrange(4)
+    # a request without a score is a match's first hand (robot-protocol.md): where the
+    # rules open it with 6-6 and the starter holds it, the hand must open with it
+    six_six = Tile(6, 6)
+    opens = rules.first_starter == "double_six" and six_six in deal[starter]
+    state = HandState.start(rules, deal, starter, opening_tile=six_six if opens else None)
     for _ in range(rng.randrange(0, 24)):
         nxt = state.apply(rng.choice(state.legal_moves()))
         if nxt.is_over:
