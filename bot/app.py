@@ -15,12 +15,35 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from bot.config import Settings
 
-__all__ = ["NO_TOKEN_MESSAGE", "serve"]
+if TYPE_CHECKING:  # pragma: no cover
+    from bot.core import TableManager
+    from bot.telegram import TelegramFrontEnd
+    from storage.base import Storage
+
+__all__ = ["NO_TOKEN_MESSAGE", "FrontEnd", "serve"]
+
+
+class FrontEnd(Protocol):
+    """What ``domino run`` needs of a front end once it has started."""
+
+    async def idle(self) -> None:
+        """Wait until everything scheduled so far has been sent."""
+        ...
+
+    async def stop(self) -> None:
+        """Take no more commands, send what is held, disconnect."""
+        ...
+
+    async def wait_closed(self) -> None:
+        """Return when the platform connection has ended (raise on a failure)."""
+        ...
+
 
 log = logging.getLogger("domino.run")
 
@@ -63,8 +86,8 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         default_preset=settings.default_preset,
     )
     manager.register("*", EventLog())  # one log line per event, with table and player ids
-    front_ends: dict[str, Any] = {}
-    started: dict[str, Any] = {}
+    front_ends: dict[str, FrontEnd] = {}
+    started: dict[str, FrontEnd] = {}
     try:
         # The Telegram front end takes the manager's events from the moment it is built
         # (they wait for its connection), so the tables are restored after it connects
@@ -80,8 +103,10 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         if telegram_fe is not None and await _start_telegram(telegram_fe, telegram_fe.connect):
             started["telegram"] = telegram_fe
         await manager.start(platforms=set(started))
-        if "telegram" in started and not await _start_telegram(telegram_fe, telegram_fe.poll):
-            del started["telegram"]
+        if telegram_fe is not None and "telegram" in started:
+            polled = await _start_telegram(telegram_fe, telegram_fe.poll)
+            if not polled:
+                del started["telegram"]
         front_ends = {name: started[name] for name in settings.platforms if name in started}
         if not front_ends:
             log.error("no platform could start; see the lines above, or run `domino doctor`")
@@ -92,7 +117,6 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         watchers = [
             asyncio.create_task(_watch(name, fe, stop, len(front_ends)))
             for name, fe in front_ends.items()
-            if hasattr(fe, "wait_closed")
         ]
         await stop.wait()
         log.info("shutting down: no new commands, finishing what is in flight")
@@ -119,7 +143,9 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
     return 0
 
 
-def _build_telegram(settings: Settings, manager: Any, storage: Any) -> Any:
+def _build_telegram(
+    settings: Settings, manager: TableManager, storage: Storage
+) -> TelegramFrontEnd | None:
     """The Telegram front end (not started), or None without a token."""
     if settings.telegram_token is None:
         return None
@@ -138,7 +164,7 @@ def _build_telegram(settings: Settings, manager: Any, storage: Any) -> Any:
         return None
 
 
-async def _start_telegram(telegram_fe: Any, step: Any) -> bool:
+async def _start_telegram(telegram_fe: FrontEnd, step: Callable[[], Awaitable[None]]) -> bool:
     """Run a step of Telegram's start (``connect``, then ``poll``); report a bad token or
     an unreachable Bot API once, clearly, and return False (the front end stopped) so the
     other platform keeps running."""
@@ -158,7 +184,9 @@ async def _start_telegram(telegram_fe: Any, step: Any) -> bool:
     return False
 
 
-async def _start_platform(name: str, settings: Settings, manager: Any, storage: Any) -> Any:
+async def _start_platform(
+    name: str, settings: Settings, manager: TableManager, storage: Storage
+) -> FrontEnd | None:
     """Start one platform (Discord); report a bad token or an unreachable platform once, clearly,
     and return None so the other platform keeps running."""
     try:
@@ -198,27 +226,24 @@ FLUSH_SECONDS = 3.0
 """At shutdown, how long a front end may take to send what it holds."""
 
 
-async def _flush(name: str, front_end: Any) -> None:
-    """Let a front end's port send what it holds (a turn's buttons) before it stops:
-    Discord's port drops pending sends when closed, and a restart does not send a turn's
-    buttons again."""
-    idle = getattr(getattr(front_end, "port", None), "idle", None)
-    if idle is None:
-        return
+async def _flush(name: str, front_end: FrontEnd) -> None:
+    """Let a front end send what it holds (a turn's buttons) before it stops: Discord's
+    port drops pending sends when closed, and a restart does not send a turn's buttons
+    again."""
     try:
-        await asyncio.wait_for(idle(), FLUSH_SECONDS)
+        await asyncio.wait_for(front_end.idle(), FLUSH_SECONDS)
     except TimeoutError:
         log.warning("%s: stopping with messages still unsent", name)
     except Exception:
         log.exception("%s: could not send what was pending", name)
 
 
-async def _quiet_stop(front_end: Any) -> None:
+async def _quiet_stop(front_end: FrontEnd) -> None:
     with contextlib.suppress(Exception):
         await front_end.stop()
 
 
-async def _watch(name: str, front_end: Any, stop: asyncio.Event, count: int) -> None:
+async def _watch(name: str, front_end: FrontEnd, stop: asyncio.Event, count: int) -> None:
     """Report a platform whose connection ends; the others keep running."""
     try:
         await front_end.wait_closed()

@@ -237,6 +237,10 @@ class DiscordFrontEnd:
                 await self._task
             self._task = None
 
+    async def idle(self) -> None:
+        """Wait until the port has sent everything scheduled so far."""
+        await self.port.idle()
+
     async def wait_closed(self) -> None:
         """Wait until the connection task ends (e.g. ``domino run`` waits on it)."""
         if self._task is not None:
