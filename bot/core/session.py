@@ -229,10 +229,7 @@ class Session:
                 view=public(table),
             ),
         )
-        turn = match.hand.turn
-        for index in table.present_humans():
-            if index != turn:
-                self.core.emit(table, your_tiles(table, index))
+        self._send_hands_but_the_turns(table)
         self.begin_turn(table, send_tiles=True)
 
     async def play(self, table: Table, seat: int, move: Move, by: MovedBy) -> None:
@@ -443,9 +440,7 @@ class Session:
             self.timers.arm(table, now + times.hand_pause, DeadlineKind.NEXT_HAND)
         elif match is not None:
             self.begin_turn(table, send_tiles=True)
-            for index in table.present_humans():
-                if index != match.hand.turn:
-                    core.emit(table, your_tiles(table, index))
+            self._send_hands_but_the_turns(table)
         core.emit(table, table_changed(table, now))
 
     def _redeliver(self, table: Table) -> None:
@@ -457,9 +452,16 @@ class Session:
         if kind not in ROBOT_DEADLINES:
             return
         turn = match.hand.turn
-        for index in table.present_humans():
-            if index != turn:
-                self.core.emit(table, your_tiles(table, index))
+        self._send_hands_but_the_turns(table)
         self._announce_turn(table, deadline)
         if table.seats[turn].present:
             self.core.emit(table, your_tiles(table, turn))
+
+    def _send_hands_but_the_turns(self, table: Table) -> None:
+        """Send each present human their tiles, except the seat to move (whose tiles
+        come with its turn)."""
+        match = table.match
+        assert match is not None
+        for index in table.present_humans():
+            if index != match.hand.turn:
+                self.core.emit(table, your_tiles(table, index))
