@@ -147,7 +147,10 @@ async def measure_throughput(tables: int, seconds: float, level: str) -> dict[st
     running = False
     await tick
     moves = port.moves - moves_at_start
+    live = len(manager.tables())
+    stopping = time.perf_counter()
     await manager.stop()
+    stop_seconds = time.perf_counter() - stopping
     lags.sort()
     return {
         "matches_per_second": finished / elapsed,
@@ -155,7 +158,8 @@ async def measure_throughput(tables: int, seconds: float, level: str) -> dict[st
         "lag_p50_ms": 1000 * statistics.median(lags),
         "lag_p99_ms": 1000 * lags[int(0.99 * (len(lags) - 1))],
         "lag_max_ms": 1000 * lags[-1],
-        "live_tables": len(manager.tables()),
+        "live_tables": live,
+        "stop_seconds": stop_seconds,
         "elapsed": elapsed,
         "finished": finished,
         "moves_per_match": statistics.mean(port.match_moves) if port.match_moves else 0.0,
@@ -201,6 +205,10 @@ async def main() -> None:
     print(
         f"event-loop lag: p50 {result['lag_p50_ms']:.1f} ms, p99 {result['lag_p99_ms']:.1f} ms,"
         f" max {result['lag_max_ms']:.1f} ms  [target p99 <= 100 ms]"
+    )
+    print(
+        f"stop (no more moves, every table saved): {result['stop_seconds']:.2f} s for"
+        f" {result['live_tables']} live tables  [target <= 5 s for 1,000]"
     )
     old = [d for g, d in pauses if g == 2]
     print(

@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 from conftest import RecordingPort, run_table
-from test_manager import CHAT, seat_with_robots
+from test_manager import BETO, CHAT, my_tiles, seat_with_robots
 
 from bot.core import (
     ChatRef,
+    ComeBack,
+    FillWithRobots,
+    Leave,
     MatchEnded,
     PlayerRef,
     PlayNow,
@@ -334,3 +337,77 @@ async def test_start_restores_only_the_tables_of_the_platforms_asked_for(memory_
     assert len(again.match_of(left).hand.history) == len(
         Table.from_snapshot(stored).match.hand.history
     )
+
+
+async def reach_anas_turn(storage, clock):
+    """Ana and three robots play until it is Ana's turn; returns the manager, the table,
+    the turn's deadline and when the turn began (the table's last snapshot)."""
+    manager = build(storage, clock, RecordingPort())
+    await manager.start()
+    table_id = await seat_with_robots(manager, clock)
+
+    def anas_turn() -> bool:
+        return manager.table_state(table_id).turn == 0
+
+    await run_table(manager, clock, table_id, [ANA], until=anas_turn)
+    return manager, table_id, manager.table_state(table_id).deadline, clock.now()
+
+
+async def test_time_the_bot_was_down_after_a_crash_never_runs_a_players_turn(memory_storage, clock):
+    manager, table_id, deadline, turn_began = await reach_anas_turn(memory_storage, clock)
+    await clock.advance(20)  # Ana thinks; then the bot crashes and is down for 10 minutes
+    moves_before = len(manager.match_of(table_id).hand.history)
+    restarted = ManualClock(clock.now() + 600)
+    again = build(memory_storage, restarted, RecordingPort())
+    await again.start()
+    state = again.table_state(table_id)
+    assert state.turn == 0
+    assert state.deadline == restarted.now() + (deadline - turn_began)
+    await restarted.advance(deadline - turn_began - 1)
+    assert again.table_state(table_id).turn == 0  # no timeout was played for her
+    assert len(again.match_of(table_id).hand.history) == moves_before
+    tiles = await my_tiles(again, ANA, table_id)
+    assert (await again.handle(PressButton(ANA, tiles.moves[0].payload))).ok
+
+
+async def test_a_graceful_stop_keeps_the_turn_deadline_for_the_restart(memory_storage, clock):
+    manager, table_id, deadline, _ = await reach_anas_turn(memory_storage, clock)
+    await clock.advance(30)
+    left = deadline - clock.now()
+    await manager.stop()
+    restarted = ManualClock(clock.now() + 100)
+    again = build(memory_storage, restarted, RecordingPort())
+    await again.start()
+    assert again.table_state(table_id).turn == 0
+    assert again.table_state(table_id).deadline == restarted.now() + left
+
+
+async def test_stopping_takes_no_more_commands_and_no_table_plays_on(memory_storage, clock):
+    manager, table_id, _, _ = await reach_anas_turn(memory_storage, clock)
+    moves = len(manager.match_of(table_id).hand.history)
+    await manager.stop()
+    refused = await manager.handle(PlayNow(PlayerRef("test", "9", "Zoe"), CHAT))
+    assert refused.refusal is not None and refused.refusal.reason == "shutting_down"
+    await clock.advance(3600)
+    assert len(manager.match_of(table_id).hand.history) == moves
+    assert manager.table_state(table_id).turn == 0
+
+
+async def test_the_five_minutes_to_come_back_do_not_run_while_the_bot_is_down(
+    memory_storage, clock
+):
+    manager = build(memory_storage, clock, RecordingPort())
+    await manager.start()
+    table_id = (await manager.handle(PlayNow(ANA, CHAT))).table_id
+    assert (await manager.handle(PlayNow(BETO, CHAT))).table_id == table_id
+    assert (await manager.handle(FillWithRobots(ANA, CHAT))).ok
+    await clock.advance(manager.times.countdown_seconds)
+    assert (await manager.handle(Leave(ANA, CHAT))).ok
+    back_by = manager.table_state(table_id).seats[0].back_by
+    left_at = clock.now()
+    # the bot crashes at once and is down for an hour
+    restarted = ManualClock(clock.now() + 3600)
+    again = build(memory_storage, restarted, RecordingPort())
+    await again.start()
+    assert again.table_state(table_id).seats[0].back_by == restarted.now() + (back_by - left_at)
+    assert (await again.handle(ComeBack(ANA, CHAT))).ok

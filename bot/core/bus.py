@@ -280,15 +280,24 @@ class TableManager:
                 await self._session.resume(table)
 
     async def stop(self) -> None:
-        """Snapshot every live table, disarm every timer and send what is queued."""
+        """Stop every table at once, then snapshot each with its deadlines and send what
+        is queued.
+
+        First no timer fires any more (robots stop moving) and no command is taken
+        (refusal ``shutting_down``); then each table is saved as it is, deadlines
+        included, so the next :meth:`start` re-arms them, shifted by the time the bot
+        was down. Bounded by the saves, not by the tables' play.
+        """
         core = self._core
         core.stopped = True
-        for table in list(core.tables.values()):
+        tables = list(core.tables.values())
+        for table in tables:
+            self._timers.freeze(table)
+        self._pacer.release_all()  # timer work waiting for its slot now sees the stop
+        for table in tables:
             async with table.lock:
-                self._timers.disarm_all(table)
                 if not table.closed:
                     await core.save(table)
-        self._pacer.release_all()
         await self.idle()
 
     async def idle(self) -> None:
@@ -312,6 +321,8 @@ class TableManager:
             TypeError: ``command`` is not a command.
         """
         try:
+            if self._core.stopped:
+                raise Refused(RefusalReason.SHUTTING_DOWN)
             return await self._dispatch(command)
         except Refused as refused:
             return Reply(refusal=refused.refusal(command.player), table_id=refused.table_id)

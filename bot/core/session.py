@@ -424,11 +424,12 @@ class Session:
         if match is not None and match.is_over:
             await self.settlement.finish(table)
             return
+        now = core.clock.now()
+        self._shift_deadlines(table, now)
         for index, state in enumerate(table.seats):
             if state.away and not state.forfeited and state.back_by is not None:
                 self.timers.arm_away(table, index)
         kind, deadline = table.deadline_kind, table.deadline
-        now = core.clock.now()
         if kind is not None and deadline is not None:
             self.timers.arm(table, deadline, kind)
             self._redeliver(table)
@@ -442,6 +443,21 @@ class Session:
             self.begin_turn(table, send_tiles=True)
             self._send_hands_but_the_turns(table)
         core.emit(table, table_changed(table, now))
+
+    @staticmethod
+    def _shift_deadlines(table: Table, now: float) -> None:
+        """Move a reloaded table's deadlines by the time since its snapshot was saved:
+        the bot's own downtime (a crash or a stop) never runs a turn or the 5-minute
+        return (design.md, rule 10). Snapshots older than ``saved_at`` keep theirs."""
+        if table.saved_at is None or now <= table.saved_at:
+            return
+        down = now - table.saved_at
+        if table.deadline is not None:
+            table.deadline += down
+        for state in table.seats:
+            if state.back_by is not None:
+                state.back_by += down
+        table.saved_at = now
 
     def _redeliver(self, table: Table) -> None:
         """Send a resumed table's private hands and its turn again; nothing changes."""

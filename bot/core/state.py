@@ -99,7 +99,9 @@ class Core:
         """Snapshot ``table`` (lock held); a closed table has no snapshot."""
         if table.closed:
             return
-        await self.storage.save_table(table.id, table.snapshot(), now=self.clock.now())
+        now = self.clock.now()
+        table.saved_at = now
+        await self.storage.save_table(table.id, table.snapshot(), now=now)
 
     async def player_id(self, player: PlayerRef) -> int:
         """The storage id of ``player`` (their account is opened on first sight)."""

@@ -121,6 +121,9 @@ class Table:
     stakes: dict[int, int] = field(default_factory=dict)
     closed: bool = False
     notes: dict[str, Any] = field(default_factory=dict)  # front ends' notes (JSON values)
+    # when the snapshot was taken (epoch seconds): a restart shifts the deadlines by the
+    # time since, so the bot's own downtime never runs a player's clock (design.md, 10)
+    saved_at: float | None = None
     # not saved: runtime machinery
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     token: int = 0
@@ -191,6 +194,7 @@ class Table:
             "deadline_kind": DeadlineKind(self.deadline_kind).value if self.deadline_kind else None,
             "stakes": {str(k): v for k, v in self.stakes.items()},
             "notes": dict(self.notes),
+            "saved_at": self.saved_at,
         }
 
     def record(self) -> dict[str, Any]:
@@ -250,6 +254,7 @@ class Table:
             deadline_kind=DeadlineKind(kind) if (kind := data.get("deadline_kind")) else None,
             stakes={int(k): int(v) for k, v in data.get("stakes", {}).items()},
             notes=_notes(data.get("notes")),
+            saved_at=float(saved) if (saved := data.get("saved_at")) is not None else None,
         )
         if table.match is not None and table.match.rules != table.rules:
             # the record carries the scoring rules; the table's timers and stake too

@@ -85,6 +85,16 @@ class Timers:
     def disarm_all(self, table: Table) -> None:
         """Cancel every timer of the table."""
         self.disarm(table)
+        self.freeze(table)
+
+    @staticmethod
+    def freeze(table: Table) -> None:
+        """Cancel every timer of the table but keep its deadlines (a graceful stop saves
+        them; the next start re-arms them, shifted by the time the bot was down)."""
+        table.token += 1
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
         for timer in table.away_timers.values():
             timer.cancel()
         table.away_timers.clear()

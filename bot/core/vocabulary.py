@@ -112,6 +112,7 @@ class RefusalReason(StrEnum):
     UNKNOWN_LEVEL = "unknown_level"  # params: levels
     NOT_ENDED = "not_ended"
     WRONG_PLATFORM = "wrong_platform"
+    SHUTTING_DOWN = "shutting_down"  # the manager is stopping: nothing is taken now
 
 
 class EmoteName(StrEnum):

@@ -195,6 +195,7 @@ REFUSALS: dict[str, str] = {
     "unknown_level": N_("Unknown robot level. Levels: {levels}."),
     "not_ended": N_("That match has not ended yet."),
     "wrong_platform": N_("That table is on another platform."),
+    "shutting_down": N_("The bot is restarting; try again in a moment."),
 }
 """Each refusal reason (``bot.core.RefusalReason``) and its message id."""
 
