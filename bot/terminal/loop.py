@@ -1,0 +1,239 @@
+"""``domino play``'s input loop: :func:`play` opens a robot table, reads a line at each of
+the player's turns and turns it into a command; Ctrl-C and a closed stdout leave the
+table (see :mod:`bot.terminal`)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+from typing import TextIO
+
+from bot.core import (
+    ChatRef,
+    ComeBack,
+    Emote,
+    Leave,
+    Manager,
+    OpenTable,
+    PlayerRef,
+    PressButton,
+    RobotSeat,
+    ShowMyTiles,
+    TableManager,
+    YourTiles,
+)
+from bot.core.clock import Clock, SystemClock
+from bot.present.i18n import LEVEL_NAMES, Translator, emote_from_input, refusal_text, translator
+from bot.present.texts import refused
+from bot.terminal.port import TerminalPort
+from bot.terminal.reader import LineReader, until
+from bot.terminal.text import help_text, tiles_text
+from storage.base import Storage
+
+__all__ = ["play"]
+
+
+async def play(
+    storage: Storage,
+    *,
+    stdin: TextIO,
+    stdout: TextIO,
+    preset: str | None = None,
+    seed: int | None = None,
+    level: str = "experto",
+    board_png: Path | None = None,
+    language: str = "es",
+    name: str | None = None,
+    interactive: bool = False,
+    clock: Clock | None = None,
+    catch_interrupt: bool = False,
+) -> int:
+    """Play one match in the terminal; returns the exit code.
+
+    The exit code is 0, 2 for bad options, 130 after Ctrl-C and 141 when stdout was
+    closed; in the last two cases the table is left as ``q`` leaves it (stakes refunded).
+
+    Args:
+        storage: where the player, the wallet and the table live.
+        stdin, stdout: the text streams (a file or pipe works: lines are read only when
+            it is the player's turn).
+        preset: a preset name (None: the default rules).
+        seed: seeds the deals and robots (None: random).
+        level: the robots' level.
+        board_png: keep the board picture in this file.
+        interactive: pause between moves so a person can follow (robot delay, countdown).
+        catch_interrupt: handle SIGINT (Ctrl-C) by leaving the table (the command line
+            sets it; needs the main thread and a Unix event loop, else it is skipped).
+    """
+    clock = clock or SystemClock()
+    _ = translator(language)
+    user = name or _("You")  # "Tú": the name on the board picture too
+    me = PlayerRef("terminal", "local", user, language)
+    manager = TableManager(
+        storage,
+        clock=clock,
+        seed=seed,
+        robot_delay=0.8 if interactive else 0.0,
+        countdown_seconds=1.0 if interactive else 0.0,
+        hand_pause=2.0 if interactive else 0.0,
+        robot_level=level,
+    )
+    port = TerminalPort(me, stdout, board_png=board_png, clock=clock)
+    manager.register("terminal", port)
+    await manager.start()
+    try:
+        code = await _match(
+            manager,
+            port,
+            stdin,
+            preset=preset,
+            level=level,
+            interactive=interactive,
+            catch_interrupt=catch_interrupt,
+        )
+    finally:
+        await manager.stop()
+    if code != 2 and port.broken:
+        return 141  # stdout was closed (checked after the manager stopped printing)
+    return code
+
+
+async def _match(
+    manager: Manager,
+    port: TerminalPort,
+    stdin: TextIO,
+    *,
+    preset: str | None,
+    level: str,
+    interactive: bool,
+    catch_interrupt: bool,
+) -> int:
+    """Opens the table against robots and plays it from ``stdin``; the exit code (2, 130
+    or 0: :func:`play` makes it 141 when stdout was closed)."""
+    me = port.me
+    language = me.language
+    _ = translator(language)
+    chat = ChatRef("terminal", "local", language=language)
+    for leftover in manager.tables_of(me):  # a table left over from an interrupted run
+        await manager.handle(Leave(me, chat, leftover))
+    await manager.idle()
+    port.ended.clear()
+    port.my_turn.clear()
+    port.closed = None
+    reply = await manager.handle(
+        OpenTable(
+            me,
+            chat,
+            preset=preset,
+            right=RobotSeat(level),
+            across=RobotSeat(level),
+            left=RobotSeat(level),
+        )
+    )
+    if reply.refusal is not None:
+        print(refused(reply.refusal), file=port.out)
+        return 2
+    table_id = reply.table_id
+    state = manager.table_state(table_id or "")
+    label = state.label if state is not None else ""
+    port.say(_("Table {table}: you and a robot partner against two robots.", table=label))
+    if level in LEVEL_NAMES:
+        port.say(_("Robots' level: {level}.", level=_(LEVEL_NAMES[level])))
+    port.say(help_text(_, language))
+    loop = asyncio.get_running_loop()
+    reader = LineReader(stdin, loop)
+    interrupted = False
+    if catch_interrupt:
+        interrupted_flag = port.stop
+
+        def on_interrupt() -> None:
+            nonlocal interrupted
+            interrupted = True
+            interrupted_flag.set()
+
+        try:
+            loop.add_signal_handler(signal.SIGINT, on_interrupt)
+        except (NotImplementedError, RuntimeError, ValueError):
+            catch_interrupt = False  # not the main thread, or no signals here
+    try:
+        while not port.ended.is_set():
+            if not await until(port.my_turn.wait(), port.stop):
+                break
+            if port.ended.is_set():
+                break
+            tiles = port.tiles
+            seen = port.moves_seen
+            line = await until(reader.readline(), port.stop)
+            if line is None:
+                break
+            if port.ended.is_set():
+                break
+            if line == "":
+                port.say(_("End of input: leaving the table."))
+                await manager.handle(Leave(me, chat, table_id))
+                break
+            text = line.strip()
+            if not interactive and text:
+                port.say(f"> {text}")
+            await _command(manager, port, chat, table_id, text, tiles, _)
+            unchanged = port.moves_seen == seen and port.tiles is tiles
+            if port.away or (unchanged and tiles is not None and tiles.is_your_turn):
+                # nothing moved (a refusal, an emote, help), or a robot plays for us: read on
+                port.my_turn.set()
+        if port.stop.is_set() and not port.ended.is_set():
+            if interrupted:
+                port.say("")
+                port.say(_("Interrupted: leaving the table."))
+            await manager.handle(Leave(me, chat, table_id))
+        await manager.idle()
+        balance = await manager.balance(me)
+        port.say(_("Your balance: ${balance}.", balance=balance))
+    finally:
+        if catch_interrupt:
+            loop.remove_signal_handler(signal.SIGINT)
+    return 130 if interrupted else 0
+
+
+async def _command(
+    manager: Manager,
+    port: TerminalPort,
+    chat: ChatRef,
+    table_id: str | None,
+    text: str,
+    tiles: YourTiles | None,
+    _: Translator,
+) -> None:
+    """Does what one typed line asks (a move, an emote, ``t``, ``b``, ``q``, else help)."""
+    if not text:
+        return
+    me = port.me
+    word, _sep, rest = text.partition(" ")
+    word = word.lower()
+    if word.isdigit():
+        if tiles is None or not tiles.is_your_turn:
+            port.say("  ! " + refusal_text("not_your_turn", {}, me.language))
+            return
+        index = int(word) - 1
+        if not 0 <= index < len(tiles.moves):
+            port.say("  ! " + _("Choose a number from 1 to {count}.", count=len(tiles.moves)))
+            return
+        port.my_turn.clear()
+        reply = await manager.handle(PressButton(me, tiles.moves[index].payload, chat))
+    elif word == "e":
+        reply = await manager.handle(Emote(me, emote_from_input(rest), chat, table_id))
+    elif word == "t":
+        reply = await manager.handle(ShowMyTiles(me, chat, table_id))
+        for event in reply.events:
+            if isinstance(event, YourTiles):
+                port.say(_("Your tiles: {tiles}", tiles=tiles_text(event.view.tiles)))
+    elif word == "b":
+        reply = await manager.handle(ComeBack(me, chat, table_id))
+    elif word == "q":
+        reply = await manager.handle(Leave(me, chat, table_id))
+    else:
+        port.say(help_text(_, me.language))
+        return
+    if reply.refusal is not None:
+        port.say(f"  ! {refused(reply.refusal)}")
+    await manager.idle()

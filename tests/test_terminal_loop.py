@@ -1,0 +1,159 @@
+"""The terminal's input loop (bot/terminal/loop.py): a scripted match from piped input, to
+the end; typed commands; the end of the input, Ctrl-C and a closed stdout."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.terminal import play
+from storage.memory import MemoryStorage
+
+
+async def run_script(script: str, **options) -> tuple[int, str, MemoryStorage]:
+    storage = MemoryStorage()
+    out = io.StringIO()
+    code = await play(
+        storage, stdin=io.StringIO(script), stdout=out, seed=7, level="aprendiz", **options
+    )
+    return code, out.getvalue(), storage
+
+
+async def test_a_scripted_match_from_piped_input_plays_to_the_end():
+    code, text, storage = await run_script("1\n" * 400)
+    assert code == 0
+    assert "Mesa 1: tú y un robot de compañero contra dos robots." in text
+    assert "Empieza la partida" in text and "Apuesta: $10." in text
+    assert "— Mano 1 —" in text
+    assert "Te toca (45 s): 1) " in text  # the playable tiles, numbered, and the timer
+    assert "Tus fichas: [" in text
+    assert "Tanteo (nosotros – ellos):" in text
+    won = "¡Ganamos la partida" in text
+    assert won or "Ellos ganaron la partida" in text
+    assert text.rstrip().endswith(f"Tu saldo: ${1010 if won else 990}.")
+    assert await storage.load_tables() == []
+    assert len(await storage.match_records()) == 1
+    # every line was read at the player's turn: no press was ever out of date
+    assert "ya no vale" not in text and "No es tu turno" not in text
+
+
+async def test_the_same_seed_gives_the_same_match():
+    first = await run_script("1\n" * 400)
+    second = await run_script("1\n" * 400)
+    assert first[1] == second[1]
+    out = io.StringIO()
+    await play(
+        MemoryStorage(), stdin=io.StringIO("1\n" * 400), stdout=out, seed=8, level="aprendiz"
+    )
+    assert out.getvalue() != first[1]  # another seed, other deals
+
+
+async def test_emotes_help_and_bad_numbers_are_answered_without_moving():
+    code, text, _ = await run_script("e hola\ne hola\ne bravo\n99\n?\nt\n1\nq\n", language="en")
+    assert code == 0
+    assert "  You: “Hello, table”" in text  # English quotes in English
+    assert "Wait 5 s before the next emote." in text
+    assert "Unknown emote." in text
+    assert "Choose a number from 1 to" in text
+    assert "Type the number of a move" in text
+    assert text.count("Your tiles: [") >= 2
+    assert "You play [" in text
+    assert "The table closed; stakes were refunded." in text
+    assert text.rstrip().endswith("Your balance: $1000.")
+
+
+async def test_emote_names_are_listed_in_the_players_language_and_both_are_understood():
+    _, english, _ = await run_script("e hello\nq\n", language="en")
+    assert "(nice, thanks, hurry, oops, haha, thinking, capicua, hello)" in english
+    assert "  You: “Hello, table”" in english
+    _, spanish, _ = await run_script("e Rápido\nq\n")
+    assert "(buena, gracias, rapido, ups, jaja, pensando, capicua, hola)" in spanish
+    assert "  Tú: «Rápido»" in spanish
+
+
+async def test_the_end_of_the_input_leaves_the_table_cleanly_and_refunds():
+    code, text, storage = await run_script("1\n1\n")
+    assert code == 0
+    assert "Fin de la entrada: dejas la mesa." in text
+    assert text.rstrip().endswith("Tu saldo: $1000.")
+    assert await storage.load_tables() == []
+
+
+async def test_the_player_is_called_tu_unless_named_and_the_robots_level_is_said():
+    _code, text, storage = await run_script("q\n")
+    player = await storage.find_player("terminal", "local")
+    assert player is not None and player.display_name == "Tú"
+    assert "Nivel de los robots: Aprendiz." in text
+    _, english, storage = await run_script("q\n", language="en")
+    player = await storage.find_player("terminal", "local")
+    assert player is not None and player.display_name == "You"
+    assert "Robots' level: Apprentice." in english
+    _, _, storage = await run_script("q\n", name="Ana")
+    player = await storage.find_player("terminal", "local")
+    assert player is not None and player.display_name == "Ana"
+
+
+def _play_process(tmp_path: Path, *args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "play",
+            "--seed",
+            "1",
+            "--db",
+            str(tmp_path / "d.db"),
+            *args,
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def _balance(tmp_path: Path) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--seed", "1", "--db", str(tmp_path / "d.db")],
+        input=b"q\n",
+        capture_output=True,
+        timeout=60,
+    )
+    return done.stdout.decode().strip().splitlines()[-1]
+
+
+def test_ctrl_c_leaves_the_table_at_once_with_the_goodbye_and_no_traceback(tmp_path: Path):
+    import signal
+    import time
+
+    process = _play_process(tmp_path)
+    assert process.stdout is not None
+    first = process.stdout.readline()  # the table is open and waits for our move
+    assert first.startswith(b"Mesa ")
+    time.sleep(0.3)
+    process.send_signal(signal.SIGINT)  # stdin stays open: nobody presses Enter
+    process.wait(timeout=15)  # communicate() would close stdin: it must stay open
+    out, err = process.stdout.read(), process.stderr.read() if process.stderr else b""
+    if process.stdin is not None:
+        process.stdin.close()
+    assert process.returncode == 130
+    assert b"Traceback" not in err and b"Error" not in err, err
+    assert "Interrumpido: dejas la mesa." in out.decode()
+    assert "Tu saldo: $1000." in out.decode()  # the stake came back
+    assert _balance(tmp_path) == "Tu saldo: $1000."
+
+
+def test_a_closed_stdout_leaves_the_table_quietly_and_moves_no_money(tmp_path: Path):
+    process = _play_process(tmp_path)
+    assert process.stdout is not None and process.stdin is not None
+    process.stdout.readline()
+    process.stdout.close()  # like `| head -1`
+    process.stdin.write(b"q\n")
+    process.stdin.close()
+    err = process.stderr.read() if process.stderr is not None else b""
+    process.wait(timeout=15)
+    assert process.returncode in (141, 0), err
+    assert b"Traceback" not in err and b"BrokenPipe" not in err, err
+    assert _balance(tmp_path) == "Tu saldo: $1000."
