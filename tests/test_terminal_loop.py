@@ -157,3 +157,25 @@ def test_a_closed_stdout_leaves_the_table_quietly_and_moves_no_money(tmp_path: P
     assert process.returncode in (141, 0), err
     assert b"Traceback" not in err and b"BrokenPipe" not in err, err
     assert _balance(tmp_path) == "Tu saldo: $1000."
+
+
+async def test_domino_play_never_touches_the_bots_live_tables_in_the_same_database():
+    from bot.core import ChatRef, FillWithRobots, ManualClock, PlayerRef, PlayNow, TableManager
+
+    storage = MemoryStorage()
+    clock = ManualClock(1_800_000_000.0)
+    bot = TableManager(storage, clock=clock, seed=3, robot_delay=0.0)
+    ana, group = PlayerRef("telegram", "5", "Ana"), ChatRef("telegram", "-100")
+    table_id = (await bot.handle(PlayNow(ana, group))).table_id
+    assert (await bot.handle(FillWithRobots(ana, group))).ok
+    await clock.advance(bot.times.countdown_seconds)  # the match starts: $10 in escrow
+    before = {t["table_id"]: t for t in await storage.load_tables()}
+    ana_id = await bot.player_id(ana)
+    balance = await storage.balance(ana_id)
+    # the bot crashes; someone plays in the terminal on the same database
+    code = await play(storage, stdin=io.StringIO("1\n" * 400), stdout=io.StringIO(), seed=7)
+    assert code == 0
+    after = {t["table_id"]: t for t in await storage.load_tables()}
+    assert after[table_id] == before[table_id]  # untouched: still the bot's to resume
+    assert await storage.balance(ana_id) == balance
+    assert await storage.check_ledger() == []

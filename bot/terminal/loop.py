@@ -33,6 +33,9 @@ from storage.base import Storage
 
 __all__ = ["play"]
 
+PLATFORM = "terminal"
+"""The platform of the terminal's players and tables."""
+
 
 async def play(
     storage: Storage,
@@ -69,7 +72,7 @@ async def play(
     clock = clock or SystemClock()
     _ = translator(language)
     user = name or _("You")  # "Tú": the name on the board picture too
-    me = PlayerRef("terminal", "local", user, language)
+    me = PlayerRef(PLATFORM, "local", user, language)
     manager = TableManager(
         storage,
         clock=clock,
@@ -80,8 +83,10 @@ async def play(
         robot_level=level,
     )
     port = TerminalPort(me, stdout, board_png=board_png, clock=clock)
-    manager.register("terminal", port)
-    await manager.start()
+    manager.register(PLATFORM, port)
+    # only the terminal's own tables: the bot's Telegram and Discord tables in the same
+    # database belong to `domino run`, never played out here
+    await manager.start(platforms={PLATFORM})
     try:
         code = await _match(
             manager,
@@ -114,7 +119,7 @@ async def _match(
     me = port.me
     language = me.language
     _ = translator(language)
-    chat = ChatRef("terminal", "local", language=language)
+    chat = ChatRef(PLATFORM, "local", language=language)
     for leftover in manager.tables_of(me):  # a table left over from an interrupted run
         await manager.handle(Leave(me, chat, leftover))
     await manager.idle()
