@@ -182,21 +182,39 @@ async def test_after_five_minutes_the_seat_stays_with_the_robot_and_the_stake_is
     assert beto_presses > 0 and beto in ended.balances
 
 
-async def test_a_table_whose_last_human_leaves_ends_and_refunds(make_manager, clock, recorder):
+async def test_a_lone_human_who_leaves_mid_match_cannot_dodge_the_loss_the_robots_play_on(
+    make_manager, clock, recorder
+):
     manager = make_manager()
     table_id = await seat_with_robots(manager, clock)
     assert await manager.balance(ANA) == 990
     reply = await manager.handle(Leave(ANA, None, table_id))
     assert reply.ok
     await manager.idle()
-    closed = recorder.last(TableClosed, table_id=table_id)
-    assert closed.reason == "no_humans"
-    assert closed.refunds == {await manager.player_id(ANA): 10}
-    assert await manager.balance(ANA) == 1000
-    assert table_id not in manager.tables()
+    assert recorder.of(TableClosed, table_id=table_id) == []
+    assert table_id in manager.tables()  # the match plays on with a robot in her seat
+    assert manager.table_state(table_id).seats[0].away
+    assert await manager.balance(ANA) == 990  # no refund: leaving forfeits unless she returns
+    assert (await manager.handle(ComeBack(ANA, None, table_id))).ok
 
 
-async def test_a_lone_player_who_stops_answering_gets_five_minutes_before_the_table_is_cancelled(
+async def test_leaving_while_the_partner_is_away_keeps_the_partners_right_to_come_back(
+    make_manager, clock, recorder
+):
+    manager = make_manager()
+    assert (await manager.handle(PlayNow(ANA, CHAT))).ok
+    table_id = (await manager.handle(PlayNow(BETO, CHAT))).table_id
+    assert (await manager.handle(FillWithRobots(ANA, CHAT))).ok
+    await clock.advance(manager.times.countdown_seconds)
+    assert (await manager.handle(Leave(BETO, CHAT))).ok
+    assert (await manager.handle(Leave(ANA, CHAT))).ok
+    await manager.idle()
+    assert table_id in manager.tables()
+    assert (await manager.handle(ComeBack(BETO, CHAT))).ok
+    assert await manager.balance(BETO) == 990 and await manager.balance(ANA) == 990
+
+
+async def test_a_lone_player_who_stops_answering_forfeits_after_five_minutes_and_nobody_is_paid(
     make_manager, clock, recorder
 ):
     manager = make_manager(missed_turns_limit=1, robot_delay=2.0)
@@ -223,8 +241,9 @@ async def test_a_lone_player_who_stops_answering_gets_five_minutes_before_the_ta
     await clock.advance(1)
     await manager.idle()
     closed = recorder.last(TableClosed, table_id=table_id)
-    assert closed.reason == "no_humans"
-    assert await manager.balance(ANA) == 1000
+    assert closed.reason == "no_humans" and closed.refunds == {}
+    assert await manager.balance(ANA) == 990
+    assert await manager.storage.check_ledger() == []
 
 
 async def test_fill_with_robots_is_only_for_players_of_a_waiting_table(make_manager, clock):

@@ -171,11 +171,17 @@ class FillWithRobots:
 @dataclass(frozen=True, slots=True)
 class Leave:
     """Leave my table: free before the match starts; during a match a robot takes the seat
-    and my stake is forfeited unless I come back within 5 minutes (rules.md, "The house")."""
+    and my stake is forfeited unless I come back within 5 minutes (rules.md, "The house").
+
+    Attributes:
+        for_good: abandon a started match now (forfeit at once, no coming back), as a
+            front end does whose player cannot come back (the terminal exiting).
+    """
 
     player: PlayerRef
     chat: ChatRef | None = None
     table_id: str | None = None
+    for_good: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -308,9 +308,9 @@ class TableClosed(_TableEvent):
     """The table is gone: finished, or cancelled.
 
     Attributes:
-        reason: :class:`CloseReason` (finished after :class:`MatchEnded`; no humans left
-            a started match: stakes refunded to those still entitled; empty: everyone left
-            a waiting table).
+        reason: :class:`CloseReason` (finished after :class:`MatchEnded`; no humans: every
+            human abandoned a started match, their stakes forfeited, nobody paid; empty:
+            everyone left a waiting table).
         refunds: storage player id -> dollars refunded.
     """
 

@@ -5,8 +5,9 @@ with robots, the countdown, rematch, and leaving.
   seat reserved for them first), or opens one.
 * An incomplete table fills with robots after ``fill_seconds`` (about 2 minutes) or at
   once on request; a full table starts after a ``countdown_seconds`` countdown.
-* Leaving before the start is free; leaving a started match hands the seat to a robot
-  (see :mod:`bot.core.session` for the 5-minute return and the forfeit).
+* Leaving before the start is free; leaving a started match hands the seat to a robot,
+  also when nobody else is left: the match plays on (see :mod:`bot.core.session` for
+  the 5-minute return and the forfeit).
 
 Commands that change which tables exist or who sits where run under the lobby lock
 (declared in :mod:`bot.core.bus`), one at a time.
@@ -211,16 +212,14 @@ class Lobby:
                     self._maybe_countdown(table)
                     core.emit(table, table_changed(table, core.clock.now()))
                     await core.save(table)
-            elif state.away:
-                # leaving again while away: abandon for good now
+            elif state.away or command.for_good:
+                # leaving again while away (or for good): abandon now
                 await self.session.abandon(table, seat)
             else:
-                others = [i for i in table.present_humans() if i != seat]
-                if not others:
-                    await self.settlement.close(table, CloseReason.NO_HUMANS)
-                else:
-                    self.session.go_away(table, seat, AwayReason.LEFT)
-                    await self.session.after_away(table, seat)
+                # the match plays on whoever is left, robots included: leaving never
+                # cancels it (rules.md, "The house": abandoning forfeits the stake)
+                self.session.go_away(table, seat, AwayReason.LEFT)
+                await self.session.after_away(table, seat)
         return Reply(table_id=table.id, label=table.label, seat=seat)
 
     # ------------------------------------------------------------------ timers

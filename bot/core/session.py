@@ -403,13 +403,12 @@ class Session:
             await self.abandon(table, seat)
 
     async def abandon(self, table: Table, seat: int) -> None:
-        """The human at ``seat`` abandoned: forfeit, or end the table when no other human
-        plays on."""
-        others = [i for i in table.present_humans() if i != seat]
-        if not others:
+        """The human at ``seat`` abandoned: their stake is forfeited; when no human is
+        left entitled to the pot, the table ends and nobody is paid."""
+        await self.settlement.forfeit(table, seat)
+        if not table.humans():
             await self.settlement.close(table, CloseReason.NO_HUMANS)
             return
-        await self.settlement.forfeit(table, seat)
         self.core.emit(table, table_changed(table, self.core.clock.now()))
         await self.core.save(table)
 

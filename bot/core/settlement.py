@@ -4,10 +4,10 @@ ledger itself (escrow, payouts, idempotency) is the storage's.
 
 * Sitting down needs the stake (the due top-up first); the countdown's end takes every
   human's stake into the match's escrow in one storage transaction.
-* A human who abandons a started match forfeits their stake; their partner still plays
-  for the pot.
+* A human who abandons a started match forfeits their stake; whoever is left plays on
+  for the pot, robots included. A table where every human abandoned ends, unpaid.
 * The winners are paid twice the stake when the match ends; robots are never paid.
-* A table left without humans ends and refunds the stakes of those still entitled.
+* Only a cancelled match refunds (the bot's own fault, never a player's leaving).
 """
 
 from __future__ import annotations
@@ -166,10 +166,11 @@ class Settlement:
         core = self.core
         refunds: dict[int, int] = {}
         if reason is CloseReason.NO_HUMANS and table.stakes:
+            # every human abandoned: their stakes were forfeited; the pot closes unpaid
             try:
-                refunds = await core.storage.refund(table.id, now=core.clock.now())
+                await core.storage.settle(table.id, [], now=core.clock.now())
             except (UnknownMatchError, MatchClosedError) as exc:
-                log.error("table %s: refund failed: %s", table.id, exc)
+                log.error("table %s: closing the pot failed: %s", table.id, exc)
         self.timers.disarm_all(table)
         table.closed = True
         table.phase = Phase.ENDED

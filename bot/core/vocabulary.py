@@ -60,8 +60,8 @@ class AwayReason(StrEnum):
 
 
 class CloseReason(StrEnum):
-    """Why a table closed: its match finished; every human left a started match; everyone
-    left before it started."""
+    """Why a table closed: its match finished; every human abandoned a started match
+    (stakes forfeited, nobody paid); everyone left before it started."""
 
     FINISHED = "finished"
     NO_HUMANS = "no_humans"

@@ -12,12 +12,13 @@ from bot.core.commands import (
     SetChatRules,
     SitAt,
 )
-from bot.core.events import MoveChoice, Refusal, Reply, YourTiles
-from bot.core.vocabulary import PressKind
+from bot.core.events import MoveChoice, Refusal, Reply, TableClosed, YourTiles
+from bot.core.vocabulary import CloseReason, PressKind
 from bot.present.i18n import refusal_text, translator
 from render import move_labels
 
 __all__ = [
+    "closed_text",
     "confirmation",
     "left_text",
     "move_buttons",
@@ -85,4 +86,14 @@ def confirmation(done: type[Command] | PressKind, reply: Reply, language: str) -
         return left_text(reply, language)
     if done is SetChatRules:
         return rules_changed_text(reply, language)
+    return ""
+
+
+def closed_text(event: TableClosed, language: str) -> str:
+    """Why a table closed early (empty for a finished match: its result says it all)."""
+    _ = translator(language)
+    if event.reason is CloseReason.EMPTY:
+        return _("The table closed before the match started; nothing was paid.")
+    if event.reason is CloseReason.NO_HUMANS:
+        return _("The table closed: every player left the match; their stakes stay in the pot.")
     return ""

@@ -121,7 +121,7 @@ async def _match(
     _ = translator(language)
     chat = ChatRef(PLATFORM, "local", language=language)
     for leftover in manager.tables_of(me):  # a table left over from an interrupted run
-        await manager.handle(Leave(me, chat, leftover))
+        await manager.handle(Leave(me, chat, leftover, for_good=True))
     await manager.idle()
     port.ended.clear()
     port.my_turn.clear()
@@ -176,7 +176,7 @@ async def _match(
                 break
             if line == "":
                 port.say(_("End of input: leaving the table."))
-                await manager.handle(Leave(me, chat, table_id))
+                await manager.handle(Leave(me, chat, table_id, for_good=True))
                 break
             text = line.strip()
             if not interactive and text:
@@ -190,7 +190,7 @@ async def _match(
             if interrupted:
                 port.say("")
                 port.say(_("Interrupted: leaving the table."))
-            await manager.handle(Leave(me, chat, table_id))
+            await manager.handle(Leave(me, chat, table_id, for_good=True))
         await manager.idle()
         balance = await manager.balance(me)
         port.say(_("Your balance: ${balance}.", balance=balance))

@@ -30,7 +30,7 @@ from bot.core import (
 from bot.core.clock import Clock, SystemClock
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label, translator
-from bot.present.texts import refused
+from bot.present.texts import closed_text, refused
 from bot.terminal.text import choices_text, line_text, tile_text, tiles_text
 from engine.hand import Termination, team_of
 
@@ -184,8 +184,8 @@ class TerminalPort:
             self.say(f"  ! {refused(event)}")
         elif isinstance(event, TableClosed):
             self.closed = event
-            if event.reason != "finished":
-                self.say(_("The table closed; stakes were refunded."))
+            if text := closed_text(event, self.me.language):
+                self.say(text)
             self.ended.set()
             self.my_turn.set()
 
