@@ -160,6 +160,28 @@ def test_a_reversed_opener_mirrors_the_sides() -> None:
         assert replay_summary(replay(record)) == plain
 
 
+def test_a_sideless_tile_on_equal_ends_goes_right_in_a_record_opened_low_high() -> None:
+    """records.md: without a side, a tile on equal ends goes on the record's right end,
+    also when the first tile was written low-high (the engine's line is then mirrored)."""
+
+    def record(opener: str, moves: list[str]) -> dict[str, Any]:
+        hand = copy.deepcopy(example()["hands"][0])
+        hand["moves"] = [opener, *moves]
+        return {"rules": {"preset": "internacional"}, "hands": [hand]}
+
+    # Record ends: 5|6, 4|6, 4|2, 2|2 (4-2 on the left), 2|2, 2|1 (2-1 on the right), 2|5.
+    low_high = record("5-6", ["5-4", "6-2", "4-2 left", "2-2", "2-1", "5-1 right"])
+    # The same line with the first tile written high-low: left and right swap, so the
+    # tiles on equal ends need "left" (without a side they would go on its right).
+    high_low = record("6-5", ["5-4", "6-2", "4-2 right", "2-2 left", "2-1 left", "5-1 left"])
+    mirrored = replay(low_high).hand
+    plain = replay(high_low).hand
+    assert mirrored.line == plain.line
+    # The record reads 2|4 4|5 5|6 6|2 2|2 2|1 1|5; the engine holds it mirrored.
+    line = [(p.left, p.right) for p in mirrored.line]
+    assert line == [(5, 1), (1, 2), (2, 2), (2, 6), (6, 5), (5, 4), (4, 2)]
+
+
 def test_the_match_end_at_the_target_is_reported() -> None:
     rng = random.Random(21)
     match = Match.new(PRESETS["venezolano"], rng)
