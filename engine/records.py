@@ -198,16 +198,47 @@ def _play_moves(match: Match, moves: Sequence[str], number: int) -> Match:
                 match = match.apply(PASS)
                 state = match.hand
             if state.ends is None:
-                first = text.split(" ")[0].split("-")
-                mirror = int(first[0]) < int(first[1])
+                mirror = _opens_mirrored(text)
                 move = Move(move.tile)
-            elif mirror and move.side is not None:
-                move = Move(move.tile, move.side.opposite)
+            else:
+                move = _engine_move(move, state.ends, mirror)
         try:
             match = match.apply(move)
         except IllegalMoveError as exc:
             raise RecordError(_phrase(exc, mirror, text), hand=number, move=index) from None
     return match
+
+
+# -- orientation -------------------------------------------------------------------
+#
+# The engine lays the opening tile high-low (its left end shows the higher number).
+# records.md opens the line as the first tile is written, so a record whose first tile
+# is written low-high sees the engine's line mirrored: its left end is the engine's
+# right. These two functions are the only place that maps a record's ends to the
+# engine's (record_of writes the opener high-low, so its records are never mirrored).
+
+
+def _opens_mirrored(text: str) -> bool:
+    """Whether a record's first tile (``text``, already read as a move) is written
+    low-high, so that the record's left and right are the engine's right and left."""
+    first, second = text.split(" ")[0].split("-")
+    return int(first) < int(second)
+
+
+def _engine_move(move: Move, ends: tuple[int, int], mirror: bool) -> Move:
+    """The engine's move for a record's move after the opening, on the engine's
+    ``ends``: a side names the record's end, and a tile without a side on equal ends
+    goes on the record's right end (records.md); any other side-less tile is left to
+    the engine (the only end it fits, or the side-missing error)."""
+    tile = move.tile
+    if tile is None:
+        return move
+    if move.side is not None:
+        return Move(tile, move.side.opposite) if mirror else move
+    left, right = ends
+    if left == right and tile.has(left):
+        return Move(tile, Side.LEFT if mirror else Side.RIGHT)
+    return move
 
 
 def _ended(outcome: HandOutcome | None) -> str:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from engine.errors import RecordError
 from engine.match import Match
+from engine.moves import Move, Side
 from engine.records import read_record, record_of, replay, replay_summary
 from engine.rules import PRESETS, Rules
 from tests.oracle import expected_outcome
@@ -160,6 +161,28 @@ def test_a_reversed_opener_mirrors_the_sides() -> None:
         assert replay_summary(replay(record)) == plain
 
 
+def test_a_sideless_tile_on_equal_ends_goes_right_in_a_record_opened_low_high() -> None:
+    """records.md: without a side, a tile on equal ends goes on the record's right end,
+    also when the first tile was written low-high (the engine's line is then mirrored)."""
+
+    def record(opener: str, moves: list[str]) -> dict[str, Any]:
+        hand = copy.deepcopy(example()["hands"][0])
+        hand["moves"] = [opener, *moves]
+        return {"rules": {"preset": "internacional"}, "hands": [hand]}
+
+    # Record ends: 5|6, 4|6, 4|2, 2|2 (4-2 on the left), 2|2, 2|1 (2-1 on the right), 2|5.
+    low_high = record("5-6", ["5-4", "6-2", "4-2 left", "2-2", "2-1", "5-1 right"])
+    # The same line with the first tile written high-low: left and right swap, so the
+    # tiles on equal ends need "left" (without a side they would go on its right).
+    high_low = record("6-5", ["5-4", "6-2", "4-2 right", "2-2 left", "2-1 left", "5-1 left"])
+    mirrored = replay(low_high).hand
+    plain = replay(high_low).hand
+    assert mirrored.line == plain.line
+    # The record reads 2|4 4|5 5|6 6|2 2|2 2|1 1|5; the engine holds it mirrored.
+    line = [(p.left, p.right) for p in mirrored.line]
+    assert line == [(5, 1), (1, 2), (2, 2), (2, 6), (6, 5), (5, 4), (4, 2)]
+
+
 def test_the_match_end_at_the_target_is_reported() -> None:
     rng = random.Random(21)
     match = Match.new(PRESETS["venezolano"], rng)
@@ -192,6 +215,98 @@ def test_writing_then_replaying_a_random_match_reproduces_it(
     assert again.score == match.score
     assert [h.history for h in again.hands] == [h.history for h in match.hands]
     assert [h.line for h in again.hands] == [h.line for h in match.hands]
+
+
+def write_record(match: Match, rng: random.Random) -> dict[str, Any]:
+    """Write ``match`` as records.md says a player may, independently of record_of:
+    every tile (in the deal and in the moves) in a random order (``5-6`` or ``6-5``),
+    every side and every pass left out wherever records.md allows, and ``starter`` left
+    out where the rules decide it.
+
+    The writer keeps the line's two open ends as the record reads them: the first tile
+    ``a-b`` opens with ``a`` on the left. Where each tile went it takes from the match's
+    line (the opening tile's placement tells which way round the engine drew the line).
+    """
+    hands = []
+    for number, state in enumerate(match.hands):
+        entries: list[str] = []
+        ends: tuple[int, int] | None = None
+        mirrored = False
+        for _seat, move in state.history:
+            tile = move.tile
+            if tile is None:
+                entries.append("pass")
+                continue
+            a, b = (tile.high, tile.low) if rng.random() < 0.5 else (tile.low, tile.high)
+            text = f"{a}-{b}"
+            if ends is None:
+                ends = (a, b)
+                opening = next(p for p in state.line if p.order == 0)
+                mirrored = a != b and (a, b) != (opening.left, opening.right)
+                entries.append(text)
+                continue
+            assert move.side is not None
+            side = move.side.value
+            if mirrored:
+                side = "left" if side == "right" else "right"
+            left, right = ends
+            assert (left if side == "left" else right) in (a, b)
+            if left == right:
+                needed = side == "left"  # without a side: the right end
+            else:
+                needed = left in (a, b) and right in (a, b)  # fits both: required
+            entries.append(f"{text} {side}" if needed else text)
+            if side == "left":
+                ends = (b if a == left else a, right)
+            else:
+                ends = (left, b if a == right else a)
+        # A pass may be left out when a tile follows it in the hand (the player passes
+        # automatically before that tile); passes at the end of an unfinished hand stay.
+        last_tile = max((i for i, e in enumerate(entries) if e != "pass"), default=-1)
+        moves = [
+            e for i, e in enumerate(entries) if e != "pass" or i > last_tile or rng.random() < 0.5
+        ]
+        hand: dict[str, Any] = {
+            "deal": [
+                [f"{t.high}-{t.low}" if rng.random() < 0.5 else f"{t.low}-{t.high}" for t in seat]
+                for seat in state.deal
+            ],
+            "moves": moves,
+        }
+        rules_decide = number > 0 or match.rules.first_starter == "double_six"
+        if not rules_decide or rng.random() < 0.5:
+            hand["starter"] = state.starter
+        hands.append(hand)
+    return {"rules": match.rules.to_spec(), "hands": hands}
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32), stop_after=st.integers(1, 600))
+def test_a_hand_written_record_of_a_random_match_replays_to_the_same_match(
+    preset: str, seed: int, stop_after: int
+) -> None:
+    """Differential: random tile orientations, sides and passes left out where records.md
+    allows, replayed, give the original match's lines, outcomes and score."""
+    rng = random.Random(seed)
+    match = Match.new(PRESETS[preset], rng)
+    for _ in range(stop_after):
+        if match.hand.is_over:
+            if match.is_over:
+                break
+            match = match.next_hand(rng)
+        move = rng.choice(match.hand.legal_moves())
+        ends = match.hand.ends
+        if move.tile is not None and ends is not None and ends[0] == ends[1]:
+            # Both placements are legal on equal ends; the engine lists only the right.
+            move = Move(move.tile, rng.choice([Side.LEFT, Side.RIGHT]))
+        match = match.apply(move)
+    again = replay(json.dumps(write_record(match, rng)))
+    assert [h.line for h in again.hands] == [h.line for h in match.hands]
+    assert [h.outcome for h in again.hands] == [h.outcome for h in match.hands]
+    assert [h.history for h in again.hands] == [h.history for h in match.hands]
+    assert again.score == match.score
+    assert again.is_over == match.is_over
 
 
 # -- invalid records ----------------------------------------------------------------
