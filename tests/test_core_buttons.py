@@ -1,4 +1,5 @@
-"""The contract between the core and the front ends: references and button payloads."""
+"""Button payloads (bot.core.buttons): what the core encodes decodes to the same press,
+and anything else is forged."""
 
 from __future__ import annotations
 
@@ -6,19 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core import (
-    EMOTES,
-    ChatRef,
-    ForgedPress,
-    PlayerRef,
-    Press,
-    Refusal,
-    RefusalReason,
-    Reply,
-    decode_press,
-    encode_action,
-    encode_press,
-)
+from bot.core import EMOTES, ForgedPress, Press, decode_press, encode_action, encode_press
 from engine.moves import PASS, Move, Side
 from engine.tiles import ALL_TILES
 
@@ -91,22 +80,3 @@ def test_encoding_refuses_what_it_could_not_decode():
 def test_a_move_code_from_a_payload_is_an_engine_move_code():
     press = decode_press(encode_press("abc", 1, 3, "p"))
     assert Move.from_code(press.code) == PASS
-
-
-def test_the_chat_key_is_what_storage_uses_and_the_place_includes_channel_and_topic():
-    chat = ChatRef("discord", "98765", channel_id="111")
-    assert chat.key == "discord:98765"
-    assert chat.place != ChatRef("discord", "98765", channel_id="222").place
-    assert ChatRef("telegram", "-100", thread_id="7").key == "telegram:-100"
-
-
-def test_a_player_is_known_by_platform_and_user_id_whatever_their_name():
-    assert PlayerRef("telegram", "5", "Ana").key == PlayerRef("telegram", "5", "Ana M.", "en").key
-    assert PlayerRef("telegram", "5", "Ana").key != PlayerRef("discord", "5", "Ana").key
-
-
-def test_a_reply_is_ok_unless_it_carries_a_refusal():
-    assert Reply().ok
-    refusal = Refusal(to=PlayerRef("t", "1", "A"), reason=RefusalReason.STALE)
-    assert not Reply(refusal=refusal).ok
-    assert RefusalReason("stale") is RefusalReason.STALE

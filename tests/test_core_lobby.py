@@ -1,0 +1,126 @@
+"""The lobby (bot.core.lobby): who sits where before a match, and leaving a table."""
+
+from __future__ import annotations
+
+import pytest
+from core_parts import ANA, BETO, CARLA, CHAT, DIEGO, build_parts
+
+from bot.core import (
+    ChatRef,
+    Leave,
+    OpenTable,
+    PlayerSeated,
+    PlayerUnseated,
+    PlayNow,
+    RobotSeat,
+    SitAt,
+    TableChanged,
+    TableClosed,
+)
+from bot.core.events import Refused
+from bot.core.vocabulary import CloseReason, DeadlineKind, Phase, RefusalReason
+
+
+@pytest.fixture
+def parts(memory_storage, clock):
+    return build_parts(memory_storage, clock)
+
+
+async def test_play_now_picks_the_waiting_table_with_the_fewest_free_seats(parts):
+    lobby = parts.lobby
+    three_free = await lobby.open_table(OpenTable(ANA, CHAT))
+    two_free = await lobby.open_table(OpenTable(BETO, CHAT, right=RobotSeat()))
+    reply = await lobby.play_now(PlayNow(CARLA, CHAT))
+    assert reply.table_id == two_free.table_id
+    assert reply.table_id != three_free.table_id
+    assert reply.seat == 2
+    assert parts.core.tables[two_free.table_id].free_seats() == 1
+
+
+async def test_play_now_takes_a_seat_reserved_for_me_before_a_fuller_table(parts):
+    lobby = parts.lobby
+    reserved = await lobby.open_table(OpenTable(ANA, CHAT, across=CARLA))
+    await lobby.open_table(OpenTable(BETO, CHAT, right=RobotSeat(), across=RobotSeat()))
+    reply = await lobby.play_now(PlayNow(CARLA, CHAT))
+    assert (reply.table_id, reply.seat) == (reserved.table_id, 2)
+    assert parts.core.tables[reserved.table_id].seats[2].reserved_for is None
+
+
+async def test_play_now_in_another_place_opens_a_new_table_numbered_from_one(parts):
+    lobby = parts.lobby
+    first = await lobby.play_now(PlayNow(ANA, CHAT))
+    elsewhere = await lobby.play_now(PlayNow(BETO, ChatRef("test", "group-1", thread_id="9")))
+    same_place = await lobby.play_now(PlayNow(CARLA, CHAT))
+    assert elsewhere.table_id != first.table_id
+    assert (elsewhere.label, elsewhere.seat) == ("1", 0)
+    assert (same_place.table_id, same_place.seat) == (first.table_id, 1)
+
+
+async def test_a_seat_reserved_for_someone_else_is_refused_and_nothing_changes(parts):
+    table_id = (await parts.lobby.open_table(OpenTable(ANA, CHAT, across=CARLA))).table_id
+    with pytest.raises(Refused) as refused:
+        await parts.lobby.sit_at(SitAt(DIEGO, CHAT, table_id, 2))
+    assert refused.value.reason is RefusalReason.SEAT_RESERVED
+    assert parts.core.tables[table_id].seats[2].reserved_for == CARLA
+    assert parts.core.tables[table_id].seats[2].player is None
+
+
+async def test_a_player_already_seated_in_the_place_is_refused_with_their_table(parts):
+    first = await parts.lobby.play_now(PlayNow(ANA, CHAT))
+    with pytest.raises(Refused) as refused:
+        await parts.lobby.open_table(OpenTable(ANA, CHAT))
+    assert refused.value.reason is RefusalReason.ALREADY_SEATED
+    assert refused.value.table_id == first.table_id
+    assert refused.value.params == {"label": "1"}
+    assert list(parts.core.tables) == [first.table_id]
+
+
+async def test_a_full_table_counts_down_and_a_leave_goes_back_to_waiting_for_the_fill(parts, clock):
+    times = parts.core.times
+    table_id = (
+        await parts.lobby.open_table(
+            OpenTable(ANA, CHAT, right=RobotSeat(), across=BETO, left=RobotSeat())
+        )
+    ).table_id
+    table = parts.core.tables[table_id]
+    assert (table.phase, table.deadline_kind) == (Phase.WAITING, DeadlineKind.FILL)
+    assert table.deadline == table.created_at + times.fill_seconds
+    await parts.lobby.sit_at(SitAt(BETO, CHAT, table_id))
+    assert (table.phase, table.deadline_kind) == (Phase.COUNTDOWN, DeadlineKind.START)
+    assert table.deadline == clock.now() + times.countdown_seconds
+    await clock.advance(times.countdown_seconds - 1)
+    await parts.lobby.leave(Leave(BETO, CHAT, table_id))
+    assert (table.phase, table.deadline_kind) == (Phase.WAITING, DeadlineKind.FILL)
+    assert table.deadline == table.created_at + times.fill_seconds
+    await clock.advance(1)
+    assert table.phase is Phase.WAITING
+    assert table.match is None
+
+
+async def test_leaving_before_the_start_is_free_and_the_last_leave_closes_the_table(
+    parts, memory_storage
+):
+    table_id = (await parts.lobby.play_now(PlayNow(ANA, CHAT))).table_id
+    ana = await parts.core.player_id(ANA)
+    reply = await parts.lobby.leave(Leave(ANA, CHAT, table_id))
+    assert (reply.table_id, reply.seat) == (table_id, 0)
+    assert await memory_storage.balance(ana) == 1000
+    assert table_id not in parts.core.tables
+    assert parts.core.ended[table_id].started is False
+    assert await memory_storage.load_tables() == []
+    events = await parts.events()
+    assert [type(e) for e in events.events if not isinstance(e, TableChanged)] == [
+        PlayerSeated,
+        PlayerUnseated,
+        TableClosed,
+    ]
+    assert events.last(TableClosed).reason is CloseReason.EMPTY
+    assert events.last(TableClosed).refunds == {}
+
+
+async def test_the_fill_deadline_gives_the_free_seats_to_robots_and_counts_down(parts, clock):
+    table_id = (await parts.lobby.play_now(PlayNow(ANA, CHAT))).table_id
+    table = parts.core.tables[table_id]
+    await clock.advance(parts.core.times.fill_seconds)
+    assert [s.robot_level for s in table.seats] == [None, "aprendiz", "aprendiz", "aprendiz"]
+    assert (table.phase, table.deadline_kind) == (Phase.COUNTDOWN, DeadlineKind.START)

@@ -1,0 +1,165 @@
+"""Money at a table (bot.core.settlement): the funds check, stakes all or none, forfeits,
+the finish and the refund, on the in-memory storage."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from core_parts import ANA, BETO, CHAT, build_parts
+
+from bot.core import MatchEnded, PlayerUnseated, Refusal, TableClosed
+from bot.core.events import Refused
+from bot.core.settlement import player_results
+from bot.core.table import Seat
+from bot.core.vocabulary import CloseReason, Phase, RefusalReason
+from engine.match import Match
+from engine.rules import find_preset
+
+
+@pytest.fixture
+def parts(memory_storage, clock):
+    return build_parts(memory_storage, clock)
+
+
+async def seated_table(parts, *, stake: int = 10):
+    """A live table: Beto at seat 0 (team 0), Ana at seat 1 (team 1), robots at 2 and 3."""
+    table = parts.lobby.new_table(CHAT, find_preset("venezolano", stake=stake, target=50))
+    for seat, player in ((0, BETO), (1, ANA)):
+        table.seats[seat].player = player
+        table.seats[seat].player_id = await parts.core.player_id(player)
+    for seat in (2, 3):
+        table.seats[seat].robot_level = "aprendiz"
+    parts.core.tables[table.id] = table
+    return table
+
+
+def finished_match(rules) -> Match:
+    """A whole match played by the engine alone (the first legal move each time): with
+    this deal, team 1 (seats 1 and 3) wins."""
+    match = Match.new(rules, random.Random(1))
+    while not match.is_over:
+        if match.hand.is_over:
+            match = match.next_hand(random.Random(100 + match.hand_number))
+        else:
+            match = match.apply(match.hand.legal_moves()[0])
+    return match
+
+
+async def test_a_player_who_can_pay_is_let_through_and_one_who_cannot_is_refused(
+    parts, memory_storage
+):
+    ana = await parts.core.player_id(ANA)
+    await parts.settlement.check_funds(ana, 1000, "t1")
+    await memory_storage.stake("elsewhere", [ana], 1000, now=parts.core.clock.now())
+    with pytest.raises(Refused) as refused:
+        await parts.settlement.check_funds(ana, 1000, "t1")
+    assert refused.value.reason is RefusalReason.INSUFFICIENT_FUNDS
+    assert (refused.value.table_id, refused.value.params) == ("t1", {"balance": 100, "stake": 1000})
+    await parts.settlement.check_funds(ana, 0, "t1")  # a free table needs nothing
+
+
+async def test_stakes_are_taken_from_every_human_and_never_from_robots(parts, memory_storage):
+    table = await seated_table(parts)
+    ana, beto = table.seats[1].player_id, table.seats[0].player_id
+    assert await parts.settlement.take_stakes(table) is True
+    assert table.stakes == {beto: 10, ana: 10}
+    assert await memory_storage.balance(ana) == 990
+    assert await memory_storage.balance(beto) == 990
+
+
+async def test_stakes_are_all_or_none_and_who_cannot_pay_is_unseated_and_told(
+    parts, memory_storage
+):
+    table = await seated_table(parts, stake=1000)
+    ana, beto = table.seats[1].player_id, table.seats[0].player_id
+    await memory_storage.stake("elsewhere", [beto], 1000, now=parts.core.clock.now())
+    assert await parts.settlement.take_stakes(table) is False
+    assert table.stakes == {}
+    assert await memory_storage.balance(ana) == 1000
+    assert await memory_storage.balance(beto) == 100  # the due top-up, nothing taken
+    assert table.seats[0] == Seat()
+    assert table.seats[1].player == ANA
+    events = await parts.events()
+    told = events.last(Refusal)
+    assert (told.to, told.reason, told.table_id) == (BETO, "insufficient_funds", table.id)
+    assert told.params == {"balance": 100, "stake": 1000}
+    assert [(e.seat, e.player) for e in events.of(PlayerUnseated)] == [(0, BETO)]
+
+
+async def test_a_forfeited_stake_stays_in_the_pot_when_the_table_is_cancelled(
+    parts, memory_storage
+):
+    table = await seated_table(parts)
+    ana, beto = table.seats[1].player_id, table.seats[0].player_id
+    await parts.settlement.take_stakes(table)
+    await parts.settlement.forfeit(table, 1)
+    state = table.seats[1]
+    assert (state.forfeited, state.away, state.back_by) == (True, True, None)
+    await parts.settlement.close(table, CloseReason.NO_HUMANS)
+    closed = (await parts.events()).last(TableClosed)
+    assert closed.refunds == {beto: 10}
+    assert await memory_storage.balance(ana) == 990
+    assert await memory_storage.balance(beto) == 1000
+    assert await memory_storage.check_ledger() == []
+
+
+async def test_closing_a_started_table_without_humans_refunds_every_stake(parts, memory_storage):
+    table = await seated_table(parts)
+    ana, beto = table.seats[1].player_id, table.seats[0].player_id
+    await parts.settlement.take_stakes(table)
+    await memory_storage.save_table(table.id, table.snapshot(), now=parts.core.clock.now())
+    await parts.settlement.close(table, CloseReason.NO_HUMANS)
+    closed = (await parts.events()).last(TableClosed)
+    assert (closed.reason, closed.refunds) == (CloseReason.NO_HUMANS, {beto: 10, ana: 10})
+    assert await memory_storage.balance(ana) == 1000
+    assert await memory_storage.balance(beto) == 1000
+    assert (table.closed, table.phase) == (True, Phase.ENDED)
+    assert table.id not in parts.core.tables
+    assert table.id in parts.core.ended
+    assert await memory_storage.load_tables() == []
+
+
+async def test_closing_an_empty_table_refunds_nothing(parts):
+    table = await seated_table(parts)
+    await parts.settlement.take_stakes(table)
+    await parts.settlement.close(table, CloseReason.EMPTY)
+    assert (await parts.events()).last(TableClosed).refunds == {}
+
+
+async def test_finish_pays_the_winners_through_storage_and_tells_payouts_and_balances(
+    parts, memory_storage
+):
+    table = await seated_table(parts)
+    ana, beto = table.seats[1].player_id, table.seats[0].player_id
+    await parts.settlement.take_stakes(table)
+    table.phase = Phase.PLAYING
+    table.match = finished_match(table.rules)
+    assert table.match.winner_team == 1
+    await parts.settlement.finish(table)
+    events = await parts.events()
+    ended = events.last(MatchEnded)
+    assert (ended.winner_team, ended.score) == (1, table.match.score)
+    assert ended.winners == (ANA,)
+    assert ended.payouts == {1: 20}  # the robot at seat 3 is never paid
+    assert ended.payouts_by_player == {ana: 20}
+    assert ended.balances == {beto: 990, ana: 1010}
+    assert events.last(TableClosed).reason is CloseReason.FINISHED
+    assert parts.core.matches_finished == 1
+    assert (await memory_storage.player_stats(ana)).matches_won == 1
+    assert (await memory_storage.player_stats(beto)).matches_won == 0
+    assert await memory_storage.check_ledger() == []
+
+
+async def test_player_results_name_each_seated_human_and_no_robot(parts):
+    table = await seated_table(parts)
+    match = finished_match(table.rules)
+    results = player_results(table, match)
+    ana, beto = table.seats[1].player_id, table.seats[0].player_id
+    assert [(r.player_id, r.team, r.won_match) for r in results] == [
+        (beto, 0, False),
+        (ana, 1, True),
+    ]
+    assert results[0].hands_won + results[1].hands_won == sum(
+        1 for o in match.outcomes if o.winner_team is not None
+    )
