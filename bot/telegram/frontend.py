@@ -64,8 +64,14 @@ from telegram.ext import (
 import bot.core as p
 from bot.present.facts import board_facts, hand_facts, table_facts
 from bot.present.i18n import emote_label, language_of, translator
+from bot.present.labels import rules_text
+from bot.present.screens import (
+    board_caption,
+    hand_caption,
+    hand_ended_text,
+    match_ended_caption,
+)
 from bot.present.texts import confirmation, refused
-from bot.telegram import texts
 from bot.telegram.commands import COMMANDS, bot_commands, read_table_args
 from bot.telegram.keyboards import (
     MENU_CHOICES,
@@ -85,6 +91,7 @@ from bot.telegram.links import (
     encode_start,
 )
 from bot.telegram.sender import NOT_MODIFIED, Latest, Ordered, is_gone, send
+from bot.telegram.texts import help_text
 from engine.rules import PRESET_NAMES, Rules, find_preset
 
 __all__ = ["ALLOWED_UPDATES", "BOARD_NOTE", "PLATFORM", "TelegramFrontEnd"]
@@ -649,7 +656,7 @@ class TelegramFrontEnd:
             overrides: dict[str, Any] = {}
         else:
             preset, overrides, rules, _set = await self._chat_rules(chat)
-        text = texts.rules_text(rules, preset, overrides, language)
+        text = rules_text(rules, preset, overrides, language)
         if chat is not None and not _set:
             text += "\n" + _("The admins have not chosen rules: these are the defaults (/config).")
         await self._reply(message, text)
@@ -701,13 +708,13 @@ class TelegramFrontEnd:
                 await self._reply(message, refused(reply.refusal, player.language))
                 return
             preset, overrides, rules, _set = await self._chat_rules(chat)
-            await self._reply(message, texts.rules_text(rules, preset, overrides, self.language))
+            await self._reply(message, rules_text(rules, preset, overrides, self.language))
             return
         await self._reply(
             message,
             _("Rules of this group (press to change):")
             + "\n"
-            + texts.rules_text(rules, preset, overrides, self.language),
+            + rules_text(rules, preset, overrides, self.language),
             config_keyboard(rules, preset, overrides, self.language),
         )
 
@@ -746,9 +753,7 @@ class TelegramFrontEnd:
         message, user = update.effective_message, update.effective_user
         if message is None:
             return
-        await self._reply(
-            message, texts.help_text(language_of(user.language_code if user else None))
-        )
+        await self._reply(message, help_text(language_of(user.language_code if user else None)))
 
     async def _cmd_start(self, update: Update, context: Context) -> None:
         """/start [payload]: the private chat works now; a deep link finishes seating."""
@@ -758,7 +763,7 @@ class TelegramFrontEnd:
         player = self._player(user)
         _ = self._t(player.language)
         if message.chat.type != ChatType.PRIVATE:
-            await self._reply(message, texts.help_text(player.language))
+            await self._reply(message, help_text(player.language))
             return
         self._reachable.add(user.id)
         payload = context.args[0] if context.args else None
@@ -903,7 +908,7 @@ class TelegramFrontEnd:
         text = (
             _("Rules of this group (press to change):")
             + "\n"
-            + texts.rules_text(rules, preset, overrides, self.language)
+            + rules_text(rules, preset, overrides, self.language)
         )
         try:
             await send(
@@ -944,9 +949,7 @@ class TelegramFrontEnd:
             board = self._boards.get(event.table_id)
             seats = board.event.seats if board and board.event else ()
             if len(seats) == 4:
-                text = texts.hand_ended_text(
-                    event, seats, board.label if board else "", self.language
-                )
+                text = hand_ended_text(event, seats, board.label if board else "", self.language)
                 self._group_text(event.chat, text)
         elif isinstance(event, p.MatchEnded):
             self._clear_buttons(event.table_id)
@@ -993,7 +996,7 @@ class TelegramFrontEnd:
                 event.chat,
                 _("{name} changed this group's rules.", name=event.by.display_name)
                 + "\n"
-                + texts.rules_text(event.rules, event.preset, event.overrides, self.language),
+                + rules_text(event.rules, event.preset, event.overrides, self.language),
             )
         elif isinstance(event, p.Refusal) and event.to.platform == PLATFORM:
             await self._private_text(int(event.to.user_id), refused(event))
@@ -1088,7 +1091,7 @@ class TelegramFrontEnd:
     async def _match_ended(self, event: p.MatchEnded, label: str) -> None:
         from render import match_result_png
 
-        caption = texts.match_ended_caption(event, label, self.language)
+        caption = match_ended_caption(event, label, self.language)
         facts = table_facts(event.seats, label, self.language)
         png = await self._render(match_result_png, event.view, facts, dict(event.payouts))
         thread = int(event.chat.thread_id) if event.chat.thread_id else None
@@ -1127,7 +1130,7 @@ class TelegramFrontEnd:
                 emote = board.emote[0]
             else:
                 board.emote = None
-        caption = texts.board_caption(event, board.language, emote=emote)
+        caption = board_caption(event, board.language, emote=emote)
         closed = board.closed
         markup = None if closed else board_keyboard(event, board.language)
         if closed and event.phase != "ended":
@@ -1228,9 +1231,7 @@ class TelegramFrontEnd:
             seconds = max(0, round(event.deadline - self._now()))
         board = self._boards.get(event.table_id)
         group = self._titles.get(board.chat_id, "") if board else ""
-        caption = texts.hand_caption(
-            event, language, group=group or "Telegram", seconds_left=seconds
-        )
+        caption = hand_caption(event, language, group=group or "Telegram", seconds_left=seconds)
         png = await self._render(hand_png, event.view, hand_facts(event, seconds))
         user_id = int(event.to.user_id)
         old = slot.message_id
