@@ -237,6 +237,34 @@ async def test_config_is_refused_to_a_non_admin_and_changes_the_rules_for_an_adm
         assert "internacional" in rules.params["text"]
 
 
+async def test_config_sends_only_what_the_admin_typed_and_the_core_merges_it() -> None:
+    async with TelegramWorld(default_preset="internacional") as world:
+        boss = world.fake.add_user(1001, "Jefa")
+        group = world.fake.add_group(GROUP, "Dominó", admins={1001})
+
+        private = await world.reply_to(world.fake.private_chat(boss), boss, "/reglas")
+        assert private.params["text"].splitlines()[0] == "Reglas: internacional"
+        shown = await world.reply_to(group, boss, "/reglas")
+        assert shown.params["text"].splitlines()[0] == "Reglas: internacional"
+
+        await world.reply_to(group, boss, "/config dominicano meta=150")
+        await world.reply_to(group, boss, "/config tiempo=60")
+        stored = await world.storage.get_chat_rules(f"telegram:{GROUP}")
+        assert stored is not None and stored.preset == "dominicano"
+        assert dict(stored.overrides) == {"target": 150, "turn_seconds": 60}
+
+        menu = await world.reply_to(group, boss, "/config")
+        await world.press(boss, menu.result, "dmc:o:target")
+        stored = await world.storage.get_chat_rules(f"telegram:{GROUP}")
+        assert stored is not None and stored.preset == "dominicano"
+        assert stored.overrides["turn_seconds"] == 60 and stored.overrides["target"] != 150
+
+        await world.reply_to(group, boss, "/config venezolano")
+        stored = await world.storage.get_chat_rules(f"telegram:{GROUP}")
+        assert stored is not None and stored.preset == "venezolano"
+        assert dict(stored.overrides) == {}
+
+
 async def test_two_tables_in_two_groups_have_a_board_each() -> None:
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")

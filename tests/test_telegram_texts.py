@@ -1,131 +1,11 @@
-"""The adapter's sentences: board captions, hand captions, results, rules, help."""
+"""The Telegram front end's own sentences (help) and its catalog."""
 
 from __future__ import annotations
 
-import random
-
-from bot.core import ChatRef, HandEnded, MatchEnded, PlayerRef, SeatInfo, TableChanged
-from bot.telegram.texts import (
-    CAPTION_LIMIT,
-    board_caption,
-    hand_ended_text,
-    help_text,
-    match_ended_caption,
-    rules_text,
-)
-from engine.match import Match
-from engine.rules import find_preset
-from engine.views import public_view
-
-CHAT = ChatRef("telegram", "-100")
-SEATS = (
-    SeatInfo(seat=0, name="Ana", player=PlayerRef("telegram", "1", "Ana")),
-    SeatInfo(seat=1, name="Robot (Experto)", is_robot=True),
-    SeatInfo(seat=2, name="Luis", player=PlayerRef("telegram", "2", "Luis")),
-    SeatInfo(seat=3, name="Bea", player=PlayerRef("telegram", "3", "Bea")),
-)
+from bot.telegram.texts import help_text
 
 
-def _played(moves: int) -> Match:
-    match = Match.new(find_preset("venezolano"), random.Random(11))
-    for _ in range(moves):
-        if match.hand.is_over:
-            break
-        match = match.apply(match.hand.legal_moves()[0])
-    return match
-
-
-def test_the_playing_caption_says_whose_turn_time_left_score_and_last_move() -> None:
-    match = _played(3)
-    view = public_view(match)
-    event = TableChanged(
-        table_id="t",
-        chat=CHAT,
-        label="4",
-        phase="playing",
-        rules=match.hand.rules,
-        seats=SEATS,
-        view=view,
-        hand_number=1,
-        move_number=4,
-        seconds_left=45,
-        turn=view.turn,
-    )
-    caption = board_caption(event, "es", emote="Ana: ¡Buena!")
-    assert caption.startswith("Mesa 4 · Mano 1 · a 100")
-    assert "🔵 Ana y Luis: 0 – 🔴 Robot (Experto) y Bea: 0" in caption
-    assert f"Turno de {SEATS[view.turn].name} (45 s)" in caption
-    seat, move = view.last_move  # type: ignore[misc]
-    assert f"Última: {SEATS[seat].name} {move.tile}" in caption
-    assert caption.endswith("💬 Ana: ¡Buena!")
-    english = board_caption(event, "en")
-    assert english.startswith("Table 4 · Hand 1 · to 100")
-
-
-def test_the_waiting_caption_counts_free_seats_and_the_robot_timer() -> None:
-    seats = (SEATS[0], SeatInfo(seat=1), SeatInfo(seat=2), SeatInfo(seat=3))
-    event = TableChanged(
-        table_id="t",
-        chat=CHAT,
-        label="2",
-        phase="waiting",
-        rules=find_preset("venezolano"),
-        seats=seats,
-        seconds_left=120,
-    )
-    caption = board_caption(event, "es")
-    assert "Asientos libres: 3" in caption and "120 s" in caption and "Ana" in caption
-    assert len(board_caption(event, "es", emote="x" * 2000)) == CAPTION_LIMIT
-
-
-def test_hand_and_match_results_say_who_won_what_the_manager_computed() -> None:
-    match = _played(200)
-    assert match.hand.is_over
-    outcome = match.hand.outcome
-    assert outcome is not None
-    points = [0, 0]
-    if outcome.winner_team is not None:
-        points[outcome.winner_team] = outcome.points
-    ended = HandEnded(
-        table_id="t",
-        chat=CHAT,
-        hand_number=1,
-        outcome=outcome,
-        hand_points=(points[0], points[1]),
-        score=match.score,
-        view=public_view(match),
-    )
-    text = hand_ended_text(ended, SEATS, "4", "es")
-    assert text.startswith("Mesa 4 · mano 1:")
-    assert f"Marcador: {match.score[0]} – {match.score[1]}" in text
-    if outcome.winner_team is not None:
-        assert f"ganan {outcome.points} puntos" in text
-
-    result = MatchEnded(
-        table_id="t",
-        chat=CHAT,
-        winner_team=0,
-        score=(100, 35),
-        winners=(),
-        payouts={0: 20, 2: 20},
-        payouts_by_player={},
-        balances={},
-        record={},
-        view=public_view(match),
-        seats=SEATS,
-    )
-    caption = match_ended_caption(result, "4", "es")
-    assert "¡Ana y Luis ganan la partida 100 – 35!" in caption
-    assert "Ana recibe $20" in caption and "Luis recibe $20" in caption
-
-
-def test_rules_are_listed_one_option_a_line_with_changes_marked() -> None:
-    rules = find_preset("dominicano", target=150)
-    text = rules_text(rules, "dominicano", {"target": 150}, "es")
-    assert text.splitlines()[0] == "Reglas: dominicano"
-    assert "• Partida a: 150 *" in text
-    assert "• Premio por capicúa: 25" in text
-    assert "• Jugada forzada tras: no" in text
+def test_the_help_differs_by_language() -> None:
     assert help_text("es") != help_text("en")
 
 
@@ -134,27 +14,36 @@ def test_every_sentence_of_the_adapter_is_in_both_catalogs_with_its_placeholders
     import re
     from pathlib import Path
 
+    import bot.present
     import bot.telegram
     from bot.present.i18n import _catalog
 
-    package = Path(bot.telegram.__file__).parent
-    msgids: set[str] = set()
-    for path in package.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if (
-                isinstance(node, ast.Call)
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)
-                and (
-                    (isinstance(node.func, ast.Name) and node.func.id in ("_", "N_"))
-                    or isinstance(node.func, ast.Call)
-                )
-            ):
-                msgids.add(node.args[0].value)
-    assert len(msgids) > 80
-    spanish, english = _catalog("es", "telegram"), _catalog("en", "telegram")
-    for msgid in msgids:
-        assert msgid in spanish and msgid in english, msgid
-        places = set(re.findall(r"\{(\w+)\}", msgid))
-        assert set(re.findall(r"\{(\w+)\}", spanish[msgid])) == places, msgid
+    def sentences(paths: list[Path]) -> set[str]:
+        found: set[str] = set()
+        for path in paths:
+            for node in ast.walk(ast.parse(path.read_text())):
+                if (
+                    isinstance(node, ast.Call)
+                    and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)
+                    and (
+                        (isinstance(node.func, ast.Name) and node.func.id in ("_", "N_"))
+                        or isinstance(node.func, ast.Call)
+                    )
+                ):
+                    found.add(node.args[0].value)
+        return found
+
+    # The adapter's sentences: its chrome (``telegram`` catalog) and the shared screens
+    # and labels it shows from the present layer (``core`` catalog).
+    own = sentences(list(Path(bot.telegram.__file__).parent.glob("*.py")))
+    present = Path(bot.present.__file__).parent
+    shared = sentences([present / "labels.py", present / "screens.py"])
+    assert len(own | shared) > 80
+    for domain, msgids in (("telegram", own), ("core", shared)):
+        spanish, english = _catalog("es", domain), _catalog("en", domain)
+        for msgid in msgids:
+            assert msgid in spanish and msgid in english, msgid
+            places = set(re.findall(r"\{(\w+)\}", msgid))
+            assert set(re.findall(r"\{(\w+)\}", spanish[msgid])) == places, msgid

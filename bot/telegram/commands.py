@@ -32,7 +32,7 @@ class CommandSpec:
     """One command.
 
     Attributes:
-        key: the handler's name in :class:`bot.telegram.TelegramFrontEnd` (``_cmd_<key>``).
+        key: the handler's name in :class:`bot.telegram.handlers.Commands`.
         spanish: the Spanish name (without the slash).
         english: the English alias (same as ``spanish`` when the word is the same).
         description: the menu line (an English message id of the ``telegram`` catalog).

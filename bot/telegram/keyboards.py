@@ -14,9 +14,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core import EMOTES, TableChanged, YourTiles, encode_action
 from bot.present.i18n import emote_label, translator
+from bot.present.labels import option_label, value_label
 from bot.present.texts import move_buttons
 from bot.telegram.links import encode_config
-from bot.telegram.texts import option_label, value_label
 from engine.rules import OPTION_VALUES, PRESET_NAMES, Rules
 
 __all__ = [

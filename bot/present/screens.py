@@ -1,0 +1,166 @@
+"""The table's screens as text: the board's caption, a player's hand caption, and the
+results of a hand and of a match, in the reader's language.
+
+Phrased from values the table manager computed (scores, points, payouts): nothing here
+decides a rule, a score or an amount. Front ends show these beside the pictures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core.events import HandEnded, MatchEnded, SeatInfo, TableChanged, YourTiles
+from bot.present.i18n import translator
+from bot.present.labels import move_text, score_line, seat_name, team_names
+from engine.hand import Termination
+
+__all__ = [
+    "CAPTION_LIMIT",
+    "board_caption",
+    "hand_caption",
+    "hand_ended_text",
+    "match_ended_caption",
+]
+
+CAPTION_LIMIT = 1024
+"""The longest caption a screen gets (Telegram's photo caption limit, the smallest)."""
+
+
+def board_caption(event: TableChanged, language: str, *, emote: str | None = None) -> str:
+    """The board's caption: table, phase, whose turn and time left, score, last move."""
+    _ = translator(language)
+    seats = event.seats
+    lines: list[str] = []
+    if event.phase == "waiting":
+        free = sum(1 for s in seats if s.is_open)
+        lines.append(_("Table {label} · waiting for players", label=event.label))
+        names = [s.name for s in seats if not s.is_open]
+        if names:
+            lines.append(_("Seated: {names}", names=", ".join(names)))
+        lines.append(_("Free seats: {free}", free=free))
+        if event.seconds_left is not None:
+            lines.append(_("Robots fill the table in {seconds} s", seconds=event.seconds_left))
+        lines.append(_("Press a seat button or send /jugar."))
+    elif event.phase == "countdown":
+        lines.append(_("Table {label} · starting", label=event.label))
+        lines.append(
+            _(
+                "{team0} against {team1}",
+                team0=team_names(seats, 0, language),
+                team1=team_names(seats, 1, language),
+            )
+        )
+        if event.seconds_left is not None:
+            lines.append(_("The match starts in {seconds} s", seconds=event.seconds_left))
+    else:
+        view = event.view
+        header = _("Table {label}", label=event.label)
+        if event.hand_number:
+            header += " · " + _("Hand {hand}", hand=event.hand_number)
+        header += " · " + _("to {target}", target=event.rules.target)
+        lines.append(header)
+        score = view.match_score if view is not None else (0, 0)
+        lines.append(score_line(seats, score, language))
+        if event.phase == "ended":
+            lines.append(_("The match is over."))
+        elif event.turn is not None and (view is None or view.outcome is None):
+            if event.seconds_left is not None:
+                lines.append(
+                    _(
+                        "Turn: {name} ({seconds} s)",
+                        name=seat_name(seats, event.turn, language),
+                        seconds=event.seconds_left,
+                    )
+                )
+            else:
+                lines.append(_("Turn: {name}", name=seat_name(seats, event.turn, language)))
+        if view is not None and view.last_move is not None:
+            seat, move = view.last_move
+            lines.append(
+                _(
+                    "Last: {name} {move}",
+                    name=seat_name(seats, seat, language),
+                    move=move_text(move, language),
+                )
+            )
+    if emote:
+        lines.append("💬 " + emote)
+    return "\n".join(lines)[:CAPTION_LIMIT]
+
+
+def hand_caption(
+    event: YourTiles, language: str, *, group: str, seconds_left: int | None = None
+) -> str:
+    """The private hand picture's caption; it names the table and the group."""
+    _ = translator(language)
+    where = _("Table {label} in {group}", label=event.label, group=group)
+    if event.is_your_turn:
+        if seconds_left is not None:
+            return where + "\n" + _("Your turn! You have {seconds} s.", seconds=seconds_left)
+        return where + "\n" + _("Your turn!")
+    turn = event.view.turn
+    if event.view.outcome is not None:
+        return where + "\n" + _("Your tiles (hand {hand}).", hand=event.hand_number)
+    return (
+        where
+        + "\n"
+        + _(
+            "Your tiles. Now playing: {name}.",
+            name=seat_name(event.seats, turn, language),
+        )
+    )
+
+
+def hand_ended_text(event: HandEnded, seats: Sequence[SeatInfo], label: str, language: str) -> str:
+    """``"Hand 2: domino by Ana. Ana y Luis win 24 points. Score: 24 – 34"``."""
+    _ = translator(language)
+    outcome = event.outcome
+    if outcome.end is Termination.DOMINO:
+        closer = outcome.winner_seat if outcome.winner_seat is not None else outcome.last_seat
+        how = _("domino by {name}", name=seat_name(seats, closer, language))
+        if outcome.capicua:
+            how += " " + _("(capicúa!)")
+    else:
+        how = _("blocked (tranca)")
+    if outcome.winner_team is None:
+        result = _("Nobody scores.")
+    else:
+        team = outcome.winner_team
+        result = _(
+            "{team} win {points} points.",
+            team=team_names(seats, team, language),
+            points=event.hand_points[team],
+        )
+    return _(
+        "Table {label} · hand {hand}: {how}. {result} Score: {score0} – {score1}",
+        label=label,
+        hand=event.hand_number,
+        how=how,
+        result=result,
+        score0=event.score[0],
+        score1=event.score[1],
+    )
+
+
+def match_ended_caption(event: MatchEnded, label: str, language: str) -> str:
+    """Who won, the final score and what each human received."""
+    _ = translator(language)
+    lines = [
+        _(
+            "Table {label}: {team} win the match {score0} – {score1}!",
+            label=label,
+            team=team_names(event.seats, event.winner_team, language),
+            score0=event.score[0],
+            score1=event.score[1],
+        )
+    ]
+    for seat, amount in sorted(event.payouts.items()):
+        if amount:
+            lines.append(
+                _(
+                    "{name} receives ${amount}",
+                    name=seat_name(event.seats, seat, language),
+                    amount=amount,
+                )
+            )
+    return "\n".join(lines)[:CAPTION_LIMIT]

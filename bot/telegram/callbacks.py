@@ -1,0 +1,149 @@
+"""Button presses: a table button goes to the core as ``PressButton`` (the core decodes
+and checks its untrusted data); the admins' /config menu sends ``SetChatRules`` with just
+the change pressed. Every press is answered (a short alert for a refusal) before any
+slow work.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery, Message, Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+import bot.core as p
+from bot.present.labels import rules_text
+from bot.present.texts import confirmation, refused
+from bot.telegram.drawing import Drawing
+from bot.telegram.keyboards import MENU_CHOICES, config_keyboard, next_choice
+from bot.telegram.links import ConfigPress, JoinLink, decode_config
+from bot.telegram.sender import send
+from bot.telegram.shared import Shared
+from engine.rules import PRESET_NAMES, OptionValue
+
+__all__ = ["ALERT_LIMIT", "Callbacks"]
+
+log = logging.getLogger(__name__)
+
+ALERT_LIMIT = 200  # answerCallbackQuery text length
+
+
+class Callbacks:
+    """Answers button presses (PTB's ``CallbackQueryHandler`` calls :meth:`on_callback`)."""
+
+    def __init__(self, shared: Shared, drawing: Drawing) -> None:
+        self.s = shared
+        self.drawing = drawing
+
+    async def _answer(
+        self,
+        query: CallbackQuery,
+        text: str | None = None,
+        *,
+        alert: bool = False,
+        url: str | None = None,
+    ) -> None:
+        try:
+            await send(
+                lambda: query.answer(
+                    text=text[:ALERT_LIMIT] if text else None, show_alert=alert, url=url
+                )
+            )
+        except TelegramError:
+            log.warning("could not answer callback %s", query.id, exc_info=True)
+
+    async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A button press: answered at once (an alert when refused), then shown."""
+        s = self.s
+        query = update.callback_query
+        if query is None:
+            return
+        user = query.from_user
+        player = s.player(user)
+        message = query.message
+        chat = s.chat_ref(message) if message is not None else None
+        config = decode_config(query.data)
+        if config is not None:
+            await self._on_config(query, player, chat, config)
+            return
+        data = query.data or ""
+        try:
+            press = p.decode_press(data)
+        except p.ForgedPress:
+            press = None  # the core refuses it with its own words
+        if (
+            press is not None
+            and press.kind == "sit"
+            and chat is not None
+            and not await s.can_reach(user.id)
+        ):
+            seat = int(press.code) if press.code else None
+            thread = int(chat.thread_id) if chat.thread_id else None
+            url = s.link(JoinLink(int(chat.chat_id), thread, press.table_id, seat))
+            await self._answer(query, url=url)
+            return
+        reply = await s.manager.handle(p.PressButton(player, data, chat))
+        if reply.refusal is not None:
+            await self._answer(query, refused(reply.refusal, player.language), alert=True)
+        else:
+            done = confirmation(press.kind, reply, player.language) if press else ""
+            await self._answer(query, done or None)
+        self.drawing.private_events(reply)
+
+    async def _on_config(
+        self, query: CallbackQuery, player: p.PlayerRef, chat: p.ChatRef | None, press: ConfigPress
+    ) -> None:
+        s = self.s
+        _ = s.t(player.language)
+        message = query.message
+        if chat is None or not isinstance(message, Message):
+            await self._answer(query, _("This menu works in groups only."), alert=True)
+            return
+        if not await s.is_admin(message, query.from_user):
+            await self._answer(
+                query, _("Only this group's administrators can change its rules."), alert=True
+            )
+            return
+        if press.action == "close":
+            await self._answer(query)
+            try:
+                await send(lambda: message.edit_reply_markup(reply_markup=None))
+            except TelegramError:
+                log.warning("could not close the menu", exc_info=True)
+            return
+        change = await self._change(player, chat, press)
+        if change is None:
+            await self._answer(query, _("That button is not valid."), alert=True)
+            return
+        reply = await s.manager.handle(change)
+        if reply.refusal is not None:
+            await self._answer(query, refused(reply.refusal, player.language), alert=True)
+            return
+        await self._answer(query, _("Saved."))
+        info = await s.manager.chat_rules(chat)
+        text = (
+            _("Rules of this group (press to change):")
+            + "\n"
+            + rules_text(info.rules, info.preset, info.overrides, s.language)
+        )
+        markup = config_keyboard(info.rules, info.preset, info.overrides, s.language)
+        try:
+            await send(lambda: message.edit_text(text, reply_markup=markup))
+        except TelegramError:
+            log.warning("could not update the menu", exc_info=True)
+
+    async def _change(
+        self, player: p.PlayerRef, chat: p.ChatRef, press: ConfigPress
+    ) -> p.SetChatRules | None:
+        """Just the change a menu button stands for (None for a forged button): a preset
+        starts again from it; an option steps to its next value (the core merges it)."""
+        if press.action == "preset":
+            if press.name not in PRESET_NAMES:
+                return None
+            return p.SetChatRules(player, chat, press.name, {}, is_admin=True)
+        if press.name not in MENU_CHOICES:
+            return None
+        current = (await self.s.manager.chat_rules(chat)).rules
+        value: OptionValue = next_choice(press.name, getattr(current, press.name))
+        return p.SetChatRules(player, chat, None, {press.name: value}, is_admin=True)

@@ -1,0 +1,302 @@
+"""The board and the hands: pictures sent and edited in place by background workers.
+
+* **The board**: one photo message per table in its group (and forum topic), with a
+  caption and inline buttons, edited in place (editMessageMedia when the picture changes,
+  editMessageCaption otherwise). Only the newest state is drawn when the game runs faster
+  than Telegram lets a group be edited (:class:`bot.telegram.sender.Latest`). Until the
+  match starts the photo is the waiting table (``render.waiting_png``). Where the message
+  is is kept as a note with the table (``set_front_end_note``), so after a restart a
+  resumed table keeps editing the same message.
+* **The tiles**: a private photo with one button per legal move, sent anew when it is
+  the player's turn (so Telegram notifies them) and edited otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from telegram import InputMediaPhoto
+from telegram.error import ChatMigrated, Forbidden, TelegramError
+
+import bot.core as p
+from bot.present.facts import board_facts, hand_facts, table_facts
+from bot.present.i18n import language_of
+from bot.present.screens import board_caption, hand_caption
+from bot.telegram.keyboards import board_keyboard, hand_keyboard, link_keyboard
+from bot.telegram.links import JoinLink
+from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, send
+from bot.telegram.shared import BOARD_NOTE, PLATFORM, Board, Hand, Shared
+
+__all__ = ["Drawing"]
+
+log = logging.getLogger(__name__)
+
+HandKey = tuple[str, str]  # (user id, table id)
+
+
+class Drawing:
+    """Draws boards and hands (newest state first) for the front end's port."""
+
+    def __init__(self, shared: Shared) -> None:
+        self.s = shared
+        self.boards: Latest[None] = Latest(self._show_board)
+        self.hands: Latest[tuple[p.YourTiles | None, bool]] = Latest(self._show_hand)
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="telegram-render")
+
+    # ------------------------------------------------------------------ scheduling
+    def board(self, table_id: str) -> None:
+        """Draw the table's board again (its newest state) soon."""
+        self.boards.put(table_id, None)
+
+    def tiles(self, event: p.YourTiles, *, force: bool = False) -> None:
+        """Show a player's tiles; ``force`` sends them anew (a command asked for them)."""
+        self.hands.put((event.to.user_id, event.table_id), (event, force))
+
+    def private_events(self, reply: p.Reply) -> None:
+        """The private tiles a command's reply carries."""
+        for event in reply.events:
+            if isinstance(event, p.YourTiles):
+                self.tiles(event, force=True)
+
+    def clear_buttons(self, table_id: str, *, forget: bool = False) -> None:
+        """Take the move buttons off every private hand message of a table (the hand is
+        over: a press there could only be refused); ``forget`` the messages when the table
+        is gone."""
+        for key in list(self.s.hands):
+            if key[1] == table_id:
+                self.hands.put(key, (None, forget))
+
+    @property
+    def busy(self) -> bool:
+        return self.boards.busy or self.hands.busy
+
+    async def idle(self) -> None:
+        await self.boards.idle()
+        await self.hands.idle()
+
+    async def close(self) -> None:
+        await self.boards.close()
+        await self.hands.close()
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False)
+
+    # ------------------------------------------------------------------ boards
+    def board_for(self, table_id: str, chat: p.ChatRef) -> Board:
+        board = self.s.boards.get(table_id)
+        if board is None:
+            board = Board(
+                self.s.chat_id(chat),
+                int(chat.thread_id) if chat.thread_id else None,
+                language_of(chat.language),
+            )
+            # A table resumed after a restart keeps editing the board message it had.
+            note = self.s.manager.front_end_note(table_id, BOARD_NOTE)
+            if isinstance(note, dict):
+                chat_id, message_id = note.get("chat_id"), note.get("message_id")
+                if isinstance(chat_id, int) and isinstance(message_id, int):
+                    board.chat_id, board.message_id = chat_id, message_id
+                    board.noted = (chat_id, message_id)
+            self.s.boards[table_id] = board
+        return board
+
+    async def _note_board(self, table_id: str, board: Board) -> None:
+        """Keep where the board message is with the table (it survives a restart)."""
+        if board.message_id is None or (board.chat_id, board.message_id) == board.noted:
+            return
+        where = (board.chat_id, board.message_id)
+        try:
+            await self.s.manager.set_front_end_note(
+                table_id, BOARD_NOTE, {"chat_id": where[0], "message_id": where[1]}
+            )
+        except Exception:  # a note not kept only costs a new board after a restart
+            log.warning("could not keep the board note of table %s", table_id, exc_info=True)
+            return
+        board.noted = where
+
+    async def render(self, function: Callable[..., bytes], *args: object) -> bytes:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        png = await loop.run_in_executor(self._pool, function, *args)
+        self.s.stats.render_seconds += loop.time() - started
+        return png
+
+    async def _show_board(self, table_id: str, _state: None) -> None:
+        from render import board_png, waiting_png
+
+        s = self.s
+        board = s.boards.get(table_id)
+        if board is None or board.event is None:
+            return
+        event = board.event
+        emote = None
+        if board.emote is not None:
+            if board.emote[1] >= s.now():
+                emote = board.emote[0]
+            else:
+                board.emote = None
+        caption = board_caption(event, board.language, emote=emote)
+        closed = board.closed
+        markup = None if closed else board_keyboard(event, board.language)
+        if closed and event.phase != "ended":
+            caption += "\n" + s.t(board.language)("This table is closed.")
+        draw: Callable[[], bytes]
+        picture: tuple[object, ...]
+        if event.view is None:  # seats still filling, or the countdown: no hand yet
+            starting = event.phase == "countdown"
+            facts = board_facts(event, board.language)  # with the seconds to the timer
+            picture = ("waiting", event.rules, facts, starting)
+            draw = functools.partial(waiting_png, event.rules, facts, starting=starting)
+        else:
+            facts = table_facts(event.seats, event.label, board.language)
+            picture = ("board", event.view, facts)
+            draw = functools.partial(board_png, event.view, facts)
+        markup_key = markup.to_dict() if markup is not None else None
+        for _attempt in range(2):
+            try:
+                if board.message_id is None:
+                    png = await self.render(draw)
+                    message = await send(
+                        lambda png=png: s.bot.send_photo(  # type: ignore[misc]
+                            board.chat_id,
+                            png,
+                            caption=caption,
+                            reply_markup=markup,
+                            message_thread_id=board.thread_id,
+                        )
+                    )
+                    board.message_id = message.message_id
+                    s.stats.board_sends += 1
+                elif picture != board.picture:
+                    png = await self.render(draw)
+                    result = await send(
+                        lambda png=png: s.bot.edit_message_media(  # type: ignore[misc]
+                            InputMediaPhoto(png, caption=caption),
+                            chat_id=board.chat_id,
+                            message_id=board.message_id,
+                            reply_markup=markup,
+                        )
+                    )
+                    s.stats.board_edits += result is not NOT_MODIFIED
+                elif caption != board.caption or markup_key != board.markup:
+                    await send(
+                        lambda: s.bot.edit_message_caption(
+                            chat_id=board.chat_id,
+                            message_id=board.message_id,
+                            caption=caption,
+                            reply_markup=markup,
+                        )
+                    )
+                    s.stats.board_edits += 1
+            except ChatMigrated as error:  # the group became a supergroup: new id
+                s.migrated[board.chat_id] = error.new_chat_id
+                board.chat_id = error.new_chat_id
+                board.message_id = None
+                continue
+            except TelegramError as error:
+                if is_gone(error) and board.message_id is not None:
+                    board.message_id = None  # someone deleted it: post a new board
+                    continue
+                s.stats.failures += 1
+                raise
+            board.picture, board.caption, board.markup = picture, caption, markup_key
+            break
+        if closed:
+            s.boards.pop(table_id, None)
+        else:
+            await self._note_board(table_id, board)
+
+    # ------------------------------------------------------------------ hands
+    async def _show_hand(self, key: HandKey, state: tuple[p.YourTiles | None, bool]) -> None:
+        from render import hand_png
+
+        s = self.s
+        event, force = state
+        slot = s.hands.setdefault(key, Hand())
+        if event is None:  # the hand ended (``force``: and the table): no more buttons
+            if slot.message_id is not None and slot.shown is not None and slot.shown[2]:
+                message_id = slot.message_id
+                with contextlib.suppress(Forbidden):
+                    await send(
+                        lambda: s.bot.edit_message_reply_markup(
+                            chat_id=int(key[0]), message_id=message_id, reply_markup=None
+                        )
+                    )
+                slot.shown = (*slot.shown[:2], None)
+            if force:  # the table is gone
+                s.hands.pop(key, None)
+            return
+        markup = hand_keyboard(event)
+        shown = (event.hand_number, event.view.tiles, markup.to_dict() if markup else None)
+        if shown == slot.shown and not force and slot.message_id is not None:
+            return
+        language = event.to.language
+        seconds = None
+        if event.is_your_turn and event.deadline is not None:
+            seconds = max(0, round(event.deadline - s.now()))
+        board = s.boards.get(event.table_id)
+        group = s.titles.get(board.chat_id, "") if board else ""
+        caption = hand_caption(event, language, group=group or "Telegram", seconds_left=seconds)
+        png = await self.render(hand_png, event.view, hand_facts(event, seconds))
+        user_id = int(event.to.user_id)
+        old = slot.message_id
+        try:
+            if event.is_your_turn or old is None or force:
+                message = await send(
+                    lambda: s.bot.send_photo(user_id, png, caption=caption, reply_markup=markup)
+                )
+                slot.message_id = message.message_id
+                s.stats.hand_sends += 1
+                if old is not None:
+                    s.spawn(self._delete(user_id, old))
+            else:
+                await send(
+                    lambda: s.bot.edit_message_media(
+                        InputMediaPhoto(png, caption=caption),
+                        chat_id=user_id,
+                        message_id=old,
+                        reply_markup=markup,
+                    )
+                )
+        except Forbidden:
+            s.reachable.discard(user_id)
+            if not slot.warned and board is not None:
+                slot.warned = True
+                await self._warn_unreachable(event, board)
+            return
+        except TelegramError as error:
+            if is_gone(error):
+                slot.message_id = None
+                slot.shown = None
+                self.hands.put(key, (event, True))
+                return
+            s.stats.failures += 1
+            raise
+        s.reachable.add(user_id)
+        slot.shown = shown
+
+    async def _delete(self, chat_id: int, message_id: int) -> None:
+        try:
+            await send(lambda: self.s.bot.delete_message(chat_id, message_id))
+        except TelegramError:
+            log.info("could not delete message %s in %s", message_id, chat_id)
+
+    async def _warn_unreachable(self, event: p.YourTiles, board: Board) -> None:
+        _ = self.s.t(board.language)
+        thread = board.thread_id
+        url = self.s.link(JoinLink(board.chat_id, thread))
+        chat = p.ChatRef(PLATFORM, str(board.chat_id), thread_id=str(thread) if thread else None)
+        self.s.group_text(
+            chat,
+            _(
+                "{name}, I cannot send you your tiles: open our private chat (a robot plays "
+                "for you when your time runs out).",
+                name=event.to.display_name,
+            ),
+            link_keyboard(url, board.language),
+        )

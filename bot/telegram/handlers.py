@@ -1,0 +1,382 @@
+"""The slash commands: each becomes one :mod:`bot.core` command (or a read of the core)
+and its reply; no rule, score or amount is decided here.
+
+Every handler takes a :class:`Said` (the message, its author as a
+:class:`~bot.core.PlayerRef`, the group, the words after the command), built once by
+:func:`said` from PTB's update.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import Message, MessageEntity, Update, User
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+import bot.core as p
+from bot.present.i18n import Translator, language_of
+from bot.present.labels import rules_text
+from bot.present.texts import confirmation, refused
+from bot.telegram.commands import read_table_args
+from bot.telegram.drawing import Drawing
+from bot.telegram.keyboards import config_keyboard
+from bot.telegram.links import JoinLink, decode_start
+from bot.telegram.sender import send
+from bot.telegram.shared import PLATFORM, Shared
+from bot.telegram.texts import help_text
+
+__all__ = ["Commands", "Said", "said"]
+
+log = logging.getLogger(__name__)
+
+Context = ContextTypes.DEFAULT_TYPE
+Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
+
+
+@dataclass(frozen=True)
+class Said:
+    """A command as the handlers see it."""
+
+    message: Message
+    user: User | None
+    player: p.PlayerRef | None  # None when Telegram names no author (a channel post)
+    chat: p.ChatRef | None  # None in a private chat
+    args: list[str]
+    language: str
+
+    @property
+    def by(self) -> p.PlayerRef:
+        """The author (handlers that need one are declared with ``said(anyone=False)``)."""
+        assert self.player is not None
+        return self.player
+
+    @property
+    def author(self) -> User:
+        assert self.user is not None
+        return self.user
+
+    @property
+    def group(self) -> p.ChatRef:
+        """The group (handlers that need one are declared with ``said(group=True)``)."""
+        assert self.chat is not None
+        return self.chat
+
+
+def said(
+    *, anyone: bool = False, group: bool = False
+) -> Callable[[Callable[[Commands, Said], Awaitable[None]]], Callable[[Commands], Handler]]:
+    """Turn ``handler(self, said)`` into a PTB handler factory.
+
+    ``anyone``: also run when Telegram names no author; ``group``: in a private chat,
+    answer that the command works in groups only.
+    """
+
+    def wrap(
+        handler: Callable[[Commands, Said], Awaitable[None]],
+    ) -> Callable[[Commands], Handler]:
+        def bound(self: Commands) -> Handler:
+            @functools.wraps(handler)
+            async def run(update: Update, context: Context) -> None:
+                message, user = update.effective_message, update.effective_user
+                if message is None or (user is None and not anyone):
+                    return
+                player = self.s.player(user) if user is not None else None
+                language = language_of(user.language_code if user else None)
+                if group and message.chat.type == ChatType.PRIVATE:
+                    _ = self.s.t(language)
+                    text = _("Use this command in a group where I am a member.")
+                    self.s.spawn(self._reply_later(message, text))
+                    return
+                chat = self.s.chat_ref(message)
+                await handler(
+                    self, Said(message, user, player, chat, list(context.args or []), language)
+                )
+
+            return run
+
+        return bound
+
+    return wrap
+
+
+class Commands:
+    """The handlers of :data:`bot.telegram.commands.COMMANDS`, by key (:meth:`handler`)."""
+
+    def __init__(self, shared: Shared, drawing: Drawing) -> None:
+        self.s = shared
+        self.drawing = drawing
+
+    def handler(self, key: str) -> Handler:
+        """The PTB handler of the command ``key`` (``play``, ``table``, ...)."""
+        factory: Callable[[Commands], Handler] = getattr(type(self), key)
+        return factory(self)
+
+    async def _reply_later(self, message: Message, text: str) -> None:
+        await self.s.reply(message, text)
+
+    async def _answer(self, said: Said, reply: p.Reply, text: str = "") -> None:
+        """Show a command's reply: a refusal or ``text`` (the confirmation); private
+        tiles privately."""
+        if reply.refusal is not None:
+            await self.s.reply(said.message, refused(reply.refusal, said.language))
+        elif text:
+            await self.s.reply(said.message, text)
+        self.drawing.private_events(reply)
+
+    async def _run(self, said: Said, command: p.Command, text: str = "") -> None:
+        """Hand ``command`` to the core and show its reply (confirmed, unless ``text``)."""
+        reply = await self.s.manager.handle(command)
+        await self._answer(said, reply, text or confirmation(type(command), reply, said.language))
+
+    async def _linked(self, said: Said) -> bool:
+        """Whether the author can be written to privately; if not they get the deep link."""
+        if await self.s.can_reach(said.author.id):
+            return True
+        chat = said.group
+        thread = int(chat.thread_id) if chat.thread_id else None
+        await self.s.send_link(said.message, said.author, JoinLink(said.message.chat.id, thread))
+        return False
+
+    # ------------------------------------------------------------------ seats
+    @said(group=True)
+    async def play(self, said: Said) -> None:
+        """/jugar, /play: sit at the open table with the fewest free seats, or open one."""
+        if await self._linked(said):
+            await self._run(said, p.PlayNow(said.by, said.group))
+
+    @said(group=True)
+    async def table(self, said: Said) -> None:
+        """/mesa, /table: open a table with a preset, options and chosen seats."""
+        args = read_table_args(said.args)
+        if args.errors:
+            _ = self.s.t(said.language)
+            await self.s.reply(
+                said.message,
+                _(
+                    "I do not understand: {words}. Example: /mesa internacional meta=200 "
+                    "derecha=robot enfrente=robot:maestro",
+                    words=", ".join(args.errors),
+                ),
+            )
+            return
+        seats: dict[str, p.PlayerRef | p.RobotSeat | None] = {
+            position: p.RobotSeat(level or None) for position, level in args.seats.items()
+        }
+        for invited in _invited_users(said.message, said.author):
+            position = next((x for x in ("across", "right", "left") if x not in seats), None)
+            if position is None:
+                break
+            seats[position] = self.s.player(invited)
+        if not await self._linked(said):
+            return
+        command = p.OpenTable(
+            said.by,
+            said.group,
+            preset=args.preset,
+            overrides=args.overrides,
+            right=seats.get("right"),
+            across=seats.get("across"),
+            left=seats.get("left"),
+        )
+        await self._run(said, command)
+
+    @said(group=True)
+    async def robots(self, said: Said) -> None:
+        """/robots [level]: fill the free seats of my waiting table with robots now."""
+        level = said.args[0].lower() if said.args else None
+        reply = await self.s.manager.handle(p.FillWithRobots(said.by, said.group, level=level))
+        await self._answer(said, reply)
+
+    @said()
+    async def leave(self, said: Said) -> None:
+        """/salir, /leave: leave my table here (a robot takes the seat during a match)."""
+        await self._run(said, p.Leave(said.by, said.chat))
+
+    @said()
+    async def tiles(self, said: Said) -> None:
+        """/fichas, /tiles: my tiles again, privately."""
+        reply = await self.s.manager.handle(p.ShowMyTiles(said.by, said.chat))
+        text = ""
+        if said.chat is not None:
+            text = self.s.t(said.language)("Your tiles are in our private chat.")
+        await self._answer(said, reply, text)
+
+    @said()
+    async def back(self, said: Said) -> None:
+        """/volver, /back: take my seat back from the robot."""
+        reply = await self.s.manager.handle(p.ComeBack(said.by, said.chat))
+        await self._answer(said, reply)
+
+    # ------------------------------------------------------------------ reads
+    @said()
+    async def balance(self, said: Said) -> None:
+        """/saldo, /balance: my balance in virtual dollars."""
+        balance = await self.s.manager.balance(said.by)
+        _ = self.s.t(said.language)
+        name = said.author.full_name
+        await self.s.reply(
+            said.message, _("{name}, your balance: ${balance}", name=name, balance=balance)
+        )
+
+    @said(anyone=True)
+    async def top(self, said: Said) -> None:
+        """/top: the ten active players with the highest balance (this group's, or all)."""
+        _ = self.s.t(said.language)
+        rows = await self.s.manager.top(said.chat, limit=10)
+        if not rows:
+            await self.s.reply(said.message, _("Nobody has finished a match here yet."))
+            return
+        lines = [_("Top 10 by balance:")]
+        for number, row in enumerate(rows, 1):
+            lines.append(f"{number}. {row.display_name} — ${row.value}")
+        await self.s.reply(said.message, "\n".join(lines))
+
+    @said(anyone=True)
+    async def rules(self, said: Said) -> None:
+        """/reglas, /rules: this chat's rule set (in a private chat: the default rules)."""
+        _ = self.s.t(said.language)
+        where = said.chat or p.ChatRef(PLATFORM, str(said.message.chat.id))
+        info = await self.s.manager.chat_rules(where)
+        text = rules_text(info.rules, info.preset, info.overrides, said.language)
+        if said.chat is not None and not info.set_by_admins:
+            text += "\n" + _("The admins have not chosen rules: these are the defaults (/config).")
+        await self.s.reply(said.message, text)
+
+    @said(group=True)
+    async def config(self, said: Said) -> None:
+        """/config: admins choose the chat's preset and single options (menu or words).
+
+        Only what the admin typed is sent: the core starts again from a preset, or merges
+        the options over the chat's current rules (:mod:`bot.core.chat_rules`)."""
+        s, chat = self.s, said.group
+        _ = s.t(said.language)
+        if not await s.is_admin(said.message, said.author):
+            await s.reply(said.message, _("Only this group's administrators can use /config."))
+            return
+        if said.args:
+            args = read_table_args(said.args, seats=False)
+            if args.errors:
+                example = _(
+                    "I do not understand: {words}. Example: /config dominicano meta=150",
+                    words=", ".join(args.errors),
+                )
+                await s.reply(said.message, example)
+                return
+            change = p.SetChatRules(said.by, chat, args.preset, args.overrides, is_admin=True)
+            reply = await s.manager.handle(change)
+            if reply.refusal is not None:
+                await s.reply(said.message, refused(reply.refusal, said.language))
+                return
+            info = await s.manager.chat_rules(chat)
+            await s.reply(
+                said.message, rules_text(info.rules, info.preset, info.overrides, s.language)
+            )
+            return
+        info = await s.manager.chat_rules(chat)
+        await s.reply(
+            said.message,
+            _("Rules of this group (press to change):")
+            + "\n"
+            + rules_text(info.rules, info.preset, info.overrides, s.language),
+            config_keyboard(info.rules, info.preset, info.overrides, s.language),
+        )
+
+    @said()
+    async def history(self, said: Said) -> None:
+        """/historial, /history: the last match record (records.md) as a JSON document:
+        this group's last match in a group, my last match in private."""
+        _ = self.s.t(said.language)
+        if said.chat is not None:
+            records = await self.s.manager.history(chat=said.chat, limit=1)
+        else:
+            records = await self.s.manager.history(player=said.by, limit=1)
+        if not records:
+            await self.s.reply(said.message, _("No finished match yet."))
+            return
+        last = records[0]
+        data = json.dumps(last.record, ensure_ascii=False, indent=2).encode()
+        try:
+            await send(
+                lambda: said.message.reply_document(
+                    data,
+                    filename=f"partida-{last.match_id}.json",
+                    caption=_("Match record {match} (JSON).", match=last.match_id),
+                )
+            )
+        except TelegramError:
+            self.s.stats.failures += 1
+            log.warning("could not send the record", exc_info=True)
+
+    @said(anyone=True)
+    async def help(self, said: Said) -> None:
+        """/ayuda, /help: how to play."""
+        await self.s.reply(said.message, help_text(said.language))
+
+    @said()
+    async def start(self, said: Said) -> None:
+        """/start [payload]: the private chat works now; a deep link finishes seating."""
+        s, message = self.s, said.message
+        _ = s.t(said.language)
+        if said.chat is not None:
+            await s.reply(message, help_text(said.language))
+            return
+        s.reachable.add(said.author.id)
+        if not said.args:
+            hello = _("Hello! Your tiles will come here. Send /jugar in a group to sit at a table.")
+            await s.reply(message, hello, quote=False)
+            return
+        link = decode_start(said.args[0])
+        if link is None or not await s.is_member(link.chat_id, said.author.id):
+            await s.reply(message, _("That link is not valid (any more)."), quote=False)
+            return
+        await self._seat_from_link(said, link, _)
+
+    async def _seat_from_link(self, said: Said, link: JoinLink, _: Translator) -> None:
+        chat = p.ChatRef(
+            PLATFORM,
+            str(link.chat_id),
+            thread_id=str(link.thread_id) if link.thread_id else None,
+            language=self.s.language,
+        )
+        command: p.Command
+        if link.table_id is None:
+            command = p.PlayNow(said.by, chat)
+        else:
+            command = p.SitAt(said.by, chat, link.table_id, link.seat)
+        reply = await self.s.manager.handle(command)
+        if reply.refusal is not None:
+            await self._answer(said, reply)
+            return
+        group = self.s.titles.get(link.chat_id, "")
+        text = _("You are seated in {group}. Your tiles will come here.", group=group)
+        if not group:
+            text = _("You are seated. Your tiles will come here.")
+        text = confirmation(type(command), reply, said.language) + "\n" + text
+        await self._answer(said, reply, text)
+
+
+def _invited_users(message: Message, user: User) -> list[User]:
+    """People named in a /mesa: the author of the message replied to, then users
+    mentioned by name (text mentions carry the user; @usernames cannot be resolved)."""
+    out: list[User] = []
+    replied = message.reply_to_message
+    if replied is not None and replied.from_user is not None:
+        out.append(replied.from_user)
+    for entity in message.entities:
+        if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
+            out.append(entity.user)
+    seen: set[int] = {user.id}
+    unique = []
+    for invited in out:
+        if invited.is_bot or invited.id in seen:
+            continue
+        seen.add(invited.id)
+        unique.append(invited)
+    return unique

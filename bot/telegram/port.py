@@ -1,0 +1,188 @@
+"""The core's events as Telegram messages (the front end's :class:`bot.core.Port` side).
+
+Boards and hands are drawn by background workers (:mod:`bot.telegram.drawing`); group
+messages are queued to their chat's worker (in order per chat, never awaited here: a
+group's flood limit must not hold up the table's next events, such as a player's private
+turn). A player the bot cannot write to privately is never dealt in: they are unseated
+and given a deep link.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from dataclasses import replace
+
+from telegram.error import TelegramError
+
+import bot.core as p
+from bot.present.facts import table_facts
+from bot.present.i18n import emote_label
+from bot.present.labels import rules_text
+from bot.present.screens import hand_ended_text, match_ended_caption
+from bot.present.texts import refused
+from bot.telegram.drawing import Drawing
+from bot.telegram.keyboards import back_keyboard, link_keyboard, rematch_keyboard
+from bot.telegram.links import JoinLink
+from bot.telegram.sender import send
+from bot.telegram.shared import PLATFORM, Board, Shared
+
+__all__ = ["EMOTE_SECONDS", "TelegramPort"]
+
+log = logging.getLogger(__name__)
+
+EMOTE_SECONDS = 8.0
+"""How long an emote stays in the board's caption (seconds of the manager's clock)."""
+
+
+class TelegramPort:
+    """Shows each manager event: a board or hand redrawn, or a message to a group or a player."""
+
+    def __init__(self, shared: Shared, drawing: Drawing) -> None:
+        self.s = shared
+        self.drawing = drawing
+
+    async def deliver(self, event: p.Event) -> None:
+        s, drawing = self.s, self.drawing
+        board: Board | None
+        if isinstance(event, p.TableChanged):
+            board = drawing.board_for(event.table_id, event.chat)
+            board.event = event
+            board.label = event.label
+            drawing.board(event.table_id)
+        elif isinstance(event, p.YourTiles):
+            drawing.tiles(event)
+        elif isinstance(event, p.EmoteShown):
+            board = s.boards.get(event.table_id)
+            if board is not None and board.event is not None:
+                label = emote_label(event.name, board.language)
+                board.emote = (f"{event.player.display_name}: {label}", s.now() + EMOTE_SECONDS)
+                drawing.board(event.table_id)
+        elif isinstance(event, p.HandEnded):
+            drawing.clear_buttons(event.table_id)
+            board = s.boards.get(event.table_id)
+            seats = board.event.seats if board and board.event else ()
+            if len(seats) == 4:
+                label = board.label if board else ""
+                s.group_text(event.chat, hand_ended_text(event, seats, label, s.language))
+        elif isinstance(event, p.MatchEnded):
+            self._match_ended(event)
+        elif isinstance(event, p.SeatTakenByRobot):
+            await self._seat_taken(event)
+        elif isinstance(event, p.SeatGivenBack):
+            _ = s.t(s.language)
+            s.group_text(
+                event.chat, _("{name} is back at the table.", name=event.player.display_name)
+            )
+        elif isinstance(event, p.PlayerSeated):
+            await self._check_seated(event)
+        elif isinstance(event, p.TableClosed):
+            self._table_closed(event)
+        elif isinstance(event, p.ChatRulesChanged):
+            _ = s.t(s.language)
+            s.group_text(
+                event.chat,
+                _("{name} changed this group's rules.", name=event.by.display_name)
+                + "\n"
+                + rules_text(event.rules, event.preset, event.overrides, s.language),
+            )
+        elif isinstance(event, p.Refusal) and event.to.platform == PLATFORM:
+            await s.private_text(int(event.to.user_id), refused(event))
+
+    def _match_ended(self, event: p.MatchEnded) -> None:
+        self.drawing.clear_buttons(event.table_id)
+        board = self.s.boards.get(event.table_id)
+        if board is not None and board.event is not None:
+            # The final position, as the match result says it (the last move ended it).
+            board.event = replace(
+                board.event,
+                phase=p.Phase.ENDED,
+                seats=event.seats,
+                view=event.view,
+                turn=None,
+                deadline=None,
+                seconds_left=None,
+            )
+            self.drawing.board(event.table_id)
+        label = board.label if board else event.table_id
+        self.s.to_group(event.chat, functools.partial(self._send_result, event, label))
+
+    def _table_closed(self, event: p.TableClosed) -> None:
+        s = self.s
+        self.drawing.clear_buttons(event.table_id, forget=True)
+        board = s.boards.get(event.table_id)
+        if board is not None:
+            board.closed = event.reason
+            self.drawing.board(event.table_id)
+        if event.reason == "no_humans":
+            _ = s.t(s.language)
+            label = board.label if board else ""
+            s.group_text(
+                event.chat,
+                _("Table {label} closed: no players left. Stakes refunded.", label=label),
+            )
+
+    async def _check_seated(self, event: p.PlayerSeated) -> None:
+        """Nobody is dealt in whom the bot cannot reach privately: such a player is
+        unseated (before the match) and given the deep link."""
+        s = self.s
+        if event.player.platform != PLATFORM:
+            return
+        if await s.can_reach(int(event.player.user_id)):
+            return
+        await s.manager.handle(p.Leave(event.player, event.chat, event.table_id))
+        thread = int(event.chat.thread_id) if event.chat.thread_id else None
+        url = s.link(JoinLink(int(event.chat.chat_id), thread, event.table_id, event.seat))
+        s.group_text(
+            event.chat,
+            s.unreachable_text(event.player.display_name),
+            link_keyboard(url, s.language),
+        )
+
+    async def _seat_taken(self, event: p.SeatTakenByRobot) -> None:
+        s = self.s
+        _ = s.t(s.language)
+        minutes = max(1, round((event.back_by - s.now()) / 60))
+        s.group_text(
+            event.chat,
+            _(
+                "A robot plays for {name} now; they can come back within {minutes} min (/volver).",
+                name=event.player.display_name,
+                minutes=minutes,
+            ),
+        )
+        if event.player.platform == PLATFORM:
+            language = event.player.language
+            board = s.boards.get(event.table_id)
+            await s.private_text(
+                int(event.player.user_id),
+                s.t(language)(
+                    "A robot plays for you at table {label}. Come back within {minutes} min to keep "
+                    "your seat and your stake.",
+                    label=board.label if board else event.table_id,
+                    minutes=minutes,
+                ),
+                back_keyboard(event.table_id, language),
+            )
+
+    async def _send_result(self, event: p.MatchEnded, label: str) -> None:
+        from render import match_result_png
+
+        s = self.s
+        caption = match_ended_caption(event, label, s.language)
+        facts = table_facts(event.seats, label, s.language)
+        png = await self.drawing.render(match_result_png, event.view, facts, dict(event.payouts))
+        thread = int(event.chat.thread_id) if event.chat.thread_id else None
+        try:
+            await send(
+                lambda: s.bot.send_photo(
+                    s.chat_id(event.chat),
+                    png,
+                    caption=caption,
+                    reply_markup=rematch_keyboard(event.table_id, s.language),
+                    message_thread_id=thread,
+                )
+            )
+        except TelegramError:
+            s.stats.failures += 1
+            log.warning("could not send the match result", exc_info=True)

@@ -1,0 +1,150 @@
+"""The table's screens as text: board captions, hand results, match results."""
+
+from __future__ import annotations
+
+import random
+
+from bot.core import ChatRef, HandEnded, MatchEnded, PlayerRef, SeatInfo, TableChanged
+from bot.present.screens import (
+    CAPTION_LIMIT,
+    board_caption,
+    hand_ended_text,
+    match_ended_caption,
+)
+from engine.match import Match
+from engine.rules import find_preset
+from engine.views import public_view
+
+CHAT = ChatRef("telegram", "-100")
+SEATS = (
+    SeatInfo(seat=0, name="Ana", player=PlayerRef("telegram", "1", "Ana")),
+    SeatInfo(seat=1, name="Robot (Experto)", is_robot=True),
+    SeatInfo(seat=2, name="Luis", player=PlayerRef("telegram", "2", "Luis")),
+    SeatInfo(seat=3, name="Bea", player=PlayerRef("telegram", "3", "Bea")),
+)
+
+
+def _played(moves: int) -> Match:
+    match = Match.new(find_preset("venezolano"), random.Random(11))
+    for _ in range(moves):
+        if match.hand.is_over:
+            break
+        match = match.apply(match.hand.legal_moves()[0])
+    return match
+
+
+def test_the_playing_caption_says_whose_turn_time_left_score_and_last_move() -> None:
+    match = _played(3)
+    view = public_view(match)
+    event = TableChanged(
+        table_id="t",
+        chat=CHAT,
+        label="4",
+        phase="playing",
+        rules=match.hand.rules,
+        seats=SEATS,
+        view=view,
+        hand_number=1,
+        move_number=4,
+        seconds_left=45,
+        turn=view.turn,
+    )
+    caption = board_caption(event, "es", emote="Ana: ¡Buena!")
+    assert caption.startswith("Mesa 4 · Mano 1 · a 100")
+    assert "🔵 Ana y Luis: 0 – 🔴 Robot (Experto) y Bea: 0" in caption
+    assert f"Turno de {SEATS[view.turn].name} (45 s)" in caption
+    seat, move = view.last_move  # type: ignore[misc]
+    assert f"Última: {SEATS[seat].name} {move.tile}" in caption
+    assert caption.endswith("💬 Ana: ¡Buena!")
+    english = board_caption(event, "en")
+    assert english.startswith("Table 4 · Hand 1 · to 100")
+
+
+def test_the_waiting_caption_counts_free_seats_and_the_robot_timer() -> None:
+    seats = (SEATS[0], SeatInfo(seat=1), SeatInfo(seat=2), SeatInfo(seat=3))
+    event = TableChanged(
+        table_id="t",
+        chat=CHAT,
+        label="2",
+        phase="waiting",
+        rules=find_preset("venezolano"),
+        seats=seats,
+        seconds_left=120,
+    )
+    caption = board_caption(event, "es")
+    assert "Asientos libres: 3" in caption and "120 s" in caption and "Ana" in caption
+    assert len(board_caption(event, "es", emote="x" * 2000)) == CAPTION_LIMIT
+
+
+def test_hand_and_match_results_say_who_won_what_the_manager_computed() -> None:
+    match = _played(200)
+    assert match.hand.is_over
+    outcome = match.hand.outcome
+    assert outcome is not None
+    points = [0, 0]
+    if outcome.winner_team is not None:
+        points[outcome.winner_team] = outcome.points
+    ended = HandEnded(
+        table_id="t",
+        chat=CHAT,
+        hand_number=1,
+        outcome=outcome,
+        hand_points=(points[0], points[1]),
+        score=match.score,
+        view=public_view(match),
+    )
+    text = hand_ended_text(ended, SEATS, "4", "es")
+    assert text.startswith("Mesa 4 · mano 1:")
+    assert f"Marcador: {match.score[0]} – {match.score[1]}" in text
+    if outcome.winner_team is not None:
+        assert f"ganan {outcome.points} puntos" in text
+
+    result = MatchEnded(
+        table_id="t",
+        chat=CHAT,
+        winner_team=0,
+        score=(100, 35),
+        winners=(),
+        payouts={0: 20, 2: 20},
+        payouts_by_player={},
+        balances={},
+        record={},
+        view=public_view(match),
+        seats=SEATS,
+    )
+    caption = match_ended_caption(result, "4", "es")
+    assert "¡Ana y Luis ganan la partida 100 – 35!" in caption
+    assert "Ana recibe $20" in caption and "Luis recibe $20" in caption
+
+
+def test_every_sentence_of_the_present_layer_is_in_both_core_catalogs_with_its_placeholders() -> (
+    None
+):
+    import ast
+    import re
+    from pathlib import Path
+
+    import bot.present
+    from bot.present.i18n import _catalog
+
+    package = Path(bot.present.__file__).parent
+    msgids: set[str] = set()
+    for name in ("labels.py", "screens.py"):
+        for node in ast.walk(ast.parse((package / name).read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+                and (
+                    (isinstance(node.func, ast.Name) and node.func.id in ("_", "N_"))
+                    or isinstance(node.func, ast.Call)
+                )
+            ):
+                msgids.add(node.args[0].value)
+    assert len(msgids) > 40
+    spanish, english = _catalog("es", "core"), _catalog("en", "core")
+    for msgid in msgids:
+        assert msgid in spanish and msgid in english, msgid
+        places = set(re.findall(r"\{(\w+)\}", msgid))
+        assert set(re.findall(r"\{(\w+)\}", spanish[msgid])) == places, msgid
