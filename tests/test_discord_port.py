@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import Event, PlayerRef, Refusal, RefusalReason, TableChanged
-from bot.discord.port import board_embed, team_names
+from bot.discord.messages import board_embed, team_names
 from tests.fake_discord import (
     FakeDiscord,
     FakeMessage,

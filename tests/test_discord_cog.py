@@ -1,4 +1,4 @@
-"""The ``/domino`` commands and button presses (bot/discord/commands.py), through the real
+"""The ``/domino`` commands and button presses (bot/discord/cog.py, config.py, presses.py), through the real
 discord.py and the fake Discord: answers, refusals, the DMs-closed fallback, admin rights."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import pytest
 
 from bot.core import ROBOT_NAMES
-from bot.discord.commands import rules_lines
+from bot.discord.messages import rules_lines
 from engine.rules import find_preset
 from storage.memory import MemoryStorage
 from tests.fake_discord import (
