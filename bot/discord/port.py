@@ -13,10 +13,8 @@ interactions within Discord's 3 seconds.
   it is is kept as a note with the table (``TableManager.set_front_end_note``), so a
   table resumed after a restart keeps editing it (a snapshot from before notes finds
   it in the channel's recent history, or through a press on it).
-- **Tiles**: a DM per turn naming the server and the table, with one button per legal
-  move; between turns the same DM is edited (buttons removed). A member whose DMs are
-  closed (Discord error 50007) gets their tiles ephemerally instead: the last ephemeral
-  tiles message they opened is edited while its interaction token lives.
+- **Tiles**: by DM, or ephemerally when DMs are closed: :class:`bot.discord.tiles.TilesDesk`
+  (``port.desk``).
 - **Results**: hand and match results as short channel messages with their pictures.
 """
 
@@ -39,6 +37,7 @@ from bot.core import (
     EmoteShown,
     Event,
     HandEnded,
+    Manager,
     MatchEnded,
     Phase,
     PlayerRef,
@@ -50,7 +49,6 @@ from bot.core import (
     TableClosed,
     YourTiles,
 )
-from bot.core.bus import Manager
 from bot.discord.buttons import board_view
 from bot.discord.i18n import texts
 from bot.discord.messages import board_embed, team_names
