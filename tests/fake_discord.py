@@ -44,6 +44,8 @@ __all__ = [
     "FakeMessage",
     "FakeUser",
     "Request",
+    "board_message",
+    "seat_and_fill",
 ]
 
 EPHEMERAL = 1 << 6
@@ -1082,3 +1084,21 @@ async def play_until_closed(
         inter = await fake.click(user, message, choose(ids))
         presses.append(await fake.answered(inter))
     raise AssertionError(f"the match did not end within {limit} moves")
+
+
+def board_message(fake: FakeDiscord) -> FakeMessage:
+    """The board (the message with an embed) in the first server's channel."""
+    channel = fake.channel_of(next(iter(fake.guilds)))
+    return next(m for m in fake.messages_in(channel) if m.embeds)
+
+
+async def seat_and_fill(fake: FakeDiscord, harness: Harness, user: FakeUser) -> FakeMessage:
+    """``user`` plays ``/domino jugar`` and presses "robots now": a match starts."""
+    guild = next(iter(fake.guilds))
+    await fake.replied(await fake.slash(user, guild, "domino", "jugar"))
+    await harness.idle()
+    board = board_message(fake)
+    robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
+    await fake.answered(await fake.click(user, board, robots))
+    await harness.idle()
+    return board

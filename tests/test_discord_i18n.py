@@ -59,9 +59,8 @@ def test_both_catalogs_hold_the_same_messages_with_the_same_placeholders() -> No
 def test_command_and_option_names_are_valid_discord_names_in_both_languages() -> None:
     spanish = catalog("es")
     english = catalog("en")
-    source = (
-        Path(__file__).resolve().parent.parent / "bot" / "discord" / "commands.py"
-    ).read_text()
+    folder = Path(__file__).resolve().parent.parent / "bot" / "discord"
+    source = "".join((folder / name).read_text() for name in ("cog.py", "config.py"))
     names = re.findall(r'command_name\("([^"]+)", "([^"]+)"\)', source)
     assert len(names) > 20
     for default, msgid in names:

@@ -3,16 +3,13 @@ tiles and channel messages."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.core import Event, PlayerRef, Refusal, RefusalReason, TableChanged
-from bot.discord.port import board_embed, team_names
 from tests.fake_discord import (
     FakeDiscord,
     FakeMessage,
-    FakeUser,
     Harness,
     play_until_closed,
+    seat_and_fill,
 )
 
 
@@ -34,17 +31,6 @@ def board_of(fake: FakeDiscord) -> FakeMessage:
     return next(m for m in fake.messages_in(channel(fake)) if m.embeds)
 
 
-async def seat_and_fill(fake: FakeDiscord, harness: Harness, user: FakeUser) -> FakeMessage:
-    guild = next(iter(fake.guilds))
-    await fake.replied(await fake.slash(user, guild, "domino", "jugar"))
-    await harness.idle()
-    board = board_of(fake)
-    robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
-    await fake.answered(await fake.click(user, board, robots))
-    await harness.idle()
-    return board
-
-
 async def test_bursts_of_table_changes_are_coalesced_into_fewer_board_edits(
     fake: FakeDiscord, harness: Harness
 ) -> None:
@@ -58,24 +44,6 @@ async def test_bursts_of_table_changes_are_coalesced_into_fewer_board_edits(
     assert 0 < edits < changes
     # The picture was uploaded again only with new states, never without the embed.
     assert board.embeds[0]["image"]["url"] == "attachment://mesa.png"
-
-
-async def test_dms_closed_in_the_middle_of_a_match_fall_back_to_the_my_tiles_button(
-    fake: FakeDiscord, harness: Harness
-) -> None:
-    ana = fake.add_user("Ana")
-    board = await seat_and_fill(fake, harness, ana)
-    dm = await fake.wait_until(lambda: (m := fake.last_dm(ana)) and m.custom_ids() and m)
-    fake.dms_closed.add(ana.id)  # she closes her DMs now
-    await fake.answered(await fake.click(ana, dm, dm.custom_ids()[0]))
-    await harness.idle()
-    await fake.wait_until(lambda: str(ana.id) in harness.front.port.dms_closed)
-    tiles = next(i for i in board.custom_ids() if i.startswith("dm1:t:"))
-    press = await fake.click(ana, board, tiles)
-    (shown,) = await fake.replied(press)
-    assert shown.ephemeral and shown.file_bytes().startswith(b"\x89PNG")
-    presses = await play_until_closed(fake, harness, {ana.id: lambda: shown})
-    assert presses and all(not p.followups for p in presses)
 
 
 async def test_a_refusal_outside_any_command_reaches_the_player_by_dm_or_in_the_channel(
@@ -119,36 +87,3 @@ async def test_leaving_mid_match_and_coming_back_are_announced(
     assert not press.followups
     assert any(m.content == "Ana volvió." for m in fake.messages_in(channel(fake)))
     assert "(ausente)" not in board.text()
-
-
-async def test_the_board_embed_names_whose_turn_the_time_left_and_the_score(
-    fake: FakeDiscord, harness: Harness
-) -> None:
-    ana = fake.add_user("Ana", locale="en-US")
-    await seat_and_fill(fake, harness, ana)
-    state = harness.manager.table_state(harness.manager.tables()[0])
-    embed = board_embed(state, "en").to_dict()
-    assert embed["title"] == "Table 1 · venezolano"
-    deadline = int(state.deadline)
-    assert embed["description"] == f"{state.seats[state.turn].name} to play · <t:{deadline}:R>"
-    fields: dict[str, Any] = {f["name"]: f["value"] for f in embed["fields"]}
-    assert fields["Score (to 100)"].count("**0**") == 2
-    assert team_names(state.seats, 0) == f"{state.seats[0].name} / {state.seats[2].name}"
-    spanish = board_embed(state, "es").to_dict()
-    assert spanish["footer"]["text"] == "Apuesta: $10"
-
-
-async def test_a_turn_that_times_out_takes_the_buttons_off_the_dm(
-    fake: FakeDiscord, harness: Harness
-) -> None:
-    ana = fake.add_user("Ana")
-    await seat_and_fill(fake, harness, ana)
-    dm = await fake.wait_until(lambda: (m := fake.last_dm(ana)) and m.custom_ids() and m)
-    table = harness.manager.tables()[0]
-    before = len(harness.manager.match_of(table).hand.history)
-    await harness.clock.advance(46)  # the 45 s turn runs out: a robot plays that move
-    await harness.idle()
-    await fake.wait_until(lambda: not dm.custom_ids())
-    match = harness.manager.match_of(table)
-    assert len(match.hand.history) > before or match.hand_number > 1
-    assert dm.content.startswith("Tus fichas en la mesa 1")

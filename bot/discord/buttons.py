@@ -14,8 +14,8 @@ one view per message in memory; only :class:`PressItem` answers the presses.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 import discord
 
@@ -24,23 +24,30 @@ from bot.discord.i18n import texts
 from bot.present.i18n import emote_label
 from bot.present.texts import move_buttons
 
-if TYPE_CHECKING:  # pragma: no cover
-    from bot.discord.commands import DominoCommands
-
 __all__ = [
+    "OnPress",
     "PressItem",
     "board_view",
     "moves_view",
+    "press_item",
     "static_view",
     "tiles_view",
 ]
 
 MAX_CUSTOM_ID = 100
 _ROW_SIZE = 5
+PRESS_TEMPLATE = r"dm1:[a-z]:[^\s]{1,90}"
+
+OnPress = Callable[[discord.Interaction[Any], str], Awaitable[None]]
+"""What a press becomes: ``on_press(interaction, payload)``."""
 
 
-class PressItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dm1:[a-z]:[^\s]{1,90}"):
-    """Any button of this bot; its press is handed, raw, to the table manager."""
+class PressItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PRESS_TEMPLATE):
+    """Any button of this bot; its press is handed, raw, to the table manager.
+
+    This class only recognises the payloads; :func:`press_item` makes the class the bot
+    registers, bound to the handler the presses go to.
+    """
 
     def __init__(self, payload: str, *, label: str | None = None) -> None:
         super().__init__(discord.ui.Button(label=label or payload, custom_id=payload))
@@ -61,9 +68,15 @@ class PressItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dm1:[
     ) -> PressItem:
         return cls(match.group(0))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler: DominoCommands = interaction.client.domino
-        await handler.on_press(interaction, self.payload)
+
+def press_item(on_press: OnPress) -> type[PressItem]:
+    """The :class:`PressItem` whose presses go to ``on_press`` (for ``add_dynamic_items``)."""
+
+    class BoundPressItem(PressItem, template=PRESS_TEMPLATE):
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            await on_press(interaction, self.payload)
+
+    return BoundPressItem
 
 
 def static_view(rows: Sequence[Sequence[discord.ui.Button[Any]]]) -> discord.ui.View:

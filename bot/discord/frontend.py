@@ -25,12 +25,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core import TableManager
+from bot.core import Manager
 from bot.core.clock import Clock
-from bot.discord.buttons import PressItem
-from bot.discord.commands import PLATFORM, DominoCommands
+from bot.discord.buttons import PressItem, press_item
+from bot.discord.cog import DominoCog
+from bot.discord.config import ConfigCog
 from bot.discord.i18n import DominoTranslator, player_language, texts
-from bot.discord.port import DiscordPort
+from bot.discord.port import DiscordPort, Render
+from bot.discord.presses import Presses
+from bot.discord.replies import PLATFORM, Replies
 from bot.discord_http import point_discord_at
 from storage.base import Storage
 
@@ -58,12 +61,14 @@ def intents() -> discord.Intents:
 
 
 class DominoBot(commands.AutoShardedBot):
-    """discord.py's sharded bot with the domino handlers attached (``bot.domino``)."""
-
-    domino: DominoCommands
+    """discord.py's sharded bot with its dependencies given: the manager, the storage and
+    the pictures; it builds its port, cogs and press handler (added in ``setup_hook``)."""
 
     def __init__(
         self,
+        manager: Manager,
+        storage: Storage,
+        render: dict[str, Render],
         *,
         test_guild: int | None,
         shard_count: int | None,
@@ -82,6 +87,11 @@ class DominoBot(commands.AutoShardedBot):
         )
         self.test_guild = test_guild
         self._gateway_url = gateway_url
+        self.manager = manager
+        self.storage = storage
+        self.port = DiscordPort(self, notes=manager, **render)
+        self.replies = Replies(manager, self.port)
+        self.presses = Presses(self.replies)
 
     async def setup_hook(self) -> None:
         """Add the commands, the persistent buttons and the translator; sync commands."""
@@ -89,9 +99,9 @@ class DominoBot(commands.AutoShardedBot):
             self._point_bot_gateway_at(self._gateway_url)
         await self.tree.set_translator(DominoTranslator())
         guild = discord.Object(self.test_guild) if self.test_guild else None
-        for command in self.domino.app_commands():
-            self.tree.add_command(command, guild=guild)
-        self.add_dynamic_items(PressItem)
+        await self.add_cog(DominoCog(self.manager, self.storage, self.replies), guild=guild)
+        await self.add_cog(ConfigCog(self.manager, self.replies), guild=guild)
+        self.add_dynamic_items(press_item(self.presses.on_press))
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         await self.tree.sync(guild=guild)
         log.info("slash commands synced %s", f"to guild {self.test_guild}" if guild else "globally")
@@ -123,7 +133,7 @@ class DominoBot(commands.AutoShardedBot):
         message = interaction.message
         if message is not None and custom_id in custom_ids(message):
             return  # PressItem answers it
-        await self.domino.on_press(interaction, custom_id)
+        await self.presses.on_press(interaction, custom_id)
 
     def _point_bot_gateway_at(self, url: str) -> None:
         # With auto-sharding, discord.py asks REST for the gateway URL; behind a proxy the
@@ -151,7 +161,7 @@ class DiscordFrontEnd:
         api_base_url: the REST base, e.g. ``http://proxy:8080/api/v10``
             (``DISCORD_API_BASE_URL``).
         gateway_url: the gateway, e.g. ``ws://proxy:8081`` (``DISCORD_GATEWAY_URL``).
-        clock: time for storage calls (default: the manager's ``clock``, else the system).
+        clock: kept for callers; the Discord front end reads no time itself.
         guild_ready_timeout: seconds to wait for guilds after READY (tests use tiny values).
         ready_timeout: how long :meth:`start` waits for the gateway before returning anyway.
         render: the picture functions (default: the ``render`` package's).
@@ -160,7 +170,7 @@ class DiscordFrontEnd:
     def __init__(
         self,
         token: str,
-        manager: TableManager,
+        manager: Manager,
         storage: Storage,
         *,
         test_guild: int | None = None,
@@ -170,19 +180,13 @@ class DiscordFrontEnd:
         clock: Clock | None = None,
         guild_ready_timeout: float = 2.0,
         ready_timeout: float = 120.0,
-        render: dict[str, Any] | None = None,
+        render: dict[str, Render] | None = None,
     ) -> None:
         if api_base_url or gateway_url:
             point_discord_at(api_base_url, gateway_url)
         self.token = token
         self.manager = manager
         self.storage = storage
-        self.bot = DominoBot(
-            test_guild=test_guild,
-            shard_count=shards,
-            gateway_url=gateway_url,
-            guild_ready_timeout=guild_ready_timeout,
-        )
         if render is None:
             import render as render_module
 
@@ -193,10 +197,18 @@ class DiscordFrontEnd:
                 "render_match_result": render_module.match_result_png,
                 "render_waiting": render_module.waiting_png,
             }
-        self.port = DiscordPort(self.bot, notes=manager, **render)
-        clock = clock or manager.clock
-        self.commands = DominoCommands(self.bot, manager, storage, self.port, clock)
-        self.bot.domino = self.commands
+        self.bot = DominoBot(
+            manager,
+            storage,
+            render,
+            test_guild=test_guild,
+            shard_count=shards,
+            gateway_url=gateway_url,
+            guild_ready_timeout=guild_ready_timeout,
+        )
+        self.port = self.bot.port
+        self.presses = self.bot.presses
+        self.clock = clock
         self.ready_timeout = ready_timeout
         self._task: asyncio.Task[None] | None = None
 

@@ -13,10 +13,8 @@ interactions within Discord's 3 seconds.
   it is is kept as a note with the table (``TableManager.set_front_end_note``), so a
   table resumed after a restart keeps editing it (a snapshot from before notes finds
   it in the channel's recent history, or through a press on it).
-- **Tiles**: a DM per turn naming the server and the table, with one button per legal
-  move; between turns the same DM is edited (buttons removed). A member whose DMs are
-  closed (Discord error 50007) gets their tiles ephemerally instead: the last ephemeral
-  tiles message they opened is edited while its interaction token lives.
+- **Tiles**: by DM, or ephemerally when DMs are closed: :class:`bot.discord.tiles.TilesDesk`
+  (``port.desk``).
 - **Results**: hand and match results as short channel messages with their pictures.
 """
 
@@ -27,10 +25,9 @@ import contextlib
 import functools
 import io
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
@@ -40,6 +37,7 @@ from bot.core import (
     EmoteShown,
     Event,
     HandEnded,
+    Manager,
     MatchEnded,
     Phase,
     PlayerRef,
@@ -51,33 +49,23 @@ from bot.core import (
     TableClosed,
     YourTiles,
 )
-from bot.discord.buttons import board_view, moves_view
+from bot.discord.buttons import board_view
 from bot.discord.i18n import texts
-from bot.present.facts import board_facts, hand_facts
+from bot.discord.messages import board_embed, team_names
+from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
+from bot.present.facts import board_facts
 from bot.present.i18n import emote_label
 from bot.present.texts import refused
 from engine.hand import Termination
 
-__all__ = ["DM_CLOSED", "DiscordPort", "team_names"]
+__all__ = ["BOARD_FILE", "DM_CLOSED", "DiscordPort"]
 
 log = logging.getLogger(__name__)
-
-DM_CLOSED = 50007
-"""Discord's error code for "Cannot send messages to this user"."""
-
-EPHEMERAL_TOKEN_SECONDS = 14 * 60
-"""An interaction token lives 15 minutes; stop editing through it a little before."""
 
 HISTORY_LOOKUP = 30
 """How many recent channel messages to search for a resumed table's board."""
 
 BOARD_FILE = "mesa.png"
-HAND_FILE = "fichas.png"
-
-
-def team_names(seats: tuple[SeatInfo, ...], team: int) -> str:
-    """The names of a partnership (seats ``team`` and ``team + 2``), e.g. "Ana y Luis"."""
-    return " / ".join(seats[s].name or "·" for s in (team, team + 2))
 
 
 @dataclass
@@ -95,36 +83,11 @@ class _Board:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-@dataclass
-class _Tiles:
-    player: PlayerRef
-    table_id: str
-    pending: YourTiles | None = None
-    message: discord.Message | None = None
-    has_buttons: bool = False
-    shown: tuple[int, int, bool] | None = None  # (hand, move number, my turn) last shown
-    task: asyncio.Task[None] | None = None
-
-
-@dataclass
-class _Ephemeral:
-    interaction: discord.Interaction[Any]
-    since: float
-
-
 Render = Callable[..., bytes]
 
 BOARD_NOTE = "discord.board"
 """The table manager's front-end note holding the board message (``channel_id``,
 ``message_id``), so a table resumed after a restart edits the same message."""
-
-
-class Notes(Protocol):
-    """The part of :class:`bot.core.TableManager` that keeps front-end notes."""
-
-    def front_end_note(self, table_id: str, key: str) -> Any: ...
-
-    async def set_front_end_note(self, table_id: str, key: str, value: Any) -> bool: ...
 
 
 class DiscordPort:
@@ -150,7 +113,7 @@ class DiscordPort:
         render_hand_result: Render,
         render_match_result: Render,
         render_waiting: Render | None = None,
-        notes: Notes | None = None,
+        notes: Manager | None = None,
     ) -> None:
         if render_waiting is None:
             from render import waiting_png
@@ -164,9 +127,8 @@ class DiscordPort:
         self._render_hand_result = render_hand_result
         self._render_match_result = render_match_result
         self.boards: dict[str, _Board] = {}
-        self.tiles: dict[tuple[str, str], _Tiles] = {}  # (table, user id)
-        self.dms_closed: set[str] = set()  # user ids
-        self.ephemeral: dict[tuple[str, str], _Ephemeral] = {}
+        self.desk = TilesDesk(client, render_hand)
+        self.dms_closed = self.desk.dms_closed  # user ids (the desk's set)
         self._closing = False
 
     # ------------------------------------------------------------------ port
@@ -185,14 +147,7 @@ class DiscordPort:
             board.latest = board.pending = event
             self._kick_board(board)
         elif isinstance(event, YourTiles):
-            slot = self.tiles.get((event.table_id, event.to.user_id))
-            if slot is None:
-                slot = self.tiles[(event.table_id, event.to.user_id)] = _Tiles(
-                    event.to, event.table_id
-                )
-            slot.pending = event
-            if slot.task is None or slot.task.done():
-                slot.task = asyncio.create_task(self._tiles_worker(slot))
+            self.desk.deliver(event)
         elif isinstance(event, HandEnded):
             await self._hand_ended(event)
         elif isinstance(event, MatchEnded):
@@ -225,13 +180,7 @@ class DiscordPort:
             if ended_board is not None:
                 ended_board.closed = event
                 self._kick_board(ended_board)
-            for key in [k for k in self.tiles if k[0] == event.table_id]:
-                slot = self.tiles.pop(key)
-                if slot.message is not None and slot.has_buttons:
-                    with contextlib.suppress(discord.HTTPException):
-                        await slot.message.edit(view=None)
-            for key in [k for k in self.ephemeral if k[0] == event.table_id]:
-                del self.ephemeral[key]
+            await self.desk.table_closed(event.table_id)
         elif isinstance(event, Refusal):
             await self._tell(event.to, event.table_id, refused(event))
         elif isinstance(event, ChatRulesChanged):
@@ -252,7 +201,7 @@ class DiscordPort:
         channel with their name."""
         if player.user_id not in self.dms_closed:
             try:
-                user = await self._dm_user(player.user_id)
+                user = await self.desk.dm_user(player.user_id)
                 await user.send(content)
                 return
             except discord.Forbidden as exc:
@@ -341,7 +290,7 @@ class DiscordPort:
                 return
             except discord.NotFound:
                 board.message_id = None
-        sent = await channel.send(embed=embed, files=files, **_with_view(view))
+        sent = await channel.send(embed=embed, files=files, **with_view(view))
         board.message_id = sent.id
         await self._note_board(board, channel)
 
@@ -501,133 +450,11 @@ class DiscordPort:
             files.append(discord.File(io.BytesIO(png), "partida.png"))
         await self._say(event.chat, "\n".join(lines), files=files)
 
-    # ------------------------------------------------------------------ tiles
-    def remember_ephemeral(
-        self, table_id: str, user_id: str, interaction: discord.Interaction[Any]
-    ) -> None:
-        """Keep ``interaction`` (whose original response shows the member's tiles
-        ephemerally) so the tiles can be refreshed there while its token lives."""
-        self.ephemeral[(table_id, user_id)] = _Ephemeral(interaction, time.monotonic())
-
-    async def _tiles_worker(self, slot: _Tiles) -> None:
-        while slot.pending is not None:
-            event, slot.pending = slot.pending, None
-            try:
-                await self._show_tiles(slot, event)
-            except discord.HTTPException:
-                log.exception("could not show the tiles of %s", slot.player.user_id)
-            except Exception:
-                log.exception("tiles of %s failed", slot.player.user_id)
-
-    async def _show_tiles(self, slot: _Tiles, event: YourTiles) -> None:
-        user_id = event.to.user_id
-        shown = (event.hand_number, event.move_number, event.is_your_turn)
-        new_hand = slot.shown is None or slot.shown[0] != event.hand_number
-        if shown == slot.shown:
-            return  # the same state again
-        refresh = event.is_your_turn or new_hand or slot.has_buttons
-        if user_id in self.dms_closed:
-            if refresh and await self._show_tiles_ephemeral(event):
-                slot.has_buttons = bool(event.moves)
-            slot.shown = shown
-            return
-        if not (refresh or slot.message is None):
-            # Another seat moved: the tiles are unchanged, the last DM stays as it is
-            # (its buttons went with the press that played from it).
-            slot.shown = shown
-            return
-        content, file, view = await self.tiles_message(event)
-        try:
-            if event.is_your_turn or new_hand or slot.message is None:
-                user = await self._dm_user(user_id)
-                message = await user.send(content, file=file, **_with_view(view))
-                old, slot.message = slot.message, message
-                if old is not None and slot.has_buttons:
-                    with contextlib.suppress(discord.HTTPException):
-                        await old.edit(view=None)
-            else:
-                # Buttons still up but no longer usable (time ran out, a robot moved).
-                await slot.message.edit(content=content, attachments=[file], view=view)
-        except discord.Forbidden as exc:
-            if exc.code == DM_CLOSED:
-                self.dms_closed.add(user_id)
-                if await self._show_tiles_ephemeral(event):
-                    slot.has_buttons = bool(event.moves)
-                slot.shown = shown
-                return
-            raise
-        slot.has_buttons = view is not None
-        slot.shown = shown
-
-    def buttons_removed(self, table_id: str, user_id: str, message_id: int) -> None:
-        """A move press was answered by removing the buttons of its tiles message."""
-        slot = self.tiles.get((table_id, user_id))
-        if slot is not None and (
-            user_id in self.dms_closed or slot.message is None or slot.message.id == message_id
-        ):
-            slot.has_buttons = False
-
-    async def _dm_user(self, user_id: str) -> discord.abc.Messageable:
-        """The DM channel with a user (one REST call the first time, cached after)."""
-        return await self.client.create_dm(discord.Object(int(user_id)))
-
-    async def _show_tiles_ephemeral(self, event: YourTiles) -> bool:
-        """Refresh the member's ephemeral tiles message; False when there is none alive
-        (they press "my tiles" on the board when they want their tiles)."""
-        kept = self.ephemeral.get((event.table_id, event.to.user_id))
-        if kept is None or time.monotonic() - kept.since > EPHEMERAL_TOKEN_SECONDS:
-            return False
-        content, file, view = await self.tiles_message(event)
-        try:
-            await kept.interaction.edit_original_response(
-                content=content, attachments=[file], view=view
-            )
-        except discord.HTTPException:
-            self.ephemeral.pop((event.table_id, event.to.user_id), None)
-            return False
-        return True
-
-    async def tiles_message(
-        self, event: YourTiles
-    ) -> tuple[str, discord.File, discord.ui.View | None]:
-        """A player's tiles as a message: text naming server and table, the picture and
-        one button per legal move."""
-        language = event.to.language
-        _ = texts(language)
-        place = self.place_name(event.chat)
-        label = event.label or event.table_id
-        if event.is_your_turn:
-            if event.deadline is not None:
-                content = _(
-                    "Your turn at table {label} ({place}): move {when}.",
-                    label=label,
-                    place=place,
-                    when=f"<t:{int(event.deadline)}:R>",
-                )
-            else:
-                content = _("Your turn at table {label} ({place}).", label=label, place=place)
-        else:
-            content = _("Your tiles at table {label} ({place}).", label=label, place=place)
-        png = await self._draw(self._render_hand, event.view, hand_facts(event))
-        return content, discord.File(io.BytesIO(png), HAND_FILE), moves_view(event)
-
-    def place_name(self, chat: ChatRef) -> str:
-        """ "Server · #channel" for a chat (ids when the bot cannot see them)."""
-        guild = self.client.get_guild(int(chat.chat_id)) if chat.chat_id.isdigit() else None
-        name = guild.name if guild is not None else chat.chat_id
-        if chat.channel_id is not None and guild is not None:
-            channel = guild.get_channel(int(chat.channel_id))
-            if channel is not None:
-                return f"{name} · #{channel.name}"
-        return name
-
     # ------------------------------------------------------------------ shutdown
     async def close(self) -> None:
         """Stop the workers (pending edits are dropped; the next run redraws)."""
         self._closing = True
-        tasks = [b.task for b in self.boards.values() if b.task] + [
-            t.task for t in self.tiles.values() if t.task
-        ]
+        tasks = [b.task for b in self.boards.values() if b.task] + self.desk.tasks()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -635,63 +462,9 @@ class DiscordPort:
     async def idle(self) -> None:
         """Wait until every queued board edit and DM has been sent (tests, benchmarks)."""
         while True:
-            tasks = [b.task for b in self.boards.values() if b.task and not b.task.done()] + [
-                t.task for t in self.tiles.values() if t.task and not t.task.done()
-            ]
+            tasks = [
+                b.task for b in self.boards.values() if b.task and not b.task.done()
+            ] + self.desk.tasks()
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
-
-
-def _with_view(view: discord.ui.View | None) -> dict[str, Any]:
-    return {} if view is None else {"view": view}
-
-
-def board_embed(event: TableChanged, language: str) -> discord.Embed:
-    """The short text under the board: table, phase, whose turn and time left, score."""
-    _ = texts(language)
-    preset = event.rules.preset_name or _("custom rules")
-    embed = discord.Embed(
-        title=_("Table {label} · {preset}", label=event.label, preset=preset),
-        colour=discord.Colour.dark_green(),
-    )
-    when = f"<t:{int(event.deadline)}:R>" if event.deadline is not None else ""
-    seats = event.seats
-    if event.phase == "waiting":
-        free = sum(1 for seat in seats if seat.is_open)
-        description = _("Waiting for players: {free} free seats.", free=free)
-        if when:
-            description += " " + _("Robots fill the table {when}.", when=when)
-    elif event.phase == "countdown":
-        description = _("The match starts {when}.", when=when or "…")
-    elif event.phase == "playing":
-        if event.turn is not None:
-            description = _("{name} to play", name=seats[event.turn].name or "·")
-            if when:
-                description += f" · {when}"
-        else:
-            description = _("Hand {number}", number=event.hand_number)
-    else:
-        description = _("The match is over.")
-    embed.description = description
-    lines = []
-    for seat in seats:
-        if seat.is_open:
-            name = _("(free)")
-            if seat.reserved_for is not None:
-                name = _("(for {name})", name=seat.reserved_for.display_name)
-        else:
-            name = seat.name
-            if seat.away:
-                name += " " + _("(away)")
-        lines.append(f"{seat.seat + 1}. {name}")
-    embed.add_field(name=_("Seats"), value="\n".join(lines), inline=True)
-    if event.view is not None:
-        score = event.view.match_score if event.view.outcome is not None else event.view.score
-        embed.add_field(
-            name=_("Score (to {target})", target=event.rules.target),
-            value=f"{team_names(seats, 0)}: **{score[0]}**\n{team_names(seats, 1)}: **{score[1]}**",
-            inline=True,
-        )
-    embed.set_footer(text=_("Stake: ${stake}", stake=event.rules.stake))
-    return embed

@@ -1,4 +1,4 @@
-"""The ``/domino`` commands and button presses (bot/discord/commands.py), through the real
+"""The ``/domino`` commands and button presses (bot/discord/cog.py, config.py, presses.py), through the real
 discord.py and the fake Discord: answers, refusals, the DMs-closed fallback, admin rights."""
 
 from __future__ import annotations
@@ -8,8 +8,6 @@ import json
 import pytest
 
 from bot.core import ROBOT_NAMES
-from bot.discord.commands import rules_lines
-from engine.rules import find_preset
 from storage.memory import MemoryStorage
 from tests.fake_discord import (
     EPHEMERAL,
@@ -88,43 +86,6 @@ async def test_closed_dms_get_an_ephemeral_notice_and_a_my_tiles_button_that_pla
     assert fake.dms_to(eva) == []
 
 
-async def test_a_member_without_manage_server_cannot_change_the_rules(
-    fake: FakeDiscord, harness: Harness
-) -> None:
-    beto = fake.add_user("Beto")
-    inter = await fake.slash(
-        beto, guild_of(fake), "domino-config", options={"preset": "internacional"}
-    )
-    (reply,) = await fake.replied(inter)
-    assert reply.ephemeral
-    assert "Solo los administradores" in reply.text()
-    assert await harness.storage.get_chat_rules(f"discord:{guild_of(fake)}") is None
-
-
-async def test_an_admin_changes_the_servers_rules_and_the_channel_is_told(
-    fake: FakeDiscord, harness: Harness
-) -> None:
-    admin = fake.add_user("Admin", admin=True)
-    inter = await fake.slash(
-        admin,
-        guild_of(fake),
-        "domino-config",
-        options={"preset": "internacional", "turno": 30, "forzada": -1},
-    )
-    (reply,) = await fake.replied(inter)
-    assert reply.ephemeral
-    assert "Turno: 30 s" in reply.text()
-    stored = await harness.storage.get_chat_rules(f"discord:{guild_of(fake)}")
-    assert stored is not None and stored.preset == "internacional"
-    assert stored.rules().turn_seconds == 30
-    await harness.idle()
-    said = fake.messages_in(fake.channel_of(guild_of(fake)))
-    assert any("Admin cambió las reglas del servidor: internacional" in m.content for m in said)
-    # /domino reglas shows them.
-    rules = await fake.replied(await fake.slash(admin, guild_of(fake), "domino", "reglas"))
-    assert "Meta: 200 puntos" in rules[0].text()
-
-
 async def test_mesa_with_robots_everywhere_starts_the_match_at_once(
     fake: FakeDiscord, harness: Harness
 ) -> None:
@@ -188,15 +149,6 @@ async def test_ayuda_lists_the_commands_ephemerally(fake: FakeDiscord, harness: 
     # An English client gets English text.
     assert "Dominoes for four, in two partnerships." in reply.text()
     assert "/domino-config" in reply.text()
-
-
-def test_rules_lines_name_every_option_in_spanish() -> None:
-    lines = rules_lines(find_preset("espanol"), "es")
-    assert lines[0] == "Modalidad: espanol"
-    assert "Meta: 300 puntos" in lines
-    assert "Se cuentan: los puntos de las cuatro manos" in lines
-    assert "Jugada forzada tras: 3 s" in lines
-    assert len(lines) == 11
 
 
 async def test_mesa_reserves_the_seats_of_invited_members_and_mentions_them(

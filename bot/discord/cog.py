@@ -1,0 +1,292 @@
+"""``/domino``: one command group (``jugar``, ``mesa``, ``robots``, ``salir``, ``fichas``,
+``saldo``, ``top``, ``reglas``, ``historial``, ``ayuda``), usable in servers.
+
+Slash command input becomes table manager commands; what is answered comes from
+:mod:`bot.discord.replies` and :mod:`bot.discord.messages`. ``/domino-config`` is
+:mod:`bot.discord.config`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core import (
+    ChatRef,
+    Command,
+    FillWithRobots,
+    Leave,
+    Manager,
+    OpenTable,
+    PlayerRef,
+    PlayNow,
+    RobotSeat,
+    ShowMyTiles,
+)
+from bot.discord.i18n import chat_language, command_name, player_language, text, texts
+from bot.discord.messages import LEVEL_NAMES, help_text, rules_embed, stats_lines, top_embed
+from bot.discord.replies import PLATFORM, Replies, chat_of, player_of
+from bot.present.texts import confirmation
+from engine.robots import LEVELS
+from engine.rules import PRESET_NAMES
+from storage.base import Storage
+
+__all__ = ["DominoCog", "preset_choices"]
+
+
+def preset_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=v, value=v) for v in PRESET_NAMES]
+
+
+def _level_choices() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=text(LEVEL_NAMES.get(level, level)), value=level)
+        for level in LEVELS
+    ]
+
+
+@app_commands.guild_only()
+class DominoCog(
+    commands.GroupCog,
+    group_name=command_name("domino", "domino"),
+    group_description=text("Partnership dominoes: play, tables, balance and rules"),
+):
+    """The ``/domino`` commands.
+
+    Args:
+        manager: the table manager.
+        storage: statistics for ``saldo`` (read-only here).
+        replies: the answers shared with the presses.
+    """
+
+    def __init__(self, manager: Manager, storage: Storage, replies: Replies) -> None:
+        super().__init__()
+        self.manager = manager
+        self.storage = storage
+        self.replies = replies
+
+    @app_commands.command(
+        name=command_name("jugar", "play"), description=text("Sit at a table now")
+    )
+    async def jugar(self, interaction: discord.Interaction[Any]) -> None:
+        await self.seat_command(interaction, lambda p, c: PlayNow(p, c))
+
+    @app_commands.command(
+        name=command_name("mesa", "table"),
+        description=text("Open a table: rules and who sits where"),
+    )
+    @app_commands.rename(
+        preset=command_name("preset", "preset"),
+        across=command_name("enfrente", "across"),
+        right=command_name("derecha", "right"),
+        left=command_name("izquierda", "left"),
+        robots=command_name("robots", "robots"),
+        level=command_name("nivel", "level"),
+        turn=command_name("turno", "turn"),
+    )
+    @app_commands.describe(
+        preset=text("Rule preset (default: this server's rules)"),
+        across=text("Your partner, across from you"),
+        right=text("The opponent on your right"),
+        left=text("The opponent on your left"),
+        robots=text("Robots in the seats nobody was chosen for"),
+        level=text("The robots' level"),
+        turn=text("Seconds per turn"),
+    )
+    @app_commands.choices(
+        preset=preset_choices(),
+        robots=[
+            app_commands.Choice(name=text("opponents"), value="opponents"),
+            app_commands.Choice(name=text("every free seat"), value="all"),
+        ],
+        level=_level_choices(),
+    )
+    async def mesa(
+        self,
+        interaction: discord.Interaction[Any],
+        preset: str | None = None,
+        across: discord.Member | None = None,
+        right: discord.Member | None = None,
+        left: discord.Member | None = None,
+        robots: str | None = None,
+        level: str | None = None,
+        turn: app_commands.Range[int, 10, 120] | None = None,
+    ) -> None:
+        lang = player_language(interaction)
+
+        def seat(member: discord.Member | None, opponent: bool) -> PlayerRef | RobotSeat | None:
+            if member is not None:
+                return PlayerRef(PLATFORM, str(member.id), member.display_name, lang)
+            if robots == "all" or (robots == "opponents" and opponent):
+                return RobotSeat(level)
+            return None
+
+        overrides = {"turn_seconds": turn} if turn is not None else {}
+        invited = [m for m in (across, right, left) if m is not None]
+        await self.seat_command(
+            interaction,
+            lambda p, c: OpenTable(
+                p,
+                c,
+                preset=preset,
+                overrides=overrides,
+                right=seat(right, True),
+                across=seat(across, False),
+                left=seat(left, True),
+            ),
+            invited=invited,
+        )
+
+    @app_commands.command(
+        name=command_name("robots", "robots"),
+        description=text("Fill the free seats of your table with robots now"),
+    )
+    @app_commands.rename(level=command_name("nivel", "level"))
+    @app_commands.describe(level=text("The robots' level"))
+    @app_commands.choices(level=_level_choices())
+    async def robots(self, interaction: discord.Interaction[Any], level: str | None = None) -> None:
+        await self.simple_command(interaction, lambda p, c: FillWithRobots(p, c, level=level))
+
+    @app_commands.command(name=command_name("salir", "leave"), description=text("Leave your table"))
+    async def salir(self, interaction: discord.Interaction[Any]) -> None:
+        await self.simple_command(interaction, lambda p, c: Leave(p, c))
+
+    @app_commands.command(
+        name=command_name("fichas", "tiles"),
+        description=text("Show your tiles again, here, only to you"),
+    )
+    async def fichas(self, interaction: discord.Interaction[Any]) -> None:
+        """The tiles and move buttons, ephemerally."""
+        await self.replies.defer_ephemeral(interaction)
+        command = ShowMyTiles(player_of(interaction), chat_of(interaction))
+        await self.replies.show_tiles(interaction, await self.replies.ask(command))
+
+    @app_commands.command(
+        name=command_name("saldo", "balance"), description=text("Your balance and statistics")
+    )
+    async def saldo(self, interaction: discord.Interaction[Any]) -> None:
+        await self.replies.defer_ephemeral(interaction)
+        player = player_of(interaction)
+        balance = await self.manager.balance(player)
+        stats = await self.storage.player_stats(await self.manager.player_id(player))
+        lines = stats_lines(balance, stats, player_language(interaction))
+        await self.replies.answer(interaction, "\n".join(lines))
+
+    @app_commands.command(
+        name=command_name("top", "top"), description=text("This server's best players")
+    )
+    @app_commands.rename(by=command_name("por", "by"))
+    @app_commands.describe(by=text("Rank by balance or by rating"))
+    @app_commands.choices(
+        by=[
+            app_commands.Choice(name=text("balance"), value="balance"),
+            app_commands.Choice(name=text("rating"), value="rating"),
+        ]
+    )
+    async def top(self, interaction: discord.Interaction[Any], by: str = "balance") -> None:
+        # A ranking is for everyone in the channel: a public answer.
+        await interaction.response.defer(thinking=True)
+        lang = chat_language(interaction)
+        rows = await self.manager.top(
+            chat_of(interaction), by="rating" if by == "rating" else "balance"
+        )
+        if not rows:
+            await interaction.followup.send(texts(lang)("Nobody has played here yet."))
+            return
+        await interaction.followup.send(
+            embed=top_embed(rows, by, lang), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(
+        name=command_name("reglas", "rules"), description=text("This server's rules")
+    )
+    async def reglas(self, interaction: discord.Interaction[Any]) -> None:
+        refs = await self.replies.begin(interaction)
+        if refs is None:
+            return
+        lang = player_language(interaction)
+        rules = (await self.manager.chat_rules(refs[1])).rules
+        embed = rules_embed(texts(lang)("This server's rules"), rules, lang)
+        await interaction.followup.send(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name=command_name("historial", "history"),
+        description=text("Your last match record, as a JSON file"),
+    )
+    async def historial(self, interaction: discord.Interaction[Any]) -> None:
+        await self.replies.defer_ephemeral(interaction)
+        _ = texts(player_language(interaction))
+        records = await self.manager.history(
+            player=player_of(interaction), chat=chat_of(interaction), limit=1
+        )
+        if not records:
+            await self.replies.answer(interaction, _("You have no finished match here yet."))
+            return
+        record = records[0]
+        data = json.dumps(record.record, ensure_ascii=False, indent=1).encode()
+        await interaction.followup.send(
+            _("Your last match (replay it with `domino replay`)."),
+            file=discord.File(io.BytesIO(data), f"partida-{record.match_id}.json"),
+            ephemeral=True,
+        )
+
+    @app_commands.command(
+        name=command_name("ayuda", "help"), description=text("How to play with this bot")
+    )
+    async def ayuda(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(
+            help_text(player_language(interaction)), ephemeral=True
+        )
+
+    # ------------------------------------------------------------------ shared shapes
+    async def seat_command(
+        self,
+        interaction: discord.Interaction[Any],
+        build: Callable[[PlayerRef, ChatRef], Command],
+        *,
+        invited: Sequence[discord.abc.User] = (),
+    ) -> None:
+        """``jugar`` / ``mesa``: seat the member, then check they can receive DMs; members
+        invited to the table's other seats are told in the channel (a mention)."""
+        refs = await self.replies.begin(interaction)
+        if refs is None:
+            return
+        reply = await self.replies.ask(build(*refs))
+        await self.replies.after_seating(interaction, reply)
+        if reply.ok and invited and interaction.channel is not None:
+            state = self.manager.table_state(reply.table_id or "")
+            _ = texts(chat_language(interaction))
+            await interaction.channel.send(  # type: ignore[union-attr]
+                _(
+                    "{name} invites {members} to table {label}: press your seat on the board.",
+                    name=interaction.user.display_name,
+                    members=", ".join(m.mention for m in invited),
+                    label=state.label if state is not None else reply.table_id,
+                ),
+                allowed_mentions=discord.AllowedMentions(users=list(invited)),
+            )
+
+    async def simple_command(
+        self,
+        interaction: discord.Interaction[Any],
+        build: Callable[[PlayerRef, ChatRef], Command],
+    ) -> None:
+        """A command whose answer is a short ephemeral sentence (robots, leave)."""
+        refs = await self.replies.begin(interaction)
+        if refs is None:
+            return
+        command = build(*refs)
+        reply = await self.replies.ask(command)
+        if not reply.ok:
+            await self.replies.refuse(interaction, reply)
+            return
+        lang = player_language(interaction)
+        await self.replies.answer(
+            interaction, confirmation(type(command), reply, lang) or texts(lang)("Done.")
+        )

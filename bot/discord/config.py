@@ -1,0 +1,162 @@
+"""``/domino-config``: the server's rules, for members who may manage the server.
+
+A separate top-level command (not a ``/domino`` subcommand) because Discord applies
+``default_member_permissions`` (here Manage Server) to a whole top-level command, never
+to one subcommand of a group. The permission is checked again when it runs. Only what
+the admin typed is sent; the core merges it (a given preset starts again from that
+preset, no preset changes the server's current options).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core import Manager, SetChatRules
+from bot.discord.cog import preset_choices
+from bot.discord.i18n import command_name, player_language, text, texts
+from bot.discord.messages import OPTION_LABELS, rules_lines
+from bot.discord.replies import Replies, chat_of, player_of
+from bot.present.i18n import refusal_text
+from bot.present.texts import confirmation
+from engine.rules import OPTION_VALUES, OptionValue
+
+__all__ = ["ConfigCog"]
+
+
+def _int_choices(option: str) -> list[app_commands.Choice[int]]:
+    return [
+        app_commands.Choice(name=v.strip(), value=int(v)) for v in OPTION_VALUES[option].split(",")
+    ]
+
+
+def _word_choices(option: str) -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=text(OPTION_LABELS.get(v.strip(), v.strip())), value=v.strip())
+        for v in OPTION_VALUES[option].split(",")
+    ]
+
+
+class ConfigCog(commands.Cog):
+    """``/domino-config``.
+
+    Args:
+        manager: the table manager (merges and keeps the rules).
+        replies: the shared answers.
+    """
+
+    def __init__(self, manager: Manager, replies: Replies) -> None:
+        self.manager = manager
+        self.replies = replies
+
+    @app_commands.command(
+        name=command_name("domino-config", "domino-config"),
+        description=text("Choose this server's rules (Manage Server)"),
+    )
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(
+        preset=command_name("preset", "preset"),
+        target=command_name("meta", "target"),
+        counting=command_name("conteo", "counting"),
+        first_starter=command_name("primera-salida", "first-starter"),
+        next_starter=command_name("salidas", "next-starter"),
+        blocked_winner=command_name("tranca", "blocked"),
+        redeal_doubles=command_name("redoblar", "redeal"),
+        capicua_bonus=command_name("capicua", "capicua"),
+        turn_seconds=command_name("turno", "turn"),
+        forced_move_seconds=command_name("forzada", "forced"),
+        stake=command_name("apuesta", "stake"),
+    )
+    @app_commands.describe(
+        preset=text("Rule preset"),
+        target=text("Points to win the match"),
+        counting=text("Whose pips a domino counts"),
+        first_starter=text("Who opens the first hand"),
+        next_starter=text("Who opens the later hands"),
+        blocked_winner=text("Who wins a blocked game"),
+        redeal_doubles=text("Redeal when a seat gets this many doubles"),
+        capicua_bonus=text("Points added to a capicúa"),
+        turn_seconds=text("Seconds per turn"),
+        forced_move_seconds=text("Seconds before a single legal move is played"),
+        stake=text("Dollars each player stakes"),
+    )
+    @app_commands.choices(  # type: ignore[misc]
+        preset=preset_choices(),
+        target=_int_choices("target"),
+        counting=_word_choices("counting"),
+        first_starter=_word_choices("first_starter"),
+        next_starter=_word_choices("next_starter"),
+        blocked_winner=_word_choices("blocked_winner"),
+        redeal_doubles=_word_choices("redeal_doubles"),
+        capicua_bonus=_int_choices("capicua_bonus"),
+    )
+    async def domino_config(
+        self,
+        interaction: discord.Interaction[Any],
+        preset: str | None = None,
+        target: int | None = None,
+        counting: str | None = None,
+        first_starter: str | None = None,
+        next_starter: str | None = None,
+        blocked_winner: str | None = None,
+        redeal_doubles: str | None = None,
+        capicua_bonus: int | None = None,
+        turn_seconds: app_commands.Range[int, 10, 120] | None = None,
+        forced_move_seconds: app_commands.Range[int, -1, 10] | None = None,
+        stake: app_commands.Range[int, 0, 1000] | None = None,
+    ) -> None:
+        overrides: dict[str, OptionValue] = {
+            name: value
+            for name, value in {
+                "target": target,
+                "counting": counting,
+                "first_starter": first_starter,
+                "next_starter": next_starter,
+                "blocked_winner": blocked_winner,
+                "redeal_doubles": redeal_doubles,
+                "capicua_bonus": capicua_bonus,
+                "turn_seconds": turn_seconds,
+                "stake": stake,
+            }.items()
+            if value is not None
+        }
+        if redeal_doubles is not None and redeal_doubles != "none":
+            overrides["redeal_doubles"] = int(redeal_doubles)
+        if forced_move_seconds is not None:
+            # -1 switches the forced move off (a slash command option cannot be "none").
+            overrides["forced_move_seconds"] = (
+                None if forced_move_seconds < 0 else forced_move_seconds
+            )
+        await self.configure(interaction, preset, overrides)
+
+    async def configure(
+        self,
+        interaction: discord.Interaction[Any],
+        preset: str | None,
+        overrides: dict[str, OptionValue],
+    ) -> None:
+        """Only members who may manage the server (checked again here, whatever
+        Discord's command permissions say)."""
+        lang = player_language(interaction)
+        chat = chat_of(interaction)
+        is_admin = bool(interaction.permissions.manage_guild)
+        if chat is None or not is_admin:
+            # Refused at once: nothing to wait for, nothing written.
+            await self.replies.answer(interaction, refusal_text("not_admin", {}, lang))
+            return
+        await self.replies.defer_ephemeral(interaction)
+        player = player_of(interaction)
+        command = SetChatRules(player, chat, preset=preset, overrides=overrides, is_admin=True)
+        reply = await self.replies.ask(command)
+        if not reply.ok:
+            await self.replies.refuse(interaction, reply)
+            return
+        rules = (await self.manager.chat_rules(chat)).rules
+        changed = confirmation(SetChatRules, reply, lang) or texts(lang)(
+            "Rules changed. New tables use them."
+        )
+        await self.replies.answer(interaction, "\n".join([changed, *rules_lines(rules, lang)]))

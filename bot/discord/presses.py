@@ -1,0 +1,66 @@
+"""Button presses: answered at once, then handed to the manager as they came.
+
+:class:`Presses` is what :func:`bot.discord.buttons.press_item` binds the persistent
+button item to, and what the bot calls for a press of a button no longer on its message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.core import ForgedPress, PressButton, decode_press
+from bot.discord.i18n import player_language
+from bot.discord.replies import Replies, chat_of, player_of
+from bot.present.i18n import refusal_text
+from bot.present.texts import confirmation
+
+__all__ = ["Presses"]
+
+_SEATING_KINDS = {"sit", "again"}
+
+
+class Presses:
+    """Every button press of one bot, through ``replies`` (its manager and port)."""
+
+    def __init__(self, replies: Replies) -> None:
+        self.replies = replies
+        self.port = replies.port
+
+    async def on_press(self, interaction: discord.Interaction[Any], payload: str) -> None:
+        """A button: answered at once, then handed to the manager as it came."""
+        replies = self.replies
+        try:
+            press = decode_press(payload)
+        except ForgedPress:
+            await replies.answer(
+                interaction, refusal_text("forged", {}, player_language(interaction))
+            )
+            return
+        message = interaction.message
+        ephemeral = message is not None and message.flags.ephemeral
+        user_id = str(interaction.user.id)
+        if press.kind == "tiles":
+            await replies.defer_ephemeral(interaction)
+        elif press.kind == "move" and message is not None:
+            # Acknowledge by taking the buttons off the tiles message at once: no second
+            # press of it, and no later edit needed; the next turn brings new buttons.
+            await interaction.response.edit_message(view=None)
+            self.port.desk.buttons_removed(press.table_id, user_id, message.id)
+        else:
+            await interaction.response.defer()  # a silent "got it"; the board shows the rest
+        chat = chat_of(interaction)
+        if message is not None and chat is not None and not ephemeral and press.kind != "again":
+            self.port.adopt_board(press.table_id, chat, message.id)
+        if press.kind == "move" and ephemeral and user_id in self.port.dms_closed:
+            self.port.desk.remember_ephemeral(press.table_id, user_id, interaction)
+        reply = await replies.ask(PressButton(player_of(interaction), payload, chat))
+        if press.kind == "tiles":
+            await replies.show_tiles(interaction, reply)
+        elif press.kind in _SEATING_KINDS and chat is not None:
+            await replies.after_seating(interaction, reply)
+        elif not reply.ok:
+            await replies.refuse(interaction, reply)
+        elif text := confirmation(press.kind, reply, player_language(interaction)):
+            await replies.answer(interaction, text)

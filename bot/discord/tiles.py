@@ -1,0 +1,193 @@
+"""Each player's tiles on Discord: a DM per turn, or an ephemeral message.
+
+:class:`TilesDesk` is the tiles half of :class:`bot.discord.port.DiscordPort`: a DM per
+turn naming the server and the table, with one button per legal move; between turns the
+same DM is edited (buttons removed). A member whose DMs are closed (Discord error 50007)
+gets their tiles ephemerally instead: the last ephemeral tiles message they opened is
+edited while its interaction token lives. Work is queued per player and coalesced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.core import PlayerRef, YourTiles
+from bot.discord.buttons import moves_view
+from bot.discord.messages import place_name, tiles_content
+from bot.present.facts import hand_facts
+
+__all__ = ["DM_CLOSED", "HAND_FILE", "TilesDesk", "with_view"]
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007
+"""Discord's error code for "Cannot send messages to this user"."""
+
+EPHEMERAL_TOKEN_SECONDS = 14 * 60
+"""An interaction token lives 15 minutes; stop editing through it a little before."""
+
+HAND_FILE = "fichas.png"
+
+
+def with_view(view: discord.ui.View | None) -> dict[str, Any]:
+    """``view=`` for a send, only when there is one."""
+    return {} if view is None else {"view": view}
+
+
+@dataclass
+class _Tiles:
+    player: PlayerRef
+    table_id: str
+    pending: YourTiles | None = None
+    message: discord.Message | None = None
+    has_buttons: bool = False
+    shown: tuple[int, int, bool] | None = None  # (hand, move number, my turn) last shown
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass
+class _Ephemeral:
+    interaction: discord.Interaction[Any]
+    since: float
+
+
+class TilesDesk:
+    """The tiles of every seated member (see the module doc).
+
+    Args:
+        client: the running bot (DMs, guild names).
+        render_hand: the picture of a hand (``render.hand_png``).
+    """
+
+    def __init__(self, client: discord.Client, render_hand: Callable[..., bytes]) -> None:
+        self.client = client
+        self._render_hand = render_hand
+        self.tiles: dict[tuple[str, str], _Tiles] = {}  # (table, user id)
+        self.dms_closed: set[str] = set()  # user ids
+        self.ephemeral: dict[tuple[str, str], _Ephemeral] = {}
+
+    def deliver(self, event: YourTiles) -> None:
+        """Queue ``event`` for its player (the latest state wins)."""
+        slot = self.tiles.get((event.table_id, event.to.user_id))
+        if slot is None:
+            slot = self.tiles[(event.table_id, event.to.user_id)] = _Tiles(event.to, event.table_id)
+        slot.pending = event
+        if slot.task is None or slot.task.done():
+            slot.task = asyncio.create_task(self._tiles_worker(slot))
+
+    async def table_closed(self, table_id: str) -> None:
+        """Take the buttons off the table's tiles DMs and forget its players."""
+        for key in [k for k in self.tiles if k[0] == table_id]:
+            slot = self.tiles.pop(key)
+            if slot.message is not None and slot.has_buttons:
+                with contextlib.suppress(discord.HTTPException):
+                    await slot.message.edit(view=None)
+        for key in [k for k in self.ephemeral if k[0] == table_id]:
+            del self.ephemeral[key]
+
+    def tasks(self) -> list[asyncio.Task[None]]:
+        """The workers still running."""
+        return [t.task for t in self.tiles.values() if t.task and not t.task.done()]
+
+    def remember_ephemeral(
+        self, table_id: str, user_id: str, interaction: discord.Interaction[Any]
+    ) -> None:
+        """Keep ``interaction`` (whose original response shows the member's tiles
+        ephemerally) so the tiles can be refreshed there while its token lives."""
+        self.ephemeral[(table_id, user_id)] = _Ephemeral(interaction, time.monotonic())
+
+    async def _tiles_worker(self, slot: _Tiles) -> None:
+        while slot.pending is not None:
+            event, slot.pending = slot.pending, None
+            try:
+                await self._show_tiles(slot, event)
+            except discord.HTTPException:
+                log.exception("could not show the tiles of %s", slot.player.user_id)
+            except Exception:
+                log.exception("tiles of %s failed", slot.player.user_id)
+
+    async def _show_tiles(self, slot: _Tiles, event: YourTiles) -> None:
+        user_id = event.to.user_id
+        shown = (event.hand_number, event.move_number, event.is_your_turn)
+        new_hand = slot.shown is None or slot.shown[0] != event.hand_number
+        if shown == slot.shown:
+            return  # the same state again
+        refresh = event.is_your_turn or new_hand or slot.has_buttons
+        if user_id in self.dms_closed:
+            if refresh and await self._show_tiles_ephemeral(event):
+                slot.has_buttons = bool(event.moves)
+            slot.shown = shown
+            return
+        if not (refresh or slot.message is None):
+            # Another seat moved: the tiles are unchanged, the last DM stays as it is
+            # (its buttons went with the press that played from it).
+            slot.shown = shown
+            return
+        content, file, view = await self.tiles_message(event)
+        try:
+            if event.is_your_turn or new_hand or slot.message is None:
+                user = await self.dm_user(user_id)
+                message = await user.send(content, file=file, **with_view(view))
+                old, slot.message = slot.message, message
+                if old is not None and slot.has_buttons:
+                    with contextlib.suppress(discord.HTTPException):
+                        await old.edit(view=None)
+            else:
+                # Buttons still up but no longer usable (time ran out, a robot moved).
+                await slot.message.edit(content=content, attachments=[file], view=view)
+        except discord.Forbidden as exc:
+            if exc.code == DM_CLOSED:
+                self.dms_closed.add(user_id)
+                if await self._show_tiles_ephemeral(event):
+                    slot.has_buttons = bool(event.moves)
+                slot.shown = shown
+                return
+            raise
+        slot.has_buttons = view is not None
+        slot.shown = shown
+
+    def buttons_removed(self, table_id: str, user_id: str, message_id: int) -> None:
+        """A move press was answered by removing the buttons of its tiles message."""
+        slot = self.tiles.get((table_id, user_id))
+        if slot is not None and (
+            user_id in self.dms_closed or slot.message is None or slot.message.id == message_id
+        ):
+            slot.has_buttons = False
+
+    async def dm_user(self, user_id: str) -> discord.abc.Messageable:
+        """The DM channel with a user (one REST call the first time, cached after)."""
+        return await self.client.create_dm(discord.Object(int(user_id)))
+
+    async def _show_tiles_ephemeral(self, event: YourTiles) -> bool:
+        """Refresh the member's ephemeral tiles message; False when there is none alive
+        (they press "my tiles" on the board when they want their tiles)."""
+        kept = self.ephemeral.get((event.table_id, event.to.user_id))
+        if kept is None or time.monotonic() - kept.since > EPHEMERAL_TOKEN_SECONDS:
+            return False
+        content, file, view = await self.tiles_message(event)
+        try:
+            await kept.interaction.edit_original_response(
+                content=content, attachments=[file], view=view
+            )
+        except discord.HTTPException:
+            self.ephemeral.pop((event.table_id, event.to.user_id), None)
+            return False
+        return True
+
+    async def tiles_message(
+        self, event: YourTiles
+    ) -> tuple[str, discord.File, discord.ui.View | None]:
+        """A player's tiles as a message: text naming server and table, the picture and
+        one button per legal move."""
+        content = tiles_content(event, place_name(self.client, event.chat))
+        png = await asyncio.to_thread(self._render_hand, event.view, hand_facts(event))
+        return content, discord.File(io.BytesIO(png), HAND_FILE), moves_view(event)

@@ -1,0 +1,69 @@
+"""``/domino-config`` (bot/discord/config.py), through the real discord.py and the fake
+Discord: admin rights, what is sent to the core and the rules shown after."""
+
+from __future__ import annotations
+
+from tests.fake_discord import (
+    FakeDiscord,
+    Harness,
+)
+
+
+def guild_of(fake: FakeDiscord) -> int:
+    return next(iter(fake.guilds))
+
+
+async def test_a_member_without_manage_server_cannot_change_the_rules(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    beto = fake.add_user("Beto")
+    inter = await fake.slash(
+        beto, guild_of(fake), "domino-config", options={"preset": "internacional"}
+    )
+    (reply,) = await fake.replied(inter)
+    assert reply.ephemeral
+    assert "Solo los administradores" in reply.text()
+    assert await harness.storage.get_chat_rules(f"discord:{guild_of(fake)}") is None
+
+
+async def test_an_admin_changes_the_servers_rules_and_the_channel_is_told(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    admin = fake.add_user("Admin", admin=True)
+    inter = await fake.slash(
+        admin,
+        guild_of(fake),
+        "domino-config",
+        options={"preset": "internacional", "turno": 30, "forzada": -1},
+    )
+    (reply,) = await fake.replied(inter)
+    assert reply.ephemeral
+    assert "Turno: 30 s" in reply.text()
+    stored = await harness.storage.get_chat_rules(f"discord:{guild_of(fake)}")
+    assert stored is not None and stored.preset == "internacional"
+    assert stored.rules().turn_seconds == 30
+    await harness.idle()
+    said = fake.messages_in(fake.channel_of(guild_of(fake)))
+    assert any("Admin cambió las reglas del servidor: internacional" in m.content for m in said)
+    # /domino reglas shows them.
+    rules = await fake.replied(await fake.slash(admin, guild_of(fake), "domino", "reglas"))
+    assert "Meta: 200 puntos" in rules[0].text()
+
+
+async def test_without_a_preset_only_the_options_typed_change_the_servers_rules(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    admin = fake.add_user("Admin", admin=True)
+    guild = guild_of(fake)
+    options = {"preset": "internacional", "turno": 30}
+    await fake.replied(await fake.slash(admin, guild, "domino-config", options=options))
+    (reply,) = await fake.replied(
+        await fake.slash(admin, guild, "domino-config", options={"meta": 300})
+    )
+    # The core merged the target over the server's preset and turn; the answer shows the
+    # merged rules it keeps.
+    assert "Meta: 300 puntos" in reply.text()
+    assert "Turno: 30 s" in reply.text()
+    stored = await harness.storage.get_chat_rules(f"discord:{guild}")
+    assert stored is not None and stored.preset == "internacional"
+    assert stored.rules().turn_seconds == 30 and stored.rules().target == 300

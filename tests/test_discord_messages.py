@@ -1,0 +1,39 @@
+"""Texts and embeds of the Discord front end (bot/discord/messages.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.discord.messages import board_embed, rules_lines, team_names
+from engine.rules import find_preset
+from tests.fake_discord import (
+    FakeDiscord,
+    Harness,
+    seat_and_fill,
+)
+
+
+def test_rules_lines_name_every_option_in_spanish() -> None:
+    lines = rules_lines(find_preset("espanol"), "es")
+    assert lines[0] == "Modalidad: espanol"
+    assert "Meta: 300 puntos" in lines
+    assert "Se cuentan: los puntos de las cuatro manos" in lines
+    assert "Jugada forzada tras: 3 s" in lines
+    assert len(lines) == 11
+
+
+async def test_the_board_embed_names_whose_turn_the_time_left_and_the_score(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana", locale="en-US")
+    await seat_and_fill(fake, harness, ana)
+    state = harness.manager.table_state(harness.manager.tables()[0])
+    embed = board_embed(state, "en").to_dict()
+    assert embed["title"] == "Table 1 · venezolano"
+    deadline = int(state.deadline)
+    assert embed["description"] == f"{state.seats[state.turn].name} to play · <t:{deadline}:R>"
+    fields: dict[str, Any] = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["Score (to 100)"].count("**0**") == 2
+    assert team_names(state.seats, 0) == f"{state.seats[0].name} / {state.seats[2].name}"
+    spanish = board_embed(state, "es").to_dict()
+    assert spanish["footer"]["text"] == "Apuesta: $10"
