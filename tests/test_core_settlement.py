@@ -15,6 +15,7 @@ from bot.core.table import Seat
 from bot.core.vocabulary import CloseReason, Phase, RefusalReason
 from engine.match import Match
 from engine.rules import find_preset
+from storage.base import MatchClosedError
 
 
 @pytest.fixture
@@ -96,7 +97,7 @@ async def test_a_forfeited_stake_stays_in_the_pot_when_the_table_is_cancelled(
     await parts.settlement.forfeit(table, 1)
     state = table.seats[1]
     assert (state.forfeited, state.away, state.back_by) == (True, True, None)
-    await parts.settlement.close(table, CloseReason.NO_HUMANS)
+    await parts.settlement.close(table, CloseReason.CANCELLED)
     closed = (await parts.events()).last(TableClosed)
     assert closed.refunds == {beto: 10}
     assert await memory_storage.balance(ana) == 990
@@ -104,20 +105,36 @@ async def test_a_forfeited_stake_stays_in_the_pot_when_the_table_is_cancelled(
     assert await memory_storage.check_ledger() == []
 
 
-async def test_closing_a_started_table_without_humans_refunds_every_stake(parts, memory_storage):
+async def test_cancelling_a_started_table_refunds_every_stake(parts, memory_storage):
     table = await seated_table(parts)
     ana, beto = table.seats[1].player_id, table.seats[0].player_id
     await parts.settlement.take_stakes(table)
     await memory_storage.save_table(table.id, table.snapshot(), now=parts.core.clock.now())
-    await parts.settlement.close(table, CloseReason.NO_HUMANS)
+    await parts.settlement.close(table, CloseReason.CANCELLED)
     closed = (await parts.events()).last(TableClosed)
-    assert (closed.reason, closed.refunds) == (CloseReason.NO_HUMANS, {beto: 10, ana: 10})
+    assert (closed.reason, closed.refunds) == (CloseReason.CANCELLED, {beto: 10, ana: 10})
     assert await memory_storage.balance(ana) == 1000
     assert await memory_storage.balance(beto) == 1000
     assert (table.closed, table.phase) == (True, Phase.ENDED)
     assert table.id not in parts.core.tables
     assert table.id in parts.core.ended
     assert await memory_storage.load_tables() == []
+
+
+async def test_a_table_every_human_abandoned_closes_and_pays_nobody(parts, memory_storage):
+    table = await seated_table(parts)
+    ana, beto = table.seats[1].player_id, table.seats[0].player_id
+    await parts.settlement.take_stakes(table)
+    await parts.settlement.forfeit(table, 0)
+    await parts.settlement.forfeit(table, 1)
+    await parts.settlement.close(table, CloseReason.NO_HUMANS)
+    closed = (await parts.events()).last(TableClosed)
+    assert (closed.reason, closed.refunds) == (CloseReason.NO_HUMANS, {})
+    assert await memory_storage.balance(ana) == 990
+    assert await memory_storage.balance(beto) == 990
+    assert await memory_storage.check_ledger() == []
+    with pytest.raises(MatchClosedError):  # the pot is closed: nothing left to refund
+        await memory_storage.refund(table.id, now=parts.core.clock.now())
 
 
 async def test_closing_an_empty_table_refunds_nothing(parts):

@@ -165,7 +165,12 @@ class Settlement:
         """Close a table: refund a cancelled match, drop its snapshot, remember it."""
         core = self.core
         refunds: dict[int, int] = {}
-        if reason is CloseReason.NO_HUMANS and table.stakes:
+        if reason is CloseReason.CANCELLED and table.stakes:
+            try:
+                refunds = await core.storage.refund(table.id, now=core.clock.now())
+            except (UnknownMatchError, MatchClosedError) as exc:
+                log.error("table %s: refund failed: %s", table.id, exc)
+        elif reason is CloseReason.NO_HUMANS and table.stakes:
             # every human abandoned: their stakes were forfeited; the pot closes unpaid
             try:
                 await core.storage.settle(table.id, [], now=core.clock.now())

@@ -66,6 +66,7 @@ class CloseReason(StrEnum):
     FINISHED = "finished"
     NO_HUMANS = "no_humans"
     EMPTY = "empty"
+    CANCELLED = "cancelled"  # the house called the match off: held stakes are refunded
 
 
 class PressKind(StrEnum):

@@ -34,6 +34,7 @@ import discord
 from bot.core import (
     ChatRef,
     ChatRulesChanged,
+    CloseReason,
     EmoteShown,
     Event,
     HandEnded,
@@ -55,7 +56,7 @@ from bot.discord.messages import board_embed, team_names
 from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label
-from bot.present.texts import refused
+from bot.present.texts import closed_text, refused
 from engine.hand import Termination
 
 __all__ = ["BOARD_FILE", "DM_CLOSED", "DiscordPort"]
@@ -181,6 +182,8 @@ class DiscordPort:
                 ended_board.closed = event
                 self._kick_board(ended_board)
             await self.desk.table_closed(event.table_id)
+            if event.reason in (CloseReason.NO_HUMANS, CloseReason.CANCELLED):
+                await self._say(event.chat, closed_text(event, event.chat.language))
         elif isinstance(event, Refusal):
             await self._tell(event.to, event.table_id, refused(event))
         elif isinstance(event, ChatRulesChanged):

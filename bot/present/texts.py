@@ -96,4 +96,6 @@ def closed_text(event: TableClosed, language: str) -> str:
         return _("The table closed before the match started; nothing was paid.")
     if event.reason is CloseReason.NO_HUMANS:
         return _("The table closed: every player left the match; their stakes stay in the pot.")
+    if event.reason is CloseReason.CANCELLED:
+        return _("The table closed; stakes were refunded.")
     return ""

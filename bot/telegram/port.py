@@ -20,7 +20,7 @@ from bot.present.facts import table_facts
 from bot.present.i18n import emote_label
 from bot.present.labels import rules_text
 from bot.present.screens import hand_ended_text, match_ended_caption
-from bot.present.texts import refused
+from bot.present.texts import closed_text, refused
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import back_keyboard, link_keyboard, rematch_keyboard
 from bot.telegram.links import JoinLink
@@ -114,13 +114,8 @@ class TelegramPort:
         if board is not None:
             board.closed = event.reason
             self.drawing.board(event.table_id)
-        if event.reason == "no_humans":
-            _ = s.t(s.language)
-            label = board.label if board else ""
-            s.group_text(
-                event.chat,
-                _("Table {label} closed: no players left. Stakes refunded.", label=label),
-            )
+        if event.reason in (p.CloseReason.NO_HUMANS, p.CloseReason.CANCELLED):
+            s.group_text(event.chat, closed_text(event, s.language))
 
     async def _check_seated(self, event: p.PlayerSeated) -> None:
         """Nobody is dealt in whom the bot cannot reach privately: such a player is
