@@ -351,12 +351,22 @@ def end_tags(layout: LineLayout, language: str) -> list[tuple[str, Rect]]:
         w = int(text_width(label, _TAG_SIZE, True)) + 12
         h = 20
         x, y, r = end.x, end.y, radius
-        candidates = (
-            Rect(x - w // 2, y - r - h - 3, x - w // 2 + w, y - r - 3),
-            Rect(x - w // 2, y + r + 3, x - w // 2 + w, y + r + 3 + h),
-            Rect(x - r - 4 - w, y - h // 2, x - r - 4, y - h // 2 + h),
-            Rect(x + r + 4, y - h // 2, x + r + 4 + w, y - h // 2 + h),
-        )
+        above = (y - r - h - 3, y - r - 3)
+        below = (y + r + 3, y + r + 3 + h)
+        beside = (y - h // 2, y - h // 2 + h)
+        candidates = [
+            Rect(x - w // 2, above[0], x - w // 2 + w, above[1]),
+            Rect(x - w // 2, below[0], x - w // 2 + w, below[1]),
+            Rect(x - r - 4 - w, beside[0], x - r - 4, beside[1]),
+            Rect(x + r + 4, beside[0], x + r + 4 + w, beside[1]),
+        ]
+        # a tight corner of the snake: the diagonals, then a step further out
+        for top, bottom in (above, below):
+            candidates.append(Rect(x - r - w, top, x - r, bottom))
+            candidates.append(Rect(x + r, top, x + r + w, bottom))
+        for step in (h, 2 * h):
+            candidates.append(Rect(x - w // 2, above[0] - step, x - w // 2 + w, above[1] - step))
+            candidates.append(Rect(x - w // 2, below[0] + step, x - w // 2 + w, below[1] + step))
         for rect in candidates:
             if not rect.inside(area):
                 continue

@@ -4,7 +4,7 @@ import io
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageStat
 
@@ -133,6 +133,7 @@ def test_the_board_is_drawn_only_from_a_view_never_from_the_full_state() -> None
 
 @settings(max_examples=80, deadline=None)
 @given(st.integers(min_value=1, max_value=28), st.integers(min_value=0, max_value=10**6))
+@example(length=28, seed=8191)  # a tight corner: no room above, below or beside the end
 def test_each_open_end_is_tagged_left_or_right_without_covering_a_tile(
     length: int, seed: int
 ) -> None:
