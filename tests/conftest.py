@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from hypothesis import settings
 
 from bot.core import Event, MoveChoice, PlayerRef, PressButton, ShowMyTiles, TableManager, YourTiles
 from bot.core.clock import ManualClock
@@ -19,6 +20,11 @@ from storage.memory import MemoryStorage
 from tests.fake_discord import ErrorLog, FakeDiscord, Harness
 
 E = TypeVar("E")
+
+# Every run draws the same examples (DEVELOPERS.md: deterministic tests); a property test
+# widens its search by raising max_examples, never by chance between runs.
+settings.register_profile("deterministic", derandomize=True, database=None)
+settings.load_profile("deterministic")
 
 
 class RecordingPort:
