@@ -7,7 +7,7 @@ text; :mod:`bot.present` turns its events into screens in the reader's language.
 
 from __future__ import annotations
 
-from bot.core.bus import Manager, TableManager, tune_gc_for_serving
+from bot.core.bus import Manager, TableManager
 from bot.core.buttons import (
     MAX_PAYLOAD,
     PRESS_PREFIX,
@@ -62,6 +62,7 @@ from bot.core.events import (
     YourTiles,
 )
 from bot.core.projection import ROBOT_NAMES
+from bot.core.serving import tune_gc_for_serving
 from bot.core.vocabulary import (
     EMOTES,
     AwayReason,

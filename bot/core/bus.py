@@ -22,7 +22,6 @@ they are saved in the snapshot and the core never reads them.
 from __future__ import annotations
 
 import copy
-import gc
 import json
 import logging
 import random
@@ -53,6 +52,7 @@ from bot.core.commands import (
 from bot.core.events import ChatRulesInfo, Port, Refused, Reply, TableChanged
 from bot.core.lobby import Lobby
 from bot.core.projection import table_changed
+from bot.core.resume import Resume
 from bot.core.session import Session
 from bot.core.settlement import Settlement
 from bot.core.state import Core, HouseTimes
@@ -64,7 +64,7 @@ from engine.robots import DEFAULT_LEVEL, LEVELS, Robot, make_robot
 from engine.rules import PRESETS, Rules, find_preset, preset_key
 from storage.base import RankRow, Storage, StoredMatch
 
-__all__ = ["Manager", "TableManager", "tune_gc_for_serving"]
+__all__ = ["Manager", "TableManager"]
 
 log = logging.getLogger("bot.core")
 
@@ -170,6 +170,7 @@ class TableManager:
         self._session = session = Session(core, timers, settlement)
         self._rules = ChatRules(core)
         self._lobby = lobby = Lobby(core, timers, session, settlement, self._rules)
+        self._resume = Resume(core, timers, session)
         timers.install(
             {
                 DeadlineKind.FILL: lobby.fill_on_time,
@@ -277,7 +278,7 @@ class TableManager:
         core.stopped = False
         for table in restored:
             async with table.lock:
-                await self._session.resume(table)
+                await self._resume.resume(table)
 
     async def stop(self) -> None:
         """Stop every table at once, then snapshot each with its deadlines and send what
@@ -487,17 +488,3 @@ class TableManager:
         return await self._lobby.open_robot_table(
             chat, rules or PRESETS["venezolano"], chosen, start=start
         )
-
-
-def tune_gc_for_serving() -> None:
-    """Tune the garbage collector for a long-running bot process (call once, after start-up).
-
-    Every move replaces a table's immutable state, so many objects live a few hundred
-    milliseconds: long enough to reach the oldest generation, whose full collections walk
-    every live object (about 200 per table) and pause the event loop for a long time with
-    many tables. Freezing the start-up objects and collecting the older generations less
-    often keeps those pauses rare (``bench/tables.py --tune-gc`` shows the difference).
-    """
-    gc.collect()
-    gc.set_threshold(700, 50, 100)
-    gc.freeze()

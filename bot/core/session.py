@@ -10,7 +10,7 @@ house").
 * ``rules.forced_move_seconds`` plays a single legal move for the player after that delay.
 * Determinism: hand ``n`` is dealt from ``Random(f"{seed}:deal:{n}")`` and the robot's
   move ``k`` of hand ``n`` uses ``Random(f"{seed}:robot:{n}:{k}")``, so a resumed table
-  ends exactly as an uninterrupted one.
+  ends exactly as an uninterrupted one (:mod:`bot.core.resume`).
 """
 
 from __future__ import annotations
@@ -229,7 +229,7 @@ class Session:
                 view=public(table),
             ),
         )
-        self._send_hands_but_the_turns(table)
+        self.send_hands_but_the_turns(table)
         self.begin_turn(table, send_tiles=True)
 
     async def play(self, table: Table, seat: int, move: Move, by: MovedBy) -> None:
@@ -298,11 +298,11 @@ class Session:
         else:
             deadline, kind = now + rules.turn_seconds, DeadlineKind.TURN
         self.timers.arm(table, deadline, kind)
-        self._announce_turn(table, deadline)
+        self.announce_turn(table, deadline)
         if send_tiles and state.present:
             core.emit(table, your_tiles(table, seat))
 
-    def _announce_turn(self, table: Table, deadline: float) -> None:
+    def announce_turn(self, table: Table, deadline: float) -> None:
         match = table.match
         assert match is not None
         seat = match.hand.turn
@@ -412,67 +412,9 @@ class Session:
         self.core.emit(table, table_changed(table, self.core.clock.now()))
         await self.core.save(table)
 
-    # ------------------------------------------------------------------ resume
+    # ------------------------------------------------------------------ hands
 
-    async def resume(self, table: Table) -> None:
-        """Re-arm a reloaded table's timers from its stored deadlines and send each human
-        their tiles and the turn again (a crash may have lost the buttons shown)."""
-        core = self.core
-        times = core.times
-        match = table.match
-        if match is not None and match.is_over:
-            await self.settlement.finish(table)
-            return
-        now = core.clock.now()
-        self._shift_deadlines(table, now)
-        for index, state in enumerate(table.seats):
-            if state.away and not state.forfeited and state.back_by is not None:
-                self.timers.arm_away(table, index)
-        kind, deadline = table.deadline_kind, table.deadline
-        if kind is not None and deadline is not None:
-            self.timers.arm(table, deadline, kind)
-            self._redeliver(table)
-        elif table.phase is Phase.WAITING:
-            self.timers.arm(table, table.created_at + times.fill_seconds, DeadlineKind.FILL)
-        elif table.phase is Phase.COUNTDOWN:
-            self.timers.arm(table, now + times.countdown_seconds, DeadlineKind.START)
-        elif match is not None and match.hand.is_over:
-            self.timers.arm(table, now + times.hand_pause, DeadlineKind.NEXT_HAND)
-        elif match is not None:
-            self.begin_turn(table, send_tiles=True)
-            self._send_hands_but_the_turns(table)
-        core.emit(table, table_changed(table, now))
-
-    @staticmethod
-    def _shift_deadlines(table: Table, now: float) -> None:
-        """Move a reloaded table's deadlines by the time since its snapshot was saved:
-        the bot's own downtime (a crash or a stop) never runs a turn or the 5-minute
-        return (design.md, rule 10). Snapshots older than ``saved_at`` keep theirs."""
-        if table.saved_at is None or now <= table.saved_at:
-            return
-        down = now - table.saved_at
-        if table.deadline is not None:
-            table.deadline += down
-        for state in table.seats:
-            if state.back_by is not None:
-                state.back_by += down
-        table.saved_at = now
-
-    def _redeliver(self, table: Table) -> None:
-        """Send a resumed table's private hands and its turn again; nothing changes."""
-        match = table.match
-        kind, deadline = table.deadline_kind, table.deadline
-        if match is None or match.hand.is_over or deadline is None:
-            return
-        if kind not in ROBOT_DEADLINES:
-            return
-        turn = match.hand.turn
-        self._send_hands_but_the_turns(table)
-        self._announce_turn(table, deadline)
-        if table.seats[turn].present:
-            self.core.emit(table, your_tiles(table, turn))
-
-    def _send_hands_but_the_turns(self, table: Table) -> None:
+    def send_hands_but_the_turns(self, table: Table) -> None:
         """Send each present human their tiles, except the seat to move (whose tiles
         come with its turn)."""
         match = table.match

@@ -1,0 +1,86 @@
+"""Resuming a table reloaded after a restart (design.md, rules 6 and 10).
+
+Its timers are re-armed from the stored deadlines, moved on by the time since the
+snapshot was saved (the bot's own downtime never runs a player's clock), and every human
+gets their tiles and the turn again, since a crash may have lost the buttons the front
+ends were showing. A match that ended just before the crash is settled now (settlement
+is idempotent).
+"""
+
+from __future__ import annotations
+
+from bot.core.projection import table_changed, your_tiles
+from bot.core.session import ROBOT_DEADLINES, Session
+from bot.core.state import Core
+from bot.core.table import Table
+from bot.core.timers import Timers
+from bot.core.vocabulary import DeadlineKind, Phase
+
+__all__ = ["Resume"]
+
+
+class Resume:
+    """Brings reloaded tables back to life (their lock held)."""
+
+    def __init__(self, core: Core, timers: Timers, session: Session) -> None:
+        self.core = core
+        self.timers = timers
+        self.session = session
+
+    async def resume(self, table: Table) -> None:
+        """Re-arm a reloaded table's timers from its stored deadlines and send each human
+        their tiles and the turn again (a crash may have lost the buttons shown)."""
+        core = self.core
+        times = core.times
+        match = table.match
+        if match is not None and match.is_over:
+            await self.session.settlement.finish(table)
+            return
+        now = core.clock.now()
+        self._shift_deadlines(table, now)
+        for index, state in enumerate(table.seats):
+            if state.away and not state.forfeited and state.back_by is not None:
+                self.timers.arm_away(table, index)
+        kind, deadline = table.deadline_kind, table.deadline
+        if kind is not None and deadline is not None:
+            self.timers.arm(table, deadline, kind)
+            self._redeliver(table)
+        elif table.phase is Phase.WAITING:
+            self.timers.arm(table, table.created_at + times.fill_seconds, DeadlineKind.FILL)
+        elif table.phase is Phase.COUNTDOWN:
+            self.timers.arm(table, now + times.countdown_seconds, DeadlineKind.START)
+        elif match is not None and match.hand.is_over:
+            self.timers.arm(table, now + times.hand_pause, DeadlineKind.NEXT_HAND)
+        elif match is not None:
+            self.session.begin_turn(table, send_tiles=True)
+            self.session.send_hands_but_the_turns(table)
+        core.emit(table, table_changed(table, now))
+
+    @staticmethod
+    def _shift_deadlines(table: Table, now: float) -> None:
+        """Move a reloaded table's deadlines by the time since its snapshot was saved:
+        the bot's own downtime (a crash or a stop) never runs a turn or the 5-minute
+        return (design.md, rule 10). Snapshots older than ``saved_at`` keep theirs."""
+        if table.saved_at is None or now <= table.saved_at:
+            return
+        down = now - table.saved_at
+        if table.deadline is not None:
+            table.deadline += down
+        for state in table.seats:
+            if state.back_by is not None:
+                state.back_by += down
+        table.saved_at = now
+
+    def _redeliver(self, table: Table) -> None:
+        """Send a resumed table's private hands and its turn again; nothing changes."""
+        match = table.match
+        kind, deadline = table.deadline_kind, table.deadline
+        if match is None or match.hand.is_over or deadline is None:
+            return
+        if kind not in ROBOT_DEADLINES:
+            return
+        turn = match.hand.turn
+        self.session.send_hands_but_the_turns(table)
+        self.session.announce_turn(table, deadline)
+        if table.seats[turn].present:
+            self.core.emit(table, your_tiles(table, turn))
