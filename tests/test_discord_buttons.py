@@ -5,45 +5,14 @@ nothing changed."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from bot.core import EMOTES, PlayerRef, ShowMyTiles, encode_action, encode_press
 from bot.discord.buttons import PressItem, board_view, moves_view
-from bot.present.i18n import refusal_text
 from tests.fake_discord import (
-    EPHEMERAL,
     FakeDiscord,
-    FakeMessage,
-    FakeUser,
     Harness,
 )
-
-
-async def start_with_robots(fake: FakeDiscord, harness: Harness, user: FakeUser) -> str:
-    guild = next(iter(fake.guilds))
-    await fake.replied(await fake.slash(user, guild, "domino", "mesa", options={"robots": "all"}))
-    await harness.idle()
-    return harness.manager.tables()[0]
-
-
-async def my_turn(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
-    return await fake.wait_until(lambda: (m := fake.last_dm(user)) and m.custom_ids() and m)
-
-
-def history(harness: Harness, table: str) -> tuple[Any, ...]:
-    match = harness.manager.match_of(table)
-    return (match.hand_number, match.hand.history)
-
-
-def said(reason: str) -> str:
-    """The manager's sentence for a refusal, in Spanish (the core catalog)."""
-    return refusal_text(reason, {}, "es")
-
-
-async def refusal(fake: FakeDiscord, inter: Any) -> FakeMessage:
-    (message,) = await fake.replied(inter)
-    assert message.ephemeral and message.flags & EPHEMERAL
-    return message
+from tests.test_discord_presses import my_turn, start_with_robots
 
 
 def test_every_payload_the_bot_makes_fits_a_custom_id_and_matches_the_item() -> None:
