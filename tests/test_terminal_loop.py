@@ -116,6 +116,15 @@ def _play_process(tmp_path: Path, *args: str) -> subprocess.Popen[bytes]:
     )
 
 
+def _read_until_the_match_starts(process: subprocess.Popen[bytes]) -> None:
+    """Read the output up to the match's start (the stakes are taken then)."""
+    assert process.stdout is not None
+    for _ in range(20):
+        if process.stdout.readline().startswith(b"Empieza la partida"):
+            return
+    raise AssertionError("the match never started")
+
+
 def _balance(tmp_path: Path) -> str:
     """The terminal player's balance as `domino play` says it, read from the database
     (playing again to see it would leave another started match)."""
@@ -141,8 +150,9 @@ def test_ctrl_c_leaves_the_table_at_once_with_the_goodbye_and_no_traceback(tmp_p
 
     process = _play_process(tmp_path)
     assert process.stdout is not None
-    first = process.stdout.readline()  # the table is open and waits for our move
+    first = process.stdout.readline()
     assert first.startswith(b"Mesa ")
+    _read_until_the_match_starts(process)
     time.sleep(0.3)
     process.send_signal(signal.SIGINT)  # stdin stays open: nobody presses Enter
     process.wait(timeout=15)  # communicate() would close stdin: it must stay open
@@ -159,8 +169,8 @@ def test_ctrl_c_leaves_the_table_at_once_with_the_goodbye_and_no_traceback(tmp_p
 def test_a_closed_stdout_leaves_the_table_quietly_and_forfeits_like_any_leaving(tmp_path: Path):
     process = _play_process(tmp_path)
     assert process.stdout is not None and process.stdin is not None
-    process.stdout.readline()
-    process.stdout.close()  # like `| head -1`
+    _read_until_the_match_starts(process)
+    process.stdout.close()  # like `| head`
     process.stdin.write(b"q\n")
     process.stdin.close()
     err = process.stderr.read() if process.stderr is not None else b""
