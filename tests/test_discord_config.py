@@ -38,7 +38,7 @@ async def test_an_admin_changes_the_servers_rules_and_the_channel_is_told(
     )
     (reply,) = await fake.replied(inter)
     assert reply.ephemeral
-    assert "Turno: 30 s" in reply.text()
+    assert "• Segundos por turno: 30 *" in reply.text()
     stored = await harness.storage.get_chat_rules(f"discord:{guild_of(fake)}")
     assert stored is not None and stored.preset == "internacional"
     assert stored.rules().turn_seconds == 30
@@ -47,7 +47,7 @@ async def test_an_admin_changes_the_servers_rules_and_the_channel_is_told(
     assert any("Admin cambió las reglas del servidor: internacional" in m.content for m in said)
     # /domino reglas shows them.
     rules = await fake.replied(await fake.slash(admin, guild_of(fake), "domino", "reglas"))
-    assert "Meta: 200 puntos" in rules[0].text()
+    assert "• Partida a: 200\n" in rules[0].text()
 
 
 async def test_without_a_preset_only_the_options_typed_change_the_servers_rules(
@@ -62,8 +62,8 @@ async def test_without_a_preset_only_the_options_typed_change_the_servers_rules(
     )
     # The core merged the target over the server's preset and turn; the answer shows the
     # merged rules it keeps.
-    assert "Meta: 300 puntos" in reply.text()
-    assert "Turno: 30 s" in reply.text()
+    assert "• Partida a: 300 *" in reply.text()
+    assert "• Segundos por turno: 30 *" in reply.text()
     stored = await harness.storage.get_chat_rules(f"discord:{guild}")
     assert stored is not None and stored.preset == "internacional"
     assert stored.rules().turn_seconds == 30 and stored.rules().target == 300

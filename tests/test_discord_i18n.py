@@ -92,3 +92,14 @@ async def test_synced_commands_carry_their_english_localizations(fake: FakeDisco
         assert beginner["name_localizations"]["en-US"] == "Beginner"
     finally:
         await harness.stop()
+
+
+async def test_a_label_only_in_the_core_catalog_is_translated_from_there() -> None:
+    # Robot levels live once, in bot.present (the ``core`` catalog), not in ``discord``.
+    assert "Expert" not in catalog("es")
+    name = text("Expert")
+    assert name.message == "Experto"
+    where = context(app_commands.TranslationContextLocation.choice_name)
+    translator = DominoTranslator()
+    assert await translator.translate(name, discord.Locale.spain_spanish, where) == "Experto"
+    assert await translator.translate(name, discord.Locale.american_english, where) == "Expert"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.discord.messages import board_embed, rules_lines, team_names
+from bot.core import ChatRulesInfo
+from bot.discord.messages import board_embed, rules_embed
+from bot.present.labels import team_names
 from engine.rules import find_preset
 from tests.fake_discord import (
     FakeDiscord,
@@ -13,12 +15,14 @@ from tests.fake_discord import (
 )
 
 
-def test_rules_lines_name_every_option_in_spanish() -> None:
-    lines = rules_lines(find_preset("espanol"), "es")
-    assert lines[0] == "Modalidad: espanol"
-    assert "Meta: 300 puntos" in lines
-    assert "Se cuentan: los puntos de las cuatro manos" in lines
-    assert "Jugada forzada tras: 3 s" in lines
+def test_the_rules_embed_names_every_option_in_spanish() -> None:
+    info = ChatRulesInfo("discord:1", "espanol", {}, find_preset("espanol"), True)
+    embed = rules_embed("Reglas del servidor", info, "es").to_dict()
+    lines = embed["description"].split("\n")
+    assert lines[0] == "Reglas: espanol"
+    assert "• Partida a: 300" in lines
+    assert "• Se cuentan: todos" in lines
+    assert "• Jugada forzada tras: 3" in lines
     assert len(lines) == 11
 
 
@@ -34,6 +38,9 @@ async def test_the_board_embed_names_whose_turn_the_time_left_and_the_score(
     assert embed["description"] == f"{state.seats[state.turn].name} to play · <t:{deadline}:R>"
     fields: dict[str, Any] = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["Score (to 100)"].count("**0**") == 2
-    assert team_names(state.seats, 0) == f"{state.seats[0].name} / {state.seats[2].name}"
+    assert fields["Score (to 100)"].startswith(
+        f"{team_names(state.seats, 0, 'en')}: **0**\n{team_names(state.seats, 1, 'en')}: **0**"
+    )
+    assert team_names(state.seats, 0, "en") == f"{state.seats[0].name} and {state.seats[2].name}"
     spanish = board_embed(state, "es").to_dict()
     assert spanish["footer"]["text"] == "Apuesta: $10"

@@ -30,8 +30,9 @@ from bot.core import (
     ShowMyTiles,
 )
 from bot.discord.i18n import chat_language, command_name, player_language, text, texts
-from bot.discord.messages import LEVEL_NAMES, help_text, rules_embed, stats_lines, top_embed
+from bot.discord.messages import help_text, rules_embed, stats_lines, top_embed
 from bot.discord.replies import PLATFORM, Replies, chat_of, player_of
+from bot.present.i18n import LEVEL_NAMES
 from bot.present.texts import confirmation
 from engine.robots import LEVELS
 from engine.rules import PRESET_NAMES
@@ -211,8 +212,8 @@ class DominoCog(
         if refs is None:
             return
         lang = player_language(interaction)
-        rules = (await self.manager.chat_rules(refs[1])).rules
-        embed = rules_embed(texts(lang)("This server's rules"), rules, lang)
+        info = await self.manager.chat_rules(refs[1])
+        embed = rules_embed(texts(lang)("This server's rules"), info, lang)
         await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(

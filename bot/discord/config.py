@@ -18,9 +18,9 @@ from discord.ext import commands
 from bot.core import Manager, SetChatRules
 from bot.discord.cog import preset_choices
 from bot.discord.i18n import command_name, player_language, text, texts
-from bot.discord.messages import OPTION_LABELS, rules_lines
 from bot.discord.replies import Replies, chat_of, player_of
 from bot.present.i18n import refusal_text
+from bot.present.labels import VALUE_LABELS, rules_text
 from bot.present.texts import confirmation
 from engine.rules import OPTION_VALUES, OptionValue
 
@@ -35,7 +35,7 @@ def _int_choices(option: str) -> list[app_commands.Choice[int]]:
 
 def _word_choices(option: str) -> list[app_commands.Choice[str]]:
     return [
-        app_commands.Choice(name=text(OPTION_LABELS.get(v.strip(), v.strip())), value=v.strip())
+        app_commands.Choice(name=text(VALUE_LABELS.get(v.strip(), v.strip())), value=v.strip())
         for v in OPTION_VALUES[option].split(",")
     ]
 
@@ -155,8 +155,9 @@ class ConfigCog(commands.Cog):
         if not reply.ok:
             await self.replies.refuse(interaction, reply)
             return
-        rules = (await self.manager.chat_rules(chat)).rules
+        info = await self.manager.chat_rules(chat)
         changed = confirmation(SetChatRules, reply, lang) or texts(lang)(
             "Rules changed. New tables use them."
         )
-        await self.replies.answer(interaction, "\n".join([changed, *rules_lines(rules, lang)]))
+        listed = rules_text(info.rules, info.preset, info.overrides, lang)
+        await self.replies.answer(interaction, f"{changed}\n{listed}")

@@ -3,7 +3,9 @@
 Slash commands have Spanish names in code (``/domino jugar``: that is what Discord routes
 by) and carry an English message id in the ``discord`` catalog (``bot/locales/<lang>/
 LC_MESSAGES/discord.po``); :class:`DominoTranslator` gives Discord the English names and
-descriptions for its English locales and the Spanish ones for its Spanish locales.
+descriptions for its English locales and the Spanish ones for its Spanish locales. Labels
+:mod:`bot.present` already has (robot levels, rule values) are not copied into the
+``discord`` catalog: a message id missing there is read from ``core``.
 """
 
 from __future__ import annotations
@@ -27,12 +29,17 @@ __all__ = [
 
 DOMAIN = "discord"
 
-_ES = translator("es", DOMAIN)
+_ES = translator("es", DOMAIN, "core")
 
 
 def texts(language: str | None) -> Translator:
-    """The ``discord`` catalog's ``_(msgid, **params)`` for ``language`` ("es"/"en")."""
-    return translator(language, DOMAIN)
+    """The ``discord`` catalog's ``_(msgid, **params)`` for ``language`` ("es"/"en").
+
+    A message id not in the ``discord`` catalog is looked up in ``core`` (the shared
+    phrases and labels of :mod:`bot.present`, e.g. the robot levels and rule values named
+    in slash-command choices), so a shared label has one home.
+    """
+    return translator(language, DOMAIN, "core")
 
 
 def text(msgid: str) -> app_commands.locale_str:

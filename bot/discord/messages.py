@@ -1,88 +1,27 @@
 """Texts and embeds of the Discord front end built from the core's and present's facts.
 
-Only Discord chrome is phrased here (embeds, a rules summary, the help, the ranking);
-what happened and why is phrased by :mod:`bot.present`.
+Only Discord chrome is phrased here (embeds, the help, the ranking); what happened and
+why, partnership names and the rule set are phrased by :mod:`bot.present`.
 """
 
 from __future__ import annotations
 
 import discord
 
-from bot.core import ChatRef, SeatInfo, TableChanged, YourTiles
+from bot.core import ChatRef, ChatRulesInfo, TableChanged, YourTiles
 from bot.discord.i18n import texts
-from engine.rules import Rules
+from bot.present.labels import rules_text, team_names
 from storage.base import PlayerStats, RankRow
 
 __all__ = [
-    "LEVEL_NAMES",
-    "OPTION_LABELS",
     "board_embed",
     "help_text",
     "place_name",
     "rules_embed",
-    "rules_lines",
     "stats_lines",
-    "team_names",
     "tiles_content",
     "top_embed",
 ]
-
-
-LEVEL_NAMES = {
-    "novato": "Beginner",
-    "aprendiz": "Apprentice",
-    "jugador": "Player",
-    "experto": "Expert",
-    "maestro": "Master",
-}
-"""Robot levels (``engine.robots.LEVELS``) and their names in the ``discord`` catalog."""
-
-
-OPTION_LABELS = {
-    "opponents": "the opponents' pips",
-    "all": "all four hands' pips",
-    "double_six": "the double six",
-    "random": "a random seat",
-    "draw": "the highest draw",
-    "rotate": "the next seat",
-    "winner": "the winner",
-    "team": "the partnership with fewer pips",
-    "individual": "the seat with fewest pips",
-    "none": "never",
-}
-
-
-def rules_lines(rules: Rules, language: str) -> list[str]:
-    """The rule set as short lines for ``/domino reglas`` (rules.md, "The options")."""
-    _ = texts(language)
-
-    def word(value: object) -> str:
-        if value is None:
-            return _(OPTION_LABELS["none"])
-        return _(OPTION_LABELS[str(value)]) if str(value) in OPTION_LABELS else str(value)
-
-    forced = rules.forced_move_seconds
-    return [
-        _("Preset: {name}", name=rules.preset_name or _("custom rules")),
-        _("Target: {points} points", points=rules.target),
-        _("Points counted: {how}", how=word(rules.counting)),
-        _("First hand opened by: {who}", who=word(rules.first_starter)),
-        _("Later hands opened by: {who}", who=word(rules.next_starter)),
-        _("A blocked game goes to: {who}", who=word(rules.blocked_winner)),
-        _("Redeal with doubles: {count}", count=word(rules.redeal_doubles)),
-        _("Capicúa bonus: {points}", points=rules.capicua_bonus),
-        _("Turn: {seconds} s", seconds=rules.turn_seconds),
-        _(
-            "Forced move after: {seconds}",
-            seconds=word(forced) if forced is None else f"{forced} s",
-        ),
-        _("Stake: ${stake}", stake=rules.stake),
-    ]
-
-
-def team_names(seats: tuple[SeatInfo, ...], team: int) -> str:
-    """The names of a partnership (seats ``team`` and ``team + 2``), e.g. "Ana y Luis"."""
-    return " / ".join(seats[s].name or "·" for s in (team, team + 2))
 
 
 def board_embed(event: TableChanged, language: str) -> discord.Embed:
@@ -128,18 +67,21 @@ def board_embed(event: TableChanged, language: str) -> discord.Embed:
         score = event.view.match_score if event.view.outcome is not None else event.view.score
         embed.add_field(
             name=_("Score (to {target})", target=event.rules.target),
-            value=f"{team_names(seats, 0)}: **{score[0]}**\n{team_names(seats, 1)}: **{score[1]}**",
+            value=(
+                f"{team_names(seats, 0, language)}: **{score[0]}**\n"
+                f"{team_names(seats, 1, language)}: **{score[1]}**"
+            ),
             inline=True,
         )
     embed.set_footer(text=_("Stake: ${stake}", stake=event.rules.stake))
     return embed
 
 
-def rules_embed(title: str, rules: Rules, language: str) -> discord.Embed:
-    """The rule set as an embed (``/domino reglas``)."""
+def rules_embed(title: str, info: ChatRulesInfo, language: str) -> discord.Embed:
+    """The server's rule set as an embed (``/domino reglas``), worded as on every platform."""
     return discord.Embed(
         title=title,
-        description="\n".join(rules_lines(rules, language)),
+        description=rules_text(info.rules, info.preset, info.overrides, language),
         colour=discord.Colour.dark_green(),
     )
 

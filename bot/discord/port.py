@@ -52,10 +52,11 @@ from bot.core import (
 )
 from bot.discord.buttons import board_view
 from bot.discord.i18n import texts
-from bot.discord.messages import board_embed, team_names
+from bot.discord.messages import board_embed
 from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label
+from bot.present.labels import team_names
 from bot.present.texts import closed_text, refused
 from engine.hand import Termination
 
@@ -403,7 +404,7 @@ class DiscordPort:
         else:
             values = {
                 "number": event.hand_number,
-                "team": team_names(seats, winner) if seats else str(winner + 1),
+                "team": team_names(seats, winner, language) if seats else str(winner + 1),
                 "points": event.hand_points[winner],
             }
             if outcome.capicua:
@@ -430,7 +431,7 @@ class DiscordPort:
         lines = [
             _(
                 "{team} win the match {a} – {b}!",
-                team=team_names(event.seats, event.winner_team),
+                team=team_names(event.seats, event.winner_team, language),
                 a=event.score[0],
                 b=event.score[1],
             )

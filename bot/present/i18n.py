@@ -23,6 +23,7 @@ from babel.messages.pofile import read_po
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
+    "LEVEL_NAMES",
     "LOCALES_DIR",
     "Translator",
     "emote_label",
@@ -75,13 +76,19 @@ class _Format(dict[str, Any]):
 
 
 @lru_cache(maxsize=32)
-def translator(language: str | None, domain: str = "core") -> Translator:
+def translator(
+    language: str | None, domain: str = "core", fallback: str | None = None
+) -> Translator:
     """A gettext-like function for ``language`` (normalised; unknown -> Spanish).
 
     The function takes a message id and ``{name}`` parameters: ``_(msgid, **params)``;
-    a missing parameter is left as ``{name}`` rather than raising.
+    a missing parameter is left as ``{name}`` rather than raising. A message id missing
+    from ``domain``'s catalog is looked up in ``fallback``'s (a front end's catalog over
+    ``core``: a shared phrase keeps its one home), then falls back to itself.
     """
     catalog = _catalog(language_of(language), domain)
+    if fallback is not None and fallback != domain:
+        catalog = {**_catalog(language_of(language), fallback), **catalog}
 
     def gettext(msgid: str, **params: Any) -> str:
         text = catalog.get(msgid, msgid)
