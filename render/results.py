@@ -189,26 +189,31 @@ def match_result_image(
     names = text(lang, "winners", a=seat_name(facts, winners), b=seat_name(facts, winners + 2))
     draw_text(image, 20, 92, names, 26, bold=True, color=TEAM_COLORS[winners], max_width=920)
     stake = view.rules.stake
-    values: list[tuple[str, Color]] = []
-    for seat in range(4):
-        if seat in payouts:
-            amount = payouts[seat]
-            values.append(
-                (
-                    f"+${amount}" if amount >= 0 else f"−${-amount}",
-                    _GREEN if amount > 0 else PASS_RED,
-                )
-            )
-        elif facts.seats[seat].is_robot or stake == 0:
-            values.append(("—", MUTED))
-        elif seat & 1 == winners:
-            values.append(("+$0", MUTED))
-        else:
-            values.append((f"−${stake}", PASS_RED))
-    stake_text = text(lang, "stake", n=stake) if stake else text(lang, "no_stake")
+    values = money_lines(facts, stake, payouts)
+    stake_text = text(lang, "stake_net", n=stake) if stake else text(lang, "no_stake")
     _seat_rows(image, draw, facts, 186, values, stake_text, winners)
     _score_cards(image, draw, view, facts, 406)
     return image
+
+
+def money_lines(
+    facts: TableFacts, stake: int, payouts: Mapping[int, int]
+) -> list[tuple[str, Color]]:
+    """What each seat won or lost, net of the stake it paid, with its colour: a winner
+    paid twice a $10 stake shows "+$10", a seat paid nothing "−$10", a robot "—"."""
+    values: list[tuple[str, Color]] = []
+    for seat in range(4):
+        if facts.seats[seat].is_robot or stake == 0:
+            values.append(("—", MUTED))
+            continue
+        net = payouts.get(seat, 0) - stake
+        if net > 0:
+            values.append((f"+${net}", _GREEN))
+        elif net < 0:
+            values.append((f"−${-net}", PASS_RED))
+        else:
+            values.append(("$0", MUTED))
+    return values
 
 
 def match_result_png(view: PublicView, facts: TableFacts, payouts: Mapping[int, int]) -> bytes:
@@ -218,8 +223,9 @@ def match_result_png(view: PublicView, facts: TableFacts, payouts: Mapping[int, 
         view: the public view of the last hand (over).
         facts: seat names and language.
         payouts: dollars paid to each seat (seat -> dollars, from the storage's
-            settlement); a human seat on the losing side without an entry is shown
-            losing the stake; robots never pay (rules.md, "The house").
+            settlement). Each human is shown net of the stake (a winner paid $20 on a
+            $10 stake: "+$10"; a seat paid nothing: "−$10"), and the picture says so;
+            robots never pay (rules.md, "The house").
 
     Raises:
         ValueError: the hand is not over.

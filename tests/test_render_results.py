@@ -10,8 +10,9 @@ from engine.match import Match
 from engine.rules import find_preset
 from engine.views import public_view
 from render import hand_result_png, match_result_png
-from render.results import RESULT_SIZE, _how
+from render.results import RESULT_SIZE, _how, money_lines
 from render.samples import find_match, finished_match
+from render.strings import text
 from tests.render_golden import FACTS, assert_matches_golden, scripted_match
 
 
@@ -99,3 +100,11 @@ def test_the_match_result_matches_its_golden_picture() -> None:
     assert Image.open(io.BytesIO(png)).size == RESULT_SIZE
     assert png == match_result_png(public_view(match), FACTS, {w: 20, w + 2: 20})
     assert_matches_golden(png, "match-result.png")
+
+
+def test_the_match_result_shows_winners_and_losers_alike_net_of_the_stake() -> None:
+    lines = money_lines(FACTS, 10, {0: 20, 2: 20})
+    assert [amount for amount, _ in lines] == ["+$10", "—", "+$10", "−$10"]
+    assert money_lines(FACTS, 0, {})[0][0] == "—"  # no stake, no money line
+    assert text("es", "stake_net", n=10) == "Apuesta: $10 · resultado neto"
+    assert text("en", "stake_net", n=10) == "Stake: $10 · net result"
