@@ -31,12 +31,13 @@ DISCORD = "MTIz.doctor-discord.token"
 
 @pytest.fixture(autouse=True)
 def environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
-    """A clean environment, the database in ``tmp_path``; discord.py pointed back at
-    Discord afterwards (the doctor points it at the fake)."""
+    """A clean environment, a new (empty) database in ``tmp_path``; discord.py pointed
+    back at Discord afterwards (the doctor points it at the fake)."""
     for name in NAMES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DOMINO_DB", str(tmp_path / "domino.db"))
+    (tmp_path / "domino.db").touch()  # the bot's database exists (an empty one is new)
     discord_level = logging.getLogger("discord").level
     yield tmp_path / "domino.db"
     point_discord_at(None, None)
@@ -86,7 +87,24 @@ async def test_a_fresh_install_is_healthy_and_warns_that_there_is_no_token(
     assert found["database"].startswith("ok") and "opened and migrated" in found["database"]
     assert found["ledger"].startswith("ok")
     assert found["platforms"].startswith("warn") and "domino play" in found["platforms"]
-    assert environment.exists()  # the database was created and migrated
+
+
+async def test_where_no_database_exists_the_doctor_says_where_it_looked_and_creates_none(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    environment.unlink()
+    code, out = await checkup(capsys)
+    assert code == 0
+    found = lines(out)
+    assert found["database"] == (
+        f"warn  database: no database at {environment.resolve()} (DOMINO_DB); "
+        "`domino run` or `domino play` creates it there"
+    )
+    assert "ledger" not in found
+    assert not environment.exists()
+    code, out = await checkup(capsys, health=True)
+    assert code == 1 and lines(out)["database"].startswith("FAIL")
+    assert not environment.exists()
 
 
 async def test_a_bad_setting_fails_naming_the_variable(

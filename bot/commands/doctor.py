@@ -70,7 +70,7 @@ async def _run(args: argparse.Namespace) -> int:
             report.line("FAIL", f"setting {name}", str(error["msg"]))
         return 1
     report.line("ok", "configuration read", f"database {settings.db}")
-    await _check_database(settings.db, report)
+    await _check_database(settings.db, report, health=args.health)
     if args.health:
         beat = heartbeat_path(settings.db)
         try:
@@ -97,11 +97,21 @@ async def _run(args: argparse.Namespace) -> int:
     return 1 if report.failed else 0
 
 
-async def _check_database(path: Path, report: Report) -> None:
+async def _check_database(path: Path, report: Report, *, health: bool = False) -> None:
     from storage import open_storage
 
     if path.parent and not path.parent.exists():
         report.line("FAIL", "database", f"folder {path.parent} does not exist")
+        return
+    if str(path) != ":memory:" and not path.exists():
+        # looking must not create it: an empty database would pass for the bot's own
+        status = "FAIL" if health else "warn"
+        report.line(
+            status,
+            "database",
+            f"no database at {path.resolve()} (DOMINO_DB); `domino run` or `domino play` "
+            "creates it there",
+        )
         return
     try:
         storage = await open_storage(path)
