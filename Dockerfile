@@ -1,8 +1,8 @@
 # domino-bot: hosts partnership dominoes tables on Telegram and Discord.
 #   docker build -t domino-bot .
 #   docker run -d --name domino -v domino-data:/data --env-file .env domino-bot
-# CI cannot run Docker; it runs the same install commands in a fresh virtual
-# environment (.ci/run), so keep these steps and those in step.
+# CI cannot run Docker; it copies exactly the files the COPY lines name into a fresh
+# folder and runs the same install in a fresh virtual environment (.ci/run).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -14,7 +14,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 
 # The project from its own files: metadata first, then the packages.
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY engine ./engine
 COPY render ./render
 COPY storage ./storage
