@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from pathlib import Path
@@ -38,11 +39,18 @@ def test_every_subcommand_reads_the_env_file_so_backup_copies_the_bots_database(
     monkeypatch.delenv("DOMINO_DB", raising=False)
     (tmp_path / "data").mkdir()
     (tmp_path / ".env").write_text("DOMINO_DB=data/bot.db\n", encoding="utf-8")
-    assert main(["doctor"]) == 0  # creates and migrates data/bot.db
-    capsys.readouterr()
+    asyncio.run(_create_database(tmp_path / "data" / "bot.db"))  # as `domino run` does
+    assert main(["doctor"]) == 0
+    assert "data/bot.db opened and migrated" in capsys.readouterr().out
     assert main(["backup", "copy.db"]) == 0
     assert "data/bot.db" in capsys.readouterr().out
     assert not (tmp_path / "domino.db").exists()
+
+
+async def _create_database(path: Path) -> None:
+    from storage import open_storage
+
+    await (await open_storage(path)).close()
 
 
 def test_a_closed_output_pipe_ends_a_command_quietly() -> None:
