@@ -28,7 +28,7 @@ import random
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Literal, Protocol, TypeVar
 
-from bot.core.buttons import ForgedPress, decode_press
+from bot.core.buttons import ForgedPress, Press, decode_press
 from bot.core.chat_rules import ChatRules
 from bot.core.clock import Clock, SystemClock
 from bot.core.commands import (
@@ -354,18 +354,7 @@ class TableManager:
             )
         if chat is None:
             raise Refused(RefusalReason.TABLE_GONE, table_id)
-        commands: dict[PressKind, Callable[[], Command]] = {
-            PressKind.SIT: lambda: SitAt(
-                player, chat, table_id, int(press.code) if press.code else None
-            ),
-            PressKind.ROBOTS: lambda: FillWithRobots(player, chat, table_id),
-            PressKind.EMOTE: lambda: Emote(player, press.code, chat, table_id),
-            PressKind.TILES: lambda: ShowMyTiles(player, chat, table_id),
-            PressKind.BACK: lambda: ComeBack(player, chat, table_id),
-            PressKind.LEAVE: lambda: Leave(player, chat, table_id),
-            PressKind.AGAIN: lambda: Rematch(player, chat, table_id),
-        }
-        return await self._dispatch(commands[press.kind]())
+        return await self._dispatch(_command_of(press, player, chat))
 
     # ------------------------------------------------------------------ queries
 
@@ -488,3 +477,23 @@ class TableManager:
         return await self._lobby.open_robot_table(
             chat, rules or PRESETS["venezolano"], chosen, start=start
         )
+
+
+def _command_of(press: Press, player: PlayerRef, chat: ChatRef) -> Command:
+    """The command a (non-move) table button stands for."""
+    table_id = press.table_id
+    match press.kind:
+        case PressKind.SIT:
+            return SitAt(player, chat, table_id, int(press.code) if press.code else None)
+        case PressKind.ROBOTS:
+            return FillWithRobots(player, chat, table_id)
+        case PressKind.EMOTE:
+            return Emote(player, press.code, chat, table_id)
+        case PressKind.TILES:
+            return ShowMyTiles(player, chat, table_id)
+        case PressKind.BACK:
+            return ComeBack(player, chat, table_id)
+        case PressKind.LEAVE:
+            return Leave(player, chat, table_id)
+        case _:
+            return Rematch(player, chat, table_id)
