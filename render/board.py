@@ -306,14 +306,16 @@ def _draw_line(
     for box in layout.tiles:
         r = box.rect
         draw.rounded_rectangle((r.x0 + 2, r.y0 + 3, r.x1 + 1, r.y1 + 2), radius=s // 5, fill=SHADOW)
+    # The last tile's gold ring goes under every tile: its neighbours touch it.
     for box in layout.tiles:
-        r = box.rect
-        look = FACE
         if box.placement.order == last_order:
-            look = HIGHLIGHT
+            r = box.rect
             draw.rounded_rectangle(
                 (r.x0 - 4, r.y0 - 4, r.x1 + 3, r.y1 + 3), radius=s // 4 + 3, fill=GOLD
             )
+    for box in layout.tiles:
+        r = box.rect
+        look = HIGHLIGHT if box.placement.order == last_order else FACE
         sprite = tile_sprite(s, box.first, box.second, box.vertical, look)
         image.paste(sprite, (r.x0, r.y0), sprite)
     # The open ends: the number each end shows, where the next tile would go, tagged
