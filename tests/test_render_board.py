@@ -97,6 +97,19 @@ def test_long_and_right_to_left_names_render_within_the_picture() -> None:
     assert _image(png).size == BOARD_SIZE
 
 
+def test_seats_named_only_with_emoji_are_drawn_and_told_apart() -> None:
+    """Issue 13, item 25: an emoji-only name became a single box."""
+    view = public_view(scripted_match(12))
+    names = ["\U0001f98a", "\U0001f43c", "\U0001f1fb\U0001f1ea", "\U0001f44d\U0001f3fd", "\u25a1"]
+    panels = []
+    for name in names:
+        facts = TableFacts((SeatFacts(name), *FACTS.seats[1:]))  # type: ignore[arg-type]
+        assert seat_name(facts, 0) == name
+        image = _image(board_png(view, facts)).convert("RGB")
+        panels.append(image.crop((300, 830, 660, 950)).tobytes())
+    assert len(set(panels)) == len(names)
+
+
 def test_english_boards_differ_from_spanish_ones_only_in_words() -> None:
     view = public_view(scripted_match(12))
     english = TableFacts(FACTS.seats, FACTS.seconds_left, FACTS.table_label, "en")
