@@ -105,9 +105,15 @@ def pill(
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """The picture as PNG bytes (RGB, fast zlib level; same image, same bytes)."""
+    """The picture as PNG bytes: 256 colours, fast zlib level; same image, same bytes.
+
+    Our pictures hold a few flat colours and their anti-aliased edges, so a 256-colour
+    palette (fast octree, no dithering) looks the same, and the PNG is a third of the
+    RGB one's size and encodes in half the time (bench/render.py).
+    """
     buffer = io.BytesIO()
     if image.mode != "RGB":
         image = image.convert("RGB")
-    image.save(buffer, "PNG", compress_level=3)
+    palette = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette.save(buffer, "PNG", compress_level=3)
     return buffer.getvalue()

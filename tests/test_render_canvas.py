@@ -8,12 +8,16 @@ from PIL import Image
 from render.canvas import BACKGROUND, MIN_TEXT_SIZE, PHONE_WIDTH, WHITE, draw_text, encode_png
 
 
-def test_png_encoding_is_rgb_and_deterministic() -> None:
+def test_png_encoding_is_a_palette_of_the_pictures_colours_and_deterministic() -> None:
     image = Image.new("RGBA", (50, 40), (10, 20, 30, 255))
+    draw_text(image, 2, 2, "Ana", 27, bold=True, color=WHITE)
     png = encode_png(image)
     assert png == encode_png(image)
     decoded = Image.open(io.BytesIO(png))
-    assert decoded.mode == "RGB" and decoded.size == (50, 40)
+    assert decoded.mode == "P" and decoded.size == (50, 40)
+    rgb = decoded.convert("RGB")
+    assert rgb.getpixel((49, 39)) == (10, 20, 30)
+    assert WHITE in {c for _, c in rgb.getcolors(10000) or []}
 
 
 def test_text_is_shortened_to_its_box_and_anchored() -> None:
