@@ -227,3 +227,19 @@ def test_only_a_seat_whose_last_turn_was_a_pass_shows_the_red_pass_chip(
 def test_the_table_label_is_drawn_as_given_with_its_word(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = _texts_drawn(monkeypatch, public_view(scripted_match(3)), FACTS)
     assert FACTS.table_label == "Mesa 1" and "Mesa 1" in drawn
+
+
+def test_the_table_label_stands_at_least_8_pixels_tall_on_a_400_pixel_wide_phone() -> None:
+    """Issue 13, item 27, on a downscaled render: "Mesa 1" is as tall on a phone as text
+    of 11 pixels (capitals 0.73 of the size: 8 pixels), so it can be read."""
+    from PIL import ImageChops
+
+    view = public_view(scripted_match(3))
+    unlabelled = TableFacts(FACTS.seats, FACTS.seconds_left, "", FACTS.language)
+    phone = []
+    for facts in (FACTS, unlabelled):
+        image = _image(board_png(view, facts)).convert("L")
+        phone.append(image.resize((400, 400), Image.Resampling.LANCZOS))
+    ink = ImageChops.difference(*phone).point(lambda v: 255 if v > 48 else 0).getbbox()
+    assert ink is not None
+    assert ink[3] - ink[1] >= 8
