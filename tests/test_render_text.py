@@ -140,9 +140,10 @@ def test_a_single_long_word_is_cut_inside_the_word() -> None:
     assert len(lines) == 2 and lines[1].endswith(ELLIPSIS)
 
 
-def test_fonts_are_the_shipped_dejavu_faces() -> None:
+def test_fonts_are_the_shipped_dejavu_faces_and_noto_emoji() -> None:
     assert font(20).getname()[0] == "DejaVu Sans"
     assert font(20, True).getname() == ("DejaVu Sans", "Bold")
+    assert emoji_font(20).getname()[0] == "Noto Emoji"
 
 
 @pytest.mark.parametrize("name", ["Ana", "محمد", "שׁלום", "😀🤖", ""])
