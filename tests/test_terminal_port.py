@@ -15,11 +15,11 @@ async def test_the_players_own_seat_is_spoken_to_in_the_second_person():
     _, spanish, _ = await run_script("1\n" * 400)
     assert "— Mano 2 — sales tú." in spanish and "sale Tú" not in spanish
     assert "Mano 1: Dominaste; ganamos 10 tantos." in spanish and "Tú dominó" not in spanish
-    assert "— Mano 1 — sale Rival izq." in spanish  # others: the third person
+    assert "— Mano 1 — sale Rival izquierdo." in spanish  # others: the third person
     _, english, _ = await run_script("1\n" * 400, language="en")
     assert "— Hand 2 — you open." in english and "You opens" not in english
     assert "Hand 1: You domino; we win 10 points." in english and "You dominoes" not in english
-    assert "Hand 7: Right rival dominoes; they win 12 points." in english
+    assert "Hand 7: Right opponent dominoes; they win 12 points." in english
 
 
 async def test_the_board_picture_is_kept_on_disk(tmp_path: Path):
@@ -70,7 +70,7 @@ async def test_when_a_robot_takes_the_seat_the_terminal_keeps_reading_so_b_can_b
     assert "Vuelves a tu asiento." in out.getvalue()
 
 
-async def test_the_board_picture_names_the_robots_as_the_text_does():
+async def test_the_board_picture_names_the_robots_as_the_text_does_shortened_to_fit():
     from bot.core import ChatRef, OpenTable, PlayerRef, RobotSeat, TableManager
     from bot.terminal import TerminalPort
 
@@ -87,5 +87,9 @@ async def test_the_board_picture_names_the_robots_as_the_text_does():
     await port.deliver(state)
     names = [seat.name for seat in port.board_facts(state).seats]
     assert names == ["Tú", "Rival der.", "Compañero", "Rival izq."]
-    assert names[1:] == [port.who(seat) for seat in (1, 2, 3)]  # the text's names
+    assert [port.who(seat) for seat in (1, 2, 3)] == [
+        "Rival derecho",
+        "Compañero",
+        "Rival izquierdo",
+    ]  # the text's names, whole
     await manager.stop()

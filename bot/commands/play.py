@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _main(args: argparse.Namespace) -> int:
-    from bot.terminal import play
+    from bot.terminal import play, terminal_width
     from storage import open_storage
 
     storage = await open_storage(args.db)
@@ -74,6 +74,7 @@ async def _main(args: argparse.Namespace) -> int:
             name=args.name,
             interactive=sys.stdin.isatty(),
             catch_interrupt=True,
+            width=terminal_width,
         )
     finally:
         await storage.close()
