@@ -3,7 +3,9 @@ tiles and channel messages."""
 
 from __future__ import annotations
 
-from bot.core import Event, PlayerRef, Refusal, RefusalReason, TableChanged
+from bot.core import Event, MatchEnded, PlayerRef, Refusal, RefusalReason, TableChanged
+from bot.present.facts import table_facts
+from render import board_png
 from tests.fake_discord import (
     FakeDiscord,
     FakeMessage,
@@ -87,3 +89,40 @@ async def test_leaving_mid_match_and_coming_back_are_announced(
     assert not press.followups
     assert any(m.content == "Ana volvió." for m in fake.messages_in(channel(fake)))
     assert "(ausente)" not in board.text()
+
+
+async def test_the_final_board_shows_the_position_after_the_winning_tile_and_no_turn(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    recorder = Recorder()
+    harness.manager.register("*", recorder)
+    ana = fake.add_user("Ana")
+    board = await seat_and_fill(fake, harness, ana)
+    await play_until_closed(fake, harness, {ana.id: lambda: fake.last_dm(ana)})
+    await fake.settle()
+    (ended,) = [e for e in recorder.events if isinstance(e, MatchEnded)]
+    last_board = [e for e in recorder.events if isinstance(e, TableChanged)][-1]
+    assert ended.view.outcome is not None and last_board.view != ended.view
+    final = board_png(ended.view, table_facts(ended.seats, last_board.label, "es"))
+    assert board.file_bytes() == final
+    assert board.embeds[0]["image"]["url"] == "attachment://mesa.png"
+    assert board.embeds[0]["description"] == "La partida terminó."
+    assert board.labels() == ["Revancha"]
+
+
+async def test_the_board_counts_the_turn_down_live_and_its_picture_holds_no_frozen_seconds(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    board = await seat_and_fill(fake, harness, ana)
+    await fake.wait_until(lambda: (m := fake.last_dm(ana)) and m.custom_ids())
+    await harness.idle()
+    await fake.settle()
+    table = harness.manager.tables()[0]
+    state = harness.manager.table_state(table)
+    assert state is not None and state.view is not None and state.deadline is not None
+    assert state.seats[state.turn or 0].name == "Ana"
+    assert board.embeds[0]["description"] == f"Juega Ana · <t:{int(state.deadline)}:R>"
+    # The picture shows the position and whose turn it is, never a number of seconds that
+    # would stand still while the embed's timestamp counts down.
+    assert board.file_bytes() == board_png(state.view, table_facts(state.seats, state.label, "es"))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import io
 import logging
@@ -59,6 +60,7 @@ from bot.present.i18n import emote_label
 from bot.present.labels import team_names
 from bot.present.texts import closed_text, refused
 from engine.hand import Termination
+from render import TableFacts
 
 __all__ = ["BOARD_FILE", "DM_CLOSED", "DiscordPort"]
 
@@ -86,6 +88,13 @@ class _Board:
 
 
 Render = Callable[..., bytes]
+
+
+def _frozen_clock_off(facts: TableFacts) -> TableFacts:
+    """A board picture's facts without the seconds left: the embed counts the turn down
+    live (``<t:…:R>``), and a number drawn once would stand still beside it."""
+    return dataclasses.replace(facts, seconds_left=None)
+
 
 BOARD_NOTE = "discord.board"
 """The table manager's front-end note holding the board message (``channel_id``,
@@ -271,7 +280,7 @@ class DiscordPort:
         language = event.chat.language
         facts = board_facts(event, language)
         if event.view is not None:
-            png = await self._draw(self._render_board, event.view, facts)
+            png = await self._draw(self._render_board, event.view, _frozen_clock_off(facts))
         else:  # seats still filling, or the countdown: the waiting table
             starting = event.phase == "countdown"
             png = await self._draw(
@@ -368,10 +377,18 @@ class DiscordPort:
         embed = board_embed(ended, language)
         if closed.reason != "finished":
             embed.description = texts(language)("This table has closed.")
-        # The board keeps its last picture (a table closed before its match started
-        # drops its waiting picture); a finished match offers a rematch.
+        # A finished match shows its final position (the winning tile is on no earlier
+        # picture: no TableChanged follows the last move); a table closed mid-match keeps
+        # its last picture, one closed before its match started drops its waiting
+        # picture; a finished match offers a rematch.
         extra: dict[str, Any] = {}
-        if latest.view is not None:
+        if final is not None:
+            png = await self._draw(
+                self._render_board, final.view, _frozen_clock_off(board_facts(ended, language))
+            )
+            extra["attachments"] = [discord.File(io.BytesIO(png), BOARD_FILE)]
+            embed.set_image(url=f"attachment://{BOARD_FILE}")
+        elif latest.view is not None:
             embed.set_image(url=f"attachment://{BOARD_FILE}")
         else:
             extra["attachments"] = []
