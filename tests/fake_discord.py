@@ -353,6 +353,58 @@ class FakeDiscord:
         }
         return guild_id
 
+    def add_channel(self, guild_id: int, name: str, *, forum: bool = False) -> int:
+        """A new text channel (or a forum, ``forum=True``) in ``guild_id``; returns its id.
+        Add it before the bot starts (GUILD_CREATE carries the channels)."""
+        guild = self.guilds[guild_id]
+        channel_id = self.next_id()
+        payload: dict[str, Any] = {
+            "id": str(channel_id),
+            "type": 15 if forum else 0,
+            "guild_id": str(guild_id),
+            "name": name,
+            "position": len(guild["channels"]),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        if forum:
+            payload.update({"available_tags": [], "default_reaction_emoji": None})
+        self.channels[channel_id] = payload
+        guild["channels"].append(payload)
+        return channel_id
+
+    def add_thread(self, guild_id: int, parent_id: int, name: str) -> int:
+        """A public thread (a forum post when ``parent_id`` is a forum) in ``guild_id``;
+        returns its id. Add it before the bot starts (GUILD_CREATE lists active threads)."""
+        thread_id = self.next_id()
+        payload = {
+            "id": str(thread_id),
+            "type": 11,
+            "guild_id": str(guild_id),
+            "parent_id": str(parent_id),
+            "owner_id": str(self.owner.id),
+            "name": name,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": _iso(1_700_000_000),
+                "locked": False,
+            },
+        }
+        self.channels[thread_id] = payload
+        self.guilds[guild_id]["threads"].append(payload)
+        return thread_id
+
     def channel_of(self, guild_id: int, index: int = 0) -> int:
         return int(self.guilds[guild_id]["channels"][index]["id"])
 
@@ -554,26 +606,32 @@ class FakeDiscord:
         *path: str,
         options: dict[str, Any] | None = None,
         channel_id: int | None = None,
+        stale: bool = False,
     ) -> Interaction:
         """Invoke ``/path[0] path[1] ...`` with ``options`` (name -> value) as ``user``.
 
         Option types are inferred: bool 5, int 4, str 3 (enough for the adapter's
-        commands). Returns the :class:`Interaction` (answers arrive asynchronously: use
-        :meth:`answered` / :meth:`wait_until`).
+        commands). With ``stale`` the command need not be one the bot synced (Discord
+        still offering an old registration during a deploy). Returns the
+        :class:`Interaction` (answers arrive asynchronously: use :meth:`answered` /
+        :meth:`wait_until`).
         """
         channel_id = channel_id or self.channel_of(guild_id)
         data, inter = self._interaction_base(2, user, channel_id, guild_id)
         known = self.commands.get(guild_id) or self.commands.get(None) or []
         command = next((c for c in known if c["name"] == path[0]), None)
+        if command is None and stale:
+            command = {"id": str(self.next_id()), "name": path[0]}
         if command is None:
             raise LookupError(f"/{path[0]} was not synced to the fake")
-        spec = command
-        for name in path[1:]:
-            spec = next(o for o in spec.get("options", []) if o["name"] == name)
-        known_options = {o["name"] for o in spec.get("options", [])}
-        unknown = set(options or {}) - known_options
-        if unknown:
-            raise LookupError(f"/{' '.join(path)} has no option {sorted(unknown)}")
+        if not stale:
+            spec = command
+            for name in path[1:]:
+                spec = next(o for o in spec.get("options", []) if o["name"] == name)
+            known_options = {o["name"] for o in spec.get("options", [])}
+            unknown = set(options or {}) - known_options
+            if unknown:
+                raise LookupError(f"/{' '.join(path)} has no option {sorted(unknown)}")
         resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}}
         opts = []
         for k, v in (options or {}).items():

@@ -203,3 +203,24 @@ async def test_a_command_that_fails_tells_the_member_and_logs_the_error(
     await fake.close()
     assert [m for m in errors.messages() if "storage is down" in m or "/domino saldo failed" in m]
     assert len(errors.records) == 1
+
+
+async def test_a_command_that_no_longer_exists_is_said_so_without_an_error(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    bob = fake.add_user("Bob", locale="en-US")
+    gone = await fake.slash(ana, guild_of(fake), "domino", "retar", stale=True)
+    (reply,) = await fake.replied(gone)
+    assert reply.ephemeral
+    assert reply.text() == (
+        "Ese comando ya no existe (el bot se actualizó). `/domino ayuda` muestra los de "
+        "ahora; Discord puede tardar un minuto en refrescar su menú."
+    )
+    old = await fake.slash(bob, guild_of(fake), "dominó-viejo", stale=True)
+    (reply,) = await fake.replied(old)
+    assert reply.text() == (
+        "That command no longer exists (the bot was updated). `/domino help` lists the "
+        "current ones; Discord may take a minute to refresh its menu."
+    )
+    # The fixture fails the test on any ERROR line: a stale command is no failure.

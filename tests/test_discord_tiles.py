@@ -3,6 +3,7 @@ fake Discord."""
 
 from __future__ import annotations
 
+from storage.memory import MemoryStorage
 from tests.fake_discord import (
     FakeDiscord,
     Harness,
@@ -43,3 +44,33 @@ async def test_a_turn_that_times_out_takes_the_buttons_off_the_dm(
     match = harness.manager.match_of(table)
     assert len(match.hand.history) > before or match.hand_number > 1
     assert dm.content.startswith("Tus fichas en la mesa 1")
+
+
+async def test_private_messages_of_a_table_in_a_thread_or_a_forum_post_name_the_thread(
+    fake: FakeDiscord,
+) -> None:
+    guild = fake.add_guild("Club")
+    channel = fake.channel_of(guild)
+    thread = fake.add_thread(guild, channel, "Torneo del viernes")
+    forum = fake.add_channel(guild, "partidas", forum=True)
+    post = fake.add_thread(guild, forum, "Mesa de Beto")
+    ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
+    harness = await Harness(fake, MemoryStorage()).start()
+    try:
+        for user, where in ((ana, thread), (beto, post)):
+            await fake.replied(await fake.slash(user, guild, "domino", "jugar", channel_id=where))
+            await harness.idle()
+            board = next(m for m in fake.messages_in(where) if m.embeds)
+            robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
+            await fake.answered(await fake.click(user, board, robots))
+        await harness.idle()
+        for user, place in (
+            (ana, "Club · #domino › Torneo del viernes"),
+            (beto, "Club · #partidas › Mesa de Beto"),
+        ):
+            sat, *tiles = fake.dms_to(user)
+            assert f"mesa 1 ({place})." in sat.content
+            assert len(tiles) >= 1
+            assert [f"mesa 1 ({place})" in m.content for m in tiles] == [True] * len(tiles)
+    finally:
+        await harness.stop()

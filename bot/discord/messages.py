@@ -21,6 +21,7 @@ __all__ = [
     "stats_lines",
     "tiles_content",
     "top_embed",
+    "unknown_command_text",
 ]
 
 
@@ -137,14 +138,28 @@ def help_text(language: str) -> str:
     )
 
 
+def unknown_command_text(language: str) -> str:
+    """The answer to a command Discord still shows but this bot no longer has."""
+    return texts(language)(
+        "That command no longer exists (the bot was updated). `/domino help` lists the "
+        "current ones; Discord may take a minute to refresh its menu."
+    )
+
+
 def place_name(client: discord.Client, chat: ChatRef) -> str:
-    """ "Server · #channel" for a chat (ids when the bot cannot see them)."""
+    """ "Server · #channel" for a chat, "Server · #channel › thread" for a table in a
+    thread or a forum post (ids when the bot cannot see them)."""
     guild = client.get_guild(int(chat.chat_id)) if chat.chat_id.isdigit() else None
     name = guild.name if guild is not None else chat.chat_id
-    if chat.channel_id is not None and guild is not None:
-        channel = guild.get_channel(int(chat.channel_id))
-        if channel is not None:
-            return f"{name} · #{channel.name}"
+    where = chat.thread_id or chat.channel_id
+    if where is None or guild is None or not where.isdigit():
+        return name
+    channel = guild.get_channel_or_thread(int(where))
+    if isinstance(channel, discord.Thread):
+        parent = channel.parent
+        return f"{name} · #{parent.name} › {channel.name}" if parent else f"{name} · {channel.name}"
+    if channel is not None:
+        return f"{name} · #{channel.name}"
     return name
 
 
