@@ -23,6 +23,8 @@ Behaviours worth knowing, learned from the real library:
   is bound to, so clicks reference real message ids (:meth:`FakeDiscord.click`).
 - A user listed in :attr:`FakeDiscord.dms_closed` cannot receive DMs: sending to their DM
   channel answers 403 with Discord's error code 50007.
+- A user listed in :attr:`FakeDiscord.tokens_expired_for` has interaction tokens past their
+  15 minutes: follow-ups and edits through them answer 404 with code 10015.
 """
 
 from __future__ import annotations
@@ -249,6 +251,9 @@ class FakeDiscord:
         self.users: dict[int, FakeUser] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.dms_closed: set[int] = set()
+        # Users whose interaction tokens have expired (over 15 minutes old): follow-ups and
+        # edits of their responses answer 404 with Discord's code 10015 "Unknown Webhook".
+        self.tokens_expired_for: set[int] = set()
         self.valid_token: str | None = None  # None accepts any bot token
         self.advertised_gateway: str | None = None  # what GET /gateway/bot answers
         self.hold_ready = False  # True: IDENTIFY gets no READY (a gateway that hangs)
@@ -934,6 +939,8 @@ class FakeDiscord:
 
     def _webhook(self, req: Request, token: str, rest: list[str]) -> tuple[int, Any]:
         inter = self.interactions[token]
+        if inter.user.id in self.tokens_expired_for:
+            return 404, {"code": 10015, "message": "Unknown Webhook"}
         author = self.bot_user.payload()
         if req.method == "POST" and not rest:
             channel_id = inter.original.channel_id if inter.original else inter.channel_id

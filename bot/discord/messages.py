@@ -21,6 +21,7 @@ __all__ = [
     "stats_lines",
     "tiles_content",
     "top_embed",
+    "turn_ping",
     "unknown_command_text",
 ]
 
@@ -175,5 +176,25 @@ def tiles_content(event: YourTiles, place: str) -> str:
         "Your turn at table {label} ({place}): move {when}.",
         label=label,
         place=place,
+        when=f"<t:{int(event.deadline)}:R>",
+    )
+
+
+def turn_ping(event: YourTiles, mention: str) -> str:
+    """The channel's "your turn" for a member whose DMs are closed (``mention`` them)."""
+    _ = texts(event.to.language)
+    label = event.label or event.table_id
+    if event.deadline is None:
+        return _(
+            "{mention}, your turn at table {label}. Your direct messages are closed: press "
+            "“My tiles” to see your tiles here.",
+            mention=mention,
+            label=label,
+        )
+    return _(
+        "{mention}, your turn at table {label}: move {when}. Your direct messages are closed: "
+        "press “My tiles” to see your tiles here.",
+        mention=mention,
+        label=label,
         when=f"<t:{int(event.deadline)}:R>",
     )

@@ -138,7 +138,7 @@ class DiscordPort:
         self._render_hand_result = render_hand_result
         self._render_match_result = render_match_result
         self.boards: dict[str, _Board] = {}
-        self.desk = TilesDesk(client, render_hand)
+        self.desk = TilesDesk(client, render_hand, self._channel)
         self.dms_closed = self.desk.dms_closed  # user ids (the desk's set)
         self._closing = False
 

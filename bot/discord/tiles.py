@@ -4,7 +4,10 @@
 turn naming the server and the table, with one button per legal move; between turns the
 same DM is edited (buttons removed). A member whose DMs are closed (Discord error 50007)
 gets their tiles ephemerally instead: the last ephemeral tiles message they opened is
-edited while its interaction token lives. Work is queued per player and coalesced.
+edited while its interaction token lives. When there is none (never opened, or its token
+expired: 15 minutes, then "Unknown Webhook"), their turn is a short mention in the
+table's channel with a "my tiles" button, deleted once the turn is over. Work is queued
+per player and coalesced.
 """
 
 from __future__ import annotations
@@ -20,9 +23,9 @@ from typing import Any
 
 import discord
 
-from bot.core import PlayerRef, YourTiles
-from bot.discord.buttons import moves_view
-from bot.discord.messages import place_name, tiles_content
+from bot.core import ChatRef, PlayerRef, YourTiles
+from bot.discord.buttons import moves_view, tiles_view
+from bot.discord.messages import place_name, tiles_content, turn_ping
 from bot.present.facts import hand_facts
 
 __all__ = ["DM_CLOSED", "HAND_FILE", "TilesDesk", "with_view"]
@@ -52,6 +55,7 @@ class _Tiles:
     has_buttons: bool = False
     shown: tuple[int, int, bool] | None = None  # (hand, move number, my turn) last shown
     task: asyncio.Task[None] | None = None
+    ping: discord.Message | None = None  # "your turn" in the channel (DMs closed)
 
 
 @dataclass
@@ -66,11 +70,19 @@ class TilesDesk:
     Args:
         client: the running bot (DMs, guild names).
         render_hand: the picture of a hand (``render.hand_png``).
+        channel_of: where a table's board is (for the turn mention of a member whose
+            DMs are closed); None: no such mention.
     """
 
-    def __init__(self, client: discord.Client, render_hand: Callable[..., bytes]) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        render_hand: Callable[..., bytes],
+        channel_of: Callable[[ChatRef], discord.abc.Messageable | None] | None = None,
+    ) -> None:
         self.client = client
         self._render_hand = render_hand
+        self._channel_of = channel_of
         self.tiles: dict[tuple[str, str], _Tiles] = {}  # (table, user id)
         self.dms_closed: set[str] = set()  # user ids
         self.ephemeral: dict[tuple[str, str], _Ephemeral] = {}
@@ -88,6 +100,7 @@ class TilesDesk:
         """Take the buttons off the table's tiles DMs and forget its players."""
         for key in [k for k in self.tiles if k[0] == table_id]:
             slot = self.tiles.pop(key)
+            await self._unping(slot)
             if slot.message is not None and slot.has_buttons:
                 with contextlib.suppress(discord.HTTPException):
                     await slot.message.edit(view=None)
@@ -123,9 +136,7 @@ class TilesDesk:
             return  # the same state again
         refresh = event.is_your_turn or new_hand or slot.has_buttons
         if user_id in self.dms_closed:
-            if refresh and await self._show_tiles_ephemeral(event):
-                slot.has_buttons = bool(event.moves)
-            slot.shown = shown
+            await self._show_tiles_closed_dms(slot, event, refresh=refresh)
             return
         if not (refresh or slot.message is None):
             # Another seat moved: the tiles are unchanged, the last DM stays as it is
@@ -147,13 +158,45 @@ class TilesDesk:
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:
                 self.dms_closed.add(user_id)
-                if await self._show_tiles_ephemeral(event):
-                    slot.has_buttons = bool(event.moves)
-                slot.shown = shown
+                await self._show_tiles_closed_dms(slot, event, refresh=True)
                 return
             raise
         slot.has_buttons = view is not None
         slot.shown = shown
+
+    async def _show_tiles_closed_dms(
+        self, slot: _Tiles, event: YourTiles, *, refresh: bool
+    ) -> None:
+        """The tiles of a member whose DMs are closed: their live ephemeral message, else
+        (on their turn) a mention in the channel; the mention goes once the turn is over."""
+        shown = refresh and await self._show_tiles_ephemeral(event)
+        if shown:
+            slot.has_buttons = bool(event.moves)
+        if not event.is_your_turn:
+            await self._unping(slot)
+        elif not shown:
+            await self._ping(slot, event)
+        slot.shown = (event.hand_number, event.move_number, event.is_your_turn)
+
+    async def _ping(self, slot: _Tiles, event: YourTiles) -> None:
+        """Tell a member whose DMs are closed, in the table's channel, that it is their
+        turn, with a "my tiles" button (their last mention goes)."""
+        channel = self._channel_of(event.chat) if self._channel_of is not None else None
+        if channel is None:
+            return
+        await self._unping(slot)
+        member = discord.Object(int(event.to.user_id))
+        slot.ping = await channel.send(
+            turn_ping(event, f"<@{event.to.user_id}>"),
+            view=tiles_view(event.table_id, event.to.language),
+            allowed_mentions=discord.AllowedMentions(users=[member]),
+        )
+
+    async def _unping(self, slot: _Tiles) -> None:
+        ping, slot.ping = slot.ping, None
+        if ping is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await ping.delete()
 
     def buttons_removed(self, table_id: str, user_id: str, message_id: int) -> None:
         """A move press was answered by removing the buttons of its tiles message."""
