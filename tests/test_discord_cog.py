@@ -224,3 +224,45 @@ async def test_a_command_that_no_longer_exists_is_said_so_without_an_error(
         "current ones; Discord may take a minute to refresh its menu."
     )
     # The fixture fails the test on any ERROR line: a stale command is no failure.
+
+
+async def test_a_member_seated_in_one_channel_is_sent_to_it_from_another_of_the_server(
+    fake: FakeDiscord,
+) -> None:
+    guild = fake.add_guild("Club", channels=("mesa-1", "mesa-2"))
+    first, second = fake.channel_of(guild, 0), fake.channel_of(guild, 1)
+    ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
+    harness = await Harness(fake, MemoryStorage()).start()
+    try:
+        await fake.replied(await fake.slash(ana, guild, "domino", "jugar", channel_id=first))
+        await fake.replied(await fake.slash(beto, guild, "domino", "jugar", channel_id=second))
+        await harness.idle()
+        elsewhere = (
+            f"Ya tienes asiento en la mesa 1, en <#{first}>. Termínala o levántate primero: "
+            "una mesa a la vez."
+        )
+        for command in ("jugar", "mesa"):
+            inter = await fake.slash(ana, guild, "domino", command, channel_id=second)
+            (reply,) = await fake.replied(inter)
+            assert reply.ephemeral and reply.text() == elsewhere
+        # Beto's board in #mesa-2: Ana's press on a free seat there says the same.
+        board = next(m for m in fake.messages_in(second) if m.embeds)
+        sit = next(i for i in board.custom_ids() if i.startswith("dm1:s:"))
+        (reply,) = await fake.replied(await fake.click(ana, board, sit))
+        assert reply.ephemeral and reply.text() == elsewhere
+        # In her own channel, "here" is right.
+        inter = await fake.slash(ana, guild, "domino", "jugar", channel_id=first)
+        (reply,) = await fake.replied(inter)
+        assert reply.text() == "Ya tienes asiento en la mesa 1 aquí."
+        # /domino robots where she has no table: no table here, and nothing filled.
+        inter = await fake.slash(ana, guild, "domino", "robots", channel_id=second)
+        (reply,) = await fake.replied(inter)
+        assert reply.text() == "No tienes mesa aquí."
+        await harness.idle()
+        tables = [harness.manager.table_state(t) for t in harness.manager.tables()]
+        assert [(t.phase, [s.name for s in t.seats]) for t in tables if t is not None] == [
+            ("waiting", ["Ana", "", "", ""]),
+            ("waiting", ["Beto", "", "", ""]),
+        ]
+    finally:
+        await harness.stop()

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import discord
 
-from bot.core import ChatRef, ChatRulesInfo, TableChanged, YourTiles
+from bot.core import ChatRef, ChatRulesInfo, Refusal, RefusalReason, TableChanged, YourTiles
 from bot.discord.i18n import texts
 from bot.present.labels import rules_text, team_names
+from bot.present.texts import refused
 from storage.base import PlayerStats, RankRow
 
 __all__ = [
     "board_embed",
     "help_text",
+    "not_admin_text",
     "place_name",
+    "refusal_content",
     "rules_embed",
     "stats_lines",
     "tiles_content",
@@ -136,6 +139,22 @@ def help_text(language: str) -> str:
             _("`/domino saldo`, `/domino top`, `/domino historial`: money, rankings, records."),
             _("`/domino reglas`: this server's rules; admins change them with `/domino-config`."),
         ]
+    )
+
+
+def refusal_content(refusal: Refusal, language: str) -> str:
+    """A refusal as said on Discord: the presentation layer's sentence, the other table
+    of the server named by a link to its channel, and a server's admins called so."""
+    if refusal.reason is RefusalReason.NOT_ADMIN:
+        return not_admin_text(language)
+    where = refusal.params.get("thread_id") or refusal.params.get("channel_id")
+    return refused(refusal, language, place=f"<#{where}>" if where else "")
+
+
+def not_admin_text(language: str) -> str:
+    """Who may change a server's rules (a server, not a chat, on Discord)."""
+    return texts(language)(
+        "Only this server's administrators (Manage Server) can change its rules."
     )
 
 

@@ -53,12 +53,12 @@ from bot.core import (
 )
 from bot.discord.buttons import board_view
 from bot.discord.i18n import texts
-from bot.discord.messages import board_embed
+from bot.discord.messages import board_embed, refusal_content
 from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label
 from bot.present.labels import team_names
-from bot.present.texts import closed_text, refused
+from bot.present.texts import closed_text
 from engine.hand import Termination
 from render import TableFacts
 
@@ -195,7 +195,7 @@ class DiscordPort:
             if event.reason in (CloseReason.NO_HUMANS, CloseReason.CANCELLED):
                 await self._say(event.chat, closed_text(event, event.chat.language))
         elif isinstance(event, Refusal):
-            await self._tell(event.to, event.table_id, refused(event))
+            await self._tell(event.to, event.table_id, refusal_content(event, event.to.language))
         elif isinstance(event, ChatRulesChanged):
             _ = texts(event.chat.language)
             await self._say(

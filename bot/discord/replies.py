@@ -16,10 +16,10 @@ import discord
 from bot.core import ChatRef, Command, Manager, PlayerRef, Reply, YourTiles
 from bot.discord.buttons import tiles_view
 from bot.discord.i18n import chat_language, player_language, texts
-from bot.discord.messages import place_name
+from bot.discord.messages import place_name, refusal_content
 from bot.discord.port import DiscordPort
 from bot.discord.tiles import DM_CLOSED
-from bot.present.texts import refused, seated_text
+from bot.present.texts import seated_text
 
 __all__ = ["PLATFORM", "Replies", "chat_of", "player_of"]
 
@@ -80,7 +80,7 @@ class Replies:
         """Tell the actor, ephemerally, why nothing happened."""
         refusal = reply.refusal
         assert refusal is not None
-        await self.answer(interaction, refused(refusal, player_language(interaction)))
+        await self.answer(interaction, refusal_content(refusal, player_language(interaction)))
 
     async def answer(
         self, interaction: discord.Interaction[Any], content: str, **kwargs: Any
