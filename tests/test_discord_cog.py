@@ -266,3 +266,39 @@ async def test_a_member_seated_in_one_channel_is_sent_to_it_from_another_of_the_
         ]
     finally:
         await harness.stop()
+
+
+async def test_salir_mid_match_says_a_robot_plays_and_until_when_to_come_back_in_english_too(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    bob = fake.add_user("Bob", locale="en-US")
+    ana = fake.add_user("Ana")
+    guild = guild_of(fake)
+    await fake.replied(await fake.slash(bob, guild, "domino", "jugar"))
+    await fake.replied(await fake.slash(ana, guild, "domino", "jugar"))
+    await harness.idle()
+    board = board_of(fake)
+    robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
+    await fake.answered(await fake.click(ana, board, robots))
+    await harness.idle()
+    table = harness.manager.tables()[0]
+    (reply,) = await fake.replied(await fake.slash(bob, guild, "domino", "salir"))
+    state = harness.manager.table_state(table)
+    assert state is not None and state.seats[0].back_by is not None
+    back_by = int(state.seats[0].back_by)
+    assert reply.text() == (
+        "You left table 1. A robot plays for you now: come back within 5 minutes (before "
+        f"<t:{back_by}:t>) with the board's “Come back” button to keep your seat and your stake."
+    )
+    # The board's "Leave" button says the same, in the member's language.
+    await harness.idle()
+    leave = next(i for i in board.custom_ids() if i.startswith("dm1:x:"))
+    press = await fake.click(ana, board, leave)
+    (said,) = await fake.replied(press)
+    state = harness.manager.table_state(table)
+    assert state is not None and state.seats[1].back_by is not None
+    assert said.text().endswith(
+        "Un robot juega por ti ahora: vuelve antes de 5 minutos (antes de las "
+        f"<t:{int(state.seats[1].back_by)}:t>) con el botón «Volver» del tablero para "
+        "conservar tu asiento y tu apuesta."
+    )

@@ -158,7 +158,10 @@ class DiscordPort:
             board.latest = board.pending = event
             self._kick_board(board)
         elif isinstance(event, YourTiles):
-            self.desk.deliver(event)
+            # A table this process has not drawn yet was restored after a restart (a
+            # new one shows its board long before the first tiles).
+            seen = self.boards.get(event.table_id)
+            self.desk.deliver(event, resumed=seen is None or seen.latest is None)
         elif isinstance(event, HandEnded):
             await self._hand_ended(event)
         elif isinstance(event, MatchEnded):

@@ -15,7 +15,6 @@ from bot.discord.buttons import custom_ids
 from bot.discord.i18n import player_language
 from bot.discord.replies import Replies, chat_of, player_of
 from bot.present.i18n import refusal_text
-from bot.present.texts import confirmation
 
 __all__ = ["Presses"]
 
@@ -74,8 +73,8 @@ class Presses:
             await replies.after_seating(interaction, reply)
         elif not reply.ok:
             await replies.refuse(interaction, reply)
-        elif text := confirmation(press.kind, reply, player_language(interaction)):
-            await replies.answer(interaction, text)
+        else:
+            await replies.confirm(interaction, press.kind, reply)
 
     async def refuse_unknown(self, interaction: discord.Interaction[Any]) -> None:
         """A component whose custom id this bot did not make: refused ephemerally,

@@ -24,7 +24,7 @@ from typing import Any
 import discord
 
 from bot.core import ChatRef, PlayerRef, YourTiles
-from bot.discord.buttons import moves_view, tiles_view
+from bot.discord.buttons import custom_ids, moves_view, tiles_view
 from bot.discord.messages import place_name, tiles_content, turn_ping
 from bot.present.facts import hand_facts
 
@@ -39,6 +39,9 @@ EPHEMERAL_TOKEN_SECONDS = 14 * 60
 """An interaction token lives 15 minutes; stop editing through it a little before."""
 
 HAND_FILE = "fichas.png"
+
+TILES_LOOKUP = 10
+"""How many recent DMs to search for a resumed table's turn message."""
 
 
 def with_view(view: discord.ui.View | None) -> dict[str, Any]:
@@ -56,6 +59,7 @@ class _Tiles:
     shown: tuple[int, int, bool] | None = None  # (hand, move number, my turn) last shown
     task: asyncio.Task[None] | None = None
     ping: discord.Message | None = None  # "your turn" in the channel (DMs closed)
+    resumed: bool = False  # the table came back after a restart: its DMs may be out there
 
 
 @dataclass
@@ -87,11 +91,15 @@ class TilesDesk:
         self.dms_closed: set[str] = set()  # user ids
         self.ephemeral: dict[tuple[str, str], _Ephemeral] = {}
 
-    def deliver(self, event: YourTiles) -> None:
-        """Queue ``event`` for its player (the latest state wins)."""
+    def deliver(self, event: YourTiles, *, resumed: bool = False) -> None:
+        """Queue ``event`` for its player (the latest state wins). ``resumed``: the table
+        was not seen by this process before (restored after a restart), so the player's
+        turn DM may already be there (:meth:`_adopt_turn_dm`)."""
         slot = self.tiles.get((event.table_id, event.to.user_id))
         if slot is None:
-            slot = self.tiles[(event.table_id, event.to.user_id)] = _Tiles(event.to, event.table_id)
+            slot = self.tiles[(event.table_id, event.to.user_id)] = _Tiles(
+                event.to, event.table_id, resumed=resumed
+            )
         slot.pending = event
         if slot.task is None or slot.task.done():
             slot.task = asyncio.create_task(self._tiles_worker(slot))
@@ -143,6 +151,11 @@ class TilesDesk:
             # (its buttons went with the press that played from it).
             slot.shown = shown
             return
+        if slot.resumed and slot.message is None and event.is_your_turn:
+            slot.resumed = False
+            if await self._adopt_turn_dm(slot, event):
+                slot.shown = shown
+                return
         content, file, view = await self.tiles_message(event)
         try:
             if event.is_your_turn or new_hand or slot.message is None:
@@ -163,6 +176,36 @@ class TilesDesk:
             raise
         slot.has_buttons = view is not None
         slot.shown = shown
+
+    async def _adopt_turn_dm(self, slot: _Tiles, event: YourTiles) -> bool:
+        """After a restart: find the player's last DM with buttons of this table. When it
+        holds this very turn's buttons it is kept (its text edited if the deadline moved
+        with the bot's downtime) and True is returned: no second "your turn". Otherwise
+        it becomes the old message whose buttons the new DM takes off."""
+        found = await self._find_tiles_dm(event.to.user_id, event.table_id)
+        if found is None:
+            return False
+        slot.message, slot.has_buttons = found, True
+        if custom_ids(found) != {choice.payload for choice in event.moves}:
+            return False
+        content = tiles_content(event, place_name(self.client, event.chat))
+        if found.content != content:
+            await found.edit(content=content)
+        return True
+
+    async def _find_tiles_dm(self, user_id: str, table_id: str) -> discord.Message | None:
+        me = self.client.user
+        marker = f":{table_id}:"
+        try:
+            channel = await self.dm_user(user_id)
+            async for message in channel.history(limit=TILES_LOOKUP):
+                if me is None or message.author.id != me.id:
+                    continue
+                if any(marker in custom_id for custom_id in custom_ids(message)):
+                    return message
+        except discord.HTTPException:
+            log.info("cannot read the DMs with %s", user_id)
+        return None
 
     async def _show_tiles_closed_dms(
         self, slot: _Tiles, event: YourTiles, *, refresh: bool
