@@ -25,6 +25,10 @@ Behaviours worth knowing, learned from the real library:
   channel answers 403 with Discord's error code 50007.
 - A user listed in :attr:`FakeDiscord.tokens_expired_for` has interaction tokens past their
   15 minutes: follow-ups and edits through them answer 404 with code 10015.
+- A channel the bot can no longer use: deleted (:meth:`FakeDiscord.delete_channel`, 404
+  10003), in a server the bot was removed from (:meth:`FakeDiscord.remove_bot_from`:
+  GUILD_DELETE, then 403 50001), or with a right taken away
+  (:attr:`FakeDiscord.forbidden_channels`, 403 50013 on sends and edits).
 """
 
 from __future__ import annotations
@@ -254,6 +258,9 @@ class FakeDiscord:
         # Users whose interaction tokens have expired (over 15 minutes old): follow-ups and
         # edits of their responses answer 404 with Discord's code 10015 "Unknown Webhook".
         self.tokens_expired_for: set[int] = set()
+        # Channel -> the 403 code its sends and edits answer (50013: a right taken away).
+        self.forbidden_channels: dict[int, int] = {}
+        self.left_guilds: set[int] = set()  # the bot was removed: 403 50001 there
         self.valid_token: str | None = None  # None accepts any bot token
         self.advertised_gateway: str | None = None  # what GET /gateway/bot answers
         self.hold_ready = False  # True: IDENTIFY gets no READY (a gateway that hangs)
@@ -409,6 +416,15 @@ class FakeDiscord:
         self.channels[thread_id] = payload
         self.guilds[guild_id]["threads"].append(payload)
         return thread_id
+
+    def delete_channel(self, channel_id: int) -> None:
+        """The channel is deleted: its messages answer 404 10003 from now on."""
+        del self.channels[channel_id]
+
+    async def remove_bot_from(self, guild_id: int) -> None:
+        """The bot is removed from the server: GUILD_DELETE, then 403 50001 there."""
+        self.left_guilds.add(guild_id)
+        await self.dispatch("GUILD_DELETE", {"id": str(guild_id)})
 
     def channel_of(self, guild_id: int, index: int = 0) -> int:
         return int(self.guilds[guild_id]["channels"][index]["id"])
@@ -878,6 +894,12 @@ class FakeDiscord:
     def _channel_messages(self, req: Request, channel_id: int, rest: list[str]) -> tuple[int, Any]:
         if channel_id not in self.channels and channel_id not in self.dm_channels.values():
             return 404, {"code": 10003, "message": "Unknown Channel"}
+        guild_id = int(self.channels[channel_id]["guild_id"]) if channel_id in self.channels else 0
+        if guild_id in self.left_guilds:
+            return 403, {"code": 50001, "message": "Missing Access"}
+        code = self.forbidden_channels.get(channel_id)
+        if code is not None and req.method in ("POST", "PATCH"):
+            return 403, {"code": code, "message": "Missing Permissions"}
         if channel_id in self.dm_channels.values():
             user_id = next(u for u, c in self.dm_channels.items() if c == channel_id)
             if user_id in self.dms_closed and req.method in ("POST", "PATCH"):

@@ -31,10 +31,10 @@ from bot.discord.buttons import PressItem, custom_ids, press_item
 from bot.discord.cog import DominoCog
 from bot.discord.config import ConfigCog
 from bot.discord.i18n import DominoTranslator, player_language, texts
-from bot.discord.messages import unknown_command_text
+from bot.discord.messages import PLATFORM, unknown_command_text
 from bot.discord.port import DiscordPort, Render
 from bot.discord.presses import Presses
-from bot.discord.replies import PLATFORM, Replies
+from bot.discord.replies import Replies
 from bot.discord_http import point_discord_at
 from storage.base import Storage
 
@@ -120,6 +120,11 @@ class DominoBot(commands.AutoShardedBot):
                 await interaction.followup.send(message, ephemeral=True)
             else:
                 await interaction.response.send_message(message, ephemeral=True)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (not an outage: that is "unavailable"):
+        its tables close, stakes refunded, players told by DM."""
+        self.port.chat_unreachable(str(guild.id))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a press of one of our buttons that is no longer on its message (its

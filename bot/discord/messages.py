@@ -8,13 +8,22 @@ from __future__ import annotations
 
 import discord
 
-from bot.core import ChatRef, ChatRulesInfo, Refusal, RefusalReason, TableChanged, YourTiles
+from bot.core import (
+    ChatRef,
+    ChatRulesInfo,
+    Refusal,
+    RefusalReason,
+    TableChanged,
+    TableClosed,
+    YourTiles,
+)
 from bot.discord.i18n import texts
 from bot.present.labels import rules_text, team_names
 from bot.present.texts import refused
 from storage.base import PlayerStats, RankRow
 
 __all__ = [
+    "PLATFORM",
     "board_embed",
     "help_text",
     "not_admin_text",
@@ -26,7 +35,11 @@ __all__ = [
     "top_embed",
     "turn_ping",
     "unknown_command_text",
+    "unreachable_text",
 ]
+
+PLATFORM = "discord"
+"""The platform name of Discord's players and chats for the core."""
 
 
 def board_embed(event: TableChanged, language: str) -> discord.Embed:
@@ -216,4 +229,23 @@ def turn_ping(event: YourTiles, mention: str) -> str:
         mention=mention,
         label=label,
         when=f"<t:{int(event.deadline)}:R>",
+    )
+
+
+def unreachable_text(event: TableClosed, place: str, language: str) -> str:
+    """The DM telling a player their table closed because the bot can no longer use its
+    channel (deleted, the bot removed from the server, a right taken away)."""
+    _ = texts(language)
+    label = event.label or event.table_id
+    if event.refunds:
+        return _(
+            "Table {label} ({place}) closed: I can no longer use its channel. Nobody lost: "
+            "the stakes were refunded.",
+            label=label,
+            place=place,
+        )
+    return _(
+        "Table {label} ({place}) closed: I can no longer use its channel. Nothing was paid.",
+        label=label,
+        place=place,
     )

@@ -16,7 +16,7 @@ import discord
 from bot.core import ChatRef, Command, Leave, Manager, PlayerRef, PressKind, Reply, YourTiles
 from bot.discord.buttons import tiles_view
 from bot.discord.i18n import chat_language, player_language, texts
-from bot.discord.messages import place_name, refusal_content
+from bot.discord.messages import PLATFORM, place_name, refusal_content
 from bot.discord.port import DiscordPort
 from bot.discord.tiles import DM_CLOSED
 from bot.present.texts import confirmation, seated_text
@@ -24,8 +24,6 @@ from bot.present.texts import confirmation, seated_text
 __all__ = ["PLATFORM", "Replies", "chat_of", "player_of"]
 
 log = logging.getLogger(__name__)
-
-PLATFORM = "discord"
 
 
 def player_of(interaction: discord.Interaction[Any]) -> PlayerRef:

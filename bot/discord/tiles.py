@@ -76,6 +76,8 @@ class TilesDesk:
         render_hand: the picture of a hand (``render.hand_png``).
         channel_of: where a table's board is (for the turn mention of a member whose
             DMs are closed); None: no such mention.
+        unusable: told when that channel refuses a mention because the bot can no
+            longer use it; True when that is what the error says (nothing to log).
     """
 
     def __init__(
@@ -83,10 +85,12 @@ class TilesDesk:
         client: discord.Client,
         render_hand: Callable[..., bytes],
         channel_of: Callable[[ChatRef], discord.abc.Messageable | None] | None = None,
+        unusable: Callable[[ChatRef, discord.HTTPException], bool] | None = None,
     ) -> None:
         self.client = client
         self._render_hand = render_hand
         self._channel_of = channel_of
+        self._unusable = unusable
         self.tiles: dict[tuple[str, str], _Tiles] = {}  # (table, user id)
         self.dms_closed: set[str] = set()  # user ids
         self.ephemeral: dict[tuple[str, str], _Ephemeral] = {}
@@ -108,6 +112,11 @@ class TilesDesk:
         """Take the buttons off the table's tiles DMs and forget its players."""
         for key in [k for k in self.tiles if k[0] == table_id]:
             slot = self.tiles.pop(key)
+            slot.pending = None
+            if slot.task is not None and not slot.task.done():
+                # a DM in flight lands first, so its buttons are taken off below and
+                # nothing of the table arrives after its closing
+                await asyncio.wait({slot.task})
             await self._unping(slot)
             if slot.message is not None and slot.has_buttons:
                 with contextlib.suppress(discord.HTTPException):
@@ -229,11 +238,15 @@ class TilesDesk:
             return
         await self._unping(slot)
         member = discord.Object(int(event.to.user_id))
-        slot.ping = await channel.send(
-            turn_ping(event, f"<@{event.to.user_id}>"),
-            view=tiles_view(event.table_id, event.to.language),
-            allowed_mentions=discord.AllowedMentions(users=[member]),
-        )
+        try:
+            slot.ping = await channel.send(
+                turn_ping(event, f"<@{event.to.user_id}>"),
+                view=tiles_view(event.table_id, event.to.language),
+                allowed_mentions=discord.AllowedMentions(users=[member]),
+            )
+        except discord.HTTPException as exc:
+            if self._unusable is None or not self._unusable(event.chat, exc):
+                raise
 
     async def _unping(self, slot: _Tiles) -> None:
         ping, slot.ping = slot.ping, None
