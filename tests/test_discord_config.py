@@ -67,3 +67,19 @@ async def test_without_a_preset_only_the_options_typed_change_the_servers_rules(
     stored = await harness.storage.get_chat_rules(f"discord:{guild}")
     assert stored is not None and stored.preset == "internacional"
     assert stored.rules().turn_seconds == 30 and stored.rules().target == 300
+
+
+async def test_a_member_without_manage_server_is_told_the_servers_admins_decide(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    beto = fake.add_user("Beto")
+    bob = fake.add_user("Bob", locale="en-US")
+    inter = await fake.slash(beto, guild_of(fake), "domino-config", options={"meta": 50})
+    (reply,) = await fake.replied(inter)
+    assert reply.text() == (
+        "Solo los administradores del servidor (Gestionar servidor) pueden cambiar sus reglas."
+    )
+    (reply,) = await fake.replied(
+        await fake.slash(bob, guild_of(fake), "domino-config", options={"meta": 50})
+    )
+    assert reply.text() == "Only this server's administrators (Manage Server) can change its rules."

@@ -18,8 +18,8 @@ from discord.ext import commands
 from bot.core import Manager, SetChatRules
 from bot.discord.cog import preset_choices
 from bot.discord.i18n import command_name, player_language, text, texts
+from bot.discord.messages import not_admin_text
 from bot.discord.replies import Replies, chat_of, player_of
-from bot.present.i18n import refusal_text
 from bot.present.labels import VALUE_LABELS, rules_text
 from bot.present.texts import confirmation
 from engine.rules import OPTION_VALUES, OptionValue
@@ -146,7 +146,7 @@ class ConfigCog(commands.Cog):
         is_admin = bool(interaction.permissions.manage_guild)
         if chat is None or not is_admin:
             # Refused at once: nothing to wait for, nothing written.
-            await self.replies.answer(interaction, refusal_text("not_admin", {}, lang))
+            await self.replies.answer(interaction, not_admin_text(lang))
             return
         await self.replies.defer_ephemeral(interaction)
         player = player_of(interaction)

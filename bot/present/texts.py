@@ -13,7 +13,7 @@ from bot.core.commands import (
     SitAt,
 )
 from bot.core.events import MoveChoice, Refusal, Reply, TableClosed, YourTiles
-from bot.core.vocabulary import CloseReason, PressKind
+from bot.core.vocabulary import CloseReason, PressKind, RefusalReason
 from bot.present.i18n import refusal_text, translator
 from render import move_labels
 
@@ -28,9 +28,30 @@ __all__ = [
 ]
 
 
-def refused(refusal: Refusal, language: str | None = None) -> str:
-    """A refusal as a sentence, in ``language`` or the refused player's."""
-    return refusal_text(refusal.reason, refusal.params, language or refusal.to.language)
+def refused(refusal: Refusal, language: str | None = None, *, place: str = "") -> str:
+    """A refusal as a sentence, in ``language`` or the refused player's.
+
+    ``place`` is how the front end names where the refusal's table is (e.g. a Discord
+    channel mention): a seat already taken at a table elsewhere in the chat (rules.md,
+    "The house": one table at a time per chat) is said with it.
+    """
+    language = language or refusal.to.language
+    params = refusal.params
+    if refusal.reason is RefusalReason.ALREADY_SEATED and params.get("elsewhere"):
+        _ = translator(language)
+        if place:
+            return _(
+                "You already have a seat at table {label}, in {place}. Finish or leave it "
+                "first: one table at a time.",
+                label=params.get("label", ""),
+                place=place,
+            )
+        return _(
+            "You already have a seat at table {label}. Finish or leave it first: one table "
+            "at a time.",
+            label=params.get("label", ""),
+        )
+    return refusal_text(refusal.reason, params, language)
 
 
 def seated_text(reply: Reply, language: str) -> str:
