@@ -234,6 +234,15 @@ class Lobby:
             table = core.tables.get(command.table_id)
             if table is None or table.chat.key != command.chat.key:
                 raise Refused(RefusalReason.TABLE_GONE, command.table_id)
+        elif command.label is not None:
+            named = [
+                t
+                for t in core.tables.values()
+                if t.chat.key == command.chat.key and t.label == command.label.strip()
+            ]
+            if not named:
+                raise Refused(RefusalReason.NO_TABLE)
+            table = named[0]
         else:
             place = command.chat.place
             here = [t for t in core.tables.values() if t.chat.place == place]

@@ -171,6 +171,13 @@ def not_admin_text(language: str) -> str:
     )
 
 
+def close_not_admin_text(language: str) -> str:
+    """Who may close a server's table."""
+    return texts(language)(
+        "Only this server's administrators (Manage Server) can close its tables."
+    )
+
+
 def unknown_command_text(language: str) -> str:
     """The answer to a command Discord still shows but this bot no longer has."""
     return texts(language)(

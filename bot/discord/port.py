@@ -69,7 +69,7 @@ from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label
 from bot.present.labels import team_names
-from bot.present.texts import closed_text
+from bot.present.texts import GROUP_CLOSES, closed_text
 from engine.hand import Termination
 from render import TableFacts
 
@@ -275,7 +275,7 @@ class DiscordPort:
                 ended_board.closed = event
                 self._kick_board(ended_board)
             await self.desk.table_closed(event.table_id)
-            if event.reason in (CloseReason.NO_HUMANS, CloseReason.CANCELLED):
+            if event.reason in GROUP_CLOSES:
                 await self._say(event.chat, closed_text(event, event.chat.language))
         elif isinstance(event, Refusal):
             await self._tell(event.to, event.table_id, refusal_content(event, event.to.language))

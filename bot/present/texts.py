@@ -4,6 +4,7 @@ and the move buttons' labels, in the reader's language (one home per phrase)."""
 from __future__ import annotations
 
 from bot.core.commands import (
+    CloseTable,
     Command,
     Leave,
     OpenTable,
@@ -18,6 +19,7 @@ from bot.present.i18n import refusal_text, translator
 from render import move_labels
 
 __all__ = [
+    "GROUP_CLOSES",
     "closed_text",
     "confirmation",
     "left_text",
@@ -107,7 +109,16 @@ def confirmation(done: type[Command] | PressKind, reply: Reply, language: str) -
         return left_text(reply, language)
     if done is SetChatRules:
         return rules_changed_text(reply, language)
+    if done is CloseTable:
+        return translator(language)(
+            "You closed table {label}; every stake was refunded.", label=reply.label
+        )
     return ""
+
+
+GROUP_CLOSES = frozenset({CloseReason.NO_HUMANS, CloseReason.CANCELLED, CloseReason.BY_ADMIN})
+"""The early closes a table's chat is told about (:func:`closed_text`); an unreachable
+chat's players are told privately, and an empty or finished table says it all itself."""
 
 
 def closed_text(event: TableClosed, language: str) -> str:
