@@ -44,7 +44,7 @@ async def test_commands_are_synced_globally_at_start_up(fake: FakeDiscord) -> No
     harness = await Harness(fake, MemoryStorage()).start()
     try:
         names = {c["name"]: c for c in fake.commands[None]}
-        assert set(names) == {"domino", "domino-config"}
+        assert set(names) == {"domino", "domino-config", "domino-cerrar"}
         subcommands = {o["name"] for o in names["domino"]["options"]}
         assert subcommands == {
             "jugar",
@@ -59,6 +59,7 @@ async def test_commands_are_synced_globally_at_start_up(fake: FakeDiscord) -> No
             "ayuda",
         }
         assert int(names["domino-config"]["default_member_permissions"]) == 1 << 5  # Manage Server
+        assert int(names["domino-cerrar"]["default_member_permissions"]) == 1 << 5
     finally:
         await harness.stop()
 
@@ -68,7 +69,11 @@ async def test_commands_sync_to_the_test_guild_when_one_is_configured(fake: Fake
     harness = await Harness(fake, MemoryStorage()).start(test_guild=guild)
     try:
         assert None not in fake.commands
-        assert {c["name"] for c in fake.commands[guild]} == {"domino", "domino-config"}
+        assert {c["name"] for c in fake.commands[guild]} == {
+            "domino",
+            "domino-config",
+            "domino-cerrar",
+        }
     finally:
         await harness.stop()
 
