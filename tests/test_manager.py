@@ -442,3 +442,35 @@ async def test_a_failing_port_never_stops_a_table(make_manager, clock, recorder)
     await run_table(manager, clock, table_id)
     await manager.idle()
     assert recorder.last(TableClosed, table_id=table_id).reason == "finished"
+
+
+async def test_a_chat_given_a_new_id_takes_its_tables_rules_and_history_along_once(
+    make_manager, clock, memory_storage
+):
+    manager = make_manager()
+    await manager.handle(SetChatRules(ANA, CHAT, "dominicano", {"target": 150}, is_admin=True))
+    table_id = await seat_with_robots(manager, clock)
+    waiting = (await manager.handle(PlayNow(BETO, CHAT))).table_id
+    elsewhere = (await manager.handle(PlayNow(CARLA, OTHER_CHAT))).table_id
+    new_chat = ChatRef("test", "group-9")
+
+    moved = await manager.move_chat("test", "group-1", "group-9")
+    assert sorted(moved) == sorted([table_id, waiting])
+    assert await manager.move_chat("test", "group-1", "group-9") == []  # told twice: once
+    assert manager.table_state(table_id).chat == new_chat
+    assert manager.table_state(elsewhere).chat == OTHER_CHAT
+    info = await manager.chat_rules(new_chat)
+    assert (info.preset, info.rules.target, info.set_by_admins) == ("dominicano", 150, True)
+    assert not (await manager.chat_rules(CHAT)).set_by_admins
+    # The player is seated in the new chat, not given a second table there.
+    again = await manager.handle(PlayNow(ANA, new_chat))
+    assert again.refusal.reason == "already_seated"
+    assert (await manager.handle(ShowMyTiles(ANA, new_chat))).ok
+    # A restart finds the tables in the new chat.
+    saved = {s["table_id"]: s["chat"]["chat_id"] for s in await memory_storage.load_tables()}
+    assert saved == {table_id: "group-9", waiting: "group-9", elsewhere: "group-2"}
+    await manager.stop()
+    restarted = make_manager()
+    await restarted.start()
+    assert restarted.table_state(table_id).chat == new_chat
+    await restarted.stop()
