@@ -194,6 +194,7 @@ class FakeTelegram:
         self.files: dict[str, bytes] = {}
         self.failures: list[TelegramFailure] = []
         self.holds: list[tuple[str, int | None, asyncio.Event]] = []
+        self.migrated: dict[int, int] = {}  # basic group id -> its supergroup's id
         self._updates: list[dict[str, Any]] = []
         self.served: dict[int, float] = {}  # update_id -> perf_counter() when handed out
         self._update_ids = itertools.count(1)
@@ -278,14 +279,47 @@ class FakeTelegram:
         admins: Iterable[int] = (),
         owner: int | None = None,
         is_forum: bool = False,
+        supergroup: bool = True,
     ) -> Chat:
-        """A supergroup (negative id) with its administrators."""
-        chat = Chat(chat_id, Chat.SUPERGROUP, title=title, is_forum=is_forum or None)
+        """A supergroup (negative id) with its administrators; ``supergroup=False``: a
+        basic group (which :meth:`migrate` can upgrade)."""
+        kind = Chat.SUPERGROUP if supergroup else Chat.GROUP
+        chat = Chat(chat_id, kind, title=title, is_forum=is_forum or None)
         self.groups[chat_id] = chat
         self.admins[chat_id] = set(admins)
         if owner is not None:
             self.owners[chat_id] = owner
         return chat
+
+    def migrate(self, old_id: int, new_id: int, by: User) -> Chat:
+        """Basic group ``old_id`` is upgraded to supergroup ``new_id`` by ``by``.
+
+        As Telegram does: both service messages are queued (``migrate_to_chat_id`` in the
+        old group, ``migrate_from_chat_id`` in the new one), the old group's messages stay
+        behind, and every later request naming the old id is answered 400 with
+        ``migrate_to_chat_id``.
+        """
+        old = self.groups[old_id]
+        new = self.add_group(
+            new_id,
+            old.title or "",
+            admins=self.admins.get(old_id, ()),
+            owner=self.owners.get(old_id),
+        )
+        self.migrated[old_id] = new_id
+        for chat, notice in (
+            (old, {"migrate_to_chat_id": new_id}),
+            (new, {"migrate_from_chat_id": old_id}),
+        ):
+            message = Message(
+                message_id=self._next_message_id(chat.id),
+                date=datetime.now(UTC),
+                chat=chat,
+                from_user=by,
+                **notice,  # type: ignore[arg-type]
+            )
+            self.push(Update(next(self._update_ids), message=message))
+        return new
 
     def private_chat(self, user: User) -> Chat:
         return Chat(user.id, Chat.PRIVATE, first_name=user.first_name, username=user.username)
@@ -548,6 +582,16 @@ class FakeTelegram:
                     failure.description,
                     failure.retry_after,
                     failure.migrate_to,
+                )
+            moved = self.migrated.get(params.get("chat_id"))  # type: ignore[arg-type]
+            if moved is not None:
+                self.calls.append(call)
+                await self._notify()
+                return self._error(
+                    call,
+                    400,
+                    "Bad Request: group chat was upgraded to a supergroup chat",
+                    migrate_to=moved,
                 )
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
@@ -924,6 +968,40 @@ class TelegramWorld:
                 f"{len(self._errors.records)} error(s) logged; first: {first.getMessage()}"
                 + (f" ({first.exc_info[1]!r})" if first.exc_info else "")
             )
+
+    async def restart(self, *, crash: bool = False) -> int:
+        """Stop the bot and start a new process on the same storage: the front end and
+        the manager are built again. ``crash``: the old manager is never stopped (as a
+        kill -9; its clock freezes and only its connection is closed). Returns the index
+        of the first call the new process makes."""
+        from telegram.ext import AIORateLimiter
+
+        from bot.core import TableManager
+        from bot.core.clock import ManualClock
+        from bot.telegram import TelegramFrontEnd
+
+        await self.front.stop()
+        if crash:
+            self.clock = ManualClock(self.clock.now())
+        else:
+            await self.manager.stop()
+        mark = len(self.fake.calls)
+        self.manager = TableManager(
+            self.storage, clock=self.clock, seed=self.seed, **self.manager_options
+        )
+        self.front = TelegramFrontEnd(
+            self.fake.token,
+            self.manager,
+            self.storage,
+            base_url=self.fake.base_url,
+            base_file_url=self.fake.base_file_url,
+            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3),
+            poll_timeout=5,
+        )
+        await self.manager.start()
+        await self.front.start()
+        await self.settle()
+        return mark
 
     def allow_errors(self) -> list[logging.LogRecord]:
         """Errors are expected in this test (injected failures): return them, don't fail."""

@@ -504,6 +504,7 @@ async def test_after_a_restart_the_board_is_edited_in_place_and_old_buttons_stil
         assert world.manager.front_end_note(table_id, "telegram.board") == {
             "chat_id": GROUP,
             "message_id": board_id,
+            "title": "Dominó",
         }
 
         before = world.manager.table_state(table_id)
@@ -669,6 +670,7 @@ async def test_a_board_deleted_during_a_restart_is_posted_anew_and_noted() -> No
         assert world.manager.front_end_note(table_id, "telegram.board") == {
             "chat_id": GROUP,
             "message_id": old_id,
+            "title": "Dominó",
         }
         await world.front.stop()
         await world.manager.stop()
@@ -698,6 +700,7 @@ async def test_a_board_deleted_during_a_restart_is_posted_anew_and_noted() -> No
         assert world.manager.front_end_note(table_id, "telegram.board") == {
             "chat_id": GROUP,
             "message_id": new_id,
+            "title": "Dominó",
         }
 
 
@@ -779,3 +782,52 @@ async def test_after_a_crash_the_player_to_move_gets_their_buttons_again_unasked
         answer = await world.press(ana, message, _buttons(message)[0]["callback_data"])
         assert not answer.params.get("show_alert"), answer.params
         assert world.manager.table_state(table_id).move_number == before + 1
+
+
+async def test_after_a_crash_private_hands_keep_their_group_and_are_edited_not_sent_twice() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        first = world.fake.add_group(GROUP, "Uno")
+        second = world.fake.add_group(OTHER_GROUP, "Dos")
+        one = await _table_with_robots(world, ana, first)
+        await world.command(second, ana, "/jugar")
+        await world.settle()
+        await world.command(second, ana, "/robots")
+        await world.clock.advance(0)
+        await world.settle()
+        two = next(t for t in world.manager.tables_of(world.front._player(ana)) if t != one)
+        for _ in range(50):  # play on until Ana is to move at one of her tables
+            if world.turn_message(ana) is not None:
+                break
+            await world.clock.advance(0)
+            await world.settle()
+        assert world.turn_message(ana) is not None
+
+        mark = await world.restart(crash=True)
+
+        photos = [m for m in world.fake.messages_in(ana.id) if "photo" in m]
+        assert len(photos) == 2  # one hand message per table, as before the crash
+        captions = sorted(m["caption"].splitlines()[0] for m in photos)
+        assert captions == ["Mesa 1 en Dos", "Mesa 1 en Uno"]
+        shown = [
+            c
+            for c in world.fake.calls[mark:]
+            if c.chat_id == ana.id and c.method in ("sendPhoto", "editMessageMedia") and c.ok
+        ]
+        assert {(c.caption() or "").splitlines()[0] for c in shown} == {
+            "Mesa 1 en Uno",
+            "Mesa 1 en Dos",
+        }
+        # Only the hand whose turn it is shows move buttons, and they are the current ones.
+        with_buttons = [m for m in photos if _buttons(m)]
+        turns = [
+            t
+            for t in (one, two)
+            if world.manager.table_state(t).turn == 0
+            and world.manager.table_state(t).phase == "playing"
+        ]
+        assert len(with_buttons) == len(turns)
+        for message in with_buttons:
+            data = _buttons(message)[0]["callback_data"]
+            answer = await world.press(ana, message, data)
+            assert not answer.params.get("show_alert"), answer.params

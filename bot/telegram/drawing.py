@@ -30,7 +30,7 @@ from bot.present.screens import board_caption, hand_caption
 from bot.telegram.keyboards import board_keyboard, hand_keyboard, link_keyboard
 from bot.telegram.links import JoinLink
 from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, send
-from bot.telegram.shared import BOARD_NOTE, PLATFORM, Board, Hand, Shared
+from bot.telegram.shared import BOARD_NOTE, HAND_NOTE, PLATFORM, Board, Hand, Shared
 
 __all__ = ["Drawing"]
 
@@ -99,25 +99,58 @@ class Drawing:
             note = self.s.manager.front_end_note(table_id, BOARD_NOTE)
             if isinstance(note, dict):
                 chat_id, message_id = note.get("chat_id"), note.get("message_id")
+                title = note.get("title")
                 if isinstance(chat_id, int) and isinstance(message_id, int):
                     board.chat_id, board.message_id = chat_id, message_id
-                    board.noted = (chat_id, message_id)
+                    board.noted = (chat_id, message_id, title if isinstance(title, str) else "")
+                if isinstance(title, str) and title:
+                    self.s.titles.setdefault(board.chat_id, title)
             self.s.boards[table_id] = board
         return board
 
     async def _note_board(self, table_id: str, board: Board) -> None:
-        """Keep where the board message is with the table (it survives a restart)."""
-        if board.message_id is None or (board.chat_id, board.message_id) == board.noted:
+        """Keep where the board message is, and the group's title, with the table (they
+        survive a restart)."""
+        if board.message_id is None:
             return
-        where = (board.chat_id, board.message_id)
+        where = (board.chat_id, board.message_id, self.s.titles.get(board.chat_id, ""))
+        if where == board.noted:
+            return
         try:
             await self.s.manager.set_front_end_note(
-                table_id, BOARD_NOTE, {"chat_id": where[0], "message_id": where[1]}
+                table_id,
+                BOARD_NOTE,
+                {"chat_id": where[0], "message_id": where[1], "title": where[2]}
+                if where[2]
+                else {"chat_id": where[0], "message_id": where[1]},
             )
         except Exception:  # a note not kept only costs a new board after a restart
             log.warning("could not keep the board note of table %s", table_id, exc_info=True)
             return
         board.noted = where
+
+    def _hand_slot(self, key: HandKey) -> Hand:
+        """A player's hand message for a table; after a restart, the one the note kept."""
+        slot = self.s.hands.get(key)
+        if slot is None:
+            slot = self.s.hands[key] = Hand()
+            note = self.s.manager.front_end_note(key[1], HAND_NOTE.format(user_id=key[0]))
+            if isinstance(note, int) and not isinstance(note, bool):
+                slot.message_id = slot.noted = note
+        return slot
+
+    async def _note_hand(self, key: HandKey, slot: Hand) -> None:
+        """Keep the player's hand message with the table (edited, not left, after a restart)."""
+        if slot.message_id is None or slot.message_id == slot.noted:
+            return
+        try:
+            await self.s.manager.set_front_end_note(
+                key[1], HAND_NOTE.format(user_id=key[0]), slot.message_id
+            )
+        except Exception:  # a note not kept only costs a second hand message after a restart
+            log.warning("could not keep the hand note of table %s", key[1], exc_info=True)
+            return
+        slot.noted = slot.message_id
 
     async def render(self, function: Callable[..., bytes], *args: object) -> bytes:
         loop = asyncio.get_running_loop()
@@ -194,6 +227,7 @@ class Drawing:
                     )
                     s.stats.board_edits += 1
             except ChatMigrated as error:  # the group became a supergroup: new id
+                s.spawn(s.migrate(board.chat_id, error.new_chat_id))
                 s.migrated[board.chat_id] = error.new_chat_id
                 board.chat_id = error.new_chat_id
                 board.message_id = None
@@ -217,7 +251,7 @@ class Drawing:
 
         s = self.s
         event, force = state
-        slot = s.hands.setdefault(key, Hand())
+        slot = self._hand_slot(key)
         if event is None:  # the hand ended (``force``: and the table): no more buttons
             if slot.message_id is not None and slot.shown is not None and slot.shown[2]:
                 message_id = slot.message_id
@@ -239,8 +273,8 @@ class Drawing:
         seconds = None
         if event.is_your_turn and event.deadline is not None:
             seconds = max(0, round(event.deadline - s.now()))
-        board = s.boards.get(event.table_id)
-        group = s.titles.get(board.chat_id, "") if board else ""
+        board = self.board_for(event.table_id, event.chat)
+        group = await s.title(board.chat_id)
         caption = hand_caption(event, language, group=group or "Telegram", seconds_left=seconds)
         png = await self.render(hand_png, event.view, hand_facts(event, seconds))
         user_id = int(event.to.user_id)
@@ -279,6 +313,7 @@ class Drawing:
             raise
         s.reachable.add(user_id)
         slot.shown = shown
+        await self._note_hand(key, slot)
 
     async def _delete(self, chat_id: int, message_id: int) -> None:
         try:

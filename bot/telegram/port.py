@@ -24,7 +24,6 @@ from bot.present.texts import closed_text, refused
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import back_keyboard, link_keyboard, rematch_keyboard
 from bot.telegram.links import JoinLink
-from bot.telegram.sender import send
 from bot.telegram.shared import PLATFORM, Board, Shared
 
 __all__ = ["EMOTE_SECONDS", "TelegramPort"]
@@ -169,14 +168,15 @@ class TelegramPort:
         png = await self.drawing.render(match_result_png, event.view, facts, dict(event.payouts))
         thread = int(event.chat.thread_id) if event.chat.thread_id else None
         try:
-            await send(
-                lambda: s.bot.send_photo(
-                    s.chat_id(event.chat),
+            await s.to_chat(
+                event.chat,
+                lambda chat_id: s.bot.send_photo(
+                    chat_id,
                     png,
                     caption=caption,
                     reply_markup=rematch_keyboard(event.table_id, s.language),
                     message_thread_id=thread,
-                )
+                ),
             )
         except TelegramError:
             s.stats.failures += 1

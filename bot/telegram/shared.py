@@ -13,11 +13,11 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from telegram import Bot, ChatMember, InlineKeyboardMarkup, MaybeInaccessibleMessage, Message, User
 from telegram.constants import ChatType
-from telegram.error import Forbidden, TelegramError
+from telegram.error import ChatMigrated, Forbidden, TelegramError
 from telegram.ext import Application
 
 import bot.core as p
@@ -26,7 +26,7 @@ from bot.telegram.keyboards import link_keyboard
 from bot.telegram.links import JoinLink, deep_link, encode_start
 from bot.telegram.sender import Ordered, send
 
-__all__ = ["BOARD_NOTE", "PLATFORM", "Board", "Hand", "Shared", "Stats"]
+__all__ = ["BOARD_NOTE", "HAND_NOTE", "PLATFORM", "Board", "Hand", "Shared", "Stats"]
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +34,15 @@ PLATFORM = "telegram"
 
 BOARD_NOTE = "telegram.board"
 """The table manager's front-end note holding the board message (``chat_id``,
-``message_id``), so a table resumed after a restart edits the same message."""
+``message_id``) and the group's title (``title``), so a table resumed after a restart
+edits the same message and names its group in private messages."""
+
+HAND_NOTE = "telegram.hand.{user_id}"
+"""The front-end note holding a player's private hand message (its ``message_id``), so
+after a restart it is edited (or replaced, its buttons gone) instead of left behind."""
 
 TelegramApp = Application[Any, Any, Any, Any, Any, Any]
+T = TypeVar("T")
 
 
 @dataclass
@@ -54,7 +60,7 @@ class Board:
     markup: dict[str, object] | None = None
     emote: tuple[str, float] | None = None
     closed: str | None = None  # TableClosed's reason once the table is gone
-    noted: tuple[int, int] | None = None  # (chat id, message id) kept in the manager's note
+    noted: tuple[int, int, str] | None = None  # (chat id, message id, title) in the note
 
 
 @dataclass
@@ -64,6 +70,7 @@ class Hand:
     message_id: int | None = None
     shown: tuple[object, ...] | None = None  # (hand number, tiles, buttons) on the message
     warned: bool = False  # the group was told the player cannot be reached
+    noted: int | None = None  # the message id kept in the manager's note
 
 
 @dataclass
@@ -104,6 +111,8 @@ class Shared:
         self.reachable: set[int] = set()
         self.titles: dict[int, str] = {}
         self.migrated: dict[int, int] = {}  # old group id -> its supergroup's id
+        # follows a group that became a supergroup (set by bot.telegram.chats)
+        self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         self.group_jobs = Ordered()  # group messages, one ordered worker per chat
         self.stats = Stats()
@@ -152,6 +161,20 @@ class Shared:
             language=self.language,
         )
 
+    async def title(self, chat_id: int) -> str:
+        """The group's title: as last seen, else asked of Telegram once (getChat); ""
+        when it cannot be known."""
+        known = self.titles.get(chat_id)
+        if known is not None:
+            return known
+        try:
+            chat = await send(lambda: self.bot.get_chat(chat_id))
+        except TelegramError:
+            log.info("could not read the title of chat %s", chat_id)
+            return ""
+        self.titles[chat_id] = chat.title or ""
+        return self.titles[chat_id]
+
     def chat_id(self, chat: p.ChatRef) -> int:
         """The Telegram id of a group (its supergroup's, once it migrated)."""
         return self.migrated.get(int(chat.chat_id), int(chat.chat_id))
@@ -182,18 +205,33 @@ class Shared:
     def to_group(self, chat: p.ChatRef, job: Callable[[], Awaitable[None]]) -> None:
         self.group_jobs.put(self.chat_id(chat), job)
 
+    async def to_chat(self, chat: p.ChatRef, call: Callable[[int], Awaitable[T]]) -> T:
+        """Run ``call(chat id)`` (one request to a group) with :func:`send`; a group that
+        became a supergroup meanwhile is followed and the request made again there."""
+        chat_id = self.chat_id(chat)
+        try:
+            return await send(lambda: call(chat_id))
+        except ChatMigrated as error:
+            new_id = error.new_chat_id
+            await self.migrate(chat_id, new_id)
+        return await send(lambda: call(new_id))
+
+    async def migrate(self, old: int, new: int) -> None:
+        """Group ``old`` is supergroup ``new`` now (Telegram refused a request to it)."""
+        self.migrated[old] = new
+        if self.on_migrated is not None:
+            await self.on_migrated(old, new)
+
     async def _send_group_text(
         self, chat: p.ChatRef, text: str, markup: InlineKeyboardMarkup | None = None
     ) -> None:
-        chat_id = self.chat_id(chat)
+        thread = int(chat.thread_id) if chat.thread_id else None
         try:
-            await send(
-                lambda: self.bot.send_message(
-                    chat_id,
-                    text,
-                    reply_markup=markup,
-                    message_thread_id=int(chat.thread_id) if chat.thread_id else None,
-                )
+            await self.to_chat(
+                chat,
+                lambda chat_id: self.bot.send_message(
+                    chat_id, text, reply_markup=markup, message_thread_id=thread
+                ),
             )
         except TelegramError:
             self.stats.failures += 1

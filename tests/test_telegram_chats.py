@@ -1,0 +1,88 @@
+"""A group's own life, through the fake Bot API server and the real python-telegram-bot:
+it becomes a supergroup."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import User
+
+from bot.core import ChatRef
+from bot.present.labels import rules_text
+from tests.fake_telegram import TelegramWorld
+
+BASIC_GROUP = -5001
+SUPERGROUP = -1005001
+
+
+async def _table_with_robots(world: TelegramWorld, user: User, group: Any) -> str:
+    await world.command(group, user, "/jugar")
+    await world.settle()
+    await world.command(group, user, "/robots")
+    await world.settle()
+    (table_id,) = world.manager.tables_of(world.front._player(user))
+    await world.clock.advance(0)
+    await world.settle()
+    return table_id
+
+
+def _texts(world: TelegramWorld, chat_id: int, after: int = 0) -> list[str]:
+    return [
+        c.params["text"]
+        for c in world.fake.calls[after:]
+        if c.method == "sendMessage" and c.chat_id == chat_id and c.ok
+    ]
+
+
+async def test_a_group_upgraded_to_a_supergroup_takes_its_table_rules_and_history_along_once() -> (
+    None
+):
+    async with TelegramWorld() as world:
+        boss = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(BASIC_GROUP, "Dominó", admins={1001}, supergroup=False)
+        await world.reply_to(group, boss, "/config meta=50")
+        first = await _table_with_robots(world, boss, group)
+        await world.play_out(first, {0: boss})
+        table_id = await _table_with_robots(world, boss, group)
+        await world.settle()
+
+        mark = len(world.fake.calls)
+        supergroup = world.fake.migrate(BASIC_GROUP, SUPERGROUP, boss)
+        await world.settle()
+
+        # The board is posted again in the supergroup; nothing is sent to the old id.
+        (board,) = [c for c in world.fake.calls_to("sendPhoto", chat_id=SUPERGROUP) if c.ok]
+        assert (board.caption() or "").startswith("Mesa 1 · Mano 1 · a 50\n")
+        assert world.manager.table_state(table_id).chat.chat_id == str(SUPERGROUP)
+        assert world.manager.front_end_note(table_id, "telegram.board") == {
+            "chat_id": SUPERGROUP,
+            "message_id": board.result["message_id"],
+            "title": "Dominó",
+        }
+        rules = await world.reply_to(supergroup, boss, "/reglas")
+        info = await world.manager.chat_rules(ChatRef("telegram", str(SUPERGROUP)))
+        assert (info.rules.target, info.set_by_admins) == (50, True)
+        assert rules.params["text"] == rules_text(info.rules, info.preset, info.overrides, "es")
+        tiles = await world.reply_to(supergroup, boss, "/fichas")
+        assert tiles.params["text"] == "Tus fichas están en nuestro chat privado."
+        again = await world.reply_to(supergroup, boss, "/jugar")
+        assert again.params["text"] == "Ya tienes asiento en la mesa 1 aquí."
+        assert world.manager.tables() == [table_id]
+        history = await world.command(supergroup, boss, "/historial")
+        document = await world.fake.wait_for("sendDocument", after=history)
+        assert document.ok and document.chat_id == SUPERGROUP
+        assert (await world.storage.get_chat_rules(f"telegram:{SUPERGROUP}")) is not None
+        assert (await world.storage.get_chat_rules(f"telegram:{BASIC_GROUP}")) is None
+
+        # After a restart every result still goes to the supergroup.
+        await world.restart()
+        await world.play_out(table_id, {0: boss})
+        await world.settle()
+        assert [c.method for c in world.fake.calls[mark:] if c.chat_id == BASIC_GROUP] == []
+        assert any("mano 1" in t for t in _texts(world, SUPERGROUP))
+        results = [c for c in world.fake.calls_to("sendPhoto", chat_id=SUPERGROUP) if c.ok]
+        assert "ganan la partida" in (results[-1].caption() or "")
+        assert [m.chat for m in await world.storage.match_records()] == [
+            f"telegram:{SUPERGROUP}",
+            f"telegram:{SUPERGROUP}",
+        ]
