@@ -831,3 +831,34 @@ async def test_after_a_crash_private_hands_keep_their_group_and_are_edited_not_s
             data = _buttons(message)[0]["callback_data"]
             answer = await world.press(ana, message, data)
             assert not answer.params.get("show_alert"), answer.params
+
+
+async def test_private_hand_captions_never_name_a_turn_gone_by_and_say_when_the_match_ended() -> (
+    None
+):
+    import re
+
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
+        await world.play_out(table_id, {0: ana})
+        await world.settle()
+
+        shown = [
+            c.caption() or ""
+            for c in world.fake.calls
+            if c.chat_id == ana.id
+            and c.ok
+            and c.method in ("sendPhoto", "editMessageMedia", "editMessageCaption")
+        ]
+        assert len(shown) > 7
+        for caption in shown:
+            where, what = caption.split("\n")
+            assert where == "Mesa 1 en Dominó"
+            assert re.fullmatch(
+                r"¡Te toca! Tienes \d+ s\.|Tus fichas \(mano \d+\)\.|La partida terminó\.", what
+            ), what
+        (last,) = [m for m in world.fake.messages_in(ana.id) if "photo" in m]
+        assert last["caption"] == "Mesa 1 en Dominó\nLa partida terminó."
+        assert "reply_markup" not in last

@@ -89,26 +89,28 @@ def board_caption(event: TableChanged, language: str, *, emote: str | None = Non
 
 
 def hand_caption(
-    event: YourTiles, language: str, *, group: str, seconds_left: int | None = None
+    event: YourTiles,
+    language: str,
+    *,
+    group: str,
+    seconds_left: int | None = None,
+    match_over: bool = False,
 ) -> str:
-    """The private hand picture's caption; it names the table and the group."""
+    """The private hand picture's caption; it names the table and the group.
+
+    It says only what stays true until the next time it is shown: whose turn it is
+    goes on the board (the player's own turn is shown anew), and once the hand is over
+    (``event`` the last tiles shown) or the match (``match_over``) it says so.
+    """
     _ = translator(language)
     where = _("Table {label} in {group}", label=event.label, group=group)
+    if match_over:
+        return where + "\n" + _("The match is over.")
     if event.is_your_turn:
         if seconds_left is not None:
             return where + "\n" + _("Your turn! You have {seconds} s.", seconds=seconds_left)
         return where + "\n" + _("Your turn!")
-    turn = event.view.turn
-    if event.view.outcome is not None:
-        return where + "\n" + _("Your tiles (hand {hand}).", hand=event.hand_number)
-    return (
-        where
-        + "\n"
-        + _(
-            "Your tiles. Now playing: {name}.",
-            name=seat_name(event.seats, turn, language),
-        )
-    )
+    return where + "\n" + _("Your tiles (hand {hand}).", hand=event.hand_number)
 
 
 def hand_ended_text(event: HandEnded, seats: Sequence[SeatInfo], label: str, language: str) -> str:

@@ -14,11 +14,11 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 from telegram import InputMediaPhoto
 from telegram.error import ChatMigrated, Forbidden, TelegramError
@@ -37,6 +37,9 @@ __all__ = ["Drawing"]
 log = logging.getLogger(__name__)
 
 HandKey = tuple[str, str]  # (user id, table id)
+HandState = tuple[p.YourTiles | None, bool, bool]
+"""(tiles to show, or None when the hand is over; sent anew, or forgotten when None;
+the match is over)."""
 
 
 class Drawing:
@@ -45,7 +48,7 @@ class Drawing:
     def __init__(self, shared: Shared) -> None:
         self.s = shared
         self.boards: Latest[None] = Latest(self._show_board)
-        self.hands: Latest[tuple[p.YourTiles | None, bool]] = Latest(self._show_hand)
+        self.hands: Latest[HandState] = Latest(self._show_hand)
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="telegram-render")
 
     # ------------------------------------------------------------------ scheduling
@@ -55,7 +58,7 @@ class Drawing:
 
     def tiles(self, event: p.YourTiles, *, force: bool = False) -> None:
         """Show a player's tiles; ``force`` sends them anew (a command asked for them)."""
-        self.hands.put((event.to.user_id, event.table_id), (event, force))
+        self.hands.put((event.to.user_id, event.table_id), (event, force, False))
 
     def private_events(self, reply: p.Reply) -> None:
         """The private tiles a command's reply carries."""
@@ -63,13 +66,15 @@ class Drawing:
             if isinstance(event, p.YourTiles):
                 self.tiles(event, force=True)
 
-    def clear_buttons(self, table_id: str, *, forget: bool = False) -> None:
+    def clear_buttons(
+        self, table_id: str, *, forget: bool = False, match_over: bool = False
+    ) -> None:
         """Take the move buttons off every private hand message of a table (the hand is
-        over: a press there could only be refused); ``forget`` the messages when the table
-        is gone."""
+        over: a press there could only be refused) and let its caption say so (the
+        ``match_over`` too); ``forget`` the messages when the table is gone."""
         for key in list(self.s.hands):
             if key[1] == table_id:
-                self.hands.put(key, (None, forget))
+                self.hands.put(key, (None, forget, match_over))
 
     @property
     def busy(self) -> bool:
@@ -246,22 +251,14 @@ class Drawing:
             await self._note_board(table_id, board)
 
     # ------------------------------------------------------------------ hands
-    async def _show_hand(self, key: HandKey, state: tuple[p.YourTiles | None, bool]) -> None:
+    async def _show_hand(self, key: HandKey, state: HandState) -> None:
         from render import hand_png
 
         s = self.s
-        event, force = state
+        event, force, match_over = state
         slot = self._hand_slot(key)
         if event is None:  # the hand ended (``force``: and the table): no more buttons
-            if slot.message_id is not None and slot.shown is not None and slot.shown[2]:
-                message_id = slot.message_id
-                with contextlib.suppress(Forbidden):
-                    await send(
-                        lambda: s.bot.edit_message_reply_markup(
-                            chat_id=int(key[0]), message_id=message_id, reply_markup=None
-                        )
-                    )
-                slot.shown = (*slot.shown[:2], None)
+            await self._end_hand(key, slot, match_over=match_over)
             if force:  # the table is gone
                 s.hands.pop(key, None)
             return
@@ -307,13 +304,38 @@ class Drawing:
             if is_gone(error):
                 slot.message_id = None
                 slot.shown = None
-                self.hands.put(key, (event, True))
+                self.hands.put(key, (event, True, False))
                 return
             s.stats.failures += 1
             raise
         s.reachable.add(user_id)
         slot.shown = shown
+        slot.event, slot.group, slot.caption = event, group or "Telegram", caption
         await self._note_hand(key, slot)
+
+    async def _end_hand(self, key: HandKey, slot: Hand, *, match_over: bool) -> None:
+        """The hand (or the match) is over: its message loses its buttons and says so
+        instead of a turn that is gone."""
+        message_id, last = slot.message_id, slot.event
+        if message_id is None or last is None:
+            return
+        over = replace(last, is_your_turn=False, moves=())
+        caption = hand_caption(over, last.to.language, group=slot.group, match_over=match_over)
+        buttons = slot.shown is not None and slot.shown[2] is not None
+        if caption == slot.caption and not buttons:
+            return
+        try:
+            await send(
+                lambda: self.s.bot.edit_message_caption(
+                    chat_id=int(key[0]), message_id=message_id, caption=caption, reply_markup=None
+                )
+            )
+        except TelegramError as error:  # blocked, or the message deleted: nothing to fix
+            log.info("could not end the hand message of %s: %s", key[0], error)
+            return
+        slot.caption = caption
+        if slot.shown is not None:
+            slot.shown = (*slot.shown[:2], None)
 
     async def _delete(self, chat_id: int, message_id: int) -> None:
         try:

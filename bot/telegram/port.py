@@ -89,7 +89,7 @@ class TelegramPort:
             await s.private_text(int(event.to.user_id), refused(event))
 
     def _match_ended(self, event: p.MatchEnded) -> None:
-        self.drawing.clear_buttons(event.table_id)
+        self.drawing.clear_buttons(event.table_id, match_over=True)
         board = self.s.boards.get(event.table_id)
         if board is not None and board.event is not None:
             # The final position, as the match result says it (the last move ended it).
@@ -108,7 +108,7 @@ class TelegramPort:
 
     def _table_closed(self, event: p.TableClosed) -> None:
         s = self.s
-        self.drawing.clear_buttons(event.table_id, forget=True)
+        self.drawing.clear_buttons(event.table_id, forget=True, match_over=True)
         board = s.boards.get(event.table_id)
         if board is not None:
             board.closed = event.reason

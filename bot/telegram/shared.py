@@ -71,6 +71,9 @@ class Hand:
     shown: tuple[object, ...] | None = None  # (hand number, tiles, buttons) on the message
     warned: bool = False  # the group was told the player cannot be reached
     noted: int | None = None  # the message id kept in the manager's note
+    event: p.YourTiles | None = None  # the tiles the message shows
+    group: str = "Telegram"  # the group its caption names
+    caption: str | None = None
 
 
 @dataclass
