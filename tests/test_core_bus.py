@@ -10,6 +10,7 @@ import pytest
 from core_parts import ANA, BETO, CHAT
 
 from bot.core import (
+    CloseTable,
     ComeBack,
     Command,
     Emote,
@@ -29,7 +30,7 @@ from bot.core import (
 from bot.core.vocabulary import RefusalReason
 from storage.memory import MemoryStorage
 
-SEATING = {PlayNow, OpenTable, SitAt, Rematch, Leave}
+SEATING = {PlayNow, OpenTable, SitAt, Rematch, Leave, CloseTable}
 
 
 class YieldingStorage(MemoryStorage):
@@ -44,7 +45,7 @@ class YieldingStorage(MemoryStorage):
 def test_every_command_type_has_exactly_one_handler(make_manager):
     manager = make_manager()
     commands = get_args(Command)
-    assert len(commands) == len(set(commands)) == 13
+    assert len(commands) == len(set(commands)) == 14
     assert set(manager._handlers) == set(commands)
 
 

@@ -7,6 +7,9 @@ from conftest import RecordingPort, run_table
 from test_manager import CHAT, OTHER_CHAT
 
 from bot.core import (
+    ChatRef,
+    CloseReason,
+    CloseTable,
     MatchEnded,
     MatchStarted,
     OpenTable,
@@ -15,12 +18,17 @@ from bot.core import (
     Refusal,
     RobotSeat,
     SetChatRules,
+    TableClosed,
 )
+from bot.core.vocabulary import RefusalReason
 from bot.present import texts
 
 ANA = PlayerRef("test", "1", "Ana")
 BETO = PlayerRef("test", "2", "Beto")
 CARLA = PlayerRef("test", "3", "Carla")
+DIEGO = PlayerRef("test", "4", "Diego")
+EVA = PlayerRef("test", "5", "Eva")
+FIDEL = PlayerRef("test", "6", "Fidel")
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -100,3 +108,105 @@ async def test_a_player_who_cannot_pay_is_told_and_not_seated(
     refused = await manager.handle(PlayNow(ANA, OTHER_CHAT))
     assert refused.refusal.reason == "insufficient_funds"
     assert await storage.check_ledger() == []
+
+
+async def _started_table(manager, clock, chat=CHAT, players=(ANA, BETO, CARLA)) -> str:
+    """The first two players partners, the third against them, a robot at seat 1; the
+    match started and the stakes taken."""
+    first, partner, rival = players
+    table_id = (
+        await manager.handle(OpenTable(first, chat, right=RobotSeat(), across=partner, left=rival))
+    ).table_id
+    await manager.handle(PlayNow(partner, chat))
+    await manager.handle(PlayNow(rival, chat))
+    await clock.advance(manager.times.countdown_seconds)
+    assert manager.match_of(table_id) is not None
+    return table_id
+
+
+async def test_a_chat_the_bot_cannot_reach_closes_its_tables_once_and_refunds_every_stake(
+    make_manager, clock, recorder: RecordingPort, storage
+):
+    manager = make_manager(storage=storage)
+    table_id = await _started_table(manager, clock)
+    elsewhere = await _started_table(manager, clock, OTHER_CHAT, (DIEGO, EVA, FIDEL))
+    for player in (ANA, BETO, CARLA):
+        assert await manager.balance(player) == 990
+    assert await manager.chat_unreachable("test", "group-1") == [table_id]
+    assert await manager.chat_unreachable("test", "group-1") == []
+    await manager.idle()
+    closed = recorder.of(TableClosed, table_id=table_id)
+    assert [c.reason for c in closed] == [CloseReason.UNREACHABLE]
+    assert set(closed[0].humans) == {ANA, BETO, CARLA}
+    ids = {p: await manager.player_id(p) for p in (ANA, BETO, CARLA)}
+    assert dict(closed[0].refunds) == {ids[ANA]: 10, ids[BETO]: 10, ids[CARLA]: 10}
+    for player in (ANA, BETO, CARLA):
+        assert await manager.balance(player) == 1000
+    assert manager.tables() == [elsewhere]
+    assert [t["table_id"] for t in await storage.load_tables()] == [elsewhere]
+    assert await storage.check_ledger() == []
+    assert texts.closed_text(closed[0], "es") == (
+        f"La mesa {closed[0].label} se cerró: el bot ya no puede usar su chat. "
+        "Nadie pierde: se devolvieron las apuestas."
+    )
+
+
+async def test_an_unreachable_channel_closes_only_the_tables_shown_there(
+    make_manager, clock, recorder: RecordingPort, storage
+):
+    manager = make_manager(storage=storage)
+    first = ChatRef("test", "server", channel_id="c1")
+    second = ChatRef("test", "server", channel_id="c2")
+    gone = await _started_table(manager, clock, first)
+    kept = await _started_table(manager, clock, second, (DIEGO, EVA, FIDEL))
+    assert await manager.chat_unreachable("test", "server", "c1") == [gone]
+    assert manager.tables() == [kept]
+    assert await manager.balance(ANA) == 1000
+    assert await manager.balance(DIEGO) == 990
+
+
+async def test_an_admin_closes_a_stuck_table_of_their_chat_and_every_stake_is_refunded(
+    make_manager, clock, recorder: RecordingPort, storage
+):
+    manager = make_manager(storage=storage)
+    table_id = await _started_table(manager, clock)
+    reply = await manager.handle(CloseTable(DIEGO, CHAT, is_admin=True))
+    assert (reply.ok, reply.table_id) == (True, table_id)
+    await manager.idle()
+    closed = recorder.last(TableClosed, table_id=table_id)
+    assert closed.reason is CloseReason.BY_ADMIN
+    for player in (ANA, BETO, CARLA):
+        assert await manager.balance(player) == 1000
+    assert manager.tables() == []
+    assert await storage.check_ledger() == []
+    assert texts.closed_text(closed, "es") == (
+        "Un administrador cerró la mesa; se devolvieron las apuestas."
+    )
+
+
+async def test_closing_a_table_is_refused_to_a_player_who_is_not_an_admin(
+    make_manager, clock, storage
+):
+    manager = make_manager(storage=storage)
+    table_id = await _started_table(manager, clock)
+    reply = await manager.handle(CloseTable(ANA, CHAT, is_admin=False))
+    assert reply.refusal is not None and reply.refusal.reason is RefusalReason.NOT_ADMIN
+    assert manager.tables() == [table_id]
+    assert await manager.balance(ANA) == 990
+
+
+async def test_closing_with_two_tables_in_one_place_asks_which_and_closes_none(
+    make_manager, clock, storage
+):
+    manager = make_manager(storage=storage)
+    one = await _started_table(manager, clock)
+    two = await _started_table(manager, clock, CHAT, (DIEGO, EVA, FIDEL))
+    reply = await manager.handle(CloseTable(ANA, CHAT, is_admin=True))
+    assert reply.refusal is not None and reply.refusal.reason is RefusalReason.WHICH_TABLE
+    assert sorted(manager.tables()) == sorted([one, two])
+    by_id = await manager.handle(CloseTable(ANA, CHAT, table_id=two, is_admin=True))
+    assert by_id.ok
+    assert manager.tables() == [one]
+    foreign = await manager.handle(CloseTable(ANA, OTHER_CHAT, table_id=one, is_admin=True))
+    assert foreign.refusal is not None and foreign.refusal.reason is RefusalReason.TABLE_GONE
+    assert manager.tables() == [one]

@@ -20,6 +20,7 @@ from bot.core.buttons import (
 from bot.core.clock import Clock, ManualClock, SystemClock
 from bot.core.commands import (
     ChatRef,
+    CloseTable,
     ComeBack,
     Command,
     Emote,
@@ -86,6 +87,7 @@ __all__ = [
     "ChatRulesInfo",
     "Clock",
     "CloseReason",
+    "CloseTable",
     "ComeBack",
     "Command",
     "DeadlineKind",

@@ -35,6 +35,7 @@ from bot.core.chat_rules import ChatRules
 from bot.core.clock import Clock, SystemClock
 from bot.core.commands import (
     ChatRef,
+    CloseTable,
     ComeBack,
     Command,
     Emote,
@@ -60,7 +61,7 @@ from bot.core.settlement import Settlement
 from bot.core.state import Core, HouseTimes
 from bot.core.table import Table
 from bot.core.timers import Pacer, Timers
-from bot.core.vocabulary import DeadlineKind, PressKind, RefusalReason
+from bot.core.vocabulary import CloseReason, DeadlineKind, PressKind, RefusalReason
 from engine.match import Match
 from engine.robots import DEFAULT_LEVEL, LEVELS, Robot, make_robot
 from engine.rules import PRESETS, Rules, find_preset, preset_key
@@ -98,6 +99,9 @@ class Manager(Protocol):
     def front_end_note(self, table_id: str, key: str) -> JsonValue: ...
     async def set_front_end_note(self, table_id: str, key: str, value: JsonValue) -> bool: ...
     async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> list[str]: ...
+    async def chat_unreachable(
+        self, platform: str, chat_id: str, channel_id: str | None = None
+    ) -> list[str]: ...
     async def idle(self) -> None: ...
 
 
@@ -199,6 +203,7 @@ class TableManager:
         self._on(Emote, session.emote)
         self._on(ShowMyTiles, session.show_tiles)
         self._on(SetChatRules, self._rules.set)
+        self._on(CloseTable, lobby.close_table, lobby=True)
         self._on(PressButton, self._press)
         for platform, port in (ports or {}).items():
             self.register(platform, port)
@@ -303,6 +308,46 @@ class TableManager:
                 if not table.closed:
                     await core.save(table)
         await self.idle()
+
+    async def chat_unreachable(
+        self, platform: str, chat_id: str, channel_id: str | None = None
+    ) -> list[str]:
+        """The bot can no longer use a chat (removed from it, the channel deleted, rights
+        lost): close its live tables, refunding every held stake (nobody abandoned).
+
+        Args:
+            platform, chat_id: the chat (``ChatRef.platform``, ``ChatRef.chat_id``).
+            channel_id: only the tables whose board is in this channel or thread; None:
+                every table of the chat.
+
+        Returns:
+            The ids of the tables closed now (each with ``TableClosed`` reason
+            ``unreachable``, carrying its humans so a front end can tell them privately);
+            empty when there were none, e.g. on a repeated call.
+        """
+        core = self._core
+        closed: list[str] = []
+        async with core.lobby:
+            for table in list(core.tables.values()):
+                chat = table.chat
+                if chat.platform != platform or chat.chat_id != chat_id:
+                    continue
+                if channel_id is not None and channel_id not in (chat.channel_id, chat.thread_id):
+                    continue
+                async with table.lock:
+                    if table.closed:
+                        continue
+                    await self._settlement.close(table, CloseReason.UNREACHABLE)
+                closed.append(table.id)
+        if closed:
+            log.warning(
+                "%s chat %s%s unreachable: closed %s, stakes refunded",
+                platform,
+                chat_id,
+                f" channel {channel_id}" if channel_id else "",
+                ", ".join(closed),
+            )
+        return closed
 
     async def idle(self) -> None:
         """Wait until every queued event was delivered to the ports."""

@@ -19,6 +19,7 @@ from engine.rules import OptionValue
 
 __all__ = [
     "ChatRef",
+    "CloseTable",
     "ComeBack",
     "Command",
     "Emote",
@@ -267,6 +268,24 @@ class SetChatRules:
     is_admin: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class CloseTable:
+    """Close a table of this chat now, refunding every held stake (admins only; for a
+    stuck table; rules.md, "The house").
+
+    Attributes:
+        table_id: the table, or None for the only live table in this place (the chat,
+            and the channel or thread where it was asked).
+        is_admin: the front end checked admin rights on its platform; the core refuses
+            (``not_admin``) when False, and ``no_table`` when the chat has no such table.
+    """
+
+    player: PlayerRef
+    chat: ChatRef
+    table_id: str | None = None
+    is_admin: bool = False
+
+
 Command = (
     PlayNow
     | OpenTable
@@ -281,5 +300,6 @@ Command = (
     | ShowMyTiles
     | Rematch
     | SetChatRules
+    | CloseTable
 )
 """Everything an adapter may ask of the core."""

@@ -310,12 +310,18 @@ class TableClosed(_TableEvent):
     Attributes:
         reason: :class:`CloseReason` (finished after :class:`MatchEnded`; no humans: every
             human abandoned a started match, their stakes forfeited, nobody paid; empty:
-            everyone left a waiting table).
+            everyone left a waiting table; cancelled, unreachable, by admin: the house
+            called it off and refunded every held stake).
         refunds: storage player id -> dollars refunded.
+        humans: the humans who held a seat (away ones too), so a front end can tell them
+            privately when the table's chat cannot be used (``unreachable``).
+        label: the table's number for people (``"3"``).
     """
 
     reason: CloseReason
     refunds: Mapping[int, int] = field(default_factory=dict)
+    humans: tuple[PlayerRef, ...] = ()
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -20,6 +20,7 @@ from dataclasses import replace
 from bot.core.chat_rules import ChatRules
 from bot.core.commands import (
     ChatRef,
+    CloseTable,
     FillWithRobots,
     InvitePartner,
     Leave,
@@ -221,6 +222,30 @@ class Lobby:
                 self.session.go_away(table, seat, AwayReason.LEFT)
                 await self.session.after_away(table, seat)
         return Reply(table_id=table.id, label=table.label, seat=seat)
+
+    async def close_table(self, command: CloseTable) -> Reply:
+        """An admin closes a table of their chat now; every held stake is refunded."""
+        if not command.is_admin:
+            raise Refused(RefusalReason.NOT_ADMIN)
+        core = self.core
+        if command.table_id is not None:
+            table = core.tables.get(command.table_id)
+            if table is None or table.chat.key != command.chat.key:
+                raise Refused(RefusalReason.TABLE_GONE, command.table_id)
+        else:
+            place = command.chat.place
+            here = [t for t in core.tables.values() if t.chat.place == place]
+            if not here:
+                raise Refused(RefusalReason.NO_TABLE)
+            if len(here) > 1:
+                labels = sorted(t.label for t in here)
+                raise Refused(RefusalReason.WHICH_TABLE, labels=", ".join(labels))
+            table = here[0]
+        async with table.lock:
+            if table.closed:
+                raise Refused(RefusalReason.TABLE_GONE, table.id)
+            await self.settlement.close(table, CloseReason.BY_ADMIN)
+        return Reply(table_id=table.id, label=table.label)
 
     # ------------------------------------------------------------------ timers
 

@@ -20,7 +20,7 @@ from bot.core.projection import public, seat_infos
 from bot.core.state import Core
 from bot.core.table import Seat, Table
 from bot.core.timers import Timers
-from bot.core.vocabulary import CloseReason, Phase, RefusalReason
+from bot.core.vocabulary import REFUNDING_CLOSES, CloseReason, Phase, RefusalReason
 from engine.hand import Termination, team_of
 from engine.match import Match
 from engine.records import record_of
@@ -162,10 +162,11 @@ class Settlement:
         await self.close(table, CloseReason.FINISHED)
 
     async def close(self, table: Table, reason: CloseReason) -> None:
-        """Close a table: refund a cancelled match, drop its snapshot, remember it."""
+        """Close a table: refund a called-off match (:data:`REFUNDING_CLOSES`), drop its
+        snapshot, remember it."""
         core = self.core
         refunds: dict[int, int] = {}
-        if reason is CloseReason.CANCELLED and table.stakes:
+        if reason in REFUNDING_CLOSES and table.stakes:
             try:
                 refunds = await core.storage.refund(table.id, now=core.clock.now())
             except (UnknownMatchError, MatchClosedError) as exc:
@@ -180,7 +181,15 @@ class Settlement:
         table.closed = True
         table.phase = Phase.ENDED
         core.emit(
-            table, TableClosed(table_id=table.id, chat=table.chat, reason=reason, refunds=refunds)
+            table,
+            TableClosed(
+                table_id=table.id,
+                chat=table.chat,
+                reason=reason,
+                refunds=refunds,
+                humans=tuple(p for s in table.seats if (p := s.player) is not None),
+                label=table.label,
+            ),
         )
         core.forget(table)
         await core.storage.delete_table(table.id)

@@ -11,6 +11,7 @@ from enum import StrEnum
 
 __all__ = [
     "EMOTES",
+    "REFUNDING_CLOSES",
     "AwayReason",
     "CloseReason",
     "DeadlineKind",
@@ -61,12 +62,22 @@ class AwayReason(StrEnum):
 
 class CloseReason(StrEnum):
     """Why a table closed: its match finished; every human abandoned a started match
-    (stakes forfeited, nobody paid); everyone left before it started."""
+    (stakes forfeited, nobody paid); everyone left before it started; or the house
+    called it off (held stakes refunded: :data:`REFUNDING_CLOSES`)."""
 
     FINISHED = "finished"
     NO_HUMANS = "no_humans"
     EMPTY = "empty"
     CANCELLED = "cancelled"  # the house called the match off: held stakes are refunded
+    UNREACHABLE = "unreachable"  # the bot can no longer reach the table's chat: refunded
+    BY_ADMIN = "by_admin"  # a chat admin closed the table: refunded
+
+
+REFUNDING_CLOSES: frozenset[CloseReason] = frozenset(
+    {CloseReason.CANCELLED, CloseReason.UNREACHABLE, CloseReason.BY_ADMIN}
+)
+"""Closes that give every held stake back (rules.md, "The house": the bot's outages and
+an admin's call never cost a player)."""
 
 
 class PressKind(StrEnum):
@@ -91,6 +102,7 @@ class RefusalReason(StrEnum):
     TABLE_GONE = "table_gone"  # no such table (ended, or never existed)
     NOT_SEATED = "not_seated"  # the player has no seat at this table (a foreign press)
     NO_TABLE = "no_table"  # the player has no table here
+    WHICH_TABLE = "which_table"  # several tables here: name one; params: labels
     STALE = "stale"  # not the current hand or move number (an old or repeated press)
     NOT_YOUR_TURN = "not_your_turn"
     ILLEGAL_MOVE = "illegal_move"  # params: reason (an engine.errors.IllegalReason)

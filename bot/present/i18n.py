@@ -178,6 +178,7 @@ REFUSALS: dict[str, str] = {
     "table_gone": N_("That table has ended."),
     "not_seated": N_("You are not seated at that table."),
     "no_table": N_("You have no table here."),
+    "which_table": N_("There are several tables here ({labels}); say which one."),
     "stale": N_("That button is out of date; use the latest one."),
     "not_your_turn": N_("It is not your turn."),
     "illegal_move": N_("That move is not allowed now."),

@@ -98,4 +98,12 @@ def closed_text(event: TableClosed, language: str) -> str:
         return _("The table closed: every player left the match; their stakes stay in the pot.")
     if event.reason is CloseReason.CANCELLED:
         return _("The table closed; stakes were refunded.")
+    if event.reason is CloseReason.UNREACHABLE:
+        return _(
+            "Table {label} closed: the bot can no longer use its chat. Nobody lost: "
+            "stakes were refunded.",
+            label=event.label,
+        )
+    if event.reason is CloseReason.BY_ADMIN:
+        return _("An administrator closed the table; stakes were refunded.")
     return ""
