@@ -862,3 +862,39 @@ async def test_private_hand_captions_never_name_a_turn_gone_by_and_say_when_the_
         (last,) = [m for m in world.fake.messages_in(ana.id) if "photo" in m]
         assert last["caption"] == "Mesa 1 en Dominó\nLa partida terminó."
         assert "reply_markup" not in last
+
+
+async def test_a_group_that_refuses_photos_gets_a_text_board_and_its_admins_are_told_once() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
+        (photo_board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        refused = "Bad Request: not enough rights to send photos to the chat"
+        for method in ("sendPhoto", "editMessageMedia"):
+            world.fake.fail(method, description=refused, chat_id=GROUP, times=10**6)
+        mark = len(world.fake.calls)
+        await world.play_out(table_id, {0: ana})
+        await world.settle()
+
+        texts = [c for c in world.fake.calls[mark:] if c.method == "sendMessage" and c.ok]
+        notes = [c for c in texts if c.params["text"].startswith("Administradores:")]
+        assert [c.params["text"] for c in notes] == [
+            "Administradores: ya no puedo enviar fotos en este grupo, así que el tablero se "
+            "muestra como texto. Devuélvanme el permiso de enviar fotos para volver a ver el "
+            "dibujo de la mesa."
+        ]
+        assert (GROUP, photo_board.result["message_id"]) not in world.fake.messages  # deleted
+        edits = world.fake.calls_to("editMessageText", chat_id=GROUP)
+        (board_id,) = {e.params["message_id"] for e in edits}
+        (board,) = [c for c in texts if c.result["message_id"] == board_id]
+        assert board.params["text"].startswith("Mesa 1 · Mano ")
+        final = world.fake.message(GROUP, board_id)
+        lines = final["text"].split("\n")
+        assert "La partida terminó." in lines
+        assert any(line.startswith("Mesa: [") for line in lines)
+        assert "reply_markup" not in final
+        assert len(edits) > 3
+        (result,) = [c for c in texts if "ganan la partida" in c.params["text"]]
+        assert result.buttons()[0]["text"].startswith("🔁")
+        assert world.errors == []

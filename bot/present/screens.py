@@ -17,6 +17,7 @@ from engine.hand import Termination
 __all__ = [
     "CAPTION_LIMIT",
     "board_caption",
+    "board_text",
     "hand_caption",
     "hand_ended_text",
     "match_ended_caption",
@@ -24,6 +25,9 @@ __all__ = [
 
 CAPTION_LIMIT = 1024
 """The longest caption a screen gets (Telegram's photo caption limit, the smallest)."""
+
+TEXT_LIMIT = 4096
+"""The longest text a screen gets (Telegram's message limit)."""
 
 
 def board_caption(event: TableChanged, language: str, *, emote: str | None = None) -> str:
@@ -86,6 +90,23 @@ def board_caption(event: TableChanged, language: str, *, emote: str | None = Non
     if emote:
         lines.append("💬 " + emote)
     return "\n".join(lines)[:CAPTION_LIMIT]
+
+
+def board_text(event: TableChanged, language: str, *, emote: str | None = None) -> str:
+    """The board without its picture (where pictures cannot be sent): the caption, then
+    the line of play left to right (``[6|6][6|4]``) and how many tiles each seat holds."""
+    _ = translator(language)
+    lines = [board_caption(event, language, emote=emote)]
+    view = event.view
+    if view is not None:
+        line = "".join(f"[{p.left}|{p.right}]" for p in view.line)
+        lines.append(_("Line: {line}", line=line or _("(empty)")))
+        counts = ", ".join(
+            f"{seat_name(event.seats, seat, language)} {count}"
+            for seat, count in enumerate(view.tile_counts)
+        )
+        lines.append(_("Tiles left: {counts}", counts=counts))
+    return "\n".join(lines)[:TEXT_LIMIT]
 
 
 def hand_caption(

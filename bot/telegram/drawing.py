@@ -20,16 +20,17 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from telegram import InputMediaPhoto
+from telegram import InlineKeyboardMarkup, InputMediaPhoto
 from telegram.error import ChatMigrated, Forbidden, TelegramError
 
 import bot.core as p
+from bot.core.bus import JsonValue
 from bot.present.facts import board_facts, hand_facts, table_facts
 from bot.present.i18n import language_of
-from bot.present.screens import board_caption, hand_caption
+from bot.present.screens import board_caption, board_text, hand_caption
 from bot.telegram.keyboards import board_keyboard, hand_keyboard, link_keyboard
 from bot.telegram.links import JoinLink
-from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, send
+from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, is_photo_refused, send
 from bot.telegram.shared import BOARD_NOTE, HAND_NOTE, PLATFORM, Board, Hand, Shared
 
 __all__ = ["Drawing"]
@@ -107,7 +108,9 @@ class Drawing:
                 title = note.get("title")
                 if isinstance(chat_id, int) and isinstance(message_id, int):
                     board.chat_id, board.message_id = chat_id, message_id
-                    board.noted = (chat_id, message_id, title if isinstance(title, str) else "")
+                    board.text = note.get("text") is True
+                    title = title if isinstance(title, str) else ""
+                    board.noted = (chat_id, message_id, title, board.text)
                 if isinstance(title, str) and title:
                     self.s.titles.setdefault(board.chat_id, title)
             self.s.boards[table_id] = board
@@ -118,17 +121,17 @@ class Drawing:
         survive a restart)."""
         if board.message_id is None:
             return
-        where = (board.chat_id, board.message_id, self.s.titles.get(board.chat_id, ""))
+        title = self.s.titles.get(board.chat_id, "")
+        where = (board.chat_id, board.message_id, title, board.text)
         if where == board.noted:
             return
+        note: dict[str, JsonValue] = {"chat_id": board.chat_id, "message_id": board.message_id}
+        if title:
+            note["title"] = title
+        if board.text:
+            note["text"] = True
         try:
-            await self.s.manager.set_front_end_note(
-                table_id,
-                BOARD_NOTE,
-                {"chat_id": where[0], "message_id": where[1], "title": where[2]}
-                if where[2]
-                else {"chat_id": where[0], "message_id": where[1]},
-            )
+            await self.s.manager.set_front_end_note(table_id, BOARD_NOTE, note)
         except Exception:  # a note not kept only costs a new board after a restart
             log.warning("could not keep the board note of table %s", table_id, exc_info=True)
             return
@@ -179,10 +182,12 @@ class Drawing:
             else:
                 board.emote = None
         caption = board_caption(event, board.language, emote=emote)
+        text = board_text(event, board.language, emote=emote)
         closed = board.closed
         markup = None if closed else board_keyboard(event, board.language)
         if closed and event.phase != "ended":
             caption += "\n" + s.t(board.language)("This table is closed.")
+            text += "\n" + s.t(board.language)("This table is closed.")
         draw: Callable[[], bytes]
         picture: tuple[object, ...]
         if event.view is None:  # seats still filling, or the countdown: no hand yet
@@ -195,9 +200,11 @@ class Drawing:
             picture = ("board", event.view, facts)
             draw = functools.partial(board_png, event.view, facts)
         markup_key = markup.to_dict() if markup is not None else None
-        for _attempt in range(2):
+        for _attempt in range(3):
             try:
-                if board.message_id is None:
+                if board.text:
+                    await self._show_text(board, text, markup, markup_key)
+                elif board.message_id is None:
                     png = await self.render(draw)
                     message = await send(
                         lambda png=png: s.bot.send_photo(  # type: ignore[misc]
@@ -241,14 +248,66 @@ class Drawing:
                 if is_gone(error) and board.message_id is not None:
                     board.message_id = None  # someone deleted it: post a new board
                     continue
+                if is_photo_refused(error) and not board.text:
+                    self._lose_photos(board)
+                    continue
                 s.stats.failures += 1
                 raise
-            board.picture, board.caption, board.markup = picture, caption, markup_key
+            board.picture, board.markup = picture, markup_key
+            board.caption = text if board.text else caption
             break
         if closed:
             s.boards.pop(table_id, None)
         else:
             await self._note_board(table_id, board)
+
+    async def _show_text(
+        self,
+        board: Board,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        markup_key: dict[str, object] | None,
+    ) -> None:
+        """The board as a text message (the bot may not send pictures in its group)."""
+        s = self.s
+        if board.message_id is None:
+            message = await send(
+                lambda: s.bot.send_message(
+                    board.chat_id, text, reply_markup=markup, message_thread_id=board.thread_id
+                )
+            )
+            board.message_id = message.message_id
+            s.stats.board_sends += 1
+        elif text != board.caption or markup_key != board.markup:
+            await send(
+                lambda: s.bot.edit_message_text(
+                    text, chat_id=board.chat_id, message_id=board.message_id, reply_markup=markup
+                )
+            )
+            s.stats.board_edits += 1
+
+    def _lose_photos(self, board: Board) -> None:
+        """The bot may no longer send pictures in the board's group: the board goes on as
+        text (the picture, which can no longer follow the game, is deleted), and the
+        group's admins are told once which right is missing."""
+        s = self.s
+        old = board.message_id
+        board.text, board.message_id, board.caption, board.picture = True, None, None, None
+        if old is not None:
+            s.spawn(self._delete(board.chat_id, old))
+        if board.chat_id in s.no_photos:
+            return
+        s.no_photos.add(board.chat_id)
+        log.warning("chat %s: no right to send photos; its boards are shown as text", board.chat_id)
+        thread = board.thread_id
+        chat = p.ChatRef(PLATFORM, str(board.chat_id), thread_id=str(thread) if thread else None)
+        s.group_text(
+            chat,
+            s.t(board.language)(
+                "Admins: I may no longer send photos in this group, so the board is shown as "
+                "text. Give me back the right to send photos to see the table's picture again."
+            ),
+        )
 
     # ------------------------------------------------------------------ hands
     async def _show_hand(self, key: HandKey, state: HandState) -> None:

@@ -24,6 +24,7 @@ from bot.present.texts import closed_text, refused
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import back_keyboard, link_keyboard, rematch_keyboard
 from bot.telegram.links import JoinLink
+from bot.telegram.sender import is_photo_refused
 from bot.telegram.shared import PLATFORM, Board, Shared
 
 __all__ = ["EMOTE_SECONDS", "TelegramPort"]
@@ -165,17 +166,32 @@ class TelegramPort:
         s = self.s
         caption = match_ended_caption(event, label, s.language)
         facts = table_facts(event.seats, label, s.language)
-        png = await self.drawing.render(match_result_png, event.view, facts, dict(event.payouts))
+        markup = rematch_keyboard(event.table_id, s.language)
         thread = int(event.chat.thread_id) if event.chat.thread_id else None
         try:
-            await s.to_chat(
+            if s.chat_id(event.chat) not in s.no_photos:
+                png = await self.drawing.render(
+                    match_result_png, event.view, facts, dict(event.payouts)
+                )
+                try:
+                    await s.to_chat(
+                        event.chat,
+                        lambda chat_id: s.bot.send_photo(
+                            chat_id,
+                            png,
+                            caption=caption,
+                            reply_markup=markup,
+                            message_thread_id=thread,
+                        ),
+                    )
+                    return
+                except TelegramError as error:
+                    if not is_photo_refused(error):
+                        raise
+            await s.to_chat(  # no photos there: the result as text
                 event.chat,
-                lambda chat_id: s.bot.send_photo(
-                    chat_id,
-                    png,
-                    caption=caption,
-                    reply_markup=rematch_keyboard(event.table_id, s.language),
-                    message_thread_id=thread,
+                lambda chat_id: s.bot.send_message(
+                    chat_id, caption, reply_markup=markup, message_thread_id=thread
                 ),
             )
         except TelegramError:

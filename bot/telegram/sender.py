@@ -22,7 +22,15 @@ from typing import Any, Generic, TypeVar
 
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
-__all__ = ["NOT_MODIFIED", "Latest", "Ordered", "is_gone", "is_not_modified", "send"]
+__all__ = [
+    "NOT_MODIFIED",
+    "Latest",
+    "Ordered",
+    "is_gone",
+    "is_not_modified",
+    "is_photo_refused",
+    "send",
+]
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +60,13 @@ def is_gone(error: Exception) -> bool:
             "message can't be edited",
             "message to delete not found",
         )
+    )
+
+
+def is_photo_refused(error: Exception) -> bool:
+    """The bot may not send photos in that chat (an admin took the right away)."""
+    return isinstance(error, BadRequest) and "not enough rights to send photos" in (
+        error.message.lower()
     )
 
 

@@ -60,7 +60,8 @@ class Board:
     markup: dict[str, object] | None = None
     emote: tuple[str, float] | None = None
     closed: str | None = None  # TableClosed's reason once the table is gone
-    noted: tuple[int, int, str] | None = None  # (chat id, message id, title) in the note
+    noted: tuple[int, int, str, bool] | None = None  # (chat id, message id, title, text)
+    text: bool = False  # shown as a text message: the bot may not send photos there
 
 
 @dataclass
@@ -114,6 +115,7 @@ class Shared:
         self.reachable: set[int] = set()
         self.titles: dict[int, str] = {}
         self.migrated: dict[int, int] = {}  # old group id -> its supergroup's id
+        self.no_photos: set[int] = set()  # groups whose admins were told photos are refused
         # follows a group that became a supergroup (set by bot.telegram.chats)
         self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
