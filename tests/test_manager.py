@@ -474,3 +474,27 @@ async def test_a_chat_given_a_new_id_takes_its_tables_rules_and_history_along_on
     await restarted.start()
     assert restarted.table_state(table_id).chat == new_chat
     await restarted.stop()
+
+
+async def test_a_table_id_never_seen_is_refused_as_unknown_and_a_closed_one_as_gone(
+    make_manager, clock
+):
+    manager = make_manager()
+    reply = await manager.handle(SitAt(ANA, CHAT, "nosuch"))
+    assert (reply.refusal.reason, dict(reply.refusal.params)) == ("table_gone", {"unknown": 1})
+    assert refused(reply.refusal, "es") == "Esa mesa no existe."
+    table_id = (await manager.handle(PlayNow(BETO, CHAT))).table_id
+    await manager.handle(Leave(BETO, CHAT))  # the empty table closes
+    gone = await manager.handle(SitAt(ANA, CHAT, table_id))
+    assert (gone.refusal.reason, dict(gone.refusal.params)) == ("table_gone", {})
+    assert refused(gone.refusal, "es") == "Esa mesa ya terminó."
+
+
+async def test_a_player_renamed_on_their_platform_is_seated_under_the_new_name(make_manager, clock):
+    from dataclasses import replace
+
+    manager = make_manager()
+    table_id = await seat_with_robots(manager, clock)
+    assert (await manager.handle(ShowMyTiles(replace(ANA, display_name="Anita"), CHAT))).ok
+    assert manager.table_state(table_id).seats[0].name == "Anita"
+    assert manager.tables_of(ANA) == [table_id]

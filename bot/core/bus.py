@@ -372,6 +372,7 @@ class TableManager:
         try:
             if self._core.stopped:
                 raise Refused(RefusalReason.SHUTTING_DOWN)
+            self._core.rename(command.player)
             return await self._dispatch(command)
         except Refused as refused:
             return Reply(refusal=refused.refusal(command.player), table_id=refused.table_id)
