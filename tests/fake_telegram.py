@@ -40,8 +40,11 @@ from telegram import (
     CallbackQuery,
     Chat,
     ChatMemberAdministrator,
+    ChatMemberBanned,
+    ChatMemberLeft,
     ChatMemberMember,
     ChatMemberOwner,
+    ChatMemberUpdated,
     Message,
     MessageEntity,
     Update,
@@ -91,6 +94,10 @@ NOT_MODIFIED = (
     "markup are exactly the same as a current content and reply markup of the message"
 )
 CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+TEXT_LIMIT = 4096  # characters of a message's text
+KICKED = "Forbidden: bot was kicked from the supergroup chat"
+ANONYMOUS_ADMIN = 1087968824  # @GroupAnonymousBot, the author of anonymous admins' messages
+_NEVER = datetime(1970, 1, 1, tzinfo=UTC)  # a ban "until_date" of 0: for ever
 
 
 @dataclass
@@ -195,6 +202,7 @@ class FakeTelegram:
         self.failures: list[TelegramFailure] = []
         self.holds: list[tuple[str, int | None, asyncio.Event]] = []
         self.migrated: dict[int, int] = {}  # basic group id -> its supergroup's id
+        self.kicked: set[int] = set()  # groups the bot was removed from
         self._updates: list[dict[str, Any]] = []
         self.served: dict[int, float] = {}  # update_id -> perf_counter() when handed out
         self._update_ids = itertools.count(1)
@@ -320,6 +328,33 @@ class FakeTelegram:
             )
             self.push(Update(next(self._update_ids), message=message))
         return new
+
+    def anonymous_admin_says(self, chat: Chat, text: str) -> int:
+        """An administrator writes ``text`` anonymously: Telegram names the group as the
+        sender (``sender_chat``) and @GroupAnonymousBot as the author."""
+        author = User(ANONYMOUS_ADMIN, "Group", is_bot=True, username="GroupAnonymousBot")
+        update = self.message_update(chat, author, text)
+        assert update.message is not None
+        data = update.to_dict()
+        data["message"]["sender_chat"] = chat.to_dict()
+        return self.push(data)
+
+    def add_bot(self, chat: Chat, by: User) -> int:
+        """``by`` adds the bot to group ``chat`` (a ``my_chat_member`` update)."""
+        self.kicked.discard(chat.id)
+        return self._my_member(chat, by, ChatMemberLeft(self.bot), ChatMemberMember(self.bot))
+
+    def kick_bot(self, chat: Chat, by: User) -> int:
+        """``by`` removes the bot from group ``chat``: a ``my_chat_member`` update, and
+        every later request naming the group is answered 403 "bot was kicked"."""
+        self.kicked.add(chat.id)
+        return self._my_member(
+            chat, by, ChatMemberMember(self.bot), ChatMemberBanned(self.bot, until_date=_NEVER)
+        )
+
+    def _my_member(self, chat: Chat, by: User, old: Any, new: Any) -> int:
+        change = ChatMemberUpdated(chat, by, datetime.now(UTC), old, new)
+        return self.push(Update(next(self._update_ids), my_chat_member=change))
 
     def private_chat(self, user: User) -> Chat:
         return Chat(user.id, Chat.PRIVATE, first_name=user.first_name, username=user.username)
@@ -583,6 +618,10 @@ class FakeTelegram:
                     failure.retry_after,
                     failure.migrate_to,
                 )
+            if params.get("chat_id") in self.kicked:
+                self.calls.append(call)
+                await self._notify()
+                return self._error(call, 403, KICKED)
             moved = self.migrated.get(params.get("chat_id"))  # type: ignore[arg-type]
             if moved is not None:
                 self.calls.append(call)
@@ -779,6 +818,8 @@ class FakeTelegram:
         text = call.params.get("text")
         if not text:
             raise _ApiError(400, "Bad Request: message text is empty")
+        if len(text) > TEXT_LIMIT:
+            raise _ApiError(400, "Bad Request: message is too long")
         return self._new_message(call, chat, text=text)
 
     async def _api_sendPhoto(self, call: Call) -> Any:
@@ -823,6 +864,8 @@ class FakeTelegram:
         stored = self._stored(call)
         if "text" not in stored.data:
             raise _ApiError(400, "Bad Request: there is no text in the message to edit")
+        if len(call.params.get("text") or "") > TEXT_LIMIT:
+            raise _ApiError(400, "Bad Request: message is too long")
         return self._edit(call, stored, {"text": call.params.get("text")})
 
     async def _api_editMessageReplyMarkup(self, call: Call) -> Any:

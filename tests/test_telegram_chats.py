@@ -86,3 +86,68 @@ async def test_a_group_upgraded_to_a_supergroup_takes_its_table_rules_and_histor
             f"telegram:{SUPERGROUP}",
             f"telegram:{SUPERGROUP}",
         ]
+
+
+async def test_a_bot_added_to_a_group_greets_it_once_with_how_to_start() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(-1007001, "Dominó")
+        world.fake.add_bot(group, ana)
+        await world.settle()
+        assert _texts(world, group.id) == [
+            "¡Hola! Aquí se juega dominó por parejas, de a cuatro. Envía /jugar para sentarte "
+            "a una mesa: los robots ocupan los asientos libres y tus fichas llegan a un chat "
+            "privado conmigo. /ayuda explica el resto."
+        ]
+
+
+async def test_a_bot_removed_from_a_group_closes_its_tables_once_refunds_and_tells_players_privately() -> (
+    None
+):
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(-1007001, "Dominó")
+        table_id = await _table_with_robots(world, ana, group)
+        player = world.front._player(ana)
+        assert await world.manager.balance(player) == 990  # the stake is held
+        mark = len(world.fake.calls)
+        world.fake.kick_bot(group, ana)
+        await world.settle()
+        for _ in range(20):  # time passes: nothing more is tried in the group
+            await world.clock.advance(5)
+            await world.settle()
+
+        assert world.manager.tables() == []
+        assert await world.manager.balance(player) == 1000  # refunded, not abandoned
+        assert _texts(world, ana.id, mark) == [
+            "La mesa 1 se cerró: el bot ya no puede usar su chat. Nadie pierde: se "
+            "devolvieron las apuestas."
+        ]
+        assert [c.method for c in world.fake.calls[mark:] if c.chat_id == group.id] == []
+        (last,) = [m for m in world.fake.messages_in(ana.id) if "photo" in m]
+        assert last["caption"] == "Mesa 1 en Dominó\nLa partida terminó."
+        assert "reply_markup" not in last
+        assert world.manager.table_state(table_id) is None
+
+
+async def test_a_group_that_answers_bot_was_kicked_closes_its_tables_once_without_errors() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(-1007001, "Dominó")
+        await _table_with_robots(world, ana, group)
+        player = world.front._player(ana)
+        world.fake.kicked.add(group.id)  # removed while the bot was not listening
+        mark = len(world.fake.calls)
+        for _ in range(20):
+            await world.clock.advance(5)
+            await world.settle()
+
+        assert world.manager.tables() == []
+        assert await world.manager.balance(player) == 1000
+        tried = [c for c in world.fake.calls[mark:] if c.chat_id == group.id]
+        assert [c.status for c in tried] == [403]  # one refused request, then silence
+        assert _texts(world, ana.id, mark) == [
+            "La mesa 1 se cerró: el bot ya no puede usar su chat. Nadie pierde: se "
+            "devolvieron las apuestas."
+        ]
+        assert world.errors == []

@@ -898,3 +898,83 @@ async def test_a_group_that_refuses_photos_gets_a_text_board_and_its_admins_are_
         (result,) = [c for c in texts if "ganan la partida" in c.params["text"]]
         assert result.buttons()[0]["text"].startswith("🔁")
         assert world.errors == []
+
+
+async def test_joining_through_the_deep_link_says_once_where_you_sat() -> None:
+    async with TelegramWorld() as world:
+        bea = world.fake.add_user(1003, "Bea", started=False)
+        group = world.fake.add_group(GROUP, "Dominó")
+        answer = await world.reply_to(group, bea, "/jugar")
+        payload = answer.buttons()[0]["url"].split("start=", 1)[1]
+        private = world.fake.private_chat(bea)
+        welcome = await world.reply_to(private, bea, f"/start {payload}")
+        assert welcome.params["text"] == (
+            "Te sentaste en la mesa 1, asiento 1, en Dominó. Tus fichas llegarán aquí."
+        )
+        await world.settle()
+        texts = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=bea.id)]
+        assert texts == [welcome.params["text"]]
+
+
+async def test_a_deep_link_to_a_table_that_never_existed_says_it_does_not_exist() -> None:
+    async with TelegramWorld() as world:
+        bea = world.fake.add_user(1003, "Bea")
+        world.fake.add_group(GROUP, "Dominó")
+        private = world.fake.private_chat(bea)
+        answer = await world.reply_to(private, bea, f"/start s_{GROUP}_nosuch_a")
+        assert answer.params["text"] == "Esa mesa no existe."
+        assert world.manager.tables() == []
+
+
+async def test_a_table_line_too_long_to_echo_whole_is_answered_with_the_echo_cut() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        words = " ".join(f"palabra{i}" for i in range(500))  # about 4,400 characters
+        answer = await world.reply_to(group, ana, f"/mesa {words}")
+        text = answer.params["text"]
+        assert answer.ok and len(text) < 400
+        assert text.startswith("No entiendo: palabra0, palabra1, ")
+        assert "…. Ejemplo: /mesa" in text
+        assert world.manager.tables() == []
+
+
+async def test_an_anonymous_admins_rule_change_is_announced_as_an_administrators() -> None:
+    async with TelegramWorld() as world:
+        group = world.fake.add_group(GROUP, "Dominó")
+        mark = len(world.fake.calls)
+        world.fake.anonymous_admin_says(group, "/config meta=150")
+        await world.settle()
+        stored = await world.storage.get_chat_rules(f"telegram:{GROUP}")
+        assert stored is not None and stored.rules().target == 150
+        texts = [
+            c.params["text"]
+            for c in world.fake.calls[mark:]
+            if c.method == "sendMessage" and c.chat_id == GROUP
+        ]
+        announced = [t for t in texts if "cambió las reglas" in t]
+        assert [t.split("\n")[0] for t in announced] == [
+            "Un administrador cambió las reglas de este grupo."
+        ]
+
+
+async def test_a_player_renamed_mid_match_is_shown_by_the_new_name_on_the_board() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _table_with_robots(world, ana, group)
+        for _ in range(50):
+            if world.turn_message(ana) is not None:
+                break
+            await world.clock.advance(0)
+            await world.settle()
+        message = world.turn_message(ana)
+        assert message is not None
+        anita = world.fake.add_user(1001, "Anita")  # she renamed herself on Telegram
+        answer = await world.press(anita, message, _buttons(message)[0]["callback_data"])
+        assert not answer.params.get("show_alert"), answer.params
+        await world.settle()
+        (board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        caption = world.fake.message(GROUP, board.result["message_id"])["caption"]
+        assert caption.split("\n")[1].startswith("🔵 Anita y Robot ")
+        assert world.manager.table_state(table_id).seats[0].name == "Anita"

@@ -1,4 +1,10 @@
-"""A group's own life: it became a supergroup (a new chat id).
+"""A group's own life: the bot added to it or removed, and its upgrade to a supergroup.
+
+* **Added to a group**: the bot greets it once with how to start.
+* **Removed** (left or kicked, ``my_chat_member``; or a request answered 403 "bot was
+  kicked", see :meth:`bot.telegram.shared.Shared.lost`): the group's tables close once,
+  every stake refunded (``Manager.chat_unreachable``), and the players are told privately
+  (:mod:`bot.telegram.port`).
 
 * **Upgrade to a supergroup**: Telegram gives the group a new id and says so twice (a
   ``migrate_to_chat_id`` message in the old group, a ``migrate_from_chat_id`` one in the
@@ -12,9 +18,11 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update
+from telegram import ChatMember, Update
+from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
+import bot.core as p
 from bot.telegram.drawing import Drawing
 from bot.telegram.shared import PLATFORM, Shared
 
@@ -24,7 +32,8 @@ log = logging.getLogger(__name__)
 
 
 class Chats:
-    """Handles the updates about a group itself (PTB handlers :meth:`on_migrate`)."""
+    """Handles the updates about a group itself (PTB handlers :meth:`on_migrate`,
+    :meth:`on_my_member`)."""
 
     def __init__(self, shared: Shared, drawing: Drawing) -> None:
         self.s = shared
@@ -42,6 +51,33 @@ class Chats:
             if message.chat.title:
                 self.s.titles[message.chat.id] = message.chat.title
             await self.follow(message.migrate_from_chat_id, message.chat.id)
+
+    async def on_my_member(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The bot's own membership of a group changed: added (greet) or removed (close)."""
+        change = update.my_chat_member
+        if change is None or change.chat.type == ChatType.PRIVATE:
+            return  # a private chat blocked or unblocked: hands handle that
+        s, chat = self.s, change.chat
+        if chat.title:
+            s.titles[chat.id] = chat.title
+        was = change.old_chat_member.status
+        now = change.new_chat_member.status
+        outside = (ChatMember.LEFT, ChatMember.BANNED)
+        if now in outside:
+            await s.lose(chat.id)
+        elif was in outside:
+            s.gone.discard(chat.id)
+            if chat.id in s.migrated.values():
+                return  # the same group, upgraded: it knows the bot already
+            _ = s.t(s.language)
+            s.group_text(
+                p.ChatRef(PLATFORM, str(chat.id), language=s.language),
+                _(
+                    "Hello! I host dominoes for four, in partnerships. Send /jugar to sit at "
+                    "a table: robots fill the empty seats, and your tiles come to a private "
+                    "chat with me. /ayuda explains the rest."
+                ),
+            )
 
     async def follow(self, old: int, new: int) -> None:
         """Follow group ``old``, now supergroup ``new``: its tables, rules and history

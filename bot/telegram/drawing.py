@@ -174,6 +174,10 @@ class Drawing:
         board = s.boards.get(table_id)
         if board is None or board.event is None:
             return
+        if board.chat_id in s.gone:  # the bot was removed from the group
+            if board.closed:
+                s.boards.pop(table_id, None)
+            return
         event = board.event
         emote = None
         if board.emote is not None:
@@ -251,6 +255,8 @@ class Drawing:
                 if is_photo_refused(error) and not board.text:
                     self._lose_photos(board)
                     continue
+                if s.lost(board.chat_id, error):
+                    break
                 s.stats.failures += 1
                 raise
             board.picture, board.markup = picture, markup_key

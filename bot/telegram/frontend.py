@@ -8,7 +8,8 @@ edit. No rule, score or money is decided here. Its parts, sharing one
 
 * :mod:`bot.telegram.handlers`: the slash commands.
 * :mod:`bot.telegram.callbacks`: button presses and the admins' /config menu.
-* :mod:`bot.telegram.chats`: a group's own life (it became a supergroup).
+* :mod:`bot.telegram.chats`: a group's own life (the bot added or removed, the group
+  upgraded to a supergroup).
 * :mod:`bot.telegram.port`: the core's events as messages.
 * :mod:`bot.telegram.drawing`: the board (one photo per table in its group, edited in
   place, newest state first) and each player's private tiles.
@@ -38,6 +39,7 @@ from telegram.ext import (
     Application,
     BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -60,7 +62,7 @@ __all__ = ["ALLOWED_UPDATES", "BOARD_NOTE", "PLATFORM", "TelegramFrontEnd"]
 
 log = logging.getLogger(__name__)
 
-ALLOWED_UPDATES = ("message", "callback_query")
+ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 """The only updates the bot asks Telegram for (getUpdates ``allowed_updates``)."""
 
 
@@ -241,6 +243,9 @@ class TelegramFrontEnd:
             app.add_handler(CommandHandler(list(spec.names), handler, filters=not_edited))
         app.add_handler(CallbackQueryHandler(self.callbacks.on_callback))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.chats.on_migrate))
+        app.add_handler(
+            ChatMemberHandler(self.chats.on_my_member, ChatMemberHandler.MY_CHAT_MEMBER)
+        )
         app.add_error_handler(self._on_error)
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -25,7 +25,7 @@ from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import back_keyboard, link_keyboard, rematch_keyboard
 from bot.telegram.links import JoinLink
 from bot.telegram.sender import is_photo_refused
-from bot.telegram.shared import PLATFORM, Board, Shared
+from bot.telegram.shared import ANONYMOUS_ADMIN_ID, PLATFORM, Board, Shared
 
 __all__ = ["EMOTE_SECONDS", "TelegramPort"]
 
@@ -78,13 +78,19 @@ class TelegramPort:
             await self._check_seated(event)
         elif isinstance(event, p.TableClosed):
             self._table_closed(event)
+            if event.reason is p.CloseReason.UNREACHABLE:
+                for human in event.humans:  # the group cannot be told: each player is
+                    if human.platform == PLATFORM:
+                        await s.private_text(int(human.user_id), closed_text(event, human.language))
         elif isinstance(event, p.ChatRulesChanged):
             _ = s.t(s.language)
+            if event.by.user_id == str(ANONYMOUS_ADMIN_ID):  # an admin writing as the group
+                who = _("An administrator changed this group's rules.")
+            else:
+                who = _("{name} changed this group's rules.", name=event.by.display_name)
             s.group_text(
                 event.chat,
-                _("{name} changed this group's rules.", name=event.by.display_name)
-                + "\n"
-                + rules_text(event.rules, event.preset, event.overrides, s.language),
+                who + "\n" + rules_text(event.rules, event.preset, event.overrides, s.language),
             )
         elif isinstance(event, p.Refusal) and event.to.platform == PLATFORM:
             await s.private_text(int(event.to.user_id), refused(event))
@@ -105,6 +111,8 @@ class TelegramPort:
             )
             self.drawing.board(event.table_id)
         label = board.label if board else event.table_id
+        if self.s.chat_id(event.chat) in self.s.gone:
+            return
         self.s.to_group(event.chat, functools.partial(self._send_result, event, label))
 
     def _table_closed(self, event: p.TableClosed) -> None:
@@ -194,6 +202,8 @@ class TelegramPort:
                     chat_id, caption, reply_markup=markup, message_thread_id=thread
                 ),
             )
-        except TelegramError:
+        except TelegramError as error:
+            if s.lost(s.chat_id(event.chat), error):
+                return
             s.stats.failures += 1
             log.warning("could not send the match result", exc_info=True)

@@ -26,6 +26,7 @@ __all__ = [
     "NOT_MODIFIED",
     "Latest",
     "Ordered",
+    "is_chat_gone",
     "is_gone",
     "is_not_modified",
     "is_photo_refused",
@@ -59,6 +60,24 @@ def is_gone(error: Exception) -> bool:
             "message to edit not found",
             "message can't be edited",
             "message to delete not found",
+        )
+    )
+
+
+def is_chat_gone(error: Exception) -> bool:
+    """A group the bot can no longer use: removed or banned from it, the group deleted,
+    or no right to write there at all."""
+    if isinstance(error, Forbidden):
+        return True
+    if not isinstance(error, BadRequest):
+        return False
+    text = error.message.lower()
+    return any(
+        part in text
+        for part in (
+            "chat not found",
+            "group chat was deactivated",
+            "not enough rights to send text messages",
         )
     )
 

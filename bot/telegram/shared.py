@@ -24,9 +24,18 @@ import bot.core as p
 from bot.present.i18n import Translator, language_of, translator
 from bot.telegram.keyboards import link_keyboard
 from bot.telegram.links import JoinLink, deep_link, encode_start
-from bot.telegram.sender import Ordered, send
+from bot.telegram.sender import Ordered, is_chat_gone, send
 
-__all__ = ["BOARD_NOTE", "HAND_NOTE", "PLATFORM", "Board", "Hand", "Shared", "Stats"]
+__all__ = [
+    "ANONYMOUS_ADMIN_ID",
+    "BOARD_NOTE",
+    "HAND_NOTE",
+    "PLATFORM",
+    "Board",
+    "Hand",
+    "Shared",
+    "Stats",
+]
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +49,10 @@ edits the same message and names its group in private messages."""
 HAND_NOTE = "telegram.hand.{user_id}"
 """The front-end note holding a player's private hand message (its ``message_id``), so
 after a restart it is edited (or replaced, its buttons gone) instead of left behind."""
+
+ANONYMOUS_ADMIN_ID = 1087968824
+"""The user Telegram names as the author of an anonymous administrator's messages
+(@GroupAnonymousBot, first name "Group")."""
 
 TelegramApp = Application[Any, Any, Any, Any, Any, Any]
 T = TypeVar("T")
@@ -116,6 +129,7 @@ class Shared:
         self.titles: dict[int, str] = {}
         self.migrated: dict[int, int] = {}  # old group id -> its supergroup's id
         self.no_photos: set[int] = set()  # groups whose admins were told photos are refused
+        self.gone: set[int] = set()  # groups the bot can no longer use (removed from them)
         # follows a group that became a supergroup (set by bot.telegram.chats)
         self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
@@ -205,6 +219,8 @@ class Shared:
     ) -> None:
         """Queue a message to a group: sent by the chat's own worker, in order, so its flood
         limit never holds up a player's private messages or the table's events."""
+        if self.chat_id(chat) in self.gone:
+            return
         self.to_group(chat, lambda: self._send_group_text(chat, text, markup))
 
     def to_group(self, chat: p.ChatRef, job: Callable[[], Awaitable[None]]) -> None:
@@ -220,6 +236,31 @@ class Shared:
             new_id = error.new_chat_id
             await self.migrate(chat_id, new_id)
         return await send(lambda: call(new_id))
+
+    async def lose(self, chat_id: int) -> None:
+        """The bot can no longer use group ``chat_id`` (removed from it): its tables close
+        once, stakes refunded (the core logs it), and nothing more is sent there."""
+        if chat_id in self.gone:
+            return
+        self.gone.add(chat_id)
+        await self._close_tables(chat_id)
+
+    async def _close_tables(self, chat_id: int) -> None:
+        try:
+            await self.manager.chat_unreachable(PLATFORM, str(chat_id))
+        except Exception:
+            log.warning("could not close the tables of chat %s", chat_id, exc_info=True)
+
+    def lost(self, chat_id: int, error: TelegramError) -> bool:
+        """Whether ``error``, answered to a request to group ``chat_id``, means the bot can
+        no longer use it; if so nothing more is sent there and its tables are closed
+        (once, in the background)."""
+        if not is_chat_gone(error):
+            return False
+        if chat_id not in self.gone:
+            self.gone.add(chat_id)
+            self.spawn(self._close_tables(chat_id))
+        return True
 
     async def migrate(self, old: int, new: int) -> None:
         """Group ``old`` is supergroup ``new`` now (Telegram refused a request to it)."""
@@ -238,7 +279,9 @@ class Shared:
                     chat_id, text, reply_markup=markup, message_thread_id=thread
                 ),
             )
-        except TelegramError:
+        except TelegramError as error:
+            if self.lost(self.chat_id(chat), error):
+                return
             self.stats.failures += 1
             log.warning("could not write to chat %s", chat.chat_id, exc_info=True)
 
