@@ -64,6 +64,8 @@ class Chats:
         now = change.new_chat_member.status
         outside = (ChatMember.LEFT, ChatMember.BANNED)
         if now in outside:
+            if chat.id in s.migrated:
+                return  # the old group of a supergroup the tables followed
             await s.lose(chat.id)
         elif was in outside:
             s.gone.discard(chat.id)
