@@ -60,14 +60,14 @@ HEARTBEAT_SECONDS = 30.0
 async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int:
     """Host the platforms until ``stop`` is set (or SIGTERM/SIGINT arrives).
 
-    Returns the exit code: 0 after a clean shutdown, 1 when no platform could start,
-    2 when no token is configured.
+    Returns the exit code: 0 after a clean shutdown, 1 when no platform could start or
+    another process runs their tables on this database, 2 when no token is configured.
     """
     if not settings.platforms:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
     from bot.commands.doctor import heartbeat_path
-    from bot.core import TableManager, tune_gc_for_serving
+    from bot.core import TableManager, TablesHeldElsewhere, tune_gc_for_serving
     from bot.logs import EventLog
     from storage import open_storage
 
@@ -102,7 +102,13 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
                 started["discord"] = discord_fe
         if telegram_fe is not None and await _start_telegram(telegram_fe, telegram_fe.connect):
             started["telegram"] = telegram_fe
-        await manager.start(platforms=set(started))
+        try:
+            await manager.start(platforms=set(started))
+        except TablesHeldElsewhere as exc:
+            # two processes must never play one table: the other one keeps them
+            log.error("%s", exc)
+            front_ends = dict(started)
+            return 1
         if telegram_fe is not None and "telegram" in started:
             polled = await _start_telegram(telegram_fe, telegram_fe.poll)
             if not polled:

@@ -3,8 +3,10 @@
 Size: 960 x 960 pixels. A square fills a phone's screen width in both Telegram and
 Discord (each shows a chat picture about 330-420 points wide, so 960 pixels stay sharp
 on 2x-3x screens), stays under Telegram's 1280-pixel photo limit (no rescaling), and
-keeps the PNG small (about 40-90 KB). Tiles are 40 x 80 pixels when the line fits, so
+keeps the PNG small (about 40-90 KB). Tiles are 48 x 96 pixels when the line fits, so
 a tile's dots are still distinct at a third of the size; longer lines use smaller tiles.
+No text is smaller than :data:`render.canvas.MIN_TEXT_SIZE` (27 pixels, 11 at a phone's
+400), so the side panels are wide enough for a name, a tag or a chip at that size.
 
 Seats sit around the table in playing order, counter-clockwise (rules.md, "Order"):
 seat 0 at the bottom, 1 on the right, 2 at the top, 3 on the left, so partners face
@@ -25,6 +27,8 @@ from render.canvas import (
     BACKGROUND,
     GOLD,
     INK,
+    LABEL_SIZE,
+    MIN_TEXT_SIZE,
     MUTED,
     PANEL,
     PASS_RED,
@@ -51,23 +55,28 @@ __all__ = [
     "board_image",
     "board_layout",
     "board_png",
+    "end_radius",
+    "passed_last_turn",
     "score_text",
     "seat_name",
 ]
 
 BOARD_SIZE: Final = (960, 960)
-TABLE_AREA: Final = Rect(158, 140, 802, 820)
+TABLE_AREA: Final = Rect(206, 146, 754, 814)
 """Where the line's tiles may go (the seats' panels and corner notes sit outside)."""
 
-# Seat panels: seat -> box. Seat 0 bottom, 1 right, 2 top, 3 left.
+# Seat panels: seat -> box. Seat 0 bottom, 1 right, 2 top, 3 left. The side panels are
+# wide enough for a name, a tag or a chip in text of at least MIN_TEXT_SIZE (27 px).
 _PANELS: Final[dict[int, tuple[int, int, int, int]]] = {
-    0: (300, 830, 660, 950),
-    1: (812, 350, 948, 610),
-    2: (300, 10, 660, 130),
-    3: (12, 350, 148, 610),
+    0: (250, 828, 710, 952),
+    1: (772, 250, 954, 710),
+    2: (250, 8, 710, 132),
+    3: (6, 250, 188, 710),
 }
-_NAME_SIZE: Final = 24
-_SIDE_NAME_SIZE: Final = 19
+_NAME_SIZE: Final = 28
+_SIDE_NAME_SIZE: Final = 28
+_CHIP_HEIGHT: Final = 36
+_LINE: Final = 32  # the step from one line of LABEL_SIZE text to the next
 
 
 def seat_name(facts: TableFacts, seat: int) -> str:
@@ -101,18 +110,6 @@ def _background() -> Image.Image:
     return image
 
 
-def _pass_counts(view: PublicView) -> tuple[list[int], list[bool]]:
-    counts = [0, 0, 0, 0]
-    last_was_pass = [False, False, False, False]
-    for seat, move in view.history:
-        if move.tile is None:
-            counts[seat] += 1
-            last_was_pass[seat] = True
-        else:
-            last_was_pass[seat] = False
-    return counts, last_was_pass
-
-
 def _draw_backs(image: Image.Image, x: int, y: int, count: int, per_row: int, team: int) -> int:
     """Tile backs for ``count`` tiles; returns the x after the first row."""
     sprite = back_sprite(14, TEAM_DARK[team])
@@ -121,6 +118,10 @@ def _draw_backs(image: Image.Image, x: int, y: int, count: int, per_row: int, te
         row, col = divmod(i, per_row)
         image.paste(sprite, (x + col * 18, y + row * 32), sprite)
     return x + min(count, per_row) * 18
+
+
+def _chip_width(label: str) -> int:
+    return int(text_width(label, LABEL_SIZE, True)) + 24
 
 
 def _chip(
@@ -132,15 +133,29 @@ def _chip(
     fill: Color,
     color: Color,
     *,
-    outline: Color | None = None,
     align_right: bool = False,
 ) -> int:
-    """A rounded label 28 pixels tall; ``x`` is its left (or right) edge. Returns its width."""
-    w = int(text_width(label, 17, True)) + 20
+    """A rounded label :data:`_CHIP_HEIGHT` pixels tall; ``x`` is its left (or right) edge.
+    Returns its width."""
+    w = _chip_width(label)
     left = x - w if align_right else x
-    pill(draw, (left, y, left + w, y + 28), fill, outline=outline, width=2)
-    draw_text(image, left + 10, y + 4, label, 17, bold=True, color=color)
+    pill(draw, (left, y, left + w, y + _CHIP_HEIGHT), fill)
+    draw_text(image, left + 12, y + 2, label, LABEL_SIZE, bold=True, color=color)
     return w
+
+
+def passed_last_turn(view: PublicView) -> list[bool]:
+    """For each seat: its latest turn in this hand was a pass.
+
+    The board marks such a seat with one red chip that says so ("Pasó"); a seat that
+    passed earlier and has played since shows only what it lacks ("sin 2, 3"), so the
+    picture has no second, look-alike pass state that would need a legend (issue 13,
+    item 27).
+    """
+    passed = [False, False, False, False]
+    for seat, move in view.history:
+        passed[seat] = move.tile is None
+    return passed
 
 
 def _draw_seat(
@@ -164,113 +179,132 @@ def _draw_seat(
     tags = [text(lang, "robot")] if info.is_robot else []
     if info.away:
         tags.append(text(lang, "away"))
-    counts, last_pass = _pass_counts(view)
     lacking = sorted(view.numbers_lacking()[seat])
     tiles = view.tile_counts[seat]
-    inner = x0 + 24
-    right = x1 - 12
-    side = seat in (1, 3)
-    turn_label = text(lang, "to_move")
-    if facts.seconds_left is not None:
-        with_seconds = turn_label + " · " + text(lang, "seconds", n=max(0, facts.seconds_left))
-        if text_width(with_seconds, 17, True) + 20 <= right - inner:
-            turn_label = with_seconds
-    pass_label = ""
-    if counts[seat]:
-        n = counts[seat]
-        pass_label = text(lang, "passed") if n == 1 else text(lang, "passed_n", n=n)
-    pass_fill, pass_color = (PASS_RED, WHITE) if last_pass[seat] else (PANEL, MUTED)
+    passed = passed_last_turn(view)[seat]
     lacks = text(lang, "lacks", nums=", ".join(str(n) for n in lacking)) if lacking else ""
-    if not side:
-        draw_text(
-            image, inner, y0 + 10, name, _NAME_SIZE, bold=True, max_width=right - inner, ltr=False
-        )
-        after = _draw_backs(image, inner, y0 + 46, tiles, 7, team)
-        draw_text(image, after + 6, y0 + 49, str(tiles), 20, bold=True, color=MUTED)
-        if tags:
-            draw_text(image, right, y0 + 51, " · ".join(tags), 16, color=MUTED, anchor="r")
-        row = y0 + 82
-        limit = right
-        if to_move:
-            limit -= _chip(image, draw, right, row, turn_label, GOLD, INK, align_right=True) + 8
-        x = inner
-        if pass_label:
-            x += _chip(image, draw, x, row, pass_label, pass_fill, pass_color, outline=PASS_RED) + 8
-        if lacks and limit - x > 30:
-            draw_text(image, x, row + 4, lacks, 17, color=MUTED, max_width=limit - x)
+    if seat in (1, 3):
+        _draw_side_seat(image, draw, facts, seat, name, tags, tiles, lacks, passed, to_move)
         return
-    lines = wrap_text(name, _SIDE_NAME_SIZE, True, right - inner, 2)
-    y = y0 + 10
-    for line in lines:
-        draw_text(image, inner, y, line, _SIDE_NAME_SIZE, bold=True, ltr=False)
-        y += 24
-    if tags:
-        draw_text(image, inner, y + 2, " · ".join(tags), 15, color=MUTED, max_width=right - inner)
-        y += 22
-    after = _draw_backs(image, inner, y + 10, tiles, 4, team)
-    draw_text(image, after + 6, y + 13, str(tiles), 20, bold=True, color=MUTED)
-    y += 10 + 32 * max(1, (tiles + 3) // 4) + 6
-    if pass_label:
-        _chip(image, draw, inner, y, pass_label, pass_fill, pass_color, outline=PASS_RED)
-        y += 34
+    inner, right = x0 + 24, x1 - 12
+    # Name, with the tags on its right; tiles left and what the seat lacks; the chips.
+    tag_text = " · ".join(tags)
+    name_room = right - inner
+    if tag_text:
+        tag_w = draw_text(image, right, y0 + 9, tag_text, LABEL_SIZE, color=MUTED, anchor="r")
+        name_room -= tag_w + 14
+    draw_text(image, inner, y0 + 6, name, _NAME_SIZE, bold=True, max_width=name_room, ltr=False)
+    after = _draw_backs(image, inner, y0 + 46, tiles, 7, team)
+    count_w = draw_text(image, after + 8, y0 + 44, str(tiles), LABEL_SIZE, bold=True, color=MUTED)
     if lacks:
-        draw_text(image, inner, y, lacks, 17, color=MUTED, max_width=right - inner)
+        room = right - (after + 8 + count_w + 16)
+        draw_text(image, right, y0 + 44, lacks, LABEL_SIZE, color=MUTED, anchor="r", max_width=room)
+    row = y0 + 80
+    if passed:
+        _chip(image, draw, inner, row, text(lang, "passed"), PASS_RED, WHITE)
     if to_move:
-        _chip(image, draw, inner, y1 - 40, turn_label, GOLD, INK)
+        label = text(lang, "to_move")
+        if facts.seconds_left is not None:
+            timed = label + " · " + text(lang, "seconds", n=max(0, facts.seconds_left))
+            taken = _chip_width(text(lang, "passed")) + 12 if passed else 0
+            if _chip_width(timed) <= right - inner - taken:
+                label = timed
+        _chip(image, draw, right, row, label, GOLD, INK, align_right=True)
+
+
+def _draw_side_seat(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    facts: TableFacts,
+    seat: int,
+    name: str,
+    tags: list[str],
+    tiles: int,
+    lacks: str,
+    passed: bool,
+    to_move: bool,
+) -> None:
+    """A seat on the left or right: its lines stacked in a tall, narrow panel."""
+    lang = facts.language
+    x0, y0, x1, y1 = _PANELS[seat]
+    inner, right = x0 + 24, x1 - 10
+    width = right - inner
+    y = y0 + 12
+    for line in wrap_text(name, _SIDE_NAME_SIZE, True, width, 2):
+        draw_text(image, inner, y, line, _SIDE_NAME_SIZE, bold=True, ltr=False)
+        y += 34
+    for tag in tags:
+        draw_text(image, inner, y, tag, LABEL_SIZE, color=MUTED, max_width=width)
+        y += _LINE
+    y += 6
+    after = _draw_backs(image, inner, y, tiles, 5, seat & 1)
+    draw_text(image, after + 6, y - 1, str(tiles), LABEL_SIZE, bold=True, color=MUTED)
+    y += 32 * max(1, (min(tiles, 7) + 4) // 5) + 6
+    for line in wrap_text(lacks, LABEL_SIZE, False, width, 2) if lacks else []:
+        draw_text(image, inner, y, line, LABEL_SIZE, color=MUTED)
+        y += _LINE
+    if passed:
+        _chip(image, draw, inner, y + 4, text(lang, "passed"), PASS_RED, WHITE)
+    if to_move:
+        _chip(image, draw, inner, y1 - 14 - _CHIP_HEIGHT, text(lang, "to_move"), GOLD, INK)
 
 
 def _draw_corners(
     image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, facts: TableFacts
 ) -> None:
     lang = facts.language
-    # Top left: hand number, target, table label.
-    draw_text(image, 20, 14, text(lang, "hand", n=view.hand_number), 28, bold=True)
-    draw_text(image, 20, 52, text(lang, "target", n=view.rules.target), 19, color=MUTED)
+    # Top left: hand number, target, table label ("Mesa 7", phrased by bot/present).
+    draw_text(image, 18, 10, text(lang, "hand", n=view.hand_number), 30, bold=True)
+    draw_text(image, 18, 50, text(lang, "target", n=view.rules.target), LABEL_SIZE, color=MUTED)
     if facts.table_label:
         draw_text(
             image,
-            20,
-            80,
+            18,
+            86,
             clean_name(facts.table_label, ""),
-            17,
+            LABEL_SIZE,
             color=MUTED,
-            max_width=270,
+            max_width=_PANELS[2][0] - 30,
             ltr=False,
         )
     # Top right: the score, one row per partnership.
     for team in (0, 1):
-        y = 16 + team * 52
-        draw.ellipse((684, y + 8, 704, y + 28), fill=TEAM_COLORS[team])
-        draw_text(image, 714, y + 4, team_name(lang, team), 22, bold=True, max_width=100)
-        draw_text(image, 944, y, score_text(view, team), 28, bold=True, anchor="r")
+        y = 14 + team * 56
+        draw.ellipse((724, y + 9, 744, y + 29), fill=TEAM_COLORS[team])
+        draw_text(image, 752, y + 2, team_name(lang, team), LABEL_SIZE, bold=True, max_width=110)
+        draw_text(image, 944, y, score_text(view, team), 30, bold=True, anchor="r")
     # Bottom left: the last move.
     last = view.last_move
+    room = _PANELS[0][0] - 30
     if last is not None:
         seat, move = last
-        draw_text(image, 20, 846, text(lang, "last_move"), 17, color=MUTED)
+        draw_text(image, 18, 842, text(lang, "last_move"), LABEL_SIZE, color=MUTED)
         if move.tile is None:
-            name = fit_text(seat_name(facts, seat), 22, True, 200)
-            line = text(lang, "passed_move", name=name)
+            key, params = "passed_move", {}
         else:
-            name = fit_text(seat_name(facts, seat), 22, True, 180)
-            line = text(lang, "played", name=name, tile=str(move.tile))
-        draw_text(image, 20, 872, line, 22, bold=True, max_width=270)
+            key, params = "played", {"tile": str(move.tile)}
+        rest = text_width(text(lang, key, name="", **params), LABEL_SIZE, True)
+        name = fit_text(seat_name(facts, seat), LABEL_SIZE, True, room - int(rest) - 2)
+        line = text(lang, key, name=name, **params)
+        draw_text(image, 18, 878, line, LABEL_SIZE, bold=True, max_width=room)
     # Bottom right: whose turn, or the hand's end.
     if view.outcome is not None:
-        draw_text(image, 944, 846, text(lang, "hand_over"), 17, color=MUTED, anchor="r")
+        draw_text(image, 944, 842, text(lang, "hand_over"), LABEL_SIZE, color=MUTED, anchor="r")
         how = "domino_end" if view.outcome.end is Termination.DOMINO else "blocked"
-        draw_text(image, 944, 870, text(lang, how), 30, bold=True, anchor="r", color=GOLD)
+        draw_text(image, 944, 878, text(lang, how), 30, bold=True, anchor="r", color=GOLD)
     else:
-        draw_text(image, 944, 846, text(lang, "to_move"), 17, color=MUTED, anchor="r")
+        draw_text(image, 944, 842, text(lang, "to_move"), LABEL_SIZE, color=MUTED, anchor="r")
         name = seat_name(facts, view.turn)
-        draw_text(image, 944, 872, name, 22, bold=True, anchor="r", max_width=270, ltr=False)
+        draw_text(
+            image, 944, 876, name, LABEL_SIZE, bold=True, anchor="r", max_width=room, ltr=False
+        )
         if facts.seconds_left is not None:
             draw_text(
                 image,
                 944,
-                904,
+                910,
                 text(lang, "seconds", n=max(0, facts.seconds_left)),
-                26,
+                30,
                 bold=True,
                 anchor="r",
                 color=GOLD,
@@ -282,7 +316,7 @@ def _draw_line(
 ) -> None:
     if not view.line:
         lang = facts.language
-        name = fit_text(seat_name(facts, view.starter), 26, True, 360)
+        name = fit_text(seat_name(facts, view.starter), 30, True, 300)
         if view.opening_tile is not None:
             message = text(lang, "opening_with", name=name, tile=str(view.opening_tile))
         else:
@@ -291,9 +325,9 @@ def _draw_line(
         draw_text(
             image,
             (a.x0 + a.x1) // 2,
-            (a.y0 + a.y1) // 2 - 16,
+            (a.y0 + a.y1) // 2 - 18,
             message,
-            26,
+            30,
             bold=True,
             anchor="m",
             max_width=a.width - 40,
@@ -306,20 +340,22 @@ def _draw_line(
     for box in layout.tiles:
         r = box.rect
         draw.rounded_rectangle((r.x0 + 2, r.y0 + 3, r.x1 + 1, r.y1 + 2), radius=s // 5, fill=SHADOW)
+    # The last tile's gold ring goes under every tile: its neighbours touch it.
     for box in layout.tiles:
-        r = box.rect
-        look = FACE
         if box.placement.order == last_order:
-            look = HIGHLIGHT
+            r = box.rect
             draw.rounded_rectangle(
                 (r.x0 - 4, r.y0 - 4, r.x1 + 3, r.y1 + 3), radius=s // 4 + 3, fill=GOLD
             )
+    for box in layout.tiles:
+        r = box.rect
+        look = HIGHLIGHT if box.placement.order == last_order else FACE
         sprite = tile_sprite(s, box.first, box.second, box.vertical, look)
         image.paste(sprite, (r.x0, r.y0), sprite)
     # The open ends: the number each end shows, where the next tile would go, tagged
     # left/right as the move buttons name them.
-    radius = s * 9 // 20
-    digit = max(12, s * 22 // 40)
+    radius = end_radius(s)
+    digit = max(MIN_TEXT_SIZE, s * 22 // 40)
     ascent = font(digit, True).getmetrics()[0]
     for end in layout.ends:
         disc = (end.x - radius, end.y - radius, end.x + radius, end.y + radius)
@@ -331,7 +367,13 @@ def _draw_line(
         draw_text(image, (r.x0 + r.x1) // 2, r.y0 + 1, label, _TAG_SIZE, bold=True, anchor="m")
 
 
-_TAG_SIZE: Final = 14
+_TAG_SIZE: Final = MIN_TEXT_SIZE
+
+
+def end_radius(short: int) -> int:
+    """The radius of an open end's disc for tiles ``short`` pixels across: big enough for
+    its number in :data:`MIN_TEXT_SIZE` text."""
+    return max(short * 9 // 20, MIN_TEXT_SIZE // 2 + 2)
 
 
 def end_tags(layout: LineLayout, language: str) -> list[tuple[str, Rect]]:
@@ -343,13 +385,13 @@ def end_tags(layout: LineLayout, language: str) -> list[tuple[str, Rect]]:
     other tag and stays on the table.
     """
     placed: list[tuple[str, Rect]] = []
-    radius = layout.short * 9 // 20
+    radius = end_radius(layout.short)
     area = Rect(layout.area.x0 - 6, layout.area.y0 - 6, layout.area.x1 + 6, layout.area.y1 + 6)
     marks = [Rect(e.x - radius, e.y - radius, e.x + radius, e.y + radius) for e in layout.ends]
     for end in layout.ends:
         label = text(language, "left" if end.side is Side.LEFT else "right")
-        w = int(text_width(label, _TAG_SIZE, True)) + 12
-        h = 20
+        w = int(text_width(label, _TAG_SIZE, True)) + 16
+        h = _TAG_SIZE + 5
         x, y, r = end.x, end.y, radius
         above = (y - r - h - 3, y - r - 3)
         below = (y + r + 3, y + r + 3 + h)

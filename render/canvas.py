@@ -13,8 +13,11 @@ __all__ = [
     "BACKGROUND",
     "GOLD",
     "INK",
+    "LABEL_SIZE",
+    "MIN_TEXT_SIZE",
     "MUTED",
     "PANEL",
+    "PHONE_WIDTH",
     "SHADOW",
     "TABLE",
     "TEAM_COLORS",
@@ -41,6 +44,18 @@ GOLD: Final[Color] = (255, 200, 40)
 PASS_RED: Final[Color] = (214, 64, 52)
 TEAM_COLORS: Final[tuple[Color, Color]] = ((70, 140, 250), (240, 96, 72))
 TEAM_DARK: Final[tuple[Color, Color]] = ((28, 62, 120), (118, 40, 30))
+
+MIN_TEXT_SIZE: Final = 27
+"""The smallest text any picture draws, in pixels (the font size, DejaVu's em).
+
+Every picture is 960 pixels wide and a phone shows it about :data:`PHONE_WIDTH` (400)
+pixels wide, so text shrinks to 400/960 of its size: 27 pixels become 11.25, the
+smallest size a phone's own interface uses for a label (issue 13, item 27). Labels,
+chips, tags and notes are drawn at this size; names and numbers larger.
+"""
+PHONE_WIDTH: Final = 400
+"""About how wide a phone shows a chat picture, in points (Telegram and Discord)."""
+LABEL_SIZE: Final = MIN_TEXT_SIZE
 
 Anchor = Literal["l", "m", "r"]
 
@@ -90,9 +105,15 @@ def pill(
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """The picture as PNG bytes (RGB, fast zlib level; same image, same bytes)."""
+    """The picture as PNG bytes: 256 colours, fast zlib level; same image, same bytes.
+
+    Our pictures hold a few flat colours and their anti-aliased edges, so a 256-colour
+    palette (fast octree, no dithering) looks the same, and the PNG is a third of the
+    RGB one's size and encodes in half the time (bench/render.py).
+    """
     buffer = io.BytesIO()
     if image.mode != "RGB":
         image = image.convert("RGB")
-    image.save(buffer, "PNG", compress_level=3)
+    palette = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette.save(buffer, "PNG", compress_level=3)
     return buffer.getvalue()

@@ -1,8 +1,9 @@
 """One player's picture of their own tiles, and the labels of their move buttons.
 
-Size: 960 x 340 pixels, a wide strip that sits above the buttons in a private chat
+Size: 960 x 380 pixels, a wide strip that sits above the buttons in a private chat
 and fills a phone's width; tiles stand upright at 64 x 128 pixels (seven in a row),
-so they stay readable at a third of the size. Tiles are sorted (high half first); when
+so they stay readable at a third of the size, and no text is smaller than
+:data:`render.canvas.MIN_TEXT_SIZE`. Tiles are sorted (high half first); when
 it is the player's turn the tiles that fit are lifted and ringed in gold, with the same
 label under them as on their buttons (:func:`move_labels`), and the rest are dimmed.
 """
@@ -21,6 +22,7 @@ from render.canvas import (
     BACKGROUND,
     GOLD,
     INK,
+    LABEL_SIZE,
     MUTED,
     TEAM_COLORS,
     WHITE,
@@ -35,11 +37,12 @@ from render.text import clean_name, fit_text, text_width
 
 __all__ = ["HAND_SIZE", "hand_image", "hand_png", "move_labels", "tile_boxes"]
 
-HAND_SIZE: Final = (960, 340)
+HAND_SIZE: Final = (960, 380)
 _SHORT: Final = 64
 _PITCH: Final = 130
-_TOP: Final = 116
+_TOP: Final = 124
 _LIFT: Final = 14
+_LABEL_HEIGHT: Final = 36
 
 
 def move_labels(view: SeatView, language: str = "es") -> list[tuple[Move, str]]:
@@ -91,10 +94,10 @@ def hand_image(view: SeatView, facts: TableFacts) -> Image.Image:
     seat = view.seat
     team = seat & 1
     # Header: whose tiles, whose turn, the open ends.
-    draw.rounded_rectangle((12, 12, 20, 62), radius=3, fill=TEAM_COLORS[team])
+    draw.rounded_rectangle((12, 12, 20, 80), radius=3, fill=TEAM_COLORS[team])
     name = clean_name(facts.seats[seat].name, text(lang, "seat", n=seat + 1))
-    draw_text(image, 32, 10, text(lang, "your_tiles"), 17, color=MUTED)
-    draw_text(image, 32, 32, name, 24, bold=True, max_width=380, ltr=False)
+    draw_text(image, 32, 6, text(lang, "your_tiles"), LABEL_SIZE, color=MUTED)
+    draw_text(image, 32, 40, name, 30, bold=True, max_width=400, ltr=False)
     if view.outcome is not None:
         status, status_color = text(lang, "hand_over"), MUTED
     elif view.is_my_turn:
@@ -103,23 +106,23 @@ def hand_image(view: SeatView, facts: TableFacts) -> Image.Image:
             status += " · " + text(lang, "seconds", n=max(0, facts.seconds_left))
         status_color = GOLD
     else:
-        other = fit_text(clean_name(facts.seats[view.turn].name, "?"), 22, True, 240)
+        other = fit_text(clean_name(facts.seats[view.turn].name, "?"), LABEL_SIZE, True, 300)
         status, status_color = text(lang, "turn_of", name=other), MUTED
     if view.ends is not None:
         left, right = view.ends
         x = 944
         for label, number in ((text(lang, "right"), right), (text(lang, "left"), left)):
-            draw.ellipse((x - 36, 12, x, 48), fill=WHITE, outline=GOLD, width=3)
-            draw_text(image, x - 18, 15, str(number), 22, bold=True, color=INK, anchor="m")
-            x -= 42
-            x -= draw_text(image, x, 19, label, 18, color=MUTED, anchor="r") + 14
-        draw_text(image, x, 19, text(lang, "ends") + ":", 18, color=MUTED, anchor="r")
+            draw.ellipse((x - 40, 6, x, 46), fill=WHITE, outline=GOLD, width=3)
+            draw_text(image, x - 20, 9, str(number), LABEL_SIZE, bold=True, color=INK, anchor="m")
+            x -= 48
+            x -= draw_text(image, x, 9, label, LABEL_SIZE, color=MUTED, anchor="r") + 16
+        draw_text(image, x, 9, text(lang, "ends") + ":", LABEL_SIZE, color=MUTED, anchor="r")
     if view.is_my_turn:
-        w = int(text_width(status, 20, True)) + 24
-        pill(draw, (944 - w, 58, 944, 90), GOLD)
-        draw_text(image, 944 - w + 12, 62, status, 20, bold=True, color=INK)
+        w = int(text_width(status, LABEL_SIZE, True)) + 28
+        pill(draw, (944 - w, 56, 944, 94), GOLD)
+        draw_text(image, 944 - w + 14, 59, status, LABEL_SIZE, bold=True, color=INK)
     else:
-        draw_text(image, 944, 62, status, 20, bold=True, color=status_color, anchor="r")
+        draw_text(image, 944, 59, status, LABEL_SIZE, bold=True, color=status_color, anchor="r")
 
     labels = move_labels(view, lang)
     by_tile: dict[Tile, list[str]] = {}
@@ -140,19 +143,29 @@ def hand_image(view: SeatView, facts: TableFacts) -> Image.Image:
         image.paste(sprite, (x, y), sprite)
         cx = x + _SHORT // 2
         for i, label in enumerate(by_tile.get(tile, [])):
-            ly = _TOP + 2 * _SHORT + 10 + i * 38
-            w = min(_PITCH - 6, int(text_width(label, 19, True)) + 20)
-            pill(draw, (cx - w // 2, ly, cx + w // 2, ly + 32), GOLD)
+            ly = _TOP + 2 * _SHORT + 10 + i * (_LABEL_HEIGHT + 6)
+            # Bold when it fits under the tile, else the narrower regular face.
+            bold = text_width(label, LABEL_SIZE, True) + 12 <= _PITCH - 2
+            w = min(_PITCH - 2, int(text_width(label, LABEL_SIZE, bold)) + 20)
+            pill(draw, (cx - w // 2, ly, cx + w // 2, ly + _LABEL_HEIGHT), GOLD)
             draw_text(
-                image, cx, ly + 5, label, 19, bold=True, color=INK, anchor="m", max_width=w - 12
+                image,
+                cx,
+                ly + 2,
+                label,
+                LABEL_SIZE,
+                bold=bold,
+                color=INK,
+                anchor="m",
+                max_width=w - 8,
             )
     if not tiles:
         draw_text(
             image,
             HAND_SIZE[0] // 2,
-            150,
+            170,
             text(lang, "no_tiles"),
-            26,
+            30,
             bold=True,
             color=MUTED,
             anchor="m",
@@ -161,17 +174,19 @@ def hand_image(view: SeatView, facts: TableFacts) -> Image.Image:
         # Nothing fits: say so, and show the one button's label.
         message = text(lang, "must_pass")
         label = labels[0][1]
-        m = int(text_width(message, 22, True))
-        w = int(text_width(label, 22, True)) + 36
+        m = int(text_width(message, LABEL_SIZE, True))
+        w = int(text_width(label, LABEL_SIZE, True)) + 40
         x = (HAND_SIZE[0] - (m + 18 + w)) // 2
-        draw_text(image, x, 292, message, 22, bold=True, color=WHITE)
-        pill(draw, (x + m + 18, 286, x + m + 18 + w, 324), GOLD)
-        draw_text(image, x + m + 18 + w // 2, 292, label, 22, bold=True, color=INK, anchor="m")
+        draw_text(image, x, 310, message, LABEL_SIZE, bold=True, color=WHITE)
+        pill(draw, (x + m + 18, 304, x + m + 18 + w, 344), GOLD)
+        draw_text(
+            image, x + m + 18 + w // 2, 310, label, LABEL_SIZE, bold=True, color=INK, anchor="m"
+        )
     return image
 
 
 def hand_png(view: SeatView, facts: TableFacts) -> bytes:
-    """One seat's tiles as PNG bytes (960 x 340), for that player only.
+    """One seat's tiles as PNG bytes (960 x 380), for that player only.
 
     Takes the seat's own view (its tiles and the public table), never the full hand.
     Same view and facts, same bytes.

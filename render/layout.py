@@ -2,13 +2,22 @@
 
 The opening tile sits in the middle of the table. Tiles played on the right end run
 to the right, turn down at the edge and come back the other way, row after row; tiles
-played on the left end run to the left and turn up. A non-double lies along the line
-(``2 * short`` long), a double stands across it (rules.md, "The line"). The tile that
-turns a corner stands upright with its matching half touching the row it leaves.
+played on the left end run to the left and turn up (the same path turned half a turn).
+A non-double lies along the line (``2 * short`` long), a double stands across it
+(rules.md, "The line").
+
+So that the path reads at a glance (issue 13, item 26): every tile touches the tile
+before it edge to edge, on the halves that match (no gap, never only at a corner); a
+row ends in a corner tile standing upright with its matching half beside the row, and
+the line goes down a short column (a double lies across it) until the next row is at
+least ``2 * short + short // 4`` away, centre to centre; a double that fills a row
+turns the corner itself, and a row never starts with a double. So tiles of different
+rows (and any two tiles that are not neighbours) stay a quarter of a tile apart.
 
 :func:`layout_line` is pure geometry (no pixels), so tests check that tiles never
-overlap, never leave the table and each played tile appears once. When the line does
-not fit at the preferred tile size it is laid again with smaller tiles.
+overlap, never leave the table, touch their neighbours on the matching halves and that
+each played tile appears once. When the line does not fit at the preferred tile size it
+is laid again with smaller tiles.
 """
 
 from __future__ import annotations
@@ -107,83 +116,111 @@ class LineLayout:
     area: Rect
 
 
-def _arm(
-    tiles: Sequence[Placement],
-    area: Rect,
-    short: int,
-    gap: int,
-    start_x: int,
-    center_y: int,
-    direction: int,
-    turn: int,
-    right_arm: bool,
-) -> tuple[list[TileBox], tuple[int, int]]:
-    """Lay one arm of the line outward from the opening tile.
+_Local = tuple[int, int, int, int]  # (u0, v0, u1, v1): u along the first row, v across
 
-    ``direction`` is +1 (rightward) or -1; ``turn`` is +1 (rows go down) or -1 (up).
-    Returns the boxes in play order outward and the centre of the half where the next
-    tile would touch this end.
+
+def _arm(
+    tiles: Sequence[Placement], short: int, start: int, lo: int, hi: int, right_arm: bool
+) -> tuple[list[tuple[_Local, bool, int, int, Placement]], tuple[int, int]]:
+    """Lay one arm of the line outward from the opener, in the arm's own frame.
+
+    The frame's ``u`` runs along the opener's row, away from the opener (rows alternate
+    direction), ``v`` runs from that row to the next (rows go toward larger ``v``); the
+    opener's row is at ``v = 0`` and the arm starts at ``u = start``. Rows stay inside
+    ``lo <= u <= hi``. Returns, outward in play order, each tile's box, whether its long
+    side runs along ``v``, the pips on its low-``u``/low-``v`` half and on the other half,
+    and its placement; then the centre of the spot the next tile would take.
+
+    How it reads (issue 13, item 26): every tile touches the one before it with the
+    matching halves, edge to edge; a row ends with a corner that goes on to the next row
+    through a short column; rows sit at least ``2 * short + short // 4`` apart (centre to
+    centre), so a double of one row never touches a tile of the next; a double stands
+    across a row, lies across a column, and never starts a row (it stays in the column
+    and the row starts from its side).
     """
-    s, long = short, 2 * short
-    x, yc, d = start_x, center_y, direction
-    boxes: list[TileBox] = []
-    corner: Rect | None = None
+    s, h = short, short // 2
+    reserve = s + h  # a corner column, with a double lying across it, at a row's end
+    pitch = 2 * s + s // 4
+    out: list[tuple[_Local, bool, int, int, Placement]] = []
+    in_row, d, axis, cursor = True, 1, 0, start  # a row: direction, centre v, leading u
+    column_u, column_v, row_from = 0, 0, 0  # a column: centre u, leading v, its row's v
+    side_u = 0  # the u where a row would start from the column's last tile
     for p in tiles:
         # The half touching the previous tile, and the outer (open) half.
         touch, outer = (p.left, p.right) if right_arm else (p.right, p.left)
         double = p.tile.is_double
-        length = s if double else long
-        if corner is not None and double:
-            # A double right after a corner stands beside it, not under it.
-            x = corner.x0 - gap if d < 0 else corner.x1 + gap
-        fits = (x + length <= area.x1 - s - gap) if d > 0 else (x - length >= area.x0 + s + gap)
-        if fits:
-            x0 = x if d > 0 else x - length
-            if double:
-                boxes.append(TileBox(p, Rect(x0, yc - s, x0 + s, yc + s), True, touch, outer))
-            else:
-                rect = Rect(x0, yc - s // 2, x0 + long, yc - s // 2 + s)
-                first, second = (touch, outer) if d > 0 else (outer, touch)
-                boxes.append(TileBox(p, rect, False, first, second))
-            x += d * (length + gap)
-            corner = None
+        if not in_row and not double and column_v - h >= row_from + pitch:
+            in_row, d, axis, cursor = True, -d, column_v - h, side_u
+        if in_row:
+            length = s if double else 2 * s
+            room = cursor + length <= hi - reserve if d > 0 else cursor - length >= lo + reserve
+            u0 = cursor if d > 0 else cursor - length
+            if room or double:
+                if double:  # stands across the row; at the row's end it is the corner
+                    out.append(((u0, axis - s, u0 + s, axis + s), True, touch, touch, p))
+                else:
+                    first, second = (touch, outer) if d > 0 else (outer, touch)
+                    out.append(((u0, axis - h, u0 + 2 * s, axis + h), False, first, second, p))
+                cursor += d * length
+                # A double that leaves no room for the next tile turns the corner itself.
+                full = cursor + 2 * s > hi - reserve if d > 0 else cursor - 2 * s < lo + reserve
+                if double and full:
+                    in_row, row_from = False, axis
+                    column_u, column_v = u0 + h, axis + s
+                    side_u = u0 + s if d < 0 else u0
+                continue
+            # The corner: upright at the row's end, its touching half beside the row.
+            u0 = cursor if d > 0 else cursor - s
+            out.append(((u0, axis - h, u0 + s, axis + h + s), True, touch, outer, p))
+            in_row, row_from = False, axis
+            column_u, column_v = u0 + h, axis + h + s
+            side_u = u0 + s if d < 0 else u0
             continue
-        # Turn: the tile stands upright at the row's end, then the next row runs back.
-        cx0 = x if d > 0 else x - s
-        if turn > 0:
-            rect = Rect(cx0, yc - s // 2, cx0 + s, yc - s // 2 + long)
-            first, second = touch, outer
+        # In a column: a tile goes on down; a double lies across it.
+        if double:
+            box = (column_u - s, column_v, column_u + s, column_v + s)
+            out.append((box, False, touch, touch, p))
+            column_v += s
         else:
-            rect = Rect(cx0, yc - s // 2 + s - long, cx0 + s, yc - s // 2 + s)
-            first, second = outer, touch
-        boxes.append(TileBox(p, rect, True, first, second))
-        yc += turn * (long + gap)
-        d = -d
-        x = rect.x1 if d < 0 else rect.x0
-        corner = rect
-    return boxes, (x + d * s // 2, yc)
+            box = (column_u - h, column_v, column_u + h, column_v + 2 * s)
+            out.append((box, True, touch, outer, p))
+            column_v += 2 * s
+        side_u = box[2] if d < 0 else box[0]
+    if in_row:
+        return out, (cursor + d * h, axis)
+    if column_v - h >= row_from + pitch:
+        return out, (side_u - d * h, column_v - h)
+    return out, (column_u, column_v + h)
 
 
 def _lay(line: Sequence[Placement], area: Rect, short: int) -> LineLayout:
+    """The line at tile size ``short``, rows around ``y = 0`` (centred afterwards)."""
     s = short
-    gap = max(2, s // 12)
     cx = (area.x0 + area.x1) // 2
-    cy = (area.y0 + area.y1) // 2
     k = next(i for i, p in enumerate(line) if p.order == 0)
     opener = line[k]
     if opener.tile.is_double:
-        rect = Rect(cx - s // 2, cy - s, cx - s // 2 + s, cy + s)
+        rect = Rect(cx - s // 2, -s, cx - s // 2 + s, s)
         center = TileBox(opener, rect, True, opener.left, opener.right)
     else:
-        rect = Rect(cx - s, cy - s // 2, cx + s, cy - s // 2 + s)
+        rect = Rect(cx - s, -s // 2, cx + s, s // 2)
         center = TileBox(opener, rect, False, opener.left, opener.right)
-    right, right_end = _arm(line[k + 1 :], area, s, gap, rect.x1 + gap, cy, 1, 1, True)
-    left, left_end = _arm(line[:k][::-1], area, s, gap, rect.x0 - gap, cy, -1, -1, False)
+    # The right arm's frame is the picture's; the left arm's is the picture turned half
+    # a turn about (cx, 0), so one routine lays both and the two arms mirror each other.
+    right, right_end = _arm(line[k + 1 :], s, rect.x1, area.x0, area.x1, True)
+    left, left_end = _arm(
+        line[:k][::-1], s, 2 * cx - rect.x0, 2 * cx - area.x1, 2 * cx - area.x0, False
+    )
+    right_boxes = [TileBox(p, Rect(*box), vertical, a, b) for box, vertical, a, b, p in right]
+    left_boxes = [
+        TileBox(p, Rect(2 * cx - u1, -v1, 2 * cx - u0, -v0), vertical, b, a)
+        for (u0, v0, u1, v1), vertical, a, b, p in left
+    ]
     ends = (
-        EndMark(Side.LEFT, line[0].left, left_end[0], left_end[1]),
+        EndMark(Side.LEFT, line[0].left, 2 * cx - left_end[0], -left_end[1]),
         EndMark(Side.RIGHT, line[-1].right, right_end[0], right_end[1]),
     )
-    return LineLayout((*left[::-1], center, *right), ends, s, area)
+    return _centred(LineLayout((*left_boxes[::-1], center, *right_boxes), ends, s, area))
 
 
 def fits(layout: LineLayout) -> bool:
@@ -242,5 +279,5 @@ def layout_line(
     for short in sizes:
         layout = _lay(line, area, short)
         if fits(layout):
-            return _centred(layout)
+            return layout
     raise ValueError(f"a line of {len(line)} tiles does not fit in {area}")

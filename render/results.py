@@ -1,7 +1,8 @@
 """Summary pictures: the end of a hand and the end of a match.
 
 Size: 960 x 522 pixels, the board's width so both pictures sit alike in a chat, and
-tall enough for a title, a row per seat and the score in large type on a phone.
+tall enough for a title, a row per seat and the score in large type on a phone; no text
+is smaller than :data:`render.canvas.MIN_TEXT_SIZE`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from render.board import score_text, seat_name
 from render.canvas import (
     BACKGROUND,
     GOLD,
+    LABEL_SIZE,
     MUTED,
     PANEL,
     PASS_RED,
@@ -91,7 +93,7 @@ def _seat_rows(
     winners: int | None,
 ) -> None:
     """One row per seat (name, team colour, a value on the right); winners outlined."""
-    draw_text(image, 940, y - 26, header, 17, color=MUTED, anchor="r")
+    draw_text(image, 940, y - 34, header, LABEL_SIZE, color=MUTED, anchor="r", max_width=900)
     for seat in range(4):
         team = seat & 1
         top = y + seat * 52
@@ -101,10 +103,17 @@ def _seat_rows(
         )
         draw.rounded_rectangle((30, top + 9, 36, top + 35), radius=3, fill=TEAM_COLORS[team])
         draw_text(
-            image, 50, top + 9, seat_name(facts, seat), 22, bold=True, max_width=700, ltr=False
+            image,
+            50,
+            top + 5,
+            seat_name(facts, seat),
+            LABEL_SIZE,
+            bold=True,
+            max_width=700,
+            ltr=False,
         )
         value, color = values[seat]
-        draw_text(image, 920, top + 7, value, 24, bold=True, color=color, anchor="r")
+        draw_text(image, 920, top + 4, value, 28, bold=True, color=color, anchor="r")
 
 
 def _score_cards(
@@ -118,13 +127,15 @@ def _score_cards(
             (x0, y, x0 + 450, y + 96), radius=16, fill=PANEL, outline=TEAM_COLORS[team], width=3
         )
         draw.ellipse((x0 + 16, y + 18, x0 + 36, y + 38), fill=TEAM_COLORS[team])
-        draw_text(image, x0 + 46, y + 14, team_name(lang, team), 22, bold=True)
-        partners = f"{seat_name(facts, team)} · {seat_name(facts, team + 2)}"
-        draw_text(image, x0 + 16, y + 52, partners, 16, color=MUTED, max_width=230)
-        draw_text(image, x0 + 434, y + 10, text(lang, "hand_total"), 15, color=MUTED, anchor="r")
+        draw_text(image, x0 + 46, y + 11, team_name(lang, team), LABEL_SIZE, bold=True)
+        score = score_text(view, team)
         draw_text(
-            image, x0 + 434, y + 36, score_text(view, team), 38, bold=True, color=GOLD, anchor="r"
+            image, x0 + 434, y + 10, text(lang, "hand_total"), LABEL_SIZE, color=MUTED, anchor="r"
         )
+        score_w = draw_text(image, x0 + 434, y + 44, score, 38, bold=True, color=GOLD, anchor="r")
+        partners = f"{seat_name(facts, team)} · {seat_name(facts, team + 2)}"
+        room = 434 - 16 - score_w - 16
+        draw_text(image, x0 + 16, y + 54, partners, LABEL_SIZE, color=MUTED, max_width=room)
 
 
 def hand_result_image(view: PublicView, facts: TableFacts) -> Image.Image:
@@ -143,17 +154,17 @@ def hand_result_image(view: PublicView, facts: TableFacts) -> Image.Image:
     image = _background().copy()
     draw = ImageDraw.Draw(image)
     title, how = _how(view, facts)
-    draw_text(image, 20, 14, text(lang, "hand", n=view.hand_number), 19, color=MUTED)
-    draw_text(image, 20, 38, title, 34, bold=True, color=GOLD, max_width=920)
+    draw_text(image, 20, 8, text(lang, "hand", n=view.hand_number), LABEL_SIZE, color=MUTED)
+    draw_text(image, 20, 40, title, 34, bold=True, color=GOLD, max_width=920)
     if how:
-        draw_text(image, 20, 86, how, 22, bold=True, max_width=920)
+        draw_text(image, 20, 84, how, LABEL_SIZE, bold=True, max_width=920)
     if outcome.winner_team is not None:  # a tied tranca already says nobody scores
         team = outcome.winner_team
         points = text(lang, "hand_points", team=team_name(lang, team), n=outcome.points)
-        draw_text(image, 20, 122, points, 26, bold=True, color=TEAM_COLORS[team])
+        draw_text(image, 20, 118, points, 28, bold=True, color=TEAM_COLORS[team])
     values = [(str(p), WHITE) for p in outcome.pips_left]
-    _seat_rows(image, draw, facts, 186, values, text(lang, "pips_left"), outcome.winner_team)
-    _score_cards(image, draw, view, facts, 406)
+    _seat_rows(image, draw, facts, 196, values, text(lang, "pips_left"), outcome.winner_team)
+    _score_cards(image, draw, view, facts, 412)
     return image
 
 
@@ -184,15 +195,15 @@ def match_result_image(
     winners = 0 if a > b else 1
     image = _background().copy()
     draw = ImageDraw.Draw(image)
-    draw_text(image, 20, 16, text(lang, "target", n=view.rules.target), 19, color=MUTED)
-    draw_text(image, 20, 42, text(lang, "match_over"), 34, bold=True, color=GOLD)
+    draw_text(image, 20, 8, text(lang, "target", n=view.rules.target), LABEL_SIZE, color=MUTED)
+    draw_text(image, 20, 40, text(lang, "match_over"), 34, bold=True, color=GOLD)
     names = text(lang, "winners", a=seat_name(facts, winners), b=seat_name(facts, winners + 2))
-    draw_text(image, 20, 92, names, 26, bold=True, color=TEAM_COLORS[winners], max_width=920)
+    draw_text(image, 20, 90, names, 28, bold=True, color=TEAM_COLORS[winners], max_width=920)
     stake = view.rules.stake
     values = money_lines(facts, stake, payouts)
     stake_text = text(lang, "stake_net", n=stake) if stake else text(lang, "no_stake")
-    _seat_rows(image, draw, facts, 186, values, stake_text, winners)
-    _score_cards(image, draw, view, facts, 406)
+    _seat_rows(image, draw, facts, 196, values, stake_text, winners)
+    _score_cards(image, draw, view, facts, 412)
     return image
 
 

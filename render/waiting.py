@@ -16,16 +16,26 @@ from PIL import Image, ImageDraw
 
 from engine.rules import PRESETS, TABLE_OPTIONS, Rules
 from render.board import _PANELS, BOARD_SIZE, TABLE_AREA, _background
-from render.canvas import GOLD, MUTED, PANEL, TEAM_COLORS, WHITE, draw_text, encode_png
+from render.canvas import (
+    GOLD,
+    LABEL_SIZE,
+    MUTED,
+    PANEL,
+    TEAM_COLORS,
+    WHITE,
+    draw_text,
+    encode_png,
+)
 from render.facts import TableFacts
 from render.strings import team_name, text
 from render.text import clean_name, wrap_text
 
 __all__ = ["preset_label", "rules_lines", "waiting_image", "waiting_png"]
 
-_NAME_SIZE: Final = 26
-_SIDE_NAME_SIZE: Final = 19
-_RULE_SIZE: Final = 22
+_NAME_SIZE: Final = 28
+_SIDE_NAME_SIZE: Final = 28
+_RULE_SIZE: Final = LABEL_SIZE
+_LINE: Final = 32  # the step from one line of LABEL_SIZE text to the next
 
 
 def preset_label(rules: Rules, language: str = "es") -> str:
@@ -90,7 +100,7 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, facts: TableFacts,
         draw_text(
             image,
             inner,
-            y0 + 18,
+            y0 + 6,
             name,
             _NAME_SIZE,
             bold=True,
@@ -98,19 +108,20 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, facts: TableFacts,
             max_width=right - inner,
             ltr=info.is_open,
         )
-        draw_text(image, inner, y0 + 58, team_name(lang, team), 17, bold=True, color=MUTED)
-        draw_text(image, inner, y0 + 84, note, 18, color=MUTED, max_width=right - inner)
+        draw_text(image, inner, y0 + 44, team_name(lang, team), LABEL_SIZE, bold=True, color=MUTED)
+        draw_text(image, inner, y0 + 80, note, LABEL_SIZE, color=MUTED, max_width=right - inner)
         return
-    y = y0 + 14
+    inner, right = x0 + 24, x1 - 10
+    y = y0 + 12
     for line in wrap_text(name, _SIDE_NAME_SIZE, True, right - inner, 3):
         draw_text(image, inner, y, line, _SIDE_NAME_SIZE, bold=True, color=color, ltr=info.is_open)
-        y += 24
-    y += 6
-    draw_text(image, inner, y, team_name(lang, team), 16, bold=True, color=MUTED)
-    y += 26
-    for line in wrap_text(note, 16, False, right - inner, 3):
-        draw_text(image, inner, y, line, 16, color=MUTED)
-        y += 22
+        y += 34
+    y += 8
+    draw_text(image, inner, y, team_name(lang, team), LABEL_SIZE, bold=True, color=MUTED)
+    y += _LINE + 4
+    for line in wrap_text(note, LABEL_SIZE, False, right - inner, 3):
+        draw_text(image, inner, y, line, LABEL_SIZE, color=MUTED)
+        y += _LINE
 
 
 def waiting_image(rules: Rules, facts: TableFacts, *, starting: bool = False) -> Image.Image:
@@ -122,16 +133,22 @@ def waiting_image(rules: Rules, facts: TableFacts, *, starting: bool = False) ->
         _draw_seat(image, draw, facts, seat)
     seated = sum(1 for s in facts.seats if not s.is_open)
     seconds = None if facts.seconds_left is None else max(0, facts.seconds_left)
-    # Top left: the table's label and target; top right: how many sit.
+    # Top left: the table's label ("Mesa 7", phrased by bot/present) and target; top
+    # right: how many sit.
     label = clean_name(facts.table_label, "")
     if label:
-        draw_text(image, 20, 14, label, 28, bold=True, max_width=270, ltr=False)
-    draw_text(image, 20, 52, text(lang, "target", n=rules.target), 19, color=MUTED)
-    draw_text(image, 944, 16, text(lang, "seated_count", n=seated), 24, bold=True, anchor="r")
+        draw_text(image, 18, 10, label, 30, bold=True, max_width=_PANELS[2][0] - 30, ltr=False)
+    draw_text(image, 18, 50, text(lang, "target", n=rules.target), LABEL_SIZE, color=MUTED)
+    seated_width = 944 - _PANELS[2][2] - 14
+    seated_lines = wrap_text(
+        text(lang, "seated_count", n=seated), LABEL_SIZE, True, seated_width, 2
+    )
+    for i, line in enumerate(seated_lines):
+        draw_text(image, 944, 14 + i * _LINE, line, LABEL_SIZE, bold=True, anchor="r")
     # Middle: what the table waits for, when it changes, then the rules.
     a = TABLE_AREA
     mid = (a.x0 + a.x1) // 2
-    width = a.width - 80
+    width = a.width - 40
     if starting:
         status = text(lang, "starts_soon") if seconds is None else text(lang, "starts", n=seconds)
     elif seconds is None:
@@ -139,31 +156,36 @@ def waiting_image(rules: Rules, facts: TableFacts, *, starting: bool = False) ->
     else:
         status = text(lang, "robots_fill", n=seconds)
     title = text(lang, "starting_title" if starting else "waiting_title")
-    status_lines = wrap_text(status, 24, True, width, 2)
-    rules_text = rules_lines(rules, lang)
-    box_height = 92 + 40 * len(rules_text)
-    height = 48 + 34 * len(status_lines) + 36 + box_height
+    status_lines = wrap_text(status, 28, True, width, 2)
+    box = (a.x0 + 16, 0, a.x1 - 16, 0)
+    rule_width = box[2] - box[0] - 36
+    rules_text = [
+        line
+        for rule in rules_lines(rules, lang)
+        for line in wrap_text(rule, _RULE_SIZE, False, rule_width, 2)
+    ]
+    box_height = 100 + 36 * len(rules_text)
+    height = 50 + 36 * len(status_lines) + 28 + box_height
     y = (a.y0 + a.y1 - height) // 2
     draw_text(image, mid, y, title, 36, bold=True, anchor="m", max_width=width)
-    y += 48
+    y += 50
     for line in status_lines:
-        draw_text(image, mid, y, line, 24, bold=True, anchor="m", color=GOLD)
-        y += 34
-    y += 36
-    box = (a.x0 + 70, y, a.x1 - 70, y + box_height)
-    draw.rounded_rectangle(box, radius=18, fill=PANEL)
-    draw_text(image, mid, y + 20, text(lang, "rules"), 18, color=MUTED, anchor="m")
-    draw_text(image, mid, y + 46, preset_label(rules, lang), 26, bold=True, anchor="m")
-    y += 92
+        draw_text(image, mid, y, line, 28, bold=True, anchor="m", color=GOLD)
+        y += 36
+    y += 28
+    draw.rounded_rectangle((box[0], y, box[2], y + box_height), radius=18, fill=PANEL)
+    draw_text(image, mid, y + 16, text(lang, "rules"), LABEL_SIZE, color=MUTED, anchor="m")
+    draw_text(image, mid, y + 50, preset_label(rules, lang), 30, bold=True, anchor="m")
+    y += 100
     for line in rules_text:
-        draw_text(image, mid, y, line, _RULE_SIZE, anchor="m", max_width=box[2] - box[0] - 30)
-        y += 40
+        draw_text(image, mid, y, line, _RULE_SIZE, anchor="m", max_width=rule_width)
+        y += 36
     # Bottom right: the countdown, as the board shows a turn's time.
     if seconds is not None:
         key = "starts_in" if starting else "robots_in"
-        draw_text(image, 944, 846, text(lang, key), 17, color=MUTED, anchor="r")
+        draw_text(image, 944, 842, text(lang, key), LABEL_SIZE, color=MUTED, anchor="r")
         draw_text(
-            image, 944, 870, text(lang, "seconds", n=seconds), 30, bold=True, anchor="r", color=GOLD
+            image, 944, 878, text(lang, "seconds", n=seconds), 30, bold=True, anchor="r", color=GOLD
         )
     return image
 

@@ -42,6 +42,7 @@ __all__ = [
     "MatchClosedError",
     "MatchSettlement",
     "NotInMatchError",
+    "OpenEscrow",
     "Player",
     "PlayerResult",
     "PlayerStats",
@@ -50,6 +51,7 @@ __all__ = [
     "Storage",
     "StorageError",
     "StoredMatch",
+    "TablesClaim",
     "UnknownMatchError",
     "UnknownPlayerError",
     "bayesian_rating",
@@ -268,6 +270,38 @@ class StoredMatch:
     chat: str
     finished_at: float
     record: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class OpenEscrow:
+    """A match's escrow that is neither settled nor refunded (rules.md, "The house").
+
+    Attributes:
+        match_id: the match (the table id).
+        stake: dollars each holder paid in.
+        holders: player id -> ``"held"`` (still in the escrow) or ``"forfeited"``.
+        created_at: when the stakes were taken (epoch seconds).
+    """
+
+    match_id: str
+    stake: int
+    holders: dict[int, str]
+    created_at: float
+
+
+@dataclass(frozen=True)
+class TablesClaim:
+    """Which process runs the live tables of a platform on this database.
+
+    Attributes:
+        platform: ``"telegram"``, ``"discord"``, ``"terminal"``…
+        owner: the claiming process's opaque id (``bot.core.ownership``).
+        heartbeat_at: when the owner last said it is alive (epoch seconds).
+    """
+
+    platform: str
+    owner: str
+    heartbeat_at: float
 
 
 @dataclass(frozen=True)
@@ -740,3 +774,33 @@ class Storage(ABC):
     @abstractmethod
     async def delete_table(self, table_id: str) -> None:
         """Delete a table's snapshot (a finished table). Deleting a missing one is fine."""
+
+    @abstractmethod
+    async def open_escrows(self) -> list[OpenEscrow]:
+        """Every escrow still open (stakes taken, match neither settled nor refunded),
+        oldest first. A healthy database has one per live started table."""
+
+    # ----------------------------------------------------------- table claims
+
+    @abstractmethod
+    async def tables_claim(self, platform: str) -> TablesClaim | None:
+        """Who runs ``platform``'s live tables on this database, or None."""
+
+    @abstractmethod
+    async def claim_tables(
+        self, platform: str, owner: str, *, now: float, replacing: str | None
+    ) -> bool:
+        """Claim ``platform``'s tables for ``owner`` (compare and set).
+
+        Succeeds when the current claim is ``replacing`` (None: no claim) or already
+        ``owner``; the heartbeat becomes ``now``. False (nothing written) when another
+        process changed the claim meanwhile.
+        """
+
+    @abstractmethod
+    async def renew_tables_claim(self, platform: str, owner: str, *, now: float) -> bool:
+        """Move ``owner``'s heartbeat to ``now``; False when the claim is not theirs."""
+
+    @abstractmethod
+    async def release_tables(self, platform: str, owner: str) -> None:
+        """Drop ``owner``'s claim (a graceful stop); another owner's claim stays."""

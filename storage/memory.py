@@ -24,12 +24,14 @@ from storage.base import (
     MatchClosedError,
     MatchSettlement,
     NotInMatchError,
+    OpenEscrow,
     Player,
     PlayerResult,
     PlayerStats,
     RankRow,
     Storage,
     StoredMatch,
+    TablesClaim,
     UnknownMatchError,
     UnknownPlayerError,
     bayesian_rating,
@@ -72,6 +74,7 @@ class _Transaction:
 @dataclass
 class _Escrow:
     stake: int
+    created_at: float = 0.0
     state: str = "open"  # open | settled | refunded
     holders: dict[int, str] = field(default_factory=dict)  # held|forfeited|paid|lost|refunded
     result: dict[int, int] = field(default_factory=dict)
@@ -103,6 +106,7 @@ class MemoryStorage(Storage):
         self._balances: dict[str, int] = {HOUSE: 0}
         self._transactions: dict[str, _Transaction] = {}
         self._escrows: dict[str, _Escrow] = {}
+        self._claims: dict[str, TablesClaim] = {}
         self._matches: dict[str, _MatchRow] = {}
         self._chat_rules: dict[str, tuple[str, str, int | None, float]] = {}
         self._tables: dict[str, tuple[str, float]] = {}
@@ -251,7 +255,7 @@ class MemoryStorage(Storage):
         plan = plan_stake(match_id, stake, player_ids)
         self._balances.setdefault(escrow_account(match_id), 0)
         self._post(plan, now)
-        self._escrows[match_id] = _Escrow(stake, holders=dict(plan.statuses))
+        self._escrows[match_id] = _Escrow(stake, now, holders=dict(plan.statuses))
 
     async def settle(
         self, match_id: str, winner_ids: Sequence[int], *, now: float
@@ -526,3 +530,37 @@ class MemoryStorage(Storage):
 
     async def delete_table(self, table_id: str) -> None:
         self._tables.pop(table_id, None)
+
+    async def open_escrows(self) -> list[OpenEscrow]:
+        found = [
+            OpenEscrow(match_id, e.stake, dict(e.holders), e.created_at)
+            for match_id, e in self._escrows.items()
+            if e.state == "open"
+        ]
+        return sorted(found, key=lambda e: (e.created_at, e.match_id))
+
+    async def tables_claim(self, platform: str) -> TablesClaim | None:
+        return self._claims.get(platform)
+
+    async def claim_tables(
+        self, platform: str, owner: str, *, now: float, replacing: str | None
+    ) -> bool:
+        check_now(now)
+        current = self._claims.get(platform)
+        if (current.owner if current else None) not in (replacing, owner):
+            return False
+        self._claims[platform] = TablesClaim(platform, owner, now)
+        return True
+
+    async def renew_tables_claim(self, platform: str, owner: str, *, now: float) -> bool:
+        check_now(now)
+        current = self._claims.get(platform)
+        if current is None or current.owner != owner:
+            return False
+        self._claims[platform] = TablesClaim(platform, owner, now)
+        return True
+
+    async def release_tables(self, platform: str, owner: str) -> None:
+        current = self._claims.get(platform)
+        if current is not None and current.owner == owner:
+            del self._claims[platform]

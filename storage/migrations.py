@@ -185,5 +185,17 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             FROM match_results GROUP BY chat, player_id""",
         ),
     ),
+    Migration(
+        # One process runs a platform's live tables on a database: its claim and
+        # heartbeat (issue 13: two processes must never own one table).
+        "0005_table_claims",
+        (
+            """CREATE TABLE table_claims (
+                platform TEXT PRIMARY KEY,
+                owner TEXT NOT NULL,
+                heartbeat_at REAL NOT NULL
+            ) WITHOUT ROWID""",
+        ),
+    ),
 )
 """Every migration, oldest first. Append only."""

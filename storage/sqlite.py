@@ -36,6 +36,7 @@ from storage.base import (
     MatchClosedError,
     MatchSettlement,
     NotInMatchError,
+    OpenEscrow,
     Player,
     PlayerResult,
     PlayerStats,
@@ -44,6 +45,7 @@ from storage.base import (
     Storage,
     StorageError,
     StoredMatch,
+    TablesClaim,
     UnknownMatchError,
     UnknownPlayerError,
     bayesian_rating,
@@ -1006,4 +1008,78 @@ class SqliteStorage(Storage):
     async def delete_table(self, table_id: str) -> None:
         await self._write(
             lambda db: db.execute("DELETE FROM table_snapshots WHERE table_id = ?", (table_id,))
+        )
+
+    async def open_escrows(self) -> list[OpenEscrow]:
+        def read(db: Db) -> list[OpenEscrow]:
+            found: list[OpenEscrow] = []
+            rows = db.execute(
+                "SELECT match_id, stake, created_at FROM escrows WHERE state = 'open'"
+                " ORDER BY created_at, match_id"
+            ).fetchall()
+            for match_id, stake, created_at in rows:
+                holders = db.execute(
+                    "SELECT player_id, status FROM escrow_holders WHERE match_id = ?"
+                    " ORDER BY position",
+                    (match_id,),
+                ).fetchall()
+                found.append(
+                    OpenEscrow(
+                        str(match_id),
+                        int(stake),
+                        {int(p): str(status) for p, status in holders},
+                        float(created_at),
+                    )
+                )
+            return found
+
+        return await self._run(read)
+
+    async def tables_claim(self, platform: str) -> TablesClaim | None:
+        row = await self._run(
+            lambda db: db.execute(
+                "SELECT owner, heartbeat_at FROM table_claims WHERE platform = ?", (platform,)
+            ).fetchone()
+        )
+        return None if row is None else TablesClaim(platform, str(row[0]), float(row[1]))
+
+    async def claim_tables(
+        self, platform: str, owner: str, *, now: float, replacing: str | None
+    ) -> bool:
+        check_now(now)
+
+        def write(db: Db) -> bool:
+            row = db.execute(
+                "SELECT owner FROM table_claims WHERE platform = ?", (platform,)
+            ).fetchone()
+            current = None if row is None else str(row[0])
+            if current not in (replacing, owner):
+                return False
+            db.execute(
+                "INSERT INTO table_claims (platform, owner, heartbeat_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (platform) DO UPDATE SET owner = excluded.owner,"
+                " heartbeat_at = excluded.heartbeat_at",
+                (platform, owner, now),
+            )
+            return True
+
+        return await self._write(write)
+
+    async def renew_tables_claim(self, platform: str, owner: str, *, now: float) -> bool:
+        check_now(now)
+        changed = await self._write(
+            lambda db: (
+                db.execute(
+                    "UPDATE table_claims SET heartbeat_at = ? WHERE platform = ? AND owner = ?",
+                    (now, platform, owner),
+                ).rowcount
+            )
+        )
+        return bool(changed)
+
+    async def release_tables(self, platform: str, owner: str) -> None:
+        await self._write(
+            lambda db: db.execute(
+                "DELETE FROM table_claims WHERE platform = ? AND owner = ?", (platform, owner)
+            )
         )

@@ -506,3 +506,27 @@ async def test_when_no_platform_can_start_the_bot_says_so_and_exits_1(
     assert "Telegram: TELEGRAM_TOKEN was refused" in bot.log
     assert "no platform could start" in bot.log
     assert "1:not-the-token" not in bot.log
+
+
+async def test_a_second_bot_on_the_same_database_refuses_to_run_the_tables_the_first_runs(
+    tmp_path: Path, telegram: FakeTelegram
+) -> None:
+    env = bot_env(tmp_path, DOMINO_ROBOT_DELAY="10", **telegram_env(telegram))
+    stored = await telegram_table_in_play(Path(env["DOMINO_DB"]))
+    async with running(env, tmp_path) as first:
+        await first.wait_for_line(r"hosting telegram$")
+        async with running(env, tmp_path) as second:
+            assert await second.wait() == 1
+        assert "another process (" in second.log
+        assert "runs the telegram tables on this database" in second.log
+        assert "hosting" not in second.log
+        assert await first.stop() == 0
+    # the table was played by the first bot only, and it is still there for the next start
+    storage = await SqliteStorage.open(Path(env["DOMINO_DB"]))
+    try:
+        [snapshot] = await storage.load_tables()
+        assert snapshot["table_id"] == stored["table_id"]
+        assert await storage.tables_claim("telegram") is None
+        assert await storage.check_ledger() == []
+    finally:
+        await storage.close()

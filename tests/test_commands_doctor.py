@@ -257,3 +257,47 @@ def test_the_command_line_health_check_exits_non_zero_without_a_running_bot(
     )
     assert done.returncode == 1
     assert "ok    database" in done.stdout and "FAIL  heartbeat" in done.stdout
+
+
+async def test_stakes_that_no_live_table_owns_are_reported_not_called_ok(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    storage = await SqliteStorage.open(environment)
+    ana = await storage.ensure_player("telegram", "1001", "Ana", now=0.0)
+    beto = await storage.ensure_player("telegram", "1002", "Beto", now=0.0)
+    await storage.stake("gone1234", [ana.id, beto.id], 10, now=1.0)
+    await storage.save_table(
+        "waiting9",
+        {"table_id": "waiting9", "chat": {"platform": "telegram"}, "record": None},
+        now=2.0,
+    )
+    await storage.stake("waiting9", [ana.id], 10, now=3.0)
+    await storage.close()
+    code, out = await checkup(capsys)
+    found = lines(out)
+    assert found["escrows"] == (
+        "warn  escrows: 2 hold stakes that no live table owns: gone1234 ($20, no table), "
+        "waiting9 ($10, its table never started); the next `domino run` or `domino play` "
+        "refunds them (or starts that match)"
+    )
+    assert found["ledger"].startswith("ok")
+    assert code == 0
+
+
+async def test_a_database_whose_escrows_all_belong_to_started_tables_is_ok(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    storage = await SqliteStorage.open(environment)
+    ana = await storage.ensure_player("telegram", "1001", "Ana", now=0.0)
+    await storage.save_table(
+        "playing1",
+        {"table_id": "playing1", "chat": {"platform": "telegram"}, "record": {}},
+        now=2.0,
+    )
+    await storage.stake("playing1", [ana.id], 10, now=3.0)
+    await storage.close()
+    code, out = await checkup(capsys)
+    assert code == 0
+    assert lines(out)["escrows"] == (
+        "ok    escrows: every open escrow belongs to a live table (1 saved)"
+    )

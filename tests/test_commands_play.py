@@ -76,3 +76,59 @@ def test_an_unknown_preset_is_a_clear_error(tmp_path: Path):
     )
     assert result.returncode == 2
     assert "unknown preset 'nope'" in result.stderr
+
+
+def _claim_terminal(db: Path, owner: str, heartbeat_at: float) -> None:
+    import asyncio
+
+    from storage.sqlite import SqliteStorage
+
+    async def claim() -> None:
+        storage = await SqliteStorage.open(db)
+        assert await storage.claim_tables("terminal", owner, now=heartbeat_at, replacing=None)
+        await storage.close()
+
+    asyncio.run(claim())
+
+
+def test_a_second_domino_play_on_one_database_is_refused_and_touches_nothing(tmp_path: Path):
+    import time
+
+    db = tmp_path / "busy.db"
+    _claim_terminal(db, "another-host:4242:abc", time.time())
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--db", str(db)],
+        input="1\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.strip() == (
+        f"Otra partida de domino play está usando esta base de datos ({db}). "
+        "Ciérrala primero o usa otra con --db."
+    )
+
+
+def test_domino_play_takes_over_the_claim_of_a_process_that_is_gone(tmp_path: Path):
+    import socket
+    import time
+
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    db = tmp_path / "crashed.db"
+    _claim_terminal(db, f"{socket.gethostname()}:{int(dead.stdout)}:old", time.time())
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--db", str(db), "--lang", "en"],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Your balance: $" in result.stdout

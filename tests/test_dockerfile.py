@@ -28,3 +28,18 @@ def test_the_image_copies_every_package_the_project_installs():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     packages = project["tool"]["setuptools"]["packages"]["find"]["include"]
     assert {name.rstrip("*") for name in packages} <= copied()
+
+
+def test_the_image_installs_every_font_and_licence_the_renderer_ships() -> None:
+    """Issue 13, item 25: the emoji font (and its licence) reach the image's package."""
+    from fnmatch import fnmatch
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = project["tool"]["setuptools"]["package-data"]["*"]
+    folder = ROOT / "render" / "fonts"
+    fonts = sorted(
+        p.name for p in folder.iterdir() if p.is_file() and p.suffix not in (".py", ".pyc")
+    )
+    assert "NotoEmoji-SemiBold.ttf" in fonts and "LICENSE-NotoEmoji.txt" in fonts
+    assert all(any(fnmatch(name, pattern) for pattern in patterns) for name in fonts)
+    assert "render" in copied()

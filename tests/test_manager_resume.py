@@ -411,3 +411,77 @@ async def test_the_five_minutes_to_come_back_do_not_run_while_the_bot_is_down(
     await again.start()
     assert again.table_state(table_id).seats[0].back_by == restarted.now() + (back_by - left_at)
     assert (await again.handle(ComeBack(ANA, CHAT))).ok
+
+
+class CrashAfterStakes(MemoryStorage):
+    """Memory storage whose process 'dies' right after the stakes are taken: from then on
+    no table snapshot reaches it (the save that would record the start is lost)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dead = False
+
+    async def stake(self, *args, **kwargs):
+        await super().stake(*args, **kwargs)
+        self.dead = True
+
+    async def save_table(self, *args, **kwargs):
+        if not self.dead:
+            await super().save_table(*args, **kwargs)
+
+
+async def test_stakes_taken_just_before_a_crash_start_the_match_on_restart_and_nothing_is_stranded(
+    clock,
+):
+    storage = CrashAfterStakes()
+    first = build(storage, clock, RecordingPort())
+    await first.start()
+    reply = await first.handle(PlayNow(ANA, CHAT))
+    await first.handle(PlayNow(BETO, CHAT))
+    await first.handle(FillWithRobots(ANA, CHAT))
+    await clock.advance(first.times.countdown_seconds)
+    assert storage.dead and await first.balance(ANA) == 990
+    [saved] = await storage.load_tables()
+    assert saved["phase"] == "countdown"  # the save of the start never landed
+    # the restart: the table comes back in its countdown, with its stakes in escrow
+    storage.dead = False
+    port = RecordingPort()
+    again = build(storage, ManualClock(clock.now() + 60), port)
+    await again.start()
+    assert again.table_state(reply.table_id).phase == "playing"
+    assert [e.match_id for e in await storage.open_escrows()] == [reply.table_id]
+    # leaving now is a started match's leave (a robot plays), never a free exit
+    assert (await again.handle(Leave(BETO, CHAT))).ok
+    assert await again.balance(BETO) == 990
+    assert await again.balance(ANA) == 990
+    assert await storage.check_ledger() == []
+
+
+async def test_an_open_escrow_no_table_owns_is_refunded_at_start(memory_storage, clock):
+    ana = await memory_storage.ensure_player("test", "1", "Ana", now=START)
+    beto = await memory_storage.ensure_player("test", "2", "Beto", now=START)
+    await memory_storage.stake("lost-table", [ana.id, beto.id], 10, now=START)
+    await memory_storage.stake("robots-only", [], 10, now=START)
+    # a table of a platform not hosted by this process keeps its escrow
+    elsewhere = build(memory_storage, clock, RecordingPort())
+    kept = await seat_with_robots(elsewhere, clock, BETO, ChatRef("there", "g"))
+    await elsewhere.stop()
+    assert await memory_storage.balance(beto.id) == 980
+    manager = build(memory_storage, clock, RecordingPort())
+    await manager.start(platforms={"here"})
+    assert [e.match_id for e in await memory_storage.open_escrows()] == [kept]
+    assert await memory_storage.balance(ana.id) == 1000
+    assert await memory_storage.balance(beto.id) == 990
+    assert await memory_storage.check_ledger() == []
+
+
+async def test_a_table_of_robots_only_opens_no_escrow(memory_storage, clock):
+    manager = build(memory_storage, clock, RecordingPort())
+    await manager.start()
+    table_id = await manager.open_robot_table(ChatRef("here", "g"))
+    await clock.advance(manager.times.countdown_seconds)
+    assert manager.match_of(table_id) is not None
+    assert await memory_storage.open_escrows() == []
+    await run_table(manager, clock, table_id)
+    assert await memory_storage.open_escrows() == []
+    assert await memory_storage.check_ledger() == []

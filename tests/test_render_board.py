@@ -8,11 +8,19 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageStat
 
-from engine.views import public_view
+from engine.views import PublicView, public_view
 from render import SeatFacts, TableFacts, board_png
-from render.board import BOARD_SIZE, TABLE_AREA, board_layout, end_tags, score_text, seat_name
+from render.board import (
+    BOARD_SIZE,
+    TABLE_AREA,
+    board_layout,
+    end_tags,
+    passed_last_turn,
+    score_text,
+    seat_name,
+)
 from render.layout import TileBox
-from render.samples import LONG_NAMES, chain_of_all_tiles, full_line_view, line_view
+from render.samples import LONG_NAMES, chain_of_all_tiles, find_match, full_line_view, line_view
 from tests.render_golden import FACTS, assert_matches_golden, scripted_match
 
 
@@ -97,6 +105,19 @@ def test_long_and_right_to_left_names_render_within_the_picture() -> None:
     assert _image(png).size == BOARD_SIZE
 
 
+def test_seats_named_only_with_emoji_are_drawn_and_told_apart() -> None:
+    """Issue 13, item 25: an emoji-only name became a single box."""
+    view = public_view(scripted_match(12))
+    names = ["\U0001f98a", "\U0001f43c", "\U0001f1fb\U0001f1ea", "\U0001f44d\U0001f3fd", "\u25a1"]
+    panels = []
+    for name in names:
+        facts = TableFacts((SeatFacts(name), *FACTS.seats[1:]))  # type: ignore[arg-type]
+        assert seat_name(facts, 0) == name
+        image = _image(board_png(view, facts)).convert("RGB")
+        panels.append(image.crop((300, 830, 660, 950)).tobytes())
+    assert len(set(panels)) == len(names)
+
+
 def test_english_boards_differ_from_spanish_ones_only_in_words() -> None:
     view = public_view(scripted_match(12))
     english = TableFacts(FACTS.seats, FACTS.seconds_left, FACTS.table_label, "en")
@@ -150,3 +171,75 @@ def test_each_open_end_is_tagged_left_or_right_without_covering_a_tile(
         assert TABLE_AREA.y0 - 8 <= rect.y0 and rect.y1 <= TABLE_AREA.y1 + 8
     assert not tags[0][1].overlaps(tags[1][1])
     assert [label for label, _ in end_tags(layout, "en")] == ["left", "right"]
+
+
+def _texts_drawn(monkeypatch: pytest.MonkeyPatch, view: PublicView, facts: TableFacts) -> list[str]:
+    """Every text the board draws for ``view``, in order."""
+    import render.canvas
+
+    drawn: list[str] = []
+    real = render.canvas.text_sprite
+
+    def recording(
+        text: str, size: int, bold: bool, color: tuple[int, int, int, int], ltr: bool = False
+    ) -> Image.Image:
+        drawn.append(text)
+        return real(text, size, bold, color, ltr)
+
+    monkeypatch.setattr(render.canvas, "text_sprite", recording)
+    board_png(view, facts)
+    return drawn
+
+
+def test_only_a_seat_whose_last_turn_was_a_pass_shows_the_red_pass_chip(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 13, item 27: a filled and an outlined "Pasó" chip needed a legend. Now one
+    chip, one meaning: the seat's latest turn was a pass; earlier passes show only as
+    the numbers it lacks."""
+    match = find_match(
+        lambda m: (
+            not m.hand.is_over
+            and bool(m.hand.history)
+            and m.hand.history[-1][1].tile is None
+            and any(
+                move.tile is None and later.tile is not None
+                for i, (seat, move) in enumerate(m.hand.history)
+                for other, later in m.hand.history[i + 1 :]
+                if other == seat
+            )
+        )
+    )
+    view = public_view(match)
+    passed = passed_last_turn(view)
+    last = {seat: move.tile is None for seat, move in view.history}
+    assert passed == [last.get(seat, False) for seat in range(4)]
+    ever = {seat for seat, move in view.history if move.tile is None}
+    assert any(not passed[seat] for seat in ever)  # a seat passed, then played
+    drawn = _texts_drawn(monkeypatch, view, FACTS)
+    assert drawn.count("Pasó") == sum(passed) >= 1
+    assert not any(t.startswith("Pasó ") for t in drawn)
+    for seat in ever:  # every seat that ever passed says what it lacks
+        lacking = ", ".join(str(n) for n in sorted(view.numbers_lacking()[seat]))
+        assert f"sin {lacking}" in drawn
+
+
+def test_the_table_label_is_drawn_as_given_with_its_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = _texts_drawn(monkeypatch, public_view(scripted_match(3)), FACTS)
+    assert FACTS.table_label == "Mesa 1" and "Mesa 1" in drawn
+
+
+def test_the_table_label_stands_at_least_8_pixels_tall_on_a_400_pixel_wide_phone() -> None:
+    """Issue 13, item 27, on a downscaled render: "Mesa 1" is as tall on a phone as text
+    of 11 pixels (capitals 0.73 of the size: 8 pixels), so it can be read."""
+    from PIL import ImageChops
+
+    view = public_view(scripted_match(3))
+    unlabelled = TableFacts(FACTS.seats, FACTS.seconds_left, "", FACTS.language)
+    phone = []
+    for facts in (FACTS, unlabelled):
+        image = _image(board_png(view, facts)).convert("L")
+        phone.append(image.resize((400, 400), Image.Resampling.LANCZOS))
+    ink = ImageChops.difference(*phone).point(lambda v: 255 if v > 48 else 0).getbbox()
+    assert ink is not None
+    assert ink[3] - ink[1] >= 8

@@ -131,9 +131,120 @@ def test_doubles_stand_across_the_line_and_others_lie_along_it() -> None:
     layout = layout_line(line, TABLE_AREA)
     rows = [b for b in layout.tiles if b.rect.height == layout.short]  # horizontal tiles
     assert rows, "a 12-tile line has tiles lying along a row"
-    for box in layout.tiles:
-        if box.placement.tile.is_double:
-            assert box.vertical and box.rect.height == 2 * layout.short
+    doubles = 0
+    for i, box in enumerate(layout.tiles):
+        if box.placement.tile.is_double and 0 < i < len(layout.tiles) - 1:
+            doubles += 1
+            # The tile it follows touches the middle of its long side.
+            before = layout.tiles[i - 1].rect
+            along, lo, hi = _contact(before, box.rect)
+            long_side = box.rect.height if box.vertical else box.rect.width
+            assert along == (not box.vertical) and hi - lo == layout.short
+            start = box.rect.y0 if box.vertical else box.rect.x0
+            assert (lo + hi) // 2 - start == long_side // 2
+    assert doubles == 2
+
+
+def _contact(a: Rect, b: Rect) -> tuple[bool, int, int]:
+    """The edge two touching rectangles share: (True when it runs along x, from, to)."""
+    if a.x1 == b.x0 or b.x1 == a.x0:
+        return False, max(a.y0, b.y0), min(a.y1, b.y1)
+    if a.y1 == b.y0 or b.y1 == a.y0:
+        return True, max(a.x0, b.x0), min(a.x1, b.x1)
+    return False, 0, 0
+
+
+def _half(box: TileBox, pips: int, short: int) -> Rect:
+    """The part of ``box`` showing ``pips`` (a double shows them on the whole tile)."""
+    r = box.rect
+    if box.placement.tile.is_double:
+        return r
+    top_or_left = box.first == pips
+    if box.vertical:
+        return (
+            Rect(r.x0, r.y0, r.x1, r.y0 + short)
+            if top_or_left
+            else Rect(r.x0, r.y1 - short, r.x1, r.y1)
+        )
+    return (
+        Rect(r.x0, r.y0, r.x0 + short, r.y1)
+        if top_or_left
+        else Rect(r.x1 - short, r.y0, r.x1, r.y1)
+    )
+
+
+def _touching_length(half: Rect, along_x: bool, lo: int, hi: int, edge: int) -> int:
+    """How much of the shared edge (at ``edge``, from ``lo`` to ``hi``) borders ``half``."""
+    if along_x:
+        on_edge = edge in (half.y0, half.y1)
+        return max(0, min(hi, half.x1) - max(lo, half.x0)) if on_edge else 0
+    on_edge = edge in (half.x0, half.x1)
+    return max(0, min(hi, half.y1) - max(lo, half.y0)) if on_edge else 0
+
+
+def _random_legal_lines(count: int, seed: int) -> list[tuple[Placement, ...]]:
+    """``count`` legal lines of 1 to 28 tiles: stretches of random chains of all 28 tiles
+    (one chain for every 20 lines), each opened at a random tile and grown at random on
+    both ends, as :func:`render.samples.line_view` grows them (without building views)."""
+    rng = random.Random(seed)
+    lines = []
+    for n in range(count):
+        if n % 20 == 0:
+            chain = chain_of_all_tiles(rng)
+        length = rng.randint(1, 28)
+        start = rng.randrange(0, 29 - length)
+        stretch = chain[start : start + length]
+        opener = rng.randrange(length)
+        order = [0] * length
+        left, right, k = opener - 1, opener + 1, 1
+        while left >= 0 or right < length:
+            if left >= 0 and (right >= length or rng.random() < 0.5):
+                order[left], left = k, left - 1
+            else:
+                order[right], right = k, right + 1
+            k += 1
+        lines.append(
+            tuple(Placement(t, a, b, order[i] % 4, order[i]) for i, (a, b, t) in enumerate(stretch))
+        )
+    return lines
+
+
+def test_in_10000_random_lines_neighbours_touch_edge_to_edge_on_matching_halves_and_rows_stay_apart() -> (
+    None
+):
+    """Issue 13, item 26: a double sat on the wrong tile, rows touched, doubles stacked."""
+    for line in _random_legal_lines(10_000, 26):
+        layout = layout_line(line, TABLE_AREA)
+        s = layout.short
+        boxes = layout.tiles
+        rects = [b.rect for b in boxes]
+        for a, b in itertools.pairwise(boxes):
+            pips = a.placement.right
+            along_x, lo, hi = _contact(a.rect, b.rect)
+            edge = (
+                (a.rect.y1 if a.rect.y1 == b.rect.y0 else a.rect.y0)
+                if along_x
+                else (a.rect.x1 if a.rect.x1 == b.rect.x0 else a.rect.x0)
+            )
+            # Each of the two shares at least half a tile's width of edge with the other's
+            # matching half: a corner-to-corner touch or a gap fails.
+            for box in (a, b):
+                assert _touching_length(_half(box, pips, s), along_x, lo, hi, edge) >= s // 2, (
+                    a,
+                    b,
+                )
+            assert not a.rect.overlaps(b.rect)
+        # Tiles that are not neighbours in the line keep a quarter of a tile's width apart
+        # (so rows never touch and no double stands on another row's tile).
+        q = s // 4
+        corners = [(r.x0, r.y0, r.x1, r.y1) for r in rects]
+        for i, (ax0, ay0, ax1, ay1) in enumerate(corners):
+            for bx0, by0, bx1, by1 in corners[i + 2 :]:
+                assert bx0 - ax1 >= q or ax0 - bx1 >= q or by0 - ay1 >= q or ay0 - by1 >= q, (
+                    boxes[i],
+                    (bx0, by0, bx1, by1),
+                )
+        assert all(r.inside(layout.area) for r in rects)
 
 
 def test_an_empty_line_has_no_tiles_and_no_end_marks() -> None:

@@ -9,7 +9,7 @@ from PIL import Image
 
 from engine.rules import find_preset
 from render import SeatFacts, TableFacts, waiting_png
-from render.board import BOARD_SIZE
+from render.board import _PANELS, BOARD_SIZE
 from render.canvas import GOLD, MUTED, TEAM_COLORS
 from render.samples import LONG_NAMES
 from render.waiting import preset_label, rules_lines
@@ -38,8 +38,8 @@ FULL = TableFacts(
     table_label="Mesa 7",
 )
 
-# A point on the top edge of each seat's panel (render.board._PANELS): its outline.
-_OUTLINE = {0: (480, 831), 1: (880, 351), 2: (480, 11), 3: (80, 351)}
+# A point on the top edge of each seat's panel: its outline.
+_OUTLINE = {seat: ((x0 + x1) // 2, y0 + 1) for seat, (x0, y0, x1, _) in _PANELS.items()}
 
 
 def _image(png: bytes) -> Image.Image:

@@ -1033,3 +1033,42 @@ async def test_a_snapshot_that_is_not_json_is_refused(store: Storage) -> None:
     with pytest.raises(TypeError):
         await store.save_table("t1", {"bad": {1, 2}}, now=2.0)
     assert await store.load_tables() == [{"ok": True}]
+
+
+async def test_open_escrows_lists_only_the_escrows_neither_settled_nor_refunded(
+    store: Storage,
+) -> None:
+    a, b, c = await make_players(store, 3)
+    await store.stake("open", [a, b], 10, now=5.0)
+    await store.stake("settled", [c], 10, now=6.0)
+    await store.settle("settled", [c], now=7.0)
+    await store.stake("refunded", [c], 10, now=8.0)
+    await store.refund("refunded", now=9.0)
+    await store.stake("robots", [], 10, now=10.0)
+    await store.forfeit("open", b, now=11.0)
+    escrows = await store.open_escrows()
+    assert [(e.match_id, e.stake, e.holders, e.created_at) for e in escrows] == [
+        ("open", 10, {a: "held", b: "forfeited"}, 5.0),
+        ("robots", 10, {}, 10.0),
+    ]
+
+
+async def test_a_platforms_tables_are_claimed_by_one_owner_at_a_time(store: Storage) -> None:
+    assert await store.tables_claim("telegram") is None
+    assert await store.claim_tables("telegram", "one", now=1.0, replacing=None)
+    assert not await store.claim_tables("telegram", "two", now=2.0, replacing=None)
+    assert not await store.renew_tables_claim("telegram", "two", now=2.0)
+    assert await store.renew_tables_claim("telegram", "one", now=3.0)
+    claim = await store.tables_claim("telegram")
+    assert claim is not None and (claim.owner, claim.heartbeat_at) == ("one", 3.0)
+    assert await store.claim_tables("discord", "two", now=3.0, replacing=None)
+    # taking over a claim names the claim it replaces
+    assert not await store.claim_tables("telegram", "two", now=4.0, replacing="someone")
+    assert await store.claim_tables("telegram", "two", now=4.0, replacing="one")
+    assert not await store.renew_tables_claim("telegram", "one", now=5.0)
+    await store.release_tables("telegram", "one")  # not theirs: nothing happens
+    claim = await store.tables_claim("telegram")
+    assert claim is not None and claim.owner == "two"
+    await store.release_tables("telegram", "two")
+    assert await store.tables_claim("telegram") is None
+    assert (await store.tables_claim("discord")) is not None

@@ -89,6 +89,14 @@ async def test_an_older_database_is_upgraded_with_its_data(tmp_path: Path, versi
                 " ('m1', ?, 'telegram:-1', 2.0, 1, 0, 1, 0, 0, 0)",
                 (a.id, b.id),
             )
+            if version >= 4:  # 0004 keeps per-chat totals beside the results
+                db.execute(
+                    "INSERT INTO player_chat_totals (chat, player_id, matches_played,"
+                    " matches_won, hands_won, dominoes, trancas_won, capicuas, last_played)"
+                    " VALUES ('telegram:-1', ?, 1, 1, 4, 2, 1, 1, 2.0),"
+                    " ('telegram:-1', ?, 1, 0, 1, 0, 0, 0, 2.0)",
+                    (a.id, b.id),
+                )
 
     new = await SqliteStorage.open(path, clock=lambda: 9.0)
     assert new.applied_migrations == [m.name for m in MIGRATIONS[version:]]

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from storage.base import Storage
+
 HELP = "check configuration, database and tokens (what an admin runs first)"
 
 HEARTBEAT_MAX_AGE = 120.0
@@ -128,10 +130,41 @@ async def _check_database(path: Path, report: Report, *, health: bool = False) -
                     report.line("FAIL", "ledger", problem)
             else:
                 report.line("ok", "ledger", "every balance equals its rows; all sums are zero")
+        await _check_escrows(storage, report)
     finally:
         await storage.close()
     if not os.access(path, os.W_OK):
         report.line("FAIL", "database", f"{path} is not writable")
+
+
+async def _check_escrows(storage: Storage, report: Report) -> None:
+    """Every open escrow belongs to a stored table that has started its match (issue 13,
+    item 5): stakes that no table owns would stay in escrow for ever."""
+    tables = {str(t.get("table_id")): t for t in await storage.load_tables()}
+    stray: list[str] = []
+    for escrow in await storage.open_escrows():
+        held = sum(escrow.stake for status in escrow.holders.values() if status == "held")
+        table = tables.get(escrow.match_id)
+        if table is None:
+            stray.append(f"{escrow.match_id} (${held}, no table)")
+        elif table.get("record") is None:
+            stray.append(f"{escrow.match_id} (${held}, its table never started)")
+    if stray:
+        report.line(
+            "warn",
+            "escrows",
+            f"{len(stray)} hold stakes that no live table owns: {', '.join(stray[:10])}; "
+            "the next `domino run` or `domino play` refunds them (or starts that match)",
+        )
+    else:
+        count = len(tables)
+        report.line("ok", "escrows", f"every open escrow belongs to a live table ({count} saved)")
+    for platform in sorted({str((t.get("chat") or {}).get("platform")) for t in tables.values()}):
+        claim = await storage.tables_claim(platform)
+        if claim is not None:
+            report.line(
+                "ok", "tables", f"{platform} tables run by {claim.owner} (since its last heartbeat)"
+            )
 
 
 async def _check_telegram(settings: object, report: Report) -> None:

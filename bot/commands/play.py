@@ -57,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _main(args: argparse.Namespace) -> int:
+    from bot.core import TablesHeldElsewhere
+    from bot.present.i18n import translator
     from bot.terminal import play
     from storage import open_storage
 
@@ -75,6 +77,18 @@ async def _main(args: argparse.Namespace) -> int:
             interactive=sys.stdin.isatty(),
             catch_interrupt=True,
         )
+    except TablesHeldElsewhere:
+        # two processes must never play one table (issue 13, item 4)
+        _ = translator(args.lang)
+        print(
+            _(
+                "Another domino play is running on this database ({db}). Close it "
+                "first, or use another one with --db.",
+                db=args.db or os.environ.get("DOMINO_DB", "domino.db"),
+            ),
+            file=sys.stderr,
+        )
+        return 1
     finally:
         await storage.close()
 

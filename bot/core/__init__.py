@@ -62,6 +62,7 @@ from bot.core.events import (
     TurnStarted,
     YourTiles,
 )
+from bot.core.ownership import OwnerId, TablesHeldElsewhere
 from bot.core.projection import ROBOT_NAMES
 from bot.core.serving import tune_gc_for_serving
 from bot.core.vocabulary import (
@@ -109,6 +110,7 @@ __all__ = [
     "MovePlayed",
     "MovedBy",
     "OpenTable",
+    "OwnerId",
     "Phase",
     "PlayMove",
     "PlayNow",
@@ -134,6 +136,7 @@ __all__ = [
     "TableChanged",
     "TableClosed",
     "TableManager",
+    "TablesHeldElsewhere",
     "TurnStarted",
     "YourTiles",
     "decode_press",

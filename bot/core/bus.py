@@ -32,7 +32,7 @@ from typing import Literal, Protocol, TypeVar
 
 from bot.core.buttons import ForgedPress, Press, decode_press
 from bot.core.chat_rules import ChatRules
-from bot.core.clock import Clock, SystemClock
+from bot.core.clock import Clock, SystemClock, Timer
 from bot.core.commands import (
     ChatRef,
     CloseTable,
@@ -54,6 +54,14 @@ from bot.core.commands import (
 )
 from bot.core.events import ChatRulesInfo, Port, Refused, Reply, TableChanged
 from bot.core.lobby import Lobby
+from bot.core.ownership import (
+    CLAIM_STALE_SECONDS,
+    HEARTBEAT_SECONDS,
+    OwnerId,
+    TablesHeldElsewhere,
+    new_owner_id,
+    owner_is_gone,
+)
 from bot.core.projection import table_changed
 from bot.core.resume import Resume
 from bot.core.session import Session
@@ -121,6 +129,9 @@ class TableManager:
         default_preset: the rules of a chat whose admins never chose (rules.md, "Presets").
         time_slice: seconds of timer work (robot moves) per event-loop iteration before
             the rest waits for the next one, so the loop stays responsive.
+        owner: this process's claim id for the platforms it hosts (see
+            :mod:`bot.core.ownership`); a fresh one by default.
+        claim_stale_seconds: a claim silent this long belongs to a dead process.
 
     Raises:
         ValueError: an unknown robot level or preset.
@@ -144,6 +155,8 @@ class TableManager:
         robot_factory: Callable[[str], Robot] = make_robot,
         time_slice: float = 0.005,
         default_preset: str = "venezolano",
+        owner: OwnerId | None = None,
+        claim_stale_seconds: float = CLAIM_STALE_SECONDS,
     ) -> None:
         if robot_level not in LEVELS:
             raise ValueError(f"unknown robot level {robot_level!r} (levels: {', '.join(LEVELS)})")
@@ -171,6 +184,10 @@ class TableManager:
             ids=ids,
             seeds=random.Random(seed) if seed is not None else ids,
         )
+        self._owner = owner or new_owner_id()
+        self._claim_stale = claim_stale_seconds
+        self._claimed: set[str] = set()
+        self._heartbeat: Timer | None = None
         self._pacer = Pacer(time_slice)
         self._timers = timers = Timers(clock, self._pacer)
         self._settlement = settlement = Settlement(core, timers)
@@ -261,12 +278,25 @@ class TableManager:
             platforms: restore only the tables of these platforms (``ChatRef.platform``),
                 e.g. those whose front end started: a table of a platform that is down
                 would play on with robots and timers while its humans cannot see it, so
-                its snapshot stays untouched in storage for a later start. None: every
-                table. Calling ``start`` again restores the tables not yet live.
+                its snapshot stays untouched in storage for a later start. Each is
+                claimed for this process first (renewed while it runs, released by
+                :meth:`stop`). None: every table, unclaimed (tools and tests). Calling
+                ``start`` again restores the tables not yet live.
+
+        Escrows are reconciled with the tables: stakes taken just before a crash for a
+        table saved in its countdown start its match now; an open escrow that no stored
+        table owns is refunded (the bot's own faults never cost a player).
+
+        Raises:
+            TablesHeldElsewhere: another live process runs one of ``platforms`` on this
+                database; nothing was restored or claimed.
         """
         core = self._core
+        if platforms is not None:
+            await self._claim(platforms)
         restored: list[Table] = []
-        for data in await core.storage.load_tables():
+        stored = await core.storage.load_tables()
+        for data in stored:
             try:
                 table = Table.from_snapshot(data)
             except (KeyError, TypeError, ValueError) as exc:
@@ -284,9 +314,14 @@ class TableManager:
             core.tables[table.id] = table
             restored.append(table)
         core.stopped = False
+        escrows = {e.match_id: e for e in await core.storage.open_escrows()}
         for table in restored:
             async with table.lock:
-                await self._resume.resume(table)
+                await self._resume.resume(table, escrows.pop(table.id, None))
+        await self._resume.refund_orphans(
+            [e for e in escrows.values() if e.match_id not in core.tables],
+            {str(data.get("table_id")) for data in stored},
+        )
 
     async def stop(self) -> None:
         """Stop every table at once, then snapshot each with its deadlines and send what
@@ -307,7 +342,75 @@ class TableManager:
             async with table.lock:
                 if not table.closed:
                     await core.save(table)
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            self._heartbeat = None
+        for platform in sorted(self._claimed):
+            await core.storage.release_tables(platform, str(self._owner))
+        self._claimed.clear()
         await self.idle()
+
+    # ------------------------------------------------------------------ claims
+
+    async def _claim(self, platforms: Collection[str]) -> None:
+        """Claim ``platforms`` for this process, all or none (see
+        :mod:`bot.core.ownership`)."""
+        storage, now, me = self._core.storage, self._core.clock.now(), str(self._owner)
+        taken: list[str] = []
+        for platform in sorted(set(platforms) - self._claimed):
+            claim = await storage.tables_claim(platform)
+            replacing = None if claim is None else claim.owner
+            free = (
+                claim is None
+                or claim.owner == me
+                or now - claim.heartbeat_at > self._claim_stale
+                or owner_is_gone(claim.owner, self._owner)
+            )
+            if not free or not await storage.claim_tables(
+                platform, me, now=now, replacing=replacing
+            ):
+                for done in taken:
+                    await storage.release_tables(done, me)
+                assert claim is not None
+                raise TablesHeldElsewhere(
+                    platform, claim.owner, now - claim.heartbeat_at, self._claim_stale
+                )
+            if claim is not None and claim.owner != me:
+                log.warning("took over the %s tables from %s (gone)", platform, claim.owner)
+            taken.append(platform)
+        self._claimed.update(taken)
+        if self._claimed and self._heartbeat is None:
+            self._arm_heartbeat()
+
+    def _arm_heartbeat(self) -> None:
+        clock = self._core.clock
+        self._heartbeat = clock.call_at(clock.now() + HEARTBEAT_SECONDS, self._renew_claims)
+
+    async def _renew_claims(self) -> None:
+        """Renew this process's claims; a platform whose claim another process took is
+        dropped at once: its tables stop here, unsaved (their new owner plays them)."""
+        self._heartbeat = None
+        core = self._core
+        if core.stopped:
+            return
+        for platform in sorted(self._claimed):
+            if await core.storage.renew_tables_claim(
+                platform, str(self._owner), now=core.clock.now()
+            ):
+                continue
+            self._claimed.discard(platform)
+            lost = [t for t in core.tables.values() if t.chat.platform == platform]
+            log.error(
+                "another process took over the %s tables; %d stop here unsaved",
+                platform,
+                len(lost),
+            )
+            for table in lost:
+                self._timers.freeze(table)
+                table.closed = True
+                core.tables.pop(table.id, None)
+        if self._claimed:
+            self._arm_heartbeat()
 
     async def chat_unreachable(
         self, platform: str, chat_id: str, channel_id: str | None = None

@@ -9,12 +9,17 @@ is idempotent).
 
 from __future__ import annotations
 
+import logging
+
 from bot.core.projection import table_changed, your_tiles
 from bot.core.session import ROBOT_DEADLINES, Session
 from bot.core.state import Core
 from bot.core.table import Table
 from bot.core.timers import Timers
-from bot.core.vocabulary import DeadlineKind, Phase
+from bot.core.vocabulary import CloseReason, DeadlineKind, Phase
+from storage.base import MatchClosedError, OpenEscrow, UnknownMatchError
+
+log = logging.getLogger("bot.core")
 
 __all__ = ["Resume"]
 
@@ -27,14 +32,24 @@ class Resume:
         self.timers = timers
         self.session = session
 
-    async def resume(self, table: Table) -> None:
+    async def resume(self, table: Table, escrow: OpenEscrow | None = None) -> None:
         """Re-arm a reloaded table's timers from its stored deadlines and send each human
-        their tiles and the turn again (a crash may have lost the buttons shown)."""
+        their tiles and the turn again (a crash may have lost the buttons shown).
+
+        ``escrow``: the table's open escrow, if any. One for a table saved before its
+        match started means the bot stopped between taking the stakes and saving the
+        start: the match starts now for the humans who paid (the deal follows the
+        table's seed, so it is the one that was due); if they are not the humans seated,
+        the stakes are refunded and the table closes (nothing else can reconcile them).
+        """
         core = self.core
         times = core.times
         match = table.match
         if match is not None and match.is_over:
             await self.session.settlement.finish(table)
+            return
+        if escrow is not None and match is None:
+            await self._start_paid(table, escrow)
             return
         now = core.clock.now()
         self._shift_deadlines(table, now)
@@ -55,6 +70,42 @@ class Resume:
             self.session.begin_turn(table, send_tiles=True)
             self.session.send_hands_but_the_turns(table)
         core.emit(table, table_changed(table, now))
+
+    async def _start_paid(self, table: Table, escrow: OpenEscrow) -> None:
+        settlement = self.session.settlement
+        paid = {pid for pid, status in escrow.holders.items() if status == "held"}
+        seated = {pid for i in table.humans() if (pid := table.seats[i].player_id) is not None}
+        if paid == seated and len(paid) == len(escrow.holders):
+            log.warning("table %s: stakes were taken before a stop; its match starts now", table.id)
+            self._shift_deadlines(table, self.core.clock.now())
+            await self.session.start_match(table)
+            return
+        log.error(
+            "table %s: its escrow (%s) does not match its seats (%s): refunded and closed",
+            table.id,
+            sorted(escrow.holders),
+            sorted(seated),
+        )
+        table.stakes = {pid: escrow.stake for pid in escrow.holders}
+        await settlement.close(table, CloseReason.CANCELLED)
+
+    async def refund_orphans(self, escrows: list[OpenEscrow], stored: set[str]) -> None:
+        """Refund the open escrows that no table owns, live or stored (a crash between
+        taking stakes and saving a table that then never came back; robot tables of
+        older versions). Escrows of tables stored for a platform not hosted here stay."""
+        core = self.core
+        for escrow in escrows:
+            if escrow.match_id in stored:
+                continue
+            try:
+                refunds = await core.storage.refund(escrow.match_id, now=core.clock.now())
+            except (UnknownMatchError, MatchClosedError):
+                continue  # closed meanwhile by its owner
+            log.warning(
+                "escrow of %s had no table: refunded %s",
+                escrow.match_id,
+                ", ".join(f"player {pid} ${amount}" for pid, amount in refunds.items()) or "$0",
+            )
 
     @staticmethod
     def _shift_deadlines(table: Table, now: float) -> None:

@@ -69,6 +69,9 @@ class Settlement:
         humans = table.humans()
         player_ids = [pid for i in humans if (pid := table.seats[i].player_id) is not None]
         stake = table.rules.stake
+        if not player_ids:
+            table.stakes = {}
+            return True  # robots never pay: no escrow to leave open (issue 13, item 8)
         try:
             await core.storage.stake(table.id, player_ids, stake, now=core.clock.now())
         except InsufficientFunds as exc:

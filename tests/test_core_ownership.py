@@ -1,0 +1,125 @@
+"""One process at a time runs a platform's tables on a database (bot.core.ownership and
+the table manager's claims; issue 13, item 4)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import RecordingPort
+from test_manager import seat_with_robots
+
+from bot.core import ChatRef, PlayerRef, TableManager
+from bot.core.clock import ManualClock
+from bot.core.ownership import (
+    CLAIM_STALE_SECONDS,
+    HEARTBEAT_SECONDS,
+    OwnerId,
+    TablesHeldElsewhere,
+    owner_is_gone,
+)
+
+HERE = ChatRef("here", "group-1")
+ANA = PlayerRef("here", "1", "Ana")
+
+
+def build(storage, clock, owner: OwnerId) -> TableManager:
+    manager = TableManager(
+        storage, clock=clock, seed=3, robot_delay=1.0, robot_level="aprendiz", owner=owner
+    )
+    manager.register("*", RecordingPort())
+    return manager
+
+
+ONE = OwnerId("host-a", 101, "one")
+TWO = OwnerId("host-b", 202, "two")
+
+
+def test_an_owner_id_reads_back_as_it_was_written():
+    assert str(ONE) == "host-a:101:one"
+    assert OwnerId.parse(str(ONE)) == ONE
+    assert OwnerId.parse("no pid here") is None
+
+
+def test_a_claim_of_this_host_whose_process_is_gone_is_known_gone():
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    dead_pid = int(done.stdout)
+    me = OwnerId("this-host", os.getpid(), "me")
+    assert owner_is_gone(f"this-host:{dead_pid}:old", me)
+    assert owner_is_gone(f"this-host:{os.getpid()}:earlier-life", me)
+    assert not owner_is_gone(f"this-host:{os.getppid()}:parent", me)
+    assert not owner_is_gone(f"other-host:{dead_pid}:old", me)
+    assert not owner_is_gone(str(me), me)
+
+
+async def test_a_second_process_is_refused_a_platform_another_runs_and_restores_nothing(
+    memory_storage, clock
+):
+    first = build(memory_storage, clock, ONE)
+    await first.start(platforms={"here"})
+    table_id = await seat_with_robots(first, clock, ANA, HERE)
+    second = build(memory_storage, clock, TWO)
+    with pytest.raises(TablesHeldElsewhere) as refused:
+        await second.start(platforms={"here", "there"})
+    assert (refused.value.platform, refused.value.owner) == ("here", str(ONE))
+    assert "another process (host-a:101:one) runs the here tables" in str(refused.value)
+    assert second.tables() == []
+    assert await memory_storage.tables_claim("there") is None  # all or none
+    assert first.tables() == [table_id]
+
+
+async def test_after_a_graceful_stop_another_process_takes_the_tables_at_once(
+    memory_storage, clock
+):
+    first = build(memory_storage, clock, ONE)
+    await first.start(platforms={"here"})
+    table_id = await seat_with_robots(first, clock, ANA, HERE)
+    await first.stop()
+    assert await memory_storage.tables_claim("here") is None
+    second = build(memory_storage, clock, TWO)
+    await second.start(platforms={"here"})
+    assert second.tables() == [table_id]
+
+
+async def test_a_silent_claim_is_taken_over_and_its_old_owner_stops_playing_unsaved(
+    memory_storage,
+):
+    clock = ManualClock()
+    first = build(memory_storage, clock, ONE)
+    await first.start(platforms={"here"})
+    table_id = await seat_with_robots(first, clock, ANA, HERE)
+    # the first process hangs: its heartbeat stops (its clock no longer moves)
+    later = ManualClock(clock.now() + CLAIM_STALE_SECONDS + 1)
+    second = build(memory_storage, later, TWO)
+    await second.start(platforms={"here"})
+    assert second.tables() == [table_id]
+    claim = await memory_storage.tables_claim("here")
+    assert claim is not None and claim.owner == str(TWO)
+    # the first wakes up: its next heartbeat (at most HEARTBEAT_SECONDS later) finds
+    # the claim taken and drops the table; from then on it neither moves nor saves it
+    await clock.advance(HEARTBEAT_SECONDS)
+    assert first.tables() == []
+    [dropped] = [s for s in await memory_storage.load_tables() if s["table_id"] == table_id]
+    await clock.advance(600)
+    [stored] = [s for s in await memory_storage.load_tables() if s["table_id"] == table_id]
+    assert stored == dropped
+    assert first.match_of(table_id) is None
+
+
+async def test_a_running_process_keeps_its_claim_fresh(memory_storage, clock):
+    manager = build(memory_storage, clock, ONE)
+    await manager.start(platforms={"here"})
+    start = clock.now()
+    await clock.advance(HEARTBEAT_SECONDS * 3)
+    claim = await memory_storage.tables_claim("here")
+    assert claim is not None and claim.heartbeat_at == start + HEARTBEAT_SECONDS * 3
+    second = build(memory_storage, ManualClock(clock.now() + 5), TWO)
+    with pytest.raises(TablesHeldElsewhere):
+        await second.start(platforms={"here"})
