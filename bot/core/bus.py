@@ -475,7 +475,6 @@ class TableManager:
         try:
             if self._core.stopped:
                 raise Refused(RefusalReason.SHUTTING_DOWN)
-            self._core.rename(command.player)
             return await self._dispatch(command)
         except Refused as refused:
             return Reply(refusal=refused.refusal(command.player), table_id=refused.table_id)
@@ -484,6 +483,7 @@ class TableManager:
         entry = self._handlers.get(type(command))
         if entry is None:
             raise TypeError(f"not a command: {command!r}")
+        self._core.rename(command.player)  # who renamed themselves shows the new name
         handler, in_lobby = entry
         if in_lobby:
             async with self._core.lobby:
