@@ -175,7 +175,7 @@ class Shared:
         thread = message.message_thread_id if isinstance(message, Message) and topic else None
         return p.ChatRef(
             PLATFORM,
-            str(chat.id),
+            str(self.migrated.get(chat.id, chat.id)),  # a press on an old group's board
             thread_id=str(thread) if thread else None,
             language=self.language,
         )
