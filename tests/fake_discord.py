@@ -23,6 +23,12 @@ Behaviours worth knowing, learned from the real library:
   is bound to, so clicks reference real message ids (:meth:`FakeDiscord.click`).
 - A user listed in :attr:`FakeDiscord.dms_closed` cannot receive DMs: sending to their DM
   channel answers 403 with Discord's error code 50007.
+- A user listed in :attr:`FakeDiscord.tokens_expired_for` has interaction tokens past their
+  15 minutes: follow-ups and edits through them answer 404 with code 10015.
+- A channel the bot can no longer use: deleted (:meth:`FakeDiscord.delete_channel`, 404
+  10003), in a server the bot was removed from (:meth:`FakeDiscord.remove_bot_from`:
+  GUILD_DELETE, then 403 50001), or with a right taken away
+  (:attr:`FakeDiscord.forbidden_channels`, 403 50013 on sends and edits).
 """
 
 from __future__ import annotations
@@ -249,6 +255,12 @@ class FakeDiscord:
         self.users: dict[int, FakeUser] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.dms_closed: set[int] = set()
+        # Users whose interaction tokens have expired (over 15 minutes old): follow-ups and
+        # edits of their responses answer 404 with Discord's code 10015 "Unknown Webhook".
+        self.tokens_expired_for: set[int] = set()
+        # Channel -> the 403 code its sends and edits answer (50013: a right taken away).
+        self.forbidden_channels: dict[int, int] = {}
+        self.left_guilds: set[int] = set()  # the bot was removed: 403 50001 there
         self.valid_token: str | None = None  # None accepts any bot token
         self.advertised_gateway: str | None = None  # what GET /gateway/bot answers
         self.hold_ready = False  # True: IDENTIFY gets no READY (a gateway that hangs)
@@ -352,6 +364,67 @@ class FakeDiscord:
             "soundboard_sounds": [],
         }
         return guild_id
+
+    def add_channel(self, guild_id: int, name: str, *, forum: bool = False) -> int:
+        """A new text channel (or a forum, ``forum=True``) in ``guild_id``; returns its id.
+        Add it before the bot starts (GUILD_CREATE carries the channels)."""
+        guild = self.guilds[guild_id]
+        channel_id = self.next_id()
+        payload: dict[str, Any] = {
+            "id": str(channel_id),
+            "type": 15 if forum else 0,
+            "guild_id": str(guild_id),
+            "name": name,
+            "position": len(guild["channels"]),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        if forum:
+            payload.update({"available_tags": [], "default_reaction_emoji": None})
+        self.channels[channel_id] = payload
+        guild["channels"].append(payload)
+        return channel_id
+
+    def add_thread(self, guild_id: int, parent_id: int, name: str) -> int:
+        """A public thread (a forum post when ``parent_id`` is a forum) in ``guild_id``;
+        returns its id. Add it before the bot starts (GUILD_CREATE lists active threads)."""
+        thread_id = self.next_id()
+        payload = {
+            "id": str(thread_id),
+            "type": 11,
+            "guild_id": str(guild_id),
+            "parent_id": str(parent_id),
+            "owner_id": str(self.owner.id),
+            "name": name,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": _iso(1_700_000_000),
+                "locked": False,
+            },
+        }
+        self.channels[thread_id] = payload
+        self.guilds[guild_id]["threads"].append(payload)
+        return thread_id
+
+    def delete_channel(self, channel_id: int) -> None:
+        """The channel is deleted: its messages answer 404 10003 from now on."""
+        del self.channels[channel_id]
+
+    async def remove_bot_from(self, guild_id: int) -> None:
+        """The bot is removed from the server: GUILD_DELETE, then 403 50001 there."""
+        self.left_guilds.add(guild_id)
+        await self.dispatch("GUILD_DELETE", {"id": str(guild_id)})
 
     def channel_of(self, guild_id: int, index: int = 0) -> int:
         return int(self.guilds[guild_id]["channels"][index]["id"])
@@ -554,26 +627,32 @@ class FakeDiscord:
         *path: str,
         options: dict[str, Any] | None = None,
         channel_id: int | None = None,
+        stale: bool = False,
     ) -> Interaction:
         """Invoke ``/path[0] path[1] ...`` with ``options`` (name -> value) as ``user``.
 
         Option types are inferred: bool 5, int 4, str 3 (enough for the adapter's
-        commands). Returns the :class:`Interaction` (answers arrive asynchronously: use
-        :meth:`answered` / :meth:`wait_until`).
+        commands). With ``stale`` the command need not be one the bot synced (Discord
+        still offering an old registration during a deploy). Returns the
+        :class:`Interaction` (answers arrive asynchronously: use :meth:`answered` /
+        :meth:`wait_until`).
         """
         channel_id = channel_id or self.channel_of(guild_id)
         data, inter = self._interaction_base(2, user, channel_id, guild_id)
         known = self.commands.get(guild_id) or self.commands.get(None) or []
         command = next((c for c in known if c["name"] == path[0]), None)
+        if command is None and stale:
+            command = {"id": str(self.next_id()), "name": path[0]}
         if command is None:
             raise LookupError(f"/{path[0]} was not synced to the fake")
-        spec = command
-        for name in path[1:]:
-            spec = next(o for o in spec.get("options", []) if o["name"] == name)
-        known_options = {o["name"] for o in spec.get("options", [])}
-        unknown = set(options or {}) - known_options
-        if unknown:
-            raise LookupError(f"/{' '.join(path)} has no option {sorted(unknown)}")
+        if not stale:
+            spec = command
+            for name in path[1:]:
+                spec = next(o for o in spec.get("options", []) if o["name"] == name)
+            known_options = {o["name"] for o in spec.get("options", [])}
+            unknown = set(options or {}) - known_options
+            if unknown:
+                raise LookupError(f"/{' '.join(path)} has no option {sorted(unknown)}")
         resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}}
         opts = []
         for k, v in (options or {}).items():
@@ -815,6 +894,12 @@ class FakeDiscord:
     def _channel_messages(self, req: Request, channel_id: int, rest: list[str]) -> tuple[int, Any]:
         if channel_id not in self.channels and channel_id not in self.dm_channels.values():
             return 404, {"code": 10003, "message": "Unknown Channel"}
+        guild_id = int(self.channels[channel_id]["guild_id"]) if channel_id in self.channels else 0
+        if guild_id in self.left_guilds:
+            return 403, {"code": 50001, "message": "Missing Access"}
+        code = self.forbidden_channels.get(channel_id)
+        if code is not None and req.method in ("POST", "PATCH"):
+            return 403, {"code": code, "message": "Missing Permissions"}
         if channel_id in self.dm_channels.values():
             user_id = next(u for u, c in self.dm_channels.items() if c == channel_id)
             if user_id in self.dms_closed and req.method in ("POST", "PATCH"):
@@ -876,6 +961,8 @@ class FakeDiscord:
 
     def _webhook(self, req: Request, token: str, rest: list[str]) -> tuple[int, Any]:
         inter = self.interactions[token]
+        if inter.user.id in self.tokens_expired_for:
+            return 404, {"code": 10015, "message": "Unknown Webhook"}
         author = self.bot_user.payload()
         if req.method == "POST" and not rest:
             channel_id = inter.original.channel_id if inter.original else inter.channel_id

@@ -132,3 +132,30 @@ def test_domino_play_takes_over_the_claim_of_a_process_that_is_gone(tmp_path: Pa
     )
     assert result.returncode == 0, result.stderr
     assert "Your balance: $" in result.stdout
+
+
+def test_domino_play_wraps_its_lines_at_the_width_of_the_terminal_it_runs_in(tmp_path: Path):
+    import signal
+
+    from tests.terminal_pty import TerminalProcess
+
+    command = [sys.executable, "-m", "bot.cli", "play", "--seed", "11"]
+    terminal = TerminalProcess([*command, "--db", str(tmp_path / "d.db")], columns=60)
+    try:
+        shown = terminal.read_until("Te toca (45 s): 1) 6-6\n")
+        terminal.process.send_signal(signal.SIGINT)
+        assert terminal.process.wait(timeout=30) == 130
+    finally:
+        terminal.close()
+    assert [line for line in shown.split("\n") if len(line) > 60] == []
+    assert shown.startswith(
+        "Mesa 1: tú y un robot de compañero contra dos robots.\n"
+        "Nivel de los robots: Experto.\n"
+        "Escribe el número de una jugada; e NOMBRE para un gesto\n"
+        "  (buena, gracias, rapido, ups, jaja, pensando, capicua,\n"
+        "  hola); t para ver tus fichas; b para volver; q para salir.\n"
+    )
+    assert (
+        "\nFichas en mano: Rival derecho: 7, Compañero: 7,\n                Rival izquierdo: 7\n"
+        in shown
+    )

@@ -7,8 +7,10 @@ from core_parts import ANA, BETO, CARLA, CHAT, DIEGO, build_parts
 
 from bot.core import (
     ChatRef,
+    FillWithRobots,
     Leave,
     OpenTable,
+    PlayerRef,
     PlayerSeated,
     PlayerUnseated,
     PlayNow,
@@ -73,6 +75,33 @@ async def test_a_player_already_seated_in_the_place_is_refused_with_their_table(
     assert refused.value.table_id == first.table_id
     assert refused.value.params == {"label": "1"}
     assert list(parts.core.tables) == [first.table_id]
+
+
+async def test_one_table_at_a_time_per_chat_and_the_refusal_says_which_channel_or_topic(parts):
+    # rules.md, "The house": a Discord server and a Telegram group alike.
+    server = ChatRef("discord", "900", channel_id="901")
+    other_channel = ChatRef("discord", "900", channel_id="902")
+    group = ChatRef("telegram", "-100", thread_id="7")
+    other_topic = ChatRef("telegram", "-100", thread_id="8")
+    other_server = ChatRef("discord", "950", channel_id="951")
+    for chat, elsewhere, where in (
+        (server, other_channel, {"channel_id": "901"}),
+        (group, other_topic, {"thread_id": "7"}),
+    ):
+        player = PlayerRef(chat.platform, "5", "Eva")
+        first = await parts.lobby.play_now(PlayNow(player, chat))
+        with pytest.raises(Refused) as refused:
+            await parts.lobby.play_now(PlayNow(player, elsewhere))
+        assert refused.value.reason is RefusalReason.ALREADY_SEATED
+        assert refused.value.table_id == first.table_id
+        assert refused.value.params == {"label": "1", "elsewhere": 1, **where}
+        with pytest.raises(Refused) as refused:
+            await parts.lobby.fill_now(FillWithRobots(player, elsewhere))
+        assert refused.value.reason is RefusalReason.NO_TABLE
+        assert parts.core.tables[first.table_id].free_seats() == 3
+    # Another server is another chat: a second table there is hers to take.
+    eva = PlayerRef("discord", "5", "Eva")
+    assert (await parts.lobby.play_now(PlayNow(eva, other_server))).seat == 0
 
 
 async def test_a_full_table_counts_down_and_a_leave_goes_back_to_waiting_for_the_fill(parts, clock):

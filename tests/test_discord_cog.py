@@ -203,3 +203,102 @@ async def test_a_command_that_fails_tells_the_member_and_logs_the_error(
     await fake.close()
     assert [m for m in errors.messages() if "storage is down" in m or "/domino saldo failed" in m]
     assert len(errors.records) == 1
+
+
+async def test_a_command_that_no_longer_exists_is_said_so_without_an_error(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    bob = fake.add_user("Bob", locale="en-US")
+    gone = await fake.slash(ana, guild_of(fake), "domino", "retar", stale=True)
+    (reply,) = await fake.replied(gone)
+    assert reply.ephemeral
+    assert reply.text() == (
+        "Ese comando ya no existe (el bot se actualizó). `/domino ayuda` muestra los de "
+        "ahora; Discord puede tardar un minuto en refrescar su menú."
+    )
+    old = await fake.slash(bob, guild_of(fake), "dominó-viejo", stale=True)
+    (reply,) = await fake.replied(old)
+    assert reply.text() == (
+        "That command no longer exists (the bot was updated). `/domino help` lists the "
+        "current ones; Discord may take a minute to refresh its menu."
+    )
+    # The fixture fails the test on any ERROR line: a stale command is no failure.
+
+
+async def test_a_member_seated_in_one_channel_is_sent_to_it_from_another_of_the_server(
+    fake: FakeDiscord,
+) -> None:
+    guild = fake.add_guild("Club", channels=("mesa-1", "mesa-2"))
+    first, second = fake.channel_of(guild, 0), fake.channel_of(guild, 1)
+    ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
+    harness = await Harness(fake, MemoryStorage()).start()
+    try:
+        await fake.replied(await fake.slash(ana, guild, "domino", "jugar", channel_id=first))
+        await fake.replied(await fake.slash(beto, guild, "domino", "jugar", channel_id=second))
+        await harness.idle()
+        elsewhere = (
+            f"Ya tienes asiento en la mesa 1, en <#{first}>. Termínala o levántate primero: "
+            "una mesa a la vez."
+        )
+        for command in ("jugar", "mesa"):
+            inter = await fake.slash(ana, guild, "domino", command, channel_id=second)
+            (reply,) = await fake.replied(inter)
+            assert reply.ephemeral and reply.text() == elsewhere
+        # Beto's board in #mesa-2: Ana's press on a free seat there says the same.
+        board = next(m for m in fake.messages_in(second) if m.embeds)
+        sit = next(i for i in board.custom_ids() if i.startswith("dm1:s:"))
+        (reply,) = await fake.replied(await fake.click(ana, board, sit))
+        assert reply.ephemeral and reply.text() == elsewhere
+        # In her own channel, "here" is right.
+        inter = await fake.slash(ana, guild, "domino", "jugar", channel_id=first)
+        (reply,) = await fake.replied(inter)
+        assert reply.text() == "Ya tienes asiento en la mesa 1 aquí."
+        # /domino robots where she has no table: no table here, and nothing filled.
+        inter = await fake.slash(ana, guild, "domino", "robots", channel_id=second)
+        (reply,) = await fake.replied(inter)
+        assert reply.text() == "No tienes mesa aquí."
+        await harness.idle()
+        tables = [harness.manager.table_state(t) for t in harness.manager.tables()]
+        assert [(t.phase, [s.name for s in t.seats]) for t in tables if t is not None] == [
+            ("waiting", ["Ana", "", "", ""]),
+            ("waiting", ["Beto", "", "", ""]),
+        ]
+    finally:
+        await harness.stop()
+
+
+async def test_salir_mid_match_says_a_robot_plays_and_until_when_to_come_back_in_english_too(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    bob = fake.add_user("Bob", locale="en-US")
+    ana = fake.add_user("Ana")
+    guild = guild_of(fake)
+    await fake.replied(await fake.slash(bob, guild, "domino", "jugar"))
+    await fake.replied(await fake.slash(ana, guild, "domino", "jugar"))
+    await harness.idle()
+    board = board_of(fake)
+    robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
+    await fake.answered(await fake.click(ana, board, robots))
+    await harness.idle()
+    table = harness.manager.tables()[0]
+    (reply,) = await fake.replied(await fake.slash(bob, guild, "domino", "salir"))
+    state = harness.manager.table_state(table)
+    assert state is not None and state.seats[0].back_by is not None
+    back_by = int(state.seats[0].back_by)
+    assert reply.text() == (
+        "You left table 1. A robot plays for you now: come back within 5 minutes (before "
+        f"<t:{back_by}:t>) with the board's “Come back” button to keep your seat and your stake."
+    )
+    # The board's "Leave" button says the same, in the member's language.
+    await harness.idle()
+    leave = next(i for i in board.custom_ids() if i.startswith("dm1:x:"))
+    press = await fake.click(ana, board, leave)
+    (said,) = await fake.replied(press)
+    state = harness.manager.table_state(table)
+    assert state is not None and state.seats[1].back_by is not None
+    assert said.text().endswith(
+        "Un robot juega por ti ahora: vuelve antes de 5 minutos (antes de las "
+        f"<t:{int(state.seats[1].back_by)}:t>) con el botón «Volver» del tablero para "
+        "conservar tu asiento y tu apuesta."
+    )

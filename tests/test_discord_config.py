@@ -6,6 +6,7 @@ from __future__ import annotations
 from tests.fake_discord import (
     FakeDiscord,
     Harness,
+    seat_and_fill,
 )
 
 
@@ -67,3 +68,52 @@ async def test_without_a_preset_only_the_options_typed_change_the_servers_rules(
     stored = await harness.storage.get_chat_rules(f"discord:{guild}")
     assert stored is not None and stored.preset == "internacional"
     assert stored.rules().turn_seconds == 30 and stored.rules().target == 300
+
+
+async def test_a_member_without_manage_server_is_told_the_servers_admins_decide(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    beto = fake.add_user("Beto")
+    bob = fake.add_user("Bob", locale="en-US")
+    inter = await fake.slash(beto, guild_of(fake), "domino-config", options={"meta": 50})
+    (reply,) = await fake.replied(inter)
+    assert reply.text() == (
+        "Solo los administradores del servidor (Gestionar servidor) pueden cambiar sus reglas."
+    )
+    (reply,) = await fake.replied(
+        await fake.slash(bob, guild_of(fake), "domino-config", options={"meta": 50})
+    )
+    assert reply.text() == "Only this server's administrators (Manage Server) can change its rules."
+
+
+async def test_an_admin_closes_a_stuck_table_its_stakes_come_back_and_the_channel_is_told(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    from bot.core import PlayerRef
+
+    guild = guild_of(fake)
+    beto = fake.add_user("Beto")
+    await seat_and_fill(fake, harness, beto)
+    [table_id] = harness.manager.tables()
+    player = PlayerRef("discord", str(beto.id), "Beto")
+    assert await harness.manager.balance(player) == 990
+    member = await fake.slash(beto, guild, "domino-cerrar")
+    (refused,) = await fake.replied(member)
+    assert refused.ephemeral
+    assert refused.text() == (
+        "Solo los administradores del servidor (Gestionar servidor) pueden cerrar sus mesas."
+    )
+    assert harness.manager.tables() == [table_id]
+    admin = fake.add_user("Admin", admin=True)
+    label = harness.manager.table_state(table_id).label
+    (done,) = await fake.replied(
+        await fake.slash(admin, guild, "domino-cerrar", options={"mesa": int(label)})
+    )
+    assert done.ephemeral
+    assert done.text() == f"Cerraste la mesa {label}; se devolvieron todas las apuestas."
+    await harness.idle()
+    assert harness.manager.tables() == []
+    assert await harness.manager.balance(player) == 1000
+    said = [m.content for m in fake.messages_in(fake.channel_of(guild))]
+    assert "Un administrador cerró la mesa; se devolvieron las apuestas." in said
+    assert await harness.storage.check_ledger() == []

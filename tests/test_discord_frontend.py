@@ -348,3 +348,46 @@ async def test_a_table_saved_before_notes_finds_its_board_in_the_channel_history
         }
     finally:
         await second.stop()
+
+
+async def test_after_a_restart_the_turn_player_keeps_their_turn_dm_and_gets_no_second_one(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    guild = fake.add_guild("Club")
+    ana = fake.add_user("Ana")
+    path = tmp_path / "domino.db"
+    storage = await SqliteStorage.open(path)
+    clock = eager_clock()
+    first = await Harness(fake, storage, clock=clock).start()
+    try:
+        board = await seat_with_robots(fake, ana, guild)
+        turn = await fake.wait_until(lambda: (m := fake.last_dm(ana)) and m.custom_ids() and m)
+        await first.idle()
+        table = board_table(board)
+        buttons = turn.custom_ids()
+    finally:
+        await first.stop()
+        await storage.close()
+    dm_channel = fake.dm_channels[ana.id]
+    sent = len(fake.requests_to("POST", f"/channels/{dm_channel}/messages"))
+    dms = fake.dms_to(ana)
+    # The bot was down for a minute: her turn's deadline moves by as much.
+    storage = await SqliteStorage.open(path)
+    second = await Harness(fake, storage, clock=eager_clock(clock.now() + 60)).start()
+    try:
+        await second.idle()
+        await fake.settle()
+        assert fake.dms_to(ana) == dms
+        assert len(fake.requests_to("POST", f"/channels/{dm_channel}/messages")) == sent
+        state = second.manager.table_state(table)
+        assert state is not None and state.deadline is not None
+        assert turn.custom_ids() == buttons
+        assert turn.content == (
+            f"Tu turno en la mesa 1 (Club · #domino): juega <t:{int(state.deadline)}:R>."
+        )
+        press = await fake.answered(await fake.click(ana, turn, buttons[0]))
+        await second.idle()
+        assert press.callback_type == 7 and not press.followups
+    finally:
+        await second.stop()
+        await storage.close()

@@ -137,3 +137,58 @@ async def test_an_emote_button_shows_the_emote_in_the_channel(
     assert any(m.content == "Ana: ¡Buena!" for m in fake.messages_in(channel))
     too_soon = await fake.click(ana, board, emote)
     assert (await refusal(fake, too_soon)).text().startswith("Espera ")
+
+
+async def test_a_forged_move_pressed_on_the_board_is_refused_and_leaves_the_board_as_it_is(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    table = await start_with_robots(fake, harness, ana)
+    await my_turn(fake, ana)
+    await harness.idle()
+    await fake.settle()
+    channel = fake.channel_of(next(iter(fake.guilds)))
+    board = next(m for m in fake.messages_in(channel) if m.embeds)
+    buttons, edits, before = board.custom_ids(), board.edits, history(harness, table)
+    # Well formed, so it reaches the manager, but no button of this move was ever sent.
+    press = await fake.click(ana, board, f"dm1:m:{table}:9:9:66")
+    message = await refusal(fake, press)
+    assert press.callback_type == 6  # a silent "got it", never an edit of the board
+    assert message.text() == said("stale")
+    await harness.idle()
+    await fake.settle()
+    assert (board.custom_ids(), board.edits) == (buttons, edits)
+    assert history(harness, table) == before
+
+
+async def test_a_forged_move_pressed_on_the_dm_leaves_its_move_buttons(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    table = await start_with_robots(fake, harness, ana)
+    dm = await my_turn(fake, ana)
+    buttons = dm.custom_ids()
+    message = await refusal(fake, await fake.click(ana, dm, f"dm1:m:{table}:9:9:66"))
+    assert message.text() == said("stale")
+    await harness.idle()
+    assert dm.custom_ids() == buttons
+
+
+async def test_a_button_id_this_bot_never_made_is_refused_ephemerally_and_changes_nothing(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    table = await start_with_robots(fake, harness, ana)
+    dm = await my_turn(fake, ana)
+    await harness.idle()
+    await fake.settle()
+    channel = fake.channel_of(next(iter(fake.guilds)))
+    board = next(m for m in fake.messages_in(channel) if m.embeds)
+    buttons, before = board.custom_ids(), history(harness, table)
+    for custom_id in ("hola", "xx1:m:abc:1:1:66", "dm1"):
+        press = await fake.click(ana, board, custom_id)
+        assert (await refusal(fake, press)).text() == said("forged")
+    assert (await refusal(fake, await fake.click(ana, dm, "menu:open"))).text() == said("forged")
+    await harness.idle()
+    assert board.custom_ids() == buttons
+    assert history(harness, table) == before

@@ -3,8 +3,13 @@ fake Discord."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from storage.memory import MemoryStorage
 from tests.fake_discord import (
     FakeDiscord,
+    FakeMessage,
+    FakeUser,
     Harness,
     play_until_closed,
     seat_and_fill,
@@ -43,3 +48,100 @@ async def test_a_turn_that_times_out_takes_the_buttons_off_the_dm(
     match = harness.manager.match_of(table)
     assert len(match.hand.history) > before or match.hand_number > 1
     assert dm.content.startswith("Tus fichas en la mesa 1")
+
+
+async def test_private_messages_of_a_table_in_a_thread_or_a_forum_post_name_the_thread(
+    fake: FakeDiscord,
+) -> None:
+    guild = fake.add_guild("Club")
+    channel = fake.channel_of(guild)
+    thread = fake.add_thread(guild, channel, "Torneo del viernes")
+    forum = fake.add_channel(guild, "partidas", forum=True)
+    post = fake.add_thread(guild, forum, "Mesa de Beto")
+    ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
+    harness = await Harness(fake, MemoryStorage()).start()
+    try:
+        for user, where in ((ana, thread), (beto, post)):
+            await fake.replied(await fake.slash(user, guild, "domino", "jugar", channel_id=where))
+            await harness.idle()
+            board = next(m for m in fake.messages_in(where) if m.embeds)
+            robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
+            await fake.answered(await fake.click(user, board, robots))
+        await harness.idle()
+        for user, place in (
+            (ana, "Club · #domino › Torneo del viernes"),
+            (beto, "Club · #partidas › Mesa de Beto"),
+        ):
+            sat, *tiles = fake.dms_to(user)
+            assert f"mesa 1 ({place})." in sat.content
+            assert len(tiles) >= 1
+            assert [f"mesa 1 ({place})" in m.content for m in tiles] == [True] * len(tiles)
+    finally:
+        await harness.stop()
+
+
+def pings(fake: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
+    """The channel messages mentioning ``user`` (their "your turn" with DMs closed)."""
+    channel = fake.channel_of(next(iter(fake.guilds)))
+    return [m for m in fake.messages_in(channel) if m.content.startswith(f"<@{user.id}>")]
+
+
+def ping_request(fake: FakeDiscord, user: FakeUser) -> dict[str, Any]:
+    channel = fake.channel_of(next(iter(fake.guilds)))
+    sent = fake.requests_to("POST", f"/channels/{channel}/messages")
+    return next(r.json for r in sent if (r.json.get("content") or "").startswith(f"<@{user.id}>"))
+
+
+async def test_a_member_with_closed_dms_is_mentioned_on_their_turn_until_they_have_moved(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    eva = fake.add_user("Eva", dms_closed=True)
+    board = await seat_and_fill(fake, harness, eva)
+    table = harness.manager.tables()[0]
+    (ping,) = await fake.wait_until(lambda: pings(fake, eva))
+    state = harness.manager.table_state(table)
+    assert state is not None and state.deadline is not None
+    assert ping.content == (
+        f"<@{eva.id}>, te toca en la mesa 1: juega <t:{int(state.deadline)}:R>. Tus mensajes "
+        "directos están cerrados: toca «Mis fichas» para ver tus fichas aquí."
+    )
+    assert ping.labels() == ["Mis fichas"] and ping.custom_ids() == [f"dm1:t:{table}:"]
+    # The mention notifies her, and only her.
+    assert ping_request(fake, eva)["allowed_mentions"] == {"parse": [], "users": [eva.id]}
+    # Her tiles, ephemerally, from the mention's button; she moves from them.
+    (shown,) = await fake.replied(await fake.click(eva, ping, f"dm1:t:{table}:"))
+    assert shown.ephemeral and shown.content.startswith("Tu turno en la mesa 1")
+    moves = [i for i in shown.custom_ids() if i.startswith("dm1:m:")]
+    press = await fake.answered(await fake.click(eva, shown, moves[0]))
+    await harness.idle()
+    await fake.settle()
+    assert not press.followups
+    # Moved: the mention is gone; her next turns refresh the ephemeral tiles instead.
+    assert pings(fake, eva) == []
+    assert fake.messages.get(ping.id) is None
+    assert board.embeds and fake.dms_to(eva) == []
+
+
+async def test_an_expired_tiles_token_brings_a_mention_with_a_fresh_my_tiles_button(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    eva = fake.add_user("Eva", dms_closed=True)
+    await seat_and_fill(fake, harness, eva)
+    table = harness.manager.tables()[0]
+    (ping,) = await fake.wait_until(lambda: pings(fake, eva))
+    (shown,) = await fake.replied(await fake.click(eva, ping, f"dm1:t:{table}:"))
+    moves = [i for i in shown.custom_ids() if i.startswith("dm1:m:")]
+    # Fifteen minutes later her tiles message can no longer be edited ("Unknown Webhook").
+    fake.tokens_expired_for.add(eva.id)
+    await fake.answered(await fake.click(eva, shown, moves[0]))
+    await harness.idle()
+    (again,) = await fake.wait_until(lambda: pings(fake, eva))
+    assert again.id != ping.id
+    assert again.content.startswith(f"<@{eva.id}>, te toca en la mesa 1: juega <t:")
+    assert again.custom_ids() == [f"dm1:t:{table}:"]
+    # The turn is hers until she moves or her time runs out: no robot moved for her.
+    state = harness.manager.table_state(table)
+    assert state is not None and state.seats[state.turn or 0].name == "Eva"
+    fake.tokens_expired_for.clear()
+    (fresh,) = await fake.replied(await fake.click(eva, again, f"dm1:t:{table}:"))
+    assert fresh.ephemeral and fresh.content.startswith("Tu turno en la mesa 1")

@@ -207,6 +207,13 @@ async def test_closing_with_two_tables_in_one_place_asks_which_and_closes_none(
     by_id = await manager.handle(CloseTable(ANA, CHAT, table_id=two, is_admin=True))
     assert by_id.ok
     assert manager.tables() == [one]
+    label = manager.table_state(one).label
+    unknown = await manager.handle(CloseTable(ANA, CHAT, label="99", is_admin=True))
+    assert unknown.refusal is not None and unknown.refusal.reason is RefusalReason.NO_TABLE
+    elsewhere = await manager.handle(CloseTable(ANA, OTHER_CHAT, label=label, is_admin=True))
+    assert elsewhere.refusal is not None and elsewhere.refusal.reason is RefusalReason.NO_TABLE
     foreign = await manager.handle(CloseTable(ANA, OTHER_CHAT, table_id=one, is_admin=True))
     assert foreign.refusal is not None and foreign.refusal.reason is RefusalReason.TABLE_GONE
     assert manager.tables() == [one]
+    assert (await manager.handle(CloseTable(ANA, CHAT, label=label, is_admin=True))).ok
+    assert manager.tables() == []

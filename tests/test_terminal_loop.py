@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot.terminal import play
 from storage.memory import MemoryStorage
+from tests.terminal_pty import TerminalProcess, worker
 
 
 async def run_script(script: str, **options) -> tuple[int, str, MemoryStorage]:
@@ -29,7 +30,7 @@ async def test_a_scripted_match_from_piped_input_plays_to_the_end():
     assert "— Mano 1 —" in text
     assert "Te toca (45 s): 1) " in text  # the playable tiles, numbered, and the timer
     assert "Tus fichas: [" in text
-    assert "Tanteo (nosotros – ellos):" in text
+    assert "Marcador (nosotros – ellos):" in text
     won = "¡Ganamos la partida" in text
     assert won or "Ellos ganaron la partida" in text
     assert text.rstrip().endswith(f"Tu saldo: ${1010 if won else 990}.")
@@ -200,3 +201,50 @@ async def test_domino_play_never_touches_the_bots_live_tables_in_the_same_databa
     assert after[table_id] == before[table_id]  # untouched: still the bot's to resume
     assert await storage.balance(ana_id) == balance
     assert await storage.check_ledger() == []
+
+
+# ---------------------------------------------------------------- a person at a terminal
+# `domino play`'s loop on a pseudo-terminal, its clock moved by the test (tests/terminal_pty.py).
+# Seed 11: you open hand 1 with the 6-6 (your only move); at your second turn you may play
+# the 1-0 or the 4-1.
+
+
+def _at_the_first_turn() -> TerminalProcess:
+    terminal = TerminalProcess(worker(11), clock=True)
+    terminal.advance(1)  # the countdown
+    terminal.read_until("Te toca (45 s): 1) 6-6\n")
+    return terminal
+
+
+def test_after_a_turn_times_out_the_next_number_is_read_against_the_prompt_on_screen():
+    terminal = _at_the_first_turn()
+    try:
+        terminal.advance(45)  # nobody types: a robot plays the 6-6
+        timed_out = terminal.read_until("robot)\n")
+        assert timed_out == "  Juegas [6|6]. (se acabó el tiempo: jugó un robot)\n"
+        terminal.advance(3)  # the three robots
+        terminal.read_until("Te toca (45 s): 1) 1-0  2) 4-1\n")
+        terminal.type("2")
+        assert terminal.read_until("derecha.\n") == "2\n  Juegas [4|1] a la derecha.\n"
+    finally:
+        terminal.close()
+    assert terminal.error_text == ""
+
+
+def test_a_line_typed_when_it_is_not_your_turn_is_answered_at_once_and_never_played_later():
+    terminal = _at_the_first_turn()
+    try:
+        terminal.advance(45)
+        terminal.read_until("robot)\n")
+        terminal.type("1")  # while the robots think (their clock stands still)
+        assert terminal.read_until("turno.\n") == "1\n  ! No es tu turno.\n"
+        terminal.advance(3)
+        terminal.read_until("Te toca (45 s): 1) 1-0  2) 4-1\n")
+        terminal.type("t")  # answered next: the 1 above was not kept for this prompt
+        tiles = terminal.read_until("[6|4]\n")
+        assert tiles == "t\nTus fichas: [1|0] [2|0] [3|0] [4|1] [4|2] [6|4]\n"
+        terminal.type("1")
+        assert terminal.read_until("derecha.\n") == "1\n  Juegas [1|0] a la derecha.\n"
+    finally:
+        terminal.close()
+    assert terminal.error_text == ""

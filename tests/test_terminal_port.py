@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
 
 from storage.memory import MemoryStorage
+from tests.terminal_pty import TerminalProcess, worker
 from tests.test_terminal_loop import run_script
 
 
@@ -15,11 +17,11 @@ async def test_the_players_own_seat_is_spoken_to_in_the_second_person():
     _, spanish, _ = await run_script("1\n" * 400)
     assert "— Mano 2 — sales tú." in spanish and "sale Tú" not in spanish
     assert "Mano 1: Dominaste; ganamos 10 tantos." in spanish and "Tú dominó" not in spanish
-    assert "— Mano 1 — sale Rival izq." in spanish  # others: the third person
+    assert "— Mano 1 — sale Rival izquierdo." in spanish  # others: the third person
     _, english, _ = await run_script("1\n" * 400, language="en")
     assert "— Hand 2 — you open." in english and "You opens" not in english
     assert "Hand 1: You domino; we win 10 points." in english and "You dominoes" not in english
-    assert "Hand 7: Right rival dominoes; they win 12 points." in english
+    assert "Hand 7: Right opponent dominoes; they win 12 points." in english
 
 
 async def test_the_board_picture_is_kept_on_disk(tmp_path: Path):
@@ -70,7 +72,7 @@ async def test_when_a_robot_takes_the_seat_the_terminal_keeps_reading_so_b_can_b
     assert "Vuelves a tu asiento." in out.getvalue()
 
 
-async def test_the_board_picture_names_the_robots_as_the_text_does():
+async def test_the_board_picture_names_the_robots_as_the_text_does_shortened_to_fit():
     from bot.core import ChatRef, OpenTable, PlayerRef, RobotSeat, TableManager
     from bot.terminal import TerminalPort
 
@@ -87,5 +89,93 @@ async def test_the_board_picture_names_the_robots_as_the_text_does():
     await port.deliver(state)
     names = [seat.name for seat in port.board_facts(state).seats]
     assert names == ["Tú", "Rival der.", "Compañero", "Rival izq."]
-    assert names[1:] == [port.who(seat) for seat in (1, 2, 3)]  # the text's names
+    assert [port.who(seat) for seat in (1, 2, 3)] == [
+        "Rival derecho",
+        "Compañero",
+        "Rival izquierdo",
+    ]  # the text's names, whole
     await manager.stop()
+
+
+# ---------------------------------------------------------------- a person at a terminal
+# Seed 11 on an 80-column pseudo-terminal (tests/terminal_pty.py), to the second hand's
+# first turn: the first move typed, then q (a robot plays one move for you) and b, then
+# always the first choice.
+
+
+def _answer(terminal: TerminalProcess, line: str) -> None:
+    terminal.type(line)
+    terminal.read_until(line + "\n")  # the terminal's echo
+    terminal.read_until("\n")  # the answer (the clock stands still: nothing else comes)
+
+
+@pytest.fixture(scope="module")
+def second_hand() -> str:
+    """Everything printed up to the second hand's first prompt."""
+    terminal = TerminalProcess(worker(11), columns=80, clock=True)
+    try:
+        terminal.advance(1)  # the countdown
+        terminal.read_until("Te toca (45 s): 1) 6-6\n")
+        _answer(terminal, "1")
+        terminal.advance(3)  # the three robots
+        terminal.read_until("Te toca (45 s): 1) 1-0  2) 4-1\n")
+        _answer(terminal, "q")
+        terminal.advance(1)  # a robot plays your move
+        terminal.read_until("\n")
+        _answer(terminal, "b")
+        for _turn in range(6):  # the rest of the hand
+            terminal.advance(3)
+            terminal.read_until("Te toca (45 s): ")
+            terminal.read_until("\n")
+            _answer(terminal, "1")
+        terminal.advance(5)  # the pause between hands, then three robots
+        terminal.read_until("Te toca (45 s): ")
+        terminal.read_until("\n")
+    finally:
+        terminal.close()
+    assert terminal.error_text == ""
+    return terminal.output
+
+
+def test_a_move_a_robot_makes_for_you_while_you_are_away_says_the_robot_played(second_hand: str):
+    assert (
+        "\nq\n"
+        "Ahora juega un robot por ti. Escribe b para volver a tu asiento.\n"
+        "  Juegas [4|1] a la derecha. (jugó un robot por ti)\n"
+        "b\n"
+        "Vuelves a tu asiento.\n"
+    ) in second_hand
+
+
+def test_a_robot_opener_is_named_whole_so_no_line_ends_in_a_double_full_stop(second_hand: str):
+    assert "\n— Mano 2 — sale Rival derecho.\n" in second_hand
+    assert [line for line in second_hand.split("\n") if ".." in line] == []
+
+
+TILE = re.compile(r"\[\d\|\d\]")
+
+
+def test_lines_wrap_at_the_terminal_width_between_tiles_never_inside_one(second_hand: str):
+    lines = second_hand.split("\n")
+    assert [line for line in lines if len(line) > 80] == []
+    assert [line for line in lines if "[" in TILE.sub("", line) or "]" in TILE.sub("", line)] == []
+    assert (
+        "\nMesa: [3|1][1|1][1|5][5|2][2|1][1|0][0|4][4|5][5|6][6|6][6|1][1|4][4|3][3|2]\n"
+        "      [2|6][6|0][0|2][2|2][2|4][4|4][4|6][6|3]\n"
+    ) in second_hand
+    assert (
+        "\nEscribe el número de una jugada; e NOMBRE para un gesto (buena, gracias, rapido,\n"
+        "  ups, jaja, pensando, capicua, hola); t para ver tus fichas; b para volver; q\n"
+        "  para salir.\n"
+    ) in second_hand
+
+
+def test_the_prompt_shows_the_running_score_and_the_target(second_hand: str):
+    assert second_hand.count("\nMarcador (nosotros – ellos): 0 – 0, partida a 100\nMesa: ") == 8
+    assert second_hand.endswith(
+        "\nMarcador (nosotros – ellos): 14 – 0, partida a 100\n"
+        "Mesa: [0|3][3|2][2|4]\n"
+        "Fichas en mano: Rival derecho: 6, Compañero: 6, Rival izquierdo: 6\n"
+        "Tus fichas: [2|2] [4|0] [4|1] [5|4] [6|1] [6|4] [6|5]\n"
+        "Te toca (45 s): 1) 4-0 izq.  2) 4-0 der.  3) 4-1  4) 5-4  5) 6-4\n"
+    )

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 async def _main(args: argparse.Namespace) -> int:
     from bot.core import TablesHeldElsewhere
     from bot.present.i18n import translator
-    from bot.terminal import play
+    from bot.terminal import play, terminal_width
     from storage import open_storage
 
     storage = await open_storage(args.db)
@@ -76,6 +76,7 @@ async def _main(args: argparse.Namespace) -> int:
             name=args.name,
             interactive=sys.stdin.isatty(),
             catch_interrupt=True,
+            width=terminal_width,
         )
     except TablesHeldElsewhere:
         # two processes must never play one table (issue 13, item 4)

@@ -276,13 +276,17 @@ class CloseTable:
     Attributes:
         table_id: the table, or None for the only live table in this place (the chat,
             and the channel or thread where it was asked).
+        label: instead of ``table_id``, the table's number for people (``"3"``) in this
+            chat.
         is_admin: the front end checked admin rights on its platform; the core refuses
-            (``not_admin``) when False, and ``no_table`` when the chat has no such table.
+            (``not_admin``) when False, ``no_table`` when the chat has no such table and
+            ``which_table`` when several tables are here and none was named.
     """
 
     player: PlayerRef
     chat: ChatRef
     table_id: str | None = None
+    label: str | None = None
     is_admin: bool = False
 
 

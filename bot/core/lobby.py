@@ -184,6 +184,8 @@ class Lobby:
         if command.level is not None and command.level not in LEVELS:
             raise Refused(RefusalReason.UNKNOWN_LEVEL, levels=", ".join(LEVELS))
         table = core.table_for(command.player, command.chat, command.table_id)
+        if command.table_id is None and table.chat.place != command.chat.place:
+            raise Refused(RefusalReason.NO_TABLE)  # their table is in another channel
         async with table.lock:
             seat = core.seat_at(table, command.player)
             if table.phase is not Phase.WAITING:
@@ -232,6 +234,15 @@ class Lobby:
             table = core.tables.get(command.table_id)
             if table is None or table.chat.key != command.chat.key:
                 raise Refused(RefusalReason.TABLE_GONE, command.table_id)
+        elif command.label is not None:
+            named = [
+                t
+                for t in core.tables.values()
+                if t.chat.key == command.chat.key and t.label == command.label.strip()
+            ]
+            if not named:
+                raise Refused(RefusalReason.NO_TABLE)
+            table = named[0]
         else:
             place = command.chat.place
             here = [t for t in core.tables.values() if t.chat.place == place]
@@ -301,9 +312,19 @@ class Lobby:
     # ------------------------------------------------------------------ helpers
 
     def _refuse_if_seated_here(self, player: PlayerRef, chat: ChatRef) -> None:
+        """One table at a time per chat (rules.md, "The house"); the refusal says where
+        that table is when it is not where the player asked (another channel or topic)."""
         table = self.core.my_table_here(player, chat)
-        if table is not None:
-            raise Refused(RefusalReason.ALREADY_SEATED, table.id, label=table.label)
+        if table is None:
+            return
+        where: dict[str, str | int] = {}
+        if table.chat.place != chat.place:
+            where["elsewhere"] = 1
+            if table.chat.channel_id is not None:
+                where["channel_id"] = table.chat.channel_id
+            if table.chat.thread_id is not None:
+                where["thread_id"] = table.chat.thread_id
+        raise Refused(RefusalReason.ALREADY_SEATED, table.id, label=table.label, **where)
 
     async def _seat_player(
         self, table: Table, player: PlayerRef, seat: int | None, *, new_table: bool = False

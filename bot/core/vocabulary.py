@@ -111,7 +111,9 @@ class RefusalReason(StrEnum):
     SEAT_RESERVED = "seat_reserved"
     BAD_SEAT = "bad_seat"
     TABLE_FULL = "table_full"
-    ALREADY_SEATED = "already_seated"  # params: label (their table here)
+    # params: label (their table in this chat); when it is in another channel or topic
+    # of the chat: elsewhere (1) and its channel_id / thread_id
+    ALREADY_SEATED = "already_seated"
     ALREADY_STARTED = "already_started"
     NOT_STARTED = "not_started"
     INSUFFICIENT_FUNDS = "insufficient_funds"  # params: balance, stake

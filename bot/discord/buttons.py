@@ -28,6 +28,7 @@ __all__ = [
     "OnPress",
     "PressItem",
     "board_view",
+    "custom_ids",
     "moves_view",
     "press_item",
     "static_view",
@@ -67,6 +68,19 @@ class PressItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PRESS_T
         /,
     ) -> PressItem:
         return cls(match.group(0))
+
+
+def custom_ids(message: discord.Message) -> set[str]:
+    """The custom ids of the components on ``message``."""
+    found: set[str] = set()
+    stack: list[Any] = list(message.components)
+    while stack:
+        component = stack.pop()
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            found.add(custom_id)
+        stack.extend(getattr(component, "children", []))
+    return found
 
 
 def press_item(on_press: OnPress) -> type[PressItem]:

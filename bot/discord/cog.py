@@ -287,7 +287,7 @@ class DominoCog(
         if not reply.ok:
             await self.replies.refuse(interaction, reply)
             return
-        lang = player_language(interaction)
-        await self.replies.answer(
-            interaction, confirmation(type(command), reply, lang) or texts(lang)("Done.")
-        )
+        if confirmation(type(command), reply, player_language(interaction)):
+            await self.replies.confirm(interaction, type(command), reply)
+        else:
+            await self.replies.answer(interaction, texts(player_language(interaction))("Done."))

@@ -15,11 +15,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core import Manager, SetChatRules
+from bot.core import CloseTable, Manager, SetChatRules
 from bot.discord.cog import preset_choices
 from bot.discord.i18n import command_name, player_language, text, texts
+from bot.discord.messages import close_not_admin_text, not_admin_text
 from bot.discord.replies import Replies, chat_of, player_of
-from bot.present.i18n import refusal_text
 from bot.present.labels import VALUE_LABELS, rules_text
 from bot.present.texts import confirmation
 from engine.rules import OPTION_VALUES, OptionValue
@@ -146,7 +146,7 @@ class ConfigCog(commands.Cog):
         is_admin = bool(interaction.permissions.manage_guild)
         if chat is None or not is_admin:
             # Refused at once: nothing to wait for, nothing written.
-            await self.replies.answer(interaction, refusal_text("not_admin", {}, lang))
+            await self.replies.answer(interaction, not_admin_text(lang))
             return
         await self.replies.defer_ephemeral(interaction)
         player = player_of(interaction)
@@ -161,3 +161,33 @@ class ConfigCog(commands.Cog):
         )
         listed = rules_text(info.rules, info.preset, info.overrides, lang)
         await self.replies.answer(interaction, f"{changed}\n{listed}")
+
+    @app_commands.command(
+        name=command_name("domino-cerrar", "domino-close"),
+        description=text("Close a stuck table in this server now; stakes are refunded"),
+    )
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(table=command_name("mesa", "table"))
+    @app_commands.describe(table=text("The table's number (the one in this channel if omitted)"))
+    async def domino_close(
+        self, interaction: discord.Interaction[Any], table: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        """Only members who may manage the server; the board announces the close."""
+        lang = player_language(interaction)
+        chat = chat_of(interaction)
+        if chat is None or not interaction.permissions.manage_guild:
+            await self.replies.answer(interaction, close_not_admin_text(lang))
+            return
+        await self.replies.defer_ephemeral(interaction)
+        command = CloseTable(
+            player_of(interaction),
+            chat,
+            label=None if table is None else str(table),
+            is_admin=True,
+        )
+        reply = await self.replies.ask(command)
+        if not reply.ok:
+            await self.replies.refuse(interaction, reply)
+            return
+        await self.replies.answer(interaction, confirmation(CloseTable, reply, lang))

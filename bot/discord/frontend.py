@@ -27,32 +27,20 @@ from discord.ext import commands
 
 from bot.core import Manager
 from bot.core.clock import Clock
-from bot.discord.buttons import PressItem, press_item
+from bot.discord.buttons import PressItem, custom_ids, press_item
 from bot.discord.cog import DominoCog
 from bot.discord.config import ConfigCog
 from bot.discord.i18n import DominoTranslator, player_language, texts
+from bot.discord.messages import PLATFORM, unknown_command_text
 from bot.discord.port import DiscordPort, Render
 from bot.discord.presses import Presses
-from bot.discord.replies import PLATFORM, Replies
+from bot.discord.replies import Replies
 from bot.discord_http import point_discord_at
 from storage.base import Storage
 
 __all__ = ["DiscordFrontEnd", "DominoBot", "intents"]
 
 log = logging.getLogger(__name__)
-
-
-def custom_ids(message: discord.Message) -> set[str]:
-    """The custom ids of the components on ``message``."""
-    found: set[str] = set()
-    stack: list[Any] = list(message.components)
-    while stack:
-        component = stack.pop()
-        custom_id = getattr(component, "custom_id", None)
-        if custom_id:
-            found.add(custom_id)
-        stack.extend(getattr(component, "children", []))
-    return found
 
 
 def intents() -> discord.Intents:
@@ -109,15 +97,34 @@ class DominoBot(commands.AutoShardedBot):
     async def _on_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        """Log a failed command and tell the member, ephemerally, instead of leaving
-        Discord's "thinking..." forever."""
-        log.error("/%s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
-        message = texts(player_language(interaction))("Something went wrong; please try again.")
+        """Tell the member, ephemerally, instead of leaving Discord's "thinking..."
+        forever: a command Discord still offers but this version no longer has (old
+        registrations during a deploy) is said so and logged in one line; any other
+        failure is logged with its traceback."""
+        language = player_language(interaction)
+        stale = None
+        if isinstance(error, app_commands.CommandNotFound):
+            stale = " ".join([*error.parents, error.name])
+        elif isinstance(error, app_commands.CommandSignatureMismatch):
+            stale = error.command.qualified_name
+        if stale is not None:
+            log.warning("/%s is not a command of this version (a stale registration)", stale)
+            message = unknown_command_text(language)
+        else:
+            log.error(
+                "/%s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error
+            )
+            message = texts(language)("Something went wrong; please try again.")
         with contextlib.suppress(discord.HTTPException):
             if interaction.response.is_done():
                 await interaction.followup.send(message, ephemeral=True)
             else:
                 await interaction.response.send_message(message, ephemeral=True)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (not an outage: that is "unavailable"):
+        its tables close, stakes refunded, players told by DM."""
+        self.port.chat_unreachable(str(guild.id))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a press of one of our buttons that is no longer on its message (its
@@ -129,6 +136,9 @@ class DominoBot(commands.AutoShardedBot):
         data: Any = interaction.data or {}
         custom_id = data.get("custom_id")
         if not isinstance(custom_id, str) or PressItem.matches(custom_id) is None:
+            # Not one of our payloads (forged, or a component of something else): refused
+            # ephemerally like any forged press, so nothing fails on the member's screen.
+            await self.presses.refuse_unknown(interaction)
             return
         message = interaction.message
         if message is not None and custom_id in custom_ids(message):

@@ -8,20 +8,38 @@ from __future__ import annotations
 
 import discord
 
-from bot.core import ChatRef, ChatRulesInfo, TableChanged, YourTiles
+from bot.core import (
+    ChatRef,
+    ChatRulesInfo,
+    Refusal,
+    RefusalReason,
+    TableChanged,
+    TableClosed,
+    YourTiles,
+)
 from bot.discord.i18n import texts
 from bot.present.labels import rules_text, team_names
+from bot.present.texts import refused
 from storage.base import PlayerStats, RankRow
 
 __all__ = [
+    "PLATFORM",
     "board_embed",
     "help_text",
+    "not_admin_text",
     "place_name",
+    "refusal_content",
     "rules_embed",
     "stats_lines",
     "tiles_content",
     "top_embed",
+    "turn_ping",
+    "unknown_command_text",
+    "unreachable_text",
 ]
+
+PLATFORM = "discord"
+"""The platform name of Discord's players and chats for the core."""
 
 
 def board_embed(event: TableChanged, language: str) -> discord.Embed:
@@ -137,14 +155,51 @@ def help_text(language: str) -> str:
     )
 
 
+def refusal_content(refusal: Refusal, language: str) -> str:
+    """A refusal as said on Discord: the presentation layer's sentence, the other table
+    of the server named by a link to its channel, and a server's admins called so."""
+    if refusal.reason is RefusalReason.NOT_ADMIN:
+        return not_admin_text(language)
+    where = refusal.params.get("thread_id") or refusal.params.get("channel_id")
+    return refused(refusal, language, place=f"<#{where}>" if where else "")
+
+
+def not_admin_text(language: str) -> str:
+    """Who may change a server's rules (a server, not a chat, on Discord)."""
+    return texts(language)(
+        "Only this server's administrators (Manage Server) can change its rules."
+    )
+
+
+def close_not_admin_text(language: str) -> str:
+    """Who may close a server's table."""
+    return texts(language)(
+        "Only this server's administrators (Manage Server) can close its tables."
+    )
+
+
+def unknown_command_text(language: str) -> str:
+    """The answer to a command Discord still shows but this bot no longer has."""
+    return texts(language)(
+        "That command no longer exists (the bot was updated). `/domino help` lists the "
+        "current ones; Discord may take a minute to refresh its menu."
+    )
+
+
 def place_name(client: discord.Client, chat: ChatRef) -> str:
-    """ "Server · #channel" for a chat (ids when the bot cannot see them)."""
+    """ "Server · #channel" for a chat, "Server · #channel › thread" for a table in a
+    thread or a forum post (ids when the bot cannot see them)."""
     guild = client.get_guild(int(chat.chat_id)) if chat.chat_id.isdigit() else None
     name = guild.name if guild is not None else chat.chat_id
-    if chat.channel_id is not None and guild is not None:
-        channel = guild.get_channel(int(chat.channel_id))
-        if channel is not None:
-            return f"{name} · #{channel.name}"
+    where = chat.thread_id or chat.channel_id
+    if where is None or guild is None or not where.isdigit():
+        return name
+    channel = guild.get_channel_or_thread(int(where))
+    if isinstance(channel, discord.Thread):
+        parent = channel.parent
+        return f"{name} · #{parent.name} › {channel.name}" if parent else f"{name} · {channel.name}"
+    if channel is not None:
+        return f"{name} · #{channel.name}"
     return name
 
 
@@ -161,4 +216,43 @@ def tiles_content(event: YourTiles, place: str) -> str:
         label=label,
         place=place,
         when=f"<t:{int(event.deadline)}:R>",
+    )
+
+
+def turn_ping(event: YourTiles, mention: str) -> str:
+    """The channel's "your turn" for a member whose DMs are closed (``mention`` them)."""
+    _ = texts(event.to.language)
+    label = event.label or event.table_id
+    if event.deadline is None:
+        return _(
+            "{mention}, your turn at table {label}. Your direct messages are closed: press "
+            "“My tiles” to see your tiles here.",
+            mention=mention,
+            label=label,
+        )
+    return _(
+        "{mention}, your turn at table {label}: move {when}. Your direct messages are closed: "
+        "press “My tiles” to see your tiles here.",
+        mention=mention,
+        label=label,
+        when=f"<t:{int(event.deadline)}:R>",
+    )
+
+
+def unreachable_text(event: TableClosed, place: str, language: str) -> str:
+    """The DM telling a player their table closed because the bot can no longer use its
+    channel (deleted, the bot removed from the server, a right taken away)."""
+    _ = texts(language)
+    label = event.label or event.table_id
+    if event.refunds:
+        return _(
+            "Table {label} ({place}) closed: I can no longer use its channel. Nobody lost: "
+            "the stakes were refunded.",
+            label=label,
+            place=place,
+        )
+    return _(
+        "Table {label} ({place}) closed: I can no longer use its channel. Nothing was paid.",
+        label=label,
+        place=place,
     )

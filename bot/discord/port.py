@@ -16,12 +16,18 @@ interactions within Discord's 3 seconds.
 - **Tiles**: by DM, or ephemerally when DMs are closed: :class:`bot.discord.tiles.TilesDesk`
   (``port.desk``).
 - **Results**: hand and match results as short channel messages with their pictures.
+- **A channel the bot can no longer use** (deleted: 10003; no access: 50001, e.g. after
+  the bot was removed from the server; a right taken away: 50013) closes its tables once
+  through the manager (``chat_unreachable``: stakes refunded, nobody abandoned); the
+  players are told by DM. Removal from a server (GUILD_DELETE) does the same for every
+  table there. The manager logs the one line; nothing is retried or drawn there again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import io
 import logging
@@ -52,17 +58,32 @@ from bot.core import (
 )
 from bot.discord.buttons import board_view
 from bot.discord.i18n import texts
-from bot.discord.messages import board_embed
+from bot.discord.messages import (
+    PLATFORM,
+    board_embed,
+    place_name,
+    refusal_content,
+    unreachable_text,
+)
 from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label
 from bot.present.labels import team_names
-from bot.present.texts import closed_text, refused
+from bot.present.texts import GROUP_CLOSES, closed_text
 from engine.hand import Termination
+from render import TableFacts
 
 __all__ = ["BOARD_FILE", "DM_CLOSED", "DiscordPort"]
 
 log = logging.getLogger(__name__)
+
+UNREACHABLE_CODES = frozenset({10003, 50001, 50013})
+"""Discord's codes for a channel the bot can no longer use: Unknown Channel (deleted),
+Missing Access (no longer in the server, or cannot view it), Missing Permissions (Send
+Messages or Attach Files taken away)."""
+
+UNKNOWN_MESSAGE = 10008
+"""The board message was deleted (its channel is fine: a new board is posted)."""
 
 HISTORY_LOOKUP = 30
 """How many recent channel messages to search for a resumed table's board."""
@@ -81,11 +102,19 @@ class _Board:
     closed: TableClosed | None = None
     looked_up: bool = False
     noted: int | None = None  # the message id kept in the manager's note
+    place: str = ""  # "Server · #channel" when last drawn (said when it is gone)
     task: asyncio.Task[None] | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 Render = Callable[..., bytes]
+
+
+def _frozen_clock_off(facts: TableFacts) -> TableFacts:
+    """A board picture's facts without the seconds left: the embed counts the turn down
+    live (``<t:…:R>``), and a number drawn once would stand still beside it."""
+    return dataclasses.replace(facts, seconds_left=None)
+
 
 BOARD_NOTE = "discord.board"
 """The table manager's front-end note holding the board message (``channel_id``,
@@ -129,9 +158,12 @@ class DiscordPort:
         self._render_hand_result = render_hand_result
         self._render_match_result = render_match_result
         self.boards: dict[str, _Board] = {}
-        self.desk = TilesDesk(client, render_hand)
+        self.desk = TilesDesk(client, render_hand, self._channel, self.unusable)
         self.dms_closed = self.desk.dms_closed  # user ids (the desk's set)
         self._closing = False
+        # (server, channel or None for all) being closed now, and the tasks doing it
+        self._unreachable: set[tuple[str, str | None]] = set()
+        self._closers: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ port
     async def deliver(self, event: Event) -> None:
@@ -140,8 +172,63 @@ class DiscordPort:
             return
         try:
             await self._deliver(event)
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
+            chat = getattr(event, "chat", None)
+            if isinstance(chat, ChatRef) and self.unusable(chat, exc):
+                return
             log.exception("Discord refused an update of table %s", getattr(event, "table_id", ""))
+
+    # ------------------------------------------------------------------ unreachable
+    def unusable(self, chat: ChatRef, error: discord.HTTPException) -> bool:
+        """Whether ``error`` says the bot can no longer use ``chat``'s channel; if so its
+        tables are being closed (:meth:`chat_unreachable`) and the error needs no log."""
+        if error.code not in UNREACHABLE_CODES:
+            return False
+        self.chat_unreachable(chat.chat_id, chat.thread_id or chat.channel_id)
+        return True
+
+    def chat_unreachable(self, guild_id: str, channel_id: str | None = None) -> None:
+        """Close the tables of a server (``channel_id`` None: the bot left it) or of one
+        of its channels or threads, once, through the manager (stakes refunded; the
+        players are told when their ``TableClosed`` arrives)."""
+        if self._notes is None:
+            return
+        key = (guild_id, channel_id)
+        if key in self._unreachable or (guild_id, None) in self._unreachable:
+            return  # already being closed: a request still in flight failed too
+        self._unreachable.add(key)
+        manager = self._notes
+
+        async def close() -> None:
+            try:
+                await manager.chat_unreachable(PLATFORM, guild_id, channel_id)
+            finally:
+                self._unreachable.discard(key)
+
+        task = asyncio.create_task(close())
+        self._closers.add(task)
+        task.add_done_callback(self._closers.discard)
+
+    async def _tell_unreachable(self, event: TableClosed) -> None:
+        """Tell a closed table's players privately that its channel cannot be used."""
+        board = self.boards.pop(event.table_id, None)
+        if board is not None and board.task is not None and not board.task.done():
+            board.task.cancel()  # nothing more is drawn where the bot cannot post
+        place = board.place if board is not None and board.place else None
+        if place is None:
+            place = place_name(self.client, event.chat)
+        await self.desk.table_closed(event.table_id)
+        for player in event.humans:
+            if player.user_id in self.dms_closed:
+                continue  # neither their DMs nor the channel: nobody can tell them
+            content = unreachable_text(event, place, player.language)
+            try:
+                user = await self.desk.dm_user(player.user_id)
+                await user.send(content)
+            except discord.Forbidden as exc:
+                if exc.code != DM_CLOSED:
+                    raise
+                self.dms_closed.add(player.user_id)
 
     async def _deliver(self, event: Event) -> None:
         if isinstance(event, TableChanged):
@@ -149,7 +236,10 @@ class DiscordPort:
             board.latest = board.pending = event
             self._kick_board(board)
         elif isinstance(event, YourTiles):
-            self.desk.deliver(event)
+            # A table this process has not drawn yet was restored after a restart (a
+            # new one shows its board long before the first tiles).
+            seen = self.boards.get(event.table_id)
+            self.desk.deliver(event, resumed=seen is None or seen.latest is None)
         elif isinstance(event, HandEnded):
             await self._hand_ended(event)
         elif isinstance(event, MatchEnded):
@@ -177,16 +267,18 @@ class DiscordPort:
         elif isinstance(event, SeatGivenBack):
             _ = texts(event.chat.language)
             await self._say(event.chat, _("{name} is back.", name=event.player.display_name))
+        elif isinstance(event, TableClosed) and event.reason is CloseReason.UNREACHABLE:
+            await self._tell_unreachable(event)
         elif isinstance(event, TableClosed):
             ended_board = self.boards.get(event.table_id)
             if ended_board is not None:
                 ended_board.closed = event
                 self._kick_board(ended_board)
             await self.desk.table_closed(event.table_id)
-            if event.reason in (CloseReason.NO_HUMANS, CloseReason.CANCELLED):
+            if event.reason in GROUP_CLOSES:
                 await self._say(event.chat, closed_text(event, event.chat.language))
         elif isinstance(event, Refusal):
-            await self._tell(event.to, event.table_id, refused(event))
+            await self._tell(event.to, event.table_id, refusal_content(event, event.to.language))
         elif isinstance(event, ChatRulesChanged):
             _ = texts(event.chat.language)
             await self._say(
@@ -251,8 +343,9 @@ class DiscordPort:
                 if board.closed is not None and board.pending is None:
                     await self._close_board(board)
                     return
-            except discord.HTTPException:
-                log.exception("could not update the board of table %s", board.table_id)
+            except discord.HTTPException as exc:
+                if not self.unusable(board.chat, exc):
+                    log.exception("could not update the board of table %s", board.table_id)
             except Exception:
                 log.exception("board of table %s failed", board.table_id)
 
@@ -271,12 +364,13 @@ class DiscordPort:
         language = event.chat.language
         facts = board_facts(event, language)
         if event.view is not None:
-            png = await self._draw(self._render_board, event.view, facts)
+            png = await self._draw(self._render_board, event.view, _frozen_clock_off(facts))
         else:  # seats still filling, or the countdown: the waiting table
             starting = event.phase == "countdown"
             png = await self._draw(
                 functools.partial(self._render_waiting, starting=starting), event.rules, facts
             )
+        board.place = place_name(self.client, event.chat)
         embed = board_embed(event, language)
         view = board_view(event, language)
         files = [discord.File(io.BytesIO(png), BOARD_FILE)]
@@ -292,7 +386,9 @@ class DiscordPort:
                 await message.edit(embed=embed, attachments=files, view=view)
                 await self._note_board(board, channel)
                 return
-            except discord.NotFound:
+            except discord.NotFound as exc:
+                if exc.code != UNKNOWN_MESSAGE:
+                    raise  # the channel itself is gone: no new board there
                 board.message_id = None
         sent = await channel.send(embed=embed, files=files, **with_view(view))
         board.message_id = sent.id
@@ -368,10 +464,18 @@ class DiscordPort:
         embed = board_embed(ended, language)
         if closed.reason != "finished":
             embed.description = texts(language)("This table has closed.")
-        # The board keeps its last picture (a table closed before its match started
-        # drops its waiting picture); a finished match offers a rematch.
+        # A finished match shows its final position (the winning tile is on no earlier
+        # picture: no TableChanged follows the last move); a table closed mid-match keeps
+        # its last picture, one closed before its match started drops its waiting
+        # picture; a finished match offers a rematch.
         extra: dict[str, Any] = {}
-        if latest.view is not None:
+        if final is not None:
+            png = await self._draw(
+                self._render_board, final.view, _frozen_clock_off(board_facts(ended, language))
+            )
+            extra["attachments"] = [discord.File(io.BytesIO(png), BOARD_FILE)]
+            embed.set_image(url=f"attachment://{BOARD_FILE}")
+        elif latest.view is not None:
             embed.set_image(url=f"attachment://{BOARD_FILE}")
         else:
             extra["attachments"] = []
@@ -459,6 +563,7 @@ class DiscordPort:
         """Stop the workers (pending edits are dropped; the next run redraws)."""
         self._closing = True
         tasks = [b.task for b in self.boards.values() if b.task] + self.desk.tasks()
+        tasks += list(self._closers)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -469,6 +574,7 @@ class DiscordPort:
             tasks = [
                 b.task for b in self.boards.values() if b.task and not b.task.done()
             ] + self.desk.tasks()
+            tasks += [t for t in self._closers if not t.done()]
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)

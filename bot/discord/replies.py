@@ -13,19 +13,17 @@ from typing import Any
 
 import discord
 
-from bot.core import ChatRef, Command, Manager, PlayerRef, Reply, YourTiles
+from bot.core import ChatRef, Command, Leave, Manager, PlayerRef, PressKind, Reply, YourTiles
 from bot.discord.buttons import tiles_view
 from bot.discord.i18n import chat_language, player_language, texts
-from bot.discord.messages import place_name
+from bot.discord.messages import PLATFORM, place_name, refusal_content
 from bot.discord.port import DiscordPort
 from bot.discord.tiles import DM_CLOSED
-from bot.present.texts import refused, seated_text
+from bot.present.texts import confirmation, seated_text
 
 __all__ = ["PLATFORM", "Replies", "chat_of", "player_of"]
 
 log = logging.getLogger(__name__)
-
-PLATFORM = "discord"
 
 
 def player_of(interaction: discord.Interaction[Any]) -> PlayerRef:
@@ -80,7 +78,7 @@ class Replies:
         """Tell the actor, ephemerally, why nothing happened."""
         refusal = reply.refusal
         assert refusal is not None
-        await self.answer(interaction, refused(refusal, player_language(interaction)))
+        await self.answer(interaction, refusal_content(refusal, player_language(interaction)))
 
     async def answer(
         self, interaction: discord.Interaction[Any], content: str, **kwargs: Any
@@ -90,6 +88,27 @@ class Replies:
             await interaction.followup.send(content, ephemeral=True, **kwargs)
         else:
             await interaction.response.send_message(content, ephemeral=True, **kwargs)
+
+    async def confirm(
+        self, interaction: discord.Interaction[Any], done: type[Command] | PressKind, reply: Reply
+    ) -> None:
+        """The accepted command's sentence, ephemerally (nothing when nothing needs
+        saying); a member who left a match is also told a robot plays for them and
+        until when they may come back (rules.md, "The house")."""
+        language = player_language(interaction)
+        content = confirmation(done, reply, language)
+        if done in (Leave, PressKind.LEAVE) and reply.table_id and reply.seat is not None:
+            state = self.manager.table_state(reply.table_id)
+            seat = state.seats[reply.seat] if state is not None else None
+            if seat is not None and seat.away and seat.back_by is not None:
+                content += " " + texts(language)(
+                    "A robot plays for you now: come back within 5 minutes (before "
+                    "{deadline}) with the board's “Come back” button to keep your seat and "
+                    "your stake.",
+                    deadline=f"<t:{int(seat.back_by)}:t>",
+                )
+        if content:
+            await self.answer(interaction, content)
 
     async def defer_ephemeral(self, interaction: discord.Interaction[Any]) -> None:
         if not interaction.response.is_done():

@@ -4,7 +4,10 @@
 turn naming the server and the table, with one button per legal move; between turns the
 same DM is edited (buttons removed). A member whose DMs are closed (Discord error 50007)
 gets their tiles ephemerally instead: the last ephemeral tiles message they opened is
-edited while its interaction token lives. Work is queued per player and coalesced.
+edited while its interaction token lives. When there is none (never opened, or its token
+expired: 15 minutes, then "Unknown Webhook"), their turn is a short mention in the
+table's channel with a "my tiles" button, deleted once the turn is over. Work is queued
+per player and coalesced.
 """
 
 from __future__ import annotations
@@ -20,9 +23,9 @@ from typing import Any
 
 import discord
 
-from bot.core import PlayerRef, YourTiles
-from bot.discord.buttons import moves_view
-from bot.discord.messages import place_name, tiles_content
+from bot.core import ChatRef, PlayerRef, YourTiles
+from bot.discord.buttons import custom_ids, moves_view, tiles_view
+from bot.discord.messages import place_name, tiles_content, turn_ping
 from bot.present.facts import hand_facts
 
 __all__ = ["DM_CLOSED", "HAND_FILE", "TilesDesk", "with_view"]
@@ -36,6 +39,9 @@ EPHEMERAL_TOKEN_SECONDS = 14 * 60
 """An interaction token lives 15 minutes; stop editing through it a little before."""
 
 HAND_FILE = "fichas.png"
+
+TILES_LOOKUP = 10
+"""How many recent DMs to search for a resumed table's turn message."""
 
 
 def with_view(view: discord.ui.View | None) -> dict[str, Any]:
@@ -52,6 +58,8 @@ class _Tiles:
     has_buttons: bool = False
     shown: tuple[int, int, bool] | None = None  # (hand, move number, my turn) last shown
     task: asyncio.Task[None] | None = None
+    ping: discord.Message | None = None  # "your turn" in the channel (DMs closed)
+    resumed: bool = False  # the table came back after a restart: its DMs may be out there
 
 
 @dataclass
@@ -66,20 +74,36 @@ class TilesDesk:
     Args:
         client: the running bot (DMs, guild names).
         render_hand: the picture of a hand (``render.hand_png``).
+        channel_of: where a table's board is (for the turn mention of a member whose
+            DMs are closed); None: no such mention.
+        unusable: told when that channel refuses a mention because the bot can no
+            longer use it; True when that is what the error says (nothing to log).
     """
 
-    def __init__(self, client: discord.Client, render_hand: Callable[..., bytes]) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        render_hand: Callable[..., bytes],
+        channel_of: Callable[[ChatRef], discord.abc.Messageable | None] | None = None,
+        unusable: Callable[[ChatRef, discord.HTTPException], bool] | None = None,
+    ) -> None:
         self.client = client
         self._render_hand = render_hand
+        self._channel_of = channel_of
+        self._unusable = unusable
         self.tiles: dict[tuple[str, str], _Tiles] = {}  # (table, user id)
         self.dms_closed: set[str] = set()  # user ids
         self.ephemeral: dict[tuple[str, str], _Ephemeral] = {}
 
-    def deliver(self, event: YourTiles) -> None:
-        """Queue ``event`` for its player (the latest state wins)."""
+    def deliver(self, event: YourTiles, *, resumed: bool = False) -> None:
+        """Queue ``event`` for its player (the latest state wins). ``resumed``: the table
+        was not seen by this process before (restored after a restart), so the player's
+        turn DM may already be there (:meth:`_adopt_turn_dm`)."""
         slot = self.tiles.get((event.table_id, event.to.user_id))
         if slot is None:
-            slot = self.tiles[(event.table_id, event.to.user_id)] = _Tiles(event.to, event.table_id)
+            slot = self.tiles[(event.table_id, event.to.user_id)] = _Tiles(
+                event.to, event.table_id, resumed=resumed
+            )
         slot.pending = event
         if slot.task is None or slot.task.done():
             slot.task = asyncio.create_task(self._tiles_worker(slot))
@@ -88,6 +112,12 @@ class TilesDesk:
         """Take the buttons off the table's tiles DMs and forget its players."""
         for key in [k for k in self.tiles if k[0] == table_id]:
             slot = self.tiles.pop(key)
+            slot.pending = None
+            if slot.task is not None and not slot.task.done():
+                # a DM in flight lands first, so its buttons are taken off below and
+                # nothing of the table arrives after its closing
+                await asyncio.wait({slot.task})
+            await self._unping(slot)
             if slot.message is not None and slot.has_buttons:
                 with contextlib.suppress(discord.HTTPException):
                     await slot.message.edit(view=None)
@@ -123,15 +153,18 @@ class TilesDesk:
             return  # the same state again
         refresh = event.is_your_turn or new_hand or slot.has_buttons
         if user_id in self.dms_closed:
-            if refresh and await self._show_tiles_ephemeral(event):
-                slot.has_buttons = bool(event.moves)
-            slot.shown = shown
+            await self._show_tiles_closed_dms(slot, event, refresh=refresh)
             return
         if not (refresh or slot.message is None):
             # Another seat moved: the tiles are unchanged, the last DM stays as it is
             # (its buttons went with the press that played from it).
             slot.shown = shown
             return
+        if slot.resumed and slot.message is None and event.is_your_turn:
+            slot.resumed = False
+            if await self._adopt_turn_dm(slot, event):
+                slot.shown = shown
+                return
         content, file, view = await self.tiles_message(event)
         try:
             if event.is_your_turn or new_hand or slot.message is None:
@@ -147,13 +180,79 @@ class TilesDesk:
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:
                 self.dms_closed.add(user_id)
-                if await self._show_tiles_ephemeral(event):
-                    slot.has_buttons = bool(event.moves)
-                slot.shown = shown
+                await self._show_tiles_closed_dms(slot, event, refresh=True)
                 return
             raise
         slot.has_buttons = view is not None
         slot.shown = shown
+
+    async def _adopt_turn_dm(self, slot: _Tiles, event: YourTiles) -> bool:
+        """After a restart: find the player's last DM with buttons of this table. When it
+        holds this very turn's buttons it is kept (its text edited if the deadline moved
+        with the bot's downtime) and True is returned: no second "your turn". Otherwise
+        it becomes the old message whose buttons the new DM takes off."""
+        found = await self._find_tiles_dm(event.to.user_id, event.table_id)
+        if found is None:
+            return False
+        slot.message, slot.has_buttons = found, True
+        if custom_ids(found) != {choice.payload for choice in event.moves}:
+            return False
+        content = tiles_content(event, place_name(self.client, event.chat))
+        if found.content != content:
+            await found.edit(content=content)
+        return True
+
+    async def _find_tiles_dm(self, user_id: str, table_id: str) -> discord.Message | None:
+        me = self.client.user
+        marker = f":{table_id}:"
+        try:
+            channel = await self.dm_user(user_id)
+            async for message in channel.history(limit=TILES_LOOKUP):
+                if me is None or message.author.id != me.id:
+                    continue
+                if any(marker in custom_id for custom_id in custom_ids(message)):
+                    return message
+        except discord.HTTPException:
+            log.info("cannot read the DMs with %s", user_id)
+        return None
+
+    async def _show_tiles_closed_dms(
+        self, slot: _Tiles, event: YourTiles, *, refresh: bool
+    ) -> None:
+        """The tiles of a member whose DMs are closed: their live ephemeral message, else
+        (on their turn) a mention in the channel; the mention goes once the turn is over."""
+        shown = refresh and await self._show_tiles_ephemeral(event)
+        if shown:
+            slot.has_buttons = bool(event.moves)
+        if not event.is_your_turn:
+            await self._unping(slot)
+        elif not shown:
+            await self._ping(slot, event)
+        slot.shown = (event.hand_number, event.move_number, event.is_your_turn)
+
+    async def _ping(self, slot: _Tiles, event: YourTiles) -> None:
+        """Tell a member whose DMs are closed, in the table's channel, that it is their
+        turn, with a "my tiles" button (their last mention goes)."""
+        channel = self._channel_of(event.chat) if self._channel_of is not None else None
+        if channel is None:
+            return
+        await self._unping(slot)
+        member = discord.Object(int(event.to.user_id))
+        try:
+            slot.ping = await channel.send(
+                turn_ping(event, f"<@{event.to.user_id}>"),
+                view=tiles_view(event.table_id, event.to.language),
+                allowed_mentions=discord.AllowedMentions(users=[member]),
+            )
+        except discord.HTTPException as exc:
+            if self._unusable is None or not self._unusable(event.chat, exc):
+                raise
+
+    async def _unping(self, slot: _Tiles) -> None:
+        ping, slot.ping = slot.ping, None
+        if ping is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await ping.delete()
 
     def buttons_removed(self, table_id: str, user_id: str, message_id: int) -> None:
         """A move press was answered by removing the buttons of its tiles message."""

@@ -4,6 +4,7 @@ and the move buttons' labels, in the reader's language (one home per phrase)."""
 from __future__ import annotations
 
 from bot.core.commands import (
+    CloseTable,
     Command,
     Leave,
     OpenTable,
@@ -13,11 +14,12 @@ from bot.core.commands import (
     SitAt,
 )
 from bot.core.events import MoveChoice, Refusal, Reply, TableClosed, YourTiles
-from bot.core.vocabulary import CloseReason, PressKind
+from bot.core.vocabulary import CloseReason, PressKind, RefusalReason
 from bot.present.i18n import refusal_text, translator
 from render import move_labels
 
 __all__ = [
+    "GROUP_CLOSES",
     "closed_text",
     "confirmation",
     "left_text",
@@ -28,9 +30,30 @@ __all__ = [
 ]
 
 
-def refused(refusal: Refusal, language: str | None = None) -> str:
-    """A refusal as a sentence, in ``language`` or the refused player's."""
-    return refusal_text(refusal.reason, refusal.params, language or refusal.to.language)
+def refused(refusal: Refusal, language: str | None = None, *, place: str = "") -> str:
+    """A refusal as a sentence, in ``language`` or the refused player's.
+
+    ``place`` is how the front end names where the refusal's table is (e.g. a Discord
+    channel mention): a seat already taken at a table elsewhere in the chat (rules.md,
+    "The house": one table at a time per chat) is said with it.
+    """
+    language = language or refusal.to.language
+    params = refusal.params
+    if refusal.reason is RefusalReason.ALREADY_SEATED and params.get("elsewhere"):
+        _ = translator(language)
+        if place:
+            return _(
+                "You already have a seat at table {label}, in {place}. Finish or leave it "
+                "first: one table at a time.",
+                label=params.get("label", ""),
+                place=place,
+            )
+        return _(
+            "You already have a seat at table {label}. Finish or leave it first: one table "
+            "at a time.",
+            label=params.get("label", ""),
+        )
+    return refusal_text(refusal.reason, params, language)
 
 
 def seated_text(reply: Reply, language: str) -> str:
@@ -86,7 +109,16 @@ def confirmation(done: type[Command] | PressKind, reply: Reply, language: str) -
         return left_text(reply, language)
     if done is SetChatRules:
         return rules_changed_text(reply, language)
+    if done is CloseTable:
+        return translator(language)(
+            "You closed table {label}; every stake was refunded.", label=reply.label
+        )
     return ""
+
+
+GROUP_CLOSES = frozenset({CloseReason.NO_HUMANS, CloseReason.CANCELLED, CloseReason.BY_ADMIN})
+"""The early closes a table's chat is told about (:func:`closed_text`); an unreachable
+chat's players are told privately, and an empty or finished table says it all itself."""
 
 
 def closed_text(event: TableClosed, language: str) -> str:

@@ -4,17 +4,22 @@ The terminal is one more front end of the table manager (design.md, "Terminal"):
 :class:`TerminalPort` prints the events as text and :func:`play` turns typed lines into
 commands. Input may be piped from a file, so a match can be scripted and tested:
 
-* a number picks that playable move (``1`` is the first);
+* a number picks that playable move (``1`` is the first) of the turn on screen;
 * ``e NAME`` shows an emote (``e hola``); ``t`` shows your tiles; ``b`` takes your seat
-  back from the robot; ``?`` prints the help; ``q`` leaves (the match is cancelled and
-  stakes refunded, since no other human is at the table);
-* at the end of the input the table is left the same way, cleanly;
+  back from the robot; ``?`` prints the help; ``q`` leaves your seat to a robot (come
+  back with ``b`` within 5 minutes; the match plays on either way);
+* at the end of the input the table is left for good (a started match's stake is
+  forfeited);
 * Ctrl-C (SIGINT, when :func:`play` is asked to catch it) leaves the same way too, prints
   the same goodbye and returns exit code 130 (the shell's code for an interrupt);
-* when stdout is closed (``domino play | head``) the table is left quietly, the stake
-  refunded, and the exit code is 141 (the shell's code for a broken pipe).
+* when stdout is closed (``domino play | head``) the table is left quietly and the exit
+  code is 141 (the shell's code for a broken pipe).
 
-Lines are read by a daemon thread, so nothing waits for Enter when the program ends.
+A person's lines (``interactive``) are read as they are typed and answered at once,
+against the turn on screen then: a line typed when it is not your turn is told so, never
+kept for a later prompt. A script's lines are read only at the player's turns. Lines are
+read by a daemon thread, so nothing waits for Enter when the program ends. Long lines are
+wrapped at the terminal's width, between two tiles or two choices, never inside one.
 
 Tiles are drawn ``[6|4]``; the line left to right; your seat is always "you", the seat
 across your partner.
@@ -28,7 +33,7 @@ Modules: :mod:`~bot.terminal.text` (tiles, the line and the move choices as text
 from __future__ import annotations
 
 from bot.terminal.loop import play
-from bot.terminal.port import TerminalPort
+from bot.terminal.port import TerminalPort, terminal_width
 from bot.terminal.text import tile_text
 
-__all__ = ["TerminalPort", "play", "tile_text"]
+__all__ = ["TerminalPort", "play", "terminal_width", "tile_text"]

@@ -26,7 +26,7 @@ from bot.core import (
 from bot.core.clock import Clock, SystemClock
 from bot.present.i18n import LEVEL_NAMES, Translator, emote_from_input, refusal_text, translator
 from bot.present.texts import refused
-from bot.terminal.port import TerminalPort
+from bot.terminal.port import TerminalPort, Width
 from bot.terminal.reader import LineReader, until
 from bot.terminal.text import help_text, tiles_text
 from storage.base import Storage
@@ -51,6 +51,7 @@ async def play(
     interactive: bool = False,
     clock: Clock | None = None,
     catch_interrupt: bool = False,
+    width: Width = None,
 ) -> int:
     """Play one match in the terminal; returns the exit code.
 
@@ -59,15 +60,18 @@ async def play(
 
     Args:
         storage: where the player, the wallet and the table live.
-        stdin, stdout: the text streams (a file or pipe works: lines are read only when
-            it is the player's turn).
+        stdin, stdout: the text streams (a file or pipe works).
         preset: a preset name (None: the default rules).
         seed: seeds the deals and robots (None: random).
         level: the robots' level.
         board_png: keep the board picture in this file.
-        interactive: pause between moves so a person can follow (robot delay, countdown).
+        interactive: a person types: pause between moves so they can follow (robot
+            delay, countdown), and answer each line as it is typed (a script's lines are
+            read only at the player's turns).
+        clock: time (the system clock by default).
         catch_interrupt: handle SIGINT (Ctrl-C) by leaving the table (the command line
             sets it; needs the main thread and a Unix event loop, else it is skipped).
+        width: wrap lines at the terminal's width (:data:`bot.terminal.port.Width`).
     """
     clock = clock or SystemClock()
     _ = translator(language)
@@ -82,7 +86,7 @@ async def play(
         hand_pause=2.0 if interactive else 0.0,
         robot_level=level,
     )
-    port = TerminalPort(me, stdout, board_png=board_png, clock=clock)
+    port = TerminalPort(me, stdout, board_png=board_png, clock=clock, width=width)
     manager.register(PLATFORM, port)
     # only the terminal's own tables: the bot's Telegram and Discord tables in the same
     # database belong to `domino run`, never played out here
@@ -124,6 +128,7 @@ async def _match(
         await manager.handle(Leave(me, chat, leftover, for_good=True))
     await manager.idle()
     port.ended.clear()
+    port.prompt = None
     port.my_turn.clear()
     port.closed = None
     reply = await manager.handle(
@@ -147,7 +152,9 @@ async def _match(
         port.say(_("Robots' level: {level}.", level=_(LEVEL_NAMES[level])))
     port.say(help_text(_, language))
     loop = asyncio.get_running_loop()
-    reader = LineReader(stdin, loop)
+    # A person's lines are read as they are typed and answered at once, against the turn
+    # on screen then; a script's lines wait in the pipe until it is the player's turn.
+    reader = LineReader(stdin, loop, ahead=interactive)
     interrupted = False
     if catch_interrupt:
         interrupted_flag = port.stop
@@ -163,16 +170,10 @@ async def _match(
             catch_interrupt = False  # not the main thread, or no signals here
     try:
         while not port.ended.is_set():
-            if not await until(port.my_turn.wait(), port.stop):
+            if not interactive and not await until(port.my_turn.wait(), port.stop):
                 break
-            if port.ended.is_set():
-                break
-            tiles = port.tiles
-            seen = port.moves_seen
-            line = await until(reader.readline(), port.stop)
-            if line is None:
-                break
-            if port.ended.is_set():
+            line = await until(reader.readline(), port.stop, port.ended)
+            if line is None or port.ended.is_set():
                 break
             if line == "":
                 port.say(_("End of input: leaving the table."))
@@ -181,11 +182,7 @@ async def _match(
             text = line.strip()
             if not interactive and text:
                 port.say(f"> {text}")
-            await _command(manager, port, chat, table_id, text, tiles, _)
-            unchanged = port.moves_seen == seen and port.tiles is tiles
-            if port.away or (unchanged and tiles is not None and tiles.is_your_turn):
-                # nothing moved (a refusal, an emote, help), or a robot plays for us: read on
-                port.my_turn.set()
+            await _command(manager, port, chat, table_id, text, _)
         if port.stop.is_set() and not port.ended.is_set():
             if interrupted:
                 port.say("")
@@ -206,25 +203,28 @@ async def _command(
     chat: ChatRef,
     table_id: str | None,
     text: str,
-    tiles: YourTiles | None,
     _: Translator,
 ) -> None:
-    """Does what one typed line asks (a move, an emote, ``t``, ``b``, ``q``, else help)."""
+    """Does what one typed line asks (a move, an emote, ``t``, ``b``, ``q``, else help).
+
+    A number is checked against the turn on screen now (:attr:`TerminalPort.prompt`),
+    never against one that has passed.
+    """
     if not text:
         return
     me = port.me
     word, _sep, rest = text.partition(" ")
     word = word.lower()
     if word.isdigit():
-        if tiles is None or not tiles.is_your_turn:
+        prompt = port.prompt
+        if prompt is None:
             port.say("  ! " + refusal_text("not_your_turn", {}, me.language))
             return
         index = int(word) - 1
-        if not 0 <= index < len(tiles.moves):
-            port.say("  ! " + _("Choose a number from 1 to {count}.", count=len(tiles.moves)))
+        if not 0 <= index < len(prompt.moves):
+            port.say("  ! " + _("Choose a number from 1 to {count}.", count=len(prompt.moves)))
             return
-        port.my_turn.clear()
-        reply = await manager.handle(PressButton(me, tiles.moves[index].payload, chat))
+        reply = await manager.handle(PressButton(me, prompt.moves[index].payload, chat))
     elif word == "e":
         reply = await manager.handle(Emote(me, emote_from_input(rest), chat, table_id))
     elif word == "t":

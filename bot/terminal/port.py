@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import errno
 import math
+import shutil
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -17,6 +19,7 @@ from bot.core import (
     HandStarted,
     MatchEnded,
     MatchStarted,
+    MovedBy,
     MovePlayed,
     PlayerRef,
     Refusal,
@@ -31,13 +34,32 @@ from bot.core.clock import Clock, SystemClock
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label, translator
 from bot.present.texts import closed_text, refused
-from bot.terminal.text import choices_text, line_text, tile_text, tiles_text
+from bot.terminal.text import (
+    choice_items,
+    line_items,
+    tile_text,
+    wrap_items,
+    wrap_text,
+)
 from engine.hand import Termination, team_of
 
 if TYPE_CHECKING:
     from render import TableFacts
 
-__all__ = ["TerminalPort"]
+__all__ = ["TerminalPort", "Width", "terminal_width"]
+
+Width = int | Callable[[], int] | None
+"""The terminal's width in columns (or how to ask it, each time a line is printed); None
+prints every line whole."""
+
+
+def terminal_width() -> int:
+    """The terminal's width now, in columns (80 when the output is no terminal)."""
+    return shutil.get_terminal_size().columns
+
+
+_ITEM = "\x00"
+"""Stands for a list in a catalog phrase, to find the phrase's head and tail around it."""
 
 
 class TerminalPort:
@@ -48,6 +70,12 @@ class TerminalPort:
         out: where to print.
         board_png: a file to keep the board picture in (updated on every change).
         clock: to show the seconds left.
+        width: wrap lines at this many columns (see :data:`Width`).
+
+    :attr:`prompt` is the turn the player was last shown and may still answer (None when
+    it is not their turn): a typed number is checked against it and nothing else.
+    :attr:`my_turn` is set while there is such a prompt, while a robot plays for the
+    player (``b`` brings them back) and once the table closed.
     """
 
     def __init__(
@@ -57,14 +85,17 @@ class TerminalPort:
         *,
         board_png: Path | None = None,
         clock: Clock | None = None,
+        width: Width = None,
     ) -> None:
         self.me = me
+        self.width = width
         self.out = out
         self.board_png = board_png
         self._last_table: TableChanged | None = None
         self.clock = clock or SystemClock()
         self._ = translator(me.language)
         self.tiles: YourTiles | None = None
+        self.prompt: YourTiles | None = None
         self.my_seat = 0
         self.names = ["", "", "", ""]
         self.robots = [False, False, False, False]
@@ -74,16 +105,29 @@ class TerminalPort:
         self.closed: TableClosed | None = None
         self.board_error: str | None = None
         self.away = False
-        self.moves_seen = 0
         self.broken = False
         self.stop = asyncio.Event()
 
+    def columns(self) -> int | None:
+        """The width to wrap at now (None: do not wrap)."""
+        return self.width() if callable(self.width) else self.width
+
     def say(self, text: str) -> None:
-        """Print a line; a closed stdout (EPIPE) stops printing and sets :attr:`stop`."""
+        """Print a sentence, wrapped at spaces to the terminal's width."""
+        self._print(wrap_text(text, self.columns()))
+
+    def say_list(self, phrase: str, items: Sequence[str], separator: str) -> None:
+        """Print a catalog phrase holding a list (``phrase`` made with :data:`_ITEM` in the
+        list's place), wrapped between two items only: a tile is never cut."""
+        head, _sep, tail = phrase.partition(_ITEM)
+        self._print(wrap_items(head, items, separator, tail, self.columns()))
+
+    def _print(self, lines: list[str]) -> None:
+        """Print lines; a closed stdout (EPIPE) stops printing and sets :attr:`stop`."""
         if self.broken:
             return
         try:
-            print(text, file=self.out, flush=True)
+            print("\n".join(lines), file=self.out, flush=True)
         except (BrokenPipeError, ValueError) as exc:  # ValueError: the stream was closed
             self._broken(exc)
         except OSError as exc:
@@ -96,19 +140,28 @@ class TerminalPort:
         self.stop.set()
 
     def who(self, seat: int) -> str:
-        """A seat's short name, the same in the text and on the board picture.
+        """A seat's name in the text.
 
-        Your seat is "Tú"/"You" (on the picture: your name, "Tú" unless ``--name``); a robot's is its place from you ("Compañero", "Rival der.",
-        "Rival izq."), short enough for the picture's side panels.
+        Your seat is "Tú"/"You"; a robot's is its place from you ("Compañero", "Rival
+        derecho", "Rival izquierdo"): written whole, so no sentence ends in "der..".
         """
         _ = self._
         if seat == self.my_seat:
             return _("You")
         relative = (seat - self.my_seat) % 4
         if self.robots[seat]:
-            return {1: _("Right rival"), 2: _("Partner"), 3: _("Left rival")}[relative]
+            return {1: _("Right opponent"), 2: _("Partner"), 3: _("Left opponent")}[relative]
         position = {1: _("right"), 2: _("partner"), 3: _("left")}[relative]
         return f"{self.names[seat]} ({position})"
+
+    def short_name(self, seat: int) -> str:
+        """A robot seat's name on the board picture: :meth:`who`'s, shortened to fit the
+        picture's side panels ("Rival der.", "Compañero", "Rival izq.")."""
+        _ = self._
+        relative = (seat - self.my_seat) % 4
+        if seat == self.my_seat or not self.robots[seat]:
+            return self.who(seat)
+        return {1: _("Right rival"), 2: _("Partner"), 3: _("Left rival")}[relative]
 
     def score_text(self, score: tuple[int, int]) -> str:
         mine = team_of(self.my_seat)
@@ -143,22 +196,22 @@ class TerminalPort:
                     )
                 )
         elif isinstance(event, MovePlayed):
-            self.moves_seen += 1
-            self.my_turn.clear()  # whatever was offered before this move is stale now
+            self._close_prompt()  # whatever was offered before this move is stale now
             self._move(event)
         elif isinstance(event, TurnStarted):
             if event.seat != self.my_seat:
-                self.my_turn.clear()
+                self._close_prompt()
         elif isinstance(event, YourTiles):
             self.tiles = event
             self.my_seat = event.seat
             if event.is_your_turn:
                 self._show_turn(event)
-                self.my_turn.set()
+                self.prompt = event
+                self._turn_changed()
             else:
-                self.my_turn.clear()
+                self._close_prompt()
         elif isinstance(event, HandEnded):
-            self.my_turn.clear()
+            self._close_prompt()
             self._hand_ended(event)
         elif isinstance(event, MatchEnded):
             self.result = event
@@ -170,14 +223,14 @@ class TerminalPort:
             if event.seat == self.my_seat:
                 self.say(_("A robot plays for you now. Type b to take your seat back."))
                 self.away = True
-                self.my_turn.set()  # read what the player types: b brings them back
+                self._close_prompt()  # read what the player types: b brings them back
             else:
                 self.say(_("A robot plays for {who}.", who=self.who(event.seat)))
         elif isinstance(event, SeatGivenBack):
             if event.seat == self.my_seat:
                 self.say(_("You are back at your seat."))
                 self.away = False
-                self.my_turn.clear()
+                self._turn_changed()
             else:
                 self.say(_("{who} is back.", who=self.who(event.seat)))
         elif isinstance(event, Refusal):
@@ -187,7 +240,18 @@ class TerminalPort:
             if text := closed_text(event, self.me.language):
                 self.say(text)
             self.ended.set()
+            self._close_prompt()
+
+    def _close_prompt(self) -> None:
+        self.prompt = None
+        self._turn_changed()
+
+    def _turn_changed(self) -> None:
+        """:attr:`my_turn` follows the prompt, being away and the table's end."""
+        if self.prompt is not None or self.away or self.ended.is_set():
             self.my_turn.set()
+        else:
+            self.my_turn.clear()
 
     def _move(self, event: MovePlayed) -> None:
         _ = self._
@@ -203,30 +267,45 @@ class TerminalPort:
             text = _("You play {tile}{side}.", tile=tile_text(move.tile), side=side)
         else:
             text = _("{who} plays {tile}{side}.", who=who, tile=tile_text(move.tile), side=side)
-        if event.by == "timeout":
+        if event.by == MovedBy.TIMEOUT:
             text += " " + _("(time ran out: a robot played)")
-        elif event.by == "forced":
+        elif event.by == MovedBy.FORCED:
             text += " " + _("(the only move)")
+        elif event.by == MovedBy.ROBOT and me:  # while you are away
+            text += " " + _("(a robot played for you)")
         self.say(f"  {text}")
 
     def _show_turn(self, tiles: YourTiles) -> None:
         _ = self._
         view = tiles.view
-        counts = ", ".join(
-            f"{self.who(s)}: {view.tile_counts[s]}" for s in range(4) if s != tiles.seat
-        )
+        counts = [f"{self.who(s)}: {view.tile_counts[s]}" for s in range(4) if s != tiles.seat]
         self.say("")
-        self.say(_("Line: {line}", line=line_text(view) or _("(empty)")))
-        self.say(_("Tiles left: {counts}", counts=counts))
-        self.say(_("Your tiles: {tiles}", tiles=tiles_text(view.tiles)))
-        seconds = None
+        self.say(
+            _(
+                "Score (us – them): {score}, match to {target}",
+                score=self.score_text(view.score),
+                target=view.rules.target,
+            )
+        )
+        line = line_items(view)
+        if line:
+            self.say_list(_("Line: {line}", line=_ITEM), line, "")
+        else:
+            self.say(_("Line: {line}", line=_("(empty)")))
+        self.say_list(_("Tiles left: {counts}", counts=_ITEM), counts, ", ")
+        self.say_list(
+            _("Your tiles: {tiles}", tiles=_ITEM), [tile_text(t) for t in view.tiles], " "
+        )
+        choices = choice_items(tiles)
         if tiles.deadline is not None:
             seconds = max(0, math.ceil(tiles.deadline - self.clock.now()))
-        choices = choices_text(tiles)
-        if seconds is not None:
-            self.say(_("Your turn ({seconds} s): {choices}", seconds=seconds, choices=choices))
+            self.say_list(
+                _("Your turn ({seconds} s): {choices}", seconds=seconds, choices=_ITEM),
+                choices,
+                "  ",
+            )
         else:
-            self.say(_("Your turn: {choices}", choices=choices))
+            self.say_list(_("Your turn: {choices}", choices=_ITEM), choices, "  ")
 
     def _hand_ended(self, event: HandEnded) -> None:
         _ = self._
@@ -253,9 +332,9 @@ class TerminalPort:
             who = _("we win {points} points", points=outcome.points)
         else:
             who = _("they win {points} points", points=outcome.points)
-        pips = ", ".join(f"{self.who(s)} {outcome.pips_left[s]}" for s in range(4))
+        pips = [f"{self.who(s)} {outcome.pips_left[s]}" for s in range(4)]
         self.say(_("Hand {number}: {how}; {who}.", number=event.hand_number, how=how, who=who))
-        self.say(_("Pips left: {pips}", pips=pips))
+        self.say_list(_("Pips left: {pips}", pips=_ITEM), pips, ", ")
         points = self.score_text(event.hand_points)
         self.say(
             _(
@@ -274,10 +353,10 @@ class TerminalPort:
             self.say(_("They won the match {score}.", score=self.score_text(event.score)))
 
     def board_facts(self, event: TableChanged) -> TableFacts:
-        """The board picture's facts, the robots named as the text names them (:meth:`who`)."""
+        """The board picture's facts, the robots named by their place (:meth:`short_name`)."""
         facts = board_facts(event, self.me.language)
         a, b, c, d = (
-            replace(seat, name=self.who(i)) if self.robots[i] else seat
+            replace(seat, name=self.short_name(i)) if self.robots[i] else seat
             for i, seat in enumerate(facts.seats)
         )
         return replace(facts, seats=(a, b, c, d))

@@ -1,7 +1,11 @@
 """How the terminal draws things as text: tiles ``[6|4]``, the line left to right, the
-numbered move choices and the help line. Phrases come from :mod:`bot.present`."""
+numbered move choices and the help line, and how a long line is wrapped at the terminal's
+width. Phrases come from :mod:`bot.present`."""
 
 from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
 
 from bot.core import YourTiles
 from bot.present.i18n import Translator, emote_names
@@ -9,7 +13,20 @@ from bot.present.texts import move_buttons
 from engine.tiles import Tile
 from engine.views import PublicView
 
-__all__ = ["choices_text", "help_text", "line_text", "tile_text", "tiles_text"]
+__all__ = [
+    "choice_items",
+    "choices_text",
+    "help_text",
+    "line_items",
+    "line_text",
+    "tile_text",
+    "tiles_text",
+    "wrap_items",
+    "wrap_text",
+]
+
+HANGING_INDENT = "  "
+"""How much a wrapped sentence's next lines are indented, past its own indent."""
 
 
 def tile_text(tile: Tile) -> str:
@@ -22,15 +39,78 @@ def tiles_text(tiles: tuple[Tile, ...]) -> str:
     return " ".join(tile_text(t) for t in tiles)
 
 
+def line_items(view: PublicView) -> list[str]:
+    """The line's tiles left to right as the players see them, each oriented: ``[6|4]``."""
+    return [f"[{p.left}|{p.right}]" for p in view.line]
+
+
 def line_text(view: PublicView) -> str:
     """The line left to right as the players see it, each tile oriented: ``[6|6][6|4]``."""
-    return "".join(f"[{p.left}|{p.right}]" for p in view.line)
+    return "".join(line_items(view))
+
+
+def choice_items(tiles: YourTiles) -> list[str]:
+    """The playable moves numbered from 1, labelled as the move buttons are
+    (:func:`bot.present.texts.move_buttons`): ``["1) 6-4 izq.", "2) 6-4 der."]``."""
+    return [f"{i}) {label}" for i, (_c, label) in enumerate(move_buttons(tiles), 1)]
 
 
 def choices_text(tiles: YourTiles) -> str:
-    """The playable moves numbered from 1, labelled as the move buttons are
-    (:func:`bot.present.texts.move_buttons`): ``1) 6-4 izq.  2) 6-4 der.``."""
-    return "  ".join(f"{i}) {label}" for i, (_c, label) in enumerate(move_buttons(tiles), 1))
+    """The numbered moves on one line, two spaces apart: ``1) 6-4 izq.  2) 6-4 der.``."""
+    return "  ".join(choice_items(tiles))
+
+
+def wrap_text(text: str, width: int | None) -> list[str]:
+    """A sentence as lines of at most ``width`` columns, broken at spaces only (a word
+    longer than the width stays whole); its next lines hang two columns in.
+
+    ``width`` None: one line, as it is.
+    """
+    if width is None or len(text) <= width:
+        return [text]
+    indent = text[: len(text) - len(text.lstrip(" "))]
+    return textwrap.wrap(
+        text,
+        width,
+        initial_indent="",
+        subsequent_indent=indent + HANGING_INDENT,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [text]
+
+
+def wrap_items(
+    head: str, items: Sequence[str], separator: str, tail: str, width: int | None
+) -> list[str]:
+    """``head``, the items one after another and ``tail`` as lines of at most ``width``
+    columns, broken only between two items (a tile, a move choice, a seat's count: never
+    inside one); the next lines start under the first item.
+
+    ``width`` None: one line. An item wider than the room left stays whole, overflowing.
+    """
+    one_line = head + separator.join(items) + tail
+    if width is None or len(one_line) <= width or not items:
+        return [one_line]
+    indent = " " * len(head) if len(head) <= width // 2 else HANGING_INDENT
+    end = separator.rstrip()  # what a line ends with when broken after an item
+    lines: list[str] = []
+    current = head
+    first = True
+    for index, item in enumerate(items):
+        last = index == len(items) - 1
+        piece = item + (tail if last else "")
+        if first:
+            current += piece
+            first = False
+            continue
+        room = 0 if last else len(end)  # for the end mark, should the line break after it
+        if len(current + separator + piece) + room <= width:
+            current += separator + piece
+        else:
+            lines.append(current + end)
+            current = indent + piece
+    lines.append(current)
+    return lines
 
 
 def help_text(_: Translator, language: str) -> str:
