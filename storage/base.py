@@ -731,6 +731,32 @@ class Storage(ABC):
                 nothing is written.
         """
 
+    # ------------------------------------------------------------ chat moves
+
+    @abstractmethod
+    async def move_chat(
+        self,
+        old: str,
+        new: str,
+        *,
+        tables: Mapping[str, dict[str, Any]] | None = None,
+        now: float,
+    ) -> None:
+        """Move what is kept under chat key ``old`` to ``new``, in one transaction.
+
+        For a chat whose platform gave it a new id (a Telegram group upgraded to a
+        supergroup): its rules (unless ``new`` already has rules of its own, which are
+        newer and kept; ``old``'s are dropped), its finished matches, their results and
+        its players' totals (added to any ``new`` already has), so rankings and history
+        follow the chat. ``tables`` (table id -> snapshot) are saved in the same
+        transaction: the moved live tables' snapshots, which name the chat. Moving a
+        chat again, or one with nothing kept, changes nothing else.
+
+        Raises:
+            ValueError: ``old`` or ``new`` is empty, or they are equal; nothing is written.
+            TypeError: a snapshot is not JSON-serialisable; nothing is written.
+        """
+
     # --------------------------------------------------------- table snapshots
 
     @abstractmethod

@@ -21,6 +21,7 @@ __all__ = [
     "HOUSE",
     "Plan",
     "canonical_chat_rules",
+    "check_chat_move",
     "check_platform_ids",
     "check_results",
     "display_name_or",
@@ -233,3 +234,15 @@ def canonical_chat_rules(
     name = next(n for n in PRESET_NAMES if PRESETS[n] is base)
     dumped = rules.model_dump()
     return name, {key: dumped[key] for key in options}
+
+
+def check_chat_move(old: str, new: str) -> None:
+    """Check the two chat keys of :meth:`storage.base.Storage.move_chat`.
+
+    Raises:
+        ValueError: a key is empty, or they are equal.
+    """
+    if not old or not new:
+        raise ValueError("a chat key cannot be empty")
+    if old == new:
+        raise ValueError(f"chat {old!r} cannot move to itself")

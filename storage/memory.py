@@ -44,6 +44,7 @@ from storage.common import (
     HOUSE,
     Plan,
     canonical_chat_rules,
+    check_chat_move,
     check_platform_ids,
     check_results,
     display_name_or,
@@ -494,6 +495,28 @@ class MemoryStorage(Storage):
         rules = await self.get_chat_rules(chat)
         assert rules is not None
         return rules
+
+    # ------------------------------------------------------------ chat moves
+
+    async def move_chat(
+        self,
+        old: str,
+        new: str,
+        *,
+        tables: Mapping[str, dict[str, Any]] | None = None,
+        now: float,
+    ) -> None:
+        check_now(now)
+        check_chat_move(old, new)
+        texts = {table_id: to_json(snapshot) for table_id, snapshot in (tables or {}).items()}
+        rules = self._chat_rules.pop(old, None)
+        if rules is not None:
+            self._chat_rules.setdefault(new, rules)
+        for match in self._matches.values():
+            if match.chat == old:
+                match.chat = new
+        for table_id, text in texts.items():
+            self._tables[table_id] = (text, now)
 
     # --------------------------------------------------------- table snapshots
 

@@ -57,6 +57,7 @@ from storage.base import (
 from storage.common import (
     Plan,
     canonical_chat_rules,
+    check_chat_move,
     check_platform_ids,
     check_results,
     display_name_or,
@@ -931,6 +932,56 @@ class SqliteStorage(Storage):
             )
         )
         return ChatRules(chat, name, json.loads(text), changed_by, float(now))
+
+    # ------------------------------------------------------------ chat moves
+
+    async def move_chat(
+        self,
+        old: str,
+        new: str,
+        *,
+        tables: Mapping[str, dict[str, Any]] | None = None,
+        now: float,
+    ) -> None:
+        check_now(now)
+        check_chat_move(old, new)
+        snapshots = [(table_id, to_json(s), now) for table_id, s in (tables or {}).items()]
+
+        def write(db: Db) -> None:
+            # the new chat's own rules are newer than the old chat's: they stay
+            db.execute(
+                "INSERT INTO chat_rules (chat, preset, overrides, changed_by, changed_at)"
+                " SELECT ?2, preset, overrides, changed_by, changed_at FROM chat_rules"
+                " WHERE chat = ?1 ON CONFLICT (chat) DO NOTHING",
+                (old, new),
+            )
+            db.execute("DELETE FROM chat_rules WHERE chat = ?", (old,))
+            db.execute("UPDATE matches SET chat = ?2 WHERE chat = ?1", (old, new))
+            db.execute("UPDATE match_results SET chat = ?2 WHERE chat = ?1", (old, new))
+            db.execute(
+                "INSERT INTO player_chat_totals (chat, player_id, matches_played, matches_won,"
+                " hands_won, dominoes, trancas_won, capicuas, last_played)"
+                " SELECT ?2, player_id, matches_played, matches_won, hands_won, dominoes,"
+                " trancas_won, capicuas, last_played FROM player_chat_totals WHERE chat = ?1"
+                " ON CONFLICT (chat, player_id) DO UPDATE SET"
+                " matches_played = matches_played + excluded.matches_played,"
+                " matches_won = matches_won + excluded.matches_won,"
+                " hands_won = hands_won + excluded.hands_won,"
+                " dominoes = dominoes + excluded.dominoes,"
+                " trancas_won = trancas_won + excluded.trancas_won,"
+                " capicuas = capicuas + excluded.capicuas,"
+                " last_played = MAX(last_played, excluded.last_played)",
+                (old, new),
+            )
+            db.execute("DELETE FROM player_chat_totals WHERE chat = ?", (old,))
+            db.executemany(
+                "INSERT INTO table_snapshots (table_id, snapshot, saved_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET snapshot = excluded.snapshot,"
+                " saved_at = excluded.saved_at",
+                snapshots,
+            )
+
+        await self._write(write)
 
     # --------------------------------------------------------- table snapshots
 

@@ -40,8 +40,11 @@ from telegram import (
     CallbackQuery,
     Chat,
     ChatMemberAdministrator,
+    ChatMemberBanned,
+    ChatMemberLeft,
     ChatMemberMember,
     ChatMemberOwner,
+    ChatMemberUpdated,
     Message,
     MessageEntity,
     Update,
@@ -91,6 +94,10 @@ NOT_MODIFIED = (
     "markup are exactly the same as a current content and reply markup of the message"
 )
 CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+TEXT_LIMIT = 4096  # characters of a message's text
+KICKED = "Forbidden: bot was kicked from the supergroup chat"
+ANONYMOUS_ADMIN = 1087968824  # @GroupAnonymousBot, the author of anonymous admins' messages
+_NEVER = datetime(1970, 1, 1, tzinfo=UTC)  # a ban "until_date" of 0: for ever
 
 
 @dataclass
@@ -194,6 +201,8 @@ class FakeTelegram:
         self.files: dict[str, bytes] = {}
         self.failures: list[TelegramFailure] = []
         self.holds: list[tuple[str, int | None, asyncio.Event]] = []
+        self.migrated: dict[int, int] = {}  # basic group id -> its supergroup's id
+        self.kicked: set[int] = set()  # groups the bot was removed from
         self._updates: list[dict[str, Any]] = []
         self.served: dict[int, float] = {}  # update_id -> perf_counter() when handed out
         self._update_ids = itertools.count(1)
@@ -278,14 +287,74 @@ class FakeTelegram:
         admins: Iterable[int] = (),
         owner: int | None = None,
         is_forum: bool = False,
+        supergroup: bool = True,
     ) -> Chat:
-        """A supergroup (negative id) with its administrators."""
-        chat = Chat(chat_id, Chat.SUPERGROUP, title=title, is_forum=is_forum or None)
+        """A supergroup (negative id) with its administrators; ``supergroup=False``: a
+        basic group (which :meth:`migrate` can upgrade)."""
+        kind = Chat.SUPERGROUP if supergroup else Chat.GROUP
+        chat = Chat(chat_id, kind, title=title, is_forum=is_forum or None)
         self.groups[chat_id] = chat
         self.admins[chat_id] = set(admins)
         if owner is not None:
             self.owners[chat_id] = owner
         return chat
+
+    def migrate(self, old_id: int, new_id: int, by: User) -> Chat:
+        """Basic group ``old_id`` is upgraded to supergroup ``new_id`` by ``by``.
+
+        As Telegram does: both service messages are queued (``migrate_to_chat_id`` in the
+        old group, ``migrate_from_chat_id`` in the new one), the old group's messages stay
+        behind, and every later request naming the old id is answered 400 with
+        ``migrate_to_chat_id``.
+        """
+        old = self.groups[old_id]
+        new = self.add_group(
+            new_id,
+            old.title or "",
+            admins=self.admins.get(old_id, ()),
+            owner=self.owners.get(old_id),
+        )
+        self.migrated[old_id] = new_id
+        for chat, notice in (
+            (old, {"migrate_to_chat_id": new_id}),
+            (new, {"migrate_from_chat_id": old_id}),
+        ):
+            message = Message(
+                message_id=self._next_message_id(chat.id),
+                date=datetime.now(UTC),
+                chat=chat,
+                from_user=by,
+                **notice,  # type: ignore[arg-type]
+            )
+            self.push(Update(next(self._update_ids), message=message))
+        return new
+
+    def anonymous_admin_says(self, chat: Chat, text: str) -> int:
+        """An administrator writes ``text`` anonymously: Telegram names the group as the
+        sender (``sender_chat``) and @GroupAnonymousBot as the author."""
+        author = User(ANONYMOUS_ADMIN, "Group", is_bot=True, username="GroupAnonymousBot")
+        update = self.message_update(chat, author, text)
+        assert update.message is not None
+        data = update.to_dict()
+        data["message"]["sender_chat"] = chat.to_dict()
+        return self.push(data)
+
+    def add_bot(self, chat: Chat, by: User) -> int:
+        """``by`` adds the bot to group ``chat`` (a ``my_chat_member`` update)."""
+        self.kicked.discard(chat.id)
+        return self._my_member(chat, by, ChatMemberLeft(self.bot), ChatMemberMember(self.bot))
+
+    def kick_bot(self, chat: Chat, by: User) -> int:
+        """``by`` removes the bot from group ``chat``: a ``my_chat_member`` update, and
+        every later request naming the group is answered 403 "bot was kicked"."""
+        self.kicked.add(chat.id)
+        return self._my_member(
+            chat, by, ChatMemberMember(self.bot), ChatMemberBanned(self.bot, until_date=_NEVER)
+        )
+
+    def _my_member(self, chat: Chat, by: User, old: Any, new: Any) -> int:
+        change = ChatMemberUpdated(chat, by, datetime.now(UTC), old, new)
+        return self.push(Update(next(self._update_ids), my_chat_member=change))
 
     def private_chat(self, user: User) -> Chat:
         return Chat(user.id, Chat.PRIVATE, first_name=user.first_name, username=user.username)
@@ -549,6 +618,20 @@ class FakeTelegram:
                     failure.retry_after,
                     failure.migrate_to,
                 )
+            if params.get("chat_id") in self.kicked:
+                self.calls.append(call)
+                await self._notify()
+                return self._error(call, 403, KICKED)
+            moved = self.migrated.get(params.get("chat_id"))  # type: ignore[arg-type]
+            if moved is not None:
+                self.calls.append(call)
+                await self._notify()
+                return self._error(
+                    call,
+                    400,
+                    "Bad Request: group chat was upgraded to a supergroup chat",
+                    migrate_to=moved,
+                )
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
             return self._error(call, 404, f"Not Found: method {method} not faked")
@@ -735,6 +818,8 @@ class FakeTelegram:
         text = call.params.get("text")
         if not text:
             raise _ApiError(400, "Bad Request: message text is empty")
+        if len(text) > TEXT_LIMIT:
+            raise _ApiError(400, "Bad Request: message is too long")
         return self._new_message(call, chat, text=text)
 
     async def _api_sendPhoto(self, call: Call) -> Any:
@@ -779,6 +864,8 @@ class FakeTelegram:
         stored = self._stored(call)
         if "text" not in stored.data:
             raise _ApiError(400, "Bad Request: there is no text in the message to edit")
+        if len(call.params.get("text") or "") > TEXT_LIMIT:
+            raise _ApiError(400, "Bad Request: message is too long")
         return self._edit(call, stored, {"text": call.params.get("text")})
 
     async def _api_editMessageReplyMarkup(self, call: Call) -> Any:
@@ -924,6 +1011,40 @@ class TelegramWorld:
                 f"{len(self._errors.records)} error(s) logged; first: {first.getMessage()}"
                 + (f" ({first.exc_info[1]!r})" if first.exc_info else "")
             )
+
+    async def restart(self, *, crash: bool = False) -> int:
+        """Stop the bot and start a new process on the same storage: the front end and
+        the manager are built again. ``crash``: the old manager is never stopped (as a
+        kill -9; its clock freezes and only its connection is closed). Returns the index
+        of the first call the new process makes."""
+        from telegram.ext import AIORateLimiter
+
+        from bot.core import TableManager
+        from bot.core.clock import ManualClock
+        from bot.telegram import TelegramFrontEnd
+
+        await self.front.stop()
+        if crash:
+            self.clock = ManualClock(self.clock.now())
+        else:
+            await self.manager.stop()
+        mark = len(self.fake.calls)
+        self.manager = TableManager(
+            self.storage, clock=self.clock, seed=self.seed, **self.manager_options
+        )
+        self.front = TelegramFrontEnd(
+            self.fake.token,
+            self.manager,
+            self.storage,
+            base_url=self.fake.base_url,
+            base_file_url=self.fake.base_file_url,
+            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3),
+            poll_timeout=5,
+        )
+        await self.manager.start()
+        await self.front.start()
+        await self.settle()
+        return mark
 
     def allow_errors(self) -> list[logging.LogRecord]:
         """Errors are expected in this test (injected failures): return them, don't fail."""

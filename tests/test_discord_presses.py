@@ -107,7 +107,7 @@ async def test_a_forged_payload_is_refused(fake: FakeDiscord, harness: Harness) 
     message = await refusal(fake, press)
     assert message.text() == said("forged")
     unknown = await fake.click(ana, dm, "dm1:m:nosuchtable:1:1:66")
-    assert (await refusal(fake, unknown)).text() == said("table_gone")
+    assert (await refusal(fake, unknown)).text() == refusal_text("table_gone", {"unknown": 1}, "es")
     await harness.idle()
     assert history(harness, table) == before
 

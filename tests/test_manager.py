@@ -442,3 +442,59 @@ async def test_a_failing_port_never_stops_a_table(make_manager, clock, recorder)
     await run_table(manager, clock, table_id)
     await manager.idle()
     assert recorder.last(TableClosed, table_id=table_id).reason == "finished"
+
+
+async def test_a_chat_given_a_new_id_takes_its_tables_rules_and_history_along_once(
+    make_manager, clock, memory_storage
+):
+    manager = make_manager()
+    await manager.handle(SetChatRules(ANA, CHAT, "dominicano", {"target": 150}, is_admin=True))
+    table_id = await seat_with_robots(manager, clock)
+    waiting = (await manager.handle(PlayNow(BETO, CHAT))).table_id
+    elsewhere = (await manager.handle(PlayNow(CARLA, OTHER_CHAT))).table_id
+    new_chat = ChatRef("test", "group-9")
+
+    moved = await manager.move_chat("test", "group-1", "group-9")
+    assert sorted(moved) == sorted([table_id, waiting])
+    assert await manager.move_chat("test", "group-1", "group-9") == []  # told twice: once
+    assert manager.table_state(table_id).chat == new_chat
+    assert manager.table_state(elsewhere).chat == OTHER_CHAT
+    info = await manager.chat_rules(new_chat)
+    assert (info.preset, info.rules.target, info.set_by_admins) == ("dominicano", 150, True)
+    assert not (await manager.chat_rules(CHAT)).set_by_admins
+    # The player is seated in the new chat, not given a second table there.
+    again = await manager.handle(PlayNow(ANA, new_chat))
+    assert again.refusal.reason == "already_seated"
+    assert (await manager.handle(ShowMyTiles(ANA, new_chat))).ok
+    # A restart finds the tables in the new chat.
+    saved = {s["table_id"]: s["chat"]["chat_id"] for s in await memory_storage.load_tables()}
+    assert saved == {table_id: "group-9", waiting: "group-9", elsewhere: "group-2"}
+    await manager.stop()
+    restarted = make_manager()
+    await restarted.start()
+    assert restarted.table_state(table_id).chat == new_chat
+    await restarted.stop()
+
+
+async def test_a_table_id_never_seen_is_refused_as_unknown_and_a_closed_one_as_gone(
+    make_manager, clock
+):
+    manager = make_manager()
+    reply = await manager.handle(SitAt(ANA, CHAT, "nosuch"))
+    assert (reply.refusal.reason, dict(reply.refusal.params)) == ("table_gone", {"unknown": 1})
+    assert refused(reply.refusal, "es") == "Esa mesa no existe."
+    table_id = (await manager.handle(PlayNow(BETO, CHAT))).table_id
+    await manager.handle(Leave(BETO, CHAT))  # the empty table closes
+    gone = await manager.handle(SitAt(ANA, CHAT, table_id))
+    assert (gone.refusal.reason, dict(gone.refusal.params)) == ("table_gone", {})
+    assert refused(gone.refusal, "es") == "Esa mesa ya terminó."
+
+
+async def test_a_player_renamed_on_their_platform_is_seated_under_the_new_name(make_manager, clock):
+    from dataclasses import replace
+
+    manager = make_manager()
+    table_id = await seat_with_robots(manager, clock)
+    assert (await manager.handle(ShowMyTiles(replace(ANA, display_name="Anita"), CHAT))).ok
+    assert manager.table_state(table_id).seats[0].name == "Anita"
+    assert manager.tables_of(ANA) == [table_id]

@@ -950,6 +950,65 @@ async def test_setting_chat_rules_again_replaces_them(store: Storage) -> None:
     )
 
 
+# ------------------------------------------------------------ chat moves
+
+
+async def test_moving_a_chat_moves_its_rules_history_rankings_and_tables_once(
+    store: Storage,
+) -> None:
+    a, b = await make_players(store, 2)
+    old, new = "telegram:-1", "telegram:-1002"
+    await store.set_chat_rules(old, "dominicano", {"target": 150}, changed_by=a, now=1.0)
+    await store.record_match("m1", old, {"n": 1}, [result(a, 0, True, hands_won=2)], now=10.0)
+    await store.record_match("m2", new, {"n": 2}, [result(a, 1, False, dominoes=1)], now=20.0)
+    await store.record_match("m3", "telegram:-9", {"n": 3}, [result(b, 0, True)], now=30.0)
+    for _ in range(MIN_RATED_MATCHES):
+        await store.record_match(f"r{_}", old, {}, [result(b, 0, True)], now=40.0 + _)
+    await store.save_table("t1", {"chat": old}, now=5.0)
+    before_a = await store.player_stats(a)
+
+    await store.move_chat(old, new, tables={"t1": {"chat": new}}, now=100.0)
+    await store.move_chat(old, new, tables={"t1": {"chat": new}}, now=101.0)  # once only
+
+    moved = await store.get_chat_rules(new)
+    assert moved == ChatRules(new, "dominicano", {"target": 150}, a, 1.0)
+    assert await store.get_chat_rules(old) is None
+    assert [m.match_id for m in await store.match_records(chat=new, player_id=a)] == ["m2", "m1"]
+    assert await store.match_records(chat=old) == []
+    assert [m.chat for m in await store.match_records(chat="telegram:-9")] == ["telegram:-9"]
+    assert await store.player_stats(a) == before_a
+    assert [(r.player_id, r.matches) for r in await store.top_by_rating(new)] == [
+        (b, MIN_RATED_MATCHES)
+    ]
+    assert await store.top_by_rating(old) == []
+    top = await store.top_by_balance(new, now=100.0)
+    assert {(r.player_id, r.matches) for r in top} == {(a, 2), (b, MIN_RATED_MATCHES)}
+    assert await store.top_by_balance(old, now=100.0) == []
+    assert await store.load_tables() == [{"chat": new}]
+
+
+async def test_moving_a_chat_keeps_the_rules_the_new_chat_already_has(store: Storage) -> None:
+    await store.set_chat_rules("telegram:-1", "dominicano", {}, changed_by=1, now=1.0)
+    await store.set_chat_rules("telegram:-2", "espanol", {}, changed_by=2, now=2.0)
+    await store.move_chat("telegram:-1", "telegram:-2", now=3.0)
+    assert await store.get_chat_rules("telegram:-2") == ChatRules(
+        "telegram:-2", "espanol", {}, 2, 2.0
+    )
+    assert await store.get_chat_rules("telegram:-1") is None
+
+
+async def test_a_bad_chat_move_is_refused_and_writes_nothing(store: Storage) -> None:
+    await store.set_chat_rules("telegram:-1", "dominicano", {}, changed_by=1, now=1.0)
+    for old, new in [("telegram:-1", "telegram:-1"), ("", "telegram:-2"), ("telegram:-1", "")]:
+        with pytest.raises(ValueError, match="chat"):
+            await store.move_chat(old, new, now=2.0)
+    with pytest.raises(TypeError):
+        await store.move_chat("telegram:-1", "telegram:-2", tables={"t": {"x": {1, 2}}}, now=2.0)
+    assert (await store.get_chat_rules("telegram:-1")) is not None
+    assert await store.get_chat_rules("telegram:-2") is None
+    assert await store.load_tables() == []
+
+
 # --------------------------------------------------------- table snapshots
 
 

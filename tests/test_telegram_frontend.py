@@ -504,6 +504,7 @@ async def test_after_a_restart_the_board_is_edited_in_place_and_old_buttons_stil
         assert world.manager.front_end_note(table_id, "telegram.board") == {
             "chat_id": GROUP,
             "message_id": board_id,
+            "title": "Dominó",
         }
 
         before = world.manager.table_state(table_id)
@@ -669,6 +670,7 @@ async def test_a_board_deleted_during_a_restart_is_posted_anew_and_noted() -> No
         assert world.manager.front_end_note(table_id, "telegram.board") == {
             "chat_id": GROUP,
             "message_id": old_id,
+            "title": "Dominó",
         }
         await world.front.stop()
         await world.manager.stop()
@@ -698,6 +700,7 @@ async def test_a_board_deleted_during_a_restart_is_posted_anew_and_noted() -> No
         assert world.manager.front_end_note(table_id, "telegram.board") == {
             "chat_id": GROUP,
             "message_id": new_id,
+            "title": "Dominó",
         }
 
 
@@ -779,3 +782,199 @@ async def test_after_a_crash_the_player_to_move_gets_their_buttons_again_unasked
         answer = await world.press(ana, message, _buttons(message)[0]["callback_data"])
         assert not answer.params.get("show_alert"), answer.params
         assert world.manager.table_state(table_id).move_number == before + 1
+
+
+async def test_after_a_crash_private_hands_keep_their_group_and_are_edited_not_sent_twice() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        first = world.fake.add_group(GROUP, "Uno")
+        second = world.fake.add_group(OTHER_GROUP, "Dos")
+        one = await _table_with_robots(world, ana, first)
+        await world.command(second, ana, "/jugar")
+        await world.settle()
+        await world.command(second, ana, "/robots")
+        await world.clock.advance(0)
+        await world.settle()
+        two = next(t for t in world.manager.tables_of(world.front._player(ana)) if t != one)
+        for _ in range(50):  # play on until Ana is to move at one of her tables
+            if world.turn_message(ana) is not None:
+                break
+            await world.clock.advance(0)
+            await world.settle()
+        assert world.turn_message(ana) is not None
+
+        mark = await world.restart(crash=True)
+
+        photos = [m for m in world.fake.messages_in(ana.id) if "photo" in m]
+        assert len(photos) == 2  # one hand message per table, as before the crash
+        captions = sorted(m["caption"].splitlines()[0] for m in photos)
+        assert captions == ["Mesa 1 en Dos", "Mesa 1 en Uno"]
+        shown = [
+            c
+            for c in world.fake.calls[mark:]
+            if c.chat_id == ana.id and c.method in ("sendPhoto", "editMessageMedia") and c.ok
+        ]
+        assert {(c.caption() or "").splitlines()[0] for c in shown} == {
+            "Mesa 1 en Uno",
+            "Mesa 1 en Dos",
+        }
+        # Only the hand whose turn it is shows move buttons, and they are the current ones.
+        with_buttons = [m for m in photos if _buttons(m)]
+        turns = [
+            t
+            for t in (one, two)
+            if world.manager.table_state(t).turn == 0
+            and world.manager.table_state(t).phase == "playing"
+        ]
+        assert len(with_buttons) == len(turns)
+        for message in with_buttons:
+            data = _buttons(message)[0]["callback_data"]
+            answer = await world.press(ana, message, data)
+            assert not answer.params.get("show_alert"), answer.params
+
+
+async def test_private_hand_captions_never_name_a_turn_gone_by_and_say_when_the_match_ended() -> (
+    None
+):
+    import re
+
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
+        await world.play_out(table_id, {0: ana})
+        await world.settle()
+
+        shown = [
+            c.caption() or ""
+            for c in world.fake.calls
+            if c.chat_id == ana.id
+            and c.ok
+            and c.method in ("sendPhoto", "editMessageMedia", "editMessageCaption")
+        ]
+        assert len(shown) > 7
+        for caption in shown:
+            where, what = caption.split("\n")
+            assert where == "Mesa 1 en Dominó"
+            assert re.fullmatch(
+                r"¡Te toca! Tienes \d+ s\.|Tus fichas \(mano \d+\)\.|La partida terminó\.", what
+            ), what
+        (last,) = [m for m in world.fake.messages_in(ana.id) if "photo" in m]
+        assert last["caption"] == "Mesa 1 en Dominó\nLa partida terminó."
+        assert "reply_markup" not in last
+
+
+async def test_a_group_that_refuses_photos_gets_a_text_board_and_its_admins_are_told_once() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
+        (photo_board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        refused = "Bad Request: not enough rights to send photos to the chat"
+        for method in ("sendPhoto", "editMessageMedia"):
+            world.fake.fail(method, description=refused, chat_id=GROUP, times=10**6)
+        mark = len(world.fake.calls)
+        await world.play_out(table_id, {0: ana})
+        await world.settle()
+
+        texts = [c for c in world.fake.calls[mark:] if c.method == "sendMessage" and c.ok]
+        notes = [c for c in texts if c.params["text"].startswith("Administradores:")]
+        assert [c.params["text"] for c in notes] == [
+            "Administradores: ya no puedo enviar fotos en este grupo, así que el tablero se "
+            "muestra como texto. Devuélvanme el permiso de enviar fotos para volver a ver el "
+            "dibujo de la mesa."
+        ]
+        assert (GROUP, photo_board.result["message_id"]) not in world.fake.messages  # deleted
+        edits = world.fake.calls_to("editMessageText", chat_id=GROUP)
+        (board_id,) = {e.params["message_id"] for e in edits}
+        (board,) = [c for c in texts if c.result["message_id"] == board_id]
+        assert board.params["text"].startswith("Mesa 1 · Mano ")
+        final = world.fake.message(GROUP, board_id)
+        lines = final["text"].split("\n")
+        assert "La partida terminó." in lines
+        assert any(line.startswith("Mesa: [") for line in lines)
+        assert "reply_markup" not in final
+        assert len(edits) > 3
+        (result,) = [c for c in texts if "ganan la partida" in c.params["text"]]
+        assert result.buttons()[0]["text"].startswith("🔁")
+        assert world.errors == []
+
+
+async def test_joining_through_the_deep_link_says_once_where_you_sat() -> None:
+    async with TelegramWorld() as world:
+        bea = world.fake.add_user(1003, "Bea", started=False)
+        group = world.fake.add_group(GROUP, "Dominó")
+        answer = await world.reply_to(group, bea, "/jugar")
+        payload = answer.buttons()[0]["url"].split("start=", 1)[1]
+        private = world.fake.private_chat(bea)
+        welcome = await world.reply_to(private, bea, f"/start {payload}")
+        assert welcome.params["text"] == (
+            "Te sentaste en la mesa 1, asiento 1, en Dominó. Tus fichas llegarán aquí."
+        )
+        await world.settle()
+        texts = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=bea.id)]
+        assert texts == [welcome.params["text"]]
+
+
+async def test_a_deep_link_to_a_table_that_never_existed_says_it_does_not_exist() -> None:
+    async with TelegramWorld() as world:
+        bea = world.fake.add_user(1003, "Bea")
+        world.fake.add_group(GROUP, "Dominó")
+        private = world.fake.private_chat(bea)
+        answer = await world.reply_to(private, bea, f"/start s_{GROUP}_nosuch_a")
+        assert answer.params["text"] == "Esa mesa no existe."
+        assert world.manager.tables() == []
+
+
+async def test_a_table_line_too_long_to_echo_whole_is_answered_with_the_echo_cut() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        words = " ".join(f"palabra{i}" for i in range(500))  # about 4,400 characters
+        answer = await world.reply_to(group, ana, f"/mesa {words}")
+        text = answer.params["text"]
+        assert answer.ok and len(text) < 400
+        assert text.startswith("No entiendo: palabra0, palabra1, ")
+        assert "…. Ejemplo: /mesa" in text
+        assert world.manager.tables() == []
+
+
+async def test_an_anonymous_admins_rule_change_is_announced_as_an_administrators() -> None:
+    async with TelegramWorld() as world:
+        group = world.fake.add_group(GROUP, "Dominó")
+        mark = len(world.fake.calls)
+        world.fake.anonymous_admin_says(group, "/config meta=150")
+        await world.settle()
+        stored = await world.storage.get_chat_rules(f"telegram:{GROUP}")
+        assert stored is not None and stored.rules().target == 150
+        texts = [
+            c.params["text"]
+            for c in world.fake.calls[mark:]
+            if c.method == "sendMessage" and c.chat_id == GROUP
+        ]
+        announced = [t for t in texts if "cambió las reglas" in t]
+        assert [t.split("\n")[0] for t in announced] == [
+            "Un administrador cambió las reglas de este grupo."
+        ]
+
+
+async def test_a_player_renamed_mid_match_is_shown_by_the_new_name_on_the_board() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _table_with_robots(world, ana, group)
+        for _ in range(50):
+            if world.turn_message(ana) is not None:
+                break
+            await world.clock.advance(0)
+            await world.settle()
+        message = world.turn_message(ana)
+        assert message is not None
+        anita = world.fake.add_user(1001, "Anita")  # she renamed herself on Telegram
+        answer = await world.press(anita, message, _buttons(message)[0]["callback_data"])
+        assert not answer.params.get("show_alert"), answer.params
+        await world.settle()
+        (board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
+        caption = world.fake.message(GROUP, board.result["message_id"])["caption"]
+        assert caption.split("\n")[1].startswith("🔵 Anita y Robot ")
+        assert world.manager.table_state(table_id).seats[0].name == "Anita"

@@ -21,11 +21,13 @@ they are saved in the snapshot and the core never reads them.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import logging
 import random
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from dataclasses import replace
 from typing import Literal, Protocol, TypeVar
 
 from bot.core.buttons import ForgedPress, Press, decode_press
@@ -104,6 +106,7 @@ class Manager(Protocol):
     def tables_of(self, player: PlayerRef) -> list[str]: ...
     def front_end_note(self, table_id: str, key: str) -> JsonValue: ...
     async def set_front_end_note(self, table_id: str, key: str, value: JsonValue) -> bool: ...
+    async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> list[str]: ...
     async def chat_unreachable(
         self, platform: str, chat_id: str, channel_id: str | None = None
     ) -> list[str]: ...
@@ -480,6 +483,7 @@ class TableManager:
         entry = self._handlers.get(type(command))
         if entry is None:
             raise TypeError(f"not a command: {command!r}")
+        self._core.rename(command.player)  # who renamed themselves shows the new name
         handler, in_lobby = entry
         if in_lobby:
             async with self._core.lobby:
@@ -559,6 +563,57 @@ class TableManager:
             if not core.stopped:
                 await core.save(table)
         return True
+
+    async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> list[str]:
+        """Follow a chat that the platform gave a new id (a Telegram group upgraded to a
+        supergroup): its live tables, its closed ones (for a rematch), its rules, history
+        and rankings move to ``new_chat_id``, tables and storage in one transaction.
+
+        Moving again (the platform tells twice) finds nothing left and changes nothing.
+
+        Returns:
+            The ids of the live tables moved.
+
+        Raises:
+            ValueError: an empty id, or the same id twice; nothing moves.
+        """
+        if not old_chat_id or not new_chat_id or old_chat_id == new_chat_id:
+            raise ValueError(f"cannot move chat {old_chat_id!r} to {new_chat_id!r}")
+        core = self._core
+        old = ChatRef(platform, old_chat_id)
+        async with core.lobby, contextlib.AsyncExitStack() as held:
+            moving = sorted(
+                (t for t in core.tables.values() if not t.closed and t.chat.key == old.key),
+                key=lambda t: t.id,
+            )
+            for table in moving:  # always in the same order: no two moves wait on each other
+                await held.enter_async_context(table.lock)
+            moving = [t for t in moving if not t.closed]
+            before = {t.id: (t.chat, t.saved_at) for t in moving}
+            now = core.clock.now()
+            for table in moving:
+                table.chat = replace(table.chat, chat_id=new_chat_id)
+                table.saved_at = now
+            try:
+                snapshots = {t.id: t.snapshot() for t in moving}
+                new = replace(old, chat_id=new_chat_id)
+                await core.storage.move_chat(old.key, new.key, tables=snapshots, now=now)
+            except BaseException:  # nothing moved in storage: nothing moves here either
+                for table in moving:
+                    table.chat, table.saved_at = before[table.id]
+                raise
+            for ended in core.ended.values():
+                if ended.chat.key == old.key:
+                    ended.chat = replace(ended.chat, chat_id=new_chat_id)
+        if moving:
+            log.info(
+                "%s chat %s became %s: tables %s moved",
+                platform,
+                old_chat_id,
+                new_chat_id,
+                ", ".join(t.id for t in moving),
+            )
+        return [t.id for t in moving]
 
     def match_of(self, table_id: str) -> Match | None:
         """The match at a table (tests, tools), also the final one of a recently closed

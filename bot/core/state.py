@@ -118,6 +118,21 @@ class Core:
         self.player_ids[player.key] = stored.id
         return stored.id
 
+    def rename(self, player: PlayerRef) -> None:
+        """Take the name a player's latest command carries (they renamed themselves on
+        their platform): their seats show it from the table's next change on."""
+        if not player.display_name:
+            return
+        for table in self.tables.values():
+            for seat in table.seats:
+                held = seat.player
+                if (
+                    held is not None
+                    and held.key == player.key
+                    and held.display_name != player.display_name
+                ):
+                    seat.player = replace(held, display_name=player.display_name)
+
     def robot(self, level: str) -> Robot:
         robot = self.robots.get(level)
         if robot is None:
@@ -130,11 +145,15 @@ class Core:
         """Live table ``table_id``.
 
         Raises:
-            Refused: TABLE_GONE.
+            Refused: TABLE_GONE; with ``unknown=1`` when the id is not one of the tables
+                remembered either (it never existed, or closed long ago or before a
+                restart), so the refusal does not claim it ended.
         """
         table = self.tables.get(table_id)
         if table is None:
-            raise Refused(RefusalReason.TABLE_GONE, table_id)
+            if table_id in self.ended:
+                raise Refused(RefusalReason.TABLE_GONE, table_id)
+            raise Refused(RefusalReason.TABLE_GONE, table_id, unknown=1)
         return table
 
     def my_table_here(self, player: PlayerRef, chat: ChatRef) -> Table | None:

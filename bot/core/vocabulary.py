@@ -99,7 +99,7 @@ class RefusalReason(StrEnum):
     ``Refusal.params``; the presentation layer phrases each one."""
 
     FORGED = "forged"  # the payload or code cannot be read
-    TABLE_GONE = "table_gone"  # no such table (ended, or never existed)
+    TABLE_GONE = "table_gone"  # no such table (ended; params: unknown=1 when not remembered)
     NOT_SEATED = "not_seated"  # the player has no seat at this table (a foreign press)
     NO_TABLE = "no_table"  # the player has no table here
     WHICH_TABLE = "which_table"  # several tables here: name one; params: labels

@@ -207,11 +207,16 @@ REFUSALS: dict[str, str] = {
 }
 """Each refusal reason (``bot.core.RefusalReason``) and its message id."""
 
+UNKNOWN_TABLE = N_("That table does not exist.")
+"""``table_gone`` for an id the core does not know (``unknown``): it never ended."""
+
 
 def refusal_text(reason: str, params: Mapping[str, Any], language: str | None) -> str:
     """A refusal as a sentence in ``language``."""
     _ = translator(language)
     msgid = REFUSALS.get(reason)
+    if reason == "table_gone" and params.get("unknown"):
+        msgid = UNKNOWN_TABLE
     if msgid is None:
         return _("That cannot be done now.")
     return _(msgid, **dict(params))

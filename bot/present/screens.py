@@ -17,6 +17,7 @@ from engine.hand import Termination
 __all__ = [
     "CAPTION_LIMIT",
     "board_caption",
+    "board_text",
     "hand_caption",
     "hand_ended_text",
     "match_ended_caption",
@@ -24,6 +25,9 @@ __all__ = [
 
 CAPTION_LIMIT = 1024
 """The longest caption a screen gets (Telegram's photo caption limit, the smallest)."""
+
+TEXT_LIMIT = 4096
+"""The longest text a screen gets (Telegram's message limit)."""
 
 
 def board_caption(event: TableChanged, language: str, *, emote: str | None = None) -> str:
@@ -88,27 +92,46 @@ def board_caption(event: TableChanged, language: str, *, emote: str | None = Non
     return "\n".join(lines)[:CAPTION_LIMIT]
 
 
+def board_text(event: TableChanged, language: str, *, emote: str | None = None) -> str:
+    """The board without its picture (where pictures cannot be sent): the caption, then
+    the line of play left to right (``[6|6][6|4]``) and how many tiles each seat holds."""
+    _ = translator(language)
+    lines = [board_caption(event, language, emote=emote)]
+    view = event.view
+    if view is not None:
+        line = "".join(f"[{p.left}|{p.right}]" for p in view.line)
+        lines.append(_("Line: {line}", line=line or _("(empty)")))
+        counts = ", ".join(
+            f"{seat_name(event.seats, seat, language)} {count}"
+            for seat, count in enumerate(view.tile_counts)
+        )
+        lines.append(_("Tiles left: {counts}", counts=counts))
+    return "\n".join(lines)[:TEXT_LIMIT]
+
+
 def hand_caption(
-    event: YourTiles, language: str, *, group: str, seconds_left: int | None = None
+    event: YourTiles,
+    language: str,
+    *,
+    group: str,
+    seconds_left: int | None = None,
+    match_over: bool = False,
 ) -> str:
-    """The private hand picture's caption; it names the table and the group."""
+    """The private hand picture's caption; it names the table and the group.
+
+    It says only what stays true until the next time it is shown: whose turn it is
+    goes on the board (the player's own turn is shown anew), and once the hand is over
+    (``event`` the last tiles shown) or the match (``match_over``) it says so.
+    """
     _ = translator(language)
     where = _("Table {label} in {group}", label=event.label, group=group)
+    if match_over:
+        return where + "\n" + _("The match is over.")
     if event.is_your_turn:
         if seconds_left is not None:
             return where + "\n" + _("Your turn! You have {seconds} s.", seconds=seconds_left)
         return where + "\n" + _("Your turn!")
-    turn = event.view.turn
-    if event.view.outcome is not None:
-        return where + "\n" + _("Your tiles (hand {hand}).", hand=event.hand_number)
-    return (
-        where
-        + "\n"
-        + _(
-            "Your tiles. Now playing: {name}.",
-            name=seat_name(event.seats, turn, language),
-        )
-    )
+    return where + "\n" + _("Your tiles (hand {hand}).", hand=event.hand_number)
 
 
 def hand_ended_text(event: HandEnded, seats: Sequence[SeatInfo], label: str, language: str) -> str:

@@ -14,29 +14,33 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
-from telegram import InputMediaPhoto
+from telegram import InlineKeyboardMarkup, InputMediaPhoto
 from telegram.error import ChatMigrated, Forbidden, TelegramError
 
 import bot.core as p
+from bot.core.bus import JsonValue
 from bot.present.facts import board_facts, hand_facts, table_facts
 from bot.present.i18n import language_of
-from bot.present.screens import board_caption, hand_caption
+from bot.present.screens import board_caption, board_text, hand_caption
 from bot.telegram.keyboards import board_keyboard, hand_keyboard, link_keyboard
 from bot.telegram.links import JoinLink
-from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, send
-from bot.telegram.shared import BOARD_NOTE, PLATFORM, Board, Hand, Shared
+from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, is_photo_refused, send
+from bot.telegram.shared import BOARD_NOTE, HAND_NOTE, PLATFORM, Board, Hand, Shared
 
 __all__ = ["Drawing"]
 
 log = logging.getLogger(__name__)
 
 HandKey = tuple[str, str]  # (user id, table id)
+HandState = tuple[p.YourTiles | None, bool, bool]
+"""(tiles to show, or None when the hand is over; sent anew, or forgotten when None;
+the match is over)."""
 
 
 class Drawing:
@@ -45,7 +49,7 @@ class Drawing:
     def __init__(self, shared: Shared) -> None:
         self.s = shared
         self.boards: Latest[None] = Latest(self._show_board)
-        self.hands: Latest[tuple[p.YourTiles | None, bool]] = Latest(self._show_hand)
+        self.hands: Latest[HandState] = Latest(self._show_hand)
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="telegram-render")
 
     # ------------------------------------------------------------------ scheduling
@@ -55,7 +59,7 @@ class Drawing:
 
     def tiles(self, event: p.YourTiles, *, force: bool = False) -> None:
         """Show a player's tiles; ``force`` sends them anew (a command asked for them)."""
-        self.hands.put((event.to.user_id, event.table_id), (event, force))
+        self.hands.put((event.to.user_id, event.table_id), (event, force, False))
 
     def private_events(self, reply: p.Reply) -> None:
         """The private tiles a command's reply carries."""
@@ -63,13 +67,15 @@ class Drawing:
             if isinstance(event, p.YourTiles):
                 self.tiles(event, force=True)
 
-    def clear_buttons(self, table_id: str, *, forget: bool = False) -> None:
+    def clear_buttons(
+        self, table_id: str, *, forget: bool = False, match_over: bool = False
+    ) -> None:
         """Take the move buttons off every private hand message of a table (the hand is
-        over: a press there could only be refused); ``forget`` the messages when the table
-        is gone."""
+        over: a press there could only be refused) and let its caption say so (the
+        ``match_over`` too); ``forget`` the messages when the table is gone."""
         for key in list(self.s.hands):
             if key[1] == table_id:
-                self.hands.put(key, (None, forget))
+                self.hands.put(key, (None, forget, match_over))
 
     @property
     def busy(self) -> bool:
@@ -99,25 +105,60 @@ class Drawing:
             note = self.s.manager.front_end_note(table_id, BOARD_NOTE)
             if isinstance(note, dict):
                 chat_id, message_id = note.get("chat_id"), note.get("message_id")
+                title = note.get("title")
                 if isinstance(chat_id, int) and isinstance(message_id, int):
                     board.chat_id, board.message_id = chat_id, message_id
-                    board.noted = (chat_id, message_id)
+                    board.text = note.get("text") is True
+                    title = title if isinstance(title, str) else ""
+                    board.noted = (chat_id, message_id, title, board.text)
+                if isinstance(title, str) and title:
+                    self.s.titles.setdefault(board.chat_id, title)
             self.s.boards[table_id] = board
         return board
 
     async def _note_board(self, table_id: str, board: Board) -> None:
-        """Keep where the board message is with the table (it survives a restart)."""
-        if board.message_id is None or (board.chat_id, board.message_id) == board.noted:
+        """Keep where the board message is, and the group's title, with the table (they
+        survive a restart)."""
+        if board.message_id is None:
             return
-        where = (board.chat_id, board.message_id)
+        title = self.s.titles.get(board.chat_id, "")
+        where = (board.chat_id, board.message_id, title, board.text)
+        if where == board.noted:
+            return
+        note: dict[str, JsonValue] = {"chat_id": board.chat_id, "message_id": board.message_id}
+        if title:
+            note["title"] = title
+        if board.text:
+            note["text"] = True
         try:
-            await self.s.manager.set_front_end_note(
-                table_id, BOARD_NOTE, {"chat_id": where[0], "message_id": where[1]}
-            )
+            await self.s.manager.set_front_end_note(table_id, BOARD_NOTE, note)
         except Exception:  # a note not kept only costs a new board after a restart
             log.warning("could not keep the board note of table %s", table_id, exc_info=True)
             return
         board.noted = where
+
+    def _hand_slot(self, key: HandKey) -> Hand:
+        """A player's hand message for a table; after a restart, the one the note kept."""
+        slot = self.s.hands.get(key)
+        if slot is None:
+            slot = self.s.hands[key] = Hand()
+            note = self.s.manager.front_end_note(key[1], HAND_NOTE.format(user_id=key[0]))
+            if isinstance(note, int) and not isinstance(note, bool):
+                slot.message_id = slot.noted = note
+        return slot
+
+    async def _note_hand(self, key: HandKey, slot: Hand) -> None:
+        """Keep the player's hand message with the table (edited, not left, after a restart)."""
+        if slot.message_id is None or slot.message_id == slot.noted:
+            return
+        try:
+            await self.s.manager.set_front_end_note(
+                key[1], HAND_NOTE.format(user_id=key[0]), slot.message_id
+            )
+        except Exception:  # a note not kept only costs a second hand message after a restart
+            log.warning("could not keep the hand note of table %s", key[1], exc_info=True)
+            return
+        slot.noted = slot.message_id
 
     async def render(self, function: Callable[..., bytes], *args: object) -> bytes:
         loop = asyncio.get_running_loop()
@@ -133,6 +174,10 @@ class Drawing:
         board = s.boards.get(table_id)
         if board is None or board.event is None:
             return
+        if board.chat_id in s.gone:  # the bot was removed from the group
+            if board.closed:
+                s.boards.pop(table_id, None)
+            return
         event = board.event
         emote = None
         if board.emote is not None:
@@ -141,10 +186,12 @@ class Drawing:
             else:
                 board.emote = None
         caption = board_caption(event, board.language, emote=emote)
+        text = board_text(event, board.language, emote=emote)
         closed = board.closed
         markup = None if closed else board_keyboard(event, board.language)
         if closed and event.phase != "ended":
             caption += "\n" + s.t(board.language)("This table is closed.")
+            text += "\n" + s.t(board.language)("This table is closed.")
         draw: Callable[[], bytes]
         picture: tuple[object, ...]
         if event.view is None:  # seats still filling, or the countdown: no hand yet
@@ -157,9 +204,11 @@ class Drawing:
             picture = ("board", event.view, facts)
             draw = functools.partial(board_png, event.view, facts)
         markup_key = markup.to_dict() if markup is not None else None
-        for _attempt in range(2):
+        for _attempt in range(3):
             try:
-                if board.message_id is None:
+                if board.text:
+                    await self._show_text(board, text, markup, markup_key)
+                elif board.message_id is None:
                     png = await self.render(draw)
                     message = await send(
                         lambda png=png: s.bot.send_photo(  # type: ignore[misc]
@@ -194,6 +243,7 @@ class Drawing:
                     )
                     s.stats.board_edits += 1
             except ChatMigrated as error:  # the group became a supergroup: new id
+                s.spawn(s.migrate(board.chat_id, error.new_chat_id))
                 s.migrated[board.chat_id] = error.new_chat_id
                 board.chat_id = error.new_chat_id
                 board.message_id = None
@@ -202,32 +252,78 @@ class Drawing:
                 if is_gone(error) and board.message_id is not None:
                     board.message_id = None  # someone deleted it: post a new board
                     continue
+                if is_photo_refused(error) and not board.text:
+                    self._lose_photos(board)
+                    continue
+                if s.lost(board.chat_id, error):
+                    break
                 s.stats.failures += 1
                 raise
-            board.picture, board.caption, board.markup = picture, caption, markup_key
+            board.picture, board.markup = picture, markup_key
+            board.caption = text if board.text else caption
             break
         if closed:
             s.boards.pop(table_id, None)
         else:
             await self._note_board(table_id, board)
 
+    async def _show_text(
+        self,
+        board: Board,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        markup_key: dict[str, object] | None,
+    ) -> None:
+        """The board as a text message (the bot may not send pictures in its group)."""
+        s = self.s
+        if board.message_id is None:
+            message = await send(
+                lambda: s.bot.send_message(
+                    board.chat_id, text, reply_markup=markup, message_thread_id=board.thread_id
+                )
+            )
+            board.message_id = message.message_id
+            s.stats.board_sends += 1
+        elif text != board.caption or markup_key != board.markup:
+            await send(
+                lambda: s.bot.edit_message_text(
+                    text, chat_id=board.chat_id, message_id=board.message_id, reply_markup=markup
+                )
+            )
+            s.stats.board_edits += 1
+
+    def _lose_photos(self, board: Board) -> None:
+        """The bot may no longer send pictures in the board's group: the board goes on as
+        text (the picture, which can no longer follow the game, is deleted), and the
+        group's admins are told once which right is missing."""
+        s = self.s
+        old = board.message_id
+        board.text, board.message_id, board.caption, board.picture = True, None, None, None
+        if old is not None:
+            s.spawn(self._delete(board.chat_id, old))
+        if board.chat_id in s.no_photos:
+            return
+        s.no_photos.add(board.chat_id)
+        log.warning("chat %s: no right to send photos; its boards are shown as text", board.chat_id)
+        thread = board.thread_id
+        chat = p.ChatRef(PLATFORM, str(board.chat_id), thread_id=str(thread) if thread else None)
+        s.group_text(
+            chat,
+            s.t(board.language)(
+                "Admins: I may no longer send photos in this group, so the board is shown as "
+                "text. Give me back the right to send photos to see the table's picture again."
+            ),
+        )
+
     # ------------------------------------------------------------------ hands
-    async def _show_hand(self, key: HandKey, state: tuple[p.YourTiles | None, bool]) -> None:
+    async def _show_hand(self, key: HandKey, state: HandState) -> None:
         from render import hand_png
 
         s = self.s
-        event, force = state
-        slot = s.hands.setdefault(key, Hand())
+        event, force, match_over = state
+        slot = self._hand_slot(key)
         if event is None:  # the hand ended (``force``: and the table): no more buttons
-            if slot.message_id is not None and slot.shown is not None and slot.shown[2]:
-                message_id = slot.message_id
-                with contextlib.suppress(Forbidden):
-                    await send(
-                        lambda: s.bot.edit_message_reply_markup(
-                            chat_id=int(key[0]), message_id=message_id, reply_markup=None
-                        )
-                    )
-                slot.shown = (*slot.shown[:2], None)
+            await self._end_hand(key, slot, match_over=match_over)
             if force:  # the table is gone
                 s.hands.pop(key, None)
             return
@@ -239,8 +335,8 @@ class Drawing:
         seconds = None
         if event.is_your_turn and event.deadline is not None:
             seconds = max(0, round(event.deadline - s.now()))
-        board = s.boards.get(event.table_id)
-        group = s.titles.get(board.chat_id, "") if board else ""
+        board = self.board_for(event.table_id, event.chat)
+        group = await s.title(board.chat_id)
         caption = hand_caption(event, language, group=group or "Telegram", seconds_left=seconds)
         png = await self.render(hand_png, event.view, hand_facts(event, seconds))
         user_id = int(event.to.user_id)
@@ -273,12 +369,38 @@ class Drawing:
             if is_gone(error):
                 slot.message_id = None
                 slot.shown = None
-                self.hands.put(key, (event, True))
+                self.hands.put(key, (event, True, False))
                 return
             s.stats.failures += 1
             raise
         s.reachable.add(user_id)
         slot.shown = shown
+        slot.event, slot.group, slot.caption = event, group or "Telegram", caption
+        await self._note_hand(key, slot)
+
+    async def _end_hand(self, key: HandKey, slot: Hand, *, match_over: bool) -> None:
+        """The hand (or the match) is over: its message loses its buttons and says so
+        instead of a turn that is gone."""
+        message_id, last = slot.message_id, slot.event
+        if message_id is None or last is None:
+            return
+        over = replace(last, is_your_turn=False, moves=())
+        caption = hand_caption(over, last.to.language, group=slot.group, match_over=match_over)
+        buttons = slot.shown is not None and slot.shown[2] is not None
+        if caption == slot.caption and not buttons:
+            return
+        try:
+            await send(
+                lambda: self.s.bot.edit_message_caption(
+                    chat_id=int(key[0]), message_id=message_id, caption=caption, reply_markup=None
+                )
+            )
+        except TelegramError as error:  # blocked, or the message deleted: nothing to fix
+            log.info("could not end the hand message of %s: %s", key[0], error)
+            return
+        slot.caption = caption
+        if slot.shown is not None:
+            slot.shown = (*slot.shown[:2], None)
 
     async def _delete(self, chat_id: int, message_id: int) -> None:
         try:

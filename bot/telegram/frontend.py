@@ -8,6 +8,8 @@ edit. No rule, score or money is decided here. Its parts, sharing one
 
 * :mod:`bot.telegram.handlers`: the slash commands.
 * :mod:`bot.telegram.callbacks`: button presses and the admins' /config menu.
+* :mod:`bot.telegram.chats`: a group's own life (the bot added or removed, the group
+  upgraded to a supergroup).
 * :mod:`bot.telegram.port`: the core's events as messages.
 * :mod:`bot.telegram.drawing`: the board (one photo per table in its group, edited in
   place, newest state first) and each player's private tiles.
@@ -37,14 +39,17 @@ from telegram.ext import (
     Application,
     BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    MessageHandler,
     filters,
 )
 
 import bot.core as p
 from bot.present.i18n import language_of
 from bot.telegram.callbacks import Callbacks
+from bot.telegram.chats import Chats
 from bot.telegram.commands import COMMANDS, bot_commands
 from bot.telegram.drawing import Drawing
 from bot.telegram.handlers import Commands
@@ -57,7 +62,7 @@ __all__ = ["ALLOWED_UPDATES", "BOARD_NOTE", "PLATFORM", "TelegramFrontEnd"]
 
 log = logging.getLogger(__name__)
 
-ALLOWED_UPDATES = ("message", "callback_query")
+ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 """The only updates the bot asks Telegram for (getUpdates ``allowed_updates``)."""
 
 
@@ -117,6 +122,7 @@ class TelegramFrontEnd:
         self.port = TelegramPort(self.shared, self.drawing)
         self.commands = Commands(self.shared, self.drawing)
         self.callbacks = Callbacks(self.shared, self.drawing)
+        self.chats = Chats(self.shared, self.drawing)
         self._ready = asyncio.Event()  # set once the bot is connected: deliver() waits
         self._closed = False
         self._gone = asyncio.Event()  # set when the bot stops for good (wait_closed)
@@ -236,6 +242,10 @@ class TelegramFrontEnd:
             handler = self.commands.handler(spec.key)
             app.add_handler(CommandHandler(list(spec.names), handler, filters=not_edited))
         app.add_handler(CallbackQueryHandler(self.callbacks.on_callback))
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.chats.on_migrate))
+        app.add_handler(
+            ChatMemberHandler(self.chats.on_my_member, ChatMemberHandler.MY_CHAT_MEMBER)
+        )
         app.add_error_handler(self._on_error)
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

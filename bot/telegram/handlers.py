@@ -36,6 +36,9 @@ __all__ = ["Commands", "Said", "said"]
 
 log = logging.getLogger(__name__)
 
+ECHO_LIMIT = 200
+"""The most characters of a user's own words echoed back in an answer."""
+
 Context = ContextTypes.DEFAULT_TYPE
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 
@@ -162,7 +165,7 @@ class Commands:
                 _(
                     "I do not understand: {words}. Example: /mesa internacional meta=200 "
                     "derecha=robot enfrente=robot:maestro",
-                    words=", ".join(args.errors),
+                    words=_echo(args.errors),
                 ),
             )
             return
@@ -265,7 +268,7 @@ class Commands:
             if args.errors:
                 example = _(
                     "I do not understand: {words}. Example: /config dominicano meta=150",
-                    words=", ".join(args.errors),
+                    words=_echo(args.errors),
                 )
                 await s.reply(said.message, example)
                 return
@@ -354,12 +357,31 @@ class Commands:
         if reply.refusal is not None:
             await self._answer(said, reply)
             return
-        group = self.s.titles.get(link.chat_id, "")
-        text = _("You are seated in {group}. Your tiles will come here.", group=group)
-        if not group:
-            text = _("You are seated. Your tiles will come here.")
-        text = confirmation(type(command), reply, said.language) + "\n" + text
+        group = await self.s.title(link.chat_id)
+        seat = (reply.seat or 0) + 1
+        if group:
+            text = _(
+                "You sit at table {label}, seat {seat}, in {group}. Your tiles will come here.",
+                label=reply.label,
+                seat=seat,
+                group=group,
+            )
+        else:
+            text = _(
+                "You sit at table {label}, seat {seat}. Your tiles will come here.",
+                label=reply.label,
+                seat=seat,
+            )
         await self._answer(said, reply, text)
+
+
+def _echo(words: list[str]) -> str:
+    """The words a command did not understand, as echoed back: at most
+    :data:`ECHO_LIMIT` characters, so the answer stays within Telegram's 4,096."""
+    text = ", ".join(words)
+    if len(text) <= ECHO_LIMIT:
+        return text
+    return text[: ECHO_LIMIT - 1] + "…"
 
 
 def _invited_users(message: Message, user: User) -> list[User]:

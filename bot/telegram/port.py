@@ -24,8 +24,8 @@ from bot.present.texts import closed_text, refused
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import back_keyboard, link_keyboard, rematch_keyboard
 from bot.telegram.links import JoinLink
-from bot.telegram.sender import send
-from bot.telegram.shared import PLATFORM, Board, Shared
+from bot.telegram.sender import is_photo_refused
+from bot.telegram.shared import ANONYMOUS_ADMIN_ID, PLATFORM, Board, Shared
 
 __all__ = ["EMOTE_SECONDS", "TelegramPort"]
 
@@ -78,19 +78,25 @@ class TelegramPort:
             await self._check_seated(event)
         elif isinstance(event, p.TableClosed):
             self._table_closed(event)
+            if event.reason is p.CloseReason.UNREACHABLE:
+                for human in event.humans:  # the group cannot be told: each player is
+                    if human.platform == PLATFORM:
+                        await s.private_text(int(human.user_id), closed_text(event, human.language))
         elif isinstance(event, p.ChatRulesChanged):
             _ = s.t(s.language)
+            if event.by.user_id == str(ANONYMOUS_ADMIN_ID):  # an admin writing as the group
+                who = _("An administrator changed this group's rules.")
+            else:
+                who = _("{name} changed this group's rules.", name=event.by.display_name)
             s.group_text(
                 event.chat,
-                _("{name} changed this group's rules.", name=event.by.display_name)
-                + "\n"
-                + rules_text(event.rules, event.preset, event.overrides, s.language),
+                who + "\n" + rules_text(event.rules, event.preset, event.overrides, s.language),
             )
         elif isinstance(event, p.Refusal) and event.to.platform == PLATFORM:
             await s.private_text(int(event.to.user_id), refused(event))
 
     def _match_ended(self, event: p.MatchEnded) -> None:
-        self.drawing.clear_buttons(event.table_id)
+        self.drawing.clear_buttons(event.table_id, match_over=True)
         board = self.s.boards.get(event.table_id)
         if board is not None and board.event is not None:
             # The final position, as the match result says it (the last move ended it).
@@ -105,11 +111,13 @@ class TelegramPort:
             )
             self.drawing.board(event.table_id)
         label = board.label if board else event.table_id
+        if self.s.chat_id(event.chat) in self.s.gone:
+            return
         self.s.to_group(event.chat, functools.partial(self._send_result, event, label))
 
     def _table_closed(self, event: p.TableClosed) -> None:
         s = self.s
-        self.drawing.clear_buttons(event.table_id, forget=True)
+        self.drawing.clear_buttons(event.table_id, forget=True, match_over=True)
         board = s.boards.get(event.table_id)
         if board is not None:
             board.closed = event.reason
@@ -166,18 +174,36 @@ class TelegramPort:
         s = self.s
         caption = match_ended_caption(event, label, s.language)
         facts = table_facts(event.seats, label, s.language)
-        png = await self.drawing.render(match_result_png, event.view, facts, dict(event.payouts))
+        markup = rematch_keyboard(event.table_id, s.language)
         thread = int(event.chat.thread_id) if event.chat.thread_id else None
         try:
-            await send(
-                lambda: s.bot.send_photo(
-                    s.chat_id(event.chat),
-                    png,
-                    caption=caption,
-                    reply_markup=rematch_keyboard(event.table_id, s.language),
-                    message_thread_id=thread,
+            if s.chat_id(event.chat) not in s.no_photos:
+                png = await self.drawing.render(
+                    match_result_png, event.view, facts, dict(event.payouts)
                 )
+                try:
+                    await s.to_chat(
+                        event.chat,
+                        lambda chat_id: s.bot.send_photo(
+                            chat_id,
+                            png,
+                            caption=caption,
+                            reply_markup=markup,
+                            message_thread_id=thread,
+                        ),
+                    )
+                    return
+                except TelegramError as error:
+                    if not is_photo_refused(error):
+                        raise
+            await s.to_chat(  # no photos there: the result as text
+                event.chat,
+                lambda chat_id: s.bot.send_message(
+                    chat_id, caption, reply_markup=markup, message_thread_id=thread
+                ),
             )
-        except TelegramError:
+        except TelegramError as error:
+            if s.lost(s.chat_id(event.chat), error):
+                return
             s.stats.failures += 1
             log.warning("could not send the match result", exc_info=True)

@@ -22,7 +22,16 @@ from typing import Any, Generic, TypeVar
 
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
-__all__ = ["NOT_MODIFIED", "Latest", "Ordered", "is_gone", "is_not_modified", "send"]
+__all__ = [
+    "NOT_MODIFIED",
+    "Latest",
+    "Ordered",
+    "is_chat_gone",
+    "is_gone",
+    "is_not_modified",
+    "is_photo_refused",
+    "send",
+]
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +61,31 @@ def is_gone(error: Exception) -> bool:
             "message can't be edited",
             "message to delete not found",
         )
+    )
+
+
+def is_chat_gone(error: Exception) -> bool:
+    """A group the bot can no longer use: removed or banned from it, the group deleted,
+    or no right to write there at all."""
+    if isinstance(error, Forbidden):
+        return True
+    if not isinstance(error, BadRequest):
+        return False
+    text = error.message.lower()
+    return any(
+        part in text
+        for part in (
+            "chat not found",
+            "group chat was deactivated",
+            "not enough rights to send text messages",
+        )
+    )
+
+
+def is_photo_refused(error: Exception) -> bool:
+    """The bot may not send photos in that chat (an admin took the right away)."""
+    return isinstance(error, BadRequest) and "not enough rights to send photos" in (
+        error.message.lower()
     )
 
 

@@ -13,20 +13,29 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from telegram import Bot, ChatMember, InlineKeyboardMarkup, MaybeInaccessibleMessage, Message, User
 from telegram.constants import ChatType
-from telegram.error import Forbidden, TelegramError
+from telegram.error import ChatMigrated, Forbidden, TelegramError
 from telegram.ext import Application
 
 import bot.core as p
 from bot.present.i18n import Translator, language_of, translator
 from bot.telegram.keyboards import link_keyboard
 from bot.telegram.links import JoinLink, deep_link, encode_start
-from bot.telegram.sender import Ordered, send
+from bot.telegram.sender import Ordered, is_chat_gone, send
 
-__all__ = ["BOARD_NOTE", "PLATFORM", "Board", "Hand", "Shared", "Stats"]
+__all__ = [
+    "ANONYMOUS_ADMIN_ID",
+    "BOARD_NOTE",
+    "HAND_NOTE",
+    "PLATFORM",
+    "Board",
+    "Hand",
+    "Shared",
+    "Stats",
+]
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +43,19 @@ PLATFORM = "telegram"
 
 BOARD_NOTE = "telegram.board"
 """The table manager's front-end note holding the board message (``chat_id``,
-``message_id``), so a table resumed after a restart edits the same message."""
+``message_id``) and the group's title (``title``), so a table resumed after a restart
+edits the same message and names its group in private messages."""
+
+HAND_NOTE = "telegram.hand.{user_id}"
+"""The front-end note holding a player's private hand message (its ``message_id``), so
+after a restart it is edited (or replaced, its buttons gone) instead of left behind."""
+
+ANONYMOUS_ADMIN_ID = 1087968824
+"""The user Telegram names as the author of an anonymous administrator's messages
+(@GroupAnonymousBot, first name "Group")."""
 
 TelegramApp = Application[Any, Any, Any, Any, Any, Any]
+T = TypeVar("T")
 
 
 @dataclass
@@ -54,7 +73,8 @@ class Board:
     markup: dict[str, object] | None = None
     emote: tuple[str, float] | None = None
     closed: str | None = None  # TableClosed's reason once the table is gone
-    noted: tuple[int, int] | None = None  # (chat id, message id) kept in the manager's note
+    noted: tuple[int, int, str, bool] | None = None  # (chat id, message id, title, text)
+    text: bool = False  # shown as a text message: the bot may not send photos there
 
 
 @dataclass
@@ -64,6 +84,10 @@ class Hand:
     message_id: int | None = None
     shown: tuple[object, ...] | None = None  # (hand number, tiles, buttons) on the message
     warned: bool = False  # the group was told the player cannot be reached
+    noted: int | None = None  # the message id kept in the manager's note
+    event: p.YourTiles | None = None  # the tiles the message shows
+    group: str = "Telegram"  # the group its caption names
+    caption: str | None = None
 
 
 @dataclass
@@ -104,6 +128,10 @@ class Shared:
         self.reachable: set[int] = set()
         self.titles: dict[int, str] = {}
         self.migrated: dict[int, int] = {}  # old group id -> its supergroup's id
+        self.no_photos: set[int] = set()  # groups whose admins were told photos are refused
+        self.gone: set[int] = set()  # groups the bot can no longer use (removed from them)
+        # follows a group that became a supergroup (set by bot.telegram.chats)
+        self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         self.group_jobs = Ordered()  # group messages, one ordered worker per chat
         self.stats = Stats()
@@ -147,10 +175,24 @@ class Shared:
         thread = message.message_thread_id if isinstance(message, Message) and topic else None
         return p.ChatRef(
             PLATFORM,
-            str(chat.id),
+            str(self.migrated.get(chat.id, chat.id)),  # a press on an old group's board
             thread_id=str(thread) if thread else None,
             language=self.language,
         )
+
+    async def title(self, chat_id: int) -> str:
+        """The group's title: as last seen, else asked of Telegram once (getChat); ""
+        when it cannot be known."""
+        known = self.titles.get(chat_id)
+        if known is not None:
+            return known
+        try:
+            chat = await send(lambda: self.bot.get_chat(chat_id))
+        except TelegramError:
+            log.info("could not read the title of chat %s", chat_id)
+            return ""
+        self.titles[chat_id] = chat.title or ""
+        return self.titles[chat_id]
 
     def chat_id(self, chat: p.ChatRef) -> int:
         """The Telegram id of a group (its supergroup's, once it migrated)."""
@@ -177,25 +219,69 @@ class Shared:
     ) -> None:
         """Queue a message to a group: sent by the chat's own worker, in order, so its flood
         limit never holds up a player's private messages or the table's events."""
+        if self.chat_id(chat) in self.gone:
+            return
         self.to_group(chat, lambda: self._send_group_text(chat, text, markup))
 
     def to_group(self, chat: p.ChatRef, job: Callable[[], Awaitable[None]]) -> None:
         self.group_jobs.put(self.chat_id(chat), job)
 
+    async def to_chat(self, chat: p.ChatRef, call: Callable[[int], Awaitable[T]]) -> T:
+        """Run ``call(chat id)`` (one request to a group) with :func:`send`; a group that
+        became a supergroup meanwhile is followed and the request made again there."""
+        chat_id = self.chat_id(chat)
+        try:
+            return await send(lambda: call(chat_id))
+        except ChatMigrated as error:
+            new_id = error.new_chat_id
+            await self.migrate(chat_id, new_id)
+        return await send(lambda: call(new_id))
+
+    async def lose(self, chat_id: int) -> None:
+        """The bot can no longer use group ``chat_id`` (removed from it): its tables close
+        once, stakes refunded (the core logs it), and nothing more is sent there."""
+        if chat_id in self.gone:
+            return
+        self.gone.add(chat_id)
+        await self._close_tables(chat_id)
+
+    async def _close_tables(self, chat_id: int) -> None:
+        try:
+            await self.manager.chat_unreachable(PLATFORM, str(chat_id))
+        except Exception:
+            log.warning("could not close the tables of chat %s", chat_id, exc_info=True)
+
+    def lost(self, chat_id: int, error: TelegramError) -> bool:
+        """Whether ``error``, answered to a request to group ``chat_id``, means the bot can
+        no longer use it; if so nothing more is sent there and its tables are closed
+        (once, in the background)."""
+        if not is_chat_gone(error):
+            return False
+        if chat_id not in self.gone:
+            self.gone.add(chat_id)
+            self.spawn(self._close_tables(chat_id))
+        return True
+
+    async def migrate(self, old: int, new: int) -> None:
+        """Group ``old`` is supergroup ``new`` now (Telegram refused a request to it)."""
+        self.migrated[old] = new
+        if self.on_migrated is not None:
+            await self.on_migrated(old, new)
+
     async def _send_group_text(
         self, chat: p.ChatRef, text: str, markup: InlineKeyboardMarkup | None = None
     ) -> None:
-        chat_id = self.chat_id(chat)
+        thread = int(chat.thread_id) if chat.thread_id else None
         try:
-            await send(
-                lambda: self.bot.send_message(
-                    chat_id,
-                    text,
-                    reply_markup=markup,
-                    message_thread_id=int(chat.thread_id) if chat.thread_id else None,
-                )
+            await self.to_chat(
+                chat,
+                lambda chat_id: self.bot.send_message(
+                    chat_id, text, reply_markup=markup, message_thread_id=thread
+                ),
             )
-        except TelegramError:
+        except TelegramError as error:
+            if self.lost(self.chat_id(chat), error):
+                return
             self.stats.failures += 1
             log.warning("could not write to chat %s", chat.chat_id, exc_info=True)
 
