@@ -978,3 +978,31 @@ async def test_a_player_renamed_mid_match_is_shown_by_the_new_name_on_the_board(
         caption = world.fake.message(GROUP, board.result["message_id"])["caption"]
         assert caption.split("\n")[1].startswith("🔵 Anita y Robot ")
         assert world.manager.table_state(table_id).seats[0].name == "Anita"
+
+
+async def test_an_admin_closes_a_stuck_table_with_cerrar_and_every_stake_comes_back() -> None:
+    async with TelegramWorld() as world:
+        boss = world.fake.add_user(1001, "Jefa")
+        pepe = world.fake.add_user(1002, "Pepe")
+        group = world.fake.add_group(GROUP, "Dominó", admins={1001})
+        table_id = await _table_with_robots(world, pepe, group)
+        player = world.front._player(pepe)
+        assert await world.manager.balance(player) == 990
+
+        refusal = await world.reply_to(group, pepe, "/cerrar")
+        assert (
+            refusal.params["text"] == "Solo los administradores del grupo pueden cerrar una mesa."
+        )
+        assert world.manager.tables() == [table_id]
+
+        label = world.manager.table_state(table_id).label
+        done = await world.reply_to(group, boss, f"/cerrar {label}")
+        assert done.params["text"] == (
+            f"Cerraste la mesa {label}; se devolvieron todas las apuestas."
+        )
+        await world.settle()
+        assert world.manager.tables() == []
+        assert await world.manager.balance(player) == 1000
+        said = [m.get("text") for m in world.fake.messages_in(GROUP)]
+        assert "Un administrador cerró la mesa; se devolvieron las apuestas." in said
+        assert await world.storage.check_ledger() == []

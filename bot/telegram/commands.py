@@ -61,6 +61,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("top", "top", "top", N_("Top 10 by balance")),
     CommandSpec("rules", "reglas", "rules", N_("This chat's rules")),
     CommandSpec("config", "config", "config", N_("Choose this chat's rules (admins)")),
+    CommandSpec(
+        "close", "cerrar", "close", N_("Close a stuck table now, stakes refunded (admins)")
+    ),
     CommandSpec("history", "historial", "history", N_("Your last match record (JSON)")),
     CommandSpec("help", "ayuda", "help", N_("How to play")),
     CommandSpec("start", "start", "start", N_("Start"), in_menu=False),

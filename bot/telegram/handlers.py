@@ -253,6 +253,18 @@ class Commands:
         await self.s.reply(said.message, text)
 
     @said(group=True)
+    async def close(self, said: Said) -> None:
+        """/cerrar [N], /close [N]: admins close a stuck table of this group now, the one
+        in this topic or table N; every stake is refunded and the board says so."""
+        s = self.s
+        if not await s.is_admin(said.message, said.author):
+            _ = s.t(said.language)
+            await s.reply(said.message, _("Only this group's administrators can close a table."))
+            return
+        label = said.args[0].lstrip("#") if said.args else None
+        await self._run(said, p.CloseTable(said.by, said.group, label=label, is_admin=True))
+
+    @said(group=True)
     async def config(self, said: Said) -> None:
         """/config: admins choose the chat's preset and single options (menu or words).
 

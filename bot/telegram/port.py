@@ -20,7 +20,7 @@ from bot.present.facts import table_facts
 from bot.present.i18n import emote_label
 from bot.present.labels import rules_text
 from bot.present.screens import hand_ended_text, match_ended_caption
-from bot.present.texts import closed_text, refused
+from bot.present.texts import GROUP_CLOSES, closed_text, refused
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import back_keyboard, link_keyboard, rematch_keyboard
 from bot.telegram.links import JoinLink
@@ -122,7 +122,7 @@ class TelegramPort:
         if board is not None:
             board.closed = event.reason
             self.drawing.board(event.table_id)
-        if event.reason in (p.CloseReason.NO_HUMANS, p.CloseReason.CANCELLED):
+        if event.reason in GROUP_CLOSES:
             s.group_text(event.chat, closed_text(event, s.language))
 
     async def _check_seated(self, event: p.PlayerSeated) -> None:
