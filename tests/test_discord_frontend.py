@@ -396,3 +396,42 @@ async def test_after_a_restart_the_turn_player_keeps_their_turn_dm_and_gets_no_s
     finally:
         await second.stop()
         await storage.close()
+
+
+async def test_after_a_restart_no_player_gets_their_tiles_dm_a_second_time(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    guild = fake.add_guild("Club")
+    ana, bob = fake.add_user("Ana"), fake.add_user("Bob")
+    path = tmp_path / "domino.db"
+    storage = await SqliteStorage.open(path)
+    clock = eager_clock()
+    first = await Harness(fake, storage, clock=clock).start()
+    try:
+        for user in (ana, bob):
+            await fake.replied(await fake.slash(user, guild, "domino", "jugar"))
+        await first.idle()
+        board = boards(fake, fake.channel_of(guild))[0]
+        robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
+        await fake.answered(await fake.click(ana, board, robots))
+        # one of the two is to move; the other holds tiles without buttons
+        await fake.wait_until(
+            lambda: any((m := fake.last_dm(u)) and m.custom_ids() for u in (ana, bob))
+        )
+        await first.idle()
+        await fake.settle()
+    finally:
+        await first.stop()
+        await storage.close()
+    waiting = next(u for u in (ana, bob) if not fake.last_dm(u).custom_ids())
+    assert fake.last_dm(waiting).attachments[0]["filename"].startswith("fichas-")
+    before = {u.id: len(fake.dms_to(u)) for u in (ana, bob)}
+    storage = await SqliteStorage.open(path)
+    second = await Harness(fake, storage, clock=eager_clock(clock.now() + 60)).start()
+    try:
+        await second.idle()
+        await fake.settle()
+        assert {u.id: len(fake.dms_to(u)) for u in (ana, bob)} == before
+    finally:
+        await second.stop()
+        await storage.close()

@@ -28,7 +28,7 @@ from bot.discord.buttons import custom_ids, moves_view, tiles_view
 from bot.discord.messages import place_name, tiles_content, turn_ping
 from bot.present.facts import hand_facts
 
-__all__ = ["DM_CLOSED", "HAND_FILE", "TilesDesk", "with_view"]
+__all__ = ["DM_CLOSED", "HAND_FILE", "TilesDesk", "hand_file", "with_view"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,15 @@ EPHEMERAL_TOKEN_SECONDS = 14 * 60
 """An interaction token lives 15 minutes; stop editing through it a little before."""
 
 HAND_FILE = "fichas.png"
+"""The tiles picture's name starts so; :func:`hand_file` adds the table, hand and tiles."""
+
+
+def hand_file(event: YourTiles) -> str:
+    """The tiles picture's file name: ``fichas-<table>-<hand>-<tiles>.png`` (tiles as
+    pips, e.g. ``66-52``), so a restart can tell a DM that already shows these tiles."""
+    tiles = "-".join(f"{t.high}{t.low}" for t in event.view.tiles) or "0"
+    return f"fichas-{event.table_id}-{event.hand_number}-{tiles}.png"
+
 
 TILES_LOOKUP = 10
 """How many recent DMs to search for a resumed table's turn message."""
@@ -160,9 +169,14 @@ class TilesDesk:
             # (its buttons went with the press that played from it).
             slot.shown = shown
             return
-        if slot.resumed and slot.message is None and event.is_your_turn:
+        if slot.resumed and slot.message is None:
             slot.resumed = False
-            if await self._adopt_turn_dm(slot, event):
+            adopted = (
+                await self._adopt_turn_dm(slot, event)
+                if event.is_your_turn
+                else await self._adopt_tiles_dm(slot, event)
+            )
+            if adopted:
                 slot.shown = shown
                 return
         content, file, view = await self.tiles_message(event)
@@ -201,6 +215,23 @@ class TilesDesk:
         if found.content != content:
             await found.edit(content=content)
         return True
+
+    async def _adopt_tiles_dm(self, slot: _Tiles, event: YourTiles) -> bool:
+        """After a restart, off turn: when the player's DMs already show these very tiles
+        of this table (its picture is named after table, hand and tiles) they are kept,
+        and True is returned: no second "your tiles"."""
+        me, name = self.client.user, hand_file(event)
+        try:
+            channel = await self.dm_user(event.to.user_id)
+            async for message in channel.history(limit=TILES_LOOKUP):
+                if me is None or message.author.id != me.id:
+                    continue
+                if any(a.filename == name for a in message.attachments):
+                    slot.message, slot.has_buttons = message, bool(custom_ids(message))
+                    return not slot.has_buttons
+        except discord.HTTPException:
+            log.info("cannot read the DMs with %s", event.to.user_id)
+        return False
 
     async def _find_tiles_dm(self, user_id: str, table_id: str) -> discord.Message | None:
         me = self.client.user
@@ -289,4 +320,4 @@ class TilesDesk:
         one button per legal move."""
         content = tiles_content(event, place_name(self.client, event.chat))
         png = await asyncio.to_thread(self._render_hand, event.view, hand_facts(event))
-        return content, discord.File(io.BytesIO(png), HAND_FILE), moves_view(event)
+        return content, discord.File(io.BytesIO(png), hand_file(event)), moves_view(event)
