@@ -697,6 +697,21 @@ class Storage(ABC):
                 nothing is written.
         """
 
+    @abstractmethod
+    async def get_chat_language(self, chat: str) -> str | None:
+        """The language the chat's admins chose for its group messages (``"es"`` or
+        ``"en"``), or None when never chosen."""
+
+    @abstractmethod
+    async def set_chat_language(
+        self, chat: str, language: str, *, changed_by: int, now: float
+    ) -> None:
+        """Set the chat's language for group messages, replacing the old one.
+
+        Raises:
+            ValueError: ``language`` is not ``"es"`` or ``"en"``; nothing is written.
+        """
+
     # --------------------------------------------------------- table snapshots
 
     @abstractmethod

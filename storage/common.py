@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.rules import PRESET_NAMES, PRESETS, Rules, find_preset
-from storage.base import OPENING_BALANCE, PlayerResult
+from storage.base import LANGUAGES, OPENING_BALANCE, PlayerResult
 
 __all__ = [
     "HOUSE",
     "Plan",
     "canonical_chat_rules",
+    "check_chat_language",
     "check_platform_ids",
     "check_results",
     "display_name_or",
@@ -233,3 +234,14 @@ def canonical_chat_rules(
     name = next(n for n in PRESET_NAMES if PRESETS[n] is base)
     dumped = rules.model_dump()
     return name, {key: dumped[key] for key in options}
+
+
+def check_chat_language(language: str) -> str:
+    """``language`` if it is one of ``storage.base.LANGUAGES``.
+
+    Raises:
+        ValueError: any other value.
+    """
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)} (got {language!r})")
+    return language

@@ -42,6 +42,7 @@ from storage.common import (
     HOUSE,
     Plan,
     canonical_chat_rules,
+    check_chat_language,
     check_platform_ids,
     check_results,
     display_name_or,
@@ -104,6 +105,7 @@ class MemoryStorage(Storage):
         self._escrows: dict[str, _Escrow] = {}
         self._matches: dict[str, _MatchRow] = {}
         self._chat_rules: dict[str, tuple[str, str, int | None, float]] = {}
+        self._chat_languages: dict[str, str] = {}
         self._tables: dict[str, tuple[str, float]] = {}
 
     async def close(self) -> None:
@@ -490,6 +492,15 @@ class MemoryStorage(Storage):
         rules = await self.get_chat_rules(chat)
         assert rules is not None
         return rules
+
+    async def get_chat_language(self, chat: str) -> str | None:
+        return self._chat_languages.get(chat)
+
+    async def set_chat_language(
+        self, chat: str, language: str, *, changed_by: int, now: float
+    ) -> None:
+        check_now(now)
+        self._chat_languages[chat] = check_chat_language(language)
 
     # --------------------------------------------------------- table snapshots
 

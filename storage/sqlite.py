@@ -55,6 +55,7 @@ from storage.base import (
 from storage.common import (
     Plan,
     canonical_chat_rules,
+    check_chat_language,
     check_platform_ids,
     check_results,
     display_name_or,
@@ -929,6 +930,29 @@ class SqliteStorage(Storage):
             )
         )
         return ChatRules(chat, name, json.loads(text), changed_by, float(now))
+
+    async def get_chat_language(self, chat: str) -> str | None:
+        row = await self._run(
+            lambda db: db.execute(
+                "SELECT language FROM chat_settings WHERE chat = ?", (chat,)
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    async def set_chat_language(
+        self, chat: str, language: str, *, changed_by: int, now: float
+    ) -> None:
+        check_now(now)
+        check_chat_language(language)
+        await self._write(
+            lambda db: db.execute(
+                "INSERT INTO chat_settings (chat, language, changed_by, changed_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (chat) DO UPDATE SET"
+                " language = excluded.language, changed_by = excluded.changed_by,"
+                " changed_at = excluded.changed_at",
+                (chat, language, changed_by, now),
+            )
+        )
 
     # --------------------------------------------------------- table snapshots
 
