@@ -44,7 +44,7 @@ async def test_an_admin_changes_the_servers_rules_and_the_channel_is_told(
     assert stored.rules().turn_seconds == 30
     await harness.idle()
     said = fake.messages_in(fake.channel_of(guild_of(fake)))
-    assert any("Admin cambió las reglas del servidor: internacional" in m.content for m in said)
+    assert any("Admin cambió las reglas del servidor: Internacional" in m.content for m in said)
     # /domino reglas shows them.
     rules = await fake.replied(await fake.slash(admin, guild_of(fake), "domino", "reglas"))
     assert "• Partida a: 200\n" in rules[0].text()

@@ -19,10 +19,10 @@ def test_the_rules_embed_names_every_option_in_spanish() -> None:
     info = ChatRulesInfo("discord:1", "espanol", {}, find_preset("espanol"), True)
     embed = rules_embed("Reglas del servidor", info, "es").to_dict()
     lines = embed["description"].split("\n")
-    assert lines[0] == "Reglas: espanol"
+    assert lines[0] == "Reglas: Español"
     assert "• Partida a: 300" in lines
-    assert "• Se cuentan: todos" in lines
-    assert "• Jugada forzada tras: 3" in lines
+    assert "• Puntos que cuentan: los de todos" in lines
+    assert "• Única jugada automática tras: 3" in lines
     assert len(lines) == 11
 
 
@@ -33,7 +33,7 @@ async def test_the_board_embed_names_whose_turn_the_time_left_and_the_score(
     await seat_and_fill(fake, harness, ana)
     state = harness.manager.table_state(harness.manager.tables()[0])
     embed = board_embed(state, "en").to_dict()
-    assert embed["title"] == "Table 1 · venezolano"
+    assert embed["title"] == "Table 1 · Venezuelan"
     deadline = int(state.deadline)
     assert embed["description"] == f"{state.seats[state.turn].name} to play · <t:{deadline}:R>"
     fields: dict[str, Any] = {f["name"]: f["value"] for f in embed["fields"]}

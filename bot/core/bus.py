@@ -22,6 +22,7 @@ they are saved in the snapshot and the core never reads them.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import logging
 import random
@@ -324,9 +325,18 @@ class TableManager:
         try:
             if self._core.stopped:
                 raise Refused(RefusalReason.SHUTTING_DOWN)
-            return await self._dispatch(command)
+            return await self._dispatch(await self._localized(command))
         except Refused as refused:
             return Reply(refusal=refused.refusal(command.player), table_id=refused.table_id)
+
+    async def _localized(self, command: Command) -> Command:
+        """``command`` with its chat speaking the chat's language (one precedence rule:
+        :meth:`ChatRules.localized`), so the tables and events it makes carry it."""
+        chat = command.chat
+        if chat is None:
+            return command
+        localized = await self._rules.localized(chat)
+        return command if localized is chat else dataclasses.replace(command, chat=localized)
 
     async def _dispatch(self, command: Command) -> Reply:
         entry = self._handlers.get(type(command))

@@ -33,6 +33,7 @@ from bot.discord.i18n import chat_language, command_name, player_language, text,
 from bot.discord.messages import help_text, rules_embed, stats_lines, top_embed
 from bot.discord.replies import PLATFORM, Replies, chat_of, player_of
 from bot.present.i18n import LEVEL_NAMES
+from bot.present.labels import PRESET_LABELS
 from bot.present.texts import confirmation
 from engine.robots import LEVELS
 from engine.rules import PRESET_NAMES
@@ -42,7 +43,7 @@ __all__ = ["DominoCog", "preset_choices"]
 
 
 def preset_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=v, value=v) for v in PRESET_NAMES]
+    return [app_commands.Choice(name=text(PRESET_LABELS[v]), value=v) for v in PRESET_NAMES]
 
 
 def _level_choices() -> list[app_commands.Choice[str]]:

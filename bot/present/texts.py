@@ -3,6 +3,8 @@ and the move buttons' labels, in the reader's language (one home per phrase)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.core.commands import (
     Command,
     Leave,
@@ -13,11 +15,13 @@ from bot.core.commands import (
     SitAt,
 )
 from bot.core.events import MoveChoice, Refusal, Reply, TableClosed, YourTiles
-from bot.core.vocabulary import CloseReason, PressKind
+from bot.core.vocabulary import CloseReason, PressKind, RefusalReason
 from bot.present.i18n import refusal_text, translator
+from bot.present.labels import allowed_text, option_word, preset_label
 from render import move_labels
 
 __all__ = [
+    "bad_rules_text",
     "closed_text",
     "confirmation",
     "left_text",
@@ -28,9 +32,42 @@ __all__ = [
 ]
 
 
-def refused(refusal: Refusal, language: str | None = None) -> str:
-    """A refusal as a sentence, in ``language`` or the refused player's."""
-    return refusal_text(refusal.reason, refusal.params, language or refusal.to.language)
+def refused(
+    refusal: Refusal, language: str | None = None, typed: Mapping[str, str] | None = None
+) -> str:
+    """A refusal as a sentence, in ``language`` or the refused player's.
+
+    ``typed``: for refused rules (``bad_rules``), what the admin typed for each option
+    (``{"target": "meta=7"}``), so the sentence names it in their words; without it
+    each option is named by the word a player of ``language`` types.
+    """
+    language = language or refusal.to.language
+    if refusal.reason is RefusalReason.BAD_RULES:
+        return bad_rules_text(refusal, language, typed or {})
+    return refusal_text(refusal.reason, refusal.params, language)
+
+
+def bad_rules_text(refusal: Refusal, language: str, typed: Mapping[str, str]) -> str:
+    """Every bad option of a ``bad_rules`` refusal, one a line, in the admin's words:
+    "meta=7 no vale: meta puede ser 50, 100, 150, 200, 300 o 500."."""
+    _ = translator(language)
+    names = str(refusal.params.get("options") or refusal.params.get("option") or "").split()
+    lines = []
+    for option in names:
+        word = option_word(option, language)
+        allowed = allowed_text(option, language)
+        if option in typed:
+            lines.append(
+                _(
+                    "{typed} is not valid: {option} can be {allowed}.",
+                    typed=typed[option],
+                    option=word,
+                    allowed=allowed,
+                )
+            )
+        else:
+            lines.append(_("{option} can be {allowed}.", option=word, allowed=allowed))
+    return "\n".join(lines) or _("That cannot be done now.")
 
 
 def seated_text(reply: Reply, language: str) -> str:
@@ -47,8 +84,10 @@ def left_text(reply: Reply, language: str) -> str:
 
 
 def rules_changed_text(reply: Reply, language: str) -> str:
-    """ "Rules changed: venezolano." after ``SetChatRules``."""
-    return translator(language)("Rules changed: {preset}.", preset=reply.preset or "")
+    """ "Rules changed: Venezolano." after ``SetChatRules``."""
+    return translator(language)(
+        "Rules changed: {preset}.", preset=preset_label(reply.preset, language)
+    )
 
 
 def move_buttons(event: YourTiles) -> list[tuple[MoveChoice, str]]:

@@ -106,7 +106,7 @@ class TerminalPort:
             return _("You")
         relative = (seat - self.my_seat) % 4
         if self.robots[seat]:
-            return {1: _("Right rival"), 2: _("Partner"), 3: _("Left rival")}[relative]
+            return {1: _("Right opponent"), 2: _("Partner"), 3: _("Left opponent")}[relative]
         position = {1: _("right"), 2: _("partner"), 3: _("left")}[relative]
         return f"{self.names[seat]} ({position})"
 
@@ -206,7 +206,7 @@ class TerminalPort:
         if event.by == "timeout":
             text += " " + _("(time ran out: a robot played)")
         elif event.by == "forced":
-            text += " " + _("(the only move)")
+            text += " " + _("(single legal move, played by itself)")
         self.say(f"  {text}")
 
     def _show_turn(self, tiles: YourTiles) -> None:
@@ -250,9 +250,9 @@ class TerminalPort:
         if outcome.winner_team is None:
             who = _("nobody scores")
         elif outcome.winner_team == mine:
-            who = _("we win {points} points", points=outcome.points)
+            who = _.ngettext("we win {n} point", "we win {n} points", outcome.points)
         else:
-            who = _("they win {points} points", points=outcome.points)
+            who = _.ngettext("they win {n} point", "they win {n} points", outcome.points)
         pips = ", ".join(f"{self.who(s)} {outcome.pips_left[s]}" for s in range(4))
         self.say(_("Hand {number}: {how}; {who}.", number=event.hand_number, how=how, who=who))
         self.say(_("Pips left: {pips}", pips=pips))
