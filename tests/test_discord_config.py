@@ -67,3 +67,31 @@ async def test_without_a_preset_only_the_options_typed_change_the_servers_rules(
     stored = await harness.storage.get_chat_rules(f"discord:{guild}")
     assert stored is not None and stored.preset == "internacional"
     assert stored.rules().turn_seconds == 30 and stored.rules().target == 300
+
+
+async def test_the_servers_language_chosen_in_domino_config_speaks_on_the_board_and_in_the_channel(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    """Issue 13, item 12: group texts were always Spanish (the server's locale is es-ES);
+    the admins' choice wins for the channel, each member's locale for what only they see."""
+    from tests.fake_discord import board_message
+
+    admin = fake.add_user("Admin", admin=True)
+    ana = fake.add_user("Ana")
+    guild = guild_of(fake)
+    (reply,) = await fake.replied(
+        await fake.slash(admin, guild, "domino-config", options={"idioma": "en"})
+    )
+    assert reply.ephemeral
+    assert await harness.storage.get_chat_language(f"discord:{guild}") == "en"
+    assert await harness.storage.get_chat_rules(f"discord:{guild}") is None
+    await harness.idle()
+    said = [m.content for m in fake.messages_in(fake.channel_of(guild))]
+    assert said == ["Admin set this server's language: English."]
+
+    (seated,) = await fake.replied(await fake.slash(ana, guild, "domino", "jugar"))
+    assert seated.ephemeral and seated.text().startswith("Te sentaste en la mesa 1")
+    await harness.idle()
+    embed = board_message(fake).embeds[0]
+    assert embed["title"] == "Table 1 · Venezuelan"
+    assert embed["description"].startswith("Waiting for players: 3 free seats.")

@@ -29,7 +29,7 @@ async def test_a_scripted_match_from_piped_input_plays_to_the_end():
     assert "— Mano 1 —" in text
     assert "Te toca (45 s): 1) " in text  # the playable tiles, numbered, and the timer
     assert "Tus fichas: [" in text
-    assert "Tanteo (nosotros – ellos):" in text
+    assert "Marcador (nosotros – ellos):" in text
     won = "¡Ganamos la partida" in text
     assert won or "Ellos ganaron la partida" in text
     assert text.rstrip().endswith(f"Tu saldo: ${1010 if won else 990}.")
@@ -54,8 +54,8 @@ async def test_emotes_help_and_bad_numbers_are_answered_without_moving():
     code, text, _ = await run_script("e hola\ne hola\ne bravo\n99\n?\nt\n1\nq\n", language="en")
     assert code == 0
     assert "  You: “Hello, table”" in text  # English quotes in English
-    assert "Wait 5 s before the next emote." in text
-    assert "Unknown emote." in text
+    assert "Wait 5 s before the next phrase." in text
+    assert "Unknown phrase." in text
     assert "Choose a number from 1 to" in text
     assert "Type the number of a move" in text
     assert text.count("Your tiles: [") >= 2

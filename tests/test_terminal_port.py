@@ -14,8 +14,8 @@ from tests.test_terminal_loop import run_script
 async def test_the_players_own_seat_is_spoken_to_in_the_second_person():
     _, spanish, _ = await run_script("1\n" * 400)
     assert "— Mano 2 — sales tú." in spanish and "sale Tú" not in spanish
-    assert "Mano 1: Dominaste; ganamos 10 tantos." in spanish and "Tú dominó" not in spanish
-    assert "— Mano 1 — sale Rival izq." in spanish  # others: the third person
+    assert "Mano 1: Dominaste; ganamos 10 puntos." in spanish and "Tú dominó" not in spanish
+    assert "— Mano 1 — sale Rival izquierdo." in spanish  # others: the third person
     _, english, _ = await run_script("1\n" * 400, language="en")
     assert "— Hand 2 — you open." in english and "You opens" not in english
     assert "Hand 1: You domino; we win 10 points." in english and "You dominoes" not in english
@@ -86,6 +86,6 @@ async def test_the_board_picture_names_the_robots_as_the_text_does():
     assert state is not None
     await port.deliver(state)
     names = [seat.name for seat in port.board_facts(state).seats]
-    assert names == ["Tú", "Rival der.", "Compañero", "Rival izq."]
+    assert names == ["Tú", "Rival derecho", "Compañero", "Rival izquierdo"]
     assert names[1:] == [port.who(seat) for seat in (1, 2, 3)]  # the text's names
     await manager.stop()

@@ -325,7 +325,7 @@ class TableManager:
         try:
             if self._core.stopped:
                 raise Refused(RefusalReason.SHUTTING_DOWN)
-            return await self._dispatch(await self._localized(command))
+            return await self._dispatch(command)
         except Refused as refused:
             return Reply(refusal=refused.refusal(command.player), table_id=refused.table_id)
 
@@ -343,6 +343,7 @@ class TableManager:
         if entry is None:
             raise TypeError(f"not a command: {command!r}")
         handler, in_lobby = entry
+        command = await self._localized(command)
         if in_lobby:
             async with self._core.lobby:
                 return await handler(command)
