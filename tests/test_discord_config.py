@@ -82,7 +82,7 @@ async def test_the_servers_language_chosen_in_domino_config_speaks_on_the_board_
     (reply,) = await fake.replied(
         await fake.slash(admin, guild, "domino-config", options={"idioma": "en"})
     )
-    assert reply.ephemeral
+    assert reply.ephemeral and reply.text() == "Hecho."
     assert await harness.storage.get_chat_language(f"discord:{guild}") == "en"
     assert await harness.storage.get_chat_rules(f"discord:{guild}") is None
     await harness.idle()

@@ -21,7 +21,7 @@ def test_the_rules_embed_names_every_option_in_spanish() -> None:
     lines = embed["description"].split("\n")
     assert lines[0] == "Reglas: Español"
     assert "• Partida a: 300" in lines
-    assert "• Puntos que cuentan: los de todos" in lines
+    assert "• Puntos que cuentan: de todos" in lines
     assert "• Única jugada automática tras: 3" in lines
     assert len(lines) == 11
 

@@ -19,7 +19,7 @@ async def test_the_players_own_seat_is_spoken_to_in_the_second_person():
     _, english, _ = await run_script("1\n" * 400, language="en")
     assert "— Hand 2 — you open." in english and "You opens" not in english
     assert "Hand 1: You domino; we win 10 points." in english and "You dominoes" not in english
-    assert "Hand 7: Right rival dominoes; they win 12 points." in english
+    assert "Hand 7: Right opponent dominoes; they win 12 points." in english
 
 
 async def test_the_board_picture_is_kept_on_disk(tmp_path: Path):

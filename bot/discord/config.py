@@ -166,6 +166,9 @@ class ConfigCog(commands.Cog):
         if not reply.ok:
             await self.replies.refuse(interaction, reply)
             return
+        if preset is None and not overrides:  # the language alone: the channel is told
+            await self.replies.answer(interaction, texts(lang)("Done."))
+            return
         info = await self.manager.chat_rules(chat)
         changed = confirmation(SetChatRules, reply, lang) or texts(lang)(
             "Rules changed. New tables use them."

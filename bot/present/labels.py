@@ -71,12 +71,12 @@ VALUE_LABELS: Final[dict[str, str]] = {
     "opponents": N_("the opponents'"),
     "all": N_("everyone's"),
     "double_six": N_("the double six"),
-    "random": N_("a random player"),
-    "draw": N_("the draw (highest tile)"),
-    "rotate": N_("the next player in turn"),
+    "random": N_("at random"),
+    "draw": N_("by draw"),
+    "rotate": N_("the next player"),
     "winner": N_("the hand's winner"),
-    "team": N_("the partnership with fewer points"),
-    "individual": N_("the player with the fewest points"),
+    "team": N_("the partnership with fewer pips"),
+    "individual": N_("whoever holds the fewest pips"),
 }
 """The word values of the options, for people (as the rule list shows them)."""
 
