@@ -194,10 +194,12 @@ class DominoCog(
     async def top(self, interaction: discord.Interaction[Any], by: str = "balance") -> None:
         # A ranking is for everyone in the channel: a public answer.
         await interaction.response.defer(thinking=True)
-        lang = chat_language(interaction)
-        rows = await self.manager.top(
-            chat_of(interaction), by="rating" if by == "rating" else "balance"
+        chat = chat_of(interaction)
+        # Seen by the channel: the server's language (its admins' choice).
+        lang = (
+            (await self.manager.chat_rules(chat)).language if chat else chat_language(interaction)
         )
+        rows = await self.manager.top(chat, by="rating" if by == "rating" else "balance")
         if not rows:
             await interaction.followup.send(texts(lang)("Nobody has played here yet."))
             return
@@ -263,7 +265,7 @@ class DominoCog(
         await self.replies.after_seating(interaction, reply)
         if reply.ok and invited and interaction.channel is not None:
             state = self.manager.table_state(reply.table_id or "")
-            _ = texts(chat_language(interaction))
+            _ = texts(state.chat.language if state is not None else chat_language(interaction))
             await interaction.channel.send(  # type: ignore[union-attr]
                 _(
                     "{name} invites {members} to table {label}: press your seat on the board.",

@@ -47,6 +47,7 @@ class TelegramPort:
         board: Board | None
         if isinstance(event, p.TableChanged):
             board = drawing.board_for(event.table_id, event.chat)
+            board.language = event.chat.language  # the admins may change it mid-table
             board.event = event
             board.label = event.label
             drawing.board(event.table_id)
