@@ -188,7 +188,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(
         # A chat's own settings, apart from its rules: setting the language must not
         # make the rules "set by the admins" (that would lock players' presets).
-        "0005_chat_settings",
+        "0006_chat_settings",
         (
             """CREATE TABLE chat_settings (
                 chat TEXT PRIMARY KEY,
