@@ -86,12 +86,13 @@ def seat_name(facts: TableFacts, seat: int) -> str:
 
 def score_text(view: PublicView, team: int) -> str:
     """rules.md score notation for ``team``: during a hand the running total; once the
-    hand is over, the hand's points, then the running total (``"24 – 34"``)."""
+    hand is over, the hand's points, then the running total (``"+24 → 34"``: never read
+    as a tied score, as "37 – 37" was after a first hand)."""
     outcome = view.outcome
     if outcome is None:
         return str(view.score[team])
     won = outcome.points if outcome.winner_team == team else 0
-    return f"{won} – {view.match_score[team]}"
+    return f"+{won} → {view.match_score[team]}"
 
 
 def board_layout(view: PublicView) -> LineLayout:

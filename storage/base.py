@@ -745,8 +745,8 @@ class Storage(ABC):
         """Move what is kept under chat key ``old`` to ``new``, in one transaction.
 
         For a chat whose platform gave it a new id (a Telegram group upgraded to a
-        supergroup): its rules (unless ``new`` already has rules of its own, which are
-        newer and kept; ``old``'s are dropped), its finished matches, their results and
+        supergroup): its rules and its language (unless ``new`` already has its own,
+        which are newer and kept; ``old``'s are dropped), its finished matches, their results and
         its players' totals (added to any ``new`` already has), so rankings and history
         follow the chat. ``tables`` (table id -> snapshot) are saved in the same
         transaction: the moved live tables' snapshots, which name the chat. Moving a
@@ -755,6 +755,21 @@ class Storage(ABC):
         Raises:
             ValueError: ``old`` or ``new`` is empty, or they are equal; nothing is written.
             TypeError: a snapshot is not JSON-serialisable; nothing is written.
+        """
+
+    @abstractmethod
+    async def get_chat_language(self, chat: str) -> str | None:
+        """The language the chat's admins chose for its group messages (``"es"`` or
+        ``"en"``), or None when never chosen."""
+
+    @abstractmethod
+    async def set_chat_language(
+        self, chat: str, language: str, *, changed_by: int, now: float
+    ) -> None:
+        """Set the chat's language for group messages, replacing the old one.
+
+        Raises:
+            ValueError: ``language`` is not ``"es"`` or ``"en"``; nothing is written.
         """
 
     # --------------------------------------------------------- table snapshots

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.rules import PRESET_NAMES, PRESETS, Rules, find_preset
-from storage.base import OPENING_BALANCE, PlayerResult
+from storage.base import LANGUAGES, OPENING_BALANCE, PlayerResult
 
 __all__ = [
     "HOUSE",
     "Plan",
     "canonical_chat_rules",
+    "check_chat_language",
     "check_chat_move",
     "check_platform_ids",
     "check_results",
@@ -246,3 +247,14 @@ def check_chat_move(old: str, new: str) -> None:
         raise ValueError("a chat key cannot be empty")
     if old == new:
         raise ValueError(f"chat {old!r} cannot move to itself")
+
+
+def check_chat_language(language: str) -> str:
+    """``language`` if it is one of ``storage.base.LANGUAGES``.
+
+    Raises:
+        ValueError: any other value.
+    """
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)} (got {language!r})")
+    return language

@@ -44,6 +44,7 @@ from storage.common import (
     HOUSE,
     Plan,
     canonical_chat_rules,
+    check_chat_language,
     check_chat_move,
     check_platform_ids,
     check_results,
@@ -109,6 +110,7 @@ class MemoryStorage(Storage):
         self._claims: dict[str, TablesClaim] = {}
         self._matches: dict[str, _MatchRow] = {}
         self._chat_rules: dict[str, tuple[str, str, int | None, float]] = {}
+        self._chat_languages: dict[str, str] = {}
         self._tables: dict[str, tuple[str, float]] = {}
 
     async def close(self) -> None:
@@ -515,8 +517,20 @@ class MemoryStorage(Storage):
         for match in self._matches.values():
             if match.chat == old:
                 match.chat = new
+        language = self._chat_languages.pop(old, None)
+        if language is not None:
+            self._chat_languages.setdefault(new, language)
         for table_id, text in texts.items():
             self._tables[table_id] = (text, now)
+
+    async def get_chat_language(self, chat: str) -> str | None:
+        return self._chat_languages.get(chat)
+
+    async def set_chat_language(
+        self, chat: str, language: str, *, changed_by: int, now: float
+    ) -> None:
+        check_now(now)
+        self._chat_languages[chat] = check_chat_language(language)
 
     # --------------------------------------------------------- table snapshots
 

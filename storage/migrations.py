@@ -197,5 +197,18 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             ) WITHOUT ROWID""",
         ),
     ),
+    Migration(
+        # A chat's own settings, apart from its rules: setting the language must not
+        # make the rules "set by the admins" (that would lock players' presets).
+        "0006_chat_settings",
+        (
+            """CREATE TABLE chat_settings (
+                chat TEXT PRIMARY KEY,
+                language TEXT NOT NULL CHECK (language IN ('es', 'en')),
+                changed_by INTEGER,
+                changed_at REAL NOT NULL
+            )""",
+        ),
+    ),
 )
 """Every migration, oldest first. Append only."""

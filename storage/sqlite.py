@@ -57,6 +57,7 @@ from storage.base import (
 from storage.common import (
     Plan,
     canonical_chat_rules,
+    check_chat_language,
     check_chat_move,
     check_platform_ids,
     check_results,
@@ -956,6 +957,13 @@ class SqliteStorage(Storage):
                 (old, new),
             )
             db.execute("DELETE FROM chat_rules WHERE chat = ?", (old,))
+            db.execute(
+                "INSERT INTO chat_settings (chat, language, changed_by, changed_at)"
+                " SELECT ?2, language, changed_by, changed_at FROM chat_settings"
+                " WHERE chat = ?1 ON CONFLICT (chat) DO NOTHING",
+                (old, new),
+            )
+            db.execute("DELETE FROM chat_settings WHERE chat = ?", (old,))
             db.execute("UPDATE matches SET chat = ?2 WHERE chat = ?1", (old, new))
             db.execute("UPDATE match_results SET chat = ?2 WHERE chat = ?1", (old, new))
             db.execute(
@@ -982,6 +990,29 @@ class SqliteStorage(Storage):
             )
 
         await self._write(write)
+
+    async def get_chat_language(self, chat: str) -> str | None:
+        row = await self._run(
+            lambda db: db.execute(
+                "SELECT language FROM chat_settings WHERE chat = ?", (chat,)
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    async def set_chat_language(
+        self, chat: str, language: str, *, changed_by: int, now: float
+    ) -> None:
+        check_now(now)
+        check_chat_language(language)
+        await self._write(
+            lambda db: db.execute(
+                "INSERT INTO chat_settings (chat, language, changed_by, changed_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (chat) DO UPDATE SET"
+                " language = excluded.language, changed_by = excluded.changed_by,"
+                " changed_at = excluded.changed_at",
+                (chat, language, changed_by, now),
+            )
+        )
 
     # --------------------------------------------------------- table snapshots
 

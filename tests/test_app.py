@@ -511,6 +511,7 @@ async def test_when_no_platform_can_start_the_bot_says_so_and_exits_1(
 async def test_a_second_bot_on_the_same_database_refuses_to_run_the_tables_the_first_runs(
     tmp_path: Path, telegram: FakeTelegram
 ) -> None:
+    telegram.add_group(GROUP, "Dominó")
     env = bot_env(tmp_path, DOMINO_ROBOT_DELAY="10", **telegram_env(telegram))
     stored = await telegram_table_in_play(Path(env["DOMINO_DB"]))
     async with running(env, tmp_path) as first:

@@ -151,11 +151,12 @@ def test_domino_play_wraps_its_lines_at_the_width_of_the_terminal_it_runs_in(tmp
     assert shown.startswith(
         "Mesa 1: tú y un robot de compañero contra dos robots.\n"
         "Nivel de los robots: Experto.\n"
-        "Escribe el número de una jugada; e NOMBRE para un gesto\n"
+        "Escribe el número de una jugada; e NOMBRE para una frase\n"
         "  (buena, gracias, rapido, ups, jaja, pensando, capicua,\n"
-        "  hola); t para ver tus fichas; b para volver; q para salir.\n"
+        "  hola); t para ver tus fichas; b para volver; q para\n"
+        "  levantarte de la mesa.\n"
     )
     assert (
-        "\nFichas en mano: Rival derecho: 7, Compañero: 7,\n                Rival izquierdo: 7\n"
-        in shown
+        "\nFichas que quedan: Rival derecho: 7, Compañero: 7,\n"
+        "                   Rival izquierdo: 7\n" in shown
     )

@@ -118,3 +118,38 @@ async def test_a_players_bad_timer_is_refused_bad_rules(parts):
         RefusalReason.BAD_RULES,
         "turn_seconds",
     )
+
+
+async def test_a_refusal_of_bad_rules_names_every_bad_option_and_stores_nothing(parts):
+    """Issue 13, item 13: only the first error was reported."""
+    with pytest.raises(Refused) as refused:
+        await parts.rules.set(admin(target=7, counting="all", turn_seconds="abc", stake=99999))
+    assert refused.value.reason is RefusalReason.BAD_RULES
+    assert refused.value.params["options"] == "target turn_seconds stake"
+    assert refused.value.params["option"] == "target"
+    assert (await parts.rules.of_chat(CHAT)).set_by_admins is False
+
+
+async def test_the_language_its_admins_chose_is_every_commands_chat_language_and_leaves_the_rules(
+    make_manager,
+):
+    """Issue 13, item 12: one precedence rule: the admins' choice, else the front end's."""
+    from dataclasses import replace
+
+    from bot.core import PlayNow
+
+    manager = make_manager()
+    reply = await manager.handle(SetChatRules(ANA, CHAT, is_admin=True, language="en"))
+    assert reply.ok
+    info = await manager.chat_rules(CHAT)
+    assert (info.language, info.set_by_admins) == ("en", False)
+    seated = await manager.handle(PlayNow(ANA, replace(CHAT, language="es")))
+    assert seated.ok
+    state = manager.table_state(seated.table_id)
+    assert state is not None and state.chat.language == "en"
+    await manager.handle(SetChatRules(ANA, CHAT, is_admin=True, language="es"))
+    state = manager.table_state(seated.table_id)
+    assert state is not None and state.chat.language == "es"  # live tables follow
+    bad = await manager.handle(SetChatRules(ANA, CHAT, is_admin=True, language="fr"))
+    assert bad.refusal is not None and bad.refusal.reason is RefusalReason.BAD_RULES
+    assert (await manager.chat_rules(CHAT)).language == "es"

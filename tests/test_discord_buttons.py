@@ -50,7 +50,7 @@ async def test_board_buttons_follow_the_tables_phase(fake: FakeDiscord, harness:
         "Sentarme: asiento 3",
         "Sentarme: asiento 4",
         "Robots ya",
-        "Salir",
+        "Levantarme",
     ]
     assert view.is_finished()  # discord.py keeps no view per message: PressItem answers
     english = board_view(waiting, "en")

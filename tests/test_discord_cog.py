@@ -100,7 +100,7 @@ async def test_mesa_with_robots_everywhere_starts_the_match_at_once(
     await fake.replied(inter)
     await harness.idle()
     board = board_of(fake)
-    assert "Mesa 1 · dominicano" in board.text()
+    assert "Mesa 1 · Dominicano" in board.text()
     assert sum(name in board.text() for name in ROBOT_NAMES) >= 3
     assert "Mis fichas" in board.labels()
     assert fake.last_dm(ana) is not None

@@ -45,7 +45,7 @@ async def test_an_admin_changes_the_servers_rules_and_the_channel_is_told(
     assert stored.rules().turn_seconds == 30
     await harness.idle()
     said = fake.messages_in(fake.channel_of(guild_of(fake)))
-    assert any("Admin cambió las reglas del servidor: internacional" in m.content for m in said)
+    assert any("Admin cambió las reglas del servidor: Internacional" in m.content for m in said)
     # /domino reglas shows them.
     rules = await fake.replied(await fake.slash(admin, guild_of(fake), "domino", "reglas"))
     assert "• Partida a: 200\n" in rules[0].text()
@@ -117,3 +117,31 @@ async def test_an_admin_closes_a_stuck_table_its_stakes_come_back_and_the_channe
     said = [m.content for m in fake.messages_in(fake.channel_of(guild))]
     assert "Un administrador cerró la mesa; se devolvieron las apuestas." in said
     assert await harness.storage.check_ledger() == []
+
+
+async def test_the_servers_language_chosen_in_domino_config_speaks_on_the_board_and_in_the_channel(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    """Issue 13, item 12: group texts were always Spanish (the server's locale is es-ES);
+    the admins' choice wins for the channel, each member's locale for what only they see."""
+    from tests.fake_discord import board_message
+
+    admin = fake.add_user("Admin", admin=True)
+    ana = fake.add_user("Ana")
+    guild = guild_of(fake)
+    (reply,) = await fake.replied(
+        await fake.slash(admin, guild, "domino-config", options={"idioma": "en"})
+    )
+    assert reply.ephemeral and reply.text() == "Hecho."
+    assert await harness.storage.get_chat_language(f"discord:{guild}") == "en"
+    assert await harness.storage.get_chat_rules(f"discord:{guild}") is None
+    await harness.idle()
+    said = [m.content for m in fake.messages_in(fake.channel_of(guild))]
+    assert said == ["Admin set this server's language: English."]
+
+    (seated,) = await fake.replied(await fake.slash(ana, guild, "domino", "jugar"))
+    assert seated.ephemeral and seated.text().startswith("Te sentaste en la mesa 1")
+    await harness.idle()
+    embed = board_message(fake).embeds[0]
+    assert embed["title"] == "Table 1 · Venezuelan"
+    assert embed["description"].startswith("Waiting for players: 3 free seats.")

@@ -53,7 +53,12 @@ def test_both_catalogs_hold_the_same_messages_with_the_same_placeholders() -> No
     assert set(spanish) == set(english)
     for msgid, translated in spanish.items():
         assert translated, f"no Spanish for {msgid!r}"
-        assert set(re.findall(r"{(\w+)}", translated)) == set(re.findall(r"{(\w+)}", msgid))
+        # A plural message (a tuple: singular and plural) keeps its placeholders in each form.
+        wanted = set(
+            re.findall(r"{(\w+)}", " ".join(msgid if isinstance(msgid, tuple) else [msgid]))
+        )
+        for form in translated if isinstance(translated, tuple) else [translated]:
+            assert form and set(re.findall(r"{(\w+)}", form)) == wanted, msgid
 
 
 def test_command_and_option_names_are_valid_discord_names_in_both_languages() -> None:

@@ -19,10 +19,10 @@ def test_the_rules_embed_names_every_option_in_spanish() -> None:
     info = ChatRulesInfo("discord:1", "espanol", {}, find_preset("espanol"), True)
     embed = rules_embed("Reglas del servidor", info, "es").to_dict()
     lines = embed["description"].split("\n")
-    assert lines[0] == "Reglas: espanol"
+    assert lines[0] == "Reglas: Español"
     assert "• Partida a: 300" in lines
-    assert "• Se cuentan: todos" in lines
-    assert "• Jugada forzada tras: 3" in lines
+    assert "• Puntos que cuentan: de todos" in lines
+    assert "• Única jugada automática tras: 3" in lines
     assert len(lines) == 11
 
 
@@ -33,7 +33,7 @@ async def test_the_board_embed_names_whose_turn_the_time_left_and_the_score(
     await seat_and_fill(fake, harness, ana)
     state = harness.manager.table_state(harness.manager.tables()[0])
     embed = board_embed(state, "en").to_dict()
-    assert embed["title"] == "Table 1 · venezolano"
+    assert embed["title"] == "Table 1 · Venezuelan"
     deadline = int(state.deadline)
     assert embed["description"] == f"{state.seats[state.turn].name} to play · <t:{deadline}:R>"
     fields: dict[str, Any] = {f["name"]: f["value"] for f in embed["fields"]}
@@ -44,3 +44,15 @@ async def test_the_board_embed_names_whose_turn_the_time_left_and_the_score(
     assert team_names(state.seats, 0, "en") == f"{state.seats[0].name} and {state.seats[2].name}"
     spanish = board_embed(state, "es").to_dict()
     assert spanish["footer"]["text"] == "Apuesta: $10"
+
+
+def test_the_top_by_rating_shows_real_figures_and_counts_matches_in_the_singular() -> None:
+    """Issue 13, items 28 and 24: the rating printed 0 or 1; "1 partidas"."""
+    from bot.discord.messages import top_embed
+    from storage.base import RankRow
+
+    rows = [RankRow(1, "Ana", 0.5773, 12), RankRow(2, "Beto", 0.4219, 1)]
+    lines = top_embed(rows, "rating", "es").to_dict()["description"].split("\n")
+    assert lines == ["1. Ana — 57,7\u00a0% · 12 partidas", "2. Beto — 42,2\u00a0% · 1 partida"]
+    by_balance = top_embed([RankRow(1, "Ana", 1200, 1)], "balance", "en").to_dict()
+    assert by_balance["description"] == "1. Ana — $1200 · 1 match"

@@ -129,7 +129,7 @@ async def test_the_board_counts_the_turn_down_live_and_its_picture_holds_no_froz
     state = harness.manager.table_state(table)
     assert state is not None and state.view is not None and state.deadline is not None
     assert state.seats[state.turn or 0].name == "Ana"
-    assert board.embeds[0]["description"] == f"Juega Ana · <t:{int(state.deadline)}:R>"
+    assert board.embeds[0]["description"] == f"Le toca a Ana · <t:{int(state.deadline)}:R>"
     # The picture shows the position and whose turn it is, never a number of seconds that
     # would stand still while the embed's timestamp counts down.
     assert board.file_bytes() == board_png(state.view, table_facts(state.seats, state.label, "es"))

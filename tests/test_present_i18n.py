@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import string
+from pathlib import Path
+
 import pytest
 from babel.messages.pofile import read_po
 
@@ -52,26 +56,91 @@ def test_every_refusal_reason_has_a_sentence_in_the_catalog(language):
         assert message is not None and message.string, reason
 
 
-@pytest.mark.parametrize("language", ["es", "en"])
-def test_every_core_message_is_translated_and_keeps_its_placeholders(language):
-    path = LOCALES_DIR / language / "LC_MESSAGES" / "core.po"
-    with path.open("rb") as handle:
-        catalog = read_po(handle)
-    import string
+CATALOGS = sorted(LOCALES_DIR.glob("*/LC_MESSAGES/*.po"))
+_FIELDS = string.Formatter()
 
-    fields = string.Formatter()
+
+def _placeholders(text: str) -> set[str]:
+    return {field for _, field, _, _ in _FIELDS.parse(text) if field}
+
+
+def _raw_message_ids(path: Path) -> list[tuple[str, str]]:
+    """Every (msgctxt, msgid) as written in the file, duplicates included (Babel's
+    reader keeps only the last of two equal ids, so it cannot see them)."""
+    ids: list[tuple[str, str]] = []
+    context, current, field = "", None, None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.startswith("msgctxt "):
+            context, field = ast.literal_eval(line[8:]), "msgctxt"
+        elif line.startswith("msgid "):
+            current, field = ast.literal_eval(line[6:]), "msgid"
+        elif line.startswith('"') and field in ("msgid", "msgctxt"):
+            if field == "msgid":
+                current = (current or "") + ast.literal_eval(line)
+            else:
+                context += ast.literal_eval(line)
+        elif line.startswith("msgid_plural") or line.startswith("msgstr"):
+            if field == "msgid" and current:
+                ids.append((context, current))
+            context, current, field = "", None, "msgstr"
+    return ids
+
+
+@pytest.mark.parametrize("path", CATALOGS, ids=lambda p: f"{p.parts[-3]}/{p.name}")
+def test_every_catalog_passes_the_msgfmt_check_in_babel(path: Path) -> None:
+    """What ``msgfmt -c`` checks, with Babel (CI has no gettext tools): the file parses,
+    no message id twice, every message translated with the placeholders of its id, and
+    plural messages with as many forms as the header's ``nplurals``."""
+    with path.open("rb") as handle:
+        catalog = read_po(handle, abort_invalid=True)
+    ids = _raw_message_ids(path)
+    assert [key for key in ids if ids.count(key) > 1] == []
+    assert [(message.id, errors) for message, errors in catalog.check()] == []
+    assert catalog.plural_forms == "nplurals=2; plural=(n != 1);"
     for message in catalog:
         if not message.id:
             continue
-        assert message.string, message.id
-        wanted = {f for _, f, _, _ in fields.parse(message.id) if f}
-        got = {f for _, f, _, _ in fields.parse(message.string) if f}
-        assert wanted == got, message.id
+        if isinstance(message.id, tuple):
+            assert isinstance(message.string, tuple), message.id
+            assert len(message.string) == catalog.num_plurals, message.id
+            wanted = _placeholders(message.id[0]) | _placeholders(message.id[1])
+            for form in message.string:
+                assert form, message.id
+                assert _placeholders(form) == wanted, message.id
+        else:
+            assert message.string, message.id
+            assert _placeholders(message.string) == _placeholders(message.id), message.id
+
+
+def test_the_catalog_check_catches_a_duplicate_message_id(tmp_path: Path) -> None:
+    bad = tmp_path / "core.po"
+    bad.write_text(
+        'msgid ""\nmsgstr ""\n\nmsgid "— Hand {number} — you open."\nmsgstr "a"\n\n'
+        'msgid "— Hand {number} — "\n"you open."\nmsgstr "b"\n',
+        encoding="utf-8",
+    )
+    assert _raw_message_ids(bad) == [("", "— Hand {number} — you open.")] * 2
+
+
+def test_plural_forms_in_both_languages_come_from_the_catalogs() -> None:
+    """Issue 13, item 24: "1 asientos libres" reads "1 asiento libre"."""
+    es, en = translator("es"), translator("en")
+    assert es.ngettext("{n} free seat", "{n} free seats", 1) == "1 asiento libre"
+    assert es.ngettext("{n} free seat", "{n} free seats", 3) == "3 asientos libres"
+    assert es.ngettext("{n} free seat", "{n} free seats", 0) == "0 asientos libres"
+    assert en.ngettext("{n} free seat", "{n} free seats", 1) == "1 free seat"
+    assert en.ngettext("{n} free seat", "{n} free seats", 2) == "2 free seats"
+    discord = translator("es", "discord", "core")
+    assert discord.ngettext("{n} match", "{n} matches", 1) == "1 partida"
+    assert discord.ngettext("{n} match", "{n} matches", 12) == "12 partidas"
+    assert es.ngettext("Not in {x}", "Not in {x}s", 1, x="a") == "Not in a"
+    assert es.ngettext("Not in {x}", "Not in {x}s", 2, x="a") == "Not in as"
 
 
 def test_refusals_are_phrased_with_their_parameters():
     text = refusal_text("emote_too_soon", {"wait_seconds": 3}, "es")
-    assert text == "Espera 3 s antes del próximo gesto."
+    assert text == "Espera 3 s antes de la próxima frase."
     assert "3 s" in refusal_text("emote_too_soon", {"wait_seconds": 3}, "en")
     assert refusal_text("no_such_reason", {}, "es") == "Eso no se puede hacer ahora."
 
@@ -101,5 +170,5 @@ def test_emotes_are_named_in_the_players_language_and_typed_in_either():
 
 
 def test_the_refusal_for_a_player_already_at_the_seat_reads_naturally():
-    assert refusal_text("not_away", {}, "es") == "Ya estás en tu silla."
+    assert refusal_text("not_away", {}, "es") == "Ya estás en tu asiento."
     assert refusal_text("not_away", {}, "en") == "You are at your seat already."

@@ -9,7 +9,75 @@ from engine.rules import find_preset
 def test_rules_are_listed_one_option_a_line_with_changes_marked() -> None:
     rules = find_preset("dominicano", target=150)
     text = rules_text(rules, "dominicano", {"target": 150}, "es")
-    assert text.splitlines()[0] == "Reglas: dominicano"
+    assert text.splitlines()[0] == "Reglas: Dominicano"
     assert "• Partida a: 150 *" in text
     assert "• Premio por capicúa: 25" in text
-    assert "• Jugada forzada tras: no" in text
+    assert "• Única jugada automática tras: nunca" in text
+
+
+def test_a_bad_rules_refusal_names_every_option_in_the_players_words() -> None:
+    """Issue 13, items 13 and 24: refusals named internal keys (``turn_seconds``)."""
+    from bot.core import PlayerRef, Refusal, RefusalReason
+    from bot.present.texts import refused
+
+    refusal = Refusal(
+        to=PlayerRef("discord", "1", "Ana", "en"),
+        reason=RefusalReason.BAD_RULES,
+        params={"option": "turn_seconds", "allowed": "10..120", "options": "turn_seconds counting"},
+    )
+    assert refused(refusal) == (
+        "turn can be a number from 10 to 120.\ncounting can be opponents or all."
+    )
+    assert refused(refusal, "es") == (
+        "tiempo puede ser un número del 10 al 120.\nconteo puede ser rivales o todos."
+    )
+    typed = {"turn_seconds": "turno=5"}
+    assert refused(refusal, "es", typed).splitlines()[0] == (
+        "turno=5 no vale: tiempo puede ser un número del 10 al 120."
+    )
+
+
+def test_typed_option_names_values_and_presets_are_read_in_spanish_and_english() -> None:
+    """Issue 13, item 28: values accepted in the player's words (``conteo=todos``)."""
+    from bot.present.labels import (
+        language_from_input,
+        option_from_input,
+        preset_from_input,
+        value_from_input,
+    )
+
+    assert [option_from_input(w) for w in ("meta", "Target", "capicúa", "redoblar", "x")] == [
+        "target",
+        "target",
+        "capicua_bonus",
+        "redeal_doubles",
+        None,
+    ]
+    assert [value_from_input(w) for w in ("todos", "all", "Rivales", "no", "150", "abc")] == [
+        "all",
+        "all",
+        "opponents",
+        "none",
+        150,
+        "abc",
+    ]
+    assert [preset_from_input(w) for w in ("Español", "spanish", "cubano")] == [
+        "espanol",
+        "espanol",
+        None,
+    ]
+    assert [language_from_input(w) for w in ("en", "Inglés", "español", "fr")] == [
+        "en",
+        "en",
+        "es",
+        None,
+    ]
+
+
+def test_the_rating_is_shown_as_a_percentage_with_a_decimal() -> None:
+    """Issue 13, item 28: ``/domino top`` by rating printed 0 or 1."""
+    from bot.present.labels import rating_text
+
+    assert rating_text(0.5773, "es") == "57,7\u00a0%"
+    assert rating_text(0.5773, "en") == "57.7%"
+    assert rating_text(0.049, "es") == "4,9\u00a0%"

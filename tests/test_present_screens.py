@@ -50,14 +50,14 @@ def test_the_playing_caption_says_whose_turn_time_left_score_and_last_move() -> 
         turn=view.turn,
     )
     caption = board_caption(event, "es", emote="Ana: ¡Buena!")
-    assert caption.startswith("Mesa 4 · Mano 1 · a 100")
+    assert caption.startswith("Mesa 4 · Mano 1 · Partida a 100")
     assert "🔵 Ana y Luis: 0 – 🔴 Robot (Experto) y Bea: 0" in caption
-    assert f"Turno de {SEATS[view.turn].name} (45 s)" in caption
+    assert f"Le toca a {SEATS[view.turn].name} (45 s)" in caption
     seat, move = view.last_move  # type: ignore[misc]
-    assert f"Última: {SEATS[seat].name} {move.tile}" in caption
+    assert f"Última jugada: {SEATS[seat].name} {move.tile}" in caption
     assert caption.endswith("💬 Ana: ¡Buena!")
     english = board_caption(event, "en")
-    assert english.startswith("Table 4 · Hand 1 · to 100")
+    assert english.startswith("Table 4 · Hand 1 · Match to 100")
 
 
 def test_the_waiting_caption_counts_free_seats_and_the_robot_timer() -> None:
@@ -72,7 +72,8 @@ def test_the_waiting_caption_counts_free_seats_and_the_robot_timer() -> None:
         seconds_left=120,
     )
     caption = board_caption(event, "es")
-    assert "Asientos libres: 3" in caption and "120 s" in caption and "Ana" in caption
+    assert "\n3 asientos libres\n" in caption and "120 s" in caption
+    assert "Jugadores: Ana" in caption
     assert len(board_caption(event, "es", emote="x" * 2000)) == CAPTION_LIMIT
 
 
@@ -114,7 +115,7 @@ def test_hand_and_match_results_say_who_won_what_the_manager_computed() -> None:
     )
     caption = match_ended_caption(result, "4", "es")
     assert "¡Ana y Luis ganan la partida 100 – 35!" in caption
-    assert "Ana recibe $20" in caption and "Luis recibe $20" in caption
+    assert "Ana cobra $20" in caption and "Luis cobra $20" in caption
 
 
 def test_every_sentence_of_the_present_layer_is_in_both_core_catalogs_with_its_placeholders() -> (
@@ -142,9 +143,57 @@ def test_every_sentence_of_the_present_layer_is_in_both_core_catalogs_with_its_p
                 )
             ):
                 msgids.add(node.args[0].value)
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "ngettext"
+            ):
+                singular, plural = (arg.value for arg in node.args[:2])  # type: ignore[attr-defined]
+                msgids.add(singular)
+                assert set(re.findall(r"\{(\w+)\}", singular)) <= set(
+                    re.findall(r"\{(\w+)\}", plural)
+                )
     assert len(msgids) > 40
     spanish, english = _catalog("es", "core"), _catalog("en", "core")
     for msgid in msgids:
         assert msgid in spanish and msgid in english, msgid
         places = set(re.findall(r"\{(\w+)\}", msgid))
         assert set(re.findall(r"\{(\w+)\}", spanish[msgid])) == places, msgid
+
+
+def _waiting(free: int) -> TableChanged:
+    seats = tuple(SEATS[i] if i >= free else SeatInfo(seat=i) for i in range(4))
+    return TableChanged(
+        table_id="t",
+        chat=CHAT,
+        label="2",
+        phase="waiting",
+        rules=find_preset("venezolano"),
+        seats=seats,  # type: ignore[arg-type]
+    )
+
+
+def _hand_won(points: int) -> HandEnded:
+    match = _played(200)
+    assert match.hand.outcome is not None and match.hand.outcome.winner_team == 1
+    return HandEnded(
+        table_id="t",
+        chat=CHAT,
+        hand_number=1,
+        outcome=match.hand.outcome,
+        hand_points=(0, points),
+        score=(0, points),
+        view=public_view(match),
+    )
+
+
+def test_one_free_seat_and_one_point_are_said_in_the_singular_in_both_languages() -> None:
+    """Issue 13, item 24: "1 asientos libres" (plural forms through the catalogs)."""
+    assert "\n1 asiento libre\n" in board_caption(_waiting(1), "es")
+    assert "\n1 free seat\n" in board_caption(_waiting(1), "en")
+    assert "\n2 asientos libres\n" in board_caption(_waiting(2), "es")
+    team = "Robot (Experto) y Bea"
+    assert f"{team} ganan 1 punto." in hand_ended_text(_hand_won(1), SEATS, "4", "es")
+    assert f"{team} ganan 24 puntos." in hand_ended_text(_hand_won(24), SEATS, "4", "es")
+    english = "Robot (Experto) and Bea win 1 point."
+    assert english in hand_ended_text(_hand_won(1), SEATS, "4", "en")

@@ -89,8 +89,19 @@ def test_score_notation_after_a_hand_is_hand_points_then_running_total() -> None
     outcome = view.outcome
     assert outcome is not None and outcome.winner_team is not None
     winner = outcome.winner_team
-    assert score_text(view, winner) == f"{outcome.points} – {match.score[winner]}"
-    assert score_text(view, 1 - winner) == f"0 – {match.score[1 - winner]}"
+    assert score_text(view, winner) == f"+{outcome.points} → {match.score[winner]}"
+    assert score_text(view, 1 - winner) == f"+0 → {match.score[1 - winner]}"
+
+
+def test_the_first_hands_points_and_total_never_read_as_a_tied_score() -> None:
+    """Issue 13, item 28: after a first hand won with 37 the card read "37 – 37"."""
+    match = scripted_match(60)
+    view = public_view(match)
+    outcome = view.outcome
+    assert outcome is not None and outcome.winner_team is not None
+    assert match.score[outcome.winner_team] == outcome.points  # the first hand
+    text = score_text(view, outcome.winner_team)
+    assert text == f"+{outcome.points} → {outcome.points}"
 
 
 def test_a_blank_name_falls_back_to_the_seat_number() -> None:

@@ -58,7 +58,7 @@ def test_a_tranca_says_how_it_was_decided() -> None:
         assert how == "Empate: nadie anota"
     else:
         t = outcome.winner_team
-        assert f"{pips[t] + pips[t + 2]} contra {pips[1 - t] + pips[3 - t]}" in how
+        assert f"{pips[t] + pips[t + 2]} puntos contra {pips[1 - t] + pips[3 - t]}" in how
 
 
 def test_a_tied_tranca_says_nobody_scores_in_english_too() -> None:

@@ -113,14 +113,16 @@ def test_the_preset_keeps_its_name_with_other_timers_or_stake_and_says_when_chan
 def test_the_rules_list_names_target_counting_bonus_turn_time_and_stake() -> None:
     assert rules_lines(VENEZOLANO) == [
         "Partida a 100 puntos",
-        "Se cuentan los puntos de los rivales",
+        "Cuentan los puntos de los rivales",
         "45 s por turno",
         "Apuesta: $10",
     ]
     english = rules_lines(find_preset("dominicano", stake=0), "en")
     assert "Capicúa: +25" in english
     assert english[-1] == "No stake"
-    assert "All four hands' pips count" in rules_lines(find_preset("espanol"), "en")
+    assert "Everyone's pips count" in rules_lines(find_preset("espanol"), "en")
+    # Issue 13, item 28: "…de las cuatro man…" was cut off and used *mano* for tiles.
+    assert "Cuentan los puntos de todos" in rules_lines(find_preset("espanol"))
 
 
 def test_long_right_to_left_and_emoji_names_render_within_the_picture() -> None:
@@ -154,3 +156,18 @@ def test_names_of_every_kind_render_without_error(
 def test_anything_but_a_rule_set_is_refused() -> None:
     with pytest.raises(TypeError, match="Rules"):
         waiting_png("venezolano", WAITING)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_no_rule_line_of_the_waiting_picture_is_cut_off(language: str) -> None:
+    """Issue 13, item 28: "Se cuentan los puntos de las cuatro man…" was cut short."""
+    from engine.rules import PRESETS
+    from render.board import TABLE_AREA
+    from render.text import fit_text
+
+    width = TABLE_AREA.x1 - TABLE_AREA.x0 - 140 - 30
+    for rules in PRESETS.values():
+        for line in rules_lines(find_preset("espanol", capicua_bonus=25, stake=1000), language):
+            assert fit_text(line, 22, False, width) == line
+        for line in rules_lines(rules, language):
+            assert fit_text(line, 22, False, width) == line

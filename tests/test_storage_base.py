@@ -942,6 +942,19 @@ async def test_bad_chat_rules_are_refused_and_keep_the_old_ones(store: Storage) 
     assert await store.get_chat_rules("telegram:-1") == old
 
 
+async def test_a_chats_language_is_kept_apart_from_its_rules_and_refused_when_unknown(
+    store: Storage,
+) -> None:
+    assert await store.get_chat_language("telegram:-1") is None
+    await store.set_chat_language("telegram:-1", "en", changed_by=1, now=1.0)
+    await store.set_chat_language("telegram:-2", "es", changed_by=1, now=1.0)
+    with pytest.raises(ValueError, match="language"):
+        await store.set_chat_language("telegram:-1", "fr", changed_by=1, now=2.0)
+    assert await store.get_chat_language("telegram:-1") == "en"
+    assert await store.get_chat_language("telegram:-2") == "es"
+    assert await store.get_chat_rules("telegram:-1") is None
+
+
 async def test_setting_chat_rules_again_replaces_them(store: Storage) -> None:
     await store.set_chat_rules("telegram:-1", "dominicano", {"target": 100}, changed_by=1, now=1.0)
     await store.set_chat_rules("telegram:-1", "venezolano", {}, changed_by=2, now=2.0)

@@ -75,8 +75,11 @@ async def test_an_older_database_is_upgraded_with_its_data(tmp_path: Path, versi
     await old.stake("m1", [a.id, b.id], 10, now=1.0)
     await old.settle("m1", [a.id], now=2.0)
     await old.stake("m2", [a.id, b.id], 10, now=3.0)  # still open while upgrading
+    if version >= 4:  # a bot with the totals of 0004 recorded matches through the storage
+        results = [PlayerResult(a.id, 0, True, 4, 2, 1, 1), PlayerResult(b.id, 1, False, 1)]
+        await old.record_match("m1", "telegram:-1", {"hands": []}, results, now=2.0)
     await old.close()
-    if version >= 2:
+    if 2 <= version < 4:
         with sqlite3.connect(path) as db:
             db.execute(
                 "INSERT INTO matches (match_id, chat, finished_at, record)"

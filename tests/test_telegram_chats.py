@@ -52,7 +52,7 @@ async def test_a_group_upgraded_to_a_supergroup_takes_its_table_rules_and_histor
 
         # The board is posted again in the supergroup; nothing is sent to the old id.
         (board,) = [c for c in world.fake.calls_to("sendPhoto", chat_id=SUPERGROUP) if c.ok]
-        assert (board.caption() or "").startswith("Mesa 1 · Mano 1 · a 50\n")
+        assert (board.caption() or "").startswith("Mesa 1 · Mano 1 · Partida a 50\n")
         assert world.manager.table_state(table_id).chat.chat_id == str(SUPERGROUP)
         assert world.manager.front_end_note(table_id, "telegram.board") == {
             "chat_id": SUPERGROUP,

@@ -136,7 +136,7 @@ async def test_stale_foreign_repeated_and_forged_presses_are_refused_and_change_
         for answer in (foreign, forged, garbage, old):
             assert answer.params.get("show_alert") is True
             assert answer.params.get("text")
-        assert "no estás sentado" in foreign.params["text"].lower()
+        assert "no tienes asiento" in foreign.params["text"].lower()
         after = world.manager.table_state(table_id)
         assert after is not None and after.move_number == before.move_number
 
@@ -234,7 +234,7 @@ async def test_config_is_refused_to_a_non_admin_and_changes_the_rules_for_an_adm
         words = await world.reply_to(group, boss, "/config internacional meta=150")
         assert "150" in words.params["text"]
         rules = await world.reply_to(group, pepe, "/reglas")
-        assert "internacional" in rules.params["text"]
+        assert "Reglas: Internacional" in rules.params["text"]
 
 
 async def test_config_sends_only_what_the_admin_typed_and_the_core_merges_it() -> None:
@@ -243,9 +243,9 @@ async def test_config_sends_only_what_the_admin_typed_and_the_core_merges_it() -
         group = world.fake.add_group(GROUP, "Dominó", admins={1001})
 
         private = await world.reply_to(world.fake.private_chat(boss), boss, "/reglas")
-        assert private.params["text"].splitlines()[0] == "Reglas: internacional"
+        assert private.params["text"].splitlines()[0] == "Reglas: Internacional"
         shown = await world.reply_to(group, boss, "/reglas")
-        assert shown.params["text"].splitlines()[0] == "Reglas: internacional"
+        assert shown.params["text"].splitlines()[0] == "Reglas: Internacional"
 
         await world.reply_to(group, boss, "/config dominicano meta=150")
         await world.reply_to(group, boss, "/config tiempo=60")
@@ -349,7 +349,9 @@ async def test_a_hand_that_cannot_be_sent_privately_lets_the_table_go_on() -> No
         assert len(warnings) == 1
 
 
-async def test_history_balance_top_rules_and_help_answer_in_the_players_language() -> None:
+async def test_history_balance_top_rules_and_help_answer_in_the_groups_language_in_a_group() -> (
+    None
+):
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         sam = world.fake.add_user(1005, "Sam", language_code="en")
@@ -371,9 +373,11 @@ async def test_history_balance_top_rules_and_help_answer_in_the_players_language
         top = await world.reply_to(group, ana, "/top")
         assert "Ana" in top.params["text"]
         rules = await world.reply_to(group, sam, "/rules")
-        assert "Preset: venezolano" in rules.params["text"]
-        english = await world.reply_to(group, sam, "/help")
+        assert "Reglas: Venezolano" in rules.params["text"]
+        in_group = await world.reply_to(group, sam, "/help")
         spanish = await world.reply_to(group, ana, "/ayuda")
+        assert in_group.params["text"] == spanish.params["text"]
+        english = await world.reply_to(world.fake.private_chat(sam), sam, "/help")
         assert english.params["text"] != spanish.params["text"]
         assert "partnerships" in english.params["text"]
 
@@ -892,7 +896,7 @@ async def test_a_group_that_refuses_photos_gets_a_text_board_and_its_admins_are_
         final = world.fake.message(GROUP, board_id)
         lines = final["text"].split("\n")
         assert "La partida terminó." in lines
-        assert any(line.startswith("Mesa: [") for line in lines)
+        assert any(line.startswith("En la mesa: [") for line in lines)
         assert "reply_markup" not in final
         assert len(edits) > 3
         (result,) = [c for c in texts if "ganan la partida" in c.params["text"]]
@@ -1006,3 +1010,99 @@ async def test_an_admin_closes_a_stuck_table_with_cerrar_and_every_stake_comes_b
         said = [m.get("text") for m in world.fake.messages_in(GROUP)]
         assert "Un administrador cerró la mesa; se devolvieron las apuestas." in said
         assert await world.storage.check_ledger() == []
+
+
+async def test_config_reports_every_bad_option_in_the_words_the_admin_typed() -> None:
+    """Issue 13, item 13: ``meta=7`` was refused as "La opción target…", one error only."""
+    async with TelegramWorld() as world:
+        boss = world.fake.add_user(1001, "Jefa")
+        group = world.fake.add_group(GROUP, "Dominó", admins={1001})
+        refusal = await world.reply_to(group, boss, "/config meta=7 tiempo=abc apuesta=99999")
+        assert refusal.params["text"] == (
+            "meta=7 no vale: meta puede ser 50, 100, 150, 200, 300 o 500.\n"
+            "tiempo=abc no vale: tiempo puede ser un número del 10 al 120.\n"
+            "apuesta=99999 no vale: apuesta puede ser un número del 0 al 1000."
+        )
+        english = await world.reply_to(group, boss, "/config target=7 counting=some")
+        assert english.params["text"] == (
+            "target=7 no vale: meta puede ser 50, 100, 150, 200, 300 o 500.\n"
+            "counting=some no vale: conteo puede ser rivales o todos."
+        )
+        await world.settle()
+        assert await world.storage.get_chat_rules(f"telegram:{GROUP}") is None
+
+
+async def test_config_with_words_posts_the_rule_list_once() -> None:
+    """Issue 13, item 13: ``/config meta=500`` posted the 12-line rule list twice."""
+    async with TelegramWorld() as world:
+        boss = world.fake.add_user(1001, "Jefa")
+        group = world.fake.add_group(GROUP, "Dominó", admins={1001})
+        await world.command(group, boss, "/config meta=500")
+        await world.settle()
+        said = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=GROUP)]
+        assert len(said) == 1
+        assert said[0].splitlines()[:3] == [
+            "Jefa cambió las reglas del grupo.",
+            "Reglas: Venezolano",
+            "• Partida a: 500 *",
+        ]
+
+
+async def test_option_values_typed_in_spanish_words_are_accepted() -> None:
+    """Issue 13, item 28: ``conteo=todos`` (the player's words) as well as ``counting=all``."""
+    async with TelegramWorld() as world:
+        boss = world.fake.add_user(1001, "Jefa")
+        group = world.fake.add_group(GROUP, "Dominó", admins={1001})
+        await world.reply_to(group, boss, "/config conteo=todos salida=sorteo reparto=4")
+        stored = await world.storage.get_chat_rules(f"telegram:{GROUP}")
+        assert stored is not None
+        assert dict(stored.overrides) == {
+            "counting": "all",
+            "first_starter": "draw",
+            "redeal_doubles": 4,
+        }
+        await world.reply_to(group, boss, "/config counting=opponents siguiente=ganador")
+        stored = await world.storage.get_chat_rules(f"telegram:{GROUP}")
+        assert stored is not None
+        assert stored.overrides["counting"] == "opponents"
+        assert stored.overrides["next_starter"] == "winner"
+
+
+async def test_a_group_set_to_english_speaks_english_there_and_each_players_language_in_private() -> (
+    None
+):
+    """Issue 13, item 12: group texts were always Spanish; one precedence rule: group
+    messages in the group's language (its admins' choice), private ones in the player's."""
+    async with TelegramWorld() as world:
+        boss = world.fake.add_user(1001, "Jefa")
+        ana = world.fake.add_user(1002, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó", admins={1001})
+        told = await world.reply_to(group, boss, "/config idioma=en")
+        assert told.params["text"] == "Jefa set this group's language: English."
+        assert await world.storage.get_chat_language(f"telegram:{GROUP}") == "en"
+        assert await world.storage.get_chat_rules(f"telegram:{GROUP}") is None  # rules untouched
+
+        help_text = (await world.reply_to(group, ana, "/ayuda")).params["text"]
+        for command in ("/play", "/table", "/leave", "/back", "/tiles", "/config"):
+            assert command in help_text
+        for spanish in ("/jugar", "/mesa", "/salir", "/volver", "meta="):
+            assert spanish not in help_text
+        assert "target=200 right=robot" in help_text
+        refused = await world.reply_to(group, ana, "/mesa bogus")
+        assert refused.params["text"] == (
+            "I do not understand: bogus. Example: /table international target=200 "
+            "right=robot across=robot"
+        )
+
+        await world.reply_to(world.fake.private_chat(ana), ana, "/start")
+        mark = await world.command(group, ana, "/jugar")
+        board = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
+        await world.settle()
+        caption = world.fake.message(GROUP, board.result["message_id"])["caption"]
+        assert caption.startswith("Table 1 · waiting for players")
+        assert "3 free seats" in caption and caption.endswith("Press a seat button or send /play.")
+        hello = await world.reply_to(world.fake.private_chat(ana), ana, "/start")
+        assert hello.params["text"].startswith("¡Hola!")
+
+        back = await world.reply_to(group, boss, "/config idioma=es")
+        assert back.params["text"] == "Jefa puso el idioma del grupo: Español."

@@ -21,7 +21,7 @@ from bot.telegram.keyboards import (
     hand_keyboard,
     next_choice,
 )
-from bot.telegram.links import decode_config
+from bot.telegram.links import decode_config, encode_config
 from engine.match import Match
 from engine.rules import OPTION_VALUES, Rules, find_preset
 from engine.views import public_view, seat_view
@@ -106,8 +106,14 @@ def test_the_config_menu_lists_presets_and_options_with_their_values() -> None:
     data = [decode_config(d) for d in _data(markup)]
     assert all(d is not None for d in data)
     labels = [b.text for row in markup.inline_keyboard for b in row]
-    assert "✓ dominicano" in labels
+    assert "✓ Dominicano" in labels and "Español" in labels  # issue 13, item 28: not espanol
     assert any(label.startswith("Partida a: 200") for label in labels)
+    options = [
+        row
+        for row in markup.inline_keyboard
+        if str(row[0].callback_data).startswith(encode_config("option", "target")[:6])
+    ]
+    assert options and all(len(row) == 1 for row in options)  # long labels are never cut
     assert {d.name for d in data if d and d.action == "option"} == set(MENU_CHOICES)
 
 

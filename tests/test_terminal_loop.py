@@ -55,8 +55,8 @@ async def test_emotes_help_and_bad_numbers_are_answered_without_moving():
     code, text, _ = await run_script("e hola\ne hola\ne bravo\n99\n?\nt\n1\nq\n", language="en")
     assert code == 0
     assert "  You: “Hello, table”" in text  # English quotes in English
-    assert "Wait 5 s before the next emote." in text
-    assert "Unknown emote." in text
+    assert "Wait 5 s before the next phrase." in text
+    assert "Unknown phrase." in text
     assert "Choose a number from 1 to" in text
     assert "Type the number of a move" in text
     assert text.count("Your tiles: [") >= 2
@@ -237,7 +237,7 @@ def test_a_line_typed_when_it_is_not_your_turn_is_answered_at_once_and_never_pla
         terminal.advance(45)
         terminal.read_until("robot)\n")
         terminal.type("1")  # while the robots think (their clock stands still)
-        assert terminal.read_until("turno.\n") == "1\n  ! No es tu turno.\n"
+        assert terminal.read_until("toca.\n") == "1\n  ! No te toca.\n"
         terminal.advance(3)
         terminal.read_until("Te toca (45 s): 1) 1-0  2) 4-1\n")
         terminal.type("t")  # answered next: the 1 above was not kept for this prompt

@@ -16,7 +16,7 @@ from tests.test_terminal_loop import run_script
 async def test_the_players_own_seat_is_spoken_to_in_the_second_person():
     _, spanish, _ = await run_script("1\n" * 400)
     assert "— Mano 2 — sales tú." in spanish and "sale Tú" not in spanish
-    assert "Mano 1: Dominaste; ganamos 10 tantos." in spanish and "Tú dominó" not in spanish
+    assert "Mano 1: Dominaste; ganamos 10 puntos." in spanish and "Tú dominó" not in spanish
     assert "— Mano 1 — sale Rival izquierdo." in spanish  # others: the third person
     _, english, _ = await run_script("1\n" * 400, language="en")
     assert "— Hand 2 — you open." in english and "You opens" not in english
@@ -160,22 +160,24 @@ def test_lines_wrap_at_the_terminal_width_between_tiles_never_inside_one(second_
     assert [line for line in lines if len(line) > 80] == []
     assert [line for line in lines if "[" in TILE.sub("", line) or "]" in TILE.sub("", line)] == []
     assert (
-        "\nMesa: [3|1][1|1][1|5][5|2][2|1][1|0][0|4][4|5][5|6][6|6][6|1][1|4][4|3][3|2]\n"
-        "      [2|6][6|0][0|2][2|2][2|4][4|4][4|6][6|3]\n"
+        "\nEn la mesa: [3|1][1|1][1|5][5|2][2|1][1|0][0|4][4|5][5|6][6|6][6|1][1|4][4|3]\n"
+        "            [3|2][2|6][6|0][0|2][2|2][2|4][4|4][4|6][6|3]\n"
     ) in second_hand
     assert (
-        "\nEscribe el número de una jugada; e NOMBRE para un gesto (buena, gracias, rapido,\n"
-        "  ups, jaja, pensando, capicua, hola); t para ver tus fichas; b para volver; q\n"
-        "  para salir.\n"
+        "\nEscribe el número de una jugada; e NOMBRE para una frase (buena, gracias,\n"
+        "  rapido, ups, jaja, pensando, capicua, hola); t para ver tus fichas; b para\n"
+        "  volver; q para levantarte de la mesa.\n"
     ) in second_hand
 
 
 def test_the_prompt_shows_the_running_score_and_the_target(second_hand: str):
-    assert second_hand.count("\nMarcador (nosotros – ellos): 0 – 0, partida a 100\nMesa: ") == 8
+    assert (
+        second_hand.count("\nMarcador (nosotros – ellos): 0 – 0, partida a 100\nEn la mesa: ") == 8
+    )
     assert second_hand.endswith(
         "\nMarcador (nosotros – ellos): 14 – 0, partida a 100\n"
-        "Mesa: [0|3][3|2][2|4]\n"
-        "Fichas en mano: Rival derecho: 6, Compañero: 6, Rival izquierdo: 6\n"
+        "En la mesa: [0|3][3|2][2|4]\n"
+        "Fichas que quedan: Rival derecho: 6, Compañero: 6, Rival izquierdo: 6\n"
         "Tus fichas: [2|2] [4|0] [4|1] [5|4] [6|1] [6|4] [6|5]\n"
         "Te toca (45 s): 1) 4-0 izq.  2) 4-0 der.  3) 4-1  4) 5-4  5) 6-4\n"
     )

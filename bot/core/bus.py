@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import json
 import logging
 import random
@@ -479,12 +480,22 @@ class TableManager:
         except Refused as refused:
             return Reply(refusal=refused.refusal(command.player), table_id=refused.table_id)
 
+    async def _localized(self, command: Command) -> Command:
+        """``command`` with its chat speaking the chat's language (one precedence rule:
+        :meth:`ChatRules.localized`), so the tables and events it makes carry it."""
+        chat = command.chat
+        if chat is None:
+            return command
+        localized = await self._rules.localized(chat)
+        return command if localized is chat else dataclasses.replace(command, chat=localized)
+
     async def _dispatch(self, command: Command) -> Reply:
         entry = self._handlers.get(type(command))
         if entry is None:
             raise TypeError(f"not a command: {command!r}")
         self._core.rename(command.player)  # who renamed themselves shows the new name
         handler, in_lobby = entry
+        command = await self._localized(command)
         if in_lobby:
             async with self._core.lobby:
                 return await handler(command)

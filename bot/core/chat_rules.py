@@ -7,12 +7,18 @@
   The same on every platform.
 * A player may choose a preset and options for their own table unless the chat's admins
   fixed the rules; then only the turn timers (:data:`PLAYER_TABLE_OPTIONS`) may change.
+* Options are checked one by one, so a refusal (``bad_rules``) names every bad option.
+* A chat's language (design.md, rule 8): group messages speak the language the chat's
+  admins chose, else the one the front end gave the chat (its platform's default);
+  private messages speak the player's. :meth:`ChatRules.localized` applies it to every
+  command's chat, so the tables and their events carry it.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 
 from bot.core.commands import ChatRef, SetChatRules
 from bot.core.events import ChatRulesChanged, ChatRulesInfo, Refused, Reply
@@ -20,6 +26,7 @@ from bot.core.state import Core
 from bot.core.vocabulary import RefusalReason
 from engine.errors import RulesError
 from engine.rules import OptionValue, Rules, find_preset, preset_key
+from storage.base import LANGUAGES as CHAT_LANGUAGES
 
 __all__ = ["PLAYER_TABLE_OPTIONS", "ChatRules"]
 
@@ -34,12 +41,29 @@ class ChatRules:
 
     def __init__(self, core: Core) -> None:
         self.core = core
+        self._languages: dict[str, str | None] = {}  # chat key -> the admins' choice
+
+    async def chosen_language(self, chat: ChatRef) -> str | None:
+        """The language the chat's admins chose, or None (read once, then remembered)."""
+        if chat.key not in self._languages:
+            self._languages[chat.key] = await self.core.storage.get_chat_language(chat.key)
+        return self._languages[chat.key]
+
+    async def localized(self, chat: ChatRef) -> ChatRef:
+        """``chat`` speaking the language its admins chose (unchanged when they did not)."""
+        chosen = await self.chosen_language(chat)
+        if chosen is None or chosen == chat.language:
+            return chat
+        return replace(chat, language=chosen)
 
     async def of_chat(self, chat: ChatRef) -> ChatRulesInfo:
         """The chat's rules (the default preset when its admins never chose)."""
         core = self.core
         stored = await core.storage.get_chat_rules(chat.key)
-        default = ChatRulesInfo(chat.key, core.default_preset, {}, core.default_rules, False)
+        language = (await self.localized(chat)).language
+        default = ChatRulesInfo(
+            chat.key, core.default_preset, {}, core.default_rules, False, language
+        )
         if stored is None:
             return default
         try:
@@ -47,7 +71,7 @@ class ChatRules:
         except RulesError:
             log.error("chat %s has rules that no longer validate; using the default", chat.key)
             return default
-        return ChatRulesInfo(chat.key, stored.preset, dict(stored.overrides), rules, True)
+        return ChatRulesInfo(chat.key, stored.preset, dict(stored.overrides), rules, True, language)
 
     async def for_table(
         self, chat: ChatRef, preset: str | None, overrides: Mapping[str, OptionValue]
@@ -67,11 +91,11 @@ class ChatRules:
                 if name not in PLAYER_TABLE_OPTIONS:
                     raise Refused(RefusalReason.RULES_LOCKED, option=name)
         try:
-            if preset is None or info.set_by_admins:
-                return Rules.build(**{**info.rules.model_dump(), **overrides})
-            return find_preset(preset, **overrides)
+            base = info.rules if preset is None or info.set_by_admins else find_preset(preset)
         except RulesError as exc:
             raise Refused(RefusalReason.BAD_RULES, option=exc.option, allowed=exc.allowed) from None
+        _check_each(base, overrides)
+        return Rules.build(**{**base.model_dump(), **overrides})
 
     async def set(self, command: SetChatRules) -> Reply:
         """An admin changes the chat's rules; new tables use them.
@@ -82,26 +106,79 @@ class ChatRules:
         core = self.core
         if not command.is_admin:
             raise Refused(RefusalReason.NOT_ADMIN)
-        current = await self.of_chat(command.chat)
-        if command.preset is None:
-            preset, overrides = current.preset, {**current.overrides, **command.overrides}
-        else:
-            preset, overrides = command.preset, dict(command.overrides)
-        player_id = await core.player_id(command.player)
-        try:
-            stored = await core.storage.set_chat_rules(
-                command.chat.key, preset, overrides, changed_by=player_id, now=core.clock.now()
+        if command.language is not None and command.language not in CHAT_LANGUAGES:
+            raise Refused(
+                RefusalReason.BAD_RULES,
+                option="language",
+                allowed=", ".join(CHAT_LANGUAGES),
+                options="language",
             )
+        current = await self.of_chat(command.chat)
+        try:
+            base = current.rules if command.preset is None else find_preset(command.preset)
         except RulesError as exc:
             raise Refused(RefusalReason.BAD_RULES, option=exc.option, allowed=exc.allowed) from None
+        _check_each(base, command.overrides)
+        player_id = await core.player_id(command.player)
+        now = core.clock.now()
+        preset, overrides, rules = current.preset, dict(current.overrides), current.rules
+        rules_changed = command.preset is not None or bool(command.overrides)
+        if rules_changed or command.language is None:
+            if command.preset is None:
+                overrides = {**current.overrides, **command.overrides}
+            else:
+                preset, overrides = command.preset, dict(command.overrides)
+            try:
+                stored = await core.storage.set_chat_rules(
+                    command.chat.key, preset, overrides, changed_by=player_id, now=now
+                )
+            except RulesError as exc:
+                raise Refused(
+                    RefusalReason.BAD_RULES, option=exc.option, allowed=exc.allowed
+                ) from None
+            preset, overrides, rules = stored.preset, dict(stored.overrides), stored.rules()
+        chat = command.chat
+        if command.language is not None:
+            await core.storage.set_chat_language(
+                chat.key, command.language, changed_by=player_id, now=now
+            )
+            self._languages[chat.key] = command.language
+            chat = replace(chat, language=command.language)
+            for table in core.tables.values():  # live tables speak it from their next message
+                if table.chat.key == chat.key:
+                    table.chat = replace(table.chat, language=command.language)
         core.outbox.emit_chat(
             ChatRulesChanged(
                 table_id="",
-                chat=command.chat,
-                preset=stored.preset,
-                overrides=dict(stored.overrides),
-                rules=stored.rules(),
+                chat=chat,
+                preset=preset,
+                overrides=overrides,
+                rules=rules,
                 by=command.player,
+                language=command.language,
+                rules_changed=rules_changed or command.language is None,
             )
         )
-        return Reply(preset=stored.preset)
+        return Reply(preset=preset)
+
+
+def _check_each(base: Rules, overrides: Mapping[str, OptionValue]) -> None:
+    """Each option over ``base`` alone, so a refusal names every bad one.
+
+    Raises:
+        Refused: BAD_RULES with ``option`` and ``allowed`` of the first bad option and
+            ``options``, the names of all of them (space-separated, in the given order).
+    """
+    bad: list[RulesError] = []
+    for name, value in overrides.items():
+        try:
+            Rules.build(**{**base.model_dump(), name: value})
+        except RulesError as exc:
+            bad.append(exc)
+    if bad:
+        raise Refused(
+            RefusalReason.BAD_RULES,
+            option=bad[0].option or "",
+            allowed=bad[0].allowed or "",
+            options=" ".join(exc.option or "" for exc in bad),
+        )

@@ -259,6 +259,8 @@ class SetChatRules:
         overrides: single options (``engine.rules.OPTION_VALUES`` names).
         is_admin: the front end checked admin rights on its platform; the core refuses
             (``not_admin``) when False and validates the options (``bad_rules``).
+        language: the chat's language for group messages (``"es"``, ``"en"``), or None
+            to keep it; given alone, the rules are left as they are.
     """
 
     player: PlayerRef
@@ -266,6 +268,7 @@ class SetChatRules:
     preset: str | None = None
     overrides: Mapping[str, OptionValue] = field(default_factory=dict)
     is_admin: bool = False
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -326,12 +326,16 @@ class TableClosed(_TableEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ChatRulesChanged(_TableEvent):
-    """An admin changed the chat's rules (``table_id`` is empty): new tables use them."""
+    """An admin changed the chat's rules (``table_id`` is empty): new tables use them.
+    ``language`` is the chat's new language when the admin changed it (``chat`` speaks
+    it already), else None; ``rules_changed`` is False when only the language changed."""
 
     preset: str
     overrides: Mapping[str, OptionValue]
     rules: Rules
     by: PlayerRef
+    language: str | None = None
+    rules_changed: bool = True
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -385,6 +389,8 @@ class ChatRulesInfo:
         rules: the resulting rule set.
         set_by_admins: False when the chat never set rules (the default preset applies,
             and players may pick a preset for their own tables).
+        language: the language of the chat's group messages (the admins' choice, else
+            the one its front end gave it).
     """
 
     chat: str
@@ -392,6 +398,7 @@ class ChatRulesInfo:
     overrides: Mapping[str, OptionValue]
     rules: Rules
     set_by_admins: bool
+    language: str = "es"
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from bot.discord.i18n import chat_language, command_name, player_language, text,
 from bot.discord.messages import help_text, rules_embed, stats_lines, top_embed
 from bot.discord.replies import PLATFORM, Replies, chat_of, player_of
 from bot.present.i18n import LEVEL_NAMES
+from bot.present.labels import PRESET_LABELS
 from bot.present.texts import confirmation
 from engine.robots import LEVELS
 from engine.rules import PRESET_NAMES
@@ -42,7 +43,7 @@ __all__ = ["DominoCog", "preset_choices"]
 
 
 def preset_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=v, value=v) for v in PRESET_NAMES]
+    return [app_commands.Choice(name=text(PRESET_LABELS[v]), value=v) for v in PRESET_NAMES]
 
 
 def _level_choices() -> list[app_commands.Choice[str]]:
@@ -193,10 +194,12 @@ class DominoCog(
     async def top(self, interaction: discord.Interaction[Any], by: str = "balance") -> None:
         # A ranking is for everyone in the channel: a public answer.
         await interaction.response.defer(thinking=True)
-        lang = chat_language(interaction)
-        rows = await self.manager.top(
-            chat_of(interaction), by="rating" if by == "rating" else "balance"
+        chat = chat_of(interaction)
+        # Seen by the channel: the server's language (its admins' choice).
+        lang = (
+            (await self.manager.chat_rules(chat)).language if chat else chat_language(interaction)
         )
+        rows = await self.manager.top(chat, by="rating" if by == "rating" else "balance")
         if not rows:
             await interaction.followup.send(texts(lang)("Nobody has played here yet."))
             return
@@ -262,7 +265,7 @@ class DominoCog(
         await self.replies.after_seating(interaction, reply)
         if reply.ok and invited and interaction.channel is not None:
             state = self.manager.table_state(reply.table_id or "")
-            _ = texts(chat_language(interaction))
+            _ = texts(state.chat.language if state is not None else chat_language(interaction))
             await interaction.channel.send(  # type: ignore[union-attr]
                 _(
                     "{name} invites {members} to table {label}: press your seat on the board.",

@@ -20,7 +20,7 @@ from bot.discord.cog import preset_choices
 from bot.discord.i18n import command_name, player_language, text, texts
 from bot.discord.messages import close_not_admin_text, not_admin_text
 from bot.discord.replies import Replies, chat_of, player_of
-from bot.present.labels import VALUE_LABELS, rules_text
+from bot.present.labels import LANGUAGE_LABELS, VALUE_LABELS, rules_text
 from bot.present.texts import confirmation
 from engine.rules import OPTION_VALUES, OptionValue
 
@@ -35,9 +35,13 @@ def _int_choices(option: str) -> list[app_commands.Choice[int]]:
 
 def _word_choices(option: str) -> list[app_commands.Choice[str]]:
     return [
-        app_commands.Choice(name=text(VALUE_LABELS.get(v.strip(), v.strip())), value=v.strip())
+        app_commands.Choice(name=text(VALUE_LABELS.get(v.strip(), "never")), value=v.strip())
         for v in OPTION_VALUES[option].split(",")
     ]
+
+
+def _language_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_LABELS.items()]
 
 
 class ConfigCog(commands.Cog):
@@ -70,6 +74,7 @@ class ConfigCog(commands.Cog):
         turn_seconds=command_name("turno", "turn"),
         forced_move_seconds=command_name("forzada", "forced"),
         stake=command_name("apuesta", "stake"),
+        language=command_name("idioma", "language"),
     )
     @app_commands.describe(
         preset=text("Rule preset"),
@@ -83,6 +88,7 @@ class ConfigCog(commands.Cog):
         turn_seconds=text("Seconds per turn"),
         forced_move_seconds=text("Seconds before a single legal move is played"),
         stake=text("Dollars each player stakes"),
+        language=text("The language of the server's messages"),
     )
     @app_commands.choices(  # type: ignore[misc]
         preset=preset_choices(),
@@ -93,6 +99,7 @@ class ConfigCog(commands.Cog):
         blocked_winner=_word_choices("blocked_winner"),
         redeal_doubles=_word_choices("redeal_doubles"),
         capicua_bonus=_int_choices("capicua_bonus"),
+        language=_language_choices(),
     )
     async def domino_config(
         self,
@@ -108,6 +115,7 @@ class ConfigCog(commands.Cog):
         turn_seconds: app_commands.Range[int, 10, 120] | None = None,
         forced_move_seconds: app_commands.Range[int, -1, 10] | None = None,
         stake: app_commands.Range[int, 0, 1000] | None = None,
+        language: str | None = None,
     ) -> None:
         overrides: dict[str, OptionValue] = {
             name: value
@@ -131,13 +139,14 @@ class ConfigCog(commands.Cog):
             overrides["forced_move_seconds"] = (
                 None if forced_move_seconds < 0 else forced_move_seconds
             )
-        await self.configure(interaction, preset, overrides)
+        await self.configure(interaction, preset, overrides, language)
 
     async def configure(
         self,
         interaction: discord.Interaction[Any],
         preset: str | None,
         overrides: dict[str, OptionValue],
+        language: str | None = None,
     ) -> None:
         """Only members who may manage the server (checked again here, whatever
         Discord's command permissions say)."""
@@ -150,10 +159,15 @@ class ConfigCog(commands.Cog):
             return
         await self.replies.defer_ephemeral(interaction)
         player = player_of(interaction)
-        command = SetChatRules(player, chat, preset=preset, overrides=overrides, is_admin=True)
+        command = SetChatRules(
+            player, chat, preset=preset, overrides=overrides, is_admin=True, language=language
+        )
         reply = await self.replies.ask(command)
         if not reply.ok:
             await self.replies.refuse(interaction, reply)
+            return
+        if preset is None and not overrides:  # the language alone: the channel is told
+            await self.replies.answer(interaction, texts(lang)("Done."))
             return
         info = await self.manager.chat_rules(chat)
         changed = confirmation(SetChatRules, reply, lang) or texts(lang)(

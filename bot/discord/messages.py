@@ -18,7 +18,7 @@ from bot.core import (
     YourTiles,
 )
 from bot.discord.i18n import texts
-from bot.present.labels import rules_text, team_names
+from bot.present.labels import preset_label, rating_text, rules_text, team_names
 from bot.present.texts import refused
 from storage.base import PlayerStats, RankRow
 
@@ -45,7 +45,8 @@ PLATFORM = "discord"
 def board_embed(event: TableChanged, language: str) -> discord.Embed:
     """The short text under the board: table, phase, whose turn and time left, score."""
     _ = texts(language)
-    preset = event.rules.preset_name or _("custom rules")
+    preset = preset_label(event.rules.preset_name, language) if event.rules.preset_name else ""
+    preset = preset or _("custom rules")
     embed = discord.Embed(
         title=_("Table {label} · {preset}", label=event.label, preset=preset),
         colour=discord.Colour.dark_green(),
@@ -54,7 +55,9 @@ def board_embed(event: TableChanged, language: str) -> discord.Embed:
     seats = event.seats
     if event.phase == "waiting":
         free = sum(1 for seat in seats if seat.is_open)
-        description = _("Waiting for players: {free} free seats.", free=free)
+        description = _.ngettext(
+            "Waiting for players: {n} free seat.", "Waiting for players: {n} free seats.", free
+        )
         if when:
             description += " " + _("Robots fill the table {when}.", when=when)
     elif event.phase == "countdown":
@@ -130,9 +133,9 @@ def top_embed(rows: list[RankRow], by: str, language: str) -> discord.Embed:
     )
     lines = [
         f"{n}. {row.display_name} — "
-        + (f"{round(float(row.value))}" if by == "rating" else f"${row.value}")
+        + (rating_text(float(row.value), language) if by == "rating" else f"${row.value}")
         + " · "
-        + _("{matches} matches", matches=row.matches)
+        + _.ngettext("{n} match", "{n} matches", row.matches)
         for n, row in enumerate(rows, 1)
     ]
     return discord.Embed(title=title, description="\n".join(lines), colour=discord.Colour.gold())

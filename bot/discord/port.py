@@ -68,7 +68,7 @@ from bot.discord.messages import (
 from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label
-from bot.present.labels import team_names
+from bot.present.labels import LANGUAGE_LABELS, preset_label, team_names
 from bot.present.texts import GROUP_CLOSES, closed_text
 from engine.hand import Termination
 from render import TableFacts
@@ -281,14 +281,27 @@ class DiscordPort:
             await self._tell(event.to, event.table_id, refusal_content(event, event.to.language))
         elif isinstance(event, ChatRulesChanged):
             _ = texts(event.chat.language)
-            await self._say(
-                event.chat,
-                _(
-                    "{name} changed this server's rules: {preset}. New tables use them.",
-                    name=event.by.display_name,
-                    preset=event.preset,
-                ),
-            )
+            name = event.by.display_name
+            lines = []
+            if event.language is not None:
+                language = LANGUAGE_LABELS[event.language]
+                lines.append(
+                    _(
+                        "{name} set this server's language: {language}.",
+                        name=name,
+                        language=language,
+                    )
+                )
+            if event.rules_changed:
+                preset = preset_label(event.preset, event.chat.language)
+                lines.append(
+                    _(
+                        "{name} changed this server's rules: {preset}. New tables use them.",
+                        name=name,
+                        preset=preset,
+                    )
+                )
+            await self._say(event.chat, "\n".join(lines))
         # PlayerSeated/Unseated, MatchStarted, HandStarted, TurnStarted and MovePlayed
         # show on the board (TableChanged) or in the command's reply.
 
@@ -506,19 +519,32 @@ class DiscordPort:
         if winner is None:
             headline = _("Hand {number}: nobody scores.", number=event.hand_number)
         else:
+            points = event.hand_points[winner]
             values = {
                 "number": event.hand_number,
                 "team": team_names(seats, winner, language) if seats else str(winner + 1),
-                "points": event.hand_points[winner],
             }
             if outcome.capicua:
-                headline = _("Hand {number}: {team} win {points} points with a capicúa.", **values)
+                headline = _.ngettext(
+                    "Hand {number}: {team} win {n} point with a capicúa.",
+                    "Hand {number}: {team} win {n} points with a capicúa.",
+                    points,
+                    **values,
+                )
             elif outcome.end is Termination.BLOCKED:
-                headline = _(
-                    "Hand {number}: {team} win {points} points in a blocked game.", **values
+                headline = _.ngettext(
+                    "Hand {number}: {team} win {n} point in a blocked game.",
+                    "Hand {number}: {team} win {n} points in a blocked game.",
+                    points,
+                    **values,
                 )
             else:
-                headline = _("Hand {number}: {team} win {points} points with a domino.", **values)
+                headline = _.ngettext(
+                    "Hand {number}: {team} win {n} point with a domino.",
+                    "Hand {number}: {team} win {n} points with a domino.",
+                    points,
+                    **values,
+                )
         score = _("Score: {a} – {b}", a=event.score[0], b=event.score[1])
         files = []
         board = self.boards.get(event.table_id)

@@ -12,8 +12,10 @@ placeholders; a message missing from a catalog falls back to its id.
 
 from __future__ import annotations
 
+import gettext
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -39,8 +41,6 @@ LANGUAGES: tuple[str, ...] = ("es", "en")
 DEFAULT_LANGUAGE = "es"
 LOCALES_DIR = Path(__file__).parent.parent / "locales"
 
-Translator = Callable[..., str]
-
 
 def N_(msgid: str) -> str:
     return msgid
@@ -54,20 +54,56 @@ def language_of(language: str | None) -> str:
     return code if code in LANGUAGES else DEFAULT_LANGUAGE
 
 
+PluralEntry = tuple[str, ...]
+"""A plural message's forms, as the catalog's ``msgstr[0]``, ``msgstr[1]``..."""
+
+
+@dataclass(frozen=True)
+class _Catalog:
+    """One ``.po`` file: singular messages, plural messages (by their singular id) and
+    the plural rule of its ``Plural-Forms`` header (``n`` -> index of the form)."""
+
+    messages: Mapping[str, str]
+    plurals: Mapping[str, PluralEntry]
+    plural: Callable[[int], int]
+
+    def __contains__(self, msgid: object) -> bool:
+        return msgid in self.messages or msgid in self.plurals
+
+    def __getitem__(self, msgid: str) -> str:
+        """A message's text; for a plural message, its plural form."""
+        if msgid in self.messages:
+            return self.messages[msgid]
+        return self.plurals[msgid][-1]
+
+
+def _english_plural(n: int) -> int:
+    return 0 if n == 1 else 1
+
+
+_EMPTY = _Catalog({}, {}, _english_plural)
+
+
 @lru_cache(maxsize=32)
-def _catalog(language: str, domain: str) -> Mapping[str, str]:
+def _catalog(language: str, domain: str) -> _Catalog:
     path = LOCALES_DIR / language / "LC_MESSAGES" / f"{domain}.po"
     if not path.exists():
-        return {}
+        return _EMPTY
     with path.open("rb") as handle:
         catalog = read_po(handle, locale=language, domain=domain)
     out: dict[str, str] = {}
+    plurals: dict[str, PluralEntry] = {}
     for message in catalog:
-        msgid, text = message.id, message.string
-        usable = isinstance(msgid, str) and isinstance(text, str) and not message.fuzzy
-        if usable and msgid and text:
-            out[str(msgid)] = str(text)
-    return out
+        if message.fuzzy or not message.id:
+            continue
+        if isinstance(message.id, (tuple, list)) and isinstance(message.string, (tuple, list)):
+            forms = tuple(str(form) for form in message.string)
+            if all(forms):
+                plurals[str(message.id[0])] = forms
+        elif isinstance(message.string, str) and message.string:
+            out[str(message.id)] = message.string
+    rule = gettext.c2py(catalog.plural_expr)
+    return _Catalog(out, plurals, rule)
 
 
 class _Format(dict[str, Any]):
@@ -75,32 +111,60 @@ class _Format(dict[str, Any]):
         return "{" + key + "}"
 
 
+class Translator:
+    """A gettext-like function for one language and catalog: ``_(msgid, **params)``;
+    ``_.ngettext(singular, plural, n, **params)`` for a count (the catalog's plural forms,
+    with ``{n}`` set to ``n`` unless given)."""
+
+    def __init__(self, catalog: _Catalog, fallback: _Catalog | None = None) -> None:
+        self._messages = dict(catalog.messages)
+        self._plurals = dict(catalog.plurals)
+        self._rule = catalog.plural
+        if fallback is not None:
+            self._messages = {**fallback.messages, **self._messages}
+            self._plurals = {**fallback.plurals, **self._plurals}
+
+    def __call__(self, msgid: str, **params: Any) -> str:
+        return _format(msgid, self._messages.get(msgid, msgid), params)
+
+    def ngettext(self, singular: str, plural: str, n: int, **params: Any) -> str:
+        """The form of ``singular``/``plural`` for ``n`` in this language."""
+        params.setdefault("n", n)
+        forms = self._plurals.get(singular)
+        if forms is None:
+            return _format(singular, singular if n == 1 else plural, params)
+        index = self._rule(n)
+        text = forms[index] if 0 <= index < len(forms) else forms[-1]
+        return _format(singular, text, params)
+
+
+def _format(msgid: str, text: str, params: Mapping[str, Any]) -> str:
+    if not params:
+        return text
+    try:
+        return text.format_map(_Format(params))
+    except (ValueError, IndexError):  # a broken translation must not break a table
+        log.warning("bad catalog entry for %r", msgid)
+        return msgid.format_map(_Format(params))
+
+
 @lru_cache(maxsize=32)
 def translator(
     language: str | None, domain: str = "core", fallback: str | None = None
 ) -> Translator:
-    """A gettext-like function for ``language`` (normalised; unknown -> Spanish).
+    """A gettext-like :class:`Translator` for ``language`` (normalised; unknown -> Spanish).
 
     The function takes a message id and ``{name}`` parameters: ``_(msgid, **params)``;
     a missing parameter is left as ``{name}`` rather than raising. A message id missing
     from ``domain``'s catalog is looked up in ``fallback``'s (a front end's catalog over
-    ``core``: a shared phrase keeps its one home), then falls back to itself.
+    ``core``: a shared phrase keeps its one home), then falls back to itself. Counts use
+    ``_.ngettext(singular, plural, n, **params)``.
     """
-    catalog = _catalog(language_of(language), domain)
+    code = language_of(language)
+    catalog = _catalog(code, domain)
     if fallback is not None and fallback != domain:
-        catalog = {**_catalog(language_of(language), fallback), **catalog}
-
-    def gettext(msgid: str, **params: Any) -> str:
-        text = catalog.get(msgid, msgid)
-        if not params:
-            return text
-        try:
-            return text.format_map(_Format(params))
-        except (ValueError, IndexError):  # a broken translation must not break a table
-            log.warning("bad catalog entry for %r", msgid)
-            return msgid.format_map(_Format(params))
-
-    return gettext
+        return Translator(catalog, _catalog(code, fallback))
+    return Translator(catalog)
 
 
 EMOTE_LABELS: dict[str, str] = {
@@ -159,7 +223,7 @@ def emote_label(name: str, language: str | None) -> str:
 LEVEL_NAMES: dict[str, str] = {
     "novato": N_("Beginner"),
     "aprendiz": N_("Apprentice"),
-    "jugador": N_("Player"),
+    "jugador": N_("Intermediate"),
     "experto": N_("Expert"),
     "maestro": N_("Master"),
 }
@@ -176,7 +240,7 @@ def level_label(level: str | None, language: str | None) -> str:
 REFUSALS: dict[str, str] = {
     "forged": N_("That button is not valid."),
     "table_gone": N_("That table has ended."),
-    "not_seated": N_("You are not seated at that table."),
+    "not_seated": N_("You have no seat at that table."),
     "no_table": N_("You have no table here."),
     "which_table": N_("There are several tables here ({labels}); say which one."),
     "stale": N_("That button is out of date; use the latest one."),
@@ -193,13 +257,13 @@ REFUSALS: dict[str, str] = {
     "insufficient_funds": N_(
         "You need ${stake} to sit down and you have ${balance}. Your balance is topped up to $100 at most once every 24 hours."
     ),
-    "emote_too_soon": N_("Wait {wait_seconds} s before the next emote."),
-    "unknown_emote": N_("Unknown emote. Emotes: {emotes}."),
+    "emote_too_soon": N_("Wait {wait_seconds} s before the next phrase."),
+    "unknown_emote": N_("Unknown phrase. Phrases: {emotes}."),
     "not_away": N_("You are at your seat already."),
     "too_late": N_("More than 5 minutes passed: your seat stays with the robot."),
-    "not_admin": N_("Only the chat's administrators can change its rules."),
-    "bad_rules": N_("Option {option} must be one of: {allowed}."),
-    "rules_locked": N_("This chat's admins fixed the rules; you can only change the turn timers."),
+    "not_admin": N_("Only the admins can change the rules."),
+    "bad_rules": N_("{option} can be {allowed}."),
+    "rules_locked": N_("The admins locked the rules; you can only change the turn timers."),
     "unknown_level": N_("Unknown robot level. Levels: {levels}."),
     "not_ended": N_("That match has not ended yet."),
     "wrong_platform": N_("That table is on another platform."),

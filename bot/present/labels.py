@@ -1,57 +1,260 @@
 """Labels shared by every front end: seat and partnership names, moves, the score line,
-the rule options and their values, and a chat's rule set (one option a line).
+the rule options and their values, presets by their names, and a chat's rule set (one
+option a line); and the words players type for them, in Spanish and English.
 
-Every label comes from the ``core`` message catalog; nothing here decides a rule.
+Every label comes from the ``core`` message catalog; nothing here decides a rule: the
+options and their allowed values are ``engine.rules``' (:data:`engine.rules.OPTION_VALUES`).
+The words follow the glossary (shared docs, ``glossary.md``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
+
+from babel.numbers import format_percent
 
 from bot.core.events import SeatInfo
 from bot.present.i18n import N_, translator
 from engine.moves import Move
-from engine.rules import OPTION_VALUES, Rules
+from engine.rules import OPTION_VALUES, PRESET_NAMES, OptionValue, Rules, preset_key
 
 __all__ = [
+    "LANGUAGE_LABELS",
     "OPTION_LABELS",
+    "OPTION_WORDS",
+    "PRESET_LABELS",
     "TEAM_MARKS",
     "VALUE_LABELS",
+    "VALUE_WORDS",
+    "allowed_text",
+    "language_from_input",
     "move_text",
+    "option_from_input",
     "option_label",
+    "option_word",
+    "preset_from_input",
+    "preset_label",
+    "rating_text",
     "rules_text",
     "score_line",
     "seat_name",
     "team_names",
+    "value_from_input",
     "value_label",
+    "value_word",
 ]
 
-OPTION_LABELS: dict[str, str] = {
+PRESET_LABELS: Final[dict[str, str]] = {
+    "venezolano": N_("Venezuelan"),
+    "internacional": N_("International"),
+    "espanol": N_("Spanish"),
+    "dominicano": N_("Dominican"),
+}
+"""The presets (``engine.rules.PRESETS`` keys) by their names for people."""
+
+OPTION_LABELS: Final[dict[str, str]] = {
     "target": N_("Match to"),
-    "counting": N_("Counting"),
-    "first_starter": N_("First hand opens"),
-    "next_starter": N_("Next hands open"),
+    "counting": N_("Points counted"),
+    "first_starter": N_("Who leads the first hand"),
+    "next_starter": N_("Who leads the next hands"),
     "blocked_winner": N_("Tranca won by"),
-    "redeal_doubles": N_("Redeal with doubles"),
+    "redeal_doubles": N_("Redeal on doubles"),
     "capicua_bonus": N_("Capicúa bonus"),
     "turn_seconds": N_("Seconds per turn"),
-    "forced_move_seconds": N_("Forced move after"),
+    "forced_move_seconds": N_("Auto-play a single legal move after"),
     "stake": N_("Stake ($)"),
 }
 """The rule options' names for people (rules.md, "The options")."""
 
-VALUE_LABELS: dict[str, str] = {
-    "opponents": N_("opponents"),
-    "all": N_("all"),
-    "double_six": N_("double six"),
-    "random": N_("random"),
-    "draw": N_("draw"),
-    "rotate": N_("rotate"),
-    "winner": N_("winner"),
-    "team": N_("team"),
-    "individual": N_("individual"),
+VALUE_LABELS: Final[dict[str, str]] = {
+    "opponents": N_("the opponents'"),
+    "all": N_("everyone's"),
+    "double_six": N_("the double six"),
+    "random": N_("at random"),
+    "draw": N_("by draw"),
+    "rotate": N_("the next player"),
+    "winner": N_("the hand's winner"),
+    "team": N_("the partnership with fewer pips"),
+    "individual": N_("whoever holds the fewest pips"),
 }
+"""The word values of the options, for people (as the rule list shows them)."""
+
+LANGUAGE_LABELS: Final[dict[str, str]] = {"es": "Español", "en": "English"}
+"""The languages by their own names (the same in every language)."""
+
+OPTION_WORDS: Final[dict[str, dict[str, str]]] = {
+    "es": {
+        "target": "meta",
+        "counting": "conteo",
+        "first_starter": "salida",
+        "next_starter": "siguiente",
+        "blocked_winner": "tranca",
+        "redeal_doubles": "reparto",
+        "capicua_bonus": "capicua",
+        "turn_seconds": "tiempo",
+        "forced_move_seconds": "automatica",
+        "stake": "apuesta",
+        "language": "idioma",
+    },
+    "en": {
+        "target": "target",
+        "counting": "counting",
+        "first_starter": "first",
+        "next_starter": "next",
+        "blocked_winner": "tranca",
+        "redeal_doubles": "redeal",
+        "capicua_bonus": "capicua",
+        "turn_seconds": "turn",
+        "forced_move_seconds": "auto",
+        "stake": "stake",
+        "language": "language",
+    },
+}
+"""The word a player of each language types for an option (``meta=150``, ``target=150``)."""
+
+_OLD_OPTION_WORDS: Final[dict[str, str]] = {
+    "puntos": "target",
+    "redoblar": "redeal_doubles",
+    "turno": "turn_seconds",
+    "forzada": "forced_move_seconds",
+    "forced": "forced_move_seconds",
+    "lenguaje": "language",
+    "lang": "language",
+}
+"""Other words accepted for options (earlier versions' and synonyms)."""
+
+VALUE_WORDS: Final[dict[str, dict[str, str]]] = {
+    "es": {
+        "opponents": "rivales",
+        "all": "todos",
+        "double_six": "doble-seis",
+        "random": "azar",
+        "draw": "sorteo",
+        "rotate": "rotar",
+        "winner": "ganador",
+        "team": "pareja",
+        "individual": "individual",
+        "none": "no",
+    },
+    "en": {
+        "opponents": "opponents",
+        "all": "all",
+        "double_six": "double-six",
+        "random": "random",
+        "draw": "draw",
+        "rotate": "rotate",
+        "winner": "winner",
+        "team": "team",
+        "individual": "individual",
+        "none": "none",
+    },
+}
+"""The word a player of each language types for an option's value (``conteo=todos``)."""
+
+_OLD_VALUE_WORDS: Final[dict[str, str]] = {
+    "contrarios": "opponents",
+    "rival": "opponents",
+    "todas": "all",
+    "dobleseis": "double_six",
+    "doble": "double_six",
+    "al-azar": "random",
+    "rotando": "rotate",
+    "rotacion": "rotate",
+    "ganadora": "winner",
+    "equipo": "team",
+    "nunca": "none",
+    "ninguno": "none",
+    "never": "none",
+    "off": "none",
+}
+
+_WORD_TO_VALUE: Final[dict[str, str]] = {
+    **_OLD_VALUE_WORDS,
+    **{word: value for words in VALUE_WORDS.values() for value, word in words.items()},
+    **{value: value for value in VALUE_WORDS["en"]},
+}
+
+_WORD_TO_OPTION: Final[dict[str, str]] = {
+    **_OLD_OPTION_WORDS,
+    **{word: option for words in OPTION_WORDS.values() for option, word in words.items()},
+    **{option: option for option in OPTION_VALUES},
+}
+
+_PRESET_WORDS: Final[dict[str, str]] = {
+    "venezuelan": "venezolano",
+    "international": "internacional",
+    "spanish": "espanol",
+    "dominican": "dominicano",
+}
+
+_LANGUAGE_WORDS: Final[dict[str, str]] = {
+    "es": "es",
+    "espanol": "es",
+    "spanish": "es",
+    "en": "en",
+    "ingles": "en",
+    "english": "en",
+}
+
+_PLAIN = str.maketrans("áéíóúüñ_", "aeiouun-")
+
+
+def _plain(word: str) -> str:
+    return word.strip().lower().translate(_PLAIN)
+
+
+def option_from_input(word: str) -> str | None:
+    """The option (``engine.rules.OPTION_VALUES`` name, or ``"language"``) a typed word
+    names, in Spanish or English (``"meta"``, ``"target"``, ``"capicúa"``); None if none."""
+    plain = _plain(word)
+    return _WORD_TO_OPTION.get(plain) or _WORD_TO_OPTION.get(plain.replace("-", "_"))
+
+
+def value_from_input(text: str) -> OptionValue:
+    """A typed value as the engine reads it: a number, an option's value named in
+    Spanish or English (``"todos"`` -> ``"all"``, ``"no"`` -> ``"none"``), or the word
+    itself (lower case) for the engine to refuse."""
+    plain = _plain(text)
+    if plain.isdigit():
+        return int(plain)
+    return _WORD_TO_VALUE.get(plain, plain)
+
+
+def preset_from_input(word: str) -> str | None:
+    """The preset a typed word names (``"Español"``, ``"spanish"`` -> ``"espanol"``)."""
+    key = preset_key(word)
+    if key in PRESET_NAMES:
+        return key
+    return _PRESET_WORDS.get(_plain(word))
+
+
+def language_from_input(word: str) -> str | None:
+    """The language a typed word names (``"en"``, ``"inglés"``, ``"español"``), or None."""
+    return _LANGUAGE_WORDS.get(_plain(word))
+
+
+def _lang(language: str | None) -> str:
+    return "en" if language == "en" else "es"
+
+
+def option_word(option: str, language: str | None) -> str:
+    """The word a player of ``language`` types for ``option`` (``"meta"``)."""
+    return OPTION_WORDS[_lang(language)].get(option, option)
+
+
+def value_word(value: str, language: str | None) -> str:
+    """The word a player of ``language`` types for an option's value (``"todos"``)."""
+    return VALUE_WORDS[_lang(language)].get(value, value)
+
+
+def preset_label(preset: str | None, language: str | None) -> str:
+    """A preset by its name for people (``"espanol"`` -> ``"Español"``); "—" for none."""
+    if not preset:
+        return "—"
+    key = preset_key(preset)
+    msgid = PRESET_LABELS.get(key)
+    return translator(language)(msgid) if msgid else preset
 
 
 def option_label(option: str, language: str) -> str:
@@ -60,10 +263,40 @@ def option_label(option: str, language: str) -> str:
 
 def value_label(value: Any, language: str) -> str:
     if value is None:
-        return translator(language)("none")
+        return translator(language)("never")
     if isinstance(value, str) and value in VALUE_LABELS:
         return translator(language)(VALUE_LABELS[value])
     return str(value)
+
+
+def allowed_text(option: str, language: str | None) -> str:
+    """What ``option`` accepts, as a player of ``language`` types it: ``"50, 100, 150,
+    200, 300 o 500"``, ``"rivales o todos"``, ``"un número del 10 al 120"``."""
+    _ = translator(language)
+    if option == "language":
+        parts = list(LANGUAGE_LABELS)
+    else:
+        parts = []
+        for part in OPTION_VALUES.get(option, "").split(","):
+            part = part.strip()
+            low, dots, high = part.partition("..")
+            if dots:
+                parts.append(_("a number from {low} to {high}", low=low, high=high))
+            elif part.isdigit():
+                parts.append(part)
+            elif part:
+                parts.append(value_word(part, language))
+    if len(parts) < 2:
+        return "".join(parts)
+    return _("{items} or {last}", items=", ".join(parts[:-1]), last=parts[-1])
+
+
+def rating_text(rating: float, language: str | None) -> str:
+    """A player's rating (a win rate, 0..1) as a percentage with one decimal:
+    ``"57,7 %"`` in Spanish (a no-break space), ``"57.7%"`` in English."""
+    language = _lang(language)
+    pattern = "#,##0.0%" if language == "en" else "#,##0.0\u00a0%"
+    return format_percent(rating, pattern, locale=language)
 
 
 def seat_name(seats: Sequence[SeatInfo], seat: int, language: str) -> str:
@@ -102,9 +335,10 @@ def score_line(seats: Sequence[SeatInfo], score: tuple[int, int], language: str)
 def rules_text(
     rules: Rules, preset: str | None, overrides: Mapping[str, Any], language: str
 ) -> str:
-    """The chat's rule set, one option a line."""
+    """The chat's rule set, one option a line (the preset by its name: "Reglas:
+    Venezolano")."""
     _ = translator(language)
-    lines = [_("Preset: {preset}", preset=preset or rules.preset_name or "—")]
+    lines = [_("Preset: {preset}", preset=preset_label(preset or rules.preset_name, language))]
     values = rules.model_dump()
     for option in OPTION_VALUES:
         mark = " *" if option in overrides else ""

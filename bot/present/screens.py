@@ -40,8 +40,8 @@ def board_caption(event: TableChanged, language: str, *, emote: str | None = Non
         lines.append(_("Table {label} · waiting for players", label=event.label))
         names = [s.name for s in seats if not s.is_open]
         if names:
-            lines.append(_("Seated: {names}", names=", ".join(names)))
-        lines.append(_("Free seats: {free}", free=free))
+            lines.append(_("Players: {names}", names=", ".join(names)))
+        lines.append(_.ngettext("{n} free seat", "{n} free seats", free))
         if event.seconds_left is not None:
             lines.append(_("Robots fill the table in {seconds} s", seconds=event.seconds_left))
         lines.append(_("Press a seat button or send /jugar."))
@@ -61,7 +61,7 @@ def board_caption(event: TableChanged, language: str, *, emote: str | None = Non
         header = _("Table {label}", label=event.label)
         if event.hand_number:
             header += " · " + _("Hand {hand}", hand=event.hand_number)
-        header += " · " + _("to {target}", target=event.rules.target)
+        header += " · " + _("Match to {target}", target=event.rules.target)
         lines.append(header)
         score = view.match_score if view is not None else (0, 0)
         lines.append(score_line(seats, score, language))
@@ -149,10 +149,11 @@ def hand_ended_text(event: HandEnded, seats: Sequence[SeatInfo], label: str, lan
         result = _("Nobody scores.")
     else:
         team = outcome.winner_team
-        result = _(
-            "{team} win {points} points.",
+        result = _.ngettext(
+            "{team} win {n} point.",
+            "{team} win {n} points.",
+            event.hand_points[team],
             team=team_names(seats, team, language),
-            points=event.hand_points[team],
         )
     return _(
         "Table {label} · hand {hand}: {how}. {result} Score: {score0} – {score1}",

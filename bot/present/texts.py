@@ -3,6 +3,8 @@ and the move buttons' labels, in the reader's language (one home per phrase)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.core.commands import (
     CloseTable,
     Command,
@@ -16,10 +18,12 @@ from bot.core.commands import (
 from bot.core.events import MoveChoice, Refusal, Reply, TableClosed, YourTiles
 from bot.core.vocabulary import CloseReason, PressKind, RefusalReason
 from bot.present.i18n import refusal_text, translator
+from bot.present.labels import allowed_text, option_word, preset_label
 from render import move_labels
 
 __all__ = [
     "GROUP_CLOSES",
+    "bad_rules_text",
     "closed_text",
     "confirmation",
     "left_text",
@@ -30,15 +34,26 @@ __all__ = [
 ]
 
 
-def refused(refusal: Refusal, language: str | None = None, *, place: str = "") -> str:
+def refused(
+    refusal: Refusal,
+    language: str | None = None,
+    typed: Mapping[str, str] | None = None,
+    *,
+    place: str = "",
+) -> str:
     """A refusal as a sentence, in ``language`` or the refused player's.
 
+    ``typed``: for refused rules (``bad_rules``), what the admin typed for each option
+    (``{"target": "meta=7"}``), so the sentence names it in their words; without it
+    each option is named by the word a player of ``language`` types.
     ``place`` is how the front end names where the refusal's table is (e.g. a Discord
     channel mention): a seat already taken at a table elsewhere in the chat (rules.md,
     "The house": one table at a time per chat) is said with it.
     """
     language = language or refusal.to.language
     params = refusal.params
+    if refusal.reason is RefusalReason.BAD_RULES:
+        return bad_rules_text(refusal, language, typed or {})
     if refusal.reason is RefusalReason.ALREADY_SEATED and params.get("elsewhere"):
         _ = translator(language)
         if place:
@@ -56,6 +71,29 @@ def refused(refusal: Refusal, language: str | None = None, *, place: str = "") -
     return refusal_text(refusal.reason, params, language)
 
 
+def bad_rules_text(refusal: Refusal, language: str, typed: Mapping[str, str]) -> str:
+    """Every bad option of a ``bad_rules`` refusal, one a line, in the admin's words:
+    "meta=7 no vale: meta puede ser 50, 100, 150, 200, 300 o 500."."""
+    _ = translator(language)
+    names = str(refusal.params.get("options") or refusal.params.get("option") or "").split()
+    lines = []
+    for option in names:
+        word = option_word(option, language)
+        allowed = allowed_text(option, language)
+        if option in typed:
+            lines.append(
+                _(
+                    "{typed} is not valid: {option} can be {allowed}.",
+                    typed=typed[option],
+                    option=word,
+                    allowed=allowed,
+                )
+            )
+        else:
+            lines.append(_("{option} can be {allowed}.", option=word, allowed=allowed))
+    return "\n".join(lines) or _("That cannot be done now.")
+
+
 def seated_text(reply: Reply, language: str) -> str:
     """ "You sit at table 3, seat 2." after a seating command."""
     seat = (reply.seat or 0) + 1
@@ -70,8 +108,10 @@ def left_text(reply: Reply, language: str) -> str:
 
 
 def rules_changed_text(reply: Reply, language: str) -> str:
-    """ "Rules changed: venezolano." after ``SetChatRules``."""
-    return translator(language)("Rules changed: {preset}.", preset=reply.preset or "")
+    """ "Rules changed: Venezolano." after ``SetChatRules``."""
+    return translator(language)(
+        "Rules changed: {preset}.", preset=preset_label(reply.preset, language)
+    )
 
 
 def move_buttons(event: YourTiles) -> list[tuple[MoveChoice, str]]:

@@ -121,13 +121,13 @@ class Callbacks:
             await self._answer(query, refused(reply.refusal, player.language), alert=True)
             return
         await self._answer(query, _("Saved."))
-        info = await s.manager.chat_rules(chat)
+        info = await s.manager.chat_rules(chat)  # the menu is in the group: its language
         text = (
-            _("Rules of this group (press to change):")
+            s.t(info.language)("Rules of this group (press to change):")
             + "\n"
-            + rules_text(info.rules, info.preset, info.overrides, s.language)
+            + rules_text(info.rules, info.preset, info.overrides, info.language)
         )
-        markup = config_keyboard(info.rules, info.preset, info.overrides, s.language)
+        markup = config_keyboard(info.rules, info.preset, info.overrides, info.language)
         try:
             await send(lambda: message.edit_text(text, reply_markup=markup))
         except TelegramError:

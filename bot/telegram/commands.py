@@ -14,7 +14,13 @@ from typing import Any
 from telegram import BotCommand
 
 from bot.present.i18n import N_, translator
-from engine.rules import OPTION_VALUES, PRESET_NAMES
+from bot.present.labels import (
+    language_from_input,
+    option_from_input,
+    preset_from_input,
+    value_from_input,
+)
+from engine.rules import OPTION_VALUES
 
 __all__ = [
     "COMMANDS",
@@ -101,23 +107,6 @@ POSITIONS: dict[str, str] = {
 """Words naming the seats around the player who opens a table (rules.md: the seat on the
 right plays next, the partner sits across)."""
 
-OPTION_ALIASES: dict[str, str] = {
-    "meta": "target",
-    "puntos": "target",
-    "conteo": "counting",
-    "salida": "first_starter",
-    "siguiente": "next_starter",
-    "tranca": "blocked_winner",
-    "redoblar": "redeal_doubles",
-    "capicua": "capicua_bonus",
-    "capicúa": "capicua_bonus",
-    "tiempo": "turn_seconds",
-    "turno": "turn_seconds",
-    "forzada": "forced_move_seconds",
-    "apuesta": "stake",
-}
-"""Spanish words accepted for option names (the English names always work)."""
-
 
 @dataclass
 class TableArgs:
@@ -129,27 +118,27 @@ class TableArgs:
         seats: ``"right"``/``"across"``/``"left"`` -> a robot level ("" for the default
             level) for seats given to robots.
         errors: the words that could not be read (tell the player; change nothing).
+        typed: option name -> the word as typed (``"meta=7"``), to name it in a refusal.
+        language: the group language asked for (``idioma=en``; /config only), or None.
     """
 
     preset: str | None = None
     overrides: dict[str, Any] = field(default_factory=dict)
     seats: dict[str, str] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
-
-
-def _value(text: str) -> Any:
-    if text.isdigit():
-        return int(text)
-    return text.lower()
+    typed: dict[str, str] = field(default_factory=dict)
+    language: str | None = None
 
 
 def read_table_args(args: list[str], *, seats: bool = True) -> TableArgs:
     """Read words like ``internacional meta=200 derecha=robot enfrente=robot:maestro``.
 
     A word without ``=`` is the preset (``robot`` alone puts robots in every open seat);
-    ``option=value`` sets an option (English names or the Spanish words of
-    :data:`OPTION_ALIASES`); with ``seats``, ``derecha|enfrente|izquierda=robot[:level]``
-    gives that seat to a robot.
+    ``option=value`` sets an option, its name and word values in Spanish or English
+    (:func:`bot.present.labels.option_from_input`: ``meta=200``, ``conteo=todos``,
+    ``target=200``); with ``seats``, ``derecha|enfrente|izquierda=robot[:level]`` gives
+    that seat to a robot; without ``seats`` (/config), ``idioma=en`` sets the group's
+    language.
     """
     out = TableArgs()
     for word in args:
@@ -159,8 +148,8 @@ def read_table_args(args: list[str], *, seats: bool = True) -> TableArgs:
         name, sep, value = word.partition("=")
         key = name.strip().lower()
         if not sep:
-            preset = key.replace("ñ", "n")
-            if preset in PRESET_NAMES and out.preset is None:
+            preset = preset_from_input(key)
+            if preset is not None and out.preset is None:
                 out.preset = preset
             elif seats and key in ("robot", "robots"):
                 for position in ("right", "across", "left"):
@@ -176,9 +165,12 @@ def read_table_args(args: list[str], *, seats: bool = True) -> TableArgs:
             else:
                 out.errors.append(word)
             continue
-        option = OPTION_ALIASES.get(key, key)
-        if option in OPTION_VALUES and value:
-            out.overrides[option] = _value(value)
+        option = option_from_input(key)
+        if option == "language" and not seats and language_from_input(value):
+            out.language = language_from_input(value)
+        elif option in OPTION_VALUES and value:
+            out.overrides[option] = value_from_input(value)
+            out.typed[option] = word
         else:
             out.errors.append(word)
     return out

@@ -98,6 +98,8 @@ def said(
                     self.s.spawn(self._reply_later(message, text))
                     return
                 chat = self.s.chat_ref(message)
+                if chat is not None:  # a group message speaks the group's language
+                    language = (await self.s.manager.chat_rules(chat)).language
                 await handler(
                     self, Said(message, user, player, chat, list(context.args or []), language)
                 )
@@ -144,7 +146,8 @@ class Commands:
             return True
         chat = said.group
         thread = int(chat.thread_id) if chat.thread_id else None
-        await self.s.send_link(said.message, said.author, JoinLink(said.message.chat.id, thread))
+        link = JoinLink(said.message.chat.id, thread)
+        await self.s.send_link(said.message, said.author, link, said.language)
         return False
 
     # ------------------------------------------------------------------ seats
@@ -284,23 +287,21 @@ class Commands:
                 )
                 await s.reply(said.message, example)
                 return
-            change = p.SetChatRules(said.by, chat, args.preset, args.overrides, is_admin=True)
+            change = p.SetChatRules(
+                said.by, chat, args.preset, args.overrides, is_admin=True, language=args.language
+            )
             reply = await s.manager.handle(change)
             if reply.refusal is not None:
-                await s.reply(said.message, refused(reply.refusal, said.language))
-                return
-            info = await s.manager.chat_rules(chat)
-            await s.reply(
-                said.message, rules_text(info.rules, info.preset, info.overrides, s.language)
-            )
+                await s.reply(said.message, refused(reply.refusal, said.language, args.typed))
+            # Accepted: the group is told once, with the rule list (ChatRulesChanged).
             return
         info = await s.manager.chat_rules(chat)
         await s.reply(
             said.message,
             _("Rules of this group (press to change):")
             + "\n"
-            + rules_text(info.rules, info.preset, info.overrides, s.language),
-            config_keyboard(info.rules, info.preset, info.overrides, s.language),
+            + rules_text(info.rules, info.preset, info.overrides, said.language),
+            config_keyboard(info.rules, info.preset, info.overrides, said.language),
         )
 
     @said()

@@ -14,7 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core import EMOTES, TableChanged, YourTiles, encode_action
 from bot.present.i18n import emote_label, translator
-from bot.present.labels import option_label, value_label
+from bot.present.labels import option_label, preset_label, value_label
 from bot.present.texts import move_buttons
 from bot.telegram.links import encode_config
 from engine.rules import OPTION_VALUES, PRESET_NAMES, Rules
@@ -180,7 +180,7 @@ def config_keyboard(
     _ = translator(language, "telegram")
     presets = [
         InlineKeyboardButton(
-            ("✓ " if name == preset and not overrides else "") + name,
+            ("✓ " if name == preset and not overrides else "") + preset_label(name, language),
             callback_data=encode_config("preset", name),
         )
         for name in PRESET_NAMES
@@ -193,6 +193,6 @@ def config_keyboard(
             continue
         label = f"{option_label(option, language)}: {value_label(values[option], language)}"
         options.append(InlineKeyboardButton(label, callback_data=encode_config("option", option)))
-    rows.extend(_rows(options, 2))
+    rows.extend(_rows(options, 1))  # one a row: a label is never cut off
     rows.append([InlineKeyboardButton(_("Close"), callback_data=encode_config("close"))])
     return InlineKeyboardMarkup(rows)

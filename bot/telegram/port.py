@@ -18,7 +18,7 @@ from telegram.error import TelegramError
 import bot.core as p
 from bot.present.facts import table_facts
 from bot.present.i18n import emote_label
-from bot.present.labels import rules_text
+from bot.present.labels import LANGUAGE_LABELS, rules_text
 from bot.present.screens import hand_ended_text, match_ended_caption
 from bot.present.texts import GROUP_CLOSES, closed_text, refused
 from bot.telegram.drawing import Drawing
@@ -47,6 +47,7 @@ class TelegramPort:
         board: Board | None
         if isinstance(event, p.TableChanged):
             board = drawing.board_for(event.table_id, event.chat)
+            board.language = event.chat.language  # the admins may change it mid-table
             board.event = event
             board.label = event.label
             drawing.board(event.table_id)
@@ -64,13 +65,13 @@ class TelegramPort:
             seats = board.event.seats if board and board.event else ()
             if len(seats) == 4:
                 label = board.label if board else ""
-                s.group_text(event.chat, hand_ended_text(event, seats, label, s.language))
+                s.group_text(event.chat, hand_ended_text(event, seats, label, event.chat.language))
         elif isinstance(event, p.MatchEnded):
             self._match_ended(event)
         elif isinstance(event, p.SeatTakenByRobot):
             await self._seat_taken(event)
         elif isinstance(event, p.SeatGivenBack):
-            _ = s.t(s.language)
+            _ = s.t(event.chat.language)
             s.group_text(
                 event.chat, _("{name} is back at the table.", name=event.player.display_name)
             )
@@ -83,17 +84,30 @@ class TelegramPort:
                     if human.platform == PLATFORM:
                         await s.private_text(int(human.user_id), closed_text(event, human.language))
         elif isinstance(event, p.ChatRulesChanged):
-            _ = s.t(s.language)
-            if event.by.user_id == str(ANONYMOUS_ADMIN_ID):  # an admin writing as the group
-                who = _("An administrator changed this group's rules.")
-            else:
-                who = _("{name} changed this group's rules.", name=event.by.display_name)
-            s.group_text(
-                event.chat,
-                who + "\n" + rules_text(event.rules, event.preset, event.overrides, s.language),
-            )
+            s.group_text(event.chat, self._rules_changed(event))
         elif isinstance(event, p.Refusal) and event.to.platform == PLATFORM:
             await s.private_text(int(event.to.user_id), refused(event))
+
+    def _rules_changed(self, event: p.ChatRulesChanged) -> str:
+        """What the group is told when its admins change its rules or language."""
+        _ = self.s.t(event.chat.language)
+        anonymous = event.by.user_id == str(ANONYMOUS_ADMIN_ID)  # an admin writing as the group
+        name = _("An administrator") if anonymous else event.by.display_name
+        lines = []
+        if event.language is not None:
+            language = LANGUAGE_LABELS[event.language]
+            lines.append(
+                _("{name} set this group's language: {language}.", name=name, language=language)
+            )
+        if event.rules_changed:
+            if anonymous:
+                lines.append(_("An administrator changed this group's rules."))
+            else:
+                lines.append(_("{name} changed this group's rules.", name=name))
+            lines.append(
+                rules_text(event.rules, event.preset, event.overrides, event.chat.language)
+            )
+        return "\n".join(lines)
 
     def _match_ended(self, event: p.MatchEnded) -> None:
         self.drawing.clear_buttons(event.table_id, match_over=True)
@@ -123,7 +137,7 @@ class TelegramPort:
             board.closed = event.reason
             self.drawing.board(event.table_id)
         if event.reason in GROUP_CLOSES:
-            s.group_text(event.chat, closed_text(event, s.language))
+            s.group_text(event.chat, closed_text(event, event.chat.language))
 
     async def _check_seated(self, event: p.PlayerSeated) -> None:
         """Nobody is dealt in whom the bot cannot reach privately: such a player is
@@ -138,13 +152,13 @@ class TelegramPort:
         url = s.link(JoinLink(int(event.chat.chat_id), thread, event.table_id, event.seat))
         s.group_text(
             event.chat,
-            s.unreachable_text(event.player.display_name),
-            link_keyboard(url, s.language),
+            s.unreachable_text(event.player.display_name, event.chat.language),
+            link_keyboard(url, event.chat.language),
         )
 
     async def _seat_taken(self, event: p.SeatTakenByRobot) -> None:
         s = self.s
-        _ = s.t(s.language)
+        _ = s.t(event.chat.language)
         minutes = max(1, round((event.back_by - s.now()) / 60))
         s.group_text(
             event.chat,
@@ -172,9 +186,9 @@ class TelegramPort:
         from render import match_result_png
 
         s = self.s
-        caption = match_ended_caption(event, label, s.language)
-        facts = table_facts(event.seats, label, s.language)
-        markup = rematch_keyboard(event.table_id, s.language)
+        caption = match_ended_caption(event, label, event.chat.language)
+        facts = table_facts(event.seats, label, event.chat.language)
+        markup = rematch_keyboard(event.table_id, event.chat.language)
         thread = int(event.chat.thread_id) if event.chat.thread_id else None
         try:
             if s.chat_id(event.chat) not in s.no_photos:

@@ -320,19 +320,21 @@ class Shared:
     def link(self, link: JoinLink) -> str:
         return deep_link(self.bot.username, encode_start(link))
 
-    def unreachable_text(self, name: str) -> str:
-        """The group is told a player must open the private chat before being seated."""
-        return self.t(self.language)(
+    def unreachable_text(self, name: str, language: str) -> str:
+        """The group is told (in ``language``, the group's) a player must open the
+        private chat before being seated."""
+        return self.t(language)(
             "{name}, I cannot write to you privately yet. Open our private chat and press "
             "Start: you will be seated and your tiles will come there.",
             name=name,
         )
 
-    async def send_link(self, message: Message, user: User, link: JoinLink) -> None:
+    async def send_link(self, message: Message, user: User, link: JoinLink, language: str) -> None:
+        """The deep link, in the group (``language``: the group's)."""
         await self.reply(
             message,
-            self.unreachable_text(user.full_name),
-            link_keyboard(self.link(link), self.language),
+            self.unreachable_text(user.full_name, language),
+            link_keyboard(self.link(link), language),
         )
 
     # ------------------------------------------------------------------ membership

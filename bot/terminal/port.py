@@ -161,7 +161,7 @@ class TerminalPort:
         relative = (seat - self.my_seat) % 4
         if seat == self.my_seat or not self.robots[seat]:
             return self.who(seat)
-        return {1: _("Right rival"), 2: _("Partner"), 3: _("Left rival")}[relative]
+        return {1: _("Right opp."), 2: _("Partner"), 3: _("Left opp.")}[relative]
 
     def score_text(self, score: tuple[int, int]) -> str:
         mine = team_of(self.my_seat)
@@ -270,7 +270,7 @@ class TerminalPort:
         if event.by == MovedBy.TIMEOUT:
             text += " " + _("(time ran out: a robot played)")
         elif event.by == MovedBy.FORCED:
-            text += " " + _("(the only move)")
+            text += " " + _("(single legal move, played by itself)")
         elif event.by == MovedBy.ROBOT and me:  # while you are away
             text += " " + _("(a robot played for you)")
         self.say(f"  {text}")
@@ -329,9 +329,9 @@ class TerminalPort:
         if outcome.winner_team is None:
             who = _("nobody scores")
         elif outcome.winner_team == mine:
-            who = _("we win {points} points", points=outcome.points)
+            who = _.ngettext("we win {n} point", "we win {n} points", outcome.points)
         else:
-            who = _("they win {points} points", points=outcome.points)
+            who = _.ngettext("they win {n} point", "they win {n} points", outcome.points)
         pips = [f"{self.who(s)} {outcome.pips_left[s]}" for s in range(4)]
         self.say(_("Hand {number}: {how}; {who}.", number=event.hand_number, how=how, who=who))
         self.say_list(_("Pips left: {pips}", pips=_ITEM), pips, ", ")

@@ -116,6 +116,6 @@ def wrap_items(
 def help_text(_: Translator, language: str) -> str:
     """What can be typed, with the emotes' names in ``language``."""
     return _(
-        "Type the number of a move; e NAME for an emote ({emotes}); t for your tiles; b to come back; q to leave.",
+        "Type the number of a move; e NAME for a phrase ({emotes}); t for your tiles; b to come back; q to leave the table.",
         emotes=", ".join(emote_names(language)),
     )
