@@ -111,7 +111,7 @@ async def test_salir_from_a_waiting_table_closes_its_board(
 ) -> None:
     ana = fake.add_user("Ana")
     await fake.replied(await fake.slash(ana, guild_of(fake), "domino", "jugar"))
-    reply = await fake.replied(await fake.slash(ana, guild_of(fake), "domino", "salir"))
+    reply = await fake.replied(await fake.slash(ana, guild_of(fake), "domino", "levantarse"))
     assert reply[0].ephemeral
     await harness.idle()
     board = board_of(fake)
@@ -282,7 +282,7 @@ async def test_salir_mid_match_says_a_robot_plays_and_until_when_to_come_back_in
     await fake.answered(await fake.click(ana, board, robots))
     await harness.idle()
     table = harness.manager.tables()[0]
-    (reply,) = await fake.replied(await fake.slash(bob, guild, "domino", "salir"))
+    (reply,) = await fake.replied(await fake.slash(bob, guild, "domino", "levantarse"))
     state = harness.manager.table_state(table)
     assert state is not None and state.seats[0].back_by is not None
     back_by = int(state.seats[0].back_by)

@@ -50,7 +50,7 @@ async def test_commands_are_synced_globally_at_start_up(fake: FakeDiscord) -> No
             "jugar",
             "mesa",
             "robots",
-            "salir",
+            "levantarse",
             "fichas",
             "saldo",
             "top",

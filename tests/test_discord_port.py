@@ -84,7 +84,7 @@ async def test_leaving_mid_match_and_coming_back_are_announced(
     guild = next(iter(fake.guilds))
     await fake.replied(await fake.slash(beto, guild, "domino", "jugar"))
     board = await seat_and_fill(fake, harness, ana)
-    await fake.replied(await fake.slash(ana, guild, "domino", "salir"))
+    await fake.replied(await fake.slash(ana, guild, "domino", "levantarse"))
     await harness.idle()
     said = [m.content for m in fake.messages_in(channel(fake))]
     assert any(s.startswith("Un robot juega ahora por Ana.") for s in said)

@@ -12,7 +12,7 @@ def test_every_command_has_a_spanish_name_and_the_english_alias_where_the_word_d
     for spanish, english in [
         ("jugar", "play"),
         ("mesa", "table"),
-        ("salir", "leave"),
+        ("levantarse", "leave"),
         ("fichas", "tiles"),
         ("saldo", "balance"),
         ("reglas", "rules"),
@@ -58,3 +58,13 @@ def test_config_words_take_no_seats() -> None:
     assert args.preset == "dominicano"
     assert args.overrides == {"forced_move_seconds": "none"}
     assert args.errors == ["derecha=robot"]
+
+
+def test_leaving_is_levantarse_in_the_menu_and_the_old_salir_still_works() -> None:
+    """glossary.md: *salir* is leading a hand, never leaving the table (issue 13, item 28)."""
+    names = command_names()
+    assert names["salir"] == names["levantarse"] == names["leave"] == "leave"
+    assert "salir" not in [c.command for c in bot_commands("es")]
+    assert "levantarse" in [c.command for c in bot_commands("es")]
+    assert "cerrar" in [c.command for c in bot_commands("es")]
+    assert "close" in [c.command for c in bot_commands("en")]

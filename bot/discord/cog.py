@@ -155,7 +155,9 @@ class DominoCog(
     async def robots(self, interaction: discord.Interaction[Any], level: str | None = None) -> None:
         await self.simple_command(interaction, lambda p, c: FillWithRobots(p, c, level=level))
 
-    @app_commands.command(name=command_name("salir", "leave"), description=text("Leave your table"))
+    @app_commands.command(
+        name=command_name("levantarse", "leave"), description=text("Leave your table")
+    )
     async def salir(self, interaction: discord.Interaction[Any]) -> None:
         await self.simple_command(interaction, lambda p, c: Leave(p, c))
 

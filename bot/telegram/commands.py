@@ -43,6 +43,8 @@ class CommandSpec:
         english: the English alias (same as ``spanish`` when the word is the same).
         description: the menu line (an English message id of the ``telegram`` catalog).
         in_menu: listed with setMyCommands.
+        aliases: older names still understood, never listed (``/salir`` for leaving:
+            glossary.md keeps *salir* for leading a hand).
     """
 
     key: str
@@ -50,17 +52,18 @@ class CommandSpec:
     english: str
     description: str
     in_menu: bool = True
+    aliases: tuple[str, ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
-        return (self.spanish,) if self.english == self.spanish else (self.spanish, self.english)
+        return tuple(dict.fromkeys((self.spanish, self.english, *self.aliases)))
 
 
 COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("play", "jugar", "play", N_("Sit at a table now")),
     CommandSpec("table", "mesa", "table", N_("Open a table: preset, options, seats")),
     CommandSpec("robots", "robots", "robots", N_("Fill the free seats with robots now")),
-    CommandSpec("leave", "salir", "leave", N_("Leave your table")),
+    CommandSpec("leave", "levantarse", "leave", N_("Leave your table"), aliases=("salir",)),
     CommandSpec("tiles", "fichas", "tiles", N_("Send me my tiles again")),
     CommandSpec("back", "volver", "back", N_("Take your seat back from the robot")),
     CommandSpec("balance", "saldo", "balance", N_("Your balance")),

@@ -202,7 +202,7 @@ class Commands:
 
     @said()
     async def leave(self, said: Said) -> None:
-        """/salir, /leave: leave my table here (a robot takes the seat during a match)."""
+        """/levantarse, /leave (old: /salir): leave my table here (a robot takes the seat during a match)."""
         await self._run(said, p.Leave(said.by, said.chat))
 
     @said()
