@@ -171,3 +171,18 @@ def test_no_rule_line_of_the_waiting_picture_is_cut_off(language: str) -> None:
             assert fit_text(line, 22, False, width) == line
         for line in rules_lines(rules, language):
             assert fit_text(line, 22, False, width) == line
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_the_seated_count_in_the_corner_is_never_cut_off(language: str) -> None:
+    """Issue 13, item 28: the corner said "2 de 4 asientos ocu…"."""
+    from render.canvas import LABEL_SIZE
+    from render.strings import text
+    from render.text import wrap_text
+
+    width = 944 - _PANELS[2][2] - 14
+    for seated in range(5):
+        phrase = text(language, "seated_count", n=seated)
+        lines = wrap_text(phrase, LABEL_SIZE, True, width, 2)
+        assert " ".join(lines).replace("\u00a0", " ") == phrase.replace("\u00a0", " ")
+        assert all("…" not in line for line in lines)
