@@ -1106,3 +1106,32 @@ async def test_a_group_set_to_english_speaks_english_there_and_each_players_lang
 
         back = await world.reply_to(group, boss, "/config idioma=es")
         assert back.params["text"] == "Jefa puso el idioma del grupo: Español."
+
+
+async def test_a_player_who_gets_up_mid_match_is_answered_before_the_group_is_told_of_the_robot() -> (
+    None
+):
+    """Issue 13, item 2: the two replies arrived in reverse order."""
+    async with TelegramWorld() as world:
+        pepe = world.fake.add_user(1002, "Pepe")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _table_with_robots(world, pepe, group)
+        mark = len(world.fake.calls)
+        await world.command(group, pepe, "/levantarse")
+        await world.settle()
+        said = [
+            (c.chat_id, c.params["text"])
+            for c in world.fake.calls[mark:]
+            if c.method == "sendMessage" and c.ok
+        ]
+        assert said == [
+            (GROUP, "Te levantaste de la mesa 1."),
+            (
+                pepe.id,
+                "Un robot juega por ti en la mesa 1. Vuelve antes de 5 min para conservar tu "
+                "asiento y tu apuesta.",
+            ),
+            (GROUP, "Un robot juega ahora por Pepe; puede volver antes de 5 min (/volver)."),
+        ]
+        assert world.manager.tables() == [table_id]  # the match plays on, robots included
+        assert await world.manager.balance(world.front._player(pepe)) == 990
