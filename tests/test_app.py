@@ -306,7 +306,7 @@ async def open_discord_table(fake: FakeDiscord, admin: FakeUser, guild: int) -> 
     """The server's admin makes matches short (a domino counts every hand's pips, 50
     points win), then opens a table with robots in the three other seats."""
     await wait_until(lambda: fake.commands.get(None))
-    options = {"preset": "venezolano", "meta": 50, "conteo": "all"}
+    options = {"reglas": "venezolano", "meta": 50, "conteo": "all"}
     config = await fake.slash(admin, guild, "domino-config", options=options)
     await fake.replied(config, timeout=20)
     table = await fake.slash(admin, guild, "domino", "mesa", options={"robots": "all"})

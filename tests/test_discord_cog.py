@@ -95,7 +95,7 @@ async def test_mesa_with_robots_everywhere_starts_the_match_at_once(
         guild_of(fake),
         "domino",
         "mesa",
-        options={"preset": "dominicano", "robots": "all", "nivel": "aprendiz"},
+        options={"reglas": "dominicano", "robots": "all", "nivel": "aprendiz"},
     )
     await fake.replied(inter)
     await harness.idle()

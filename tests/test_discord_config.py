@@ -19,7 +19,7 @@ async def test_a_member_without_manage_server_cannot_change_the_rules(
 ) -> None:
     beto = fake.add_user("Beto")
     inter = await fake.slash(
-        beto, guild_of(fake), "domino-config", options={"preset": "internacional"}
+        beto, guild_of(fake), "domino-config", options={"reglas": "internacional"}
     )
     (reply,) = await fake.replied(inter)
     assert reply.ephemeral
@@ -35,7 +35,7 @@ async def test_an_admin_changes_the_servers_rules_and_the_channel_is_told(
         admin,
         guild_of(fake),
         "domino-config",
-        options={"preset": "internacional", "turno": 30, "forzada": -1},
+        options={"reglas": "internacional", "turno": 30, "automatica": -1},
     )
     (reply,) = await fake.replied(inter)
     assert reply.ephemeral
@@ -56,7 +56,7 @@ async def test_without_a_preset_only_the_options_typed_change_the_servers_rules(
 ) -> None:
     admin = fake.add_user("Admin", admin=True)
     guild = guild_of(fake)
-    options = {"preset": "internacional", "turno": 30}
+    options = {"reglas": "internacional", "turno": 30}
     await fake.replied(await fake.slash(admin, guild, "domino-config", options=options))
     (reply,) = await fake.replied(
         await fake.slash(admin, guild, "domino-config", options={"meta": 300})
@@ -145,3 +145,19 @@ async def test_the_servers_language_chosen_in_domino_config_speaks_on_the_board_
     embed = board_message(fake).embeds[0]
     assert embed["title"] == "Table 1 · Venezuelan"
     assert embed["description"].startswith("Waiting for players: 3 free seats.")
+
+
+async def test_the_config_options_are_named_in_the_glossarys_words(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    """Issue 13, item 28: Spanish members saw "preset", "redoblar" and "forzada"."""
+    (config,) = [c for c in fake.commands[None] if c["name"] == "domino-config"]
+    names = [o["name"] for o in config["options"]]
+    assert {"reglas", "reparto", "automatica"} <= set(names)
+    assert not {"preset", "redoblar", "forzada"} & set(names)
+    english = {o["name"]: o.get("name_localizations", {}).get("en-US") for o in config["options"]}
+    assert (english["reglas"], english["reparto"], english["automatica"]) == (
+        "preset",
+        "redeal",
+        "auto",
+    )

@@ -200,7 +200,7 @@ async def test_four_humans_play_a_whole_match(fake: FakeDiscord) -> None:
     try:
         # A short match: the server's admin sets the target to 50 points first.
         config = await fake.slash(
-            people[0], guild, "domino-config", options={"preset": "venezolano", "meta": 50}
+            people[0], guild, "domino-config", options={"reglas": "venezolano", "meta": 50}
         )
         await fake.replied(config)
         for person in people:

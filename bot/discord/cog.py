@@ -84,7 +84,7 @@ class DominoCog(
         description=text("Open a table: rules and who sits where"),
     )
     @app_commands.rename(
-        preset=command_name("preset", "preset"),
+        preset=command_name("reglas", "preset"),
         across=command_name("enfrente", "across"),
         right=command_name("derecha", "right"),
         left=command_name("izquierda", "left"),

@@ -63,16 +63,16 @@ class ConfigCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.rename(
-        preset=command_name("preset", "preset"),
+        preset=command_name("reglas", "preset"),
         target=command_name("meta", "target"),
         counting=command_name("conteo", "counting"),
         first_starter=command_name("primera-salida", "first-starter"),
         next_starter=command_name("salidas", "next-starter"),
         blocked_winner=command_name("tranca", "blocked"),
-        redeal_doubles=command_name("redoblar", "redeal"),
+        redeal_doubles=command_name("reparto", "redeal"),
         capicua_bonus=command_name("capicua", "capicua"),
         turn_seconds=command_name("turno", "turn"),
-        forced_move_seconds=command_name("forzada", "forced"),
+        forced_move_seconds=command_name("automatica", "auto"),
         stake=command_name("apuesta", "stake"),
         language=command_name("idioma", "language"),
     )
