@@ -149,6 +149,10 @@ async def test_ayuda_lists_the_commands_ephemerally(fake: FakeDiscord, harness: 
     # An English client gets English text.
     assert "Dominoes for four, in two partnerships." in reply.text()
     assert "/domino-config" in reply.text()
+    assert "`/domino-close`: admins close a stuck table now; every stake is refunded." in (
+        reply.text()
+    )
+    assert "`/domino leave`" in reply.text() and "levantarse" not in reply.text()
 
 
 async def test_mesa_reserves_the_seats_of_invited_members_and_mentions_them(

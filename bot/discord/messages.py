@@ -154,6 +154,7 @@ def help_text(language: str) -> str:
             _("`/domino levantarse`: leave your table (a robot plays for you)."),
             _("`/domino saldo`, `/domino top`, `/domino historial`: money, rankings, records."),
             _("`/domino reglas`: this server's rules; admins change them with `/domino-config`."),
+            _("`/domino-cerrar`: admins close a stuck table now; every stake is refunded."),
         ]
     )
 
