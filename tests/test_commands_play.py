@@ -160,3 +160,41 @@ def test_domino_play_wraps_its_lines_at_the_width_of_the_terminal_it_runs_in(tmp
         "\nFichas que quedan: Rival derecho: 7, Compañero: 7,\n"
         "                   Rival izquierdo: 7\n" in shown
     )
+
+
+def test_a_match_whose_domino_play_was_killed_goes_on_at_the_next_start_and_costs_one_stake(
+    tmp_path: Path,
+):
+    import signal
+
+    from tests.terminal_pty import TerminalProcess
+
+    db = tmp_path / "killed.db"
+    command = [sys.executable, "-m", "bot.cli", "play", "--seed", "5", "--db", str(db)]
+    terminal = TerminalProcess(command, columns=80)
+    try:
+        terminal.read_until("Te toca (45 s): ")
+        terminal.read_until("\n")
+        terminal.type("1")
+        terminal.read_until("Te toca (45 s): ")
+        terminal.process.send_signal(signal.SIGKILL)  # a crash, or the window closed hard
+        terminal.process.wait(timeout=30)
+    finally:
+        terminal.close()
+    again = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--db", str(db)],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert again.returncode == 0, again.stderr
+    assert again.stderr == ""
+    assert again.stdout.startswith("Mesa 1: sigue tu partida a medias.\n")
+    assert "tú y un robot de compañero contra dos robots" not in again.stdout  # no new table
+    assert "Fichas que quedan: Rival derecho: " in again.stdout  # the seats have their names
+    assert " (derecha)" not in again.stdout
+    # the killed match was played on (then left with q and the end of input): one stake
+    assert again.stdout.rstrip().endswith(
+        "Dejaste la partida: tu apuesta se queda en el bote.\nTu saldo: $990."
+    )

@@ -172,3 +172,16 @@ def test_emotes_are_named_in_the_players_language_and_typed_in_either():
 def test_the_refusal_for_a_player_already_at_the_seat_reads_naturally():
     assert refusal_text("not_away", {}, "es") == "Ya estás en tu asiento."
     assert refusal_text("not_away", {}, "en") == "You are at your seat already."
+
+
+def test_an_unknown_phrase_is_answered_with_the_phrase_names_of_the_players_language():
+    """Issue 13, item 28: an English player was listed the Spanish names."""
+    from bot.present.i18n import refusal_text
+
+    params = {"emotes": "buena, gracias, rapido, ups, jaja, pensando, capicua, hola"}
+    english = refusal_text("unknown_emote", params, "en")
+    assert english == (
+        "Unknown phrase. Phrases: nice, thanks, hurry, oops, haha, thinking, capicua, hello."
+    )
+    spanish = refusal_text("unknown_emote", params, "es")
+    assert "buena, gracias, rapido, ups, jaja, pensando, capicua, hola" in spanish

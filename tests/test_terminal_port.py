@@ -66,7 +66,10 @@ async def test_when_a_robot_takes_the_seat_the_terminal_keeps_reading_so_b_can_b
         )
     )
     assert port.away and port.my_turn.is_set()
-    assert "Ahora juega un robot por ti. Escribe b para volver a tu asiento." in out.getvalue()
+    assert (
+        "Ahora juega un robot por ti. Escribe b antes de 5 minutos para volver a tu"
+        in out.getvalue()
+    )
     await port.deliver(SeatGivenBack(table_id="t", chat=chat, seat=0, player=me))
     assert not port.away and not port.my_turn.is_set()
     assert "Vuelves a tu asiento." in out.getvalue()
@@ -121,7 +124,7 @@ def second_hand() -> str:
         terminal.read_until("Te toca (45 s): 1) 1-0  2) 4-1\n")
         _answer(terminal, "q")
         terminal.advance(1)  # a robot plays your move
-        terminal.read_until("\n")
+        terminal.read_until("(jugó un robot por ti)\n")
         _answer(terminal, "b")
         for _turn in range(6):  # the rest of the hand
             terminal.advance(3)
@@ -140,7 +143,9 @@ def second_hand() -> str:
 def test_a_move_a_robot_makes_for_you_while_you_are_away_says_the_robot_played(second_hand: str):
     assert (
         "\nq\n"
-        "Ahora juega un robot por ti. Escribe b para volver a tu asiento.\n"
+        "Ahora juega un robot por ti. Escribe b antes de 5 minutos para volver a tu\n"
+        "  asiento; otra q te levanta de la partida del todo (tu apuesta se queda en el\n"
+        "  bote).\n"
         "  Juegas [4|1] a la derecha. (jugó un robot por ti)\n"
         "b\n"
         "Vuelves a tu asiento.\n"

@@ -377,7 +377,7 @@ class TableManager:
                     platform, claim.owner, now - claim.heartbeat_at, self._claim_stale
                 )
             if claim is not None and claim.owner != me:
-                log.warning("took over the %s tables from %s (gone)", platform, claim.owner)
+                log.info("took over the %s tables from %s (gone)", platform, claim.owner)
             taken.append(platform)
         self._claimed.update(taken)
         if self._claimed and self._heartbeat is None:

@@ -283,4 +283,6 @@ def refusal_text(reason: str, params: Mapping[str, Any], language: str | None) -
         msgid = UNKNOWN_TABLE
     if msgid is None:
         return _("That cannot be done now.")
+    if reason == "unknown_emote":  # the names this player types, not the core's keys
+        params = {**params, "emotes": ", ".join(emote_names(language))}
     return _(msgid, **dict(params))

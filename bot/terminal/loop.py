@@ -90,6 +90,7 @@ async def play(
     manager.register(PLATFORM, port)
     # only the terminal's own tables: the bot's Telegram and Discord tables in the same
     # database belong to `domino run`, never played out here
+    port.muted = True  # a restored table speaks once the player has been told of it
     await manager.start(platforms={PLATFORM})
     try:
         code = await _match(
@@ -124,33 +125,41 @@ async def _match(
     language = me.language
     _ = translator(language)
     chat = ChatRef(PLATFORM, "local", language=language)
-    for leftover in manager.tables_of(me):  # a table left over from an interrupted run
-        await manager.handle(Leave(me, chat, leftover, for_good=True))
     await manager.idle()
-    port.ended.clear()
-    port.prompt = None
-    port.my_turn.clear()
-    port.closed = None
-    reply = await manager.handle(
-        OpenTable(
-            me,
-            chat,
-            preset=preset,
-            right=RobotSeat(level),
-            across=RobotSeat(level),
-            left=RobotSeat(level),
+    port.muted = False
+    leftovers = manager.tables_of(me)  # a match an earlier run left unfinished (a crash)
+    if leftovers:
+        # it goes on where it stopped: a crash or a closed window never costs the stake
+        # (Ctrl-C and the end of input are leaving, and leave for good)
+        leftover = leftovers[0]
+        table_id: str | None = leftover
+        state = manager.table_state(leftover)
+        label = state.label if state is not None else ""
+        port.say(_("Table {table}: your unfinished match goes on.", table=label))
+        port.say(help_text(_, language))
+        for event in (await manager.handle(ShowMyTiles(me, chat, leftover))).events:
+            await port.deliver(event)  # the turn on screen again, if it is yours
+    else:
+        reply = await manager.handle(
+            OpenTable(
+                me,
+                chat,
+                preset=preset,
+                right=RobotSeat(level),
+                across=RobotSeat(level),
+                left=RobotSeat(level),
+            )
         )
-    )
-    if reply.refusal is not None:
-        print(refused(reply.refusal), file=port.out)
-        return 2
-    table_id = reply.table_id
-    state = manager.table_state(table_id or "")
-    label = state.label if state is not None else ""
-    port.say(_("Table {table}: you and a robot partner against two robots.", table=label))
-    if level in LEVEL_NAMES:
-        port.say(_("Robots' level: {level}.", level=_(LEVEL_NAMES[level])))
-    port.say(help_text(_, language))
+        if reply.refusal is not None:
+            print(refused(reply.refusal), file=port.out)
+            return 2
+        table_id = reply.table_id
+        state = manager.table_state(table_id or "")
+        label = state.label if state is not None else ""
+        port.say(_("Table {table}: you and a robot partner against two robots.", table=label))
+        if level in LEVEL_NAMES:
+            port.say(_("Robots' level: {level}.", level=_(LEVEL_NAMES[level])))
+        port.say(help_text(_, language))
     loop = asyncio.get_running_loop()
     # A person's lines are read as they are typed and answered at once, against the turn
     # on screen then; a script's lines wait in the pipe until it is the player's turn.

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from bot.core import (
+    CloseReason,
     EmoteShown,
     Event,
     HandEnded,
@@ -97,6 +98,7 @@ class TerminalPort:
         self.tiles: YourTiles | None = None
         self.prompt: YourTiles | None = None
         self.my_seat = 0
+        self.muted = False  # while a table left by an earlier run is restored: kept quiet
         self.names = ["", "", "", ""]
         self.robots = [False, False, False, False]
         self.my_turn = asyncio.Event()
@@ -124,7 +126,7 @@ class TerminalPort:
 
     def _print(self, lines: list[str]) -> None:
         """Print lines; a closed stdout (EPIPE) stops printing and sets :attr:`stop`."""
-        if self.broken:
+        if self.broken or self.muted:
             return
         try:
             print("\n".join(lines), file=self.out, flush=True)
@@ -204,6 +206,8 @@ class TerminalPort:
         elif isinstance(event, YourTiles):
             self.tiles = event
             self.my_seat = event.seat
+            self.names = [s.name for s in event.seats]  # also for a resumed table's first
+            self.robots = [s.player is None and s.is_robot for s in event.seats]
             if event.is_your_turn:
                 self._show_turn(event)
                 self.prompt = event
@@ -221,7 +225,12 @@ class TerminalPort:
             self.say("  " + _('{who}: "{text}"', who=self.who(event.seat), text=label))
         elif isinstance(event, SeatTakenByRobot):
             if event.seat == self.my_seat:
-                self.say(_("A robot plays for you now. Type b to take your seat back."))
+                self.say(
+                    _(
+                        "A robot plays for you now. Type b within 5 minutes to take your seat "
+                        "back; q again leaves the match for good (your stake stays in the pot)."
+                    )
+                )
                 self.away = True
                 self._close_prompt()  # read what the player types: b brings them back
             else:
@@ -237,7 +246,9 @@ class TerminalPort:
             self.say(f"  ! {refused(event)}")
         elif isinstance(event, TableClosed):
             self.closed = event
-            if text := closed_text(event, self.me.language):
+            if event.reason is CloseReason.NO_HUMANS:  # you are the table's only human
+                self.say(_("You left the match: your stake stays in the pot."))
+            elif text := closed_text(event, self.me.language):
                 self.say(text)
             self.ended.set()
             self._close_prompt()
