@@ -301,3 +301,34 @@ async def test_a_database_whose_escrows_all_belong_to_started_tables_is_ok(
     assert lines(out)["escrows"] == (
         "ok    escrows: every open escrow belongs to a live table (1 saved)"
     )
+
+
+async def test_tables_run_by_a_process_that_is_gone_are_reported_not_called_ok(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    owner = f"{socket.gethostname()}:{int(dead.stdout)}:old"
+    storage = await SqliteStorage.open(environment)
+    await storage.save_table(
+        "t1", {"table_id": "t1", "chat": {"platform": "terminal"}, "record": None}, now=1.0
+    )
+    assert await storage.claim_tables("terminal", owner, now=time.time(), replacing=None)
+    await storage.close()
+    code, out = await checkup(capsys)
+    found = lines(out)
+    assert found["tables"].startswith(f"warn  tables: the terminal tables were run by {owner}")
+    assert found["tables"].endswith(
+        "which is gone (last heartbeat 0 s ago); the next start takes them over and goes on "
+        "with them"
+    )
+    assert code == 0

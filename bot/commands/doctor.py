@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from bot.core.ownership import CLAIM_STALE_SECONDS, new_owner_id, owner_is_gone
 from storage.base import Storage
 
 HELP = "check configuration, database and tokens (what an admin runs first)"
@@ -161,10 +162,18 @@ async def _check_escrows(storage: Storage, report: Report) -> None:
         report.line("ok", "escrows", f"every open escrow belongs to a live table ({count} saved)")
     for platform in sorted({str((t.get("chat") or {}).get("platform")) for t in tables.values()}):
         claim = await storage.tables_claim(platform)
-        if claim is not None:
+        if claim is None:
+            continue
+        age = time.time() - claim.heartbeat_at
+        if age > CLAIM_STALE_SECONDS or owner_is_gone(claim.owner, new_owner_id()):
             report.line(
-                "ok", "tables", f"{platform} tables run by {claim.owner} (since its last heartbeat)"
+                "warn",
+                "tables",
+                f"the {platform} tables were run by {claim.owner}, which is gone (last heartbeat "
+                f"{age:.0f} s ago); the next start takes them over and goes on with them",
             )
+        else:
+            report.line("ok", "tables", f"{platform} tables run by {claim.owner} ({age:.0f} s ago)")
 
 
 async def _check_telegram(settings: object, report: Report) -> None:

@@ -151,7 +151,10 @@ def help_text(language: str) -> str:
             _("`/domino mesa`: open a table choosing the rules, your partner and opponents."),
             _("`/domino robots`: fill the free seats with robots now."),
             _("`/domino fichas`: see your tiles here; they also come by DM each turn."),
-            _("`/domino levantarse`: leave your table (a robot plays for you)."),
+            _(
+                "`/domino levantarse`: leave your table (a robot plays for you; the board's "
+                "“Come back” button gives your seat back within 5 minutes)."
+            ),
             _("`/domino saldo`, `/domino top`, `/domino historial`: money, rankings, records."),
             _("`/domino reglas`: this server's rules; admins change them with `/domino-config`."),
             _("`/domino-cerrar`: admins close a stuck table now; every stake is refunded."),
