@@ -335,7 +335,7 @@ class TerminalPort:
             if outcome.capicua:
                 how += " " + _("(capicúa!)")
         else:
-            how = _("Blocked (tranca)")
+            how = _("Blocked game (tranca)")
         mine = team_of(self.my_seat)
         if outcome.winner_team is None:
             who = _("nobody scores")
