@@ -204,7 +204,7 @@ def _draw_seat(
     if passed:
         _chip(image, draw, inner, row, text(lang, "passed"), PASS_RED, WHITE)
     if to_move:
-        label = text(lang, "to_move")
+        label = text(lang, "your_turn" if facts.seats[seat].is_you else "to_move")
         if facts.seconds_left is not None:
             timed = label + " · " + text(lang, "seconds", n=max(0, facts.seconds_left))
             taken = _chip_width(text(lang, "passed")) + 12 if passed else 0
@@ -247,7 +247,9 @@ def _draw_side_seat(
     if passed:
         _chip(image, draw, inner, y + 4, text(lang, "passed"), PASS_RED, WHITE)
     if to_move:
-        _chip(image, draw, inner, y1 - 14 - _CHIP_HEIGHT, text(lang, "to_move"), GOLD, INK)
+        mine = facts.seats[seat].is_you
+        label = text(lang, "your_turn" if mine else "to_move")
+        _chip(image, draw, inner, y1 - 14 - _CHIP_HEIGHT, label, GOLD, INK)
 
 
 def _draw_corners(
@@ -294,8 +296,11 @@ def _draw_corners(
         how = "domino_end" if view.outcome.end is Termination.DOMINO else "blocked"
         draw_text(image, 944, 878, text(lang, how), 30, bold=True, anchor="r", color=GOLD)
     else:
-        draw_text(image, 944, 842, text(lang, "to_move"), LABEL_SIZE, color=MUTED, anchor="r")
-        name = seat_name(facts, view.turn)
+        if facts.seats[view.turn].is_you:  # "Te toca" and no name: it is the reader
+            name = text(lang, "your_turn")
+        else:
+            draw_text(image, 944, 842, text(lang, "to_move"), LABEL_SIZE, color=MUTED, anchor="r")
+            name = seat_name(facts, view.turn)
         draw_text(
             image, 944, 876, name, LABEL_SIZE, bold=True, anchor="r", max_width=room, ltr=False
         )
@@ -318,7 +323,9 @@ def _draw_line(
     if not view.line:
         lang = facts.language
         name = fit_text(seat_name(facts, view.starter), 30, True, 300)
-        if view.opening_tile is not None:
+        if view.opening_tile is not None and facts.seats[view.starter].is_you:
+            message = text(lang, "you_open_with", tile=str(view.opening_tile))
+        elif view.opening_tile is not None:
             message = text(lang, "opening_with", name=name, tile=str(view.opening_tile))
         else:
             message = text(lang, "waiting_opening", name=name)

@@ -22,12 +22,15 @@ class SeatFacts:
         away: the player dropped out and a robot plays for them meanwhile.
         is_open: nobody sits here yet (a waiting table); ``name``, when not empty, is
             the player the seat is held for (an invitation or a rematch).
+        is_you: the picture is for this seat's player alone (the terminal): their turn
+            reads "Te toca", not "Le toca".
     """
 
     name: str
     is_robot: bool = False
     away: bool = False
     is_open: bool = False
+    is_you: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -254,3 +254,33 @@ def test_the_table_label_stands_at_least_8_pixels_tall_on_a_400_pixel_wide_phone
     ink = ImageChops.difference(*phone).point(lambda v: 255 if v > 48 else 0).getbbox()
     assert ink is not None
     assert ink[3] - ink[1] >= 8
+
+
+def test_a_picture_for_the_seat_to_move_says_te_toca_and_sales_tu_not_le_toca_tu(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 13, item 28: the terminal's own picture read "Le toca · Tú" and "Sale Tú"."""
+    from dataclasses import replace
+
+    import render.canvas
+
+    drawn: list[str] = []
+    real = render.canvas.text_sprite
+
+    def recording(text, size, bold, color, ltr=False):  # type: ignore[no-untyped-def]
+        drawn.append(text)
+        return real(text, size, bold, color, ltr)
+
+    monkeypatch.setattr(render.canvas, "text_sprite", recording)
+    view = public_view(scripted_match(0).hand)
+    assert view.turn is not None and not view.line
+    seats = list(FACTS.seats)
+    seats[view.turn] = replace(seats[view.turn], name="Tú", is_you=True)
+    board_png(view, replace(FACTS, seats=tuple(seats), seconds_left=None))  # type: ignore[arg-type]
+    assert "Te toca" in drawn
+    assert "Le toca" not in drawn
+    assert [t for t in drawn if t.startswith("Sale ")] == []
+    assert any(t.startswith("Sales tú con el ") for t in drawn)
+    drawn.clear()
+    board_png(view, replace(FACTS, seconds_left=None))
+    assert "Le toca" in drawn and "Te toca" not in drawn

@@ -364,10 +364,13 @@ class TerminalPort:
             self.say(_("They won the match {score}.", score=self.score_text(event.score)))
 
     def board_facts(self, event: TableChanged) -> TableFacts:
-        """The board picture's facts, the robots named by their place (:meth:`short_name`)."""
+        """The board picture's facts, the robots named by their place (:meth:`short_name`)
+        and your own seat marked (its turn reads "Te toca")."""
         facts = board_facts(event, self.me.language)
         a, b, c, d = (
-            replace(seat, name=self.short_name(i)) if self.robots[i] else seat
+            replace(seat, name=self.short_name(i))
+            if self.robots[i]
+            else replace(seat, is_you=i == self.my_seat)
             for i, seat in enumerate(facts.seats)
         )
         return replace(facts, seats=(a, b, c, d))
