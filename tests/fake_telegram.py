@@ -969,11 +969,8 @@ class TelegramWorld:
         self._allowed_errors = False
 
     async def __aenter__(self) -> TelegramWorld:
-        from telegram.ext import AIORateLimiter
 
-        from bot.core import TableManager
         from bot.core.clock import ManualClock
-        from bot.telegram import TelegramFrontEnd
         from storage.memory import MemoryStorage
 
         for name in ("telegram", "bot"):
@@ -981,6 +978,17 @@ class TelegramWorld:
         await self.fake.start()
         self.clock = ManualClock()
         self.storage = MemoryStorage()
+        await self._start_bot()
+        return self
+
+    async def _start_bot(self) -> None:
+        """Build and start the manager and the front end on this world's storage, clock
+        and fake server (what one bot process is)."""
+        from telegram.ext import AIORateLimiter
+
+        from bot.core import TableManager
+        from bot.telegram import TelegramFrontEnd
+
         self.manager = TableManager(
             self.storage, clock=self.clock, seed=self.seed, **self.manager_options
         )
@@ -995,7 +1003,6 @@ class TelegramWorld:
         )
         await self.manager.start()
         await self.front.start()
-        return self
 
     async def __aexit__(self, *exc: object) -> None:
         try:
@@ -1017,11 +1024,7 @@ class TelegramWorld:
         the manager are built again. ``crash``: the old manager is never stopped (as a
         kill -9; its clock freezes and only its connection is closed). Returns the index
         of the first call the new process makes."""
-        from telegram.ext import AIORateLimiter
-
-        from bot.core import TableManager
         from bot.core.clock import ManualClock
-        from bot.telegram import TelegramFrontEnd
 
         await self.front.stop()
         if crash:
@@ -1029,20 +1032,7 @@ class TelegramWorld:
         else:
             await self.manager.stop()
         mark = len(self.fake.calls)
-        self.manager = TableManager(
-            self.storage, clock=self.clock, seed=self.seed, **self.manager_options
-        )
-        self.front = TelegramFrontEnd(
-            self.fake.token,
-            self.manager,
-            self.storage,
-            base_url=self.fake.base_url,
-            base_file_url=self.fake.base_file_url,
-            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3),
-            poll_timeout=5,
-        )
-        await self.manager.start()
-        await self.front.start()
+        await self._start_bot()
         await self.settle()
         return mark
 
@@ -1079,6 +1069,17 @@ class TelegramWorld:
         return await self.fake.wait_for(
             "sendMessage", lambda c: c.chat_id == chat.id, after=mark, timeout=timeout
         )
+
+    async def until_turn(self, user: User, *, steps: int = 50) -> dict[str, Any]:
+        """Let the robots play (at most ``steps`` rounds) until ``user`` is to move;
+        returns their private message with the move buttons."""
+        for _ in range(steps):
+            message = self.turn_message(user)
+            if message is not None:
+                return message
+            await self.clock.advance(0)
+            await self.settle()
+        raise AssertionError(f"{user.first_name} was never to move")
 
     def turn_message(self, user: User) -> dict[str, Any] | None:
         """The private message of ``user`` that shows move buttons now, if any."""

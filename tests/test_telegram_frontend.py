@@ -116,13 +116,7 @@ async def test_stale_foreign_repeated_and_forged_presses_are_refused_and_change_
         group = world.fake.add_group(GROUP, "Dominó")
         table_id = await _table_with_robots(world, ana, group)
         # Let the robots move until it is Ana's turn.
-        for _ in range(50):
-            if world.turn_message(ana) is not None:
-                break
-            await world.clock.advance(0)
-            await world.settle()
-        message = world.turn_message(ana)
-        assert message is not None
+        message = await world.until_turn(ana)
         data = _buttons(message)[0]["callback_data"]
         before = world.manager.table_state(table_id)
         assert before is not None
@@ -475,13 +469,7 @@ async def test_after_a_restart_the_board_is_edited_in_place_and_old_buttons_stil
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
         table_id = await _table_with_robots(world, ana, group)
-        for _ in range(50):
-            if world.turn_message(ana) is not None:
-                break
-            await world.clock.advance(0)
-            await world.settle()
-        message = world.turn_message(ana)
-        assert message is not None
+        message = await world.until_turn(ana)
         (board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
         board_id = board.result["message_id"]
         await world.front.stop()
@@ -581,13 +569,7 @@ async def test_a_board_follows_its_group_when_it_becomes_a_supergroup() -> None:
         group = world.fake.add_group(GROUP, "Dominó")
         world.fake.add_group(OTHER_GROUP, "Dominó")  # the same group, migrated
         table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
-        for _ in range(50):
-            if world.turn_message(ana) is not None:
-                break
-            await world.clock.advance(0)
-            await world.settle()
-        message = world.turn_message(ana)
-        assert message is not None
+        message = await world.until_turn(ana)
         world.fake.fail(
             "editMessageMedia",
             description="Bad Request: group chat was upgraded to a supergroup chat",
@@ -752,12 +734,7 @@ async def test_after_a_crash_the_player_to_move_gets_their_buttons_again_unasked
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
         table_id = await _table_with_robots(world, ana, group)
-        for _ in range(50):
-            if world.turn_message(ana) is not None:
-                break
-            await world.clock.advance(0)
-            await world.settle()
-        assert world.turn_message(ana) is not None
+        await world.until_turn(ana)
         # The crash: the manager is never stopped (its clock never moves again); only the
         # old connection is closed so that it stops reading updates.
         await world.front.stop()
@@ -967,13 +944,7 @@ async def test_a_player_renamed_mid_match_is_shown_by_the_new_name_on_the_board(
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
         table_id = await _table_with_robots(world, ana, group)
-        for _ in range(50):
-            if world.turn_message(ana) is not None:
-                break
-            await world.clock.advance(0)
-            await world.settle()
-        message = world.turn_message(ana)
-        assert message is not None
+        message = await world.until_turn(ana)
         anita = world.fake.add_user(1001, "Anita")  # she renamed herself on Telegram
         answer = await world.press(anita, message, _buttons(message)[0]["callback_data"])
         assert not answer.params.get("show_alert"), answer.params

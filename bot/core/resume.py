@@ -77,7 +77,6 @@ class Resume:
         seated = {pid for i in table.humans() if (pid := table.seats[i].player_id) is not None}
         if paid == seated and len(paid) == len(escrow.holders):
             log.warning("table %s: stakes were taken before a stop; its match starts now", table.id)
-            self._shift_deadlines(table, self.core.clock.now())
             await self.session.start_match(table)
             return
         log.error(

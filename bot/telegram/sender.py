@@ -49,44 +49,38 @@ def is_not_modified(error: Exception) -> bool:
     return isinstance(error, BadRequest) and "not modified" in error.message.lower()
 
 
-def is_gone(error: Exception) -> bool:
-    """The message to edit no longer exists (deleted, too old, or not editable)."""
+def _says(error: Exception, *parts: str) -> bool:
+    """A Bad Request whose description holds one of ``parts`` (case ignored)."""
     if not isinstance(error, BadRequest):
         return False
     text = error.message.lower()
-    return any(
-        part in text
-        for part in (
-            "message to edit not found",
-            "message can't be edited",
-            "message to delete not found",
-        )
+    return any(part in text for part in parts)
+
+
+def is_gone(error: Exception) -> bool:
+    """The message to edit no longer exists (deleted, too old, or not editable)."""
+    return _says(
+        error,
+        "message to edit not found",
+        "message can't be edited",
+        "message to delete not found",
     )
 
 
 def is_chat_gone(error: Exception) -> bool:
     """A group the bot can no longer use: removed or banned from it, the group deleted,
     or no right to write there at all."""
-    if isinstance(error, Forbidden):
-        return True
-    if not isinstance(error, BadRequest):
-        return False
-    text = error.message.lower()
-    return any(
-        part in text
-        for part in (
-            "chat not found",
-            "group chat was deactivated",
-            "not enough rights to send text messages",
-        )
+    return isinstance(error, Forbidden) or _says(
+        error,
+        "chat not found",
+        "group chat was deactivated",
+        "not enough rights to send text messages",
     )
 
 
 def is_photo_refused(error: Exception) -> bool:
     """The bot may not send photos in that chat (an admin took the right away)."""
-    return isinstance(error, BadRequest) and "not enough rights to send photos" in (
-        error.message.lower()
-    )
+    return _says(error, "not enough rights to send photos")
 
 
 def _seconds(value: Any) -> float:
