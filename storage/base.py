@@ -22,9 +22,12 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from engine.rules import Rules, find_preset
+
+if TYPE_CHECKING:
+    from storage.ratings import SeasonPeriod
 
 __all__ = [
     "ACTIVE_SECONDS",
@@ -36,6 +39,7 @@ __all__ = [
     "RATING_PRIOR_MATCHES",
     "TOP_UP_EVERY",
     "TOP_UP_TO",
+    "TREND_SECONDS",
     "ChatRules",
     "InsufficientFunds",
     "LedgerEntry",
@@ -43,10 +47,16 @@ __all__ = [
     "MatchSettlement",
     "NotInMatchError",
     "OpenEscrow",
+    "PairRow",
     "Player",
+    "PlayerRecord",
     "PlayerResult",
     "PlayerStats",
     "RankRow",
+    "Rating",
+    "RatingPoint",
+    "RebuildReport",
+    "Rival",
     "SchemaError",
     "Storage",
     "StorageError",
@@ -76,6 +86,9 @@ ACTIVE_SECONDS: Final = 30 * 24 * 60 * 60.0
 
 MIN_RATED_MATCHES: Final = 5
 """Matches a player needs (in the ranking's scope) to appear in the rating top list."""
+
+TREND_SECONDS: Final = 7 * 24 * 60 * 60.0
+"""A top list's trend compares with this many seconds ago (a week)."""
 
 RATING_PRIOR_MATCHES: Final = 10
 """Weight of the prior in the Bayesian win rate: this many imaginary matches at 50 %."""
@@ -244,15 +257,132 @@ class RankRow:
     Attributes:
         player_id: the player.
         display_name: their name.
-        value: dollars (int) for the balance list; the rating (float, 0..1) for the
-            rating list.
-        matches: matches the player finished in the list's scope (one chat, or all).
+        value: dollars (int) for the balance list; the shown rating (int, see
+            ``storage.ratings.display_rating``) for the rating and season lists.
+        matches: matches the player finished in the list's scope (one chat, or all);
+            rated matches for the rating and season lists.
+        trend: the change of ``value`` over the last :data:`TREND_SECONDS` (rating
+            points or dollars), None when there is nothing to compare with.
+        provisional: the rating is provisional (fewer than
+            ``storage.ratings.PROVISIONAL_MATCHES`` rated matches).
     """
 
     player_id: int
     display_name: str
     value: float | int
     matches: int
+    trend: int | None = None
+    provisional: bool = False
+
+
+@dataclass(frozen=True)
+class PairRow:
+    """Two players who played together as partners (the pairs table).
+
+    Attributes:
+        player_ids: the two players, lower id first.
+        names: their display names, in the same order.
+        matches: matches they finished as partners (in the scope).
+        wins: of those, won.
+    """
+
+    player_ids: tuple[int, int]
+    names: tuple[str, str]
+    matches: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating in one scope (docs/ratings.md).
+
+    Attributes:
+        player_id: the player.
+        mu, sigma: the skill (openskill units).
+        matches: rated matches in the scope; wins: of those, won.
+        display: the shown rating; provisional: fewer than 10 rated matches.
+    """
+
+    player_id: int
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+    display: int
+    provisional: bool
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's all-time rating right after one rated match.
+
+    Attributes:
+        match_id: the match; at: when it finished (epoch seconds); display: the shown
+            rating after it; mu, sigma: the skill after it.
+    """
+
+    match_id: str
+    at: float
+    display: int
+    mu: float
+    sigma: float
+
+
+@dataclass(frozen=True)
+class Rival:
+    """Another player a player finished matches with (as partner or as opponent).
+
+    Attributes:
+        player_id, display_name: the other player.
+        matches: matches together in that role; wins: of those, won by the player.
+    """
+
+    player_id: int
+    display_name: str
+    matches: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """What a profile shows beyond the totals (issue 14).
+
+    Attributes:
+        partners: human partners, most matches first.
+        opponents: human opponents, most matches first.
+        streak: consecutive results ending with the last match: +n wins or -n losses
+            (0 without matches).
+        points: points the player's team scored, over every match with facts.
+        hands: hands played in those matches.
+    """
+
+    partners: tuple[Rival, ...]
+    opponents: tuple[Rival, ...]
+    streak: int
+    points: int
+    hands: int
+
+    @property
+    def points_per_hand(self) -> float:
+        """Team points per hand played (0.0 with no hands)."""
+        return self.points / self.hands if self.hands else 0.0
+
+
+@dataclass(frozen=True)
+class RebuildReport:
+    """What ``Storage.rebuild_ratings`` found.
+
+    Attributes:
+        matches: stored matches replayed; rated: of those, rated.
+        ratings: rating rows recomputed (all scopes).
+        differences: rows whose stored value differed from the recomputed one (or
+            missing on either side), described one per line.
+    """
+
+    matches: int
+    rated: int
+    ratings: int
+    differences: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -687,12 +817,93 @@ class Storage(ABC):
         """
 
     @abstractmethod
-    async def top_by_rating(self, chat: str | None, *, limit: int = 10) -> list[RankRow]:
-        """The best players by Bayesian win rate (:func:`bayesian_rating`).
+    async def top_by_rating(
+        self, chat: str | None, *, now: float, limit: int = 10
+    ) -> list[RankRow]:
+        """The best players by all-time rating (docs/ratings.md).
 
-        Only players with at least :data:`MIN_RATED_MATCHES` finished matches in the
-        scope (``chat``, or all when None) are listed. Ordered by rating, then matches,
-        then player id. ``value`` is the rating (0..1).
+        In a chat (``chat`` given), the players who finished a match there; everyone
+        rated when None. Ordered by the conservative estimate (mu - 3 sigma), then rated
+        matches, then player id. ``value`` is the shown rating; ``trend`` its change since
+        :data:`TREND_SECONDS` before ``now`` (None for a player rated only since).
+        """
+
+    @abstractmethod
+    async def season_standings(self, chat: str, season: str, *, limit: int = 10) -> list[RankRow]:
+        """A season's table: ``chat`` (a chat key, or ``storage.ratings.ALL_CHATS`` for
+        the global season) and ``season`` (a season key such as ``"2026-12"``).
+
+        Ordered like :meth:`top_by_rating`; ``value`` is the season rating, ``matches``
+        the season's rated matches, ``trend`` None.
+        """
+
+    @abstractmethod
+    async def top_pairs(
+        self, chat: str | None, *, min_matches: int, limit: int = 10
+    ) -> list[PairRow]:
+        """Pairs of humans who finished at least ``min_matches`` matches as partners (in
+        ``chat``, or anywhere when None), ordered by the Bayesian win rate
+        (:func:`bayesian_rating`), then matches, then ids."""
+
+    @abstractmethod
+    async def player_rating(
+        self, player_id: int, *, chat: str = "*", season: str = ""
+    ) -> Rating | None:
+        """The player's rating in a scope (all-time global by default), None when unrated
+        there.
+
+        Raises:
+            UnknownPlayerError: no such player.
+        """
+
+    @abstractmethod
+    async def rating_history(self, player_id: int, *, limit: int = 50) -> list[RatingPoint]:
+        """The player's all-time rating after each of their last ``limit`` rated matches,
+        oldest first.
+
+        Raises:
+            UnknownPlayerError: no such player.
+        """
+
+    @abstractmethod
+    async def player_record(self, player_id: int) -> PlayerRecord:
+        """Partners, opponents, current streak and points per hand (issue 14).
+
+        Raises:
+            UnknownPlayerError: no such player.
+        """
+
+    @abstractmethod
+    async def season_period(self, chat: str) -> SeasonPeriod:
+        """How long the chat's seasons last (``storage.ratings.DEFAULT_PERIOD`` unless
+        an admin changed it)."""
+
+    @abstractmethod
+    async def set_season_period(
+        self, chat: str, period: SeasonPeriod, *, changed_by: int, now: float
+    ) -> None:
+        """Change the chat's season length; matches from now on count in the season of
+        the new length that holds them (docs/ratings.md, "Seasons")."""
+
+    @abstractmethod
+    async def seasons(self, chat: str) -> list[str]:
+        """The seasons with rated matches in ``chat`` (or ``ALL_CHATS``), newest first."""
+
+    @abstractmethod
+    async def due_season_finals(self, now: float) -> list[tuple[str, str]]:
+        """(chat, season) pairs of chat seasons that ended before ``now``, had rated
+        matches and whose final standings were not yet announced (oldest first)."""
+
+    @abstractmethod
+    async def mark_season_final(self, chat: str, season: str, *, now: float) -> bool:
+        """Note that a season's final standings were announced; False when already noted."""
+
+    @abstractmethod
+    async def rebuild_ratings(self, *, write: bool = True) -> RebuildReport:
+        """Replay every stored match in the order it was stored and recompute the seats,
+        ratings, seasons and rating history from the records (``domino ratings
+        --rebuild``); compare with what is stored and, when ``write``, replace it in one
+        transaction. Money and statistics are not touched.
         """
 
     @abstractmethod
@@ -746,9 +957,10 @@ class Storage(ABC):
 
         For a chat whose platform gave it a new id (a Telegram group upgraded to a
         supergroup): its rules and its language (unless ``new`` already has its own,
-        which are newer and kept; ``old``'s are dropped), its finished matches, their results and
-        its players' totals (added to any ``new`` already has), so rankings and history
-        follow the chat. ``tables`` (table id -> snapshot) are saved in the same
+        which are newer and kept; ``old``'s are dropped), its season length, its finished
+        matches, their results, seats and season keys, its players' totals (added to any
+        ``new`` already has) and its season ratings and finals, so rankings, seasons and
+        history follow the chat. ``tables`` (table id -> snapshot) are saved in the same
         transaction: the moved live tables' snapshots, which name the chat. Moving a
         chat again, or one with nothing kept, changes nothing else.
 

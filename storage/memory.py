@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from storage.base import (
     ACTIVE_SECONDS,
     DEFAULT_STAKE,
     LANGUAGES,
-    MIN_RATED_MATCHES,
+    TREND_SECONDS,
     ChatRules,
     InsufficientFunds,
     LedgerEntry,
@@ -25,16 +25,21 @@ from storage.base import (
     MatchSettlement,
     NotInMatchError,
     OpenEscrow,
+    PairRow,
     Player,
+    PlayerRecord,
     PlayerResult,
     PlayerStats,
     RankRow,
+    Rating,
+    RatingPoint,
+    RebuildReport,
+    Rival,
     Storage,
     StoredMatch,
     TablesClaim,
     UnknownMatchError,
     UnknownPlayerError,
-    bayesian_rating,
     check_now,
     check_stake_arguments,
     normalize_language,
@@ -58,6 +63,24 @@ from storage.common import (
     plan_top_up,
     player_account,
     to_json,
+)
+from storage.ratings import (
+    ALL_CHATS,
+    ALL_TIME,
+    DEFAULT_PERIOD,
+    MatchFacts,
+    RatingBook,
+    RatingState,
+    Scope,
+    SeasonPeriod,
+    compare_ratings,
+    display_rating,
+    due_finals,
+    facts_of,
+    pair_order,
+    rating_of,
+    season_key,
+    streak_of,
 )
 
 __all__ = ["MemoryStorage"]
@@ -112,6 +135,10 @@ class MemoryStorage(Storage):
         self._chat_rules: dict[str, tuple[str, str, int | None, float]] = {}
         self._chat_languages: dict[str, str] = {}
         self._tables: dict[str, tuple[str, float]] = {}
+        self._facts: dict[str, MatchFacts] = {}  # in the order matches were stored
+        self._book = RatingBook()
+        self._periods: dict[str, SeasonPeriod] = {}
+        self._finals: dict[tuple[str, str], float] = {}
 
     async def close(self) -> None:
         """Nothing to release; the data stays readable (handy in tests)."""
@@ -180,6 +207,31 @@ class MemoryStorage(Storage):
         self._matches[match_id] = _MatchRow(
             len(self._matches), chat, now, record_json, tuple(results)
         )
+        period = self._periods.get(chat, DEFAULT_PERIOD)
+        seasons = (season_key(period, now), season_key(DEFAULT_PERIOD, now))
+        facts = facts_of(match_id, chat, now, json.loads(record_json), results, seasons)
+        self._facts[match_id] = facts
+        self._book.apply(facts)
+
+    def _rank_rows(
+        self, states: Mapping[int, RatingState], trends: Mapping[int, int | None], limit: int
+    ) -> list[RankRow]:
+        order = sorted(states, key=lambda p: (-states[p].skill.ordinal, -states[p].matches, p))
+        rows = []
+        for pid in order[: max(limit, 0)]:
+            state = states[pid]
+            before = trends.get(pid)
+            rows.append(
+                RankRow(
+                    pid,
+                    self._players[pid].display_name,
+                    state.display,
+                    state.matches,
+                    None if before is None else state.display - before,
+                    state.provisional,
+                )
+            )
+        return rows
 
     # ------------------------------------------------------------------ players
 
@@ -449,14 +501,149 @@ class MemoryStorage(Storage):
         rows.sort(key=lambda r: (-r.value, -r.matches, r.player_id))
         return rows[: max(limit, 0)]
 
-    async def top_by_rating(self, chat: str | None, *, limit: int = 10) -> list[RankRow]:
-        rows = [
-            RankRow(pid, self._players[pid].display_name, bayesian_rating(won, played), played)
-            for pid, (played, won, _) in self._scope_counts(chat).items()
-            if played >= MIN_RATED_MATCHES
+    async def top_by_rating(
+        self, chat: str | None, *, now: float, limit: int = 10
+    ) -> list[RankRow]:
+        check_now(now)
+        table = self._book.tables.get(Scope(ALL_CHATS, ALL_TIME), {})
+        played = None if chat is None else set(self._scope_counts(chat))
+        states = {p: st for p, st in table.items() if played is None or p in played}
+        trends: dict[int, int | None] = {}
+        for pid in states:
+            before = [h for h in self._book.history.get(pid, []) if h[1] <= now - TREND_SECONDS]
+            trends[pid] = display_rating(before[-1][2], before[-1][3]) if before else None
+        return self._rank_rows(states, trends, limit)
+
+    async def season_standings(self, chat: str, season: str, *, limit: int = 10) -> list[RankRow]:
+        return self._rank_rows(self._book.tables.get(Scope(chat, season), {}), {}, limit)
+
+    async def top_pairs(
+        self, chat: str | None, *, min_matches: int, limit: int = 10
+    ) -> list[PairRow]:
+        counts: dict[tuple[int, int], list[int]] = {}
+        for facts in self._facts.values():
+            if chat is not None and facts.chat != chat:
+                continue
+            for a, b in ((facts.seats[0], facts.seats[2]), (facts.seats[1], facts.seats[3])):
+                if a.player_id is None or b.player_id is None:
+                    continue
+                key = (min(a.player_id, b.player_id), max(a.player_id, b.player_id))
+                tally = counts.setdefault(key, [0, 0])
+                tally[0] += 1
+                tally[1] += int(a.team == facts.winner_team)
+        pairs = [
+            PairRow(key, (self._players[key[0]].display_name, self._players[key[1]].display_name),
+                    n, won)
+            for key, (n, won) in counts.items()
+            if n >= min_matches
+        ]  # fmt: skip
+        pairs.sort(key=pair_order)
+        return pairs[: max(limit, 0)]
+
+    async def player_rating(
+        self, player_id: int, *, chat: str = ALL_CHATS, season: str = ALL_TIME
+    ) -> Rating | None:
+        self._row(player_id)
+        state = self._book.get(Scope(chat, season), player_id)
+        return None if state is None else rating_of(player_id, state)
+
+    async def rating_history(self, player_id: int, *, limit: int = 50) -> list[RatingPoint]:
+        self._row(player_id)
+        points = self._book.history.get(player_id, [])
+        chosen = points[max(len(points) - max(limit, 0), 0) :] if limit > 0 else []
+        return [
+            RatingPoint(m, at, display_rating(mu, sigma), mu, sigma) for m, at, mu, sigma in chosen
         ]
-        rows.sort(key=lambda r: (-r.value, -r.matches, r.player_id))
-        return rows[: max(limit, 0)]
+
+    async def player_record(self, player_id: int) -> PlayerRecord:
+        self._row(player_id)
+        partners: dict[int, list[int]] = {}
+        opponents: dict[int, list[int]] = {}
+        results: list[bool] = []
+        points = hands = 0
+        for facts in self._facts.values():
+            mine = next((s for s in facts.seats if s.player_id == player_id), None)
+            if mine is None:
+                continue
+            won = mine.team == facts.winner_team
+            results.append(won)
+            points += facts.score[mine.team]
+            hands += facts.hands
+            for other in facts.seats:
+                if other.player_id is None or other.seat == mine.seat:
+                    continue
+                into = partners if other.team == mine.team else opponents
+                tally = into.setdefault(other.player_id, [0, 0])
+                tally[0] += 1
+                tally[1] += int(won)
+
+        def rivals(tallies: dict[int, list[int]]) -> tuple[Rival, ...]:
+            order = sorted(tallies, key=lambda p: (-tallies[p][0], p))
+            return tuple(
+                Rival(p, self._players[p].display_name, tallies[p][0], tallies[p][1]) for p in order
+            )
+
+        return PlayerRecord(
+            rivals(partners), rivals(opponents), streak_of(results[::-1][:1000]), points, hands
+        )
+
+    async def season_period(self, chat: str) -> SeasonPeriod:
+        return self._periods.get(chat, DEFAULT_PERIOD)
+
+    async def set_season_period(
+        self, chat: str, period: SeasonPeriod, *, changed_by: int, now: float
+    ) -> None:
+        check_now(now)
+        self._periods[chat] = SeasonPeriod(period)
+
+    async def seasons(self, chat: str) -> list[str]:
+        last: dict[str, float] = {}
+        for scope, table in self._book.tables.items():
+            if scope.chat == chat and scope.season != ALL_TIME and table:
+                last[scope.season] = max(st.updated_at for st in table.values())
+        return sorted(last, key=lambda season: (last[season], season), reverse=True)
+
+    async def due_season_finals(self, now: float) -> list[tuple[str, str]]:
+        check_now(now)
+        seasons = [
+            (scope.chat, scope.season)
+            for scope, table in self._book.tables.items()
+            if scope.season != ALL_TIME and table and (scope.chat, scope.season) not in self._finals
+        ]
+        return due_finals(seasons, now)
+
+    async def mark_season_final(self, chat: str, season: str, *, now: float) -> bool:
+        check_now(now)
+        if (chat, season) in self._finals:
+            return False
+        self._finals[(chat, season)] = now
+        return True
+
+    async def rebuild_ratings(self, *, write: bool = True) -> RebuildReport:
+        book = RatingBook()
+        all_facts = []
+        for match_id, row in self._matches.items():
+            old = self._facts[match_id]
+            facts = facts_of(
+                match_id,
+                row.chat,
+                row.finished_at,
+                json.loads(row.record_json),
+                sorted(row.results, key=lambda r: r.player_id),
+                old.seasons,
+            )
+            book.apply(facts)
+            all_facts.append(facts)
+        stored = {
+            (scope, pid): state
+            for scope, table in self._book.tables.items()
+            for pid, state in table.items()
+        }
+        report = compare_ratings(book, stored, self._book.history, all_facts)
+        if write:
+            self._book = book
+            self._facts = {f.match_id: f for f in all_facts}
+        return report
 
     async def match_records(
         self, *, player_id: int | None = None, chat: str | None = None, limit: int = 20
@@ -517,6 +704,17 @@ class MemoryStorage(Storage):
         for match in self._matches.values():
             if match.chat == old:
                 match.chat = new
+        for match_id, facts in self._facts.items():
+            if facts.chat == old:
+                self._facts[match_id] = replace(facts, chat=new)
+        if old in self._periods:
+            self._periods.setdefault(new, self._periods.pop(old))
+        for _, season in [key for key in self._finals if key[0] == old]:
+            self._finals.setdefault((new, season), self._finals.pop((old, season)))
+        for scope in [scope for scope in self._book.tables if scope.chat == old]:
+            into = self._book.tables.setdefault(Scope(new, scope.season), {})
+            for pid, state in self._book.tables.pop(scope).items():
+                into.setdefault(pid, state)
         language = self._chat_languages.pop(old, None)
         if language is not None:
             self._chat_languages.setdefault(new, language)

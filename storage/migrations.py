@@ -210,5 +210,70 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             )""",
         ),
     ),
+    Migration(
+        # Ratings, seasons and profiles (issue 14; docs/ratings.md). The tables are
+        # derived from the match records: storage.sqlite fills them for matches stored
+        # before this migration when it opens the database (a rebuild), so an upgraded
+        # database is rated as if ratings had always existed.
+        "0007_ratings_and_seasons",
+        (
+            """CREATE TABLE match_seats (
+                match_id TEXT NOT NULL REFERENCES matches (match_id),
+                seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+                player_id INTEGER REFERENCES players (id),
+                robot TEXT,
+                won INTEGER NOT NULL CHECK (won IN (0, 1)),
+                points INTEGER NOT NULL,
+                hands INTEGER NOT NULL CHECK (hands >= 0),
+                moves INTEGER NOT NULL CHECK (moves >= 0),
+                robot_moves INTEGER NOT NULL CHECK (robot_moves >= 0),
+                chat TEXT NOT NULL,
+                finished_at REAL NOT NULL,
+                PRIMARY KEY (match_id, seat),
+                CHECK ((player_id IS NULL) <> (robot IS NULL))
+            ) WITHOUT ROWID""",
+            "CREATE INDEX match_seats_player ON match_seats (player_id, finished_at)",
+            "CREATE INDEX match_seats_chat ON match_seats (chat)",
+            """CREATE TABLE match_seasons (
+                match_id TEXT PRIMARY KEY REFERENCES matches (match_id),
+                chat_season TEXT NOT NULL,
+                global_season TEXT NOT NULL,
+                rated INTEGER NOT NULL CHECK (rated IN (0, 1))
+            ) WITHOUT ROWID""",
+            """CREATE TABLE ratings (
+                chat TEXT NOT NULL,
+                season TEXT NOT NULL,
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                mu REAL NOT NULL,
+                sigma REAL NOT NULL CHECK (sigma > 0),
+                matches INTEGER NOT NULL CHECK (matches > 0),
+                wins INTEGER NOT NULL CHECK (wins BETWEEN 0 AND matches),
+                updated_at REAL NOT NULL,
+                PRIMARY KEY (chat, season, player_id)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX ratings_player ON ratings (player_id)",
+            """CREATE TABLE rating_history (
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                seq INTEGER NOT NULL,
+                match_id TEXT NOT NULL,
+                at REAL NOT NULL,
+                mu REAL NOT NULL,
+                sigma REAL NOT NULL,
+                PRIMARY KEY (player_id, seq)
+            ) WITHOUT ROWID""",
+            """CREATE TABLE chat_seasons (
+                chat TEXT PRIMARY KEY,
+                period TEXT NOT NULL CHECK (period IN ('weekly', 'monthly', 'quarterly')),
+                changed_by INTEGER,
+                changed_at REAL NOT NULL
+            )""",
+            """CREATE TABLE season_finals (
+                chat TEXT NOT NULL,
+                season TEXT NOT NULL,
+                announced_at REAL NOT NULL,
+                PRIMARY KEY (chat, season)
+            ) WITHOUT ROWID""",
+        ),
+    ),
 )
 """Every migration, oldest first. Append only."""

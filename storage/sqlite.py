@@ -29,7 +29,7 @@ from storage.base import (
     ACTIVE_SECONDS,
     DEFAULT_STAKE,
     LANGUAGES,
-    MIN_RATED_MATCHES,
+    TREND_SECONDS,
     ChatRules,
     InsufficientFunds,
     LedgerEntry,
@@ -37,10 +37,16 @@ from storage.base import (
     MatchSettlement,
     NotInMatchError,
     OpenEscrow,
+    PairRow,
     Player,
+    PlayerRecord,
     PlayerResult,
     PlayerStats,
     RankRow,
+    Rating,
+    RatingPoint,
+    RebuildReport,
+    Rival,
     SchemaError,
     Storage,
     StorageError,
@@ -48,7 +54,6 @@ from storage.base import (
     TablesClaim,
     UnknownMatchError,
     UnknownPlayerError,
-    bayesian_rating,
     check_now,
     check_stake_arguments,
     normalize_language,
@@ -73,10 +78,33 @@ from storage.common import (
     to_json,
 )
 from storage.migrations import MIGRATIONS, Migration
+from storage.ratings import (
+    ALL_CHATS,
+    ALL_TIME,
+    DEFAULT_PERIOD,
+    PROVISIONAL_MATCHES,
+    MatchFacts,
+    RatingBook,
+    RatingState,
+    Scope,
+    SeasonPeriod,
+    compare_ratings,
+    display_rating,
+    due_finals,
+    facts_of,
+    pair_order,
+    rating_changes,
+    rating_of,
+    season_key,
+    streak_of,
+)
 
 __all__ = ["SqliteStorage", "apply_migrations"]
 
 T = TypeVar("T")
+
+RATINGS_MIGRATION = "0007_ratings_and_seasons"
+"""Applying it rates the matches already stored (``SqliteStorage.open``)."""
 Db = sqlite3.Connection
 
 _POST_ENTRY = (
@@ -281,12 +309,14 @@ def _record(
     match_id: str,
     chat: str,
     now: float,
+    record: Mapping[str, Any],
     record_json: str,
-    rows: list[tuple[Any, ...]],
+    results: Sequence[PlayerResult],
     *,
     players_checked: bool = False,
 ) -> bool:
-    """Store a match record, its results and statistics; False when already stored.
+    """Store a match record, its results, statistics, seats and ratings (docs/ratings.md);
+    False when already stored.
 
     ``rows`` come from :func:`_result_rows`; ``players_checked`` when the caller has
     already run :func:`_check_players` on them in this transaction.
@@ -294,6 +324,7 @@ def _record(
     Raises:
         UnknownPlayerError: a result names an unknown player.
     """
+    rows = _result_rows(match_id, chat, now, results)
     if db.execute("SELECT 1 FROM matches WHERE match_id = ?", (match_id,)).fetchone():
         return False
     if not players_checked:
@@ -322,7 +353,90 @@ def _record(
         " last_played = MAX(last_played, excluded.last_played)",
         rows,
     )
+    period = _season_period(db, chat)
+    seasons = (season_key(period, now), season_key(DEFAULT_PERIOD, now))
+    _write_facts(db, facts_of(match_id, chat, now, record, results, seasons), _rating_row)
     return True
+
+
+def _season_period(db: Db, chat: str) -> SeasonPeriod:
+    row = db.execute("SELECT period FROM chat_seasons WHERE chat = ?", (chat,)).fetchone()
+    return DEFAULT_PERIOD if row is None else SeasonPeriod(row[0])
+
+
+def _rating_row(db: Db, scope: Scope, player_id: int) -> RatingState | None:
+    row = db.execute(
+        "SELECT mu, sigma, matches, wins, updated_at FROM ratings"
+        " WHERE chat = ? AND season = ? AND player_id = ?",
+        (scope.chat, scope.season, player_id),
+    ).fetchone()
+    return None if row is None else RatingState(*row)
+
+
+def _write_facts(
+    db: Db, facts: MatchFacts, lookup: Callable[[Db, Scope, int], RatingState | None]
+) -> None:
+    """Write a match's seats, seasons and rating changes (``lookup`` reads a rating)."""
+    db.execute(
+        "INSERT INTO match_seasons (match_id, chat_season, global_season, rated)"
+        " VALUES (?, ?, ?, ?)",
+        (facts.match_id, *facts.seasons, int(facts.rated)),
+    )
+    db.executemany(
+        "INSERT INTO match_seats (match_id, seat, player_id, robot, won, points, hands,"
+        " moves, robot_moves, chat, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                facts.match_id,
+                s.seat,
+                s.player_id,
+                s.robot,
+                int(s.team == facts.winner_team),
+                facts.score[s.team],
+                facts.hands,
+                s.moves,
+                s.robot_moves,
+                facts.chat,
+                facts.finished_at,
+            )
+            for s in facts.seats
+        ],
+    )
+    for scope, pid, state in rating_changes(facts, lambda scope, pid: lookup(db, scope, pid)):
+        db.execute(
+            "INSERT INTO ratings (chat, season, player_id, mu, sigma, matches, wins,"
+            " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (chat, season, player_id) DO UPDATE SET mu = excluded.mu,"
+            " sigma = excluded.sigma, matches = excluded.matches, wins = excluded.wins,"
+            " updated_at = excluded.updated_at",
+            (scope.chat, scope.season, pid, state.mu, state.sigma, state.matches, state.wins,
+             state.updated_at),
+        )  # fmt: skip
+        if scope.chat == ALL_CHATS and scope.season == ALL_TIME:
+            db.execute(
+                "INSERT INTO rating_history (player_id, seq, match_id, at, mu, sigma)"
+                " VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM rating_history"
+                " WHERE player_id = ?1), ?2, ?3, ?4, ?5)",
+                (pid, facts.match_id, facts.finished_at, state.mu, state.sigma),
+            )
+
+
+def _rank_rows(rows: Sequence[Sequence[Any]]) -> list[RankRow]:
+    """Rating list rows (player id, name, mu, sigma, matches, trend display or None)."""
+    out = []
+    for pid, name, mu, sigma, matches, before in rows:
+        shown = display_rating(mu, sigma)
+        out.append(
+            RankRow(
+                int(pid),
+                str(name),
+                shown,
+                int(matches),
+                None if before is None else shown - int(before),
+                int(matches) < PROVISIONAL_MATCHES,
+            )
+        )
+    return out
 
 
 def _balances(db: Db, player_ids: Sequence[int]) -> dict[int, int]:
@@ -492,6 +606,9 @@ class SqliteStorage(Storage):
             storage.applied_migrations = await storage._run(
                 lambda db: apply_migrations(db, migrations, clock=clock)
             )
+            if RATINGS_MIGRATION in storage.applied_migrations:
+                # matches stored before ratings existed are rated now, in order
+                await storage.rebuild_ratings()
         except BaseException:
             await conn.close()
             raise
@@ -786,8 +903,7 @@ class SqliteStorage(Storage):
         check_now(now)
         check_results(match_id, chat, results)
         record_json = to_json(record)
-        rows = _result_rows(match_id, chat, now, results)
-        await self._write(lambda db: _record(db, match_id, chat, now, record_json, rows))
+        await self._write(lambda db: _record(db, match_id, chat, now, record, record_json, results))
 
     async def finish_match(
         self,
@@ -802,7 +918,6 @@ class SqliteStorage(Storage):
         check_now(now)
         check_results(match_id, chat, results)
         record_json = to_json(record)
-        rows = _result_rows(match_id, chat, now, results)
         winner_ids = list(winners)
 
         def write(db: Db) -> MatchSettlement:
@@ -812,10 +927,12 @@ class SqliteStorage(Storage):
             settled = recorded = False
             if escrow is not None:
                 payouts, settled = _settle(db, match_id, escrow, winner_ids, now)
-            if escrow is not None or rows:
-                recorded = _record(db, match_id, chat, now, record_json, rows, players_checked=True)
+            if escrow is not None or results:
+                recorded = _record(
+                    db, match_id, chat, now, record, record_json, results, players_checked=True
+                )
             holders = [] if escrow is None else list(escrow[2])
-            ids = list(dict.fromkeys([*holders, *(int(row[1]) for row in rows)]))
+            ids = list(dict.fromkeys([*holders, *(r.player_id for r in results)]))
             already = not settled and not recorded
             if already and escrow is None:
                 already = bool(
@@ -866,22 +983,234 @@ class SqliteStorage(Storage):
         )
         return [RankRow(int(p), str(n), int(b), int(c)) for p, n, b, c, _ in rows]
 
-    async def top_by_rating(self, chat: str | None, *, limit: int = 10) -> list[RankRow]:
+    async def top_by_rating(
+        self, chat: str | None, *, now: float, limit: int = 10
+    ) -> list[RankRow]:
+        check_now(now)
+
+        def read(db: Db) -> list[RankRow]:
+            rows = db.execute(
+                "SELECT r.player_id, p.display_name, r.mu, r.sigma, r.matches FROM ratings r"
+                " JOIN players p ON p.id = r.player_id WHERE r.chat = ?1 AND r.season = ?2"
+                " AND (?3 IS NULL OR r.player_id IN"
+                " (SELECT player_id FROM player_chat_totals WHERE chat = ?3))"
+                " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.player_id LIMIT ?4",
+                (ALL_CHATS, ALL_TIME, chat, max(limit, 0)),
+            ).fetchall()
+            out = []
+            for pid, name, mu, sigma, matches in rows:
+                before = db.execute(
+                    "SELECT mu, sigma FROM rating_history WHERE player_id = ? AND at <= ?"
+                    " ORDER BY seq DESC LIMIT 1",
+                    (pid, now - TREND_SECONDS),
+                ).fetchone()
+                shown = None if before is None else display_rating(*before)
+                out.append((pid, name, mu, sigma, matches, shown))
+            return _rank_rows(out)
+
+        return await self._run(read)
+
+    async def season_standings(self, chat: str, season: str, *, limit: int = 10) -> list[RankRow]:
         rows = await self._run(
             lambda db: db.execute(
-                "SELECT t.player_id, p.display_name, SUM(t.matches_played) AS played,"
-                " SUM(t.matches_won) FROM player_chat_totals t"
-                " JOIN players p ON p.id = t.player_id"
-                " WHERE (?1 IS NULL OR t.chat = ?1)"
-                " GROUP BY t.player_id HAVING played >= ?2",
-                (chat, MIN_RATED_MATCHES),
+                "SELECT r.player_id, p.display_name, r.mu, r.sigma, r.matches, NULL"
+                " FROM ratings r JOIN players p ON p.id = r.player_id"
+                " WHERE r.chat = ? AND r.season = ?"
+                " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.player_id LIMIT ?",
+                (chat, season, max(limit, 0)),
             ).fetchall()
         )
-        ranked = [
-            RankRow(int(p), str(n), bayesian_rating(int(w), int(c)), int(c)) for p, n, c, w in rows
+        return _rank_rows(rows)
+
+    async def top_pairs(
+        self, chat: str | None, *, min_matches: int, limit: int = 10
+    ) -> list[PairRow]:
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT a.player_id, b.player_id, pa.display_name, pb.display_name,"
+                " COUNT(*) AS n, SUM(a.won) FROM match_seats a"
+                " JOIN match_seats b ON b.match_id = a.match_id AND b.seat = a.seat + 2"
+                " JOIN players pa ON pa.id = a.player_id JOIN players pb ON pb.id = b.player_id"
+                " WHERE (?1 IS NULL OR a.chat = ?1)"
+                " GROUP BY MIN(a.player_id, b.player_id), MAX(a.player_id, b.player_id)"
+                " HAVING n >= ?2",
+                (chat, min_matches),
+            ).fetchall()
+        )
+        pairs = []
+        for a, b, name_a, name_b, n, won in rows:
+            if int(a) > int(b):
+                a, b, name_a, name_b = b, a, name_b, name_a
+            pairs.append(PairRow((int(a), int(b)), (str(name_a), str(name_b)), int(n), int(won)))
+        pairs.sort(key=pair_order)
+        return pairs[: max(limit, 0)]
+
+    async def player_rating(
+        self, player_id: int, *, chat: str = ALL_CHATS, season: str = ALL_TIME
+    ) -> Rating | None:
+        def read(db: Db) -> RatingState | None:
+            _player_row(db, player_id)
+            return _rating_row(db, Scope(chat, season), player_id)
+
+        state = await self._run(read)
+        return None if state is None else rating_of(player_id, state)
+
+    async def rating_history(self, player_id: int, *, limit: int = 50) -> list[RatingPoint]:
+        def read(db: Db) -> list[Any]:
+            _player_row(db, player_id)
+            return db.execute(
+                "SELECT match_id, at, mu, sigma FROM rating_history WHERE player_id = ?"
+                " ORDER BY seq DESC LIMIT ?",
+                (player_id, max(limit, 0)),
+            ).fetchall()
+
+        rows = await self._run(read)
+        return [
+            RatingPoint(str(m), float(at), display_rating(mu, sigma), float(mu), float(sigma))
+            for m, at, mu, sigma in reversed(rows)
         ]
-        ranked.sort(key=lambda r: (-r.value, -r.matches, r.player_id))
-        return ranked[: max(limit, 0)]
+
+    async def player_record(self, player_id: int) -> PlayerRecord:
+        def read(db: Db) -> PlayerRecord:
+            _player_row(db, player_id)
+            rivals = []
+            for where in ("o.seat % 2 = m.seat % 2", "o.seat % 2 <> m.seat % 2"):
+                rows = db.execute(
+                    "SELECT o.player_id, p.display_name, COUNT(*) AS n, SUM(m.won)"
+                    " FROM match_seats m JOIN match_seats o ON o.match_id = m.match_id"
+                    " AND o.seat <> m.seat JOIN players p ON p.id = o.player_id"
+                    f" WHERE m.player_id = ? AND {where}"
+                    " GROUP BY o.player_id ORDER BY n DESC, o.player_id",
+                    (player_id,),
+                ).fetchall()
+                rivals.append(tuple(Rival(int(p), str(n), int(c), int(w)) for p, n, c, w in rows))
+            results = db.execute(
+                "SELECT s.won FROM match_seats s JOIN matches m ON m.match_id = s.match_id"
+                " WHERE s.player_id = ? ORDER BY m.id DESC LIMIT 1000",
+                (player_id,),
+            ).fetchall()
+            points, hands = db.execute(
+                "SELECT COALESCE(SUM(points), 0), COALESCE(SUM(hands), 0) FROM match_seats"
+                " WHERE player_id = ?",
+                (player_id,),
+            ).fetchone()
+            return PlayerRecord(
+                rivals[0], rivals[1], streak_of([bool(w) for (w,) in results]), points, hands
+            )
+
+        return await self._run(read)
+
+    async def season_period(self, chat: str) -> SeasonPeriod:
+        return await self._run(lambda db: _season_period(db, chat))
+
+    async def set_season_period(
+        self, chat: str, period: SeasonPeriod, *, changed_by: int, now: float
+    ) -> None:
+        check_now(now)
+        period = SeasonPeriod(period)
+        await self._write(
+            lambda db: db.execute(
+                "INSERT INTO chat_seasons (chat, period, changed_by, changed_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (chat) DO UPDATE SET period = excluded.period,"
+                " changed_by = excluded.changed_by, changed_at = excluded.changed_at",
+                (chat, period.value, changed_by, now),
+            )
+        )
+
+    async def seasons(self, chat: str) -> list[str]:
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT season, MAX(updated_at) AS last FROM ratings WHERE chat = ? AND"
+                " season <> '' GROUP BY season ORDER BY last DESC, season DESC",
+                (chat,),
+            ).fetchall()
+        )
+        return [str(season) for season, _ in rows]
+
+    async def due_season_finals(self, now: float) -> list[tuple[str, str]]:
+        check_now(now)
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT DISTINCT r.chat, r.season FROM ratings r WHERE r.season <> ''"
+                " AND NOT EXISTS (SELECT 1 FROM season_finals f WHERE f.chat = r.chat"
+                " AND f.season = r.season)"
+            ).fetchall()
+        )
+        return due_finals([(str(c), str(s)) for c, s in rows], now)
+
+    async def mark_season_final(self, chat: str, season: str, *, now: float) -> bool:
+        check_now(now)
+        cursor = await self._write(
+            lambda db: db.execute(
+                "INSERT INTO season_finals (chat, season, announced_at) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                (chat, season, now),
+            )
+        )
+        return bool(cursor.rowcount)
+
+    async def rebuild_ratings(self, *, write: bool = True) -> RebuildReport:
+        def rebuild(db: Db) -> RebuildReport:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                report = replay(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT" if write else "ROLLBACK")
+            return report
+
+        def replay(db: Db) -> RebuildReport:
+            matches = db.execute(
+                "SELECT m.match_id, m.chat, m.finished_at, m.record, s.chat_season,"
+                " s.global_season FROM matches m"
+                " LEFT JOIN match_seasons s ON s.match_id = m.match_id ORDER BY m.id"
+            ).fetchall()
+            results: dict[str, list[PlayerResult]] = {}
+            for row in db.execute(
+                "SELECT match_id, player_id, team, won_match FROM match_results"
+            ).fetchall():
+                results.setdefault(row[0], []).append(
+                    PlayerResult(int(row[1]), int(row[2]), bool(row[3]))
+                )
+            book = RatingBook()
+            all_facts = []
+            for match_id, chat, at, record_json, chat_season, global_season in matches:
+                if chat_season is None:
+                    chat_season = season_key(_season_period(db, chat), at)
+                    global_season = season_key(DEFAULT_PERIOD, at)
+                facts = facts_of(
+                    match_id,
+                    chat,
+                    at,
+                    json.loads(record_json),
+                    sorted(results.get(match_id, []), key=lambda r: r.player_id),
+                    (chat_season, global_season),
+                )
+                book.apply(facts)
+                all_facts.append(facts)
+            stored = {
+                (Scope(c, s), int(p)): RatingState(mu, sigma, n, w, u)
+                for c, s, p, mu, sigma, n, w, u in db.execute(
+                    "SELECT chat, season, player_id, mu, sigma, matches, wins, updated_at"
+                    " FROM ratings"
+                )
+            }
+            history: dict[int, list[tuple[str, float, float, float]]] = {}
+            for p, m, at, mu, sigma in db.execute(
+                "SELECT player_id, match_id, at, mu, sigma FROM rating_history"
+                " ORDER BY player_id, seq"
+            ):
+                history.setdefault(int(p), []).append((str(m), at, mu, sigma))
+            report = compare_ratings(book, stored, history, all_facts)
+            if write:
+                for table in ("ratings", "rating_history", "match_seats", "match_seasons"):
+                    db.execute(f"DELETE FROM {table}")
+                for facts in all_facts:
+                    _write_facts(db, facts, _rating_row)
+            return report
+
+        return await self._run(rebuild)
 
     async def match_records(
         self, *, player_id: int | None = None, chat: str | None = None, limit: int = 20
@@ -966,6 +1295,11 @@ class SqliteStorage(Storage):
             db.execute("DELETE FROM chat_settings WHERE chat = ?", (old,))
             db.execute("UPDATE matches SET chat = ?2 WHERE chat = ?1", (old, new))
             db.execute("UPDATE match_results SET chat = ?2 WHERE chat = ?1", (old, new))
+            db.execute("UPDATE match_seats SET chat = ?2 WHERE chat = ?1", (old, new))
+            for table in ("chat_seasons", "season_finals", "ratings"):
+                # the new chat's own rows (its period, a season it already played) stay
+                db.execute(f"UPDATE OR IGNORE {table} SET chat = ?2 WHERE chat = ?1", (old, new))
+                db.execute(f"DELETE FROM {table} WHERE chat = ?", (old,))
             db.execute(
                 "INSERT INTO player_chat_totals (chat, player_id, matches_played, matches_won,"
                 " hands_won, dominoes, trancas_won, capicuas, last_played)"

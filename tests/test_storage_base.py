@@ -10,7 +10,9 @@ import asyncio
 import math
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,7 +20,6 @@ from engine.errors import RulesError
 from engine.rules import find_preset
 from storage.base import (
     ACTIVE_SECONDS,
-    MIN_RATED_MATCHES,
     OPENING_BALANCE,
     TOP_UP_EVERY,
     TOP_UP_TO,
@@ -27,6 +28,7 @@ from storage.base import (
     MatchClosedError,
     MatchSettlement,
     NotInMatchError,
+    PairRow,
     PlayerResult,
     PlayerStats,
     Storage,
@@ -37,6 +39,7 @@ from storage.base import (
     top_up_amount,
 )
 from storage.memory import MemoryStorage
+from storage.ratings import ALL_CHATS, SeasonPeriod, display_rating
 from storage.sqlite import SqliteStorage
 
 DAY = 24 * 60 * 60.0
@@ -600,27 +603,257 @@ async def test_balance_ties_go_to_the_player_with_more_matches(store: Storage) -
     ]
 
 
-async def test_the_rating_list_needs_enough_matches_and_resists_luck(store: Storage) -> None:
-    lucky, steady, newcomer = await make_players(store, 3)
-    n = 0
+def seated_record(seats: list[int | str], score: tuple[int, int] = (100, 40), **extra: Any) -> dict[str, Any]:
+    """A record naming its seats: a player id, or a robot level (records.md)."""
+    return {
+        "rules": "venezolano",
+        "hands": [{"moves": []}, {"moves": []}],
+        "score": list(score),
+        "winner_team": 0 if score[0] > score[1] else 1,
+        "seats": [
+            {"player": s, "moves": extra.get(f"moves{i}", 20), "robot_moves": extra.get(f"robot{i}", 0)}
+            if isinstance(s, int)
+            else {"robot": s, "moves": 20, "robot_moves": 0}
+            for i, s in enumerate(seats)
+        ],
+    }
 
-    async def play(pid: int, won: bool, chat: str = "telegram:-1") -> None:
-        nonlocal n
-        n += 1
-        await store.record_match(f"m{n}", chat, {}, [result(pid, 0, won)], now=float(n))
 
-    for _ in range(MIN_RATED_MATCHES):
-        await play(lucky, True)
-    for i in range(40):
-        await play(steady, i % 4 != 0)  # 30 of 40
-    for _ in range(MIN_RATED_MATCHES - 1):
-        await play(newcomer, True)
-    top = await store.top_by_rating(None)
-    assert [r.player_id for r in top] == [steady, lucky]
-    assert top[0].value == pytest.approx(bayesian_rating(30, 40))
-    assert top[0].matches == 40
-    assert await store.top_by_rating("discord:1") == []
-    assert [r.player_id for r in await store.top_by_rating(None, limit=1)] == [steady]
+async def play_rated(
+    store: Storage,
+    match_id: str,
+    seats: list[int | str],
+    winner: int,
+    *,
+    chat: str = "telegram:-1",
+    now: float = 1.0,
+    **extra: Any,
+) -> None:
+    """Record a finished match with these seats that ``winner``'s team won."""
+    score = (100, 40) if winner == 0 else (40, 100)
+    results = [
+        result(s, i % 2, i % 2 == winner) for i, s in enumerate(seats) if isinstance(s, int)
+    ]
+    await store.record_match(match_id, chat, seated_record(seats, score, **extra), results, now=now)
+
+
+async def test_a_finished_match_moves_the_four_humans_ratings_in_three_tables(
+    store: Storage,
+) -> None:
+    a, b, c, d = await make_players(store, 4)
+    at = 1_796_083_200.0 + 5 * DAY  # 2026-12-06
+    await play_rated(store, "m1", [a, b, c, d], 0, now=at)
+    winner = await store.player_rating(a)
+    loser = await store.player_rating(b)
+    assert winner is not None and loser is not None
+    assert (winner.matches, winner.wins, loser.matches, loser.wins) == (1, 1, 1, 0)
+    assert winner.mu > 25.0 > loser.mu
+    assert winner.sigma < 25 / 3 and winner.provisional
+    assert winner.display == display_rating(winner.mu, winner.sigma)
+    assert await store.player_rating(c) == replace(winner, player_id=c)
+    season = await store.player_rating(a, chat="telegram:-1", season="2026-12")
+    global_season = await store.player_rating(a, chat=ALL_CHATS, season="2026-12")
+    assert season is not None and global_season is not None
+    assert (season.mu, season.sigma) == (winner.mu, winner.sigma)
+    assert (global_season.mu, global_season.sigma) == (winner.mu, winner.sigma)
+    assert await store.player_rating(a, chat="telegram:-1", season="2026-11") is None
+
+
+async def test_beating_maestro_robots_is_worth_more_than_beating_novato_robots(
+    store: Storage,
+) -> None:
+    a, b = await make_players(store, 2)
+    await play_rated(store, "m1", [a, "maestro", "experto", "maestro"], 0)
+    await play_rated(store, "m2", [b, "novato", "experto", "novato"], 0)
+    strong, weak = await store.player_rating(a), await store.player_rating(b)
+    assert strong is not None and weak is not None
+    assert strong.mu > weak.mu > 25.0
+
+
+async def test_a_seat_a_robot_played_most_of_takes_the_loss_but_not_the_win(
+    store: Storage,
+) -> None:
+    a, b, c, d = await make_players(store, 4)
+    await play_rated(store, "m1", [a, b, c, d], 0, moves0=20, robot0=11, moves1=20, robot1=15)
+    gone_winner, gone_loser = await store.player_rating(a), await store.player_rating(b)
+    present_loser = await store.player_rating(d)
+    assert gone_winner is not None and gone_loser is not None and present_loser is not None
+    assert (gone_winner.mu, gone_winner.sigma, gone_winner.matches) == (25.0, 25 / 3, 1)
+    assert (gone_loser.mu, gone_loser.sigma) == (present_loser.mu, present_loser.sigma)
+    assert gone_loser.mu < 25.0
+
+
+async def test_a_match_with_a_robot_of_no_rated_level_moves_no_rating(store: Storage) -> None:
+    (a,) = await make_players(store, 1)
+    await play_rated(store, "m1", [a, "externo", "experto", "novato"], 0)
+    assert await store.player_rating(a) is None
+    assert (await store.player_stats(a)).matches_played == 1
+
+
+async def test_the_rating_list_orders_by_the_conservative_rating_in_the_chats_players(
+    store: Storage,
+) -> None:
+    a, b, c, d, e = await make_players(store, 5)
+    for n in range(12):
+        await play_rated(store, f"m{n}", [a, b, c, d], 0, now=float(n + 1))
+    await play_rated(store, "x", [e, "novato", "experto", "novato"], 0, chat="discord:9", now=20.0)
+    top = await store.top_by_rating(None, now=30.0)
+    assert [r.player_id for r in top[:2]] == [a, c]
+    assert top[0].value == (await store.player_rating(a)).display  # type: ignore[union-attr]
+    assert (top[0].matches, top[0].provisional) == (12, False)
+    assert [r.player_id for r in top if r.player_id in (b, d)] == [b, d]
+    assert [(r.player_id, r.provisional) for r in top if r.player_id == e] == [(e, True)]
+    assert [r.player_id for r in await store.top_by_rating("discord:9", now=30.0)] == [e]
+    assert [r.player_id for r in await store.top_by_rating(None, now=30.0, limit=1)] == [a]
+    assert await store.top_by_rating("telegram:-99", now=30.0) == []
+
+
+async def test_the_rating_trend_is_the_change_over_the_last_week(store: Storage) -> None:
+    a, b, c, d = await make_players(store, 4)
+    await play_rated(store, "m1", [a, b, c, d], 0, now=1.0)
+    await play_rated(store, "m2", [a, b, c, d], 0, now=10 * DAY)
+    week_ago = (await store.rating_history(a))[0].display
+    top = {r.player_id: r for r in await store.top_by_rating(None, now=10 * DAY)}
+    assert top[a].trend == top[a].value - week_ago
+    assert top[a].trend is not None and top[a].trend > 0
+    assert top[b].trend is not None and top[b].trend < 0
+    fresh = {r.player_id: r for r in await store.top_by_rating(None, now=5 * DAY)}
+    assert fresh[a].trend is None
+
+
+async def test_the_rating_history_lists_the_last_ratings_oldest_first(store: Storage) -> None:
+    a, b, c, d = await make_players(store, 4)
+    for n in range(5):
+        await play_rated(store, f"m{n}", [a, b, c, d], n % 2, now=float(n + 1))
+    history = await store.rating_history(a)
+    assert [p.match_id for p in history] == ["m0", "m1", "m2", "m3", "m4"]
+    assert [p.at for p in history] == [1.0, 2.0, 3.0, 4.0, 5.0]
+    now = await store.player_rating(a)
+    assert now is not None and (history[-1].mu, history[-1].sigma) == (now.mu, now.sigma)
+    assert history[-1].display == now.display
+    assert [p.match_id for p in await store.rating_history(a, limit=2)] == ["m3", "m4"]
+    with pytest.raises(UnknownPlayerError):
+        await store.rating_history(999)
+
+
+async def test_seasons_follow_the_chats_period_and_the_global_season_is_monthly(
+    store: Storage,
+) -> None:
+    a, b, c, d = await make_players(store, 4)
+    december = 1_796_083_200.0  # 2026-12-01, a Tuesday (ISO week 49)
+    assert await store.season_period("telegram:-1") is SeasonPeriod.MONTHLY
+    await store.set_season_period("telegram:-1", SeasonPeriod.WEEKLY, changed_by=a, now=december)
+    assert await store.season_period("telegram:-1") is SeasonPeriod.WEEKLY
+    await play_rated(store, "m1", [a, b, c, d], 0, now=december + DAY)
+    await play_rated(store, "m2", [a, b, c, d], 1, now=december + 8 * DAY)
+    await play_rated(store, "m3", [a, b, c, d], 0, chat="discord:5", now=december + 8 * DAY)
+    assert await store.seasons("telegram:-1") == ["2026-W50", "2026-W49"]
+    assert await store.seasons("discord:5") == ["2026-12"]
+    assert await store.seasons(ALL_CHATS) == ["2026-12"]
+    week = await store.season_standings("telegram:-1", "2026-W49")
+    assert [(r.player_id, r.matches) for r in week] == [(a, 1), (c, 1), (b, 1), (d, 1)]
+    month = await store.season_standings(ALL_CHATS, "2026-12")
+    assert {r.player_id: r.matches for r in month} == {a: 3, b: 3, c: 3, d: 3}
+    assert all(r.trend is None for r in month)
+    assert await store.season_standings("telegram:-1", "2026-12") == []
+
+
+async def test_an_ended_chat_season_is_due_for_its_final_standings_once(store: Storage) -> None:
+    a, b, c, d = await make_players(store, 4)
+    december = 1_796_083_200.0
+    await play_rated(store, "m1", [a, b, c, d], 0, now=december - DAY)  # November
+    await play_rated(store, "m2", [a, b, c, d], 0, now=december + DAY)
+    assert await store.due_season_finals(december - 1.0) == []
+    assert await store.due_season_finals(december + 2 * DAY) == [("telegram:-1", "2026-11")]
+    assert await store.mark_season_final("telegram:-1", "2026-11", now=december + 2 * DAY)
+    assert not await store.mark_season_final("telegram:-1", "2026-11", now=december + 3 * DAY)
+    assert await store.due_season_finals(december + 2 * DAY) == []
+
+
+async def test_the_pairs_table_lists_partners_with_enough_matches_by_win_rate(
+    store: Storage,
+) -> None:
+    a, b, c, d, e = await make_players(store, 5)
+    for n in range(4):
+        await play_rated(store, f"m{n}", [a, b, c, d], 0, now=float(n + 1))
+    for n in range(3):
+        await play_rated(store, f"x{n}", [e, "novato", a, "novato"], 1, now=float(n + 10))
+    await play_rated(store, "y", [b, "novato", e, "novato"], 0, chat="discord:1", now=20.0)
+    pairs = await store.top_pairs(None, min_matches=3)
+    assert [(p.player_ids, p.matches, p.wins) for p in pairs] == [
+        ((a, c), 4, 4),
+        ((a, e), 3, 0),  # 0 of 3 is less sure than 0 of 4 (the Bayesian win rate)
+        ((b, d), 4, 0),
+    ]
+    assert pairs[0].names == ("Jugador 0", "Jugador 2")
+    assert await store.top_pairs("discord:1", min_matches=1) == [
+        PairRow((b, e), ("Jugador 1", "Jugador 4"), 1, 1)
+    ]
+    assert await store.top_pairs("telegram:-1", min_matches=5) == []
+
+
+async def test_a_players_record_names_partners_opponents_streak_and_points(
+    store: Storage,
+) -> None:
+    a, b, c, d = await make_players(store, 4)
+    await play_rated(store, "m1", [a, b, c, d], 1, now=1.0)
+    await play_rated(store, "m2", [a, b, c, d], 0, now=2.0)
+    await play_rated(store, "m3", [b, a, c, d], 1, now=3.0)
+    record = await store.player_record(a)
+    assert [(r.player_id, r.matches, r.wins) for r in record.partners] == [(c, 2, 1), (d, 1, 1)]
+    assert [(r.player_id, r.matches, r.wins) for r in record.opponents] == [
+        (b, 3, 2),
+        (d, 2, 1),
+        (c, 1, 1),
+    ]
+    assert record.partners[0].display_name == "Jugador 2"
+    assert record.streak == 2
+    assert (record.points, record.hands) == (40 + 100 + 100, 6)
+    assert record.points_per_hand == 40.0
+    assert (await store.player_record(b)).streak == -2
+    with pytest.raises(UnknownPlayerError):
+        await store.player_record(999)
+
+
+async def test_rebuilding_the_ratings_reproduces_the_stored_ones_exactly(store: Storage) -> None:
+    players = await make_players(store, 6)
+    rng = random.Random(5)
+    rows = set()  # (chat, season, player) of every rating row the matches make
+    for n in range(40):
+        seats: list[int | str] = [*rng.sample(players, 2), "experto", "novato"]
+        rng.shuffle(seats)
+        chat = rng.choice(["telegram:-1", "discord:2"])
+        await play_rated(store, f"m{n}", seats, rng.randint(0, 1), chat=chat, now=n * DAY)
+        month = "1970-01" if n < 31 else "1970-02"
+        for pid in seats:
+            rows |= {("*", "", pid), ("*", month, pid), (chat, month, pid)} if isinstance(pid, int) else set()
+    before = [await store.player_rating(p) for p in players]
+    history = [await store.rating_history(p, limit=100) for p in players]
+    report = await store.rebuild_ratings(write=False)
+    assert (report.matches, report.rated, report.differences) == (40, 40, ())
+    assert report.ratings == len(rows)
+    report = await store.rebuild_ratings()
+    assert report.differences == ()
+    assert [await store.player_rating(p) for p in players] == before
+    assert [await store.rating_history(p, limit=100) for p in players] == history
+
+
+async def test_moving_a_chat_moves_its_season_ratings_and_period(store: Storage) -> None:
+    a, b, c, d = await make_players(store, 4)
+    await store.set_season_period("telegram:-1", SeasonPeriod.QUARTERLY, changed_by=a, now=1.0)
+    await play_rated(store, "m1", [a, b, c, d], 0, now=2.0)
+    await store.move_chat("telegram:-1", "telegram:-1002", now=3.0)
+    assert await store.season_period("telegram:-1002") is SeasonPeriod.QUARTERLY
+    assert await store.season_period("telegram:-1") is SeasonPeriod.MONTHLY
+    assert await store.seasons("telegram:-1002") == ["1970-Q1"]
+    assert await store.seasons("telegram:-1") == []
+    assert [r.player_id for r in await store.season_standings("telegram:-1002", "1970-Q1")] == [
+        a,
+        c,
+        b,
+        d,
+    ]
+    assert (await store.rebuild_ratings(write=False)).differences == ()
 
 
 # ------------------------------------------------------------- finish_match
@@ -975,8 +1208,8 @@ async def test_moving_a_chat_moves_its_rules_history_rankings_and_tables_once(
     await store.record_match("m1", old, {"n": 1}, [result(a, 0, True, hands_won=2)], now=10.0)
     await store.record_match("m2", new, {"n": 2}, [result(a, 1, False, dominoes=1)], now=20.0)
     await store.record_match("m3", "telegram:-9", {"n": 3}, [result(b, 0, True)], now=30.0)
-    for _ in range(MIN_RATED_MATCHES):
-        await store.record_match(f"r{_}", old, {}, [result(b, 0, True)], now=40.0 + _)
+    for n in range(5):
+        await store.record_match(f"r{n}", old, {}, [result(b, 0, True)], now=40.0 + n)
     await store.save_table("t1", {"chat": old}, now=5.0)
     before_a = await store.player_stats(a)
 
@@ -990,12 +1223,13 @@ async def test_moving_a_chat_moves_its_rules_history_rankings_and_tables_once(
     assert await store.match_records(chat=old) == []
     assert [m.chat for m in await store.match_records(chat="telegram:-9")] == ["telegram:-9"]
     assert await store.player_stats(a) == before_a
-    assert [(r.player_id, r.matches) for r in await store.top_by_rating(new)] == [
-        (b, MIN_RATED_MATCHES)
+    assert [(r.player_id, r.matches) for r in await store.top_by_rating(new, now=100.0)] == [
+        (b, 6),  # ratings are global: b's match in telegram:-9 counts too
+        (a, 2),
     ]
-    assert await store.top_by_rating(old) == []
+    assert await store.top_by_rating(old, now=100.0) == []
     top = await store.top_by_balance(new, now=100.0)
-    assert {(r.player_id, r.matches) for r in top} == {(a, 2), (b, MIN_RATED_MATCHES)}
+    assert {(r.player_id, r.matches) for r in top} == {(a, 2), (b, 5)}
     assert await store.top_by_balance(old, now=100.0) == []
     assert await store.load_tables() == [{"chat": new}]
 
