@@ -75,6 +75,7 @@ _PAD: Final = 16  # inside a row, at its right end
 _RANK_CENTER: Final = _LEFT + 38
 _NAME_X: Final = _LEFT + 84
 _ARROW: Final = 18  # the trend triangle's width
+_ARROW_GAP: Final = 8  # between the triangle and the trend's text
 _MAX_VALUE_W: Final = 240
 _MAX_MATCHES_W: Final = 170
 _MAX_TREND_W: Final = 200
@@ -127,9 +128,23 @@ def _background() -> Image.Image:
     return Image.new("RGB", STANDINGS_SIZE, BACKGROUND)
 
 
-def _column_width(header: str, cells: list[str], size: int, bold: bool, cap: int) -> int:
-    widths = [text_width(header, LABEL_SIZE)] + [text_width(c, size, bold) for c in cells]
+def _column_width(
+    header: str, cells: list[str], size: int, bold: bool, cap: int, extra: list[int] | None = None
+) -> int:
+    """As wide as the header or the widest cell (plus its ``extra`` pixels), at most
+    ``cap``."""
+    extra = extra or [0] * len(cells)
+    widths = [text_width(header, LABEL_SIZE)] + [
+        text_width(c, size, bold) + e for c, e in zip(cells, extra, strict=True)
+    ]
     return min(cap, int(max(widths)) + 2)
+
+
+def _arrow_room(row: StandingRow, trend: str) -> int:
+    """The pixels a row's trend arrow takes (with the gap before its text)."""
+    if not row.trend_sign:
+        return 0
+    return _ARROW + (_ARROW_GAP if trend else 0)
 
 
 def _triangle(draw: ImageDraw.ImageDraw, right: int, center: int, up: bool, color: Color) -> None:
@@ -195,9 +210,8 @@ def standings_image(facts: StandingsFacts) -> Image.Image:
     trends = [sentence(r.trend) for r in rows]
     mark = "?"
     mark_w = int(text_width(mark, _VALUE_SIZE, True)) + 4 if any(r.provisional for r in rows) else 0
-    trend_cells = [t if r.trend_sign == 0 else "  " + t for t, r in zip(trends, rows, strict=True)]
-    trend_w = _column_width(headers[3], trend_cells, _TREND_SIZE, True, _MAX_TREND_W)
-    trend_w = max(trend_w, _ARROW if any(r.trend_sign for r in rows) else 0)
+    arrows = [_arrow_room(r, t) for r, t in zip(rows, trends, strict=True)]
+    trend_w = _column_width(headers[3], trends, _TREND_SIZE, True, _MAX_TREND_W, arrows)
     matches_w = _column_width(headers[2], matches, _MATCHES_SIZE, False, _MAX_MATCHES_W)
     value_w = _column_width(headers[1], values, _VALUE_SIZE, True, _MAX_VALUE_W) + mark_w
     trend_right = _RIGHT - _PAD
@@ -307,7 +321,7 @@ def _trend(
 ) -> None:
     """The change since the last list: a green ▲ or red ▼ and its text, right-aligned."""
     color: Color = GREEN if row.trend_sign > 0 else PASS_RED if row.trend_sign < 0 else MUTED
-    room = width - (_ARROW + 8 if row.trend_sign else 0)
+    room = width - _arrow_room(row, trend)
     drawn = 0
     if trend:
         drawn = draw_text(
@@ -322,7 +336,7 @@ def _trend(
             max_width=max(1, room),
         )
     if row.trend_sign:
-        arrow_right = right - drawn - (8 if drawn else 0)
+        arrow_right = right - drawn - (_ARROW_GAP if drawn else 0)
         _triangle(draw, arrow_right, center, row.trend_sign > 0, color)
 
 
