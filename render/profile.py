@@ -38,7 +38,7 @@ from render.canvas import (
     pill,
 )
 from render.text import clean_name, clusters, text_width, wrap_text
-from render.typeset import sentence, text_top
+from render.typeset import fit_keeping_tail, sentence, text_top
 
 __all__ = [
     "MAX_HISTORY",
@@ -329,6 +329,7 @@ def _notes(
         inner = _RIGHT - _LEFT - 40
         label_w = min(int(text_width(label, LABEL_SIZE)) + 2, 380)
         value_room = inner - label_w - 24
+        value = fit_keeping_tail(value, 30, True, value_room)
         value_w = draw_text(
             image,
             _RIGHT - 20,

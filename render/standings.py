@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -27,6 +27,7 @@ from render.canvas import (
     GOLD,
     INK,
     LABEL_SIZE,
+    MIN_TEXT_SIZE,
     MUTED,
     PANEL,
     PASS_RED,
@@ -43,8 +44,10 @@ __all__ = [
     "MAX_ROWS",
     "MEDALS",
     "STANDINGS_SIZE",
+    "Columns",
     "StandingRow",
     "StandingsFacts",
+    "standings_columns",
     "standings_image",
     "standings_png",
 ]
@@ -73,13 +76,15 @@ _FOOTER_Y: Final = _ROWS_Y + MAX_ROWS * _ROW_STEP + 6
 _GAP: Final = 26  # between two columns
 _PAD: Final = 16  # inside a row, at its right end
 _RANK_CENTER: Final = _LEFT + 38
+_RANK_W: Final = 76  # the widest rank: four digits
 _NAME_X: Final = _LEFT + 84
 _ARROW: Final = 18  # the trend triangle's width
-_ARROW_GAP: Final = 8  # between the triangle and the trend's text
-_MAX_VALUE_W: Final = 240
+_ARROW_GAP: Final = 8
+_MARK: Final = "?"  # after a provisional value  # between the triangle and the trend's text
+_MAX_VALUE_W: Final = 260
 _MAX_MATCHES_W: Final = 170
-_MAX_TREND_W: Final = 200
-_MIN_NAME_W: Final = 260
+_MAX_TREND_W: Final = 240
+_MIN_NAME_W: Final = 240
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +173,10 @@ def _triangle(draw: ImageDraw.ImageDraw, right: int, center: int, up: bool, colo
 
 def _rank(image: Image.Image, draw: ImageDraw.ImageDraw, rank: int, center: int) -> None:
     """The position: a medal (gold, silver, bronze) for 1-3, a plain number after."""
-    label = fit_text(str(rank), _RANK_SIZE, True, 72)
-    top = text_top(center, _RANK_SIZE, True)
+    label = str(rank)
+    size = _fitting_size(label, _RANK_SIZE, True, _RANK_W)
+    label = fit_text(label, size, True, _RANK_W)
+    top = text_top(center, size, True)
     if 1 <= rank <= 3:
         r = 22
         draw.ellipse(
@@ -178,9 +185,86 @@ def _rank(image: Image.Image, draw: ImageDraw.ImageDraw, rank: int, center: int)
             outline=INK,
             width=2,
         )
-        draw_text(image, _RANK_CENTER, top, label, _RANK_SIZE, bold=True, color=INK, anchor="m")
+        draw_text(image, _RANK_CENTER, top, label, size, bold=True, color=INK, anchor="m")
     else:
-        draw_text(image, _RANK_CENTER, top, label, _RANK_SIZE, bold=True, color=MUTED, anchor="m")
+        draw_text(image, _RANK_CENTER, top, label, size, bold=True, color=MUTED, anchor="m")
+
+
+def _fitting_size(text: str, size: int, bold: bool, width: int) -> int:
+    """``size`` when ``text`` fits ``width`` pixels at it, else the smallest size (a
+    long number is better smaller than cut)."""
+    return size if text_width(text, size, bold) <= width else MIN_TEXT_SIZE
+
+
+def _cell(
+    image: Image.Image,
+    right: int,
+    center: int,
+    text: str,
+    size: int,
+    *,
+    bold: bool,
+    color: Color,
+    width: int,
+) -> int:
+    """A right-aligned cell centred on ``center``: smaller when too wide, then cut with
+    "…"; returns its drawn width."""
+    size = _fitting_size(text, size, bold, width)
+    top = text_top(center, size, bold)
+    return draw_text(
+        image, right, top, text, size, bold=bold, color=color, anchor="r", max_width=max(1, width)
+    )
+
+
+class Columns(NamedTuple):
+    """Where a leaderboard's columns go, in pixels: the name's left edge and width, and
+    the right edge and width of the value (with its "?" slot), matches and trend."""
+
+    name_x: int
+    name_width: int
+    value_right: int
+    value_width: int
+    mark_width: int
+    matches_right: int
+    matches_width: int
+    trend_right: int
+    trend_width: int
+
+
+def standings_columns(facts: StandingsFacts) -> Columns:
+    """The columns for ``facts``: value, matches and trend as wide as their widest text
+    or header (capped), the name gets the rest (at least :data:`_MIN_NAME_W`: very wide
+    numbers give up their share and are drawn smaller or cut instead)."""
+    rows = facts.rows
+    headers = [sentence(h) for h in facts.headers]
+    values = [sentence(r.value) for r in rows]
+    matches = [str(r.matches) for r in rows]
+    trends = [sentence(r.trend) for r in rows]
+    provisional = any(r.provisional for r in rows)
+    mark_w = int(text_width(_MARK, _VALUE_SIZE, True)) + 4 if provisional else 0
+    arrows = [_arrow_room(r, t) for r, t in zip(rows, trends, strict=True)]
+    trend_w = _column_width(headers[3], trends, _TREND_SIZE, True, _MAX_TREND_W, arrows)
+    matches_w = _column_width(headers[2], matches, _MATCHES_SIZE, False, _MAX_MATCHES_W)
+    value_w = _column_width(headers[1], values, _VALUE_SIZE, True, _MAX_VALUE_W) + mark_w
+    room = _RIGHT - _PAD - _NAME_X - _MIN_NAME_W - 3 * _GAP
+    total = trend_w + matches_w + value_w
+    if total > room:  # huge numbers: every column gives up its share, the name keeps its own
+        trend_w, matches_w, value_w = (w * room // total for w in (trend_w, matches_w, value_w))
+    trend_right = _RIGHT - _PAD
+    matches_right = trend_right - trend_w - _GAP
+    value_right = matches_right - matches_w - _GAP
+    name_w = value_right - value_w - _GAP - _NAME_X
+    return Columns(
+        _NAME_X,
+        name_w,
+        value_right,
+        value_w,
+        mark_w,
+        matches_right,
+        matches_w,
+        trend_right,
+        trend_w,
+    )
 
 
 def standings_image(facts: StandingsFacts) -> Image.Image:
@@ -208,16 +292,12 @@ def standings_image(facts: StandingsFacts) -> Image.Image:
     values = [sentence(r.value) for r in rows]
     matches = [str(r.matches) for r in rows]
     trends = [sentence(r.trend) for r in rows]
-    mark = "?"
-    mark_w = int(text_width(mark, _VALUE_SIZE, True)) + 4 if any(r.provisional for r in rows) else 0
-    arrows = [_arrow_room(r, t) for r, t in zip(rows, trends, strict=True)]
-    trend_w = _column_width(headers[3], trends, _TREND_SIZE, True, _MAX_TREND_W, arrows)
-    matches_w = _column_width(headers[2], matches, _MATCHES_SIZE, False, _MAX_MATCHES_W)
-    value_w = _column_width(headers[1], values, _VALUE_SIZE, True, _MAX_VALUE_W) + mark_w
-    trend_right = _RIGHT - _PAD
-    matches_right = trend_right - trend_w - _GAP
-    value_right = matches_right - matches_w - _GAP
-    name_w = max(_MIN_NAME_W, value_right - value_w - _GAP - _NAME_X)
+    cols = standings_columns(facts)
+    name_w, mark_w = cols.name_width, cols.mark_width
+    value_right, value_w = cols.value_right, cols.value_width
+    matches_right, matches_w = cols.matches_right, cols.matches_width
+    trend_right, trend_w = cols.trend_right, cols.trend_width
+    mark = _MARK
 
     # Column headers, over their columns (the name's over the names, the rest right-aligned).
     y = _HEADER_Y
@@ -282,25 +362,25 @@ def standings_image(facts: StandingsFacts) -> Image.Image:
             draw_text(
                 image, value_right, value_top, mark, _VALUE_SIZE, bold=True, color=GOLD, anchor="r"
             )
-        draw_text(
+        _cell(
             image,
             value_right - mark_w,
-            value_top,
+            center,
             values[i],
             _VALUE_SIZE,
             bold=True,
             color=value_color,
-            anchor="r",
-            max_width=value_w - mark_w,
+            width=value_w - mark_w,
         )
-        draw_text(
+        _cell(
             image,
             matches_right,
-            text_top(center, _MATCHES_SIZE),
+            center,
             matches[i],
             _MATCHES_SIZE,
-            anchor="r",
-            max_width=matches_w,
+            bold=False,
+            color=WHITE,
+            width=matches_w,
         )
         _trend(image, draw, row, trends[i], trend_right, trend_w, center)
 
@@ -324,17 +404,7 @@ def _trend(
     room = width - _arrow_room(row, trend)
     drawn = 0
     if trend:
-        drawn = draw_text(
-            image,
-            right,
-            text_top(center, _TREND_SIZE, True),
-            trend,
-            _TREND_SIZE,
-            bold=True,
-            color=color,
-            anchor="r",
-            max_width=max(1, room),
-        )
+        drawn = _cell(image, right, center, trend, _TREND_SIZE, bold=True, color=color, width=room)
     if row.trend_sign:
         arrow_right = right - drawn - (_ARROW_GAP if drawn else 0)
         _triangle(draw, arrow_right, center, row.trend_sign > 0, color)
