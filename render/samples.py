@@ -20,6 +20,8 @@ from engine.rules import Rules, find_preset
 from engine.tiles import ALL_TILES, Tile
 from engine.views import PublicView
 from render.facts import SeatFacts, TableFacts
+from render.profile import ProfileFacts
+from render.standings import StandingRow, StandingsFacts
 
 __all__ = [
     "LONG_NAMES",
@@ -29,6 +31,9 @@ __all__ = [
     "line_view",
     "play",
     "sample_facts",
+    "sample_history",
+    "sample_profile",
+    "sample_standings",
 ]
 
 LONG_NAMES = (
@@ -200,18 +205,135 @@ def finished_match(seed: int = 3, rules: Rules | None = None) -> Match:
         match = match.next_hand(rng)
 
 
+def sample_standings(language: str = "es") -> StandingsFacts:
+    """A full leaderboard (10 rows) as the presentation layer would phrase it: medals,
+    long and emoji names, a pair, right-to-left names, trends both ways, provisional
+    ratings and the highlighted row of the player who asked."""
+    es = language == "es"
+    sep = "." if es else ","
+    names = (
+        "María",
+        "Ana & Luis",
+        "José Luis",
+        LONG_NAMES[0],
+        "Ñandú 🐦‍🔥 Żółć Ærøskøbing",
+        LONG_NAMES[2],
+        LONG_NAMES[3],
+        "Pedro 🎲",
+        "🇻🇪 Los de Maracaibo 👨‍👩‍👧‍👦",
+        "Zoe",
+    )
+    ratings = (1732, 1650, 1601, 1580, 1544, 1532, 1500, 1480, 1212, 998)
+    matches = (48, 40, 31, 120, 22, 18, 12, 9, 5, 3)
+    trends = ((12, 1), (8, -1), (0, 0), (3, 1), (0, 0), (25, -1), (140, 1), (0, 0), (1, 1), (0, 0))
+    rows = tuple(
+        StandingRow(
+            rank=i + 1,
+            name=name,
+            value=f"{ratings[i]:,}".replace(",", sep),
+            matches=matches[i],
+            trend=("+" if sign > 0 else "−") + str(change) if sign else "",
+            trend_sign=sign,
+            provisional=matches[i] < 10,
+            highlight=i == 5,
+        )
+        for i, (name, (change, sign)) in enumerate(zip(names, trends, strict=True))
+    )
+    if es:
+        return StandingsFacts(
+            "Ranking · este grupo",
+            "Rating · 42 jugadores",
+            ("Jugador", "Rating", "Partidas", "Tendencia"),
+            rows,
+            footer="? = provisional (menos de 10 partidas)",
+        )
+    return StandingsFacts(
+        "Ranking · this group",
+        "Rating · 42 players",
+        ("Player", "Rating", "Matches", "Trend"),
+        rows,
+        footer="? = provisional (fewer than 10 matches)",
+    )
+
+
+def sample_history(points: int = 40, seed: int = 4, start: int = 1000) -> tuple[int, ...]:
+    """A rating history of ``points`` values: a seeded random walk that drifts up."""
+    rng = random.Random(seed)
+    value = start
+    out = []
+    for _ in range(points):
+        value += rng.randint(-22, 30)
+        out.append(value)
+    return tuple(out)
+
+
+def sample_profile(language: str = "es") -> ProfileFacts:
+    """A profile as the presentation layer would phrase it: eight statistics, a
+    40-match rating history and three notes (a right-to-left rival among them)."""
+    history = sample_history()
+    if language == "es":
+        return ProfileFacts(
+            name="María Fernanda 🎲",
+            headline=f"{history[-1]:,} · #3 en este grupo".replace(",", "."),
+            stats=(
+                ("Partidas", "48"),
+                ("Ganadas", "27 (56 %)"),
+                ("Dominós", "12"),
+                ("Trancas ganadas", "5"),
+                ("Capicúas", "2"),
+                ("Puntos por mano", "14,2"),
+                ("Racha", "3 ganadas"),
+                ("Mejor racha", "7 ganadas"),
+            ),
+            history=history,
+            history_label="Rating en las últimas 40 partidas",
+            history_empty="Aún no hay partidas puntuadas",
+            notes=(
+                ("Mejor pareja", "Luis · 7-2"),
+                ("Peor pareja", "Maximiliano Alejandro · 1-4"),
+                ("Rival más frecuente", "محمد عبد الرحمن · 3-5"),
+            ),
+        )
+    return ProfileFacts(
+        name="María Fernanda 🎲",
+        headline=f"{history[-1]:,} · #3 in this group",
+        stats=(
+            ("Matches", "48"),
+            ("Won", "27 (56%)"),
+            ("Dominoes", "12"),
+            ("Blocked games won", "5"),
+            ("Capicúas", "2"),
+            ("Points per hand", "14.2"),
+            ("Streak", "3 won"),
+            ("Best streak", "7 won"),
+        ),
+        history=history,
+        history_label="Rating over the last 40 matches",
+        history_empty="No rated matches yet",
+        notes=(
+            ("Best partner", "Luis · 7-2"),
+            ("Worst partner", "Maximiliano Alejandro · 1-4"),
+            ("Most frequent opponent", "محمد عبد الرحمن · 3-5"),
+        ),
+        thousands=",",
+    )
+
+
 def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     """The demo set as ``(file name, PNG bytes)``: every kind of picture and table.
 
     Empty line, one tile, mid-game, the full 28-tile snake, long names of every
     script, every pass marker, a tranca, hands (two-sided tile, waiting, forced pass),
-    hand results (domino, capicúa, tranca, tied tranca) and a match result.
+    hand results (domino, capicúa, tranca, tied tranca), a match result, a
+    leaderboard and a player's profile.
     """
     from engine.hand import Termination
     from engine.views import public_view, seat_view
     from render.board import board_png
     from render.hand import hand_png
+    from render.profile import profile_png
     from render.results import hand_result_png, match_result_png
+    from render.standings import standings_png
 
     facts = sample_facts(language=language)
     rules = find_preset("venezolano")
@@ -272,4 +394,6 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     assert winners is not None
     payouts = {seat: 2 * rules.stake for seat in (winners, winners + 2) if seat != 1}
     out.append(("15-match-result.png", match_result_png(public_view(done), facts, payouts)))
+    out.append(("16-standings.png", standings_png(sample_standings(language))))
+    out.append(("17-profile.png", profile_png(sample_profile(language))))
     return out
