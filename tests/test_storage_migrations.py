@@ -75,11 +75,11 @@ async def test_an_older_database_is_upgraded_with_its_data(tmp_path: Path, versi
     await old.stake("m1", [a.id, b.id], 10, now=1.0)
     await old.settle("m1", [a.id], now=2.0)
     await old.stake("m2", [a.id, b.id], 10, now=3.0)  # still open while upgrading
-    if version >= 4:  # a bot with the totals of 0004 recorded matches through the storage
+    if version >= 7:  # a bot with ratings (0007) recorded matches through the storage
         results = [PlayerResult(a.id, 0, True, 4, 2, 1, 1), PlayerResult(b.id, 1, False, 1)]
         await old.record_match("m1", "telegram:-1", {"hands": []}, results, now=2.0)
     await old.close()
-    if 2 <= version < 4:
+    if 2 <= version < 7:
         with sqlite3.connect(path) as db:
             db.execute(
                 "INSERT INTO matches (match_id, chat, finished_at, record)"
@@ -118,6 +118,11 @@ async def test_an_older_database_is_upgraded_with_its_data(tmp_path: Path, versi
         assert await new.player_stats(a.id) == PlayerStats(a.id, 1, 1, 4, 2, 1, 1, 2.0)
         assert await new.player_stats(b.id) == PlayerStats(b.id, 2, 1, 1, 0, 0, 0, 4.0)
         assert [m.match_id for m in await new.match_records(player_id=a.id)] == ["m1"]
+        # the match stored before ratings existed was rated when the database upgraded
+        rated = await new.player_rating(a.id)
+        assert rated is not None and (rated.matches, rated.wins) == (1, 1)
+        assert [p.match_id for p in await new.rating_history(a.id)] == ["m1"]
+        assert (await new.rebuild_ratings(write=False)).differences == ()
     else:
         assert await new.player_stats(a.id) == PlayerStats(a.id)
     assert await new.check_ledger() == []

@@ -54,6 +54,7 @@ from bot.core.events import (
     Port,
     Refusal,
     Reply,
+    SeasonEnded,
     SeatGivenBack,
     SeatInfo,
     SeatTakenByRobot,
@@ -65,6 +66,7 @@ from bot.core.events import (
 from bot.core.ownership import OwnerId, TablesHeldElsewhere
 from bot.core.projection import ROBOT_NAMES
 from bot.core.serving import tune_gc_for_serving
+from bot.core.standings import Profile, Standings
 from bot.core.vocabulary import (
     EMOTES,
     AwayReason,
@@ -74,6 +76,7 @@ from bot.core.vocabulary import (
     MovedBy,
     Phase,
     PressKind,
+    Ranking,
     RefusalReason,
 )
 
@@ -121,17 +124,21 @@ __all__ = [
     "Press",
     "PressButton",
     "PressKind",
+    "Profile",
+    "Ranking",
     "Refusal",
     "RefusalReason",
     "Rematch",
     "Reply",
     "RobotSeat",
+    "SeasonEnded",
     "SeatGivenBack",
     "SeatInfo",
     "SeatTakenByRobot",
     "SetChatRules",
     "ShowMyTiles",
     "SitAt",
+    "Standings",
     "SystemClock",
     "TableChanged",
     "TableClosed",

@@ -29,7 +29,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import replace
-from typing import Literal, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from bot.core.buttons import ForgedPress, Press, decode_press
 from bot.core.chat_rules import ChatRules
@@ -67,14 +67,16 @@ from bot.core.projection import table_changed
 from bot.core.resume import Resume
 from bot.core.session import Session
 from bot.core.settlement import Settlement
+from bot.core.standings import Profile, Standings, StandingsBook
 from bot.core.state import Core, HouseTimes
 from bot.core.table import Table
 from bot.core.timers import Pacer, Timers
-from bot.core.vocabulary import CloseReason, DeadlineKind, PressKind, RefusalReason
+from bot.core.vocabulary import CloseReason, DeadlineKind, PressKind, Ranking, RefusalReason
 from engine.match import Match
 from engine.robots import DEFAULT_LEVEL, LEVELS, Robot, make_robot
 from engine.rules import PRESETS, Rules, find_preset, preset_key
-from storage.base import RankRow, Storage, StoredMatch
+from storage.base import Storage, StoredMatch
+from storage.ratings import SeasonPeriod
 
 __all__ = ["Manager", "TableManager"]
 
@@ -92,13 +94,19 @@ class Manager(Protocol):
     def register(self, platform: str, port: Port) -> None: ...
     async def balance(self, player: PlayerRef) -> int: ...
     async def chat_rules(self, chat: ChatRef) -> ChatRulesInfo: ...
-    async def top(
+    async def standings(
         self,
+        ranking: Ranking,
         chat: ChatRef | None,
         *,
-        by: Literal["balance", "rating"] = "balance",
+        asker: PlayerRef | None = None,
+        season: str | None = None,
         limit: int = 10,
-    ) -> list[RankRow]: ...
+    ) -> Standings: ...
+    async def profile(self, player: PlayerRef | int, chat: ChatRef | None) -> Profile: ...
+    async def set_season_period(
+        self, chat: ChatRef, period: SeasonPeriod, player: PlayerRef
+    ) -> None: ...
     async def history(
         self, *, player: PlayerRef | None = None, chat: ChatRef | None = None, limit: int = 20
     ) -> list[StoredMatch]: ...
@@ -194,6 +202,7 @@ class TableManager:
         self._settlement = settlement = Settlement(core, timers)
         self._session = session = Session(core, timers, settlement)
         self._rules = ChatRules(core)
+        self._standings = StandingsBook(core)
         self._lobby = lobby = Lobby(core, timers, session, settlement, self._rules)
         self._resume = Resume(core, timers, session)
         timers.install(
@@ -412,6 +421,10 @@ class TableManager:
                 core.tables.pop(table.id, None)
         if self._claimed:
             self._arm_heartbeat()
+            try:
+                await self.announce_season_finals()
+            except Exception:  # a season's end must never stop the heartbeat
+                log.exception("announcing the season finals failed")
 
     async def chat_unreachable(
         self, platform: str, chat_id: str, channel_id: str | None = None
@@ -651,15 +664,41 @@ class TableManager:
         """The chat's rules (the default preset when its admins never chose)."""
         return await self._rules.of_chat(chat)
 
-    async def top(
-        self, chat: ChatRef | None, *, by: Literal["balance", "rating"] = "balance", limit: int = 10
-    ) -> list[RankRow]:
-        """The top list of a chat (or of everyone when None) by balance or rating."""
-        storage = self._core.storage
-        key = chat.key if chat is not None else None
-        if by == "rating":
-            return await storage.top_by_rating(key, limit=limit)
-        return await storage.top_by_balance(key, now=self._core.clock.now(), limit=limit)
+    async def standings(
+        self,
+        ranking: Ranking,
+        chat: ChatRef | None,
+        *,
+        asker: PlayerRef | None = None,
+        season: str | None = None,
+        limit: int = 10,
+    ) -> Standings:
+        """A top list of ``chat``'s players (everyone's when None): rating, the current
+        season (or ``season``), balance or pairs (docs/ratings.md)."""
+        return await self._standings.standings(
+            ranking, chat, asker=asker, season=season, limit=limit
+        )
+
+    async def profile(self, player: PlayerRef | int, chat: ChatRef | None) -> Profile:
+        """A player's profile (a PlayerRef, or a storage player id); the season shown is
+        ``chat``'s current one (the global season when None).
+
+        Raises:
+            storage.base.UnknownPlayerError: an unknown player id.
+        """
+        player_id = player if isinstance(player, int) else await self.player_id(player)
+        return await self._standings.profile(player_id, chat)
+
+    async def set_season_period(
+        self, chat: ChatRef, period: SeasonPeriod, player: PlayerRef
+    ) -> None:
+        """Change how long ``chat``'s seasons last (the front end checked the admin)."""
+        await self._standings.set_season_period(chat, period, player)
+
+    async def announce_season_finals(self) -> int:
+        """Send the final standings of every ended season of this process's chats
+        (also done with each claim heartbeat); returns how many were sent."""
+        return await self._standings.announce_season_finals(set(self._claimed))
 
     async def history(
         self, *, player: PlayerRef | None = None, chat: ChatRef | None = None, limit: int = 20

@@ -22,6 +22,7 @@ from engine.hand import HandOutcome
 from engine.moves import Move
 from engine.rules import OptionValue, Rules
 from engine.views import PublicView, SeatView
+from storage.base import RankRow
 
 __all__ = [
     "ChatRulesChanged",
@@ -40,6 +41,7 @@ __all__ = [
     "Refusal",
     "Refused",
     "Reply",
+    "SeasonEnded",
     "SeatGivenBack",
     "SeatInfo",
     "SeatTakenByRobot",
@@ -339,6 +341,17 @@ class ChatRulesChanged(_TableEvent):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SeasonEnded(_TableEvent):
+    """A chat's season ended (``table_id`` is empty): its final standings, once
+    (docs/ratings.md, "Seasons"). ``season`` and ``next_season`` are season keys
+    (``"2026-11"``); ``rows`` the final table, best first (may be empty)."""
+
+    season: str
+    next_season: str
+    rows: tuple[RankRow, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Refusal:
     """A command was refused; nothing changed.
 
@@ -372,6 +385,7 @@ Event = (
     | SeatGivenBack
     | TableClosed
     | ChatRulesChanged
+    | SeasonEnded
 )
 """Everything the core tells a front end through its :class:`Port`. A :class:`Refusal`
 arrives as an event only when it is not the answer to a command (e.g. a player who could

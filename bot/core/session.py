@@ -240,6 +240,10 @@ class Session:
         number = table.move_number
         move = _MOVES.setdefault(move, move)
         table.match = match = match.apply(move, seat)
+        state = table.seats[seat]
+        state.moves += 1
+        if state.player is not None and by in (MovedBy.ROBOT, MovedBy.TIMEOUT):
+            state.robot_moves += 1
         core.emit(
             table,
             MovePlayed(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from typing import Any
 
 from bot.core.events import MatchEnded, PlayerUnseated, Refused, TableClosed
 from bot.core.projection import public, seat_infos
@@ -125,7 +126,12 @@ class Settlement:
             i for i in table.humans() if team_of(i) == winner_team and table.seats[i].player_id
         ]
         winner_ids = [pid for i in winners if (pid := table.seats[i].player_id) is not None]
-        record = record_of(match)
+        record = record_of(
+            match,
+            seats=[seat_record(state, table.robot_level) for state in table.seats],
+            score=list(match.score),
+            winner_team=winner_team,
+        )
         try:
             settled = await core.storage.finish_match(
                 table.id,
@@ -196,6 +202,14 @@ class Settlement:
         )
         core.forget(table)
         await core.storage.delete_table(table.id)
+
+
+def seat_record(state: Seat, robot_level: str) -> dict[str, Any]:
+    """A seat as the finished match's record keeps it (records.md, "What the bot adds"):
+    the human's player id or the robot's level, and who made its moves."""
+    if state.player is not None and state.player_id is not None:
+        return {"player": state.player_id, "moves": state.moves, "robot_moves": state.robot_moves}
+    return {"robot": state.robot_level or robot_level, "moves": state.moves}
 
 
 def player_results(table: Table, match: Match) -> list[PlayerResult]:

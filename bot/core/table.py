@@ -44,6 +44,9 @@ class Seat:
         missed: consecutive turns the human let run out.
         reserved_for: an open seat held for an invited player.
         forfeited: the human abandoned (stake forfeited); the robot keeps the seat.
+        moves: moves made from this seat in the match (tiles and passes).
+        robot_moves: of those, made by a robot for the human (away, timed out, gone);
+            a seat a robot played most of counts so in the ratings (docs/ratings.md).
     """
 
     player: PlayerRef | None = None
@@ -54,6 +57,8 @@ class Seat:
     missed: int = 0
     reserved_for: PlayerRef | None = None
     forfeited: bool = False
+    moves: int = 0
+    robot_moves: int = 0
 
     @property
     def is_open(self) -> bool:
@@ -84,6 +89,8 @@ class Seat:
             "missed": self.missed,
             "reserved_for": _player_json(self.reserved_for),
             "forfeited": self.forfeited,
+            "moves": self.moves,
+            "robot_moves": self.robot_moves,
         }
 
     @classmethod
@@ -99,6 +106,8 @@ class Seat:
             missed=int(data.get("missed", 0)),
             reserved_for=PlayerRef(**reserved) if reserved else None,
             forfeited=bool(data.get("forfeited")),
+            moves=int(data.get("moves", 0)),
+            robot_moves=int(data.get("robot_moves", 0)),
         )
 
 

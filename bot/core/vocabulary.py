@@ -19,6 +19,7 @@ __all__ = [
     "MovedBy",
     "Phase",
     "PressKind",
+    "Ranking",
     "RefusalReason",
 ]
 
@@ -41,6 +42,16 @@ class DeadlineKind(StrEnum):
     FORCED = "forced"  # play the only legal move (rules.forced_move_seconds)
     ROBOT = "robot"  # a robot's move
     NEXT_HAND = "next_hand"  # deal the next hand
+
+
+class Ranking(StrEnum):
+    """The top lists (issue 14): the all-time rating (the default), the current season,
+    the balance, and the pairs of partners."""
+
+    RATING = "rating"
+    SEASON = "season"
+    BALANCE = "balance"
+    PAIRS = "pairs"
 
 
 class MovedBy(StrEnum):
