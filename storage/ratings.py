@@ -110,9 +110,9 @@ ROBOT_SIGMA: Final = 1.0
 ROBOT_SKILLS: Final[Mapping[str, Skill]] = {
     # mu per level from duplicate matches between neighbouring levels (docs/ratings.md,
     # "Robots"); "experto", the bot's default robot, is a new player's 25.
-    "novato": Skill(17.0, ROBOT_SIGMA),
-    "aprendiz": Skill(20.0, ROBOT_SIGMA),
-    "jugador": Skill(23.0, ROBOT_SIGMA),
+    "novato": Skill(13.2, ROBOT_SIGMA),
+    "aprendiz": Skill(17.4, ROBOT_SIGMA),
+    "jugador": Skill(20.1, ROBOT_SIGMA),
     "experto": Skill(25.0, ROBOT_SIGMA),
     "maestro": Skill(26.5, ROBOT_SIGMA),
 }

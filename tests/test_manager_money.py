@@ -20,7 +20,7 @@ from bot.core import (
     SetChatRules,
     TableClosed,
 )
-from bot.core.vocabulary import RefusalReason
+from bot.core.vocabulary import Ranking, RefusalReason
 from bot.present import texts
 
 ANA = PlayerRef("test", "1", "Ana")
@@ -66,8 +66,10 @@ async def test_partners_pay_the_stake_at_the_start_and_winners_get_twice_it(
     assert await storage.check_ledger() == []
     stats = await storage.player_stats(ids[ANA])
     assert stats.matches_played == 1 and stats.matches_won == (ended.winner_team == 0)
-    top = await manager.top(CHAT)
-    assert {row.player_id for row in top} == set(ids.values())
+    top = await manager.standings(Ranking.BALANCE, CHAT)
+    assert {row.player_id for row in top.rows} == set(ids.values())
+    rated = await manager.standings(Ranking.RATING, CHAT)
+    assert {row.player_id for row in rated.rows} == set(ids.values())
 
 
 async def test_a_player_who_cannot_pay_is_told_and_not_seated(
