@@ -34,7 +34,6 @@ __all__ = [
     "DEFAULT_LANGUAGE",
     "DEFAULT_STAKE",
     "LANGUAGES",
-    "MIN_RATED_MATCHES",
     "OPENING_BALANCE",
     "RATING_PRIOR_MATCHES",
     "TOP_UP_EVERY",
@@ -83,9 +82,6 @@ TOP_UP_EVERY: Final = 24 * 60 * 60.0
 
 ACTIVE_SECONDS: Final = 30 * 24 * 60 * 60.0
 """A player is active when they finished a match within this many seconds."""
-
-MIN_RATED_MATCHES: Final = 5
-"""Matches a player needs (in the ranking's scope) to appear in the rating top list."""
 
 TREND_SECONDS: Final = 7 * 24 * 60 * 60.0
 """A top list's trend compares with this many seconds ago (a week)."""
