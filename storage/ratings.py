@@ -28,6 +28,8 @@ from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
+from engine.errors import DominoError
+from engine.records import replay
 from storage.base import PairRow, PlayerResult, Rating, RebuildReport, bayesian_rating
 
 __all__ = [
@@ -321,9 +323,6 @@ def facts_of(
     hands = record.get("hands")
     count = len(hands) if isinstance(hands, list) else 0
     if not (isinstance(score, list) and len(score) == 2 and all(_count(x) for x in score)):
-        from engine.errors import DominoError
-        from engine.records import replay
-
         try:
             match = replay(dict(record))
             score, count = list(match.score), len(match.hands)
