@@ -981,7 +981,23 @@ class SqliteStorage(Storage):
                 (chat, now - ACTIVE_SECONDS, max(limit, 0)),
             ).fetchall()
         )
-        return [RankRow(int(p), str(n), int(b), int(c)) for p, n, b, c, _ in rows]
+        since = now - TREND_SECONDS
+
+        def trend(db: Db, player_id: int) -> int:
+            (moved,) = db.execute(
+                "SELECT COALESCE(SUM(e.amount), 0) FROM entries e"
+                " JOIN transactions t ON t.id = e.transaction_id"
+                " WHERE e.account_id = (SELECT id FROM accounts WHERE key = ?)"
+                " AND t.created_at > ?",
+                (player_account(player_id), since),
+            ).fetchone()
+            return int(moved)
+
+        trends = await self._run(lambda db: [trend(db, int(row[0])) for row in rows])
+        return [
+            RankRow(int(p), str(n), int(b), int(c), moved)
+            for (p, n, b, c, _), moved in zip(rows, trends, strict=True)
+        ]
 
     async def top_by_rating(
         self, chat: str | None, *, now: float, limit: int = 10

@@ -587,6 +587,23 @@ async def test_the_balance_top_list_shows_active_players_richest_first(store: St
     assert await store.top_by_balance(None, now=now + ACTIVE_SECONDS) == []
 
 
+async def test_the_balance_trend_is_what_the_balance_changed_by_in_the_last_week(
+    store: Storage,
+) -> None:
+    a, b = await make_players(store, 2, now=0.0)
+    await store.stake("old", [a, b], 10, now=1.0)
+    await store.settle("old", [a], now=2.0)  # a +10, b -10: more than a week ago
+    for n in range(3):
+        await store.stake(f"new{n}", [a, b], 10, now=9 * DAY + n)
+        await store.settle(f"new{n}", [b], now=9 * DAY + n)
+    await store.record_match("m", "c:1", {}, [result(a, 0, True), result(b, 1, False)], now=9 * DAY)
+    top = {r.player_id: r for r in await store.top_by_balance("c:1", now=10 * DAY)}
+    assert (top[a].value, top[a].trend) == (980, -30)
+    assert (top[b].value, top[b].trend) == (1020, 30)
+    later = {r.player_id: r.trend for r in await store.top_by_balance("c:1", now=20 * DAY)}
+    assert later == {a: 0, b: 0}
+
+
 async def test_balance_ties_go_to_the_player_with_more_matches(store: Storage) -> None:
     a, b = await make_players(store, 2)
     for n in range(3):
@@ -603,7 +620,9 @@ async def test_balance_ties_go_to_the_player_with_more_matches(store: Storage) -
     ]
 
 
-def seated_record(seats: list[int | str], score: tuple[int, int] = (100, 40), **extra: Any) -> dict[str, Any]:
+def seated_record(
+    seats: list[int | str], score: tuple[int, int] = (100, 40), **extra: Any
+) -> dict[str, Any]:
     """A record naming its seats: a player id, or a robot level (records.md)."""
     return {
         "rules": "venezolano",
@@ -611,7 +630,11 @@ def seated_record(seats: list[int | str], score: tuple[int, int] = (100, 40), **
         "score": list(score),
         "winner_team": 0 if score[0] > score[1] else 1,
         "seats": [
-            {"player": s, "moves": extra.get(f"moves{i}", 20), "robot_moves": extra.get(f"robot{i}", 0)}
+            {
+                "player": s,
+                "moves": extra.get(f"moves{i}", 20),
+                "robot_moves": extra.get(f"robot{i}", 0),
+            }
             if isinstance(s, int)
             else {"robot": s, "moves": 20, "robot_moves": 0}
             for i, s in enumerate(seats)
@@ -631,9 +654,7 @@ async def play_rated(
 ) -> None:
     """Record a finished match with these seats that ``winner``'s team won."""
     score = (100, 40) if winner == 0 else (40, 100)
-    results = [
-        result(s, i % 2, i % 2 == winner) for i, s in enumerate(seats) if isinstance(s, int)
-    ]
+    results = [result(s, i % 2, i % 2 == winner) for i, s in enumerate(seats) if isinstance(s, int)]
     await store.record_match(match_id, chat, seated_record(seats, score, **extra), results, now=now)
 
 
@@ -826,7 +847,11 @@ async def test_rebuilding_the_ratings_reproduces_the_stored_ones_exactly(store: 
         await play_rated(store, f"m{n}", seats, rng.randint(0, 1), chat=chat, now=n * DAY)
         month = "1970-01" if n < 31 else "1970-02"
         for pid in seats:
-            rows |= {("*", "", pid), ("*", month, pid), (chat, month, pid)} if isinstance(pid, int) else set()
+            rows |= (
+                {("*", "", pid), ("*", month, pid), (chat, month, pid)}
+                if isinstance(pid, int)
+                else set()
+            )
     before = [await store.player_rating(p) for p in players]
     history = [await store.rating_history(p, limit=100) for p in players]
     report = await store.rebuild_ratings(write=False)

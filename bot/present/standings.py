@@ -139,6 +139,14 @@ def _value(standings: Standings, row: RankRow, language: str) -> str:
     return number_text(int(row.value), language)
 
 
+def _trend(standings: Standings, row: RankRow, language: str) -> str:
+    """The change over the last week: rating points, or dollars for the balance list."""
+    if not row.trend:
+        return ""
+    text = _signed(row.trend, language)
+    return f"{text[0]}${text[1:]}" if standings.ranking is Ranking.BALANCE else text
+
+
 def _pair_name(pair: PairRow) -> str:
     return f"{pair.names[0]} & {pair.names[1]}"
 
@@ -185,7 +193,7 @@ def standings_facts(
             name=row.display_name,
             value=_value(standings, row, lang),
             matches=row.matches,
-            trend="" if row.trend is None or row.trend == 0 else _signed(row.trend, lang),
+            trend=_trend(standings, row, lang),
             trend_sign=0 if row.trend is None else (row.trend > 0) - (row.trend < 0),
             provisional=rated and row.provisional,
             highlight=row.player_id == standings.asker,
