@@ -12,7 +12,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Final
 
-from babel.dates import format_date
+from babel.dates import format_skeleton
 from babel.numbers import format_decimal
 
 from bot.core.events import SeasonEnded
@@ -113,7 +113,7 @@ def season_name(key: str, language: str) -> str:
         return _("week {week}, {year}", week=week, year=year)
     if period is SeasonPeriod.QUARTERLY:
         return _("quarter {quarter}, {year}", quarter=(start.month - 1) // 3 + 1, year=start.year)
-    return format_date(start, "LLLL y", locale=lang)
+    return format_skeleton("yMMMM", start, locale=lang)
 
 
 def _scope_title(_: Translator, standings: Standings, chat_title: str | None) -> str:
@@ -234,7 +234,7 @@ def _subtitle(_: Translator, standings: Standings, language: str) -> str:
         last = end - dt.timedelta(days=1)
         if standings.final:
             return _("The season is over; a new one has begun.")
-        return _("Until {date} (UTC)", date=format_date(last, "d MMM", locale=language))
+        return _("Until {date} (UTC)", date=format_skeleton("MMMd", last, locale=language))
     if standings.ranking is Ranking.BALANCE:
         return _("Active players (a match in the last 30 days)")
     return _("Team rating (openskill); see /ayuda")
