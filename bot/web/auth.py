@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
 from telegram_webapp_auth.auth import TelegramAuthenticator, generate_secret_key
 from telegram_webapp_auth.errors import InvalidInitDataError
 
@@ -83,15 +83,14 @@ def link_secret(*tokens: str | None, configured: str | None = None) -> bytes:
     return hmac.digest(b"domino-web-links", material.encode(), hashlib.sha256)
 
 
-class _Serializer(URLSafeTimedSerializer):
-    """itsdangerous with the injected clock (tests, and no wall-clock reads in logic)."""
+def _serializer(secret: bytes, salt: str, clock: Callable[[], float]) -> URLSafeTimedSerializer:
+    """itsdangerous with the injected clock (its signer's ``get_timestamp`` hook)."""
 
-    def __init__(self, secret: bytes, salt: str, clock: Callable[[], float]) -> None:
-        super().__init__(secret, salt=salt)
-        self._clock = clock
+    class ClockSigner(TimestampSigner):
+        def get_timestamp(self) -> int:
+            return int(clock())
 
-    def get_timestamp(self) -> int:  # itsdangerous' hook for "now"
-        return int(self._clock())
+    return URLSafeTimedSerializer(secret, salt=salt, signer=ClockSigner)
 
 
 class WebAuth:
@@ -110,8 +109,8 @@ class WebAuth:
         self._telegram = (
             TelegramAuthenticator(generate_secret_key(telegram_token)) if telegram_token else None
         )
-        self._seats = _Serializer(secret, "domino-seat", clock)
-        self._watch = _Serializer(secret, "domino-watch", clock)
+        self._seats = _serializer(secret, "domino-seat", clock)
+        self._watch = _serializer(secret, "domino-watch", clock)
 
     # ----------------------------------------------------------------- Telegram
 
@@ -179,7 +178,7 @@ class WebAuth:
         return SeatPass(None, table_id)
 
     @staticmethod
-    def _load(serializer: _Serializer, token: str, max_age: float | None) -> Any:
+    def _load(serializer: URLSafeTimedSerializer, token: str, max_age: float | None) -> Any:
         if not isinstance(token, str) or not token or len(token) > 1000:
             raise AuthError(AuthFailure.MALFORMED)
         try:
