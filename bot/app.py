@@ -15,6 +15,7 @@ import contextlib
 import logging
 import signal
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -24,6 +25,7 @@ from bot.config import Settings
 if TYPE_CHECKING:  # pragma: no cover
     from bot.core import TableManager
     from bot.telegram import TelegramFrontEnd
+    from bot.web.server import WebTable
     from storage.base import Storage
 
 __all__ = ["NO_TOKEN_MESSAGE", "FrontEnd", "serve"]
@@ -88,7 +90,13 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
     manager.register("*", EventLog())  # one log line per event, with table and player ids
     front_ends: dict[str, FrontEnd] = {}
     started: dict[str, FrontEnd] = {}
+    web = _build_web(settings, manager)
     try:
+        if web is not None:
+            port = await web.start(settings.web_host, settings.web_port)
+            log.info(
+                "web table at %s (listening on %s:%d)", web.public_url, settings.web_host, port
+            )
         # The Telegram front end takes the manager's events from the moment it is built
         # (they wait for its connection), so the tables are restored after it connects
         # (its token checked) and before its long polling begins: a press made while the
@@ -141,12 +149,28 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
             except Exception:  # one platform's failure must not stop the others' shutdown
                 log.exception("%s did not stop cleanly", name)
         await manager.stop()  # saves what a command that slipped in before that changed
+        if web is not None:
+            await web.stop()
         await storage.close()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(sig)
     log.info("stopped; every table is saved")
     return 0
+
+
+def _build_web(settings: Settings, manager: TableManager) -> WebTable | None:
+    """The web table when ``DOMINO_WEB_URL`` is set (issue 16), else None."""
+    if settings.web_url is None:
+        return None
+    from bot.web.auth import WebAuth, link_secret
+    from bot.web.server import WebTable
+
+    token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
+    configured = settings.web_secret.get_secret_value() if settings.web_secret else None
+    secret = link_secret(*settings.secrets(), configured=configured)
+    auth = WebAuth(telegram_token=token, secret=secret, clock=time.time)
+    return WebTable(manager, auth, public_url=settings.web_url, clock=time.time)
 
 
 def _build_telegram(

@@ -13,13 +13,13 @@ from typing import Any
 
 import aiohttp
 import pytest
+from conftest import RecordingPort
 from web_support import sign_init_data
 
 from bot.core import ChatRef, FillWithRobots, MatchEnded, PlayerRef, PlayNow, TableManager
 from bot.core.clock import ManualClock
 from bot.web.auth import WebAuth, link_secret
 from bot.web.server import BURST, WebTable
-from conftest import RecordingPort
 from storage.memory import MemoryStorage
 
 TOKEN = "123456:TEST-TOKEN"
@@ -43,7 +43,7 @@ class Page:
         while True:
             try:
                 message = await self.socket.receive(timeout=pause)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
             if message.type is not aiohttp.WSMsgType.TEXT:
                 return
@@ -143,7 +143,15 @@ async def test_forged_or_expired_init_data_is_refused_and_shows_nothing(site: Si
     old = sign_init_data(TOKEN, user_id=42, first_name="Ana", auth_date=site.clock.now() - 90000)
     for hello, reason in (({"init_data": forged}, "forged"), ({"init_data": old}, "expired")):
         page = await site.open(hello)
-        assert page.frames == [{"type": "denied", "reason": reason}]
+        [denied] = page.frames
+        assert (denied["type"], denied["reason"]) == ("denied", reason)
+        assert (
+            denied["text"]
+            == {
+                "forged": "Este enlace no es válido.",
+                "expired": "Este enlace caducó; pide uno nuevo al bot.",
+            }[reason]
+        )
         await page.send({"press": "anything"})
         assert await page.next() == {"type": "error", "error": "hello first"}
 
@@ -206,7 +214,12 @@ async def test_a_press_from_a_spectator_or_a_stale_press_changes_nothing(site: S
     answer = await ana.next()
     assert answer["type"] == "refused" and answer["text"]
     assert site.manager.match_of(table_id) == before
-    for bad in ("not json", json.dumps([1]), json.dumps({"press": 5}), json.dumps({"a": 1, "b": 2})):
+    for bad in (
+        "not json",
+        json.dumps([1]),
+        json.dumps({"press": 5}),
+        json.dumps({"a": 1, "b": 2}),
+    ):
         await ana.socket.send_str(bad)
         assert await ana.next() == {"type": "error", "error": "malformed"}
     assert site.manager.match_of(table_id) == before

@@ -280,7 +280,9 @@ class WebTable:
         try:
             seat_pass = self._authenticate(value)
         except AuthError as exc:
-            self._send(client, {"type": "denied", "reason": exc.failure.value})
+            reason = exc.failure.value
+            text = page_texts(client.language)[f"denied_{reason}"]
+            self._send(client, {"type": "denied", "reason": reason, "text": text})
             return
         player = seat_pass.player
         table_id = seat_pass.table_id

@@ -281,7 +281,7 @@
         break;
       case "denied":
         st.denied = true;
-        $("status").textContent = t("denied_" + message.reason) || message.reason;
+        $("status").textContent = message.text;
         break;
       case "gone":
         st.denied = true;
