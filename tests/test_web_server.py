@@ -130,7 +130,7 @@ async def test_a_mini_app_user_gets_the_table_and_their_own_tiles(site: Site) ->
     assert welcome["type"] == "welcome" and welcome["you"] == {"name": "Ana", "seated": True}
     assert welcome["texts"]["your_turn"] == "Te toca"
     assert (table["type"], table["table"], table["phase"]) == ("table", table_id, "playing")
-    assert [s["name"] for s in table["seats"]][0] == "Ana"
+    assert table["seats"][0]["name"] == "Ana"
     state = site.manager.match_of(table_id)
     assert state is not None
     assert hand["type"] == "hand" and hand["seat"] == 0
