@@ -92,7 +92,10 @@ def test_profile_top_without_a_list_is_the_rating_list(
 
 
 def test_profile_writes_to_the_current_folder_by_default(
-    played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    played: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(["profile", "--db", str(played)]) == 0

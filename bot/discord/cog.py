@@ -205,9 +205,7 @@ class DominoCog(
         everyone=text("Everyone's list instead of this server's"),
     )
     @app_commands.choices(
-        ranking=[
-            app_commands.Choice(name=text(RANKING_LABELS[r]), value=r.value) for r in Ranking
-        ]
+        ranking=[app_commands.Choice(name=text(RANKING_LABELS[r]), value=r.value) for r in Ranking]
     )
     async def top(
         self,

@@ -53,9 +53,9 @@ from bot.core import (
     PlayerRef,
     Ranking,
     Refusal,
+    SeasonEnded,
     SeatGivenBack,
     SeatInfo,
-    SeasonEnded,
     SeatTakenByRobot,
     Standings,
     TableChanged,
@@ -658,7 +658,11 @@ class DiscordPort:
             except discord.HTTPException as exc:
                 if not self.unusable(where, exc):
                     raise
-        log.info("season %s of server %s: no channel to post the final standings", event.season, chat.chat_id)
+        log.info(
+            "season %s of server %s: no channel to post the final standings",
+            event.season,
+            chat.chat_id,
+        )
 
     # ------------------------------------------------------------------ shutdown
     async def close(self) -> None:

@@ -168,7 +168,9 @@ class StandingsDesk:
         self._render_standings = render_standings
         self._render_profile = render_profile
 
-    async def _chat_language(self, chat: ChatRef | None, interaction: discord.Interaction[Any]) -> str:
+    async def _chat_language(
+        self, chat: ChatRef | None, interaction: discord.Interaction[Any]
+    ) -> str:
         """What a public answer speaks: the server's language (its admins' choice)."""
         if chat is None:
             return player_language(interaction)
