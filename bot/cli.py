@@ -26,6 +26,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("bot.commands.replay", "check and score a match record (docs/records.md)"),
     "robot": ("bot.commands.robot", "a robot speaking the robot protocol on stdin/stdout"),
     "simulate": ("bot.commands.simulate", "compare two robot levels on duplicate deals"),
+    "profile": (
+        "bot.commands.profile",
+        "your profile or a top list, as text and a picture (--top [LIST])",
+    ),
     "render-demo": ("bot.commands.render_demo", "write sample board, hand and result pictures"),
 }
 
