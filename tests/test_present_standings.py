@@ -173,6 +173,10 @@ def test_a_newcomers_profile_says_they_are_not_rated_yet() -> None:
     assert facts.headline == "Not rated yet"
     assert facts.provisional
     assert facts.history_empty == "No rated matches yet"
+    one = _profile(history=(RatingPoint("m", 1.0, 1061, 0.0, 0.0),))
+    assert profile_facts(one, "es").history_empty == (
+        "El gráfico empieza con la segunda partida puntuada"
+    )
     assert dict(facts.stats)["Streak"] == "—"
     assert facts.notes == ()
     caption = profile_caption(profile, "en")

@@ -329,7 +329,11 @@ def profile_facts(profile: Profile, language: str) -> ProfileFacts:
             "Rating over the last {n} rated matches",
             len(profile.history),
         ),
-        history_empty=_("No rated matches yet"),
+        history_empty=(
+            _("No rated matches yet")
+            if not profile.history
+            else _("The chart starts with the second rated match")
+        ),
         notes=tuple(_notes(_, profile, lang)),
         provisional=profile.rating is None or profile.rating.provisional,
         thousands="," if lang == "en" else ".",

@@ -77,6 +77,10 @@ that keeps flooding is closed."""
 _STATIC: Final = ("index.html", "app.js", "style.css")
 
 
+def _encode(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
 class _QuietAccessLogger(AbstractAccessLogger):
     """Method, path (without query or fragment: tokens travel there), status, time."""
 
@@ -128,6 +132,7 @@ class WebTable:
         self.clients: set[_Client] = set()
         self._runner: web.AppRunner | None = None
         self._tables: dict[str, TableChanged] = {}
+        self._by_table: dict[str, set[_Client]] = {}
         self.app = web.Application(client_max_size=MAX_FRAME)
         self.app.add_routes(
             [
@@ -210,6 +215,7 @@ class WebTable:
                 await self._receive(client, message.data)
         finally:
             self.clients.discard(client)
+            self._watch(client, None)
             writer.cancel()
         return socket
 
@@ -222,8 +228,10 @@ class WebTable:
             except (ConnectionError, RuntimeError):
                 return
 
-    def _send(self, client: _Client, payload: dict[str, Any]) -> None:
-        client.queue.put_nowait(json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+    def _send(self, client: _Client, payload: dict[str, Any] | str) -> None:
+        """Queue a frame (a JSON object, or one already encoded)."""
+        text = payload if isinstance(payload, str) else _encode(payload)
+        client.queue.put_nowait(text)
 
     def _allowed(self, client: _Client) -> bool:
         """A token bucket: :data:`RATE` per second, :data:`BURST` at once."""
@@ -303,7 +311,7 @@ class WebTable:
             s.player is not None and s.player.key == player.key for s in state.seats
         )
         client.player = player if seated else None
-        client.table_id = table_id
+        self._watch(client, table_id)
         self._tables[table_id] = state
         you = None if player is None else {"name": player.display_name, "seated": seated}
         self._send(
@@ -347,10 +355,11 @@ class WebTable:
             return
         if isinstance(event, TableChanged):
             self._tables[table_id] = event
-            cache: dict[str, dict[str, Any]] = {}
+            cache: dict[str, str] = {}  # one encoding per language
             for client in self._watching(table_id):
                 if client.language not in cache:
-                    cache[client.language] = table_state(event, client.language, now=self.clock())
+                    state = table_state(event, client.language, now=self.clock())
+                    cache[client.language] = _encode(state)
                 self._send(client, cache[client.language])
             return
         if isinstance(event, EmoteShown):
@@ -380,5 +389,17 @@ class WebTable:
             return ""
         return hand_ended_text(event, board.seats, label, language)
 
+    def _watch(self, client: _Client, table_id: str | None) -> None:
+        """Move ``client`` to the pages of ``table_id`` (None: of no table)."""
+        if client.table_id is not None:
+            pages = self._by_table.get(client.table_id)
+            if pages is not None:
+                pages.discard(client)
+                if not pages:
+                    del self._by_table[client.table_id]
+        client.table_id = table_id
+        if table_id is not None:
+            self._by_table.setdefault(table_id, set()).add(client)
+
     def _watching(self, table_id: str) -> list[_Client]:
-        return [c for c in self.clients if c.table_id == table_id]
+        return list(self._by_table.get(table_id, ()))
