@@ -24,6 +24,7 @@ from bot.config import Settings
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.core import TableManager
+    from bot.present.live import TableLinks
     from bot.telegram import TelegramFrontEnd
     from bot.web.server import WebTable
     from storage.base import Storage
@@ -105,7 +106,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         # are restored: the others' stay in storage, not played on without their humans.
         telegram_fe = _build_telegram(settings, manager, storage)
         if settings.discord_token is not None:
-            discord_fe = await _start_platform("discord", settings, manager, storage)
+            discord_fe = await _start_platform("discord", settings, manager, storage, web)
             if discord_fe is not None:
                 started["discord"] = discord_fe
         if telegram_fe is not None and await _start_telegram(telegram_fe, telegram_fe.connect):
@@ -215,7 +216,11 @@ async def _start_telegram(telegram_fe: FrontEnd, step: Callable[[], Awaitable[No
 
 
 async def _start_platform(
-    name: str, settings: Settings, manager: TableManager, storage: Storage
+    name: str,
+    settings: Settings,
+    manager: TableManager,
+    storage: Storage,
+    links: TableLinks | None = None,
 ) -> FrontEnd | None:
     """Start one platform (Discord); report a bad token or an unreachable platform once, clearly,
     and return None so the other platform keeps running."""
@@ -234,6 +239,7 @@ async def _start_platform(
                 shards=settings.discord_shards,
                 api_base_url=settings.discord_api_base_url,
                 gateway_url=settings.discord_gateway_url,
+                links=links,
             )
             try:
                 await discord_fe.start()

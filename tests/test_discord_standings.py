@@ -176,7 +176,7 @@ async def test_a_season_end_posts_the_final_standings_once_where_the_board_was(
     assert len(finals) == 1
     lines = finals[0].content.split("\n")
     assert lines[0] == (
-        f"Terminó la temporada de {JANUARY}. Empieza una nueva: {season_name('2027-02', 'es')}."
+        f"Terminó la temporada ({JANUARY}). Empieza una nueva: {season_name('2027-02', 'es')}."
     )
     assert len(lines) == 4  # the podium
     assert finals[0].attachments[0]["filename"] == "temporada.png"

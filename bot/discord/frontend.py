@@ -37,6 +37,7 @@ from bot.discord.presses import Presses
 from bot.discord.replies import Replies
 from bot.discord.standings import StandingsDesk, parse_top, top_item
 from bot.discord_http import point_discord_at
+from bot.present.live import TableLinks
 from storage.base import Storage
 
 __all__ = ["DiscordFrontEnd", "DominoBot", "intents"]
@@ -63,6 +64,7 @@ class DominoBot(commands.AutoShardedBot):
         shard_count: int | None,
         gateway_url: str | None,
         guild_ready_timeout: float,
+        links: TableLinks | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -79,7 +81,7 @@ class DominoBot(commands.AutoShardedBot):
         self.manager = manager
         self.storage = storage
         port_render = {k: v for k, v in render.items() if k != "render_profile"}
-        self.port = DiscordPort(self, notes=manager, **port_render)
+        self.port = DiscordPort(self, notes=manager, links=links, **port_render)
         self.replies = Replies(manager, self.port)
         self.presses = Presses(self.replies)
         self.standings = StandingsDesk(
@@ -191,6 +193,7 @@ class DiscordFrontEnd:
         guild_ready_timeout: seconds to wait for guilds after READY (tests use tiny values).
         ready_timeout: how long :meth:`start` waits for the gateway before returning anyway.
         render: the picture functions (default: the ``render`` package's).
+        links: the web table when it runs (its links on boards and tiles messages).
     """
 
     def __init__(
@@ -207,6 +210,7 @@ class DiscordFrontEnd:
         guild_ready_timeout: float = 2.0,
         ready_timeout: float = 120.0,
         render: dict[str, Render] | None = None,
+        links: TableLinks | None = None,
     ) -> None:
         if api_base_url or gateway_url:
             point_discord_at(api_base_url, gateway_url)
@@ -233,6 +237,7 @@ class DiscordFrontEnd:
             shard_count=shards,
             gateway_url=gateway_url,
             guild_ready_timeout=guild_ready_timeout,
+            links=links,
         )
         self.port = self.bot.port
         self.presses = self.bot.presses

@@ -75,6 +75,7 @@ from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label
 from bot.present.labels import LANGUAGE_LABELS, preset_label, team_names
+from bot.present.live import TableLinks
 from bot.present.standings import season_ended_text, standings_facts
 from bot.present.texts import GROUP_CLOSES, closed_text
 from engine.hand import Termination
@@ -156,6 +157,7 @@ class DiscordPort:
         render_waiting: Render | None = None,
         render_standings: Render | None = None,
         notes: Manager | None = None,
+        links: TableLinks | None = None,
     ) -> None:
         if render_waiting is None:
             from render import waiting_png
@@ -177,7 +179,8 @@ class DiscordPort:
         self._render_hand_result = render_hand_result
         self._render_match_result = render_match_result
         self.boards: dict[str, _Board] = {}
-        self.desk = TilesDesk(client, render_hand, self._channel, self.unusable)
+        self.links = links
+        self.desk = TilesDesk(client, render_hand, self._channel, self.unusable, links)
         self.dms_closed = self.desk.dms_closed  # user ids (the desk's set)
         self._closing = False
         # (server, channel or None for all) being closed now, and the tasks doing it
@@ -409,7 +412,8 @@ class DiscordPort:
         if where is not None and where.isdigit():
             self.board_channels[event.chat.chat_id] = int(where)
         embed = board_embed(event, language)
-        view = board_view(event, language)
+        watch = self.links.watch_url(event.table_id) if self.links else None
+        view = board_view(event, language, watch_url=watch)
         files = [discord.File(io.BytesIO(png), BOARD_FILE)]
         embed.set_image(url=f"attachment://{BOARD_FILE}")
         if board.message_id is None and not board.looked_up:

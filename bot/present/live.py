@@ -14,8 +14,9 @@ reads it can be shown to anyone; only :func:`hand_state` holds hidden tiles.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
+from bot.core.commands import PlayerRef
 from bot.core.events import EmoteShown, TableChanged, YourTiles
 from bot.core.vocabulary import EMOTES
 from bot.present.i18n import N_, emote_label, language_of, translator
@@ -37,7 +38,16 @@ from render.canvas import (
 from render.sprites import FACE, HIGHLIGHT, PIP_SPOTS, TILE_LOOKS
 from render.strings import text as picture_text
 
-__all__ = ["BOARD", "PAGE_TEXTS", "emote_state", "hand_state", "page_texts", "table_state"]
+__all__ = [
+    "BOARD",
+    "PAGE_TEXTS",
+    "TableLinks",
+    "emote_state",
+    "hand_state",
+    "link_label",
+    "page_texts",
+    "table_state",
+]
 
 BOARD: dict[str, Any] = {
     "width": 960,
@@ -234,3 +244,32 @@ def page_texts(language: str) -> dict[str, Any]:
     texts: dict[str, Any] = {key: _(msgid) for key, msgid in PAGE_TEXTS.items()}
     texts["emote_labels"] = {name: emote_label(name, language) for name in EMOTES}
     return texts
+
+
+class TableLinks(Protocol):
+    """What a chat front end asks of the web table (``bot.web.server.WebTable``) to
+    offer it: links, never a decision."""
+
+    def seat_url(self, player: PlayerRef, table_id: str) -> str:
+        """A personal, signed, expiring link opening ``table_id`` as ``player``."""
+        ...
+
+    def watch_url(self, table_id: str) -> str:
+        """The table's public spectator link."""
+        ...
+
+    @property
+    def public_url(self) -> str:
+        """The page's own address (a Telegram ``web_app`` button opens it)."""
+        ...
+
+
+LINK_LABELS: dict[str, str] = {
+    "open": N_("Open the table"),
+    "watch": N_("Watch the table"),
+}
+
+
+def link_label(kind: str, language: str) -> str:
+    """The label of a web table link button: ``"open"`` (a seat's) or ``"watch"``."""
+    return translator(language_of(language))(LINK_LABELS[kind])
