@@ -256,3 +256,15 @@ async def test_a_reconnecting_page_gets_the_table_as_it_is_now(site: Site) -> No
     state = site.manager.table_state(table_id)
     assert state is not None and table["move"] == state.move_number
     assert again.of("hand")[-1]["move"] == state.move_number
+
+
+async def test_a_mini_app_opened_from_a_private_chat_finds_the_table_its_address_names(
+    site: Site,
+) -> None:
+    table_id = await started_table(site, ANA)
+    data = sign_init_data(TOKEN, user_id=42, first_name="Ana", auth_date=site.clock.now())
+    page = await site.open({"init_data": data, "table": table_id})
+    assert page.of("table")[0]["table"] == table_id
+    assert page.of("hand")[0]["seat"] == 0
+    other = await site.open({"seat": "x", "table": table_id})
+    assert other.frames[0]["type"] == "denied" and other.frames[0]["reason"] == "malformed"

@@ -9,7 +9,8 @@ with the same checks; the page shows what the core says and decides nothing.
 
 Protocol (JSON text frames):
 
-* client ``{"hello": {"init_data": …} | {"seat": token} | {"watch": token}}`` first;
+* client ``{"hello": {"init_data": …[, "table": id]} | {"seat": token} | {"watch": token}}``
+  first (``table``: the table a private chat's Mini App button names);
   server ``{"type": "welcome", …}``, then ``table`` (and ``hand`` for a seated player);
   a reconnect sends ``hello`` again and gets a fresh state.
 * client ``{"press": payload}``, ``{"emote": name}``, ``{"leave": true}``,
@@ -326,13 +327,21 @@ class WebTable:
                     self._send(client, hand_state(event, now=self.clock()))
 
     def _authenticate(self, value: object) -> SeatPass:
-        if not isinstance(value, dict) or len(value) != 1:
+        if not isinstance(value, dict) or not 1 <= len(value) <= 2:
             raise AuthError(AuthFailure.MALFORMED)
-        ((kind, credential),) = value.items()
+        table = value.get("table")
+        if len(value) == 2 and not (isinstance(table, str) and "init_data" in value):
+            raise AuthError(AuthFailure.MALFORMED)
+        ((kind, credential),) = [(k, v) for k, v in value.items() if k != "table"]
         if not isinstance(credential, str):
             raise AuthError(AuthFailure.MALFORMED)
         if kind == "init_data":
-            return self.auth.telegram(credential)
+            # a web_app button in a private chat names its table in the page's address;
+            # the signed start_param of a group's link wins over it
+            seat_pass = self.auth.telegram(credential)
+            if seat_pass.table_id is None and isinstance(table, str) and len(table) <= 64:
+                return SeatPass(seat_pass.player, table)
+            return seat_pass
         if kind == "seat":
             return self.auth.seat(credential)
         if kind == "watch":

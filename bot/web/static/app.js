@@ -11,8 +11,10 @@
 
   function credentials() {
     const app = window.Telegram && window.Telegram.WebApp;
-    if (app && app.initData) return { init_data: app.initData };
-    if (fragment.get("tgWebAppData")) return { init_data: fragment.get("tgWebAppData") };
+    const withTable = (data) => (query.get("t") ? { init_data: data, table: query.get("t") }
+                                                 : { init_data: data });
+    if (app && app.initData) return withTable(app.initData);
+    if (fragment.get("tgWebAppData")) return withTable(fragment.get("tgWebAppData"));
     if (query.get("s")) return { seat: query.get("s") };
     if (query.get("w")) return { watch: query.get("w") };
     return null;
