@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import aiohttp  # noqa: E402
+import aiohttp
 
 
 def _rss_kib() -> int:
@@ -76,7 +76,12 @@ def _server(tables: int, conn: Any) -> None:
         await web.stop()
         await manager.stop()
 
-    asyncio.run(main())
+    if os.environ.get("BENCH_PROFILE"):  # where the server's time goes
+        import cProfile
+
+        cProfile.runctx("asyncio.run(main())", globals(), locals(), os.environ["BENCH_PROFILE"])
+    else:
+        asyncio.run(main())
 
 
 class Seat:
@@ -87,14 +92,38 @@ class Seat:
         self.hand: dict[str, Any] | None = None
 
 
-async def _reader(seat: Seat, seen: dict[tuple[int, int], list[float]]) -> None:
+class Seen:
+    """When each table's pages got each move's state; wakes whoever waits for all four."""
+
+    def __init__(self) -> None:
+        self.times: dict[tuple[int, int], list[float]] = {}
+        self.waiters: dict[tuple[int, int], asyncio.Event] = {}
+
+    def add(self, key: tuple[int, int]) -> None:
+        got = self.times.setdefault(key, [])
+        got.append(time.perf_counter())
+        if len(got) == 4 and key in self.waiters:
+            self.waiters.pop(key).set()
+
+    async def all_four(self, key: tuple[int, int], timeout: float) -> float | None:
+        """When the fourth page got ``key``'s state (None after ``timeout`` seconds)."""
+        if len(self.times.get(key, [])) < 4:
+            event = self.waiters.setdefault(key, asyncio.Event())
+            try:
+                await asyncio.wait_for(event.wait(), timeout)
+            except TimeoutError:
+                return None
+        return max(self.times[key][:4])
+
+
+async def _reader(seat: Seat, seen: Seen) -> None:
     async for message in seat.socket:
         if message.type is not aiohttp.WSMsgType.TEXT:
             break
         frame = json.loads(message.data)
         if frame["type"] == "table":
             seat.move = frame["move"]
-            seen.setdefault((seat.table, frame["move"]), []).append(time.perf_counter())
+            seen.add((seat.table, frame["move"]))
         elif frame["type"] == "hand":
             seat.hand = frame
 
@@ -102,7 +131,7 @@ async def _reader(seat: Seat, seen: dict[tuple[int, int], list[float]]) -> None:
 async def _client(port: int, links: list[list[str]], seconds: float, pace: float) -> list[float]:
     url = f"ws://127.0.0.1:{port}/ws"
     origin = f"http://127.0.0.1:{port}"
-    seen: dict[tuple[int, int], list[float]] = {}
+    seen = Seen()
     latencies: list[float] = []
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
@@ -127,18 +156,16 @@ async def _client(port: int, links: list[list[str]], seconds: float, pace: float
                 mover = next((s for s in seats if s.hand and s.hand["your_turn"]
                               and s.hand["moves"]), None)  # fmt: skip
                 if mover is None or mover.hand is None:
-                    await asyncio.sleep(0.05)
+                    await asyncio.sleep(0.1)
                     continue
                 move = mover.hand["move"]
                 payload = mover.hand["moves"][0]["payload"]
                 mover.hand = None
                 start = time.perf_counter()
                 await mover.socket.send_str(json.dumps({"press": payload}))
-                key = (seats[0].table, move + 1)
-                while len(seen.get(key, [])) < 4 and time.perf_counter() - start < 5:
-                    await asyncio.sleep(0.002)
-                if len(seen.get(key, [])) >= 4:
-                    latencies.append(max(seen[key][:4]) - start)
+                done = await seen.all_four((seats[0].table, move + 1), 5.0)
+                if done is not None:
+                    latencies.append(done - start)
                 await asyncio.sleep(rng.uniform(0.5 * pace, 1.5 * pace))
 
         rng = random.Random(7)
