@@ -14,13 +14,13 @@ from typing import Any
 from telegram import BotCommand
 
 from bot.present.i18n import N_, translator
-from bot.present.standings import period_from_input
 from bot.present.labels import (
     language_from_input,
     option_from_input,
     preset_from_input,
     value_from_input,
 )
+from bot.present.standings import period_from_input
 from engine.rules import OPTION_VALUES
 from storage.ratings import SeasonPeriod
 

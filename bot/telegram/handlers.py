@@ -284,8 +284,9 @@ class Commands:
         message = said.message
         for entity in message.entities:
             if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
-                if not entity.user.is_bot:
-                    return entity.user, None
+                if entity.user.is_bot:
+                    continue
+                return entity.user, None
             elif entity.type == MessageEntity.MENTION:
                 name = message.parse_entity(entity)
                 known = self.s.usernames.get(name.lstrip("@").lower())
@@ -293,10 +294,9 @@ class Commands:
                     return said.author, name
                 return known, None
         replied = message.reply_to_message
-        if replied is not None and replied.from_user is not None:
-            if not replied.from_user.is_bot:
-                self.s.seen(replied.from_user)
-                return replied.from_user, None
+        if replied is not None and replied.from_user and not replied.from_user.is_bot:
+            self.s.seen(replied.from_user)
+            return replied.from_user, None
         if said.args:  # a name typed without a mention: it cannot be looked up
             return said.author, " ".join(said.args)
         return said.author, None
