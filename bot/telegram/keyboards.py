@@ -12,11 +12,12 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core import EMOTES, TableChanged, YourTiles, encode_action
+from bot.core import EMOTES, Ranking, TableChanged, YourTiles, encode_action
 from bot.present.i18n import emote_label, translator
 from bot.present.labels import option_label, preset_label, value_label
+from bot.present.standings import RANKING_LABELS
 from bot.present.texts import move_buttons
-from bot.telegram.links import encode_config
+from bot.telegram.links import TopPress, encode_config, encode_top
 from engine.rules import OPTION_VALUES, PRESET_NAMES, Rules
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "link_keyboard",
     "next_choice",
     "rematch_keyboard",
+    "top_keyboard",
 ]
 
 EMOTES_PER_ROW = 3
@@ -195,4 +197,32 @@ def config_keyboard(
         options.append(InlineKeyboardButton(label, callback_data=encode_config("option", option)))
     rows.extend(_rows(options, 1))  # one a row: a label is never cut off
     rows.append([InlineKeyboardButton(_("Close"), callback_data=encode_config("close"))])
+    return InlineKeyboardMarkup(rows)
+
+
+def top_keyboard(
+    ranking: Ranking, everyone: bool, *, group: bool, language: str
+) -> InlineKeyboardMarkup:
+    """The /top list's switches: the four lists (the one shown ticked), two a row so a
+    label is never cut on a phone, and, in a group, this group's players or everyone's."""
+    _ = translator(language, "telegram")
+    label = translator(language)
+    lists = [
+        InlineKeyboardButton(
+            ("✓ " if name is ranking else "") + label(RANKING_LABELS[name]),
+            callback_data=encode_top(TopPress(name.value, everyone)),
+        )
+        for name in Ranking
+    ]
+    rows = _rows(lists, 2)
+    if group:
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    ("✓ " if scope_everyone == everyone else "") + text,
+                    callback_data=encode_top(TopPress(ranking.value, scope_everyone)),
+                )
+                for scope_everyone, text in ((False, _("This group")), (True, _("Global")))
+            ]
+        )
     return InlineKeyboardMarkup(rows)

@@ -54,6 +54,10 @@ ANONYMOUS_ADMIN_ID = 1087968824
 """The user Telegram names as the author of an anonymous administrator's messages
 (@GroupAnonymousBot, first name "Group")."""
 
+USERNAMES_KEPT = 50_000
+"""Users remembered by @username (the newest seen), so ``/perfil @name`` finds them: the
+Bot API cannot look a user up by username."""
+
 TelegramApp = Application[Any, Any, Any, Any, Any, Any]
 T = TypeVar("T")
 
@@ -130,6 +134,7 @@ class Shared:
         self.migrated: dict[int, int] = {}  # old group id -> its supergroup's id
         self.no_photos: set[int] = set()  # groups whose admins were told photos are refused
         self.gone: set[int] = set()  # groups the bot can no longer use (removed from them)
+        self.usernames: dict[str, User] = {}  # lower-case @username -> the user, newest last
         # follows a group that became a supergroup (set by bot.telegram.chats)
         self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
@@ -163,6 +168,16 @@ class Shared:
     # ------------------------------------------------------------------ references
     def player(self, user: User) -> p.PlayerRef:
         return p.PlayerRef(PLATFORM, str(user.id), user.full_name, language_of(user.language_code))
+
+    def seen(self, user: User | None) -> None:
+        """Remember ``user`` by @username (the :data:`USERNAMES_KEPT` newest)."""
+        if user is None or not user.username or user.is_bot:
+            return
+        key = user.username.lower()
+        self.usernames.pop(key, None)
+        self.usernames[key] = user
+        if len(self.usernames) > USERNAMES_KEPT:
+            del self.usernames[next(iter(self.usernames))]
 
     def chat_ref(self, message: MaybeInaccessibleMessage) -> p.ChatRef | None:
         """The group (and forum topic) a message belongs to; None for a private chat."""
