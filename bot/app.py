@@ -104,7 +104,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         # bot was down finds its table. Discord registers when it connects, so it
         # connects before the restore. Only the tables of the platforms that connected
         # are restored: the others' stay in storage, not played on without their humans.
-        telegram_fe = _build_telegram(settings, manager, storage)
+        telegram_fe = _build_telegram(settings, manager, storage, web)
         if settings.discord_token is not None:
             discord_fe = await _start_platform("discord", settings, manager, storage, web)
             if discord_fe is not None:
@@ -175,7 +175,7 @@ def _build_web(settings: Settings, manager: TableManager) -> WebTable | None:
 
 
 def _build_telegram(
-    settings: Settings, manager: TableManager, storage: Storage
+    settings: Settings, manager: TableManager, storage: Storage, links: TableLinks | None = None
 ) -> TelegramFrontEnd | None:
     """The Telegram front end (not started), or None without a token."""
     if settings.telegram_token is None:
@@ -189,6 +189,8 @@ def _build_telegram(
             storage,
             base_url=settings.telegram_api_base_url,
             base_file_url=settings.telegram_file_base_url,
+            links=links,
+            webapp=settings.telegram_webapp,
         )
     except Exception:
         log.exception("telegram could not start")

@@ -94,7 +94,7 @@ def test_the_pairs_list_names_both_partners_and_their_record() -> None:
         "7-2",
         True,
     )
-    assert facts.headers == ("Pareja", "Ganadas", "Partidas", "Balance")
+    assert facts.headers == ("Pareja", "Ganadas", "Partidas", "Récord")
 
 
 def test_an_empty_list_says_so_in_the_picture_and_the_caption() -> None:
@@ -200,3 +200,8 @@ def test_the_end_of_a_season_names_it_the_next_one_and_the_podium() -> None:
         "2. José — 1.490",
         "3. Zoe — 998",
     ]
+
+
+def test_a_profile_without_a_chart_does_not_announce_one() -> None:
+    none = profile_facts(_profile(history=()), "es")
+    assert (none.history_label, none.history_empty) == ("Rating", "Aún no hay partidas puntuadas")

@@ -101,6 +101,21 @@ def board_updates(fake: FakeTelegram) -> int:
     )
 
 
+def buttons_in(fake: FakeTelegram, chat_id: int) -> list[dict[str, Any]]:
+    """Every button of the latest keyboard of each message in a chat."""
+    found = []
+    for message in fake.messages_in(chat_id):
+        rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
+        found += [button for row in rows for button in row]
+    return found
+
+
+def button_of(fake: FakeTelegram, chat_id: int, kind: str) -> dict[str, Any] | None:
+    """The last button of ``kind`` (``"web_app"``, ``"url"``) in a chat, or None."""
+    found = [b for b in buttons_in(fake, chat_id) if kind in b]
+    return found[-1] if found else None
+
+
 async def tap_my_turn(page: Any) -> None:
     """Tap the first playable tile, and the first end when it fits both."""
     await page.locator("#tiles .tile.playable").first.click()
@@ -122,6 +137,7 @@ async def test_a_player_plays_from_the_mini_app_and_the_group_board_follows(
         DOMINO_WEB_URL=url,
         DOMINO_WEB_HOST="127.0.0.1",
         DOMINO_WEB_PORT=str(port),
+        TELEGRAM_WEBAPP="mesa",
     )
     SHOTS.mkdir(parents=True, exist_ok=True)
     async with running(env, tmp_path) as bot:
@@ -129,9 +145,13 @@ async def test_a_player_plays_from_the_mini_app_and_the_group_board_follows(
         await open_telegram_table(telegram, ana)
         init_data = sign_init_data(TELEGRAM_TOKEN, user_id=1001, first_name="Ana",
                                    auth_date=time.time())  # fmt: skip
+        # Ana's private hand message carries the Mini App button (Telegram opens its page
+        # with the signed initData in the fragment)
+        web_app = await wait_until(lambda: button_of(telegram, ana.id, "web_app"), timeout=60)
+        assert web_app["web_app"]["url"].startswith(f"{url}/?t=")
         phone = await browser.new_page(viewport={"width": 390, "height": 844})
         frames = Frames(phone)
-        await phone.goto(f"{url}/#tgWebAppData={quote(init_data)}")
+        await phone.goto(f"{web_app['web_app']['url']}#tgWebAppData={quote(init_data)}")
         await phone.wait_for_selector("#board rect")
         await wait_until(lambda: any(f.get("phase") == "playing" for f in frames.of("table")),
                          timeout=60)  # fmt: skip
@@ -153,11 +173,16 @@ async def test_a_player_plays_from_the_mini_app_and_the_group_board_follows(
         await desktop.wait_for_selector("#tiles .tile")
         await desktop.screenshot(path=str(SHOTS / "mini-app-1280x800.png"))
 
-        # a spectator: the public table only, no hidden tile on the wire
+        # the group board links to the Mini App at this table, and to the spectator page
+        board_links = [b["url"] for b in buttons_in(telegram, GROUP) if "url" in b]
+        assert f"https://t.me/domino_test_bot/mesa?startapp={table_id}" in board_links
+        [watch_link] = [link for link in board_links if link.startswith(f"{url}/?w=")]
         auth = WebAuth(telegram_token=None, secret=link_secret(TELEGRAM_TOKEN), clock=time.time)
+        assert auth.watch(watch_link.split("?w=", 1)[1]).table_id == table_id
+        # a spectator: the public table only, no hidden tile on the wire
         watcher = await browser.new_page(viewport={"width": 390, "height": 844})
         watched = Frames(watcher)
-        await watcher.goto(f"{url}/?w={auth.watch_link(table_id)}")
+        await watcher.goto(watch_link)
         await watcher.wait_for_selector("#board rect")
         await asyncio.sleep(1.0)
         assert await watcher.locator("#hand").is_hidden()

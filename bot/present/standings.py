@@ -324,10 +324,14 @@ def profile_facts(profile: Profile, language: str) -> ProfileFacts:
         headline=_headline(_, profile, lang),
         stats=tuple(_stats(_, profile, lang)),
         history=tuple(p.display for p in profile.history),
-        history_label=_.ngettext(
-            "Rating over the last {n} rated match",
-            "Rating over the last {n} rated matches",
-            len(profile.history),
+        history_label=(
+            _.ngettext(
+                "Rating over the last {n} rated match",
+                "Rating over the last {n} rated matches",
+                len(profile.history),
+            )
+            if len(profile.history) > 1
+            else _("Rating")
         ),
         history_empty=(
             _("No rated matches yet")

@@ -22,6 +22,7 @@ from telegram.ext import Application
 
 import bot.core as p
 from bot.present.i18n import Translator, language_of, translator
+from bot.present.live import TableLinks
 from bot.telegram.keyboards import link_keyboard
 from bot.telegram.links import JoinLink, deep_link, encode_start
 from bot.telegram.sender import Ordered, is_chat_gone, send
@@ -114,6 +115,8 @@ class Shared:
         manager: the core, as front ends see it.
         clock: the manager's clock (None: the event loop's time).
         language: the language of group messages.
+        links: the web table, when it runs (Mini App buttons and spectator links).
+        webapp: the Mini App's short name (``TELEGRAM_WEBAPP``), for group boards.
     """
 
     def __init__(
@@ -122,8 +125,12 @@ class Shared:
         manager: p.Manager,
         clock: p.Clock | None,
         language: str,
+        links: TableLinks | None = None,
+        webapp: str | None = None,
     ) -> None:
         self.application = application
+        self.links = links
+        self.webapp = webapp
         self.manager = manager
         self.clock = clock
         self.language = language
@@ -144,6 +151,23 @@ class Shared:
     @property
     def bot(self) -> Bot:
         return cast(Bot, self.application.bot)
+
+    def mini_app_url(self, table_id: str) -> str | None:
+        """The group board's link opening the Mini App at ``table_id`` (Telegram's
+        direct link: the signed ``start_param`` names the table), or None."""
+        if self.links is None or self.webapp is None or not self.bot.username:
+            return None
+        return f"https://t.me/{self.bot.username}/{self.webapp}?startapp={table_id}"
+
+    def web_app_url(self, table_id: str) -> str | None:
+        """The page a private chat's ``web_app`` button opens for ``table_id``, or None."""
+        if self.links is None:
+            return None
+        return f"{self.links.public_url}/?t={table_id}"
+
+    def watch_url(self, table_id: str) -> str | None:
+        """The table's public spectator link, or None without the web table."""
+        return None if self.links is None else self.links.watch_url(table_id)
 
     def now(self) -> float:
         if self.clock is not None:
