@@ -269,7 +269,33 @@ async def test_a_season_end_posts_the_final_standings_picture_once() -> None:
         _keep(world, finals[0], "season-final")
         caption = finals[0].caption() or ""
         assert caption.splitlines()[0] == (
-            "Terminó la temporada de enero 2027. Empieza una nueva: febrero 2027."
+            "Terminó la temporada (enero de 2027). Empieza una nueva: febrero de 2027."
         )
         for name in ("Ana", "Beto", "Caro"):
             assert f". {name} — " in caption
+
+
+async def test_a_past_season_is_shown_by_its_key_or_as_the_previous_one() -> None:
+    async with TelegramWorld(platforms=["telegram"]) as world:
+        users = await _four_humans_play(world)
+        now = world.clock.now()
+        played = season_key(SeasonPeriod.MONTHLY, now)
+        await world.clock.advance(season_bounds(played)[1] - now + 60)
+        await world.settle()  # the season's end was announced meanwhile (a photo too)
+        group = world.fake.groups[GROUP]
+        for text in ("/top temporada anterior", f"/top temporada {played}"):
+            mark = await world.command(group, users[1], text)
+            photo = await world.fake.wait_for(
+                "sendPhoto",
+                lambda c: c.chat_id == GROUP and (c.caption() or "").startswith("Temporada"),
+                after=mark,
+            )
+            caption = photo.caption() or ""
+            assert caption.splitlines()[0].startswith("Temporada enero de 2027")
+            assert "Ana" in caption and "Dani" in caption
+        mark = await world.command(group, users[1], "/top temporada 2019-01")
+        answer = await world.fake.wait_for("sendMessage", lambda c: c.chat_id == GROUP, after=mark)
+        assert answer.params["text"] == (
+            f"Aquí no hay temporada 2019-01. Temporadas jugadas: {played}. "
+            "Prueba /top temporada anterior."
+        )

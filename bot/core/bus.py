@@ -104,6 +104,8 @@ class Manager(Protocol):
         limit: int = 10,
     ) -> Standings: ...
     async def profile(self, player: PlayerRef | int, chat: ChatRef | None) -> Profile: ...
+    async def seasons(self, chat: ChatRef | None) -> list[str]: ...
+    async def current_season(self, chat: ChatRef | None) -> str: ...
     async def set_season_period(
         self, chat: ChatRef, period: SeasonPeriod, player: PlayerRef
     ) -> None: ...
@@ -688,6 +690,14 @@ class TableManager:
         """
         player_id = player if isinstance(player, int) else await self.player_id(player)
         return await self._standings.profile(player_id, chat)
+
+    async def seasons(self, chat: ChatRef | None) -> list[str]:
+        """The seasons played in ``chat`` (everyone's when None), newest first."""
+        return await self._standings.seasons(chat)
+
+    async def current_season(self, chat: ChatRef | None) -> str:
+        """The season a match finished now counts in, in ``chat`` (the global when None)."""
+        return await self._standings.current_season(chat)
 
     async def set_season_period(
         self, chat: ChatRef, period: SeasonPeriod, player: PlayerRef

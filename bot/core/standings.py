@@ -170,6 +170,11 @@ class StandingsBook:
             rows = await storage.top_by_rating(key, now=now, limit=limit)
         return Standings(ranking, chat, None, rows=tuple(rows), asker=asker_id)
 
+    async def seasons(self, chat: ChatRef | None) -> list[str]:
+        """The seasons with rated matches in ``chat`` (the global ones when None), newest
+        first: the current one (when it has matches) and the past ones."""
+        return await self.core.storage.seasons(ALL_CHATS if chat is None else chat.key)
+
     async def profile(self, player_id: int, chat: ChatRef | None) -> Profile:
         """A player's profile; the season shown is ``chat``'s current one.
 

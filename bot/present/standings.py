@@ -40,6 +40,7 @@ __all__ = [
     "profile_facts",
     "ranking_from_input",
     "season_ended_text",
+    "season_from_input",
     "season_name",
     "standings_caption",
     "standings_facts",
@@ -89,6 +90,19 @@ def ranking_from_input(word: str) -> Ranking | None:
 def period_from_input(word: str) -> SeasonPeriod | None:
     """A season length named by an admin's word (``"semanal"``, ``"monthly"``…), or None."""
     return PERIOD_WORDS.get(word.strip().lower())
+
+
+PREVIOUS_WORDS: Final = ("anterior", "pasada", "previous", "last")
+"""Words for the season before the current one (``/top temporada anterior``)."""
+
+
+def season_from_input(word: str, played: Sequence[str], current: str) -> str | None:
+    """The season a player names after ``/top temporada``: a season key among ``played``
+    (``"2026-11"``), or "anterior" for the last one before ``current``; else None."""
+    key = word.strip().lower()
+    if key in PREVIOUS_WORDS:
+        return next((season for season in played if season != current), None)
+    return key if key in played else None
 
 
 def number_text(value: int, language: str) -> str:

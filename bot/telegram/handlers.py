@@ -23,7 +23,7 @@ from telegram.ext import ContextTypes
 import bot.core as p
 from bot.present.i18n import Translator, language_of
 from bot.present.labels import rules_text
-from bot.present.standings import ranking_from_input
+from bot.present.standings import ranking_from_input, season_from_input
 from bot.present.texts import confirmation, refused
 from bot.telegram.commands import read_table_args
 from bot.telegram.drawing import Drawing
@@ -238,8 +238,9 @@ class Commands:
 
     @said(anyone=True)
     async def top(self, said: Said) -> None:
-        """/top [rating|temporada|saldo|parejas]: a top list as a picture (the same rows in
-        its caption), with switches for the list and, in a group, for everyone's players."""
+        """/top [rating|temporada [anterior|AAAA-MM]|saldo|parejas]: a top list as a picture
+        (the same rows in its caption), with switches for the list and, in a group, for
+        everyone's players; a past season by its key or "anterior"."""
         ranking = p.Ranking.RATING
         if said.args:
             chosen = ranking_from_input(said.args[0])
@@ -255,8 +256,33 @@ class Commands:
                 )
                 return
             ranking = chosen
+        season = None
+        if ranking is p.Ranking.SEASON and len(said.args) > 1:
+            manager = self.s.manager
+            played = await manager.seasons(said.chat)
+            season = season_from_input(
+                said.args[1], played, await manager.current_season(said.chat)
+            )
+            if season is None:
+                _ = self.s.t(said.language)
+                names = ", ".join(played[:6]) or "—"
+                await self.s.reply(
+                    said.message,
+                    _(
+                        "No season {word} here. Seasons played: {seasons}. Try /top temporada "
+                        "anterior.",
+                        word=_echo(said.args[1:2]),
+                        seasons=names,
+                    ),
+                )
+                return
         screen = await self.lists.top_screen(
-            ranking, said.chat, everyone=False, asker=said.player, language=said.language
+            ranking,
+            said.chat,
+            everyone=False,
+            asker=said.player,
+            language=said.language,
+            season=season,
         )
         await self.lists.reply(said.message, screen)
 

@@ -64,13 +64,17 @@ class Lists:
         everyone: bool,
         asker: p.PlayerRef | None,
         language: str,
+        season: str | None = None,
     ) -> Screen:
         """The list ``ranking`` of ``group``'s players (everyone's when ``everyone`` or in
-        a private chat, ``group`` None), the asker highlighted, with its switches."""
+        a private chat, ``group`` None), the asker highlighted, with its switches;
+        ``season`` a past season of the season list (the current one when None)."""
         from render import standings_png
 
         scope = None if everyone else group
-        standings = await self.s.manager.standings(ranking, scope, asker=asker, limit=TOP_ROWS)
+        standings = await self.s.manager.standings(
+            ranking, scope, asker=asker, season=season, limit=TOP_ROWS
+        )
         title = self.s.titles.get(self.s.chat_id(group)) if group is not None else None
         facts = standings_facts(standings, language, chat_title=title)
         caption = standings_caption(standings, language, chat_title=title)
