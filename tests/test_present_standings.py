@@ -94,7 +94,7 @@ def test_the_pairs_list_names_both_partners_and_their_record() -> None:
         "7-2",
         True,
     )
-    assert facts.headers == ("Pareja", "Ganadas", "Partidas", "Récord")
+    assert facts.headers == ("Pareja", "% ganadas", "Partidas", "Récord")
 
 
 def test_an_empty_list_says_so_in_the_picture_and_the_caption() -> None:

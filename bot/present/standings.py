@@ -196,7 +196,7 @@ def standings_facts(
                 "Partners with at least {n} matches together",
                 PAIR_MIN_MATCHES,
             ),
-            headers=(_("Pair"), _("Won"), _("Matches"), _("Record")),
+            headers=(_("Pair"), _("Win rate"), _("Matches"), _("Record")),
             rows=rows,
             empty_text=_("No pair has played enough matches together yet."),
         )
