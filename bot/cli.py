@@ -24,6 +24,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "backup": ("bot.commands.backup", "copy the database safely while the bot runs"),
     "ratings": ("bot.commands.ratings", "recompute the ratings from the match records (--check)"),
     "replay": ("bot.commands.replay", "check and score a match record (docs/records.md)"),
+    "analyze": (
+        "bot.commands.analyze",
+        "what should have been played: the maestro's analysis of a record (JSON)",
+    ),
     "robot": ("bot.commands.robot", "a robot speaking the robot protocol on stdin/stdout"),
     "simulate": ("bot.commands.simulate", "compare two robot levels on duplicate deals"),
     "profile": (
