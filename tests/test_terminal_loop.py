@@ -248,3 +248,14 @@ def test_a_line_typed_when_it_is_not_your_turn_is_answered_at_once_and_never_pla
     finally:
         terminal.close()
     assert terminal.error_text == ""
+
+
+async def test_a_asks_for_the_analysis_of_the_last_finished_hand():
+    code, text, _ = await run_script("a\n" + "1\n" * 10 + "a\n" + "1\n" * 400)
+    assert code == 0
+    assert "  ! Aún no ha terminado ninguna mano tuya: pídelo de nuevo al acabar esta." in text
+    assert "Escribe a para ver qué debiste jugar en esta mano." in text
+    assert "Analizando tu última mano…" in text
+    found = [line for line in text.splitlines() if line.startswith("Mano 1: ")]
+    assert len(found) >= 1
+    assert "precisión" in found[-1] or "no tuviste ninguna elección" in found[-1]

@@ -28,9 +28,11 @@ import json
 import logging
 import random
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Protocol, TypeVar
 
+from bot.core.analysis import AnalysisReply, Analyst
 from bot.core.buttons import ForgedPress, Press, decode_press
 from bot.core.chat_rules import ChatRules
 from bot.core.clock import Clock, SystemClock, Timer
@@ -53,7 +55,7 @@ from bot.core.commands import (
     ShowMyTiles,
     SitAt,
 )
-from bot.core.events import ChatRulesInfo, Port, Refused, Reply, TableChanged
+from bot.core.events import ChatRulesInfo, Port, Refusal, Refused, Reply, TableChanged
 from bot.core.lobby import Lobby
 from bot.core.ownership import (
     CLAIM_STALE_SECONDS,
@@ -105,6 +107,9 @@ class Manager(Protocol):
     ) -> Standings: ...
     async def profile(self, player: PlayerRef | int, chat: ChatRef | None) -> Profile: ...
     async def seasons(self, chat: ChatRef | None) -> list[str]: ...
+    async def analyze(
+        self, player: PlayerRef, chat: ChatRef | None = None, table_id: str | None = None
+    ) -> AnalysisReply | Refusal: ...
     async def current_season(self, chat: ChatRef | None) -> str: ...
     async def set_season_period(
         self, chat: ChatRef, period: SeasonPeriod, player: PlayerRef
@@ -143,6 +148,8 @@ class TableManager:
         owner: this process's claim id for the platforms it hosts (see
             :mod:`bot.core.ownership`); a fresh one by default.
         claim_stale_seconds: a claim silent this long belongs to a dead process.
+        analysis_executor: where "¿Qué debí jugar?" searches run (default: one worker
+            process, started on first use; tests pass a thread pool).
 
     Raises:
         ValueError: an unknown robot level or preset.
@@ -167,6 +174,7 @@ class TableManager:
         time_slice: float = 0.005,
         default_preset: str = "venezolano",
         owner: OwnerId | None = None,
+        analysis_executor: Executor | None = None,
         claim_stale_seconds: float = CLAIM_STALE_SECONDS,
     ) -> None:
         if robot_level not in LEVELS:
@@ -205,6 +213,7 @@ class TableManager:
         self._session = session = Session(core, timers, settlement)
         self._rules = ChatRules(core)
         self._standings = StandingsBook(core)
+        self._analyst = Analyst(core, analysis_executor)
         self._lobby = lobby = Lobby(core, timers, session, settlement, self._rules)
         self._resume = Resume(core, timers, session)
         timers.install(
@@ -346,6 +355,7 @@ class TableManager:
         """
         core = self._core
         core.stopped = True
+        self._analyst.close()
         tables = list(core.tables.values())
         for table in tables:
             self._timers.freeze(table)
@@ -698,6 +708,17 @@ class TableManager:
     async def current_season(self, chat: ChatRef | None) -> str:
         """The season a match finished now counts in, in ``chat`` (the global when None)."""
         return await self._standings.current_season(chat)
+
+    async def analyze(
+        self, player: PlayerRef, chat: ChatRef | None = None, table_id: str | None = None
+    ) -> AnalysisReply | Refusal:
+        """'¿Qué debí jugar?': the maestro's analysis of ``player``'s decisions in their
+        last finished hand at their table (docs, issue 15); a refusal (no table, no
+        finished hand yet...) changes nothing. The search runs off the event loop."""
+        try:
+            return await self._analyst.analyze(player, chat, table_id)
+        except Refused as exc:
+            return exc.refusal(player)
 
     async def set_season_period(
         self, chat: ChatRef, period: SeasonPeriod, player: PlayerRef

@@ -139,6 +139,7 @@ class RefusalReason(StrEnum):
     NOT_ENDED = "not_ended"
     WRONG_PLATFORM = "wrong_platform"
     SHUTTING_DOWN = "shutting_down"  # the manager is stopping: nothing is taken now
+    NO_FINISHED_HAND = "no_finished_hand"  # nothing to analyse yet (issue 15)
 
 
 class EmoteName(StrEnum):

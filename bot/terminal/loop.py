@@ -18,12 +18,14 @@ from bot.core import (
     OpenTable,
     PlayerRef,
     PressButton,
+    Refusal,
     RobotSeat,
     ShowMyTiles,
     TableManager,
     YourTiles,
 )
 from bot.core.clock import Clock, SystemClock
+from bot.present.analysis import analysis_text
 from bot.present.i18n import LEVEL_NAMES, Translator, emote_from_input, refusal_text, translator
 from bot.present.texts import refused
 from bot.terminal.port import TerminalPort, Width
@@ -225,7 +227,8 @@ async def _command(
     text: str,
     _: Translator,
 ) -> None:
-    """Does what one typed line asks (a move, an emote, ``t``, ``b``, ``q``, else help).
+    """Does what one typed line asks (a move, an emote, ``t``, ``a``, ``b``, ``q``, else
+    help).
 
     A number is checked against the turn on screen now (:attr:`TerminalPort.prompt`),
     never against one that has passed.
@@ -252,6 +255,14 @@ async def _command(
         for event in reply.events:
             if isinstance(event, YourTiles):
                 port.say(_("Your tiles: {tiles}", tiles=tiles_text(event.view.tiles)))
+    elif word == "a":
+        port.say(_("Analysing your last hand…"))
+        found = await manager.analyze(me, chat, table_id)
+        if isinstance(found, Refusal):
+            port.say(f"  ! {refused(found)}")
+        else:
+            port.say(analysis_text(found, me.language))
+        return
     elif word == "b":
         reply = await manager.handle(ComeBack(me, chat, table_id))
     elif word == "q":

@@ -354,6 +354,7 @@ class TerminalPort:
                 score=self.score_text(event.score),
             )
         )
+        self.say(_("Type a to see what you should have played in this hand."))
 
     def _match_ended(self, event: MatchEnded) -> None:
         _ = self._

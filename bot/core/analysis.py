@@ -1,0 +1,120 @@
+"""'¿Qué debí jugar?' at a live table (issue 15): the maestro's analysis of the asking
+player's decisions in their last finished hand (``engine.robots.analysis``).
+
+Only finished hands are analysed (all tiles are public then, and nothing said can help
+anyone in the hand being played); each decision is valued from the player's own view at
+that moment. The search runs off the event loop — in a worker process by default, so
+tables keep moving — from the match record (plain JSON across the process boundary).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.commands import ChatRef, PlayerRef
+from bot.core.events import Refused, SeatInfo
+from bot.core.projection import ROBOT_NAMES, seat_infos
+from bot.core.state import Core
+from bot.core.vocabulary import RefusalReason
+from engine.match import Match
+from engine.records import record_of, replay
+from engine.robots.analysis import HandAnalysis, analyze_hand
+
+__all__ = ["AnalysisReply", "Analyst", "analyze_in_worker"]
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisReply:
+    """The analysis of a player's hand, with the table's seats and label (names)."""
+
+    table_id: str
+    label: str
+    analysis: HandAnalysis
+    seats: tuple[SeatInfo, ...]
+
+
+def analyze_in_worker(record: dict[str, Any], index: int, seat: int) -> HandAnalysis:
+    """The analysis of hand ``index`` for ``seat`` (a worker process runs this)."""
+    return analyze_hand(replay(record), index, seat)
+
+
+class Analyst:
+    """Finds the asking player's last finished hand and has it analysed off the loop.
+
+    Args:
+        core: the core's shared state.
+        executor: where the search runs; None: a one-worker process pool (spawned on
+            first use, so the bot's own start is not slowed).
+    """
+
+    def __init__(self, core: Core, executor: Executor | None = None) -> None:
+        self.core = core
+        self._executor = executor
+        self._own: ProcessPoolExecutor | None = None
+
+    def _pool(self) -> Executor:
+        if self._executor is not None:
+            return self._executor
+        if self._own is None:
+            context = multiprocessing.get_context("spawn")
+            self._own = ProcessPoolExecutor(max_workers=1, mp_context=context)
+        return self._own
+
+    def close(self) -> None:
+        """Stop the worker process, if one was started."""
+        if self._own is not None:
+            self._own.shutdown(wait=False, cancel_futures=True)
+            self._own = None
+
+    async def analyze(
+        self, player: PlayerRef, chat: ChatRef | None, table_id: str | None
+    ) -> AnalysisReply:
+        """The analysis of ``player``'s decisions in their last finished hand at their
+        table here (``table_id``, else their table in ``chat``, else their only one; a
+        table that just ended counts).
+
+        Raises:
+            Refused: NO_TABLE, TABLE_GONE, NOT_SEATED, NO_FINISHED_HAND.
+        """
+        match, seat, label, seats, found = self._find(player, chat, table_id)
+        finished = [i for i, hand in enumerate(match.hands) if hand.outcome is not None]
+        if not finished:
+            raise Refused(RefusalReason.NO_FINISHED_HAND, found)
+        record = record_of(match)
+        loop = asyncio.get_running_loop()
+        analysis = await loop.run_in_executor(
+            self._pool(), analyze_in_worker, record, finished[-1], seat
+        )
+        return AnalysisReply(found, label, analysis, seats)
+
+    def _find(
+        self, player: PlayerRef, chat: ChatRef | None, table_id: str | None
+    ) -> tuple[Match, int, str, tuple[SeatInfo, ...], str]:
+        core = self.core
+        if table_id is not None and table_id not in core.tables:
+            ended = core.ended.get(table_id)
+            if ended is None or ended.match is None:
+                raise Refused(RefusalReason.TABLE_GONE, table_id)
+            seat = next(
+                (i for i, s in enumerate(ended.seats) if s.player is not None
+                 and s.player.key == player.key),
+                None,
+            )  # fmt: skip
+            if seat is None:
+                raise Refused(RefusalReason.NOT_SEATED, table_id)
+            names = tuple(
+                SeatInfo(seat=i, name=s.player.display_name, player=s.player)
+                if s.player is not None
+                else SeatInfo(seat=i, name=ROBOT_NAMES[i], is_robot=True)
+                for i, s in enumerate(ended.seats)
+            )
+            return ended.match, seat, "", names, table_id
+        table = core.table_for(player, chat, table_id)
+        seat = core.seat_at(table, player)
+        if table.match is None:
+            raise Refused(RefusalReason.NO_FINISHED_HAND, table.id)
+        return table.match, seat, table.label, seat_infos(table), table.id

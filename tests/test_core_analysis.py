@@ -1,0 +1,55 @@
+"""'¿Qué debí jugar?' at a live table (bot/core/analysis.py)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from test_manager import ANA, BETO, CHAT, run_table, seat_with_robots
+
+from bot.core import PressButton, Refusal, RefusalReason, ShowMyTiles
+from bot.core.analysis import AnalysisReply
+from engine.robots.analysis import analyze_hand
+
+
+async def test_before_a_hand_ends_there_is_nothing_to_analyse(make_manager, clock):
+    manager = make_manager(analysis_executor=ThreadPoolExecutor(1))
+    await seat_with_robots(manager, clock)
+    found = await manager.analyze(ANA, CHAT)
+    assert isinstance(found, Refusal) and found.reason is RefusalReason.NO_FINISHED_HAND
+    assert found.to == ANA
+    other = await manager.analyze(BETO, CHAT)
+    assert isinstance(other, Refusal) and other.reason is RefusalReason.NO_TABLE
+
+
+async def test_the_last_finished_hand_of_the_players_seat_is_analysed(make_manager, clock):
+    manager = make_manager(analysis_executor=ThreadPoolExecutor(1))
+    table_id = await seat_with_robots(manager, clock)
+    while (match := manager.match_of(table_id)) is not None and len(match.hands) < 2:
+        if manager.table_state(table_id).turn == 0:  # type: ignore[union-attr]
+            (tiles,) = (await manager.handle(ShowMyTiles(ANA, None, table_id))).events
+            await manager.handle(PressButton(ANA, tiles.moves[0].payload))  # type: ignore[attr-defined]
+        await clock.advance(1.0)
+    found = await manager.analyze(ANA, CHAT)
+    assert isinstance(found, AnalysisReply)
+    assert (found.table_id, found.analysis.hand, found.analysis.seat) == (table_id, 1, 0)
+    match = manager.match_of(table_id)
+    assert match is not None
+    assert found.analysis == analyze_hand(match, 0, 0)
+    assert found.seats[0].name == "Ana"
+
+
+async def test_a_finished_match_is_analysed_from_the_table_kept_after_it_closed(
+    make_manager, clock
+):
+    manager = make_manager()  # the default: a worker process
+    table_id = await seat_with_robots(manager, clock)
+    await run_table(manager, clock, table_id, [ANA])
+    match = manager.match_of(table_id)
+    assert match is not None and table_id not in manager.tables()
+    found = await manager.analyze(ANA, None, table_id)
+    assert isinstance(found, AnalysisReply)
+    last = len(match.hands) - 1
+    assert found.analysis == analyze_hand(match, last, 0)
+    foreign = await manager.analyze(BETO, None, table_id)
+    assert isinstance(foreign, Refusal) and foreign.reason is RefusalReason.NOT_SEATED
+    await manager.stop()
