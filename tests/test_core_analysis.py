@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from test_manager import ANA, BETO, CHAT, run_table, seat_with_robots
 
-from bot.core import PressButton, Refusal, RefusalReason, ShowMyTiles
+from bot.core import ChatRef, PressButton, Refusal, RefusalReason, ShowMyTiles
 from bot.core.analysis import AnalysisReply
 from engine.robots.analysis import analyze_hand
 
@@ -53,3 +53,15 @@ async def test_a_finished_match_is_analysed_from_the_table_kept_after_it_closed(
     foreign = await manager.analyze(BETO, None, table_id)
     assert isinstance(foreign, Refusal) and foreign.reason is RefusalReason.NOT_SEATED
     await manager.stop()
+
+
+async def test_after_the_match_the_players_closed_table_here_is_found_without_its_id(
+    make_manager, clock
+):
+    manager = make_manager(analysis_executor=ThreadPoolExecutor(1))
+    table_id = await seat_with_robots(manager, clock)
+    await run_table(manager, clock, table_id, [ANA])
+    found = await manager.analyze(ANA, CHAT)
+    assert isinstance(found, AnalysisReply) and found.table_id == table_id
+    elsewhere = await manager.analyze(ANA, ChatRef("test", "other-group"))
+    assert isinstance(elsewhere, Refusal) and elsewhere.reason is RefusalReason.NO_TABLE

@@ -6,6 +6,7 @@ The pictures the fake received are written to ``/tmp/tg-pics/`` to be looked at.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -299,3 +300,36 @@ async def test_a_past_season_is_shown_by_its_key_or_as_the_previous_one() -> Non
             f"Aquí no hay temporada 2019-01. Temporadas jugadas: {played}. "
             "Prueba /top temporada anterior."
         )
+
+
+async def test_what_should_i_have_played_answers_under_the_hand_and_with_a_command() -> None:
+    async with TelegramWorld(platforms=["telegram"]) as world:
+        users = await _four_humans_play(world)
+        group = world.fake.groups[GROUP]
+        results = [
+            m for m in world.fake.messages_in(GROUP)
+            if "🔍" in json.dumps((m.get("reply_markup") or {}), ensure_ascii=False)
+        ]  # fmt: skip
+        assert results, "every hand's result carries the analysis button"
+        data = _button(results[0], "¿Qué debí jugar?")
+        assert data.startswith("dma:")
+        mark = len(world.fake.calls)
+        query = world.fake.press(users[0], results[0], data)
+        answer = await world.fake.answer_to(query, timeout=20)
+        assert answer.params.get("text") == "Te lo envié por privado."
+        sent = [
+            c for c in world.fake.calls[mark:]
+            if c.method in ("sendPhoto", "sendMessage") and c.chat_id == users[0].id
+        ]  # fmt: skip
+        text = sent[-1].caption() if sent[-1].method == "sendPhoto" else sent[-1].params["text"]
+        assert (text or "").startswith("Mano ")
+        assert "precisión" in (text or "") or "no tuviste ninguna elección" in (text or "")
+        forged = world.fake.press(users[0], results[0], "dma:no-such-table")
+        refused = await world.fake.answer_to(forged, timeout=20)
+        assert refused.params.get("show_alert") is True
+        mark = await world.command(group, users[1], "/analisis")
+        answer = await world.fake.wait_for(
+            ("sendPhoto", "sendMessage"), lambda c: c.chat_id == GROUP, after=mark, timeout=20
+        )
+        said = answer.caption() if answer.method == "sendPhoto" else answer.params["text"]
+        assert (said or "").startswith("Mano ")

@@ -91,6 +91,16 @@ class Analyst:
         )
         return AnalysisReply(found, label, analysis, seats)
 
+    def _last_ended(self, player: PlayerRef, chat: ChatRef | None) -> str | None:
+        """The player's most recently closed table here (its match kept), if any."""
+        for table_id in reversed(self.core.ended):
+            ended = self.core.ended[table_id]
+            if ended.match is None or (chat is not None and ended.chat.key != chat.key):
+                continue
+            if any(s.player is not None and s.player.key == player.key for s in ended.seats):
+                return table_id
+        return None
+
     def _find(
         self, player: PlayerRef, chat: ChatRef | None, table_id: str | None
     ) -> tuple[Match, int, str, tuple[SeatInfo, ...], str]:
@@ -113,7 +123,15 @@ class Analyst:
                 for i, s in enumerate(ended.seats)
             )
             return ended.match, seat, "", names, table_id
-        table = core.table_for(player, chat, table_id)
+        try:
+            table = core.table_for(player, chat, table_id)
+        except Refused as exc:
+            if table_id is not None or exc.reason is not RefusalReason.NO_TABLE:
+                raise
+            last = self._last_ended(player, chat)
+            if last is None:
+                raise
+            return self._find(player, chat, last)
         seat = core.seat_at(table, player)
         if table.match is None:
             raise Refused(RefusalReason.NO_FINISHED_HAND, table.id)

@@ -12,10 +12,15 @@ from engine.robots.analysis import CLOSE_ENOUGH, Decision
 from engine.views import PublicView
 from render.facts import TableFacts
 
-__all__ = ["SHOWN", "analysis_picture", "analysis_text", "move_phrase"]
+__all__ = ["SHOWN", "analysis_button", "analysis_picture", "analysis_text", "move_phrase"]
 
 SHOWN = 3
 """Decisions an analysis names (the costliest)."""
+
+
+def analysis_button(language: str) -> str:
+    """The label of the button under a hand's result that asks for the analysis."""
+    return translator(language_of(language))("What should I have played?")
 
 
 def move_phrase(move: Move, language: str) -> str:

@@ -17,7 +17,7 @@ from bot.present.labels import rules_text
 from bot.present.texts import confirmation, refused
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import MENU_CHOICES, config_keyboard, next_choice
-from bot.telegram.links import ConfigPress, JoinLink, decode_config, decode_top
+from bot.telegram.links import ConfigPress, JoinLink, decode_analysis, decode_config, decode_top
 from bot.telegram.sender import send
 from bot.telegram.shared import Shared
 from bot.telegram.standings import Lists
@@ -74,6 +74,10 @@ class Callbacks:
 
             await self.lists.on_press(query, top, player, chat, answer)
             return
+        analysis = decode_analysis(query.data)
+        if analysis is not None:
+            await self._on_analysis(query, user.id, player, analysis)
+            return
         config = decode_config(query.data)
         if config is not None:
             await self._on_config(query, player, chat, config)
@@ -101,6 +105,23 @@ class Callbacks:
             done = confirmation(press.kind, reply, player.language) if press else ""
             await self._answer(query, done or None)
         self.drawing.private_events(reply)
+
+    async def _on_analysis(
+        self, query: CallbackQuery, user_id: int, player: p.PlayerRef, table_id: str
+    ) -> None:
+        """ "¿Qué debí jugar?" under a hand's result: the presser's own analysis, sent to
+        their private chat (an alert with the text when they cannot be written to)."""
+        s = self.s
+        found = await s.manager.analyze(player, None, table_id)
+        if isinstance(found, p.Refusal):
+            await self._answer(query, refused(found, player.language), alert=True)
+            return
+        screen = await self.lists.analysis_screen(found, player.language)
+        if await self.lists.send_private(user_id, screen):
+            await self._answer(query, s.t(player.language)("Sent to our private chat."))
+        else:
+            text = screen if isinstance(screen, str) else screen.caption
+            await self._answer(query, text, alert=True)
 
     async def _on_config(
         self, query: CallbackQuery, player: p.PlayerRef, chat: p.ChatRef | None, press: ConfigPress

@@ -71,6 +71,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("balance", "saldo", "balance", N_("Your balance")),
     CommandSpec("top", "top", "top", N_("Top lists: rating, season, balance, pairs")),
     CommandSpec("profile", "perfil", "profile", N_("Your profile and rating")),
+    CommandSpec(
+        "analysis", "analisis", "analysis", N_("What should I have played? (your last hand)")
+    ),
     CommandSpec("rules", "reglas", "rules", N_("This chat's rules")),
     CommandSpec("config", "config", "config", N_("Choose this chat's rules (admins)")),
     CommandSpec(

@@ -287,6 +287,20 @@ class Commands:
         await self.lists.reply(said.message, screen)
 
     @said()
+    async def analysis(self, said: Said) -> None:
+        """/analisis, /analysis: the maestro's analysis of my last finished hand here
+        (what each costly move cost and the better one), answered where I asked."""
+        found = await self.s.manager.analyze(said.by, said.chat)
+        if isinstance(found, p.Refusal):
+            await self.s.reply(said.message, refused(found, said.language))
+            return
+        screen = await self.lists.analysis_screen(found, said.language)
+        if isinstance(screen, str):
+            await self.s.reply(said.message, screen)
+        else:
+            await self.lists.reply(said.message, screen)
+
+    @said()
     async def profile(self, said: Said) -> None:
         """/perfil, /profile: my profile; as a reply, the replied-to author's; with a
         mention, that user's (an @username only if I have seen them)."""

@@ -13,12 +13,13 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.core import EMOTES, Ranking, TableChanged, YourTiles, encode_action
+from bot.present.analysis import analysis_button
 from bot.present.i18n import emote_label, translator
 from bot.present.labels import option_label, preset_label, value_label
 from bot.present.live import link_label
 from bot.present.standings import RANKING_LABELS
 from bot.present.texts import move_buttons
-from bot.telegram.links import TopPress, encode_config, encode_top
+from bot.telegram.links import TopPress, encode_analysis, encode_config, encode_top
 from engine.rules import OPTION_VALUES, PRESET_NAMES, Rules
 
 __all__ = [
@@ -151,6 +152,14 @@ def back_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:
                 )
             ]
         ]
+    )
+
+
+def analysis_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:
+    """ "¿Qué debí jugar?" under a hand's result (each presser gets their own analysis)."""
+    label = "🔍 " + analysis_button(language)
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(label, callback_data=encode_analysis(table_id))]]
     )
 
 

@@ -22,7 +22,7 @@ from bot.present.labels import LANGUAGE_LABELS, rules_text
 from bot.present.screens import hand_ended_text, match_ended_caption
 from bot.present.texts import GROUP_CLOSES, closed_text, refused
 from bot.telegram.drawing import Drawing
-from bot.telegram.keyboards import back_keyboard, link_keyboard, rematch_keyboard
+from bot.telegram.keyboards import analysis_keyboard, back_keyboard, link_keyboard, rematch_keyboard
 from bot.telegram.links import JoinLink
 from bot.telegram.sender import is_photo_refused
 from bot.telegram.shared import ANONYMOUS_ADMIN_ID, PLATFORM, Board, Shared
@@ -67,7 +67,9 @@ class TelegramPort:
             seats = board.event.seats if board and board.event else ()
             if len(seats) == 4:
                 label = board.label if board else ""
-                s.group_text(event.chat, hand_ended_text(event, seats, label, event.chat.language))
+                text = hand_ended_text(event, seats, label, event.chat.language)
+                markup = analysis_keyboard(event.table_id, event.chat.language)
+                s.group_text(event.chat, text, markup)
         elif isinstance(event, p.MatchEnded):
             self._match_ended(event)
         elif isinstance(event, p.SeatTakenByRobot):

@@ -15,9 +15,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, InputMediaPhoto, Message
-from telegram.error import TelegramError
+from telegram.error import Forbidden, TelegramError
 
 import bot.core as p
+from bot.core.analysis import AnalysisReply
+from bot.present.analysis import analysis_picture, analysis_text
 from bot.present.screens import CAPTION_LIMIT
 from bot.present.standings import (
     profile_caption,
@@ -95,6 +97,34 @@ class Lists:
         return Screen(png, caption[:CAPTION_LIMIT])
 
     # ------------------------------------------------------------------ sending
+    async def analysis_screen(self, found: AnalysisReply, language: str) -> Screen | str:
+        """A player's analysis: the board at the costliest decision with the text as its
+        caption, or the text alone when no move cost anything."""
+        from render import board_png
+
+        text = analysis_text(found, language)
+        picture = analysis_picture(found, language)
+        if picture is None:
+            return text
+        return Screen(await self.render(board_png, *picture), text[:CAPTION_LIMIT])
+
+    async def send_private(self, user_id: int, screen: Screen | str) -> bool:
+        """Send a screen to a player's private chat; False when they cannot be written to."""
+        s = self.s
+        if isinstance(screen, str):
+            return await s.private_text(user_id, screen)
+        try:
+            await send(lambda: s.bot.send_photo(user_id, screen.png, caption=screen.caption))
+        except Forbidden:
+            s.reachable.discard(user_id)
+            return False
+        except TelegramError:
+            s.stats.failures += 1
+            log.warning("could not send a picture to user %s", user_id, exc_info=True)
+            return False
+        s.reachable.add(user_id)
+        return True
+
     async def reply(self, message: Message, screen: Screen) -> Message | None:
         """Answer ``message`` with ``screen``: a photo, or its caption as text where the
         bot may not send photos."""
