@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.core import ChatRef, Ranking
+from bot.discord.analysis import parse_analysis
 from bot.discord.standings import parse_top, top_custom_id, top_view
 from bot.present.standings import season_name
 from storage.memory import MemoryStorage
@@ -222,3 +223,30 @@ def test_the_top_view_in_english_names_the_lists_and_offers_this_server_from_eve
     assert labels == ["Rating", "Season", "Balance", "Pairs", "This server"]
     alone = top_view(Ranking.RATING, True, "en", server=False)
     assert len(alone.children) == 4
+
+
+async def test_every_hand_result_offers_each_member_their_own_analysis_privately(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    people = await four_humans_finish_a_match(fake, harness)
+    guild = next(iter(fake.guilds))
+    results = [
+        m for m in fake.messages_in(fake.channel_of(guild))
+        if any(i.startswith("dma:") for i in m.custom_ids())
+    ]  # fmt: skip
+    assert results and results[0].labels() == ["¿Qué debí jugar?"]
+    custom_id = results[0].custom_ids()[0]
+    table = parse_analysis(custom_id)
+    assert table is not None
+    pressed = await fake.click(people[2], results[0], custom_id)
+    (answer,) = await fake.replied(pressed, timeout=30)
+    assert answer.ephemeral
+    assert answer.content.startswith("Mano ")
+    assert "precisión" in answer.content or "no tuviste ninguna elección" in answer.content
+    if answer.attachments:  # a costly move: the board at that moment
+        assert answer.attachments[0]["filename"] == "jugada.png"
+        keep("jugada.png", png(answer))
+    stranger = fake.add_user("Zoe")
+    refused = await fake.click(stranger, results[0], custom_id)
+    (no,) = await fake.replied(refused, timeout=30)
+    assert no.ephemeral and no.content == "No tienes asiento en esa mesa."

@@ -27,6 +27,7 @@ from discord.ext import commands
 
 from bot.core import Manager
 from bot.core.clock import Clock
+from bot.discord.analysis import AnalysisDesk, analysis_item, parse_analysis
 from bot.discord.buttons import PressItem, custom_ids, press_item
 from bot.discord.cog import DominoCog
 from bot.discord.config import ConfigCog
@@ -84,6 +85,7 @@ class DominoBot(commands.AutoShardedBot):
         self.port = DiscordPort(self, notes=manager, links=links, **port_render)
         self.replies = Replies(manager, self.port)
         self.presses = Presses(self.replies)
+        self.analysis = AnalysisDesk(manager, render["render_board"])
         self.standings = StandingsDesk(
             manager,
             render_standings=render.get("render_standings"),
@@ -101,7 +103,9 @@ class DominoBot(commands.AutoShardedBot):
         )
         await self.add_cog(ConfigCog(self.manager, self.replies), guild=guild)
         self.add_dynamic_items(
-            press_item(self.presses.on_press), top_item(self.standings.on_top_press)
+            press_item(self.presses.on_press),
+            top_item(self.standings.on_top_press),
+            analysis_item(self.analysis.on_press),
         )
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         await self.tree.sync(guild=guild)
@@ -149,6 +153,11 @@ class DominoBot(commands.AutoShardedBot):
         data: Any = interaction.data or {}
         custom_id = data.get("custom_id")
         message = interaction.message
+        table = parse_analysis(custom_id) if isinstance(custom_id, str) else None
+        if table is not None:
+            if message is None or custom_id not in custom_ids(message):
+                await self.analysis.on_press(interaction, table)
+            return  # else AnalysisItem answers it
         top = parse_top(custom_id) if isinstance(custom_id, str) else None
         if top is not None:
             if message is None or custom_id not in custom_ids(message):

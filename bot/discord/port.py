@@ -62,6 +62,7 @@ from bot.core import (
     TableClosed,
     YourTiles,
 )
+from bot.discord.analysis import analysis_view
 from bot.discord.buttons import board_view
 from bot.discord.i18n import texts
 from bot.discord.messages import (
@@ -581,7 +582,8 @@ class DiscordPort:
                 self._render_hand_result, event.view, board_facts(board.latest, language)
             )
             files.append(discord.File(io.BytesIO(png), "mano.png"))
-        await self._say(event.chat, f"{headline}\n{score}", files=files)
+        view = analysis_view(event.table_id, language)
+        await self._say(event.chat, f"{headline}\n{score}", files=files, view=view)
 
     async def _match_ended(self, event: MatchEnded) -> None:
         language = event.chat.language
