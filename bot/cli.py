@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("bot.commands.run", "host tables on Telegram and/or Discord (tokens from env/.env)"),
     "doctor": ("bot.commands.doctor", "check configuration, database and tokens"),
     "backup": ("bot.commands.backup", "copy the database safely while the bot runs"),
+    "migrate": ("bot.commands.migrate", "copy the SQLite database into an empty PostgreSQL one"),
     "replay": ("bot.commands.replay", "check and score a match record (docs/records.md)"),
     "robot": ("bot.commands.robot", "a robot speaking the robot protocol on stdin/stdout"),
     "simulate": ("bot.commands.simulate", "compare two robot levels on duplicate deals"),

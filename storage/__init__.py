@@ -9,6 +9,7 @@ in memory for tests. The interface is :class:`storage.base.Storage`.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from storage.base import (
@@ -53,6 +54,7 @@ __all__ = [
     "default_db_path",
     "is_postgres_url",
     "open_storage",
+    "redact_dsn",
 ]
 
 DEFAULT_DB_PATH = "domino.db"
@@ -67,6 +69,11 @@ def default_db_path() -> Path:
 def is_postgres_url(target: object) -> bool:
     """Whether ``target`` is a PostgreSQL URL (``postgresql://…`` or ``postgres://…``)."""
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+def redact_dsn(target: str | os.PathLike[str]) -> str:
+    """A database path or URL as shown in logs and messages: a URL's password hidden."""
+    return re.sub(r"^(\w+://[^:/@]*):[^@/]*@", r"\1:***@", os.fspath(target))
 
 
 async def open_storage(path: str | os.PathLike[str] | None = None) -> Storage:

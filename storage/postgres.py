@@ -40,13 +40,13 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 
 import asyncpg
 
+from storage import redact_dsn
 from storage.base import (
     ACTIVE_SECONDS,
     DEFAULT_STAKE,
@@ -154,11 +154,6 @@ _RETRY: Final = (
 
 class _TryAgain(Exception):
     """Raised inside an operation that saw a concurrent writer: run it again."""
-
-
-def redact_dsn(dsn: str) -> str:
-    """The DSN without its password, to show in logs and messages."""
-    return re.sub(r"^(\w+://[^:/@]*):[^@/]*@", r"\1:***@", dsn)
 
 
 # ------------------------------------------------------------------ migrations
