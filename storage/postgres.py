@@ -19,8 +19,9 @@ one order so that writers queue instead of deadlocking:
 3. the players' ``accounts`` rows, by id (``FOR UPDATE``): a stake reads the balances
    it checks under that lock; a match record reads and writes its humans' ratings under
    it, so ratings move in the order the matches are stored;
-4. the house account last: every transaction that pays or takes house money queues on it
-   just before it commits.
+4. the house account last: every transaction that pays or takes house money writes its
+   ledger entries as its last statement, so the house's row (which every settlement
+   moves) is held only for that statement and the commit.
 
 An operation that loses a race anyway (two processes creating the same player, escrow or
 match record at once: a unique violation) or that PostgreSQL aborts (a deadlock, a
@@ -219,16 +220,6 @@ def _count(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
-async def _lock_accounts(conn: Conn, keys: Sequence[str]) -> None:
-    """Lock accounts in the one order (by id, the house last)."""
-    if keys:
-        await conn.execute(
-            "SELECT 1 FROM accounts WHERE key = ANY($1::text[])"
-            " ORDER BY kind = 'house', id FOR UPDATE",
-            list(keys),
-        )
-
-
 async def _lock_players(conn: Conn, player_ids: Sequence[int]) -> None:
     """Lock players' accounts by id (step 3 of the module's lock order)."""
     if player_ids:
@@ -261,12 +252,17 @@ _POST: Final = (
 
 
 async def _post(conn: Conn, plan: Plan, at: float) -> None:
-    """Write one planned ledger transaction; the trigger on ``entries`` moves the balances."""
+    """Write one planned ledger transaction; the trigger on ``entries`` moves the balances.
+
+    The caller holds the locks of every player account the plan names (and the escrow's
+    row lock for its escrow account): the trigger's update of the house's row is then the
+    only lock taken here, the last one (the module's lock order). Callers post as late
+    as they can, so the house's row is held for this statement and the commit only.
+    """
     entries = [(account, amount) for account, amount in plan.entries if amount != 0]
     if sum(amount for _, amount in entries) != 0:
         raise AssertionError(f"unbalanced transaction {plan.key}")
     keys = [account for account, _ in entries]
-    await _lock_accounts(conn, keys)
     status = await conn.execute(
         _POST, plan.key, plan.kind, plan.match_id, at, keys, [amount for _, amount in entries]
     )
@@ -367,8 +363,8 @@ async def _settle(
     if state == "refunded":
         raise MatchClosedError(match_id, state)
     plan = plan_settlement(match_id, stake, holders, winners)
-    await _post(conn, plan, now)
     await _close_escrow(conn, match_id, "settled", plan.statuses, plan.amounts, now)
+    await _post(conn, plan, now)
     return dict(plan.amounts), True
 
 
@@ -1012,8 +1008,8 @@ class PostgresStorage(Storage):
                 raise MatchClosedError(match_id, state)
             await _lock_players(conn, list(holders))
             plan = plan_refund(match_id, stake, holders)
-            await _post(conn, plan, now)
             await _close_escrow(conn, match_id, "refunded", plan.statuses, plan.amounts, now)
+            await _post(conn, plan, now)
             return dict(plan.amounts)
 
         return await self._write(write)
@@ -1031,13 +1027,13 @@ class PostgresStorage(Storage):
             if state != "open":
                 raise MatchClosedError(match_id, state)
             plan = plan_forfeit(match_id, stake, player_id)
-            await _post(conn, plan, now)
             await conn.execute(
                 "UPDATE escrow_holders SET status = $1 WHERE match_id = $2 AND player_id = $3",
                 plan.statuses[player_id],
                 match_id,
                 player_id,
             )
+            await _post(conn, plan, now)
 
         await self._write(write)
 
@@ -1048,10 +1044,10 @@ class PostgresStorage(Storage):
             row = await _player_row(conn, player_id, lock=True)
             added = top_up_amount(int(row[4]), stake, row[3], now)
             if added:
-                await _post(conn, plan_top_up(player_id, added, match_id=None, now=now), now)
                 await conn.execute(
                     "UPDATE players SET last_top_up = $1 WHERE id = $2", now, player_id
                 )
+                await _post(conn, plan_top_up(player_id, added, match_id=None, now=now), now)
             return added
 
         return await self._write(write)
@@ -1115,23 +1111,32 @@ class PostgresStorage(Storage):
             await _lock_chat(conn, chat)
             await _check_players(conn, [r.player_id for r in results])
             escrow = await _find_escrow(conn, match_id, lock=True)
+            if escrow is not None and escrow[1] == "refunded":
+                raise MatchClosedError(match_id, escrow[1])
             holders = [] if escrow is None else list(escrow[2])
             ids = list(dict.fromkeys([*holders, *(r.player_id for r in results)]))
             await _lock_players(conn, ids)
-            payouts: dict[int, int] = {}
-            settled = recorded = False
-            if escrow is not None:
-                payouts, settled = await _settle(conn, match_id, escrow, winner_ids, now)
+            # read under the players' locks: after the settlement they are these plus
+            # the payouts (the record is written first, the money last: see _post)
+            balances = await _balances(conn, ids)
+            recorded = False
             if escrow is not None or results:
                 recorded = await _record(
                     conn, match_id, chat, now, record, record_json, results, players_checked=True
                 )
+            payouts: dict[int, int] = {}
+            settled = False
+            if escrow is not None:
+                payouts, settled = await _settle(conn, match_id, escrow, winner_ids, now)
+                if settled:
+                    for pid, amount in payouts.items():
+                        balances[pid] += amount
             already = not settled and not recorded
             if already and escrow is None:
                 already = bool(
                     await conn.fetchval("SELECT 1 FROM matches WHERE match_id = $1", match_id)
                 )
-            return MatchSettlement(payouts, await _balances(conn, ids), already)
+            return MatchSettlement(payouts, balances, already)
 
         return await self._write(write)
 
