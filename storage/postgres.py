@@ -242,30 +242,74 @@ async def _lock_chat(conn: Conn, chat: str) -> None:
 
 
 _POST: Final = (
-    "WITH t AS (INSERT INTO transactions (key, kind, match_id, created_at)"
+    " t AS (INSERT INTO transactions (key, kind, match_id, created_at)"
     " VALUES ($1, $2, $3, $4) RETURNING id)"
     " INSERT INTO entries (transaction_id, account_id, amount)"
     " SELECT t.id, a.id, x.amount FROM t"
     " CROSS JOIN unnest($5::text[], $6::bigint[]) WITH ORDINALITY AS x (key, amount, n)"
-    " JOIN accounts a ON a.key = x.key ORDER BY x.n"
+)
+_POST_ACCOUNTS: Final = " JOIN accounts a ON a.key = x.key ORDER BY x.n"
+_CLOSE_ESCROW: Final = (
+    "WITH closed_holders AS (UPDATE escrow_holders h SET status = c.status, paid = c.paid"
+    " FROM unnest($7::bigint[], $8::text[], $9::bigint[]) AS c (pid, status, paid)"
+    " WHERE h.match_id = $3 AND h.player_id = c.pid),"
+    " closed_escrow AS (UPDATE escrows SET state = $10, closed_at = $4 WHERE match_id = $3),"
+)
+_OPEN_ESCROW: Final = (
+    "WITH new_account AS (INSERT INTO accounts (key, kind, match_id)"
+    " VALUES ($9, 'escrow', $3) RETURNING id, key),"
+    " new_escrow AS (INSERT INTO escrows (match_id, account_id, stake, created_at)"
+    " SELECT $3, id, $7, $4 FROM new_account RETURNING match_id),"
+    " new_holders AS (INSERT INTO escrow_holders (match_id, player_id, position)"
+    " SELECT m.match_id, h.pid, h.n - 1 FROM new_escrow m"
+    " CROSS JOIN unnest($8::bigint[]) WITH ORDINALITY AS h (pid, n)),"
+)
+_OPEN_ACCOUNTS: Final = (
+    " JOIN (SELECT id, key FROM accounts WHERE key = ANY($5::text[])"
+    " UNION ALL SELECT id, key FROM new_account) a ON a.key = x.key ORDER BY x.n"
 )
 
 
-async def _post(conn: Conn, plan: Plan, at: float) -> None:
+async def _post(
+    conn: Conn,
+    plan: Plan,
+    at: float,
+    *,
+    close: str | None = None,
+    open_stake: int | None = None,
+) -> None:
     """Write one planned ledger transaction; the trigger on ``entries`` moves the balances.
+
+    One statement, which may also do what goes with the money: ``close`` (``"settled"``
+    or ``"refunded"``) closes the plan's escrow with its holders' statuses;
+    ``open_stake`` opens the plan's escrow (its account, row and holders, the plan's
+    players in order) at that stake.
 
     The caller holds the locks of every player account the plan names (and the escrow's
     row lock for its escrow account): the trigger's update of the house's row is then the
-    only lock taken here, the last one (the module's lock order). Callers post as late
-    as they can, so the house's row is held for this statement and the commit only.
+    only lock taken here, the last one (the module's lock order). Callers post as their
+    last statement, so the house's row is held for this statement and the commit only.
     """
     entries = [(account, amount) for account, amount in plan.entries if amount != 0]
     if sum(amount for _, amount in entries) != 0:
         raise AssertionError(f"unbalanced transaction {plan.key}")
     keys = [account for account, _ in entries]
-    status = await conn.execute(
-        _POST, plan.key, plan.kind, plan.match_id, at, keys, [amount for _, amount in entries]
-    )
+    args: list[Any] = [plan.key, plan.kind, plan.match_id, at, keys, [a for _, a in entries]]
+    if close is not None:
+        sql = _CLOSE_ESCROW + _POST + _POST_ACCOUNTS
+        args += [
+            list(plan.statuses),
+            list(plan.statuses.values()),
+            [plan.amounts.get(pid, 0) for pid in plan.statuses],
+            close,
+        ]
+    elif open_stake is not None:
+        assert plan.match_id is not None
+        sql = _OPEN_ESCROW + _POST + _OPEN_ACCOUNTS
+        args += [open_stake, list(plan.statuses), escrow_account(plan.match_id)]
+    else:
+        sql = "WITH" + _POST + _POST_ACCOUNTS
+    status = await conn.execute(sql, *args)
     if _count(status) != len(entries):
         raise AssertionError(f"transaction {plan.key} names a missing account")
 
@@ -300,6 +344,10 @@ async def _find_escrow(
     return int(rows[0][0]), str(rows[0][1]), holders
 
 
+async def _escrow_exists(conn: Conn, match_id: str) -> bool:
+    return bool(await conn.fetchval("SELECT 1 FROM escrows WHERE match_id = $1", match_id))
+
+
 async def _escrow(conn: Conn, match_id: str) -> tuple[int, str, dict[int, str]]:
     """Like :func:`_find_escrow` (locked).
 
@@ -322,29 +370,6 @@ async def _paid(conn: Conn, match_id: str, status: str) -> dict[int, int]:
     return {int(r[0]): int(r[1]) for r in rows}
 
 
-async def _close_escrow(
-    conn: Conn,
-    match_id: str,
-    state: str,
-    statuses: Mapping[int, str],
-    amounts: Mapping[int, int],
-    now: float,
-) -> None:
-    if statuses:
-        await conn.execute(
-            "UPDATE escrow_holders h SET status = x.status, paid = x.paid"
-            " FROM unnest($2::bigint[], $3::text[], $4::bigint[]) AS x (pid, status, paid)"
-            " WHERE h.match_id = $1 AND h.player_id = x.pid",
-            match_id,
-            list(statuses),
-            list(statuses.values()),
-            [amounts.get(pid, 0) for pid in statuses],
-        )
-    await conn.execute(
-        "UPDATE escrows SET state = $1, closed_at = $2 WHERE match_id = $3", state, now, match_id
-    )
-
-
 async def _settle(
     conn: Conn,
     match_id: str,
@@ -363,8 +388,7 @@ async def _settle(
     if state == "refunded":
         raise MatchClosedError(match_id, state)
     plan = plan_settlement(match_id, stake, holders, winners)
-    await _close_escrow(conn, match_id, "settled", plan.statuses, plan.amounts, now)
-    await _post(conn, plan, now)
+    await _post(conn, plan, now, close="settled")
     return dict(plan.amounts), True
 
 
@@ -940,47 +964,46 @@ class PostgresStorage(Storage):
             # The players' locks first (a concurrent stake of the same match then finds
             # its escrow below, and the balances read are the ones this stake spends).
             found: dict[int, tuple[int, float | None]] = {}
+            staked = False
             if ids:
-                for pid, last, balance in await conn.fetch(
-                    "SELECT p.id, p.last_top_up, a.balance FROM players p"
+                for pid, last, balance, exists in await conn.fetch(
+                    "SELECT p.id, p.last_top_up, a.balance,"
+                    " EXISTS (SELECT 1 FROM escrows WHERE match_id = $2) FROM players p"
                     " JOIN accounts a ON a.player_id = p.id WHERE p.id = ANY($1::bigint[])"
                     " ORDER BY a.id FOR UPDATE OF a",
                     ids,
+                    match_id,
                 ):
                     found[int(pid)] = (int(balance), last)
-            if await conn.fetchval("SELECT 1 FROM escrows WHERE match_id = $1", match_id):
+                    staked = staked or bool(exists)
+            if not found:
+                staked = bool(await _escrow_exists(conn, match_id))
+            if staked:
                 return
             top_ups: dict[int, int] = {}
             short: list[int] = []
             for pid in ids:
                 if pid not in found:
-                    raise UnknownPlayerError(pid)
+                    continue  # unknown: raised below
                 balance, last = found[pid]
                 added = top_up_amount(balance, stake, last, now)
                 if balance + added < stake:
                     short.append(pid)
                 elif added:
                     top_ups[pid] = added
-            if short:
+            if short or len(found) < len(ids):
+                # the check above ran on the snapshot taken before the players' locks
+                # were granted: a stake of this match that committed meanwhile shows now
+                if await _escrow_exists(conn, match_id):
+                    return
+                for pid in ids:
+                    if pid not in found:
+                        raise UnknownPlayerError(pid)
                 raise InsufficientFunds(short)
             for pid, added in top_ups.items():
                 await _post(conn, plan_top_up(pid, added, match_id=match_id, now=now), now)
                 await conn.execute("UPDATE players SET last_top_up = $1 WHERE id = $2", now, pid)
-            await conn.execute(
-                "WITH a AS (INSERT INTO accounts (key, kind, match_id)"
-                " VALUES ($1, 'escrow', $2) RETURNING id),"
-                " e AS (INSERT INTO escrows (match_id, account_id, stake, created_at)"
-                " SELECT $2, id, $3, $4 FROM a RETURNING match_id)"
-                " INSERT INTO escrow_holders (match_id, player_id, position)"
-                " SELECT e.match_id, x.pid, x.n - 1 FROM e"
-                " CROSS JOIN unnest($5::bigint[]) WITH ORDINALITY AS x (pid, n)",
-                escrow_account(match_id),
-                match_id,
-                stake,
-                now,
-                ids,
-            )
-            await _post(conn, plan_stake(match_id, stake, ids), now)
+            await _post(conn, plan_stake(match_id, stake, ids), now, open_stake=stake)
 
         await self._write(write)
 
@@ -1008,8 +1031,7 @@ class PostgresStorage(Storage):
                 raise MatchClosedError(match_id, state)
             await _lock_players(conn, list(holders))
             plan = plan_refund(match_id, stake, holders)
-            await _close_escrow(conn, match_id, "refunded", plan.statuses, plan.amounts, now)
-            await _post(conn, plan, now)
+            await _post(conn, plan, now, close="refunded")
             return dict(plan.amounts)
 
         return await self._write(write)
