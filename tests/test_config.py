@@ -185,3 +185,10 @@ def test_a_validation_error_never_repeats_a_token(monkeypatch: pytest.MonkeyPatc
 def test_settings_can_be_built_directly_with_the_variable_names() -> None:
     settings = Settings(DOMINO_DB="x.db", DOMINO_ROBOT_DELAY=0)  # type: ignore[call-arg]
     assert settings.db == Path("x.db") and settings.robot_delay == 0
+
+
+def test_a_postgresql_url_in_domino_db_stays_whole() -> None:
+    url = "postgresql://bot:pw@db.example:5432/domino"
+    settings = Settings(DOMINO_DB=f" {url} ")  # type: ignore[call-arg]
+    assert settings.db == url
+    assert Settings(DOMINO_DB="postgres://bot@db/domino").db == "postgres://bot@db/domino"  # type: ignore[call-arg]
