@@ -25,6 +25,7 @@ from storage.base import OPENING_BALANCE, PlayerResult, SchemaError
 from storage.migrations import Migration
 from storage.postgres import PostgresStorage, redact_dsn
 from storage.postgres_migrations import POSTGRES_MIGRATIONS
+from tests import postgres_server as helper
 from tests.postgres_server import PostgresServer
 from tests.postgres_worker import PLAYERS, STAKE, shared_match
 
@@ -259,3 +260,17 @@ async def test_a_cancelled_caller_does_not_cut_an_operation_short(postgres_dsn: 
         assert await store.check_ledger() == []
     finally:
         await store.close()
+
+
+def test_without_server_binaries_the_reason_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    # What the postgres_server fixture skips with (or fails with in CI, where
+    # DOMINO_REQUIRE_POSTGRES=1 is set by .ci/run).
+    monkeypatch.delenv(helper.DSN_ENV, raising=False)
+    monkeypatch.setattr(helper.glob, "glob", lambda pattern: [])
+    monkeypatch.setattr(helper.shutil, "which", lambda name: None)
+    with pytest.raises(helper.PostgresUnavailable, match="apt-get install postgresql"):
+        helper.start_server()
+    monkeypatch.setenv(helper.REQUIRE_ENV, "1")
+    assert helper.require_postgres()
+    monkeypatch.setenv(helper.REQUIRE_ENV, "0")
+    assert not helper.require_postgres()
