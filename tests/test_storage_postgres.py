@@ -266,8 +266,8 @@ def test_without_server_binaries_the_reason_is_given(monkeypatch: pytest.MonkeyP
     # What the postgres_server fixture skips with (or fails with in CI, where
     # DOMINO_REQUIRE_POSTGRES=1 is set by .ci/run).
     monkeypatch.delenv(helper.DSN_ENV, raising=False)
-    monkeypatch.setattr(helper.glob, "glob", lambda pattern: [])
-    monkeypatch.setattr(helper.shutil, "which", lambda name: None)
+    monkeypatch.setattr("glob.glob", lambda pattern: [])
+    monkeypatch.setattr("shutil.which", lambda name: None)
     with pytest.raises(helper.PostgresUnavailable, match="apt-get install postgresql"):
         helper.start_server()
     monkeypatch.setenv(helper.REQUIRE_ENV, "1")
