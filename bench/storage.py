@@ -10,6 +10,24 @@ human. ``--path settle`` only settles (no record, no balances; the figure before
 the one writer connection. At the end the ledger invariants are checked (every
 transaction sums to zero, each balance equals its entries, nothing negative, escrows hold
 exactly their stakes, statistics equal the results) and the figures are printed.
+Records carry seats (humans and robots of the rated levels), score and winner as the bot
+writes them (docs/records.md), so ``finish_match`` rates every match (docs/ratings.md).
+
+Then two figures of issue 14:
+
+- what the rating update adds to settling a match: the same matches (one to three humans
+  and at least one robot, staked, then finished one after another) are finished on two
+  fresh databases, once with robots of rated levels (the match is rated: three rating
+  tables move) and once with robots of a level that is not rated (``MatchFacts.rated`` is
+  False: no rating is read or written); the ``finish_match`` calls of a match run back to
+  back, in rotating order, so load on the machine hits both alike. A match of four
+  humans is always rated, so the main run's mix (mostly four humans) is measured again
+  with the code's ``rating_changes`` (and then ``_write_facts``: seats, seasons and
+  ratings) replaced by a no-op during the timed call. The figure is the process's CPU time
+  per call (a shared machine's wall clock also counts waiting for a core), wall clock
+  beside it. Target: at most 1 ms added per match.
+- rebuild throughput: ``rebuild_ratings`` (``domino ratings --check`` and ``--rebuild``)
+  over the main run's matches, in matches per second.
 
 Target: >= 1,000 matches per second.
 
@@ -18,7 +36,8 @@ Target: >= 1,000 matches per second.
 SQLite file, and prints the stake + finish (or settle) cycles per second of both side by
 side. The PostgreSQL database may be used again: each run's match ids are new.
 
-Run: ``python bench/storage.py [--matches 10000] [--tables 50] [--path finish] [--db PATH|URL]``
+Run: ``python bench/storage.py [--matches 10000] [--tables 50] [--path finish]
+[--db PATH|URL] [--connections 8] [--rating-matches 2000]``
 """
 
 from __future__ import annotations
@@ -30,7 +49,10 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 # Run as a script, this file's folder comes first on sys.path and its name would hide the
 # storage package; this checkout's root goes first instead (not an installed copy).
@@ -39,9 +61,40 @@ sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resol
 
 from storage import is_postgres_url, redact_dsn  # noqa: E402
 from storage.base import InsufficientFunds, PlayerResult, Storage  # noqa: E402
+from storage.ratings import ROBOT_SKILLS  # noqa: E402
 from storage.sqlite import SqliteStorage  # noqa: E402
 
 PATHS = ("finish", "separate", "settle")
+
+LEVELS = sorted(ROBOT_SKILLS)
+
+UNRATED_ROBOT = "externo"
+"""A robot level not in ``ROBOT_SKILLS``: a match with it is not rated."""
+
+assert UNRATED_ROBOT not in ROBOT_SKILLS
+
+
+def _record(
+    match_id: str, seats: list[int], robots: list[str], winning_team: int, rng: random.Random
+) -> dict[str, Any]:
+    """A finished match's record as the bot writes it: seats (0 = a robot, of the next
+    level of ``robots``), score and winner (docs/records.md, "What the bot adds")."""
+    levels = iter(robots)
+    score = [0, 0]
+    score[winning_team] = rng.randint(100, 150)
+    score[1 - winning_team] = rng.randint(0, 99)
+    return {
+        "match_id": match_id,
+        "hands": [{"moves": []} for _ in range(rng.randint(2, 8))],
+        "seats": [
+            {"player": pid, "moves": 24, "robot_moves": 0}
+            if pid
+            else {"robot": next(levels), "moves": 24}
+            for pid in seats
+        ],
+        "score": score,
+        "winner_team": winning_team,
+    }
 
 
 async def _table(
@@ -76,7 +129,8 @@ async def _table(
             for seat, pid in enumerate(seats)
             if pid
         ]
-        record = {"match_id": match_id, "seats": seats, "winner_team": winning_team}
+        robots = [rng.choice(LEVELS) for _ in range(4 - len(humans))]
+        record = _record(match_id, seats, robots, winning_team, rng)
         if path == "finish":
             await storage.finish_match(
                 match_id, "bench:1", winners=winners, record=record, results=results, now=clock[0]
@@ -167,9 +221,178 @@ async def run(
         print("invariants: " + ("OK" if not problems else "BROKEN"))
         for problem in problems[:20]:
             print("  " + problem)
+        if path != "settle":
+            problems += await _rebuild_throughput(storage)
         return 1 if problems else 0
     finally:
         await storage.close()
+
+
+async def _rebuild_throughput(storage: Storage) -> list[str]:
+    """Time ``rebuild_ratings`` without and with writing; returns the differences found
+    (a rebuild must reproduce what ``finish_match`` stored)."""
+    t0 = time.perf_counter()
+    check = await storage.rebuild_ratings(write=False)
+    t1 = time.perf_counter()
+    rebuild = await storage.rebuild_ratings(write=True)
+    t2 = time.perf_counter()
+    print(
+        f"rebuild_ratings: {check.matches:,} matches ({check.rated:,} rated,"
+        f" {check.ratings:,} rating rows), {len(check.differences)} differences"
+    )
+    for name, seconds in (("check (write=False)", t1 - t0), ("rebuild (write=True)", t2 - t1)):
+        print(f"  {name}: {seconds:.2f} s, {check.matches / seconds:,.0f} matches/second")
+    return list(check.differences + rebuild.differences)
+
+
+@dataclass(frozen=True)
+class _Variant:
+    """One way of finishing the same matches, on its own fresh database.
+
+    Attributes:
+        name: as printed.
+        robot: the level of every robot seat, or None for rated levels at random.
+        without: a function of ``storage.sqlite`` replaced by a no-op during this
+            variant's ``finish_match`` calls (None: the code as it is).
+    """
+
+    name: str
+    robot: str | None = None
+    without: str | None = None
+
+
+@dataclass(frozen=True)
+class _Times:
+    """``finish_match`` times of one variant in ms, sorted: wall clock, and the process's
+    CPU time (both threads: the event loop's and the database connection's). On a shared
+    machine the wall clock also counts waiting for a core; the CPU time does not."""
+
+    wall: list[float]
+    cpu: list[float]
+
+
+def _nothing(*args: object) -> list[object]:
+    return []
+
+
+async def _time_finishes(
+    variants: Sequence[_Variant],
+    sizes: Sequence[int],
+    matches: int,
+    players: int,
+    folder: Path,
+    seed: int,
+) -> list[_Times]:
+    """Finish the same ``matches`` (humans: a choice of ``sizes``) one at a time on one
+    fresh database per variant, the variants of a match back to back in rotating order;
+    returns each variant's ``finish_match`` times."""
+    import storage.sqlite
+
+    folder = Path(tempfile.mkdtemp(dir=folder))  # fresh databases for every call
+    stores = [await SqliteStorage.open(folder / f"cost{k}.db") for k in range(len(variants))]
+    try:
+        made = [
+            [(await s.ensure_player("bench", str(i), f"J{i}", now=0.0)).id for i in range(players)]
+            for s in stores
+        ]
+        ids = made[0]
+        assert all(m == ids for m in made)
+        rng = random.Random(seed)
+        wall: list[list[float]] = [[] for _ in variants]
+        cpu: list[list[float]] = [[] for _ in variants]
+        for n in range(matches):
+            humans = rng.sample(ids, rng.choice(sizes))
+            seats = humans + [0] * (4 - len(humans))
+            rng.shuffle(seats)
+            winning_team = rng.randrange(2)
+            levels = [rng.choice(LEVELS) for _ in range(4 - len(humans))]
+            winners = [pid for seat, pid in enumerate(seats) if pid and seat % 2 == winning_team]
+            results = [
+                PlayerResult(pid, seat % 2, seat % 2 == winning_team, hands_won=3)
+                for seat, pid in enumerate(seats)
+                if pid
+            ]
+            match_id = f"m{n}"
+            now = 1_767_225_600.0 + 600.0 * n  # from 2026-01-01, so seasons change
+            for k in [(n + i) % len(variants) for i in range(len(variants))]:
+                variant, store = variants[k], stores[k]
+                robots = levels if variant.robot is None else [variant.robot] * 4
+                record = _record(match_id, seats, robots, winning_team, random.Random(n))
+                await store.stake(match_id, humans, 0, now=now)
+                kept = getattr(storage.sqlite, variant.without) if variant.without else None
+                if variant.without:
+                    setattr(storage.sqlite, variant.without, _nothing)
+                try:
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    await store.finish_match(
+                        match_id,
+                        "bench:1",
+                        winners=winners,
+                        record=record,
+                        results=results,
+                        now=now,
+                    )
+                    cpu[k].append((time.process_time() - c0) * 1000)
+                    wall[k].append((time.perf_counter() - t0) * 1000)
+                finally:
+                    if variant.without:
+                        setattr(storage.sqlite, variant.without, kept)
+        return [_Times(sorted(w), sorted(c)) for w, c in zip(wall, cpu, strict=True)]
+    finally:
+        for store in stores:
+            await store.close()
+
+
+def _print_times(variants: Sequence[_Variant], times: Sequence[_Times]) -> None:
+    for variant, t in zip(variants, times, strict=True):
+        p99 = t.wall[min(len(t.wall) - 1, int(len(t.wall) * 0.99))]
+        print(
+            f"  finish_match {variant.name}: CPU mean {statistics.fmean(t.cpu):.3f} ms,"
+            f" median {statistics.median(t.cpu):.3f} ms; wall median"
+            f" {statistics.median(t.wall):.3f} ms, p99 {p99:.3f} ms"
+        )
+
+
+def _added(what: str, with_: _Times, without: _Times, target: bool) -> None:
+    cpu = statistics.fmean(with_.cpu) - statistics.fmean(without.cpu)
+    wall = statistics.median(with_.wall) - statistics.median(without.wall)
+    verdict = f"; target <= 1 ms: {'OK' if cpu <= 1.0 else 'MISSED'}" if target else ""
+    print(
+        f"  {what} adds {cpu:.3f} ms of CPU per match (mean; wall clock median"
+        f" {wall:+.3f} ms){verdict}"
+    )
+
+
+async def rating_cost(matches: int, players: int, folder: Path, seed: int) -> int:
+    """What the rating update adds to ``finish_match`` (module doc), measured twice."""
+    # 1. Records that rate against records that do not (a robot level not rated): the
+    # matches have 1 to 3 humans, since a match of four humans is always rated.
+    by_record = (
+        _Variant("rated (robots of rated levels)"),
+        _Variant(f"not rated (robots {UNRATED_ROBOT!r})", robot=UNRATED_ROBOT),
+    )
+    times = await _time_finishes(by_record, (1, 2, 3, 3), matches, players, folder, seed)
+    print(
+        f"rating cost: {matches:,} matches of 1-3 humans and robots, finished one at a time,"
+        f" each variant on its own fresh database ({players} players)"
+    )
+    _print_times(by_record, times)
+    _added("the rating update", times[0], times[1], target=True)
+    # 2. The main run's mix (2 to 4 humans, mostly 4) with the same records, against the
+    # code with the rating update left out (rating_changes writes nothing) and with all
+    # of issue 14's writes left out (no seats, seasons or ratings: finish_match as it was
+    # before ratings).
+    by_code = (
+        _Variant("as it is"),
+        _Variant("without the rating update", without="rating_changes"),
+        _Variant("without seats, seasons and ratings", without="_write_facts"),
+    )
+    times = await _time_finishes(by_code, (2, 3, 4, 4, 4), matches, players, folder, seed + 1)
+    print(f"rating cost: {matches:,} matches of 2-4 humans (mostly 4), the same records")
+    _print_times(by_code, times)
+    _added("the rating update", times[0], times[1], target=True)
+    _added("seats, seasons and ratings together", times[0], times[2], target=False)
+    return 0
 
 
 _PATH_HELP = {
@@ -194,38 +417,45 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--connections", type=int, default=8, help="PostgreSQL connections (operations at once)"
     )
+    parser.add_argument(
+        "--rating-matches",
+        type=int,
+        default=2000,
+        help="matches of the rating cost figure (0: skip it)",
+    )
     args = parser.parse_args(argv)
-    if args.db is not None and not is_postgres_url(args.db):
-        return asyncio.run(
-            run(args.matches, args.tables, args.players, Path(args.db), args.seed, args.path)
-        )
+    postgres = args.db is not None and is_postgres_url(args.db)
     figures: dict[str, float] = {}
     code = 0
-    if args.db is not None:
-        code = asyncio.run(
-            run(
-                args.matches,
-                args.tables,
-                args.players,
-                args.db,
-                args.seed,
-                args.path,
-                args.connections,
-                figures,
-            )
-        )
-        print()
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "bench.db"
+        if postgres:
+            code |= asyncio.run(
+                run(
+                    args.matches,
+                    args.tables,
+                    args.players,
+                    args.db,
+                    args.seed,
+                    args.path,
+                    args.connections,
+                    figures,
+                )
+            )
+            print()
+        db = Path(args.db) if args.db is not None and not postgres else Path(tmp) / "bench.db"
         code |= asyncio.run(
             run(args.matches, args.tables, args.players, db, args.seed, args.path, 1, figures)
         )
-    if len(figures) > 1:
-        print()
-        print(f"stake + {args.path} cycles per second, side by side:")
-        for where, rate in figures.items():
-            print(f"  {rate:>8,.0f}  {where}")
-    return code
+        if len(figures) > 1:
+            print()
+            print(f"stake + {args.path} cycles per second, side by side:")
+            for where, rate in figures.items():
+                print(f"  {rate:>8,.0f}  {where}")
+        if args.rating_matches > 0:
+            code |= asyncio.run(
+                rating_cost(args.rating_matches, args.players, Path(tmp), args.seed)
+            )
+        return code
 
 
 if __name__ == "__main__":

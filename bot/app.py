@@ -15,6 +15,7 @@ import contextlib
 import logging
 import signal
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -23,7 +24,9 @@ from bot.config import Settings
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.core import TableManager
+    from bot.present.live import TableLinks
     from bot.telegram import TelegramFrontEnd
+    from bot.web.server import WebTable
     from storage.base import Storage
 
 __all__ = ["NO_TOKEN_MESSAGE", "FrontEnd", "serve"]
@@ -88,16 +91,22 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
     manager.register("*", EventLog())  # one log line per event, with table and player ids
     front_ends: dict[str, FrontEnd] = {}
     started: dict[str, FrontEnd] = {}
+    web = _build_web(settings, manager)
     try:
+        if web is not None:
+            port = await web.start(settings.web_host, settings.web_port)
+            log.info(
+                "web table at %s (listening on %s:%d)", web.public_url, settings.web_host, port
+            )
         # The Telegram front end takes the manager's events from the moment it is built
         # (they wait for its connection), so the tables are restored after it connects
         # (its token checked) and before its long polling begins: a press made while the
         # bot was down finds its table. Discord registers when it connects, so it
         # connects before the restore. Only the tables of the platforms that connected
         # are restored: the others' stay in storage, not played on without their humans.
-        telegram_fe = _build_telegram(settings, manager, storage)
+        telegram_fe = _build_telegram(settings, manager, storage, web)
         if settings.discord_token is not None:
-            discord_fe = await _start_platform("discord", settings, manager, storage)
+            discord_fe = await _start_platform("discord", settings, manager, storage, web)
             if discord_fe is not None:
                 started["discord"] = discord_fe
         if telegram_fe is not None and await _start_telegram(telegram_fe, telegram_fe.connect):
@@ -141,6 +150,8 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
             except Exception:  # one platform's failure must not stop the others' shutdown
                 log.exception("%s did not stop cleanly", name)
         await manager.stop()  # saves what a command that slipped in before that changed
+        if web is not None:
+            await web.stop()
         await storage.close()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -149,8 +160,22 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
     return 0
 
 
+def _build_web(settings: Settings, manager: TableManager) -> WebTable | None:
+    """The web table when ``DOMINO_WEB_URL`` is set (issue 16), else None."""
+    if settings.web_url is None:
+        return None
+    from bot.web.auth import WebAuth, link_secret
+    from bot.web.server import WebTable
+
+    token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
+    configured = settings.web_secret.get_secret_value() if settings.web_secret else None
+    secret = link_secret(*settings.secrets(), configured=configured)
+    auth = WebAuth(telegram_token=token, secret=secret, clock=time.time)
+    return WebTable(manager, auth, public_url=settings.web_url, clock=time.time)
+
+
 def _build_telegram(
-    settings: Settings, manager: TableManager, storage: Storage
+    settings: Settings, manager: TableManager, storage: Storage, links: TableLinks | None = None
 ) -> TelegramFrontEnd | None:
     """The Telegram front end (not started), or None without a token."""
     if settings.telegram_token is None:
@@ -164,6 +189,8 @@ def _build_telegram(
             storage,
             base_url=settings.telegram_api_base_url,
             base_file_url=settings.telegram_file_base_url,
+            links=links,
+            webapp=settings.telegram_webapp,
         )
     except Exception:
         log.exception("telegram could not start")
@@ -191,7 +218,11 @@ async def _start_telegram(telegram_fe: FrontEnd, step: Callable[[], Awaitable[No
 
 
 async def _start_platform(
-    name: str, settings: Settings, manager: TableManager, storage: Storage
+    name: str,
+    settings: Settings,
+    manager: TableManager,
+    storage: Storage,
+    links: TableLinks | None = None,
 ) -> FrontEnd | None:
     """Start one platform (Discord); report a bad token or an unreachable platform once, clearly,
     and return None so the other platform keeps running."""
@@ -210,6 +241,7 @@ async def _start_platform(
                 shards=settings.discord_shards,
                 api_base_url=settings.discord_api_base_url,
                 gateway_url=settings.discord_gateway_url,
+                links=links,
             )
             try:
                 await discord_fe.start()

@@ -23,9 +23,14 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("bot.commands.doctor", "check configuration, database and tokens"),
     "backup": ("bot.commands.backup", "copy the database safely while the bot runs"),
     "migrate": ("bot.commands.migrate", "copy the SQLite database into an empty PostgreSQL one"),
+    "ratings": ("bot.commands.ratings", "recompute the ratings from the match records (--check)"),
     "replay": ("bot.commands.replay", "check and score a match record (docs/records.md)"),
     "robot": ("bot.commands.robot", "a robot speaking the robot protocol on stdin/stdout"),
     "simulate": ("bot.commands.simulate", "compare two robot levels on duplicate deals"),
+    "profile": (
+        "bot.commands.profile",
+        "your profile or a top list, as text and a picture (--top [LIST])",
+    ),
     "render-demo": ("bot.commands.render_demo", "write sample board, hand and result pictures"),
 }
 

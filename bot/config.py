@@ -43,6 +43,14 @@ class Settings(BaseSettings):
         discord_api_base_url: ``DISCORD_API_BASE_URL``: a REST proxy (e.g.
             ``http://proxy:8080/api/v10``); empty for Discord's own.
         discord_gateway_url: ``DISCORD_GATEWAY_URL``: a gateway proxy (``ws://...``).
+        web_url: ``DOMINO_WEB_URL``: the public https address of the web table (README,
+            "The web table"); the web table is off without it.
+        web_host, web_port: ``DOMINO_WEB_HOST`` (default 127.0.0.1, behind a reverse
+            proxy) and ``DOMINO_WEB_PORT`` (default 8080) it listens on.
+        web_secret: ``DOMINO_WEB_SECRET``: the key that signs seat links; derived from
+            the bot tokens when empty (links then survive restarts, not token changes).
+        telegram_webapp: ``TELEGRAM_WEBAPP``: the Mini App's short name given to
+            BotFather (``/newapp``), for the board's "open the table" link in groups.
     """
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
@@ -75,7 +83,26 @@ class Settings(BaseSettings):
         None, validation_alias=AliasChoices("DISCORD_GATEWAY_URL")
     )
 
+    web_url: str | None = Field(None, validation_alias=AliasChoices("DOMINO_WEB_URL"))
+    web_host: str = Field("127.0.0.1", validation_alias=AliasChoices("DOMINO_WEB_HOST"))
+    web_port: int = Field(8080, ge=1, le=65535, validation_alias=AliasChoices("DOMINO_WEB_PORT"))
+    web_secret: SecretStr | None = Field(None, validation_alias=AliasChoices("DOMINO_WEB_SECRET"))
+    telegram_webapp: str | None = Field(None, validation_alias=AliasChoices("TELEGRAM_WEBAPP"))
+
+    @field_validator("web_url")
+    @classmethod
+    def _web_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        url = value.strip().rstrip("/")
+        if not (url.startswith("https://") or url.startswith("http://127.0.0.1")
+                or url.startswith("http://localhost")):  # fmt: skip
+            raise ValueError("must be an https:// address (http only for localhost)")
+        return url
+
     @field_validator(
+        "web_secret",
+        "telegram_webapp",
         "telegram_token",
         "discord_token",
         "telegram_api_base_url",
@@ -127,7 +154,7 @@ class Settings(BaseSettings):
     def secrets(self) -> list[str]:
         """The token values, for redacting them from every log line."""
         out = []
-        for token in (self.telegram_token, self.discord_token):
+        for token in (self.telegram_token, self.discord_token, self.web_secret):
             if token is not None and token.get_secret_value():
                 out.append(token.get_secret_value())
         return out

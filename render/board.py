@@ -51,6 +51,7 @@ from render.text import clean_name, fit_text, font, text_width, wrap_text
 
 __all__ = [
     "BOARD_SIZE",
+    "SEAT_PANELS",
     "TABLE_AREA",
     "board_image",
     "board_layout",
@@ -67,7 +68,7 @@ TABLE_AREA: Final = Rect(206, 146, 754, 814)
 
 # Seat panels: seat -> box. Seat 0 bottom, 1 right, 2 top, 3 left. The side panels are
 # wide enough for a name, a tag or a chip in text of at least MIN_TEXT_SIZE (27 px).
-_PANELS: Final[dict[int, tuple[int, int, int, int]]] = {
+SEAT_PANELS: Final[dict[int, tuple[int, int, int, int]]] = {
     0: (250, 828, 710, 952),
     1: (772, 250, 954, 710),
     2: (250, 8, 710, 132),
@@ -163,7 +164,7 @@ def _draw_seat(
     image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, facts: TableFacts, seat: int
 ) -> None:
     lang = facts.language
-    x0, y0, x1, y1 = _PANELS[seat]
+    x0, y0, x1, y1 = SEAT_PANELS[seat]
     team = seat & 1
     to_move = view.outcome is None and view.turn == seat
     draw.rounded_rectangle(
@@ -227,7 +228,7 @@ def _draw_side_seat(
 ) -> None:
     """A seat on the left or right: its lines stacked in a tall, narrow panel."""
     lang = facts.language
-    x0, y0, x1, y1 = _PANELS[seat]
+    x0, y0, x1, y1 = SEAT_PANELS[seat]
     inner, right = x0 + 24, x1 - 10
     width = right - inner
     y = y0 + 12
@@ -267,7 +268,7 @@ def _draw_corners(
             clean_name(facts.table_label, ""),
             LABEL_SIZE,
             color=MUTED,
-            max_width=_PANELS[2][0] - 30,
+            max_width=SEAT_PANELS[2][0] - 30,
             ltr=False,
         )
     # Top right: the score, one row per partnership.
@@ -278,7 +279,7 @@ def _draw_corners(
         draw_text(image, 944, y, score_text(view, team), 30, bold=True, anchor="r")
     # Bottom left: the last move.
     last = view.last_move
-    room = _PANELS[0][0] - 30
+    room = SEAT_PANELS[0][0] - 30
     if last is not None:
         seat, move = last
         draw_text(image, 18, 842, text(lang, "last_move"), LABEL_SIZE, color=MUTED)

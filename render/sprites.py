@@ -12,7 +12,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-__all__ = ["DIM", "FACE", "HIGHLIGHT", "PIP_SPOTS", "back_sprite", "tile_sprite"]
+__all__ = ["DIM", "FACE", "HIGHLIGHT", "PIP_SPOTS", "TILE_LOOKS", "back_sprite", "tile_sprite"]
 
 FACE: Final = "face"
 HIGHLIGHT: Final = "highlight"
@@ -31,7 +31,7 @@ PIP_SPOTS: Final[dict[int, tuple[tuple[int, int], ...]]] = {
     6: ((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)),
 }
 
-_LOOKS: Final[
+TILE_LOOKS: Final[
     dict[str, tuple[tuple[int, int, int], tuple[int, int, int], tuple[int, int, int]]]
 ] = {
     # face, edge, dots
@@ -45,7 +45,7 @@ _LOOKS: Final[
 def _vertical(short: int, top: int, bottom: int, look: str) -> Image.Image:
     s = short * _SCALE
     w, h = s, 2 * s
-    face, edge, dots = _LOOKS[look]
+    face, edge, dots = TILE_LOOKS[look]
     image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     radius = int(s * 0.2)

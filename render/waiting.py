@@ -15,7 +15,7 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from engine.rules import PRESETS, TABLE_OPTIONS, Rules
-from render.board import _PANELS, BOARD_SIZE, TABLE_AREA, _background
+from render.board import BOARD_SIZE, SEAT_PANELS, TABLE_AREA, _background
 from render.canvas import (
     GOLD,
     LABEL_SIZE,
@@ -71,7 +71,7 @@ def rules_lines(rules: Rules, language: str = "es") -> list[str]:
 def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, facts: TableFacts, seat: int) -> None:
     lang = facts.language
     info = facts.seats[seat]
-    x0, y0, x1, y1 = _PANELS[seat]
+    x0, y0, x1, y1 = SEAT_PANELS[seat]
     team = seat & 1
     inner, right = x0 + 24, x1 - 12
     side = seat in (1, 3)
@@ -137,9 +137,9 @@ def waiting_image(rules: Rules, facts: TableFacts, *, starting: bool = False) ->
     # right: how many sit.
     label = clean_name(facts.table_label, "")
     if label:
-        draw_text(image, 18, 10, label, 30, bold=True, max_width=_PANELS[2][0] - 30, ltr=False)
+        draw_text(image, 18, 10, label, 30, bold=True, max_width=SEAT_PANELS[2][0] - 30, ltr=False)
     draw_text(image, 18, 50, text(lang, "target", n=rules.target), LABEL_SIZE, color=MUTED)
-    seated_width = 944 - _PANELS[2][2] - 14
+    seated_width = 944 - SEAT_PANELS[2][2] - 14
     seated_lines = wrap_text(
         text(lang, "seated_count", n=seated), LABEL_SIZE, True, seated_width, 2
     )

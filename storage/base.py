@@ -809,7 +809,8 @@ class Storage(ABC):
 
         Active means a match finished within :data:`ACTIVE_SECONDS` before ``now`` (in
         ``chat`` when given, anywhere when None). Ordered by balance, then by matches
-        played in the scope, then by player id. ``value`` is the balance in dollars.
+        played in the scope, then by player id. ``value`` is the balance in dollars;
+        ``trend`` what the balance changed by since :data:`TREND_SECONDS` before ``now``.
         """
 
     @abstractmethod

@@ -499,7 +499,16 @@ class MemoryStorage(Storage):
             if last >= now - ACTIVE_SECONDS
         ]
         rows.sort(key=lambda r: (-r.value, -r.matches, r.player_id))
-        return rows[: max(limit, 0)]
+        since = now - TREND_SECONDS
+        moved: dict[str, int] = {}
+        for tx in self._transactions.values():
+            if tx.at > since:
+                for account, amount in tx.entries:
+                    moved[account] = moved.get(account, 0) + amount
+        return [
+            replace(row, trend=moved.get(player_account(row.player_id), 0))
+            for row in rows[: max(limit, 0)]
+        ]
 
     async def top_by_rating(
         self, chat: str | None, *, now: float, limit: int = 10

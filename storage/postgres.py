@@ -564,7 +564,10 @@ async def _write_facts(conn: Conn, facts: MatchFacts) -> None:
             found[(scope, int(row[2]))] = RatingState(
                 float(row[3]), float(row[4]), int(row[5]), int(row[6]), float(row[7])
             )
-    changes = rating_changes(facts, lambda scope, pid: found.get((scope, pid)))
+    changes = rating_changes(
+        facts,
+        lambda scope, ids: {pid: found[(scope, pid)] for pid in ids if (scope, pid) in found},
+    )
     await conn.executemany(
         _UPSERT_RATING,
         [
@@ -572,12 +575,12 @@ async def _write_facts(conn: Conn, facts: MatchFacts) -> None:
             for scope, pid, st in changes
         ],
     )
+    # the all-time row's match count numbers the player's rating history (1, 2, ...)
     await conn.executemany(
         "INSERT INTO rating_history (player_id, seq, match_id, at, mu, sigma)"
-        " VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM rating_history"
-        " WHERE player_id = $1), $2, $3, $4, $5)",
+        " VALUES ($1, $2, $3, $4, $5, $6)",
         [
-            (pid, facts.match_id, facts.finished_at, st.mu, st.sigma)
+            (pid, st.matches, facts.match_id, facts.finished_at, st.mu, st.sigma)
             for scope, pid, st in changes
             if scope.chat == ALL_CHATS and scope.season == ALL_TIME
         ],
@@ -1193,18 +1196,26 @@ class PostgresStorage(Storage):
         check_now(now)
         rows = await self._read(
             lambda conn: conn.fetch(
-                "SELECT t.player_id, p.display_name, a.balance, SUM(t.matches_played) AS played"
+                "SELECT x.player_id, x.display_name, x.balance, x.played,"
+                " (SELECT COALESCE(SUM(e.amount), 0) FROM entries e"
+                " JOIN transactions tr ON tr.id = e.transaction_id"
+                " WHERE e.account_id = x.account_id AND tr.created_at > $4)"
+                " FROM (SELECT t.player_id, p.display_name, a.balance, a.id AS account_id,"
+                " SUM(t.matches_played) AS played"
                 " FROM player_chat_totals t JOIN players p ON p.id = t.player_id"
                 " JOIN accounts a ON a.player_id = t.player_id"
                 " WHERE ($1::text IS NULL OR t.chat = $1)"
                 " GROUP BY t.player_id, p.id, a.id HAVING MAX(t.last_played) >= $2"
-                " ORDER BY a.balance DESC, played DESC, t.player_id LIMIT $3",
+                " ORDER BY a.balance DESC, played DESC, t.player_id LIMIT $3) x"
+                " ORDER BY x.balance DESC, x.played DESC, x.player_id",
                 chat,
                 now - ACTIVE_SECONDS,
                 max(limit, 0),
+                now - TREND_SECONDS,
             )
         )
-        return [RankRow(int(p), str(n), int(b), int(c)) for p, n, b, c in rows]
+        # trend: what the balance changed by in the last TREND_SECONDS
+        return [RankRow(int(p), str(n), int(b), int(c), int(moved)) for p, n, b, c, moved in rows]
 
     async def top_by_rating(
         self, chat: str | None, *, now: float, limit: int = 10

@@ -410,17 +410,18 @@ class RatingState:
 
 
 def rating_changes(
-    facts: MatchFacts, lookup: Callable[[Scope, int], RatingState | None]
+    facts: MatchFacts, lookup: Callable[[Scope, Sequence[int]], Mapping[int, RatingState]]
 ) -> list[tuple[Scope, int, RatingState]]:
     """The rating rows a rated match writes, in every scope it moves (empty when the
-    match is not rated). ``lookup`` gives a player's current row in a scope, or None."""
+    match is not rated). ``lookup(scope, player_ids)`` gives those players' current rows
+    in a scope (a player without one is left out)."""
     if not facts.rated:
         return []
     changes = []
+    players = [s.player_id for s in facts.seats if s.player_id is not None]
     for scope in facts.scopes():
-        states = {
-            s.player_id: lookup(scope, s.player_id) for s in facts.seats if s.player_id is not None
-        }
+        found = lookup(scope, players)
+        states = {pid: found.get(pid) for pid in players}
         skills = {pid: st.skill for pid, st in states.items() if st is not None}
         rated = rate_match(facts, skills)
         for seat in facts.seats:
@@ -458,9 +459,13 @@ class RatingBook:
     def get(self, scope: Scope, player_id: int) -> RatingState | None:
         return self.tables.get(scope, {}).get(player_id)
 
+    def get_many(self, scope: Scope, player_ids: Sequence[int]) -> dict[int, RatingState]:
+        table = self.tables.get(scope, {})
+        return {pid: table[pid] for pid in player_ids if pid in table}
+
     def apply(self, facts: MatchFacts) -> list[tuple[Scope, int, RatingState]]:
         """Apply one match; returns the rows it changed (see :func:`rating_changes`)."""
-        changes = rating_changes(facts, self.get)
+        changes = rating_changes(facts, self.get_many)
         for scope, pid, state in changes:
             self.tables.setdefault(scope, {})[pid] = state
             if scope.chat == ALL_CHATS and scope.season == ALL_TIME:

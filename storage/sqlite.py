@@ -355,7 +355,7 @@ def _record(
     )
     period = _season_period(db, chat)
     seasons = (season_key(period, now), season_key(DEFAULT_PERIOD, now))
-    _write_facts(db, facts_of(match_id, chat, now, record, results, seasons), _rating_row)
+    _write_facts(db, facts_of(match_id, chat, now, record, results, seasons))
     return True
 
 
@@ -365,18 +365,22 @@ def _season_period(db: Db, chat: str) -> SeasonPeriod:
 
 
 def _rating_row(db: Db, scope: Scope, player_id: int) -> RatingState | None:
-    row = db.execute(
-        "SELECT mu, sigma, matches, wins, updated_at FROM ratings"
-        " WHERE chat = ? AND season = ? AND player_id = ?",
-        (scope.chat, scope.season, player_id),
-    ).fetchone()
-    return None if row is None else RatingState(*row)
+    return _rating_rows(db, scope, [player_id]).get(player_id)
 
 
-def _write_facts(
-    db: Db, facts: MatchFacts, lookup: Callable[[Db, Scope, int], RatingState | None]
-) -> None:
-    """Write a match's seats, seasons and rating changes (``lookup`` reads a rating)."""
+def _rating_rows(db: Db, scope: Scope, player_ids: Sequence[int]) -> dict[int, RatingState]:
+    """The players' rating rows in one scope (one query)."""
+    marks = ",".join("?" * len(player_ids))
+    rows = db.execute(
+        "SELECT player_id, mu, sigma, matches, wins, updated_at FROM ratings"
+        f" WHERE chat = ? AND season = ? AND player_id IN ({marks})",
+        (scope.chat, scope.season, *player_ids),
+    ).fetchall()
+    return {int(row[0]): RatingState(*row[1:]) for row in rows}
+
+
+def _write_facts(db: Db, facts: MatchFacts) -> None:
+    """Write a match's seats, seasons and rating changes (docs/ratings.md)."""
     db.execute(
         "INSERT INTO match_seasons (match_id, chat_season, global_season, rated)"
         " VALUES (?, ?, ?, ?)",
@@ -402,23 +406,28 @@ def _write_facts(
             for s in facts.seats
         ],
     )
-    for scope, pid, state in rating_changes(facts, lambda scope, pid: lookup(db, scope, pid)):
-        db.execute(
-            "INSERT INTO ratings (chat, season, player_id, mu, sigma, matches, wins,"
-            " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (chat, season, player_id) DO UPDATE SET mu = excluded.mu,"
-            " sigma = excluded.sigma, matches = excluded.matches, wins = excluded.wins,"
-            " updated_at = excluded.updated_at",
-            (scope.chat, scope.season, pid, state.mu, state.sigma, state.matches, state.wins,
-             state.updated_at),
-        )  # fmt: skip
-        if scope.chat == ALL_CHATS and scope.season == ALL_TIME:
-            db.execute(
-                "INSERT INTO rating_history (player_id, seq, match_id, at, mu, sigma)"
-                " VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM rating_history"
-                " WHERE player_id = ?1), ?2, ?3, ?4, ?5)",
-                (pid, facts.match_id, facts.finished_at, state.mu, state.sigma),
-            )
+    changes = rating_changes(facts, lambda scope, ids: _rating_rows(db, scope, ids))
+    db.executemany(
+        "INSERT INTO ratings (chat, season, player_id, mu, sigma, matches, wins,"
+        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (chat, season, player_id) DO UPDATE SET mu = excluded.mu,"
+        " sigma = excluded.sigma, matches = excluded.matches, wins = excluded.wins,"
+        " updated_at = excluded.updated_at",
+        [
+            (scope.chat, scope.season, pid, st.mu, st.sigma, st.matches, st.wins, st.updated_at)
+            for scope, pid, st in changes
+        ],
+    )
+    # the all-time row's match count numbers the player's rating history (1, 2, ...)
+    db.executemany(
+        "INSERT INTO rating_history (player_id, seq, match_id, at, mu, sigma)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            (pid, st.matches, facts.match_id, facts.finished_at, st.mu, st.sigma)
+            for scope, pid, st in changes
+            if scope.chat == ALL_CHATS and scope.season == ALL_TIME
+        ],
+    )
 
 
 def _rank_rows(rows: Sequence[Sequence[Any]]) -> list[RankRow]:
@@ -981,7 +990,23 @@ class SqliteStorage(Storage):
                 (chat, now - ACTIVE_SECONDS, max(limit, 0)),
             ).fetchall()
         )
-        return [RankRow(int(p), str(n), int(b), int(c)) for p, n, b, c, _ in rows]
+        since = now - TREND_SECONDS
+
+        def trend(db: Db, player_id: int) -> int:
+            (moved,) = db.execute(
+                "SELECT COALESCE(SUM(e.amount), 0) FROM entries e"
+                " JOIN transactions t ON t.id = e.transaction_id"
+                " WHERE e.account_id = (SELECT id FROM accounts WHERE key = ?)"
+                " AND t.created_at > ?",
+                (player_account(player_id), since),
+            ).fetchone()
+            return int(moved)
+
+        trends = await self._run(lambda db: [trend(db, int(row[0])) for row in rows])
+        return [
+            RankRow(int(p), str(n), int(b), int(c), moved)
+            for (p, n, b, c, _), moved in zip(rows, trends, strict=True)
+        ]
 
     async def top_by_rating(
         self, chat: str | None, *, now: float, limit: int = 10
@@ -1207,7 +1232,7 @@ class SqliteStorage(Storage):
                 for table in ("ratings", "rating_history", "match_seats", "match_seasons"):
                     db.execute(f"DELETE FROM {table}")
                 for facts in all_facts:
-                    _write_facts(db, facts, _rating_row)
+                    _write_facts(db, facts)
             return report
 
         return await self._run(rebuild)

@@ -411,29 +411,60 @@ class FakeTelegram:
         text: str,
         *,
         thread_id: int | None = None,
+        reply_to: dict[str, Any] | None = None,
+        entities: Iterable[MessageEntity] = (),
     ) -> Update:
-        """An update with a text message; a leading ``/command`` gets its entity."""
-        entities = None
+        """An update with a text message; a leading ``/command`` gets its entity.
+
+        ``reply_to``: the message it answers (a stored dict, e.g. a message a user
+        sent, from :meth:`user_message`); ``entities``: more entities (mentions).
+        """
+        found = list(entities)
         if text.startswith("/"):
             command = text.split()[0]
-            entities = (MessageEntity(MessageEntity.BOT_COMMAND, 0, len(command)),)
+            found.insert(0, MessageEntity(MessageEntity.BOT_COMMAND, 0, len(command)))
+        replied = Message.de_json(reply_to, None) if reply_to is not None else None
         message = Message(
+            reply_to_message=replied,
             message_id=self._next_message_id(chat.id),
             date=datetime.now(UTC),
             chat=chat,
             from_user=user,
             text=text,
-            entities=entities,
+            entities=tuple(found) or None,
             message_thread_id=thread_id,
             is_topic_message=True if thread_id is not None else None,
         )
         return Update(next(self._update_ids), message=message)
 
-    def send_text(self, chat: Chat, user: User, text: str, *, thread_id: int | None = None) -> int:
+    def send_text(
+        self,
+        chat: Chat,
+        user: User,
+        text: str,
+        *,
+        thread_id: int | None = None,
+        reply_to: dict[str, Any] | None = None,
+        entities: Iterable[MessageEntity] = (),
+    ) -> int:
         """A user writes ``text`` in ``chat`` (a command when it starts with ``/``)."""
         if chat.type == Chat.PRIVATE:
             self.started.add(user.id)
-        return self.push(self.message_update(chat, user, text, thread_id=thread_id))
+        update = self.message_update(
+            chat, user, text, thread_id=thread_id, reply_to=reply_to, entities=entities
+        )
+        return self.push(update)
+
+    def user_message(self, chat: Chat, user: User, text: str) -> dict[str, Any]:
+        """A message ``user`` wrote in ``chat`` earlier (not sent to the bot: what a
+        reply answers)."""
+        return Message(
+            message_id=self._next_message_id(chat.id),
+            date=datetime.now(UTC),
+            chat=chat,
+            from_user=user,
+            text=text,
+        ).to_dict()
 
     send_command = send_text
 
@@ -956,8 +987,13 @@ class TelegramWorld:
     test at exit unless the test called :meth:`allow_errors`.
     """
 
-    def __init__(self, *, seed: int = 7, **manager_options: Any) -> None:
+    def __init__(
+        self, *, seed: int = 7, platforms: Iterable[str] | None = None, **manager_options: Any
+    ) -> None:
         self.seed = seed
+        # the platforms the manager claims (as ``domino run`` does: claims are renewed
+        # and season finals announced with each heartbeat); None: nothing claimed
+        self.platforms = None if platforms is None else list(platforms)
         self.manager_options = {
             "robot_delay": 0.0,
             "countdown_seconds": 0.0,
@@ -1001,7 +1037,7 @@ class TelegramWorld:
             rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3),
             poll_timeout=5,
         )
-        await self.manager.start()
+        await self.manager.start(self.platforms)
         await self.front.start()
 
     async def __aexit__(self, *exc: object) -> None:
@@ -1054,12 +1090,22 @@ class TelegramWorld:
             await asyncio.sleep(0)
 
     async def command(
-        self, chat: Chat, user: User, text: str, *, thread_id: int | None = None
+        self,
+        chat: Chat,
+        user: User,
+        text: str,
+        *,
+        thread_id: int | None = None,
+        reply_to: dict[str, Any] | None = None,
+        entities: Iterable[MessageEntity] = (),
     ) -> int:
-        """``user`` sends ``text`` in ``chat``; returns the index of the next call so a
-        test can wait for what the bot did after it."""
+        """``user`` sends ``text`` in ``chat`` (answering ``reply_to``, with more
+        ``entities``); returns the index of the next call so a test can wait for what
+        the bot did after it."""
         mark = len(self.fake.calls)
-        self.fake.send_text(chat, user, text, thread_id=thread_id)
+        self.fake.send_text(
+            chat, user, text, thread_id=thread_id, reply_to=reply_to, entities=entities
+        )
         await self.fake.drained()
         return mark
 

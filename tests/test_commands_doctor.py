@@ -354,3 +354,45 @@ async def test_a_postgresql_database_is_opened_and_its_ledger_checked(
     assert found["ledger"].startswith("ok")
     assert code == 0
     assert doctor.heartbeat_path(dsn) == Path("domino.heartbeat")
+
+
+async def test_without_a_web_address_the_web_table_is_said_to_be_off(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out = await checkup(capsys)
+    assert code == 0
+    assert "ok    web table: off (DOMINO_WEB_URL not set; chats work without it)" in out
+
+
+async def test_the_web_settings_are_checked_and_a_taken_port_is_named(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    telegram: FakeTelegram,
+) -> None:
+    import socket
+
+    monkeypatch.setenv("TELEGRAM_TOKEN", TOKEN)
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", telegram.base_url)
+    monkeypatch.setenv("DOMINO_WEB_URL", "https://mesa.example.com")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        monkeypatch.setenv("DOMINO_WEB_PORT", str(taken.getsockname()[1]))
+        code, out = await checkup(capsys)
+    assert code == 0
+    web = [line for line in out.splitlines() if "web " in line]
+    assert web[0].startswith("warn  web table: cannot listen on 127.0.0.1:")
+    assert "is DOMINO_WEB_PORT taken?" in web[0]
+    assert web[1] == (
+        "ok    web links: signed with a key derived from the tokens (DOMINO_WEB_SECRET)"
+    )
+    assert web[2].startswith("warn  web table: TELEGRAM_WEBAPP is not set")
+    monkeypatch.setenv("TELEGRAM_WEBAPP", "mesa")
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    monkeypatch.setenv("DOMINO_WEB_PORT", str(port))
+    code, out = await checkup(capsys)
+    web = [line for line in out.splitlines() if "web " in line]
+    assert web[0] == f"ok    web table: https://mesa.example.com served from 127.0.0.1:{port}"
+    assert not any("TELEGRAM_WEBAPP" in line for line in web)

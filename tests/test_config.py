@@ -23,6 +23,11 @@ NAMES = (
     "DISCORD_TEST_GUILD",
     "DISCORD_SHARDS",
     "DISCORD_API_BASE_URL",
+    "DOMINO_WEB_URL",
+    "DOMINO_WEB_HOST",
+    "DOMINO_WEB_PORT",
+    "DOMINO_WEB_SECRET",
+    "TELEGRAM_WEBAPP",
     "DISCORD_GATEWAY_URL",
 )
 TELEGRAM = "123456:ABC-telegram-secret"
@@ -192,3 +197,30 @@ def test_a_postgresql_url_in_domino_db_stays_whole() -> None:
     settings = Settings(DOMINO_DB=f" {url} ")  # type: ignore[call-arg]
     assert settings.db == url
     assert Settings(DOMINO_DB="postgres://bot@db/domino").db == "postgres://bot@db/domino"  # type: ignore[call-arg]
+
+
+def test_the_web_table_needs_an_https_address_and_is_off_without_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert load_settings(None).web_url is None
+    monkeypatch.setenv("DOMINO_WEB_URL", "https://mesa.example.com/")
+    monkeypatch.setenv("DOMINO_WEB_PORT", "9000")
+    settings = load_settings(None)
+    assert (settings.web_url, settings.web_host, settings.web_port) == (
+        "https://mesa.example.com",
+        "127.0.0.1",
+        9000,
+    )
+    monkeypatch.setenv("DOMINO_WEB_URL", "http://mesa.example.com")
+    with pytest.raises(ValidationError) as info:
+        load_settings(None)
+    assert "https" in errors_of(info)["DOMINO_WEB_URL"]
+    monkeypatch.setenv("DOMINO_WEB_URL", "http://127.0.0.1:8080")
+    assert load_settings(None).web_url == "http://127.0.0.1:8080"
+
+
+def test_the_web_secret_is_redacted_like_the_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DOMINO_WEB_SECRET", "s3cret-key")
+    settings = load_settings(None)
+    assert "s3cret-key" not in repr(settings)
+    assert "s3cret-key" in settings.secrets()

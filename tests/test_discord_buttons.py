@@ -5,6 +5,7 @@ nothing changed."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bot.core import EMOTES, PlayerRef, ShowMyTiles, encode_action, encode_press
 from bot.discord.buttons import PressItem, board_view, moves_view
@@ -74,3 +75,29 @@ async def test_move_buttons_carry_the_managers_payloads_highest_tile_first(
     pips = [(int(c[0]), int(c[1])) for c in codes if c != "p"]
     assert pips == sorted(pips, reverse=True)
     assert [item.label for item in view.children] == dm.labels()
+
+
+async def test_with_the_web_table_the_board_links_spectators_and_the_tiles_link_their_player(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    await start_with_robots(fake, harness, ana)
+    await my_turn(fake, ana)
+    table = harness.manager.tables()[0]
+    playing = harness.manager.table_state(table)
+    view = board_view(playing, "es", watch_url="https://mesa.example/?w=TOKEN")
+    links = [item for item in view.children if getattr(item, "url", None)]
+    assert [(b.label, b.url) for b in links] == [("Mirar la mesa", "https://mesa.example/?w=TOKEN")]
+    player = PlayerRef("discord", str(ana.id), "Ana")
+    (tiles,) = (await harness.manager.handle(ShowMyTiles(player, table_id=table))).events
+    moves = moves_view(tiles, open_url="https://mesa.example/?s=SEAT")
+    assert moves is not None
+    assert moves.children[-1].url == "https://mesa.example/?s=SEAT"
+    assert moves.children[-1].label == "Abrir la mesa"
+    assert len(moves.children) == len(tiles.moves) + 1
+    waiting_turn = replace(tiles, moves=())
+    only_link = moves_view(waiting_turn, open_url="https://mesa.example/?s=SEAT")
+    assert only_link is not None and [b.url for b in only_link.children] == [
+        "https://mesa.example/?s=SEAT"
+    ]
+    assert moves_view(waiting_turn) is None

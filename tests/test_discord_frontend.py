@@ -54,6 +54,7 @@ async def test_commands_are_synced_globally_at_start_up(fake: FakeDiscord) -> No
             "fichas",
             "saldo",
             "top",
+            "perfil",
             "reglas",
             "historial",
             "ayuda",

@@ -44,15 +44,3 @@ async def test_the_board_embed_names_whose_turn_the_time_left_and_the_score(
     assert team_names(state.seats, 0, "en") == f"{state.seats[0].name} and {state.seats[2].name}"
     spanish = board_embed(state, "es").to_dict()
     assert spanish["footer"]["text"] == "Apuesta: $10"
-
-
-def test_the_top_by_rating_shows_real_figures_and_counts_matches_in_the_singular() -> None:
-    """Issue 13, items 28 and 24: the rating printed 0 or 1; "1 partidas"."""
-    from bot.discord.messages import top_embed
-    from storage.base import RankRow
-
-    rows = [RankRow(1, "Ana", 0.5773, 12), RankRow(2, "Beto", 0.4219, 1)]
-    lines = top_embed(rows, "rating", "es").to_dict()["description"].split("\n")
-    assert lines == ["1. Ana — 57,7\u00a0% · 12 partidas", "2. Beto — 42,2\u00a0% · 1 partida"]
-    by_balance = top_embed([RankRow(1, "Ana", 1200, 1)], "balance", "en").to_dict()
-    assert by_balance["description"] == "1. Ana — $1200 · 1 match"

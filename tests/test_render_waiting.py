@@ -9,7 +9,7 @@ from PIL import Image
 
 from engine.rules import find_preset
 from render import SeatFacts, TableFacts, waiting_png
-from render.board import _PANELS, BOARD_SIZE
+from render.board import BOARD_SIZE, SEAT_PANELS
 from render.canvas import GOLD, MUTED, TEAM_COLORS
 from render.samples import LONG_NAMES
 from render.waiting import preset_label, rules_lines
@@ -39,7 +39,7 @@ FULL = TableFacts(
 )
 
 # A point on the top edge of each seat's panel: its outline.
-_OUTLINE = {seat: ((x0 + x1) // 2, y0 + 1) for seat, (x0, y0, x1, _) in _PANELS.items()}
+_OUTLINE = {seat: ((x0 + x1) // 2, y0 + 1) for seat, (x0, y0, x1, _) in SEAT_PANELS.items()}
 
 
 def _image(png: bytes) -> Image.Image:
@@ -180,7 +180,7 @@ def test_the_seated_count_in_the_corner_is_never_cut_off(language: str) -> None:
     from render.strings import text
     from render.text import wrap_text
 
-    width = 944 - _PANELS[2][2] - 14
+    width = 944 - SEAT_PANELS[2][2] - 14
     for seated in range(5):
         phrase = text(language, "seated_count", n=seated)
         lines = wrap_text(phrase, LABEL_SIZE, True, width, 2)

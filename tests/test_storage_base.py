@@ -597,6 +597,23 @@ async def test_the_balance_top_list_shows_active_players_richest_first(store: St
     assert await store.top_by_balance(None, now=now + ACTIVE_SECONDS) == []
 
 
+async def test_the_balance_trend_is_what_the_balance_changed_by_in_the_last_week(
+    store: Storage,
+) -> None:
+    a, b = await make_players(store, 2, now=0.0)
+    await store.stake("old", [a, b], 10, now=1.0)
+    await store.settle("old", [a], now=2.0)  # a +10, b -10: more than a week ago
+    for n in range(3):
+        await store.stake(f"new{n}", [a, b], 10, now=9 * DAY + n)
+        await store.settle(f"new{n}", [b], now=9 * DAY + n)
+    await store.record_match("m", "c:1", {}, [result(a, 0, True), result(b, 1, False)], now=9 * DAY)
+    top = {r.player_id: r for r in await store.top_by_balance("c:1", now=10 * DAY)}
+    assert (top[a].value, top[a].trend) == (980, -30)
+    assert (top[b].value, top[b].trend) == (1020, 30)
+    later = {r.player_id: r.trend for r in await store.top_by_balance("c:1", now=20 * DAY)}
+    assert later == {a: 0, b: 0}
+
+
 async def test_balance_ties_go_to_the_player_with_more_matches(store: Storage) -> None:
     a, b = await make_players(store, 2)
     for n in range(3):

@@ -364,8 +364,9 @@ async def test_history_balance_top_rules_and_help_answer_in_the_groups_language_
 
         balance = await world.reply_to(group, ana, "/saldo")
         assert "$" in balance.params["text"]
-        top = await world.reply_to(group, ana, "/top")
-        assert "Ana" in top.params["text"]
+        mark = await world.command(group, ana, "/top")
+        top = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
+        assert "Ana" in (top.caption() or "")
         rules = await world.reply_to(group, sam, "/rules")
         assert "Reglas: Venezolano" in rules.params["text"]
         in_group = await world.reply_to(group, sam, "/help")

@@ -98,6 +98,30 @@ def test_the_hand_has_one_button_per_legal_move_and_none_when_it_is_not_your_tur
     assert all(len(d.encode()) <= 64 for d in data)
     assert hand_keyboard(YourTiles(is_your_turn=False, **base)) is None  # type: ignore[arg-type]
     assert public_view(match).turn == seat
+    # with the web table, a Mini App button under the moves, and alone between turns
+    url = "https://mesa.example/?t=t1"
+    web = hand_keyboard(YourTiles(is_your_turn=True, **base), web_app_url=url)  # type: ignore[arg-type]
+    assert web is not None and web.inline_keyboard[-1][0].web_app.url == url
+    assert web.inline_keyboard[-1][0].text == "📱 Abrir la mesa"
+    assert _data(web)[:-1] == [c.payload for c in choices]
+    idle = hand_keyboard(YourTiles(is_your_turn=False, **base), web_app_url=url)  # type: ignore[arg-type]
+    assert idle is not None and [[b.web_app.url for b in row] for row in idle.inline_keyboard] == [
+        [url]
+    ]
+
+
+def test_a_playing_board_links_the_mini_app_and_the_spectator_page_with_the_web_table() -> None:
+    event = _event("playing", _seats("A", "B", "C", "D"))
+    markup = board_keyboard(
+        event, "es", mini_app_url="https://t.me/bot/mesa?startapp=t1", watch_url="https://w/?w=x"
+    )
+    assert markup is not None
+    assert [(b.text, b.url) for b in markup.inline_keyboard[-1]] == [
+        ("📱 Abrir la mesa", "https://t.me/bot/mesa?startapp=t1"),
+        ("👀 Mirar la mesa", "https://w/?w=x"),
+    ]
+    plain = board_keyboard(event, "es")
+    assert plain is not None and all(b.url is None for row in plain.inline_keyboard for b in row)
 
 
 def test_the_config_menu_lists_presets_and_options_with_their_values() -> None:

@@ -87,3 +87,27 @@ def test_config_presses_read_back_and_anything_else_is_refused() -> None:
         assert decode_config(data) is None
     with pytest.raises(ValueError):
         encode_config("preset", "no such preset!")
+
+
+def test_top_switches_read_back_exactly_fit_64_bytes_and_anything_else_is_refused() -> None:
+    from bot.core import Ranking
+    from bot.telegram.links import TopPress, decode_top, encode_top
+
+    for ranking in Ranking:
+        for everyone in (False, True):
+            press = TopPress(ranking.value, everyone)
+            data = encode_top(press)
+            assert len(data.encode()) <= 64
+            assert decode_top(data) == press
+    for forged in (
+        "dmt:z:c",
+        "dmt:r:x",
+        "dmt:r:c:1",
+        "dmt:r",
+        "dmc:x",
+        "",
+        None,
+        7,
+        "dmt:r:c" * 20,
+    ):
+        assert decode_top(forged) is None

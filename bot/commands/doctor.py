@@ -106,7 +106,47 @@ async def _run(args: argparse.Namespace) -> int:
         await _check_telegram(settings, report)
     if settings.discord_token is not None:
         await _check_discord(settings, report)
+    _check_web(settings, report)
     return 1 if report.failed else 0
+
+
+def _check_web(settings: object, report: Report) -> None:
+    """The web table's settings (README, "The web table"): the address, the port free to
+    listen on, the link key, and the Mini App's name for Telegram groups."""
+    import socket
+
+    url = settings.web_url  # type: ignore[attr-defined]
+    if url is None:
+        report.line("ok", "web table", "off (DOMINO_WEB_URL not set; chats work without it)")
+        return
+    host, port = settings.web_host, settings.web_port  # type: ignore[attr-defined]
+    with socket.socket() as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            report.line(
+                "warn",
+                "web table",
+                f"cannot listen on {host}:{port} ({exc.strerror}): is `domino run` running, "
+                "or is DOMINO_WEB_PORT taken?",
+            )
+        else:
+            report.line("ok", "web table", f"{url} served from {host}:{port}")
+    if url.startswith("http://"):
+        report.line("warn", "web table", "DOMINO_WEB_URL is http: Telegram opens https only")
+    if not settings.platforms:  # type: ignore[attr-defined]
+        report.line("FAIL", "web table", "needs TELEGRAM_TOKEN or DISCORD_TOKEN (its tables)")
+    if settings.web_secret is None:  # type: ignore[attr-defined]
+        report.line(
+            "ok", "web links", "signed with a key derived from the tokens (DOMINO_WEB_SECRET)"
+        )
+    if settings.telegram_token is not None and settings.telegram_webapp is None:  # type: ignore[attr-defined]
+        report.line(
+            "warn",
+            "web table",
+            "TELEGRAM_WEBAPP is not set: private chats get the Mini App button, but group "
+            "boards cannot link to it (BotFather /newapp gives the short name)",
+        )
 
 
 async def _check_database(path: Path | str, report: Report, *, health: bool = False) -> None:

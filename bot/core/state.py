@@ -86,6 +86,7 @@ class Core:
     ended: OrderedDict[str, Ended] = field(default_factory=OrderedDict)
     kept_matches: deque[str] = field(default_factory=deque)
     player_ids: dict[tuple[str, str], int] = field(default_factory=dict)
+    names: dict[tuple[str, str], str] = field(default_factory=dict)  # last seen, by key
     last_emote: dict[tuple[str, str], float] = field(default_factory=dict)
     robots: dict[str, Robot] = field(default_factory=dict)
     lobby: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -121,17 +122,21 @@ class Core:
     def rename(self, player: PlayerRef) -> None:
         """Take the name a player's latest command carries (they renamed themselves on
         their platform): their seats show it from the table's next change on."""
-        if not player.display_name:
-            return
+        name = player.display_name
+        if not name or self.names.get(player.key) == name:
+            return  # the name this process last saw: no seat shows another (a fast path)
+        self.names[player.key] = name
+        platform, user_id = player.platform, player.user_id
         for table in self.tables.values():
             for seat in table.seats:
                 held = seat.player
                 if (
                     held is not None
-                    and held.key == player.key
-                    and held.display_name != player.display_name
+                    and held.user_id == user_id
+                    and held.platform == platform
+                    and held.display_name != name
                 ):
-                    seat.player = replace(held, display_name=player.display_name)
+                    seat.player = replace(held, display_name=name)
 
     def robot(self, level: str) -> Robot:
         robot = self.robots.get(level)

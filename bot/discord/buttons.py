@@ -22,6 +22,7 @@ import discord
 from bot.core import EMOTES, PRESS_PREFIX, TableChanged, YourTiles, encode_action
 from bot.discord.i18n import texts
 from bot.present.i18n import emote_label
+from bot.present.live import link_label
 from bot.present.texts import move_buttons
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "PressItem",
     "board_view",
     "custom_ids",
+    "link_button",
     "moves_view",
     "press_item",
     "static_view",
@@ -111,12 +113,20 @@ def _button(
     return discord.ui.Button(label=label[:80], custom_id=payload, style=style)
 
 
-def board_view(event: TableChanged, language: str) -> discord.ui.View | None:
+def link_button(url: str, label: str) -> discord.ui.Button[Any]:
+    """A button that opens ``url`` (the web table), no interaction involved."""
+    return discord.ui.Button(label=label[:80], url=url, style=discord.ButtonStyle.link)
+
+
+def board_view(
+    event: TableChanged, language: str, *, watch_url: str | None = None
+) -> discord.ui.View | None:
     """The board's buttons for the table's phase (None once the table is over).
 
     Waiting or counting down: one button per open seat, robots now, leave. Playing: my
-    tiles (for members without DMs), come back (when a seat is away), leave, and the
-    emotes. Ended: a rematch.
+    tiles (for members without DMs), come back (when a seat is away), leave, the web
+    table's spectator link (``watch_url``, when the web table runs), and the emotes.
+    Ended: a rematch.
     """
     _ = texts(language)
     table = event.table_id
@@ -146,6 +156,8 @@ def board_view(event: TableChanged, language: str) -> discord.ui.View | None:
                 _button(encode_action("back", table), _("Come back"), discord.ButtonStyle.success)
             )
         controls.append(_button(encode_action("leave", table), _("Leave")))
+        if watch_url is not None:
+            controls.append(link_button(watch_url, link_label("watch", language)))
         rows.append(controls)
         emotes = [
             _button(encode_action("emote", table, name), emote_label(name, language))
@@ -159,10 +171,12 @@ def board_view(event: TableChanged, language: str) -> discord.ui.View | None:
     return static_view(rows) if rows else None
 
 
-def moves_view(event: YourTiles) -> discord.ui.View | None:
-    """One button per legal move (labels and payloads from the manager), or None."""
+def moves_view(event: YourTiles, *, open_url: str | None = None) -> discord.ui.View | None:
+    """One button per legal move (labels and payloads from the manager), and the web
+    table's personal link (``open_url``, when the web table runs); None when neither."""
+    link = [[link_button(open_url, link_label("open", event.to.language))]] if open_url else []
     if not event.moves:
-        return None
+        return static_view(link) if link else None
     # Same order as the hand picture: highest tile first, the pass last.
     order = {tile: index for index, tile in enumerate(event.view.tiles)}
     choices = sorted(
@@ -177,7 +191,8 @@ def moves_view(event: YourTiles) -> discord.ui.View | None:
         )
         for choice, label in choices
     ]
-    return static_view([buttons[i : i + _ROW_SIZE] for i in range(0, len(buttons), _ROW_SIZE)])
+    rows = [buttons[i : i + _ROW_SIZE] for i in range(0, len(buttons), _ROW_SIZE)]
+    return static_view(rows[:4] + link)
 
 
 def tiles_view(table_id: str, language: str) -> discord.ui.View:

@@ -1,5 +1,6 @@
-"""``/domino``: one command group (``jugar``, ``mesa``, ``robots``, ``salir``, ``fichas``,
-``saldo``, ``top``, ``reglas``, ``historial``, ``ayuda``), usable in servers.
+"""``/domino``: one command group (``jugar``, ``mesa``, ``robots``, ``levantarse``,
+``fichas``, ``saldo``, ``top``, ``perfil``, ``reglas``, ``historial``, ``ayuda``), usable
+in servers.
 
 Slash command input becomes table manager commands; what is answered comes from
 :mod:`bot.discord.replies` and :mod:`bot.discord.messages`. ``/domino-config`` is
@@ -26,14 +27,17 @@ from bot.core import (
     OpenTable,
     PlayerRef,
     PlayNow,
+    Ranking,
     RobotSeat,
     ShowMyTiles,
 )
 from bot.discord.i18n import chat_language, command_name, player_language, text, texts
-from bot.discord.messages import help_text, rules_embed, stats_lines, top_embed
+from bot.discord.messages import help_text, rules_embed, stats_lines
 from bot.discord.replies import PLATFORM, Replies, chat_of, player_of
+from bot.discord.standings import StandingsDesk
 from bot.present.i18n import LEVEL_NAMES
 from bot.present.labels import PRESET_LABELS
+from bot.present.standings import RANKING_LABELS, ranking_from_input
 from bot.present.texts import confirmation
 from engine.robots import LEVELS
 from engine.rules import PRESET_NAMES
@@ -65,13 +69,21 @@ class DominoCog(
         manager: the table manager.
         storage: statistics for ``saldo`` (read-only here).
         replies: the answers shared with the presses.
+        standings: the top lists and profiles (shared with the top list buttons).
     """
 
-    def __init__(self, manager: Manager, storage: Storage, replies: Replies) -> None:
+    def __init__(
+        self,
+        manager: Manager,
+        storage: Storage,
+        replies: Replies,
+        standings: StandingsDesk | None = None,
+    ) -> None:
         super().__init__()
         self.manager = manager
         self.storage = storage
         self.replies = replies
+        self.standings = standings if standings is not None else StandingsDesk(manager)
 
     @app_commands.command(
         name=command_name("jugar", "play"), description=text("Sit at a table now")
@@ -185,29 +197,36 @@ class DominoCog(
     @app_commands.command(
         name=command_name("top", "top"), description=text("This server's best players")
     )
-    @app_commands.rename(by=command_name("por", "by"))
-    @app_commands.describe(by=text("Rank by balance or by rating"))
-    @app_commands.choices(
-        by=[
-            app_commands.Choice(name=text("balance"), value="balance"),
-            app_commands.Choice(name=text("rating"), value="rating"),
-        ]
+    @app_commands.rename(
+        ranking=command_name("lista", "list"), everyone=command_name("global", "global")
     )
-    async def top(self, interaction: discord.Interaction[Any], by: str = "balance") -> None:
-        # A ranking is for everyone in the channel: a public answer.
-        await interaction.response.defer(thinking=True)
-        chat = chat_of(interaction)
-        # Seen by the channel: the server's language (its admins' choice).
-        lang = (
-            (await self.manager.chat_rules(chat)).language if chat else chat_language(interaction)
-        )
-        rows = await self.manager.top(chat, by="rating" if by == "rating" else "balance")
-        if not rows:
-            await interaction.followup.send(texts(lang)("Nobody has played here yet."))
-            return
-        await interaction.followup.send(
-            embed=top_embed(rows, by, lang), allowed_mentions=discord.AllowedMentions.none()
-        )
+    @app_commands.describe(
+        ranking=text("Which list: rating, season, balance or pairs"),
+        everyone=text("Everyone's list instead of this server's"),
+    )
+    @app_commands.choices(
+        ranking=[app_commands.Choice(name=text(RANKING_LABELS[r]), value=r.value) for r in Ranking]
+    )
+    async def top(
+        self,
+        interaction: discord.Interaction[Any],
+        ranking: str = Ranking.RATING.value,
+        everyone: bool = False,
+    ) -> None:
+        """The list as a picture, its rows as text, and buttons to switch it in place."""
+        chosen = ranking_from_input(ranking) or Ranking.RATING
+        await self.standings.show_top(interaction, chosen, everyone)
+
+    @app_commands.command(
+        name=command_name("perfil", "profile"),
+        description=text("A player's rating, statistics and partners"),
+    )
+    @app_commands.rename(member=command_name("miembro", "member"))
+    @app_commands.describe(member=text("Whose profile (yours if omitted)"))
+    async def perfil(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        await self.standings.show_profile(interaction, member)
 
     @app_commands.command(
         name=command_name("reglas", "rules"), description=text("This server's rules")

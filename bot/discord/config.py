@@ -21,6 +21,7 @@ from bot.discord.i18n import command_name, player_language, text, texts
 from bot.discord.messages import close_not_admin_text, not_admin_text
 from bot.discord.replies import Replies, chat_of, player_of
 from bot.present.labels import LANGUAGE_LABELS, VALUE_LABELS, rules_text
+from bot.present.standings import PERIOD_LABELS, PERIOD_WORDS, period_from_input
 from bot.present.texts import confirmation
 from engine.rules import OPTION_VALUES, OptionValue
 
@@ -37,6 +38,15 @@ def _word_choices(option: str) -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=text(VALUE_LABELS.get(v.strip(), "never")), value=v.strip())
         for v in OPTION_VALUES[option].split(",")
+    ]
+
+
+def _season_choices() -> list[app_commands.Choice[str]]:
+    """The season lengths; the value is the word admins type on every platform."""
+    spanish = {period: word for word, period in reversed(PERIOD_WORDS.items())}
+    return [
+        app_commands.Choice(name=text(label), value=spanish[period])
+        for period, label in PERIOD_LABELS.items()
     ]
 
 
@@ -75,6 +85,7 @@ class ConfigCog(commands.Cog):
         forced_move_seconds=command_name("automatica", "auto"),
         stake=command_name("apuesta", "stake"),
         language=command_name("idioma", "language"),
+        season=command_name("temporada", "season"),
     )
     @app_commands.describe(
         preset=text("Rule preset"),
@@ -89,6 +100,7 @@ class ConfigCog(commands.Cog):
         forced_move_seconds=text("Seconds before a single legal move is played"),
         stake=text("Dollars each player stakes"),
         language=text("The language of the server's messages"),
+        season=text("How long a season of this server's standings lasts"),
     )
     @app_commands.choices(  # type: ignore[misc]
         preset=preset_choices(),
@@ -100,6 +112,7 @@ class ConfigCog(commands.Cog):
         redeal_doubles=_word_choices("redeal_doubles"),
         capicua_bonus=_int_choices("capicua_bonus"),
         language=_language_choices(),
+        season=_season_choices(),
     )
     async def domino_config(
         self,
@@ -116,6 +129,7 @@ class ConfigCog(commands.Cog):
         forced_move_seconds: app_commands.Range[int, -1, 10] | None = None,
         stake: app_commands.Range[int, 0, 1000] | None = None,
         language: str | None = None,
+        season: str | None = None,
     ) -> None:
         overrides: dict[str, OptionValue] = {
             name: value
@@ -139,7 +153,7 @@ class ConfigCog(commands.Cog):
             overrides["forced_move_seconds"] = (
                 None if forced_move_seconds < 0 else forced_move_seconds
             )
-        await self.configure(interaction, preset, overrides, language)
+        await self.configure(interaction, preset, overrides, language, season)
 
     async def configure(
         self,
@@ -147,9 +161,11 @@ class ConfigCog(commands.Cog):
         preset: str | None,
         overrides: dict[str, OptionValue],
         language: str | None = None,
+        season: str | None = None,
     ) -> None:
         """Only members who may manage the server (checked again here, whatever
-        Discord's command permissions say)."""
+        Discord's command permissions say). The season length is the server's standings
+        (``manager.set_season_period``), kept apart from its rules."""
         lang = player_language(interaction)
         chat = chat_of(interaction)
         is_admin = bool(interaction.permissions.manage_guild)
@@ -159,6 +175,17 @@ class ConfigCog(commands.Cog):
             return
         await self.replies.defer_ephemeral(interaction)
         player = player_of(interaction)
+        _ = texts(lang)
+        period = period_from_input(season) if season is not None else None
+        season_line = ""
+        if period is not None:
+            await self.manager.set_season_period(chat, period, player)
+            season_line = _(
+                "Each season in this server is now {period}.", period=_(PERIOD_LABELS[period])
+            )
+            if preset is None and not overrides and language is None:
+                await self.replies.answer(interaction, season_line)
+                return
         command = SetChatRules(
             player, chat, preset=preset, overrides=overrides, is_admin=True, language=language
         )
@@ -167,14 +194,15 @@ class ConfigCog(commands.Cog):
             await self.replies.refuse(interaction, reply)
             return
         if preset is None and not overrides:  # the language alone: the channel is told
-            await self.replies.answer(interaction, texts(lang)("Done."))
+            await self.replies.answer(interaction, season_line or _("Done."))
             return
         info = await self.manager.chat_rules(chat)
         changed = confirmation(SetChatRules, reply, lang) or texts(lang)(
             "Rules changed. New tables use them."
         )
         listed = rules_text(info.rules, info.preset, info.overrides, lang)
-        await self.replies.answer(interaction, f"{changed}\n{listed}")
+        lines = [changed, listed] + ([season_line] if season_line else [])
+        await self.replies.answer(interaction, "\n".join(lines))
 
     @app_commands.command(
         name=command_name("domino-cerrar", "domino-close"),

@@ -35,7 +35,9 @@ from bot.discord.messages import PLATFORM, unknown_command_text
 from bot.discord.port import DiscordPort, Render
 from bot.discord.presses import Presses
 from bot.discord.replies import Replies
+from bot.discord.standings import StandingsDesk, parse_top, top_item
 from bot.discord_http import point_discord_at
+from bot.present.live import TableLinks
 from storage.base import Storage
 
 __all__ = ["DiscordFrontEnd", "DominoBot", "intents"]
@@ -62,6 +64,7 @@ class DominoBot(commands.AutoShardedBot):
         shard_count: int | None,
         gateway_url: str | None,
         guild_ready_timeout: float,
+        links: TableLinks | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -77,9 +80,15 @@ class DominoBot(commands.AutoShardedBot):
         self._gateway_url = gateway_url
         self.manager = manager
         self.storage = storage
-        self.port = DiscordPort(self, notes=manager, **render)
+        port_render = {k: v for k, v in render.items() if k != "render_profile"}
+        self.port = DiscordPort(self, notes=manager, links=links, **port_render)
         self.replies = Replies(manager, self.port)
         self.presses = Presses(self.replies)
+        self.standings = StandingsDesk(
+            manager,
+            render_standings=render.get("render_standings"),
+            render_profile=render.get("render_profile"),
+        )
 
     async def setup_hook(self) -> None:
         """Add the commands, the persistent buttons and the translator; sync commands."""
@@ -87,9 +96,13 @@ class DominoBot(commands.AutoShardedBot):
             self._point_bot_gateway_at(self._gateway_url)
         await self.tree.set_translator(DominoTranslator())
         guild = discord.Object(self.test_guild) if self.test_guild else None
-        await self.add_cog(DominoCog(self.manager, self.storage, self.replies), guild=guild)
+        await self.add_cog(
+            DominoCog(self.manager, self.storage, self.replies, self.standings), guild=guild
+        )
         await self.add_cog(ConfigCog(self.manager, self.replies), guild=guild)
-        self.add_dynamic_items(press_item(self.presses.on_press))
+        self.add_dynamic_items(
+            press_item(self.presses.on_press), top_item(self.standings.on_top_press)
+        )
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         await self.tree.sync(guild=guild)
         log.info("slash commands synced %s", f"to guild {self.test_guild}" if guild else "globally")
@@ -135,12 +148,17 @@ class DominoBot(commands.AutoShardedBot):
             return
         data: Any = interaction.data or {}
         custom_id = data.get("custom_id")
+        message = interaction.message
+        top = parse_top(custom_id) if isinstance(custom_id, str) else None
+        if top is not None:
+            if message is None or custom_id not in custom_ids(message):
+                await self.standings.on_top_press(interaction, *top)
+            return  # else TopItem answers it
         if not isinstance(custom_id, str) or PressItem.matches(custom_id) is None:
             # Not one of our payloads (forged, or a component of something else): refused
             # ephemerally like any forged press, so nothing fails on the member's screen.
             await self.presses.refuse_unknown(interaction)
             return
-        message = interaction.message
         if message is not None and custom_id in custom_ids(message):
             return  # PressItem answers it
         await self.presses.on_press(interaction, custom_id)
@@ -175,6 +193,7 @@ class DiscordFrontEnd:
         guild_ready_timeout: seconds to wait for guilds after READY (tests use tiny values).
         ready_timeout: how long :meth:`start` waits for the gateway before returning anyway.
         render: the picture functions (default: the ``render`` package's).
+        links: the web table when it runs (its links on boards and tiles messages).
     """
 
     def __init__(
@@ -191,6 +210,7 @@ class DiscordFrontEnd:
         guild_ready_timeout: float = 2.0,
         ready_timeout: float = 120.0,
         render: dict[str, Render] | None = None,
+        links: TableLinks | None = None,
     ) -> None:
         if api_base_url or gateway_url:
             point_discord_at(api_base_url, gateway_url)
@@ -206,6 +226,8 @@ class DiscordFrontEnd:
                 "render_hand_result": render_module.hand_result_png,
                 "render_match_result": render_module.match_result_png,
                 "render_waiting": render_module.waiting_png,
+                "render_standings": render_module.standings_png,
+                "render_profile": render_module.profile_png,
             }
         self.bot = DominoBot(
             manager,
@@ -215,6 +237,7 @@ class DiscordFrontEnd:
             shard_count=shards,
             gateway_url=gateway_url,
             guild_ready_timeout=guild_ready_timeout,
+            links=links,
         )
         self.port = self.bot.port
         self.presses = self.bot.presses

@@ -1,6 +1,6 @@
 """Texts and embeds of the Discord front end built from the core's and present's facts.
 
-Only Discord chrome is phrased here (embeds, the help, the ranking); what happened and
+Only Discord chrome is phrased here (embeds, the help); what happened and
 why, partnership names and the rule set are phrased by :mod:`bot.present`.
 """
 
@@ -18,9 +18,9 @@ from bot.core import (
     YourTiles,
 )
 from bot.discord.i18n import texts
-from bot.present.labels import preset_label, rating_text, rules_text, team_names
+from bot.present.labels import preset_label, rules_text, team_names
 from bot.present.texts import refused
-from storage.base import PlayerStats, RankRow
+from storage.base import PlayerStats
 
 __all__ = [
     "PLATFORM",
@@ -32,7 +32,6 @@ __all__ = [
     "rules_embed",
     "stats_lines",
     "tiles_content",
-    "top_embed",
     "turn_ping",
     "unknown_command_text",
     "unreachable_text",
@@ -125,22 +124,6 @@ def stats_lines(balance: int, stats: PlayerStats, language: str) -> list[str]:
     return lines
 
 
-def top_embed(rows: list[RankRow], by: str, language: str) -> discord.Embed:
-    """``/domino top``: the ranking by balance or by rating (``rows`` not empty)."""
-    _ = texts(language)
-    title = (
-        _("Best rating in this server") if by == "rating" else _("Richest players in this server")
-    )
-    lines = [
-        f"{n}. {row.display_name} — "
-        + (rating_text(float(row.value), language) if by == "rating" else f"${row.value}")
-        + " · "
-        + _.ngettext("{n} match", "{n} matches", row.matches)
-        for n, row in enumerate(rows, 1)
-    ]
-    return discord.Embed(title=title, description="\n".join(lines), colour=discord.Colour.gold())
-
-
 def help_text(language: str) -> str:
     """``/domino ayuda``."""
     _ = texts(language)
@@ -156,6 +139,7 @@ def help_text(language: str) -> str:
                 "“Come back” button gives your seat back within 5 minutes)."
             ),
             _("`/domino saldo`, `/domino top`, `/domino historial`: money, rankings, records."),
+            _("`/domino perfil`: your rating, statistics and partners (or a member's)."),
             _("`/domino reglas`: this server's rules; admins change them with `/domino-config`."),
             _("`/domino-cerrar`: admins close a stuck table now; every stake is refunded."),
         ]

@@ -16,6 +16,9 @@ interactions within Discord's 3 seconds.
 - **Tiles**: by DM, or ephemerally when DMs are closed: :class:`bot.discord.tiles.TilesDesk`
   (``port.desk``).
 - **Results**: hand and match results as short channel messages with their pictures.
+- **Seasons**: a server's season ended (``SeasonEnded``): its final standings picture and
+  podium, once, where this process last showed a board, else the server's system
+  channel, else its first text channel the bot may post pictures in.
 - **A channel the bot can no longer use** (deleted: 10003; no access: 50001, e.g. after
   the bot was removed from the server; a right taken away: 50013) closes its tables once
   through the manager (``chat_unreachable``: stakes refunded, nobody abandoned); the
@@ -48,10 +51,13 @@ from bot.core import (
     MatchEnded,
     Phase,
     PlayerRef,
+    Ranking,
     Refusal,
+    SeasonEnded,
     SeatGivenBack,
     SeatInfo,
     SeatTakenByRobot,
+    Standings,
     TableChanged,
     TableClosed,
     YourTiles,
@@ -69,6 +75,8 @@ from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label
 from bot.present.labels import LANGUAGE_LABELS, preset_label, team_names
+from bot.present.live import TableLinks
+from bot.present.standings import season_ended_text, standings_facts
 from bot.present.texts import GROUP_CLOSES, closed_text
 from engine.hand import Termination
 from render import TableFacts
@@ -89,6 +97,7 @@ HISTORY_LOOKUP = 30
 """How many recent channel messages to search for a resumed table's board."""
 
 BOARD_FILE = "mesa.png"
+SEASON_FILE = "temporada.png"
 
 
 @dataclass
@@ -130,6 +139,8 @@ class DiscordPort:
             ``render`` functions (injected so tests and benchmarks may time them).
         render_waiting: the picture of a table before its match starts (default
             ``render.waiting_png``).
+        render_standings: the standings picture, for a season's end (default
+            ``render.standings_png``).
         notes: the table manager, to keep where each board message is as a front-end
             note (:data:`BOARD_NOTE`) that survives a restart; without it a resumed
             table looks its board up in the channel's recent history.
@@ -144,12 +155,22 @@ class DiscordPort:
         render_hand_result: Render,
         render_match_result: Render,
         render_waiting: Render | None = None,
+        render_standings: Render | None = None,
         notes: Manager | None = None,
+        links: TableLinks | None = None,
     ) -> None:
         if render_waiting is None:
             from render import waiting_png
 
             render_waiting = waiting_png
+        if render_standings is None:
+            from render import standings_png
+
+            render_standings = standings_png
+        self._render_standings = render_standings
+        # server id -> the channel (or thread) where this process last showed a board:
+        # where a season's final standings go
+        self.board_channels: dict[str, int] = {}
         self.client = client
         self._render_waiting = render_waiting
         self._notes = notes
@@ -158,7 +179,8 @@ class DiscordPort:
         self._render_hand_result = render_hand_result
         self._render_match_result = render_match_result
         self.boards: dict[str, _Board] = {}
-        self.desk = TilesDesk(client, render_hand, self._channel, self.unusable)
+        self.links = links
+        self.desk = TilesDesk(client, render_hand, self._channel, self.unusable, links)
         self.dms_closed = self.desk.dms_closed  # user ids (the desk's set)
         self._closing = False
         # (server, channel or None for all) being closed now, and the tasks doing it
@@ -277,6 +299,8 @@ class DiscordPort:
             await self.desk.table_closed(event.table_id)
             if event.reason in GROUP_CLOSES:
                 await self._say(event.chat, closed_text(event, event.chat.language))
+        elif isinstance(event, SeasonEnded):
+            await self._season_ended(event)
         elif isinstance(event, Refusal):
             await self._tell(event.to, event.table_id, refusal_content(event, event.to.language))
         elif isinstance(event, ChatRulesChanged):
@@ -384,8 +408,12 @@ class DiscordPort:
                 functools.partial(self._render_waiting, starting=starting), event.rules, facts
             )
         board.place = place_name(self.client, event.chat)
+        where = event.chat.thread_id or event.chat.channel_id
+        if where is not None and where.isdigit():
+            self.board_channels[event.chat.chat_id] = int(where)
         embed = board_embed(event, language)
-        view = board_view(event, language)
+        watch = self.links.watch_url(event.table_id) if self.links else None
+        view = board_view(event, language, watch_url=watch)
         files = [discord.File(io.BytesIO(png), BOARD_FILE)]
         embed.set_image(url=f"attachment://{BOARD_FILE}")
         if board.message_id is None and not board.looked_up:
@@ -583,6 +611,62 @@ class DiscordPort:
             png = await self._draw(self._render_match_result, event.view, facts, event.payouts)
             files.append(discord.File(io.BytesIO(png), "partida.png"))
         await self._say(event.chat, "\n".join(lines), files=files)
+
+    # ------------------------------------------------------------------ seasons
+    def season_channels(self, guild_id: str) -> list[int]:
+        """Where a server's season news may go, in order: the channel where this process
+        last showed a board, the server's system channel, then its text channels (by
+        position) where the bot may send messages and attach files."""
+        found: list[int] = []
+        if guild_id in self.board_channels:
+            found.append(self.board_channels[guild_id])
+        guild = self.client.get_guild(int(guild_id)) if guild_id.isdigit() else None
+        if guild is None:
+            return found
+        me = guild.me
+
+        def usable(channel: discord.abc.GuildChannel) -> bool:
+            allowed = channel.permissions_for(me)
+            return allowed.send_messages and allowed.attach_files
+
+        candidates: list[discord.abc.GuildChannel] = []
+        if guild.system_channel is not None:
+            candidates.append(guild.system_channel)
+        candidates += sorted(guild.text_channels, key=lambda c: (c.position, c.id))
+        for channel in candidates:
+            if channel.id not in found and me is not None and usable(channel):
+                found.append(channel.id)
+        return found
+
+    async def _season_ended(self, event: SeasonEnded) -> None:
+        """A season's final standings: the picture and the podium, once, in the first of
+        :meth:`season_channels` that takes it (a channel the bot can no longer use is
+        treated as everywhere else: its tables close)."""
+        chat, language = event.chat, event.chat.language
+        guild = self.client.get_guild(int(chat.chat_id)) if chat.chat_id.isdigit() else None
+        standings = Standings(Ranking.SEASON, chat, event.season, rows=event.rows, final=True)
+        facts = standings_facts(standings, language, chat_title=guild.name if guild else None)
+        png = await self._draw(self._render_standings, facts)
+        content = season_ended_text(event, language)
+        for channel_id in self.season_channels(chat.chat_id):
+            where = dataclasses.replace(chat, channel_id=str(channel_id))
+            channel = self._channel(where)
+            assert channel is not None
+            try:
+                await channel.send(
+                    content,
+                    file=discord.File(io.BytesIO(png), SEASON_FILE),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+                return
+            except discord.HTTPException as exc:
+                if not self.unusable(where, exc):
+                    raise
+        log.info(
+            "season %s of server %s: no channel to post the final standings",
+            event.season,
+            chat.chat_id,
+        )
 
     # ------------------------------------------------------------------ shutdown
     async def close(self) -> None:

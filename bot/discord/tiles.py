@@ -27,6 +27,7 @@ from bot.core import ChatRef, PlayerRef, YourTiles
 from bot.discord.buttons import custom_ids, moves_view, tiles_view
 from bot.discord.messages import place_name, tiles_content, turn_ping
 from bot.present.facts import hand_facts
+from bot.present.live import TableLinks
 
 __all__ = ["DM_CLOSED", "HAND_FILE", "TilesDesk", "hand_file", "with_view"]
 
@@ -87,6 +88,8 @@ class TilesDesk:
             DMs are closed); None: no such mention.
         unusable: told when that channel refuses a mention because the bot can no
             longer use it; True when that is what the error says (nothing to log).
+        links: the web table, when it runs: each tiles message gets the player's
+            personal link (private: a DM, or a message only they see).
     """
 
     def __init__(
@@ -95,8 +98,10 @@ class TilesDesk:
         render_hand: Callable[..., bytes],
         channel_of: Callable[[ChatRef], discord.abc.Messageable | None] | None = None,
         unusable: Callable[[ChatRef, discord.HTTPException], bool] | None = None,
+        links: TableLinks | None = None,
     ) -> None:
         self.client = client
+        self.links = links
         self._render_hand = render_hand
         self._channel_of = channel_of
         self._unusable = unusable
@@ -320,4 +325,6 @@ class TilesDesk:
         one button per legal move."""
         content = tiles_content(event, place_name(self.client, event.chat))
         png = await asyncio.to_thread(self._render_hand, event.view, hand_facts(event))
-        return content, discord.File(io.BytesIO(png), hand_file(event)), moves_view(event)
+        link = self.links.seat_url(event.to, event.table_id) if self.links else None
+        view = moves_view(event, open_url=link)
+        return content, discord.File(io.BytesIO(png), hand_file(event)), view

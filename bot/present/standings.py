@@ -12,7 +12,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Final
 
-from babel.dates import format_date
+from babel.dates import format_skeleton
 from babel.numbers import format_decimal
 
 from bot.core.events import SeasonEnded
@@ -113,7 +113,7 @@ def season_name(key: str, language: str) -> str:
         return _("week {week}, {year}", week=week, year=year)
     if period is SeasonPeriod.QUARTERLY:
         return _("quarter {quarter}, {year}", quarter=(start.month - 1) // 3 + 1, year=start.year)
-    return format_date(start, "LLLL y", locale=lang)
+    return format_skeleton("yMMMM", start, locale=lang)
 
 
 def _scope_title(_: Translator, standings: Standings, chat_title: str | None) -> str:
@@ -137,6 +137,14 @@ def _value(standings: Standings, row: RankRow, language: str) -> str:
     if standings.ranking is Ranking.BALANCE:
         return f"${number_text(int(row.value), language)}"
     return number_text(int(row.value), language)
+
+
+def _trend(standings: Standings, row: RankRow, language: str) -> str:
+    """The change over the last week: rating points, or dollars for the balance list."""
+    if not row.trend:
+        return ""
+    text = _signed(row.trend, language)
+    return f"{text[0]}${text[1:]}" if standings.ranking is Ranking.BALANCE else text
 
 
 def _pair_name(pair: PairRow) -> str:
@@ -185,7 +193,7 @@ def standings_facts(
             name=row.display_name,
             value=_value(standings, row, lang),
             matches=row.matches,
-            trend="" if row.trend is None or row.trend == 0 else _signed(row.trend, lang),
+            trend=_trend(standings, row, lang),
             trend_sign=0 if row.trend is None else (row.trend > 0) - (row.trend < 0),
             provisional=rated and row.provisional,
             highlight=row.player_id == standings.asker,
@@ -226,7 +234,7 @@ def _subtitle(_: Translator, standings: Standings, language: str) -> str:
         last = end - dt.timedelta(days=1)
         if standings.final:
             return _("The season is over; a new one has begun.")
-        return _("Until {date} (UTC)", date=format_date(last, "d MMM", locale=language))
+        return _("Until {date} (UTC)", date=format_skeleton("MMMd", last, locale=language))
     if standings.ranking is Ranking.BALANCE:
         return _("Active players (a match in the last 30 days)")
     return _("Team rating (openskill); see /ayuda")
@@ -316,12 +324,20 @@ def profile_facts(profile: Profile, language: str) -> ProfileFacts:
         headline=_headline(_, profile, lang),
         stats=tuple(_stats(_, profile, lang)),
         history=tuple(p.display for p in profile.history),
-        history_label=_.ngettext(
-            "Rating over the last {n} rated match",
-            "Rating over the last {n} rated matches",
-            len(profile.history),
+        history_label=(
+            _.ngettext(
+                "Rating over the last {n} rated match",
+                "Rating over the last {n} rated matches",
+                len(profile.history),
+            )
+            if len(profile.history) > 1
+            else _("Rating")
         ),
-        history_empty=_("No rated matches yet"),
+        history_empty=(
+            _("No rated matches yet")
+            if not profile.history
+            else _("The chart starts with the second rated match")
+        ),
         notes=tuple(_notes(_, profile, lang)),
         provisional=profile.rating is None or profile.rating.provisional,
         thousands="," if lang == "en" else ".",

@@ -17,9 +17,10 @@ from bot.present.labels import rules_text
 from bot.present.texts import confirmation, refused
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import MENU_CHOICES, config_keyboard, next_choice
-from bot.telegram.links import ConfigPress, JoinLink, decode_config
+from bot.telegram.links import ConfigPress, JoinLink, decode_config, decode_top
 from bot.telegram.sender import send
 from bot.telegram.shared import Shared
+from bot.telegram.standings import Lists
 from engine.rules import PRESET_NAMES, OptionValue
 
 __all__ = ["ALERT_LIMIT", "Callbacks"]
@@ -35,6 +36,7 @@ class Callbacks:
     def __init__(self, shared: Shared, drawing: Drawing) -> None:
         self.s = shared
         self.drawing = drawing
+        self.lists = Lists(shared, drawing.render)
 
     async def _answer(
         self,
@@ -61,8 +63,17 @@ class Callbacks:
             return
         user = query.from_user
         player = s.player(user)
+        s.seen(user)
         message = query.message
         chat = s.chat_ref(message) if message is not None else None
+        top = decode_top(query.data)
+        if top is not None:
+
+            async def answer(text: str | None, alert: bool) -> None:
+                await self._answer(query, text, alert=alert)
+
+            await self.lists.on_press(query, top, player, chat, answer)
+            return
         config = decode_config(query.data)
         if config is not None:
             await self._on_config(query, player, chat, config)

@@ -20,7 +20,9 @@ from bot.present.labels import (
     preset_from_input,
     value_from_input,
 )
+from bot.present.standings import period_from_input
 from engine.rules import OPTION_VALUES
+from storage.ratings import SeasonPeriod
 
 __all__ = [
     "COMMANDS",
@@ -67,7 +69,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("tiles", "fichas", "tiles", N_("Send me my tiles again")),
     CommandSpec("back", "volver", "back", N_("Take your seat back from the robot")),
     CommandSpec("balance", "saldo", "balance", N_("Your balance")),
-    CommandSpec("top", "top", "top", N_("Top 10 by balance")),
+    CommandSpec("top", "top", "top", N_("Top lists: rating, season, balance, pairs")),
+    CommandSpec("profile", "perfil", "profile", N_("Your profile and rating")),
     CommandSpec("rules", "reglas", "rules", N_("This chat's rules")),
     CommandSpec("config", "config", "config", N_("Choose this chat's rules (admins)")),
     CommandSpec(
@@ -123,6 +126,7 @@ class TableArgs:
         errors: the words that could not be read (tell the player; change nothing).
         typed: option name -> the word as typed (``"meta=7"``), to name it in a refusal.
         language: the group language asked for (``idioma=en``; /config only), or None.
+        season: the season length asked for (``temporada=semanal``; /config only), or None.
     """
 
     preset: str | None = None
@@ -131,6 +135,11 @@ class TableArgs:
     errors: list[str] = field(default_factory=list)
     typed: dict[str, str] = field(default_factory=dict)
     language: str | None = None
+    season: SeasonPeriod | None = None
+
+
+SEASON_WORDS = ("temporada", "season")
+"""The /config word naming the season length (``temporada=semanal``, ``season=weekly``)."""
 
 
 def read_table_args(args: list[str], *, seats: bool = True) -> TableArgs:
@@ -141,7 +150,7 @@ def read_table_args(args: list[str], *, seats: bool = True) -> TableArgs:
     (:func:`bot.present.labels.option_from_input`: ``meta=200``, ``conteo=todos``,
     ``target=200``); with ``seats``, ``derecha|enfrente|izquierda=robot[:level]`` gives
     that seat to a robot; without ``seats`` (/config), ``idioma=en`` sets the group's
-    language.
+    language and ``temporada=semanal|mensual|trimestral`` its season length.
     """
     out = TableArgs()
     for word in args:
@@ -167,6 +176,13 @@ def read_table_args(args: list[str], *, seats: bool = True) -> TableArgs:
                 out.seats[POSITIONS[key]] = level
             else:
                 out.errors.append(word)
+            continue
+        if not seats and key in SEASON_WORDS:
+            period = period_from_input(value)
+            if period is None:
+                out.errors.append(word)
+            else:
+                out.season = period
             continue
         option = option_from_input(key)
         if option == "language" and not seats and language_from_input(value):

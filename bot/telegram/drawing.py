@@ -188,7 +188,16 @@ class Drawing:
         caption = board_caption(event, board.language, emote=emote)
         text = board_text(event, board.language, emote=emote)
         closed = board.closed
-        markup = None if closed else board_keyboard(event, board.language)
+        markup = (
+            None
+            if closed
+            else board_keyboard(
+                event,
+                board.language,
+                mini_app_url=s.mini_app_url(event.table_id),
+                watch_url=s.watch_url(event.table_id),
+            )
+        )
         if closed and event.phase != "ended":
             caption += "\n" + s.t(board.language)("This table is closed.")
             text += "\n" + s.t(board.language)("This table is closed.")
@@ -327,7 +336,7 @@ class Drawing:
             if force:  # the table is gone
                 s.hands.pop(key, None)
             return
-        markup = hand_keyboard(event)
+        markup = hand_keyboard(event, web_app_url=s.web_app_url(event.table_id))
         shown = (event.hand_number, event.view.tiles, markup.to_dict() if markup else None)
         if shown == slot.shown and not force and slot.message_id is not None:
             return

@@ -48,6 +48,7 @@ from telegram.ext import (
 
 import bot.core as p
 from bot.present.i18n import language_of
+from bot.present.live import TableLinks
 from bot.telegram.callbacks import Callbacks
 from bot.telegram.chats import Chats
 from bot.telegram.commands import COMMANDS, bot_commands
@@ -98,6 +99,8 @@ class TelegramFrontEnd:
         rate_limiter: BaseRateLimiter[Any] | None = None,
         language: str = "es",
         poll_timeout: int = 10,
+        links: TableLinks | None = None,
+        webapp: str | None = None,
     ) -> None:
         self.manager = manager
         self.storage = storage
@@ -117,7 +120,9 @@ class TelegramFrontEnd:
         if base_file_url:
             builder = builder.base_file_url(base_file_url)
         self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
-        self.shared = Shared(self.application, manager, self.clock, self.language)
+        self.shared = Shared(
+            self.application, manager, self.clock, self.language, links=links, webapp=webapp
+        )
         self.drawing = Drawing(self.shared)
         self.port = TelegramPort(self.shared, self.drawing)
         self.commands = Commands(self.shared, self.drawing)

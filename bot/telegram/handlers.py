@@ -23,6 +23,7 @@ from telegram.ext import ContextTypes
 import bot.core as p
 from bot.present.i18n import Translator, language_of
 from bot.present.labels import rules_text
+from bot.present.standings import ranking_from_input
 from bot.present.texts import confirmation, refused
 from bot.telegram.commands import read_table_args
 from bot.telegram.drawing import Drawing
@@ -30,7 +31,9 @@ from bot.telegram.keyboards import config_keyboard
 from bot.telegram.links import JoinLink, decode_start
 from bot.telegram.sender import send
 from bot.telegram.shared import PLATFORM, Shared
-from bot.telegram.texts import help_text
+from bot.telegram.standings import Lists
+from bot.telegram.texts import help_text, season_text
+from storage.ratings import season_period_of
 
 __all__ = ["Commands", "Said", "said"]
 
@@ -91,6 +94,7 @@ def said(
                 if message is None or (user is None and not anyone):
                     return
                 player = self.s.player(user) if user is not None else None
+                self.s.seen(user)
                 language = language_of(user.language_code if user else None)
                 if group and message.chat.type == ChatType.PRIVATE:
                     _ = self.s.t(language)
@@ -117,6 +121,7 @@ class Commands:
     def __init__(self, shared: Shared, drawing: Drawing) -> None:
         self.s = shared
         self.drawing = drawing
+        self.lists = Lists(shared, drawing.render)
 
     def handler(self, key: str) -> Handler:
         """The PTB handler of the command ``key`` (``play``, ``table``, ...)."""
@@ -233,16 +238,68 @@ class Commands:
 
     @said(anyone=True)
     async def top(self, said: Said) -> None:
-        """/top: the ten active players with the highest balance (this group's, or all)."""
-        _ = self.s.t(said.language)
-        rows = await self.s.manager.top(said.chat, limit=10)
-        if not rows:
-            await self.s.reply(said.message, _("Nobody has finished a match here yet."))
+        """/top [rating|temporada|saldo|parejas]: a top list as a picture (the same rows in
+        its caption), with switches for the list and, in a group, for everyone's players."""
+        ranking = p.Ranking.RATING
+        if said.args:
+            chosen = ranking_from_input(said.args[0])
+            if chosen is None:
+                _ = self.s.t(said.language)
+                await self.s.reply(
+                    said.message,
+                    _(
+                        "I do not know that list: {word}. Try /top rating, /top temporada, "
+                        "/top saldo or /top parejas.",
+                        word=_echo(said.args[:1]),
+                    ),
+                )
+                return
+            ranking = chosen
+        screen = await self.lists.top_screen(
+            ranking, said.chat, everyone=False, asker=said.player, language=said.language
+        )
+        await self.lists.reply(said.message, screen)
+
+    @said()
+    async def profile(self, said: Said) -> None:
+        """/perfil, /profile: my profile; as a reply, the replied-to author's; with a
+        mention, that user's (an @username only if I have seen them)."""
+        target, unknown = self._profile_target(said)
+        if unknown is not None:
+            _ = self.s.t(said.language)
+            await self.s.reply(
+                said.message,
+                _(
+                    "I do not know {name} yet. Reply to one of their messages with /perfil "
+                    "to see their profile.",
+                    name=_echo([unknown]),
+                ),
+            )
             return
-        lines = [_("Top 10 by balance:")]
-        for number, row in enumerate(rows, 1):
-            lines.append(f"{number}. {row.display_name} — ${row.value}")
-        await self.s.reply(said.message, "\n".join(lines))
+        screen = await self.lists.profile_screen(self.s.player(target), said.chat, said.language)
+        await self.lists.reply(said.message, screen)
+
+    def _profile_target(self, said: Said) -> tuple[User, str | None]:
+        """Whose profile ``/perfil`` asks for, or (the author, the name not known)."""
+        message = said.message
+        for entity in message.entities:
+            if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
+                if entity.user.is_bot:
+                    continue
+                return entity.user, None
+            elif entity.type == MessageEntity.MENTION:
+                name = message.parse_entity(entity)
+                known = self.s.usernames.get(name.lstrip("@").lower())
+                if known is None:
+                    return said.author, name
+                return known, None
+        replied = message.reply_to_message
+        if replied is not None and replied.from_user and not replied.from_user.is_bot:
+            self.s.seen(replied.from_user)
+            return replied.from_user, None
+        if said.args:  # a name typed without a mention: it cannot be looked up
+            return said.author, " ".join(said.args)
+        return said.author, None
 
     @said(anyone=True)
     async def rules(self, said: Said) -> None:
@@ -287,6 +344,11 @@ class Commands:
                 )
                 await s.reply(said.message, example)
                 return
+            if args.season is not None:
+                await s.manager.set_season_period(chat, args.season, said.by)
+                await s.reply(said.message, season_text(args.season, said.language, changed=True))
+                if args.preset is None and not args.overrides and args.language is None:
+                    return
             change = p.SetChatRules(
                 said.by, chat, args.preset, args.overrides, is_admin=True, language=args.language
             )
@@ -296,11 +358,14 @@ class Commands:
             # Accepted: the group is told once, with the rule list (ChatRulesChanged).
             return
         info = await s.manager.chat_rules(chat)
+        season = await s.manager.standings(p.Ranking.SEASON, chat, limit=1)
         await s.reply(
             said.message,
             _("Rules of this group (press to change):")
             + "\n"
-            + rules_text(info.rules, info.preset, info.overrides, said.language),
+            + rules_text(info.rules, info.preset, info.overrides, said.language)
+            + "\n"
+            + season_text(season_period_of(season.season or ""), said.language),
             config_keyboard(info.rules, info.preset, info.overrides, said.language),
         )
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.core import EMOTES, TableChanged, YourTiles, encode_action
+from bot.core import EMOTES, Ranking, TableChanged, YourTiles, encode_action
 from bot.present.i18n import emote_label, translator
 from bot.present.labels import option_label, preset_label, value_label
+from bot.present.live import link_label
+from bot.present.standings import RANKING_LABELS
 from bot.present.texts import move_buttons
-from bot.telegram.links import encode_config
+from bot.telegram.links import TopPress, encode_config, encode_top
 from engine.rules import OPTION_VALUES, PRESET_NAMES, Rules
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "link_keyboard",
     "next_choice",
     "rematch_keyboard",
+    "top_keyboard",
 ]
 
 EMOTES_PER_ROW = 3
@@ -38,12 +41,19 @@ def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[Inli
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
-def board_keyboard(event: TableChanged, language: str) -> InlineKeyboardMarkup | None:
+def board_keyboard(
+    event: TableChanged,
+    language: str,
+    *,
+    mini_app_url: str | None = None,
+    watch_url: str | None = None,
+) -> InlineKeyboardMarkup | None:
     """The board's buttons for the table's phase.
 
     Waiting: one "sit" button per open seat (named after the partner across, if any) and
-    "robots now". Countdown: the open seats, if any. Playing: the emotes and "my tiles".
-    Ended: none (the result message carries the rematch button).
+    "robots now". Countdown: the open seats, if any. Playing: the emotes and "my tiles",
+    and with the web table its links: open the Mini App (``mini_app_url``) and watch
+    (``watch_url``). Ended: none (the result message carries the rematch button).
     """
     _ = translator(language, "telegram")
     rows: list[list[InlineKeyboardButton]] = []
@@ -93,19 +103,33 @@ def board_keyboard(event: TableChanged, language: str) -> InlineKeyboardMarkup |
                 ),
             ]
         )
+        web = []
+        if mini_app_url is not None:
+            web.append(InlineKeyboardButton("📱 " + link_label("open", language), url=mini_app_url))
+        if watch_url is not None:
+            web.append(InlineKeyboardButton("👀 " + link_label("watch", language), url=watch_url))
+        if web:
+            rows.append(web)
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-def hand_keyboard(event: YourTiles) -> InlineKeyboardMarkup | None:
-    """One button per legal move (both sides when a tile fits both ends differently);
-    None when it is not the player's turn."""
+def hand_keyboard(
+    event: YourTiles, *, web_app_url: str | None = None
+) -> InlineKeyboardMarkup | None:
+    """One button per legal move (both sides when a tile fits both ends differently),
+    and with the web table a ``web_app`` button opening it (private chats only: Telegram
+    signs who opens it); None when neither."""
+    web: list[list[InlineKeyboardButton]] = []
+    if web_app_url is not None:
+        label = "📱 " + link_label("open", event.to.language)
+        web.append([InlineKeyboardButton(label, web_app=WebAppInfo(url=web_app_url))])
     if not event.is_your_turn or not event.moves:
-        return None
+        return InlineKeyboardMarkup(web) if web else None
     buttons = [
         InlineKeyboardButton(label, callback_data=choice.payload)
         for choice, label in move_buttons(event)
     ]
-    return InlineKeyboardMarkup(_rows(buttons, MOVES_PER_ROW))
+    return InlineKeyboardMarkup(_rows(buttons, MOVES_PER_ROW) + web)
 
 
 def link_keyboard(url: str, language: str) -> InlineKeyboardMarkup:
@@ -195,4 +219,32 @@ def config_keyboard(
         options.append(InlineKeyboardButton(label, callback_data=encode_config("option", option)))
     rows.extend(_rows(options, 1))  # one a row: a label is never cut off
     rows.append([InlineKeyboardButton(_("Close"), callback_data=encode_config("close"))])
+    return InlineKeyboardMarkup(rows)
+
+
+def top_keyboard(
+    ranking: Ranking, everyone: bool, *, group: bool, language: str
+) -> InlineKeyboardMarkup:
+    """The /top list's switches: the four lists (the one shown ticked), two a row so a
+    label is never cut on a phone, and, in a group, this group's players or everyone's."""
+    _ = translator(language, "telegram")
+    label = translator(language)
+    lists = [
+        InlineKeyboardButton(
+            ("✓ " if name is ranking else "") + label(RANKING_LABELS[name]),
+            callback_data=encode_top(TopPress(name.value, everyone)),
+        )
+        for name in Ranking
+    ]
+    rows = _rows(lists, 2)
+    if group:
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    ("✓ " if scope_everyone == everyone else "") + text,
+                    callback_data=encode_top(TopPress(ranking.value, scope_everyone)),
+                )
+                for scope_everyone, text in ((False, _("This group")), (True, _("Global")))
+            ]
+        )
     return InlineKeyboardMarkup(rows)

@@ -10,6 +10,8 @@ own and are read here, strictly:
   at a given table and seat.
 * **The /config menu** (callback data ``dmc:...``): choose a preset, step one option to its
   next value, or close the menu.
+* **The /top list's switches** (callback data ``dmt:<list>:<scope>``): which list (rating,
+  season, balance, pairs) over which players (this group's, or everyone's).
 
 A payload that does not read exactly is refused (None), never guessed at.
 """
@@ -21,13 +23,17 @@ from dataclasses import dataclass
 
 __all__ = [
     "CONFIG_PREFIX",
+    "TOP_PREFIX",
     "ConfigPress",
     "JoinLink",
+    "TopPress",
     "decode_config",
     "decode_start",
+    "decode_top",
     "deep_link",
     "encode_config",
     "encode_start",
+    "encode_top",
 ]
 
 _CHAT = r"-?[1-9][0-9]{0,18}"
@@ -114,3 +120,37 @@ def decode_config(data: object) -> ConfigPress | None:
     if match.group(3):
         return ConfigPress("option", match.group(4))
     return ConfigPress("close")
+
+
+TOP_PREFIX = "dmt"
+_TOP_LISTS = {"r": "rating", "s": "season", "b": "balance", "p": "pairs"}
+_TOP_LETTERS = {name: letter for letter, name in _TOP_LISTS.items()}
+_TOP = re.compile(r"dmt:([rsbp]):([cg])")
+
+
+@dataclass(frozen=True, slots=True)
+class TopPress:
+    """A press on a /top list's switches: show list ``ranking`` (a
+    :class:`bot.core.Ranking` value) of this group's players (``everyone`` False) or of
+    everyone's."""
+
+    ranking: str
+    everyone: bool
+
+
+def encode_top(press: TopPress) -> str:
+    """Callback data for a /top switch (``dmt:r:c``: 7 bytes, far under 64)."""
+    text = f"{TOP_PREFIX}:{_TOP_LETTERS[press.ranking]}:{'g' if press.everyone else 'c'}"
+    if decode_top(text) != press:
+        raise ValueError(f"cannot encode top press {press!r}")
+    return text
+
+
+def decode_top(data: object) -> TopPress | None:
+    """Read /top callback data; None if it is not exactly one of ours."""
+    if not isinstance(data, str) or len(data) > 64:
+        return None
+    match = _TOP.fullmatch(data)
+    if match is None:
+        return None
+    return TopPress(_TOP_LISTS[match.group(1)], match.group(2) == "g")

@@ -26,6 +26,7 @@ from bot.telegram.keyboards import back_keyboard, link_keyboard, rematch_keyboar
 from bot.telegram.links import JoinLink
 from bot.telegram.sender import is_photo_refused
 from bot.telegram.shared import ANONYMOUS_ADMIN_ID, PLATFORM, Board, Shared
+from bot.telegram.standings import Lists
 
 __all__ = ["EMOTE_SECONDS", "TelegramPort"]
 
@@ -41,6 +42,7 @@ class TelegramPort:
     def __init__(self, shared: Shared, drawing: Drawing) -> None:
         self.s = shared
         self.drawing = drawing
+        self.lists = Lists(shared, drawing.render)
 
     async def deliver(self, event: p.Event) -> None:
         s, drawing = self.s, self.drawing
@@ -85,6 +87,8 @@ class TelegramPort:
                         await s.private_text(int(human.user_id), closed_text(event, human.language))
         elif isinstance(event, p.ChatRulesChanged):
             s.group_text(event.chat, self._rules_changed(event))
+        elif isinstance(event, p.SeasonEnded):
+            self.lists.season_ended(event)
         elif isinstance(event, p.Refusal) and event.to.platform == PLATFORM:
             await s.private_text(int(event.to.user_id), refused(event))
 

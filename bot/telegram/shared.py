@@ -22,6 +22,7 @@ from telegram.ext import Application
 
 import bot.core as p
 from bot.present.i18n import Translator, language_of, translator
+from bot.present.live import TableLinks
 from bot.telegram.keyboards import link_keyboard
 from bot.telegram.links import JoinLink, deep_link, encode_start
 from bot.telegram.sender import Ordered, is_chat_gone, send
@@ -53,6 +54,10 @@ after a restart it is edited (or replaced, its buttons gone) instead of left beh
 ANONYMOUS_ADMIN_ID = 1087968824
 """The user Telegram names as the author of an anonymous administrator's messages
 (@GroupAnonymousBot, first name "Group")."""
+
+USERNAMES_KEPT = 50_000
+"""Users remembered by @username (the newest seen), so ``/perfil @name`` finds them: the
+Bot API cannot look a user up by username."""
 
 TelegramApp = Application[Any, Any, Any, Any, Any, Any]
 T = TypeVar("T")
@@ -110,6 +115,8 @@ class Shared:
         manager: the core, as front ends see it.
         clock: the manager's clock (None: the event loop's time).
         language: the language of group messages.
+        links: the web table, when it runs (Mini App buttons and spectator links).
+        webapp: the Mini App's short name (``TELEGRAM_WEBAPP``), for group boards.
     """
 
     def __init__(
@@ -118,8 +125,12 @@ class Shared:
         manager: p.Manager,
         clock: p.Clock | None,
         language: str,
+        links: TableLinks | None = None,
+        webapp: str | None = None,
     ) -> None:
         self.application = application
+        self.links = links
+        self.webapp = webapp
         self.manager = manager
         self.clock = clock
         self.language = language
@@ -130,6 +141,7 @@ class Shared:
         self.migrated: dict[int, int] = {}  # old group id -> its supergroup's id
         self.no_photos: set[int] = set()  # groups whose admins were told photos are refused
         self.gone: set[int] = set()  # groups the bot can no longer use (removed from them)
+        self.usernames: dict[str, User] = {}  # lower-case @username -> the user, newest last
         # follows a group that became a supergroup (set by bot.telegram.chats)
         self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
@@ -139,6 +151,23 @@ class Shared:
     @property
     def bot(self) -> Bot:
         return cast(Bot, self.application.bot)
+
+    def mini_app_url(self, table_id: str) -> str | None:
+        """The group board's link opening the Mini App at ``table_id`` (Telegram's
+        direct link: the signed ``start_param`` names the table), or None."""
+        if self.links is None or self.webapp is None or not self.bot.username:
+            return None
+        return f"https://t.me/{self.bot.username}/{self.webapp}?startapp={table_id}"
+
+    def web_app_url(self, table_id: str) -> str | None:
+        """The page a private chat's ``web_app`` button opens for ``table_id``, or None."""
+        if self.links is None:
+            return None
+        return f"{self.links.public_url}/?t={table_id}"
+
+    def watch_url(self, table_id: str) -> str | None:
+        """The table's public spectator link, or None without the web table."""
+        return None if self.links is None else self.links.watch_url(table_id)
 
     def now(self) -> float:
         if self.clock is not None:
@@ -163,6 +192,16 @@ class Shared:
     # ------------------------------------------------------------------ references
     def player(self, user: User) -> p.PlayerRef:
         return p.PlayerRef(PLATFORM, str(user.id), user.full_name, language_of(user.language_code))
+
+    def seen(self, user: User | None) -> None:
+        """Remember ``user`` by @username (the :data:`USERNAMES_KEPT` newest)."""
+        if user is None or not user.username or user.is_bot:
+            return
+        key = user.username.lower()
+        self.usernames.pop(key, None)
+        self.usernames[key] = user
+        if len(self.usernames) > USERNAMES_KEPT:
+            del self.usernames[next(iter(self.usernames))]
 
     def chat_ref(self, message: MaybeInaccessibleMessage) -> p.ChatRef | None:
         """The group (and forum topic) a message belongs to; None for a private chat."""

@@ -1,4 +1,5 @@
-"""The Telegram front end's own sentences: the help listing its commands.
+"""The Telegram front end's own sentences: the help listing its commands, and the
+season length /config reports.
 
 Everything else a player reads (captions, results, rules, labels) comes from
 :mod:`bot.present`; the phrases here are Telegram chrome, in the ``telegram`` catalog.
@@ -7,22 +8,44 @@ Everything else a player reads (captions, results, rules, labels) comes from
 from __future__ import annotations
 
 from bot.present.i18n import translator
+from bot.present.standings import PERIOD_LABELS
+from storage.ratings import SeasonPeriod
 
-__all__ = ["help_text"]
+__all__ = ["help_text", "season_text"]
 
 
 def help_text(language: str) -> str:
     _ = translator(language, "telegram")
-    return _(
-        "Dominoes for four, two partnerships.\n"
-        "/jugar sits you at a table of this group; robots fill the empty seats after 2 minutes "
-        "(or at once with /robots).\n"
-        "Your tiles come in a private chat with me, with one button per move you can play.\n"
-        "/mesa opens a table: a preset, options like meta=200, and seats like "
-        "derecha=robot enfrente=robot:maestro (reply to someone's message to invite them as "
-        "your partner).\n"
-        "/levantarse gets you up from the table; /volver takes your seat back from the robot "
-        "within 5 minutes.\n"
-        "/saldo, /top, /reglas, /historial. Admins choose the rules with /config and close a "
-        "stuck table with /cerrar."
+    return (
+        _(
+            "Dominoes for four, two partnerships.\n"
+            "/jugar sits you at a table of this group; robots fill the empty seats after 2 minutes "
+            "(or at once with /robots).\n"
+            "Your tiles come in a private chat with me, with one button per move you can play.\n"
+            "/mesa opens a table: a preset, options like meta=200, and seats like "
+            "derecha=robot enfrente=robot:maestro (reply to someone's message to invite them as "
+            "your partner).\n"
+            "/levantarse gets you up from the table; /volver takes your seat back from the robot "
+            "within 5 minutes.\n"
+            "/saldo, /top, /reglas, /historial. Admins choose the rules with /config and close a "
+            "stuck table with /cerrar."
+        )
+        + "\n\n"
+        + _(
+            "Ratings: /top shows the rating, season, balance and pairs lists; /perfil your "
+            "profile (reply to someone's message for theirs).\n"
+            "A rating moves only by the formula: robots count at a fixed rating per level; a "
+            "seat a robot played most of the match takes the loss but never the win. It is "
+            "provisional until 10 rated matches. Seasons are monthly (admins: /config "
+            "temporada=semanal)."
+        )
     )
+
+
+def season_text(period: SeasonPeriod, language: str, *, changed: bool = False) -> str:
+    """The chat's season length as /config says it (``changed``: just set)."""
+    _ = translator(language, "telegram")
+    label = translator(language)(PERIOD_LABELS[period])
+    if changed:
+        return _("Seasons in this group are {period} now.", period=label)
+    return _("Seasons: {period} (/config temporada=semanal|mensual|trimestral).", period=label)

@@ -32,8 +32,16 @@ Modules: :mod:`~bot.terminal.text` (tiles, the line and the move choices as text
 
 from __future__ import annotations
 
-from bot.terminal.loop import play
+from bot.terminal.loop import PLATFORM, local_chat, local_player, play
 from bot.terminal.port import TerminalPort, terminal_width
 from bot.terminal.text import tile_text
 
-__all__ = ["TerminalPort", "play", "terminal_width", "tile_text"]
+__all__ = [
+    "PLATFORM",
+    "TerminalPort",
+    "local_chat",
+    "local_player",
+    "play",
+    "terminal_width",
+    "tile_text",
+]

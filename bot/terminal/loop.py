@@ -31,10 +31,23 @@ from bot.terminal.reader import LineReader, until
 from bot.terminal.text import help_text, tiles_text
 from storage.base import Storage
 
-__all__ = ["play"]
+__all__ = ["PLATFORM", "local_chat", "local_player", "play"]
 
 PLATFORM = "terminal"
 """The platform of the terminal's players and tables."""
+
+LOCAL = "local"
+"""The terminal's one player and one chat (``domino play``, ``domino profile``)."""
+
+
+def local_player(language: str = "es", name: str | None = None) -> PlayerRef:
+    """Who sits at the terminal: one player per database, "Tú" / "You" unless named."""
+    return PlayerRef(PLATFORM, LOCAL, name or translator(language)("You"), language)
+
+
+def local_chat(language: str = "es") -> ChatRef:
+    """The terminal's table chat."""
+    return ChatRef(PLATFORM, LOCAL, language=language)
 
 
 async def play(
@@ -74,9 +87,7 @@ async def play(
         width: wrap lines at the terminal's width (:data:`bot.terminal.port.Width`).
     """
     clock = clock or SystemClock()
-    _ = translator(language)
-    user = name or _("You")  # "Tú": the name on the board picture too
-    me = PlayerRef(PLATFORM, "local", user, language)
+    me = local_player(language, name)  # "Tú": the name on the board picture too
     manager = TableManager(
         storage,
         clock=clock,
@@ -124,7 +135,7 @@ async def _match(
     me = port.me
     language = me.language
     _ = translator(language)
-    chat = ChatRef(PLATFORM, "local", language=language)
+    chat = local_chat(language)
     await manager.idle()
     port.muted = False
     leftovers = manager.tables_of(me)  # a match an earlier run left unfinished (a crash)

@@ -1,0 +1,275 @@
+"""The live table as data for a page (the web front end; issue 16).
+
+:func:`table_state` turns the public :class:`~bot.core.events.TableChanged` into a JSON
+object: seats, tile counts, pass markers, scores, whose turn and its deadline, the last
+move, the caption, and the line already laid out by the board picture's own geometry
+(:func:`render.board.board_layout`), so the page draws the same snake with the same
+colours and never lays out tiles itself. :func:`hand_state` does the same for one seat's
+private :class:`~bot.core.events.YourTiles`: its tiles and its legal moves with the
+button payloads and labels every other front end uses.
+
+The public state is built from public fields only (never a seat's tiles), so whatever
+reads it can be shown to anyone; only :func:`hand_state` holds hidden tiles.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from bot.core.commands import PlayerRef
+from bot.core.events import EmoteShown, TableChanged, YourTiles
+from bot.core.vocabulary import EMOTES
+from bot.present.i18n import N_, emote_label, language_of, translator
+from bot.present.labels import move_text, seat_name, team_names
+from bot.present.screens import board_caption
+from bot.present.texts import move_buttons
+from render.board import SEAT_PANELS, TABLE_AREA, board_layout
+from render.canvas import (
+    BACKGROUND,
+    GOLD,
+    MUTED,
+    PANEL,
+    PASS_RED,
+    TABLE,
+    TABLE_EDGE,
+    TEAM_COLORS,
+    WHITE,
+)
+from render.sprites import FACE, HIGHLIGHT, PIP_SPOTS, TILE_LOOKS
+from render.strings import text as picture_text
+
+__all__ = [
+    "BOARD",
+    "PAGE_TEXTS",
+    "TableLinks",
+    "emote_state",
+    "hand_state",
+    "link_label",
+    "page_texts",
+    "table_state",
+]
+
+BOARD: dict[str, Any] = {
+    "width": 960,
+    "height": 960,
+    "area": [TABLE_AREA.x0, TABLE_AREA.y0, TABLE_AREA.x1, TABLE_AREA.y1],
+    "colors": {
+        "background": BACKGROUND,
+        "table": TABLE,
+        "table_edge": TABLE_EDGE,
+        "panel": PANEL,
+        "white": WHITE,
+        "muted": MUTED,
+        "gold": GOLD,
+        "pass": PASS_RED,
+        "teams": TEAM_COLORS,
+        "face": TILE_LOOKS[FACE],
+        "highlight": TILE_LOOKS[HIGHLIGHT],
+    },
+    "pips": {str(n): spots for n, spots in PIP_SPOTS.items()},
+    "panels": {str(seat): box for seat, box in SEAT_PANELS.items()},
+}
+"""The board's coordinate space, colours and pip patterns (the pictures' own): the page
+scales it to fit and draws the same tiles."""
+
+Json = dict[str, Any]
+
+
+def _line(event: TableChanged) -> Json:
+    view = event.view
+    if view is None or not view.line:
+        return {"short": 0, "tiles": [], "ends": []}
+    layout = board_layout(view)
+    return {
+        "short": layout.short,
+        "tiles": [
+            {
+                "x": box.rect.x0,
+                "y": box.rect.y0,
+                "w": box.rect.width,
+                "h": box.rect.height,
+                "vertical": box.vertical,
+                "a": box.first,
+                "b": box.second,
+                "seat": box.placement.seat,
+            }
+            for box in layout.tiles
+        ],
+        "ends": [
+            {"side": mark.side.value, "number": mark.number, "x": mark.x, "y": mark.y}
+            for mark in layout.ends
+        ],
+    }
+
+
+def _score(event: TableChanged) -> tuple[int, int]:
+    """The running score: after a hand's end, with its points."""
+    view = event.view
+    if view is None:
+        return (0, 0)
+    return view.match_score if view.outcome is not None else view.score
+
+
+def table_state(event: TableChanged, language: str, *, now: float) -> Json:
+    """The table everyone may see (a spectator, or any seat), as a JSON object.
+
+    ``now`` (epoch seconds) is the server's time, so the page counts the deadline down
+    against its own clock.
+    """
+    lang = language_of(language)
+    view = event.view
+    lacking = view.numbers_lacking() if view is not None else (frozenset(),) * 4
+    seats = []
+    for info in event.seats:
+        numbers = sorted(lacking[info.seat])
+        seats.append(
+            {
+                "seat": info.seat,
+                "team": info.seat % 2,
+                "name": seat_name(event.seats, info.seat, lang) if not info.is_open else "",
+                "open": info.is_open,
+                "robot": info.is_robot,
+                "away": info.away,
+                "tiles": view.tile_counts[info.seat] if view is not None else 0,
+                "lacks": (
+                    picture_text(lang, "lacks", nums=", ".join(map(str, numbers)))
+                    if numbers
+                    else ""
+                ),
+            }
+        )
+    last = None
+    if view is not None and view.last_move is not None:
+        seat, move = view.last_move
+        last = {"seat": seat, "move": move_text(move, lang)}
+    outcome = None
+    if view is not None and view.outcome is not None:
+        outcome = {
+            "winner_team": view.outcome.winner_team,
+            "points": view.outcome.points,
+            "end": view.outcome.end.value,
+        }
+    return {
+        "type": "table",
+        "table": event.table_id,
+        "label": event.label,
+        "phase": str(event.phase),
+        "language": lang,
+        "seats": seats,
+        "teams": [team_names(event.seats, 0, lang), team_names(event.seats, 1, lang)],
+        "score": list(_score(event)),
+        "target": event.rules.target,
+        "hand": event.hand_number,
+        "move": event.move_number,
+        "turn": event.turn,
+        "deadline": event.deadline,
+        "now": now,
+        "last": last,
+        "outcome": outcome,
+        "caption": board_caption(event, lang),
+        "board": BOARD,
+        "line": _line(event),
+    }
+
+
+def hand_state(event: YourTiles, *, now: float) -> Json:
+    """One seat's private state: its tiles and legal moves (the same payloads and labels
+    as the buttons of the other front ends). Send it to that seat's player only."""
+    moves = [
+        {
+            "payload": choice.payload,
+            "label": label,
+            "tile": None if choice.move.tile is None else str(choice.move.tile),
+            "side": None if choice.move.side is None else choice.move.side.value,
+        }
+        for choice, label in move_buttons(event)
+    ]
+    return {
+        "type": "hand",
+        "table": event.table_id,
+        "seat": event.seat,
+        "tiles": [str(tile) for tile in event.view.tiles],
+        "playable": [str(tile) for tile in event.view.playable_tiles()],
+        "moves": moves,
+        "your_turn": event.is_your_turn,
+        "hand": event.hand_number,
+        "move": event.move_number,
+        "deadline": event.deadline,
+        "now": now,
+    }
+
+
+def emote_state(event: EmoteShown, language: str) -> Json:
+    """An emote shown at the table (who and what), for the page to pop up."""
+    lang = language_of(language)
+    return {
+        "type": "emote",
+        "table": event.table_id,
+        "seat": event.seat,
+        "name": event.player.display_name,
+        "text": emote_label(event.name, lang),
+    }
+
+
+PAGE_TEXTS: dict[str, str] = {
+    "your_turn": N_("Your turn"),
+    "waiting": N_("Waiting for the others"),
+    "spectator": N_("You are watching: only the public table is shown."),
+    "leave": N_("Leave the table"),
+    "back": N_("Take my seat back"),
+    "robot_plays": N_("A robot plays for you until you come back."),
+    "which_end": N_("This tile fits both ends: tap the end."),
+    "left": N_("left"),
+    "right": N_("right"),
+    "pass": N_("Pass"),
+    "offline": N_("Connection lost; reconnecting…"),
+    "gone": N_("This table is over or does not exist."),
+    "denied_forged": N_("This link is not valid."),
+    "denied_expired": N_("This link has expired; ask the bot for a new one."),
+    "denied_malformed": N_("This link is not valid."),
+    "tiles": N_("Your tiles"),
+    "score": N_("Score"),
+    "target": N_("to {target}"),
+    "seconds": N_("{seconds} s"),
+    "robot": N_("robot"),
+    "away": N_("away"),
+    "emotes": N_("Emotes"),
+}
+"""The page's own words (buttons, states), sent once with the welcome."""
+
+
+def page_texts(language: str) -> dict[str, Any]:
+    """Every word the page shows of its own, in ``language``, and the emotes' labels."""
+    _ = translator(language_of(language))
+    texts: dict[str, Any] = {key: _(msgid) for key, msgid in PAGE_TEXTS.items()}
+    texts["emote_labels"] = {name: emote_label(name, language) for name in EMOTES}
+    return texts
+
+
+class TableLinks(Protocol):
+    """What a chat front end asks of the web table (``bot.web.server.WebTable``) to
+    offer it: links, never a decision."""
+
+    def seat_url(self, player: PlayerRef, table_id: str) -> str:
+        """A personal, signed, expiring link opening ``table_id`` as ``player``."""
+        ...
+
+    def watch_url(self, table_id: str) -> str:
+        """The table's public spectator link."""
+        ...
+
+    @property
+    def public_url(self) -> str:
+        """The page's own address (a Telegram ``web_app`` button opens it)."""
+        ...
+
+
+LINK_LABELS: dict[str, str] = {
+    "open": N_("Open the table"),
+    "watch": N_("Watch the table"),
+}
+
+
+def link_label(kind: str, language: str) -> str:
+    """The label of a web table link button: ``"open"`` (a seat's) or ``"watch"``."""
+    return translator(language_of(language))(LINK_LABELS[kind])

@@ -1,0 +1,193 @@
+"""Top lists, profiles and season finals as Telegram photos (issue 14; docs/ratings.md).
+
+What a list or a profile holds is the core's (``manager.standings``, ``manager.profile``);
+the picture's facts and the caption (the same rows as text, for screen readers) are the
+presentation layer's (:mod:`bot.present.standings`). Here they become a photo with its
+caption and, for a list, the switches (:func:`bot.telegram.keyboards.top_keyboard`); a
+press on a switch edits that same message. Where the bot may not send photos, the caption
+goes as a text message instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from telegram import CallbackQuery, InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram.error import TelegramError
+
+import bot.core as p
+from bot.present.screens import CAPTION_LIMIT
+from bot.present.standings import (
+    profile_caption,
+    profile_facts,
+    season_ended_text,
+    standings_caption,
+    standings_facts,
+)
+from bot.telegram.keyboards import top_keyboard
+from bot.telegram.links import TopPress
+from bot.telegram.sender import is_photo_refused, send
+from bot.telegram.shared import Shared
+
+__all__ = ["Lists", "Screen"]
+
+log = logging.getLogger(__name__)
+
+TOP_ROWS = 10
+"""Players (or pairs) a /top list shows."""
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """A photo to show: its picture, its caption and its buttons."""
+
+    png: bytes
+    caption: str
+    markup: InlineKeyboardMarkup | None = None
+
+
+class Lists:
+    """Sends and edits the top lists, the profiles and the season finals."""
+
+    def __init__(self, shared: Shared, render: Callable[..., Awaitable[bytes]]) -> None:
+        self.s = shared
+        self.render = render  # Drawing.render: Pillow off the event loop
+
+    # ------------------------------------------------------------------ screens
+    async def top_screen(
+        self,
+        ranking: p.Ranking,
+        group: p.ChatRef | None,
+        *,
+        everyone: bool,
+        asker: p.PlayerRef | None,
+        language: str,
+    ) -> Screen:
+        """The list ``ranking`` of ``group``'s players (everyone's when ``everyone`` or in
+        a private chat, ``group`` None), the asker highlighted, with its switches."""
+        from render import standings_png
+
+        scope = None if everyone else group
+        standings = await self.s.manager.standings(ranking, scope, asker=asker, limit=TOP_ROWS)
+        title = self.s.titles.get(self.s.chat_id(group)) if group is not None else None
+        facts = standings_facts(standings, language, chat_title=title)
+        caption = standings_caption(standings, language, chat_title=title)
+        markup = top_keyboard(
+            ranking, everyone or group is None, group=group is not None, language=language
+        )
+        return Screen(await self.render(standings_png, facts), caption[:CAPTION_LIMIT], markup)
+
+    async def profile_screen(
+        self, player: p.PlayerRef, chat: p.ChatRef | None, language: str
+    ) -> Screen:
+        """``player``'s profile (the season shown is ``chat``'s; the global one in private)."""
+        from render import profile_png
+
+        profile = await self.s.manager.profile(player, chat)
+        caption = profile_caption(profile, language)
+        png = await self.render(profile_png, profile_facts(profile, language))
+        return Screen(png, caption[:CAPTION_LIMIT])
+
+    # ------------------------------------------------------------------ sending
+    async def reply(self, message: Message, screen: Screen) -> Message | None:
+        """Answer ``message`` with ``screen``: a photo, or its caption as text where the
+        bot may not send photos."""
+        s = self.s
+        if message.chat.id not in s.no_photos:
+            try:
+                return await send(
+                    lambda: message.reply_photo(
+                        screen.png, caption=screen.caption, reply_markup=screen.markup
+                    )
+                )
+            except TelegramError as error:
+                if not is_photo_refused(error):
+                    s.stats.failures += 1
+                    log.warning("could not send a picture to %s", message.chat.id, exc_info=True)
+                    return None
+        return await s.reply(message, screen.caption, screen.markup)
+
+    async def edit(self, message: Message, screen: Screen) -> None:
+        """Show ``screen`` on ``message`` (the same photo message, or its text)."""
+        try:
+            if message.photo:
+                media = InputMediaPhoto(screen.png, caption=screen.caption)
+                await send(lambda: message.edit_media(media, reply_markup=screen.markup))
+            else:
+                await send(lambda: message.edit_text(screen.caption, reply_markup=screen.markup))
+        except TelegramError:
+            self.s.stats.failures += 1
+            log.warning("could not edit the list in %s", message.chat.id, exc_info=True)
+
+    # ------------------------------------------------------------------ presses
+    async def on_press(
+        self,
+        query: CallbackQuery,
+        press: TopPress,
+        player: p.PlayerRef,
+        chat: p.ChatRef | None,
+        answer: Callable[[str | None, bool], Awaitable[None]],
+    ) -> None:
+        """A switch of a /top list: the same message shows the list pressed (the presser
+        highlighted). A switch that cannot be on that message changes nothing."""
+        s = self.s
+        message = query.message
+        if not isinstance(message, Message) or (chat is None and not press.everyone):
+            await answer(s.t(player.language)("That button is not valid."), True)
+            return
+        await answer(None, False)  # at once: drawing takes a moment
+        language = player.language if chat is None else (await s.manager.chat_rules(chat)).language
+        screen = await self.top_screen(
+            p.Ranking(press.ranking),
+            chat,
+            everyone=press.everyone,
+            asker=player,
+            language=language,
+        )
+        await self.edit(message, screen)
+
+    # ------------------------------------------------------------------ season finals
+    def season_ended(self, event: p.SeasonEnded) -> None:
+        """The group's final standings, queued to its worker (a group the bot can no
+        longer use is skipped, and found out like any other)."""
+        if self.s.chat_id(event.chat) in self.s.gone:
+            return
+        self.s.to_group(event.chat, lambda: self._send_final(event))
+
+    async def _send_final(self, event: p.SeasonEnded) -> None:
+        from render import standings_png
+
+        s, chat = self.s, event.chat
+        language = chat.language
+        standings = p.Standings(p.Ranking.SEASON, chat, event.season, rows=event.rows, final=True)
+        title = s.titles.get(s.chat_id(chat))
+        caption = season_ended_text(event, language)[:CAPTION_LIMIT]
+        thread = int(chat.thread_id) if chat.thread_id else None
+        try:
+            if s.chat_id(chat) not in s.no_photos:
+                png = await self.render(
+                    standings_png, standings_facts(standings, language, chat_title=title)
+                )
+                try:
+                    await s.to_chat(
+                        chat,
+                        lambda chat_id: s.bot.send_photo(
+                            chat_id, png, caption=caption, message_thread_id=thread
+                        ),
+                    )
+                    return
+                except TelegramError as error:
+                    if not is_photo_refused(error):
+                        raise
+            text = caption + "\n\n" + standings_caption(standings, language, chat_title=title)
+            await s.to_chat(
+                chat,
+                lambda chat_id: s.bot.send_message(chat_id, text, message_thread_id=thread),
+            )
+        except TelegramError as error:
+            if s.lost(s.chat_id(chat), error):
+                return
+            s.stats.failures += 1
+            log.warning("could not send the season's final standings", exc_info=True)

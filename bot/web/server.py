@@ -1,0 +1,414 @@
+"""The web table (issue 16): one page and a websocket per client, over the same core.
+
+``WebTable`` is an aiohttp application and a :class:`~bot.core.Port` registered for every
+platform: it keeps the live tables' latest public state and pushes it to the pages that
+watch each table; a seat's private state goes only to the connections authenticated as
+that seat's player. Every action from a page is the same core command a chat button
+sends (``PressButton`` with the button's payload, ``Emote``, ``Leave``, ``ComeBack``),
+with the same checks; the page shows what the core says and decides nothing.
+
+Protocol (JSON text frames):
+
+* client ``{"hello": {"init_data": …[, "table": id]} | {"seat": token} | {"watch": token}}``
+  first (``table``: the table a private chat's Mini App button names);
+  server ``{"type": "welcome", …}``, then ``table`` (and ``hand`` for a seated player);
+  a reconnect sends ``hello`` again and gets a fresh state.
+* client ``{"press": payload}``, ``{"emote": name}``, ``{"leave": true}``,
+  ``{"back": true}``; a refused one is answered ``{"type": "refused", "text": …}``.
+* server pushes ``table``, ``hand``, ``emote``, ``notice`` (a hand's or match's result),
+  ``closed``.
+
+Limits: :data:`MAX_FRAME` bytes per frame, :data:`RATE` frames per second per connection
+(burst :data:`BURST`; a flood closes it), the ``Origin`` header must be the public URL's.
+The access log never shows query strings or fragments (tokens live there).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+from aiohttp.abc import AbstractAccessLogger
+
+from bot.core import (
+    ComeBack,
+    Emote,
+    EmoteShown,
+    Event,
+    HandEnded,
+    Leave,
+    MatchEnded,
+    PlayerRef,
+    PressButton,
+    Refusal,
+    ShowMyTiles,
+    TableChanged,
+    TableClosed,
+    TableManager,
+    YourTiles,
+)
+from bot.present.i18n import language_of
+from bot.present.live import emote_state, hand_state, page_texts, table_state
+from bot.present.screens import hand_ended_text, match_ended_caption
+from bot.present.texts import closed_text, refused
+from bot.web.auth import AuthError, AuthFailure, SeatPass, WebAuth
+
+__all__ = ["BURST", "MAX_FRAME", "RATE", "WebTable"]
+
+log = logging.getLogger("bot.web")
+
+MAX_FRAME: Final = 4096
+"""The largest frame a page may send, in bytes."""
+
+RATE: Final = 5.0
+"""Frames per second a connection may send on average."""
+
+BURST: Final = 15
+"""Frames a connection may send at once; past it frames are dropped, and a connection
+that keeps flooding is closed."""
+
+_STATIC: Final = ("index.html", "app.js", "style.css")
+
+
+def _encode(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
+class _QuietAccessLogger(AbstractAccessLogger):
+    """Method, path (without query or fragment: tokens travel there), status, time."""
+
+    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+        self.logger.info(
+            "%s %s %s %.1f ms", request.method, request.path, response.status, time * 1000
+        )
+
+
+@dataclass(eq=False)
+class _Client:
+    """One page's websocket."""
+
+    socket: web.WebSocketResponse
+    player: PlayerRef | None = None
+    table_id: str | None = None
+    language: str = "es"
+    tokens: float = float(BURST)
+    last: float = 0.0
+    floods: int = 0
+    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+
+
+class WebTable:
+    """The web front end: ``await start(host, port)``; links for the other front ends.
+
+    Args:
+        manager: the table manager (its port is registered here for every platform).
+        auth: validates and signs credentials.
+        public_url: the https address players open (``DOMINO_WEB_URL``); its origin is
+            the only one whose pages may connect.
+        clock: epoch seconds now (deadlines, token ages, the rate limit).
+    """
+
+    def __init__(
+        self,
+        manager: TableManager,
+        auth: WebAuth,
+        *,
+        public_url: str,
+        clock: Callable[[], float],
+    ) -> None:
+        self.manager = manager
+        self.auth = auth
+        self.public_url = public_url.rstrip("/")
+        parts = urlsplit(self.public_url)
+        self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.clock = clock
+        self.clients: set[_Client] = set()
+        self._runner: web.AppRunner | None = None
+        self._tables: dict[str, TableChanged] = {}
+        self._by_table: dict[str, set[_Client]] = {}
+        self.app = web.Application(client_max_size=MAX_FRAME)
+        self.app.add_routes(
+            [
+                web.get("/", self._page),
+                web.get("/static/{name}", self._static),
+                web.get("/ws", self._socket),
+            ]
+        )
+        manager.register("*", self)
+
+    # ------------------------------------------------------------------ links
+
+    def seat_url(self, player: PlayerRef, table_id: str) -> str:
+        """A personal, signed, expiring link opening ``table_id`` as ``player``."""
+        return f"{self.public_url}/?s={self.auth.seat_link(player, table_id)}"
+
+    def watch_url(self, table_id: str) -> str:
+        """The table's public spectator link."""
+        return f"{self.public_url}/?w={self.auth.watch_link(table_id)}"
+
+    # ---------------------------------------------------------------- serving
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen on ``host:port`` (0: any free port); returns the port."""
+        self._runner = web.AppRunner(self.app, access_log_class=_QuietAccessLogger)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        return int(sockets[0].getsockname()[1]) if sockets else port
+
+    async def stop(self) -> None:
+        """Close every page's connection and stop listening."""
+        for client in list(self.clients):
+            with contextlib.suppress(Exception):
+                await client.socket.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        return self._file("index.html")
+
+    async def _static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name not in _STATIC:
+            raise web.HTTPNotFound()
+        return self._file(name)
+
+    @staticmethod
+    def _file(name: str) -> web.Response:
+        body = resources.files("bot.web").joinpath("static", name).read_bytes()
+        kind = {"html": "text/html", "js": "text/javascript", "css": "text/css"}
+        return web.Response(
+            body=body,
+            content_type=kind[name.rsplit(".", 1)[1]],
+            charset="utf-8",
+            headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"},
+        )
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        if request.headers.get("Origin") != self.origin:
+            log.warning("websocket refused: origin %r", request.headers.get("Origin"))
+            raise web.HTTPForbidden(text="origin")
+        socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=30.0)
+        await socket.prepare(request)
+        client = _Client(socket, last=self.clock())
+        self.clients.add(client)
+        writer = asyncio.get_running_loop().create_task(self._writer(client))
+        try:
+            async for message in socket:
+                if message.type is not WSMsgType.TEXT:
+                    continue
+                if not self._allowed(client):
+                    if client.floods > BURST:
+                        await socket.close(code=1008, message=b"too many messages")
+                        break
+                    continue
+                await self._receive(client, message.data)
+        finally:
+            self.clients.discard(client)
+            self._watch(client, None)
+            writer.cancel()
+        return socket
+
+    async def _writer(self, client: _Client) -> None:
+        """Send a client's frames in order; a closed socket just ends it."""
+        while True:
+            text = await client.queue.get()
+            try:
+                await client.socket.send_str(text)
+            except (ConnectionError, RuntimeError):
+                return
+
+    def _send(self, client: _Client, payload: dict[str, Any] | str) -> None:
+        """Queue a frame (a JSON object, or one already encoded)."""
+        text = payload if isinstance(payload, str) else _encode(payload)
+        client.queue.put_nowait(text)
+
+    def _allowed(self, client: _Client) -> bool:
+        """A token bucket: :data:`RATE` per second, :data:`BURST` at once."""
+        now = self.clock()
+        client.tokens = min(float(BURST), client.tokens + (now - client.last) * RATE)
+        client.last = now
+        if client.tokens >= 1.0:
+            client.tokens -= 1.0
+            client.floods = 0
+            return True
+        client.floods += 1
+        return False
+
+    # ------------------------------------------------------------- from pages
+
+    async def _receive(self, client: _Client, data: str) -> None:
+        try:
+            message = json.loads(data)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict) or len(message) != 1:
+            self._send(client, {"type": "error", "error": "malformed"})
+            return
+        ((kind, value),) = message.items()
+        if kind == "hello":
+            await self._hello(client, value)
+            return
+        if client.table_id is None:
+            self._send(client, {"type": "error", "error": "hello first"})
+            return
+        player = client.player
+        if player is None:
+            self._send(client, {"type": "error", "error": "spectator"})
+            return
+        table_id = client.table_id
+        if kind == "press" and isinstance(value, str) and len(value) <= 200:
+            reply = await self.manager.handle(PressButton(player, value))
+        elif kind == "emote" and isinstance(value, str) and len(value) <= 40:
+            reply = await self.manager.handle(Emote(player, value, None, table_id))
+        elif kind == "leave" and value is True:
+            reply = await self.manager.handle(Leave(player, None, table_id))
+        elif kind == "back" and value is True:
+            reply = await self.manager.handle(ComeBack(player, None, table_id))
+        else:
+            self._send(client, {"type": "error", "error": "malformed"})
+            return
+        if reply.refusal is not None:
+            self._send(client, {"type": "refused", "text": refused(reply.refusal, client.language)})
+        for event in reply.events:
+            if isinstance(event, YourTiles):
+                self._send(client, hand_state(event, now=self.clock()))
+
+    async def _hello(self, client: _Client, value: object) -> None:
+        try:
+            seat_pass = self._authenticate(value)
+        except AuthError as exc:
+            reason = exc.failure.value
+            text = page_texts(client.language)[f"denied_{reason}"]
+            self._send(client, {"type": "denied", "reason": reason, "text": text})
+            return
+        player = seat_pass.player
+        table_id = seat_pass.table_id
+        if player is not None and not table_id:
+            tables = self.manager.tables_of(player)
+            table_id = tables[-1] if tables else None
+        state = self.manager.table_state(table_id) if table_id else None
+        language = language_of(
+            player.language if player else (state.chat.language if state else None)
+        )
+        client.language = language
+        if state is None:
+            self._send(client, {"type": "welcome", "texts": page_texts(language), "table": None})
+            self._send(client, {"type": "gone"})
+            return
+        assert table_id is not None
+        seated = player is not None and any(
+            s.player is not None and s.player.key == player.key for s in state.seats
+        )
+        client.player = player if seated else None
+        self._watch(client, table_id)
+        self._tables[table_id] = state
+        you = None if player is None else {"name": player.display_name, "seated": seated}
+        self._send(
+            client,
+            {"type": "welcome", "texts": page_texts(language), "table": table_id, "you": you},
+        )
+        self._send(client, table_state(state, language, now=self.clock()))
+        if seated and player is not None:
+            reply = await self.manager.handle(ShowMyTiles(player, None, table_id))
+            for event in reply.events:
+                if isinstance(event, YourTiles):
+                    self._send(client, hand_state(event, now=self.clock()))
+
+    def _authenticate(self, value: object) -> SeatPass:
+        if not isinstance(value, dict) or not 1 <= len(value) <= 2:
+            raise AuthError(AuthFailure.MALFORMED)
+        table = value.get("table")
+        if len(value) == 2 and not (isinstance(table, str) and "init_data" in value):
+            raise AuthError(AuthFailure.MALFORMED)
+        ((kind, credential),) = [(k, v) for k, v in value.items() if k != "table"]
+        if not isinstance(credential, str):
+            raise AuthError(AuthFailure.MALFORMED)
+        if kind == "init_data":
+            # a web_app button in a private chat names its table in the page's address;
+            # the signed start_param of a group's link wins over it
+            seat_pass = self.auth.telegram(credential)
+            if seat_pass.table_id is None and isinstance(table, str) and len(table) <= 64:
+                return SeatPass(seat_pass.player, table)
+            return seat_pass
+        if kind == "seat":
+            return self.auth.seat(credential)
+        if kind == "watch":
+            return self.auth.watch(credential)
+        raise AuthError(AuthFailure.MALFORMED)
+
+    # -------------------------------------------------------------- from the core
+
+    async def deliver(self, event: Event) -> None:
+        """The core's events, routed to the pages that may see them."""
+        if isinstance(event, Refusal):
+            return  # answered to the command that caused it, or shown by its platform
+        if isinstance(event, YourTiles):
+            for client in self._watching(event.table_id):
+                if client.player is not None and client.player.key == event.to.key:
+                    self._send(client, hand_state(event, now=self.clock()))
+            return
+        table_id = event.table_id
+        if not table_id:
+            return
+        if isinstance(event, TableChanged):
+            self._tables[table_id] = event
+            cache: dict[str, str] = {}  # one encoding per language
+            for client in self._watching(table_id):
+                if client.language not in cache:
+                    state = table_state(event, client.language, now=self.clock())
+                    cache[client.language] = _encode(state)
+                self._send(client, cache[client.language])
+            return
+        if isinstance(event, EmoteShown):
+            for client in self._watching(table_id):
+                self._send(client, emote_state(event, client.language))
+            return
+        if isinstance(event, (HandEnded, MatchEnded, TableClosed)):
+            board = self._tables.get(table_id)
+            for client in self._watching(table_id):
+                text = self._notice(event, board, client.language)
+                if text:
+                    kind = "closed" if isinstance(event, TableClosed) else "notice"
+                    self._send(client, {"type": kind, "text": text})
+            if isinstance(event, TableClosed):
+                self._tables.pop(table_id, None)
+
+    @staticmethod
+    def _notice(
+        event: HandEnded | MatchEnded | TableClosed, board: TableChanged | None, language: str
+    ) -> str:
+        if isinstance(event, TableClosed):
+            return closed_text(event, language) or ""
+        label = board.label if board is not None else ""
+        if isinstance(event, MatchEnded):
+            return match_ended_caption(event, label, language)
+        if board is None:
+            return ""
+        return hand_ended_text(event, board.seats, label, language)
+
+    def _watch(self, client: _Client, table_id: str | None) -> None:
+        """Move ``client`` to the pages of ``table_id`` (None: of no table)."""
+        if client.table_id is not None:
+            pages = self._by_table.get(client.table_id)
+            if pages is not None:
+                pages.discard(client)
+                if not pages:
+                    del self._by_table[client.table_id]
+        client.table_id = table_id
+        if table_id is not None:
+            self._by_table.setdefault(table_id, set()).add(client)
+
+    def _watching(self, table_id: str) -> list[_Client]:
+        return list(self._by_table.get(table_id, ()))

@@ -1,0 +1,326 @@
+// The live table page (issue 16). Draws what the server says; decides nothing.
+// Geometry, colours and pip patterns come from the server (the board picture's own).
+"use strict";
+(() => {
+  const NS = "http://www.w3.org/2000/svg";
+  const $ = (id) => document.getElementById(id);
+  const query = new URLSearchParams(location.search);
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const st = { texts: {}, table: null, hand: null, you: null, offset: 0, chosen: null,
+               socket: null, retry: 0, closed: false, denied: false };
+
+  function credentials() {
+    const app = window.Telegram && window.Telegram.WebApp;
+    const withTable = (data) => (query.get("t") ? { init_data: data, table: query.get("t") }
+                                                 : { init_data: data });
+    if (app && app.initData) return withTable(app.initData);
+    if (fragment.get("tgWebAppData")) return withTable(fragment.get("tgWebAppData"));
+    if (query.get("s")) return { seat: query.get("s") };
+    if (query.get("w")) return { watch: query.get("w") };
+    return null;
+  }
+
+  function t(key, params) {
+    let text = st.texts[key] || "";
+    for (const [k, v] of Object.entries(params || {})) text = text.replace("{" + k + "}", v);
+    return text;
+  }
+
+  function rgb(c) { return "rgb(" + c.join(",") + ")"; }
+
+  function el(name, attrs, parent) {
+    const node = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  // ---------------------------------------------------------------- tiles
+  function tileSvg(parent, board, x, y, w, h, vertical, a, b, look) {
+    const colors = board.colors[look || "face"];
+    const s = vertical ? w : h;
+    const g = el("g", { class: "tile-face" }, parent);
+    el("rect", { x, y, width: w, height: h, rx: s * 0.2, fill: rgb(colors[1]) }, g);
+    const inset = Math.max(1, s * 0.045);
+    el("rect", { x: x + inset, y: y + inset, width: w - 2 * inset, height: h - 2 * inset,
+                 rx: s * 0.16, fill: rgb(colors[0]) }, g);
+    if (vertical) {
+      el("rect", { x: x + s * 0.14, y: y + s - s * 0.035, width: s * 0.72, height: s * 0.07,
+                   fill: rgb(colors[1]) }, g);
+    } else {
+      el("rect", { x: x + s - s * 0.035, y: y + s * 0.14, width: s * 0.07, height: s * 0.72,
+                   fill: rgb(colors[1]) }, g);
+    }
+    const r = s * 0.095;
+    [[0, a], [1, b]].forEach(([half, value]) => {
+      for (const [col, row] of board.pips[String(value)]) {
+        const cx = vertical ? x + s * (0.24 + 0.26 * col) : x + half * s + s * (0.24 + 0.26 * row);
+        const cy = vertical ? y + half * s + s * (0.24 + 0.26 * row) : y + s * (0.24 + 0.26 * col);
+        el("circle", { cx, cy, r, fill: rgb(colors[2]) }, g);
+      }
+    });
+    return g;
+  }
+
+  // ---------------------------------------------------------------- board
+  function drawBoard() {
+    const table = st.table;
+    const svg = $("board");
+    const board = table.board;
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", "0 0 " + board.width + " " + board.height);
+    const c = board.colors;
+    el("rect", { x: 0, y: 0, width: board.width, height: board.height, fill: rgb(c.background) }, svg);
+    const [x0, y0, x1, y1] = board.area;
+    el("rect", { x: x0 - 8, y: y0 - 8, width: x1 - x0 + 16, height: y1 - y0 + 16, rx: 28,
+                 fill: rgb(c.table), stroke: rgb(c.table_edge), "stroke-width": 4 }, svg);
+    for (const seat of table.seats) drawSeat(svg, board, seat, table);
+    for (const box of table.line.tiles) {
+      tileSvg(svg, board, box.x, box.y, box.w, box.h, box.vertical, box.a, box.b);
+    }
+    const choosing = st.chosen && st.chosen.length === 2;
+    for (const end of table.line.ends) {
+      const r = Math.max(18, table.line.short * 0.55);
+      const move = choosing ? st.chosen.find((m) => m.side === end.side) : null;
+      const g = el("g", { class: "end" + (move ? " choose" : ""), "data-side": end.side }, svg);
+      el("circle", { cx: end.x, cy: end.y, r, fill: move ? rgb(c.gold) : rgb(c.panel),
+                     stroke: rgb(c.gold), "stroke-width": 3, opacity: move ? 1 : 0.85 }, g);
+      const label = el("text", { x: end.x, y: end.y + r * 0.38, "text-anchor": "middle",
+                                 "font-size": r * 1.05, "font-weight": "bold",
+                                 fill: move ? rgb(c.panel) : rgb(c.white) }, g);
+      label.textContent = String(end.number);
+      if (move) {
+        g.style.cursor = "pointer";
+        g.addEventListener("click", () => press(move.payload));
+      }
+    }
+    $("caption").textContent = table.caption;
+  }
+
+  function drawSeat(svg, board, seat, table) {
+    const [x0, y0, x1, y1] = board.panels[String(seat.seat)];
+    const c = board.colors;
+    const turn = table.turn === seat.seat && table.phase === "playing" && !table.outcome;
+    el("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 16, fill: rgb(c.panel),
+                 stroke: turn ? rgb(c.gold) : rgb(c.teams[seat.team]),
+                 "stroke-width": turn ? 6 : 3 }, svg);
+    const side = seat.seat === 1 || seat.seat === 3;
+    const cx = (x0 + x1) / 2;
+    const lines = [];
+    lines.push([seat.open ? "—" : seat.name, 30, c.white, "bold"]);
+    const tags = [];
+    if (!seat.open) tags.push(String(seat.tiles) + " ▮");
+    if (seat.robot && !seat.away) tags.push(t("robot"));
+    if (seat.away) tags.push(t("away"));
+    lines.push([tags.join(" · "), 27, c.muted, "normal"]);
+    if (seat.lacks) lines.push([seat.lacks, 27, c.pass, "bold"]);
+    let y = side ? (y0 + y1) / 2 - (lines.length - 1) * 19 : y0 + 42;
+    for (const [text, size, color, weight] of lines) {
+      const node = el("text", { x: cx, y, "text-anchor": "middle", "font-size": size,
+                                "font-weight": weight, fill: rgb(color) }, svg);
+      node.textContent = fit(text, side ? 11 : 26);
+      y += side ? 38 : 36;
+    }
+  }
+
+  function fit(text, max) {
+    const chars = Array.from(text || "");
+    return chars.length > max ? chars.slice(0, max - 1).join("") + "…" : chars.join("");
+  }
+
+  // ---------------------------------------------------------------- header
+  function drawHeader() {
+    const table = st.table;
+    $("title").textContent = table.caption.split("\n")[0];
+    $("score").textContent = t("score") + " " + table.score[0] + " – " + table.score[1] + " (" +
+      t("target", { target: table.target }) + ")";
+    tick();
+  }
+
+  function tick() {
+    const table = st.table;
+    if (!table) return;
+    let text = "";
+    if (table.turn !== null && table.phase === "playing" && !table.outcome) {
+      const seat = table.seats[table.turn];
+      const mine = st.hand && st.hand.seat === table.turn;
+      text = mine ? t("your_turn") : seat.name;
+      if (table.deadline) {
+        const left = Math.max(0, Math.ceil(table.deadline - (Date.now() / 1000 + st.offset)));
+        text += " · " + t("seconds", { seconds: left });
+      }
+    }
+    $("turn").textContent = text;
+  }
+
+  // ---------------------------------------------------------------- hand
+  function drawHand() {
+    const hand = st.hand;
+    const section = $("hand");
+    if (!hand || !st.table) { section.hidden = true; return; }
+    section.hidden = false;
+    section.classList.toggle("your-turn", hand.your_turn);
+    $("hand-title").textContent = hand.your_turn ? t("your_turn") : t("tiles");
+    const tiles = $("tiles");
+    tiles.replaceChildren();
+    const board = st.table.board;
+    for (const tile of hand.tiles) {
+      const moves = hand.moves.filter((m) => m.tile === tile);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "tile" + (moves.length ? " playable" : "") +
+        (st.chosen && st.chosen[0].tile === tile ? " chosen" : "");
+      button.disabled = !moves.length;
+      button.setAttribute("aria-label", tile);
+      button.dataset.tile = tile;
+      const svg = el("svg", { viewBox: "0 0 40 80" }, button);
+      const [a, b] = tile.split("-").map(Number);
+      tileSvg(svg, board, 0, 0, 40, 80, true, a, b, moves.length ? "highlight" : "face");
+      button.addEventListener("click", () => choose(moves));
+      tiles.appendChild(button);
+    }
+    const ends = $("ends");
+    ends.replaceChildren();
+    const passing = hand.moves.filter((m) => m.tile === null);
+    if (st.chosen && st.chosen.length === 2) {
+      const note = document.createElement("p");
+      note.textContent = t("which_end");
+      ends.appendChild(note);
+      for (const move of st.chosen) ends.appendChild(actionButton(move.label, () => press(move.payload)));
+    } else if (passing.length) {
+      ends.appendChild(actionButton(t("pass"), () => press(passing[0].payload)));
+    }
+    ends.hidden = !ends.childElementCount;
+    drawActions();
+  }
+
+  function choose(moves) {
+    if (!moves.length) return;
+    if (moves.length === 1) { press(moves[0].payload); return; }
+    st.chosen = moves;
+    drawHand();
+    drawBoard();
+  }
+
+  function actionButton(label, onClick) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    button.addEventListener("click", onClick);
+    return button;
+  }
+
+  function drawActions() {
+    const seated = st.you && st.you.seated;
+    $("actions").hidden = !seated;
+    if (!seated) return;
+    const emotes = $("emotes");
+    if (!emotes.childElementCount) {
+      for (const [name, label] of Object.entries(st.texts.emote_labels || {})) {
+        emotes.appendChild(actionButton(label, () => send({ emote: name })));
+      }
+    }
+    $("leave").textContent = t("leave");
+    const mine = st.hand ? st.table && st.table.seats[st.hand.seat] : null;
+    $("back").textContent = t("back");
+    $("back").hidden = !(mine && mine.away);
+  }
+
+  // ---------------------------------------------------------------- messages
+  function press(payload) {
+    st.chosen = null;
+    send({ press: payload });
+  }
+
+  function send(message) {
+    if (st.socket && st.socket.readyState === WebSocket.OPEN) st.socket.send(JSON.stringify(message));
+  }
+
+  function toast(text) {
+    const node = $("toast");
+    node.textContent = text;
+    node.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { node.hidden = true; }, 6000);
+  }
+
+  function receive(message) {
+    switch (message.type) {
+      case "welcome":
+        st.texts = message.texts;
+        st.you = message.you || null;
+        document.documentElement.lang = (message.texts && message.language) || document.documentElement.lang;
+        $("status").textContent = st.you && !st.you.seated ? t("spectator") : (message.you ? "" : t("spectator"));
+        break;
+      case "table":
+        st.table = message;
+        st.offset = message.now - Date.now() / 1000;
+        document.documentElement.lang = message.language;
+        if (st.hand && (st.hand.hand !== message.hand)) st.hand = null;
+        drawBoard();
+        drawHeader();
+        drawHand();
+        break;
+      case "hand":
+        st.hand = message;
+        st.chosen = null;
+        drawHand();
+        drawBoard();
+        tick();
+        break;
+      case "emote":
+        toast(message.name + ": " + message.text);
+        break;
+      case "notice":
+        toast(message.text);
+        break;
+      case "closed":
+        toast(message.text);
+        $("status").textContent = t("gone");
+        break;
+      case "refused":
+        toast(message.text);
+        break;
+      case "denied":
+        st.denied = true;
+        $("status").textContent = message.text;
+        break;
+      case "gone":
+        st.denied = true;
+        $("status").textContent = t("gone") || "—";
+        break;
+      default:
+        break;
+    }
+  }
+
+  function connect() {
+    const creds = credentials();
+    if (!creds) { $("status").textContent = "—"; return; }
+    const base = location.pathname.replace(/[^/]*$/, "");
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + base + "ws";
+    const socket = new WebSocket(url);
+    st.socket = socket;
+    socket.addEventListener("open", () => {
+      st.retry = 0;
+      if (!st.denied) $("status").textContent = "";
+      socket.send(JSON.stringify({ hello: creds }));
+    });
+    socket.addEventListener("message", (e) => {
+      try { receive(JSON.parse(e.data)); } catch (err) { console.error(err); }
+    });
+    socket.addEventListener("close", () => {
+      if (st.denied) return;
+      $("status").textContent = t("offline") || "…";
+      st.retry = Math.min(st.retry + 1, 5);
+      setTimeout(connect, 1000 * st.retry);
+    });
+  }
+
+  $("leave").addEventListener("click", () => send({ leave: true }));
+  $("back").addEventListener("click", () => send({ back: true }));
+  setInterval(tick, 250);
+  const app = window.Telegram && window.Telegram.WebApp;
+  if (app && app.ready) { app.ready(); if (app.expand) app.expand(); }
+  connect();
+})();

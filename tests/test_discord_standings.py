@@ -1,0 +1,224 @@
+"""Ratings, seasons and profiles on Discord (bot/discord/standings.py, the season option
+of ``/domino-config`` and the season's end in port.py; issue 14), through the real
+discord.py and the fake Discord."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.core import ChatRef, Ranking
+from bot.discord.standings import parse_top, top_custom_id, top_view
+from bot.present.standings import season_name
+from storage.memory import MemoryStorage
+from storage.ratings import SeasonPeriod
+from tests.fake_discord import FakeDiscord, FakeMessage, FakeUser, Harness, play_until_closed
+
+PICTURES = Path("/tmp/dc-pics")
+NAMES = ("Ana", "Beto", "Caro", "Dani")
+DAY = 86_400.0
+JANUARY = season_name("2027-01", "es")  # the eager clock starts on 15 January 2027
+
+
+def keep(name: str, data: bytes) -> None:
+    """Keep a picture to look at (/tmp/dc-pics)."""
+    PICTURES.mkdir(parents=True, exist_ok=True)
+    (PICTURES / name).write_bytes(data)
+
+
+def png(message: FakeMessage) -> bytes:
+    data = message.file_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return data
+
+
+async def four_humans_finish_a_match(fake: FakeDiscord, harness: Harness) -> list[FakeUser]:
+    """Ana, Beto, Caro and Dani sit with ``/domino jugar`` and play a match to 50 points."""
+    guild = next(iter(fake.guilds))
+    people = [fake.add_user(name) for name in NAMES]
+    people[0].permissions |= 1 << 5  # Ana manages the server
+    await fake.replied(
+        await fake.slash(
+            people[0], guild, "domino-config", options={"reglas": "venezolano", "meta": 50}
+        )
+    )
+    for person in people:
+        await fake.replied(await fake.slash(person, guild, "domino", "jugar"))
+    await play_until_closed(fake, harness, {p.id: (lambda p=p: fake.last_dm(p)) for p in people})
+    return people
+
+
+def server(fake: FakeDiscord) -> ChatRef:
+    return ChatRef("discord", str(next(iter(fake.guilds))))
+
+
+async def test_a_four_human_match_on_discord_rates_all_four_and_fills_the_season_table(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    people = await four_humans_finish_a_match(fake, harness)
+    storage = harness.storage
+    for person in people:
+        player = await storage.find_player("discord", str(person.id))
+        assert player is not None
+        rating = await storage.player_rating(player.id)
+        assert rating is not None and rating.matches == 1 and rating.provisional
+    season = await harness.manager.standings(Ranking.SEASON, server(fake))
+    assert season.season == "2027-01"
+    assert sorted(row.display_name for row in season.rows) == sorted(NAMES)
+    assert all(row.matches == 1 for row in season.rows)
+
+
+async def test_top_sends_the_picture_with_the_players_as_text_and_its_buttons_switch_the_list_in_place(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    people = await four_humans_finish_a_match(fake, harness)
+    guild = next(iter(fake.guilds))
+    inter = await fake.slash(people[1], guild, "domino", "top")
+    (top,) = await fake.replied(inter)
+    assert not top.ephemeral  # a ranking is for the whole channel
+    assert top.attachments[0]["filename"] == "top.png"
+    keep("top-rating.png", png(top))
+    lines = top.content.split("\n")
+    assert lines[0] == "Rating · Club"
+    assert sorted(line.split(" — ")[0][3:] for line in lines[1:5]) == sorted(NAMES)
+    assert lines[5] == "? = provisional (menos de 10 partidas puntuadas)"
+    assert top.labels() == ["Rating", "Temporada", "Saldo", "Parejas", "Todos"]
+    assert top.custom_ids() == [
+        "dmtop:rating:s",
+        "dmtop:season:s",
+        "dmtop:balance:s",
+        "dmtop:pairs:s",
+        "dmtop:rating:g",
+    ]
+    pressed = await fake.click(people[2], top, "dmtop:season:s")
+    await fake.wait_until(lambda: top.edits == 1)
+    assert pressed.callback_type == 6  # a silent "got it", then the same message edited
+    assert top.content.split("\n")[0] == f"Temporada {JANUARY} · Club"
+    assert len([line for line in top.content.split("\n") if " — " in line]) == 4
+    assert top.custom_ids()[1] == "dmtop:season:s"
+    assert [b.get("disabled", False) for b in top.buttons()] == [False, True, False, False, False]
+    keep("top-season.png", png(top))
+    everyone = await fake.click(people[2], top, "dmtop:season:g")
+    await fake.wait_until(lambda: top.edits == 2)
+    assert everyone.callback_type == 6
+    assert top.content.split("\n")[0] == f"Temporada {JANUARY} · todos"
+    assert top.labels()[-1] == "Este servidor"
+    tops = [m for m in fake.messages_in(fake.channel_of(guild)) if "top.png" in str(m.attachments)]
+    assert tops == [top]  # the presses sent nothing new
+
+
+async def test_a_forged_top_button_is_refused_and_the_list_stays_as_it_was(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    guild = next(iter(fake.guilds))
+    (top,) = await fake.replied(await fake.slash(ana, guild, "domino", "top"))
+    before = (top.content, top.custom_ids(), top.edits)
+    forged = await fake.click(ana, top, "dmtop:money:s")
+    (reply,) = await fake.replied(forged)
+    assert reply.ephemeral
+    assert reply.text() == "Ese botón no es válido."
+    assert (top.content, top.custom_ids(), top.edits) == before
+
+
+async def test_perfil_with_a_member_shows_that_members_profile(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    people = await four_humans_finish_a_match(fake, harness)
+    guild = next(iter(fake.guilds))
+    inter = await fake.slash(people[0], guild, "domino", "perfil", options={"miembro": people[3]})
+    (profile,) = await fake.replied(inter)
+    assert not profile.ephemeral
+    assert profile.content.split("\n")[0].startswith("Dani — ")
+    assert "Partidas: 1" in profile.content
+    assert profile.attachments[0]["filename"] == "perfil.png"
+    keep("perfil-dani.png", png(profile))
+    mine = await fake.replied(await fake.slash(people[1], guild, "domino", "perfil"))
+    assert mine[0].content.split("\n")[0].startswith("Beto — ")
+
+
+async def test_the_config_season_option_stores_a_weekly_season(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana", admin=True)
+    guild = next(iter(fake.guilds))
+    inter = await fake.slash(ana, guild, "domino-config", options={"temporada": "semanal"})
+    (reply,) = await fake.replied(inter)
+    assert reply.ephemeral
+    assert reply.text() == "Cada temporada de este servidor ahora es semanal."
+    assert await harness.storage.season_period(server(fake).key) is SeasonPeriod.WEEKLY
+
+
+async def test_the_season_option_is_refused_to_a_member_who_cannot_manage_the_server(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    beto = fake.add_user("Beto")
+    guild = next(iter(fake.guilds))
+    inter = await fake.slash(beto, guild, "domino-config", options={"temporada": "semanal"})
+    (reply,) = await fake.replied(inter)
+    assert reply.ephemeral
+    assert await harness.storage.season_period(server(fake).key) is SeasonPeriod.MONTHLY
+
+
+async def test_a_season_end_posts_the_final_standings_once_where_the_board_was(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    await four_humans_finish_a_match(fake, harness)
+    guild = next(iter(fake.guilds))
+    channel = fake.channel_of(guild)
+    await harness.clock.advance(20 * DAY)  # into February 2027
+    await harness.manager.start(platforms={"discord"})  # this process owns the tables
+    assert await harness.manager.announce_season_finals() == 1
+    await harness.idle()
+    assert await harness.manager.announce_season_finals() == 0
+    await harness.idle()
+    await fake.settle()
+    finals = [m for m in fake.messages_in(channel) if "Terminó la temporada" in m.content]
+    assert len(finals) == 1
+    lines = finals[0].content.split("\n")
+    assert lines[0] == (
+        f"Terminó la temporada ({JANUARY}). Empieza una nueva: {season_name('2027-02', 'es')}."
+    )
+    assert len(lines) == 4  # the podium
+    assert finals[0].attachments[0]["filename"] == "temporada.png"
+    keep("temporada-final.png", png(finals[0]))
+
+
+async def test_without_a_board_the_season_end_goes_to_the_first_channel_the_bot_may_post_in(
+    fake: FakeDiscord,
+) -> None:
+    guild = fake.add_guild("Club", channels=("general", "domino"))
+    first = await Harness(fake, MemoryStorage()).start()
+    try:
+        await four_humans_finish_a_match(fake, first)
+    finally:
+        await first.stop()
+    # A new process knows of no board: the first text channel it may post in gets it.
+    second = await Harness(fake, first.storage, clock=first.clock).start()
+    try:
+        await second.clock.advance(20 * DAY)
+        await second.manager.start(platforms={"discord"})
+        assert await second.manager.announce_season_finals() == 1
+        await second.idle()
+        await fake.settle()
+        general = fake.channel_of(guild, 0)
+        finals = [m for m in fake.messages_in(general) if "Terminó la temporada" in m.content]
+        assert len(finals) == 1
+    finally:
+        await second.stop()
+
+
+def test_a_top_buttons_custom_id_names_its_list_and_scope_and_nothing_else_parses() -> None:
+    assert top_custom_id(Ranking.PAIRS, True) == "dmtop:pairs:g"
+    assert parse_top("dmtop:pairs:g") == (Ranking.PAIRS, True)
+    assert parse_top("dmtop:season:s") == (Ranking.SEASON, False)
+    assert parse_top("dmtop:money:s") is None
+    assert parse_top("dmtop:rating:x") is None
+    assert parse_top("dm1:a:T1:sit:0") is None
+
+
+def test_the_top_view_in_english_names_the_lists_and_offers_this_server_from_everyones() -> None:
+    view = top_view(Ranking.BALANCE, True, "en", server=True)
+    labels = [getattr(item, "label", "") for item in view.children]
+    assert labels == ["Rating", "Season", "Balance", "Pairs", "This server"]
+    alone = top_view(Ranking.RATING, True, "en", server=False)
+    assert len(alone.children) == 4

@@ -1,0 +1,275 @@
+"""Ratings, top lists, profiles and seasons on Telegram (issue 14), end to end: the real
+python-telegram-bot against the fake Bot API server, a real table manager on a manual
+clock with in-memory storage.
+
+The pictures the fake received are written to ``/tmp/tg-pics/`` to be looked at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from telegram import MessageEntity, User
+
+from bot.core import ChatRef, Ranking
+from storage.ratings import SeasonPeriod, season_bounds, season_key
+from tests.fake_telegram import Call, TelegramWorld
+
+GROUP = -1003000
+PICTURES = Path("/tmp/tg-pics")
+
+
+def _keep(world: TelegramWorld, call: Call, name: str) -> None:
+    """Write the photo ``call`` sent (or put in place) where a person can look at it."""
+    result = call.result
+    assert isinstance(result, dict)
+    file_id = result["photo"][-1]["file_id"]
+    PICTURES.mkdir(parents=True, exist_ok=True)
+    (PICTURES / f"{name}.png").write_bytes(world.fake.files[file_id])
+
+
+def _button(call_or_message: Call | dict[str, Any], text: str) -> str:
+    """The callback data of the button whose label ends with ``text``."""
+    if isinstance(call_or_message, Call):
+        buttons = call_or_message.buttons()
+    else:
+        rows = (call_or_message.get("reply_markup") or {}).get("inline_keyboard") or []
+        buttons = [b for row in rows for b in row]
+    (data,) = [b["callback_data"] for b in buttons if b["text"].endswith(text)]
+    return str(data)
+
+
+async def _four_humans_play(world: TelegramWorld) -> list[User]:
+    """Ana, Beto, Caro and Dani play a match to 50 in the group, through buttons."""
+    users = [
+        world.fake.add_user(3000 + i, name)
+        for i, name in enumerate(("Ana", "Beto", "Caro", "Dani"))
+    ]
+    group = world.fake.add_group(GROUP, "Club Dominó", admins={3000})
+    await world.command(group, users[0], "/mesa meta=50")
+    await world.settle()
+    for user in users[1:]:
+        await world.command(group, user, "/jugar")
+        await world.settle()
+    (table_id,) = world.manager.tables_of(world.front._player(users[0]))
+    state = world.manager.table_state(table_id)
+    assert state is not None
+    by_id = {str(u.id): u for u in users}
+    seats = {i.seat: by_id[i.player.user_id] for i in state.seats if i.player is not None}
+    assert len(seats) == 4
+    await world.play_out(table_id, seats)
+    await world.settle()
+    return users
+
+
+async def _top(world: TelegramWorld, user: User, text: str = "/top") -> Call:
+    group = world.fake.groups[GROUP]
+    mark = await world.command(group, user, text)
+    return await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
+
+
+async def test_a_match_of_four_humans_rates_all_four_in_the_group_and_the_season() -> None:
+    async with TelegramWorld() as world:
+        users = await _four_humans_play(world)
+
+        chat = ChatRef("telegram", str(GROUP))
+        for user in users:
+            player_id = await world.manager.player_id(world.front._player(user))
+            rating = await world.storage.player_rating(player_id)
+            assert rating is not None and rating.matches == 1 and rating.provisional
+        season = await world.manager.standings(Ranking.SEASON, chat)
+        assert sorted(row.display_name for row in season.rows) == ["Ana", "Beto", "Caro", "Dani"]
+        assert all(row.matches == 1 for row in season.rows)
+
+
+async def test_top_sends_the_rating_picture_with_the_players_in_its_caption() -> None:
+    async with TelegramWorld() as world:
+        users = await _four_humans_play(world)
+        photo = await _top(world, users[1])
+        _keep(world, photo, "top-rating")
+
+        caption = photo.caption() or ""
+        assert caption.splitlines()[0] == "Rating · Club Dominó"
+        names = [line.split(". ", 1)[1].split(" — ")[0] for line in caption.splitlines()[1:5]]
+        assert sorted(names) == ["Ana", "Beto", "Caro", "Dani"]
+        for user in users:
+            assert f". {user.first_name} — " in caption
+        labels = [b["text"] for b in photo.buttons()]
+        assert labels == ["✓ Rating", "Temporada", "Saldo", "Parejas", "✓ Este grupo", "Global"]
+        assert all(len(b["callback_data"].encode()) <= 64 for b in photo.buttons())
+
+
+async def test_the_season_and_global_switches_edit_the_same_message() -> None:
+    async with TelegramWorld() as world:
+        users = await _four_humans_play(world)
+        photo = await _top(world, users[0])
+        message_id = photo.result["message_id"]
+
+        mark = len(world.fake.calls)
+        answer = await world.press(users[0], photo.result, _button(photo, "Temporada"))
+        assert not answer.params.get("show_alert")
+        season = await world.fake.wait_for("editMessageMedia", after=mark)
+        _keep(world, season, "top-season")
+        assert season.params["message_id"] == message_id
+        assert (season.caption() or "").startswith("Temporada ")
+        assert (season.caption() or "").splitlines()[0].endswith(" · Club Dominó")
+        assert [b["text"] for b in season.buttons()][:2] == ["Rating", "✓ Temporada"]
+
+        mark = len(world.fake.calls)
+        stored = world.fake.message(GROUP, message_id)
+        await world.press(users[2], stored, _button(stored, "Global"))
+        everyone = await world.fake.wait_for("editMessageMedia", after=mark)
+        _keep(world, everyone, "top-season-global")
+        assert everyone.params["message_id"] == message_id
+        assert (everyone.caption() or "").splitlines()[0].endswith(" · todos")
+        assert [b["text"] for b in everyone.buttons()][4:] == ["Este grupo", "✓ Global"]
+        assert len(world.fake.calls_to("sendPhoto", chat_id=GROUP)) == 3  # board, result, top
+
+
+async def test_the_pairs_and_balance_lists_are_pictures_too() -> None:
+    async with TelegramWorld() as world:
+        users = await _four_humans_play(world)
+        pairs = await _top(world, users[0], "/top parejas")
+        _keep(world, pairs, "top-pairs")
+        balance = await _top(world, users[0], "/top balance")
+        _keep(world, balance, "top-balance")
+
+        assert (pairs.caption() or "").splitlines()[0] == "Parejas · Club Dominó"
+        assert (balance.caption() or "").splitlines()[0] == "Saldo · Club Dominó"
+        assert "✓ Parejas" in [b["text"] for b in pairs.buttons()]
+
+
+async def test_an_unknown_list_word_is_answered_with_the_lists_there_are() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(3000, "Ana")
+        group = world.fake.add_group(GROUP, "Club Dominó")
+        answer = await world.reply_to(group, ana, "/top goles")
+
+        assert answer.params["text"] == (
+            "No conozco esa lista: goles. Prueba /top rating, /top temporada, /top saldo o "
+            "/top parejas."
+        )
+
+
+async def test_a_forged_or_misplaced_list_switch_is_refused_and_changes_nothing() -> None:
+    async with TelegramWorld() as world:
+        users = await _four_humans_play(world)
+        photo = await _top(world, users[0])
+        before = world.fake.message(GROUP, photo.result["message_id"])
+
+        mark = len(world.fake.calls)
+        forged = await world.press(users[0], photo.result, "dmt:z:q")
+        alone = world.fake.private_chat(users[0])
+        sent = await world.command(alone, users[0], "/top")
+        private = await world.fake.wait_for(
+            "sendPhoto", lambda c: c.chat_id == users[0].id, after=sent
+        )
+        misplaced = await world.press(users[0], private.result, "dmt:r:c")
+        await world.settle()
+
+        assert forged.params["show_alert"] is True
+        assert misplaced.params["show_alert"] is True
+        assert misplaced.params["text"] == "Ese botón no es válido."
+        assert world.fake.message(GROUP, photo.result["message_id"]) == before
+        assert [c.method for c in world.fake.calls[mark:] if c.method.startswith("edit")] == []
+        # In a private chat the list is everyone's, with no switch for a group.
+        assert (private.caption() or "").splitlines()[0] == "Rating · todos"
+        assert [b["text"] for b in private.buttons()] == [
+            "✓ Rating",
+            "Temporada",
+            "Saldo",
+            "Parejas",
+        ]
+
+
+async def test_perfil_as_a_reply_shows_the_other_players_profile() -> None:
+    async with TelegramWorld() as world:
+        users = await _four_humans_play(world)
+        group = world.fake.groups[GROUP]
+        said = world.fake.user_message(group, users[3], "¿otra?")
+        mark = await world.command(group, users[0], "/perfil", reply_to=said)
+        photo = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
+        _keep(world, photo, "profile-reply")
+
+        assert (photo.caption() or "").startswith("Dani — ")
+        assert "Partidas: 1" in (photo.caption() or "")
+
+
+async def test_perfil_names_a_user_by_text_mention_and_explains_an_unknown_username() -> None:
+    async with TelegramWorld() as world:
+        users = await _four_humans_play(world)
+        group = world.fake.groups[GROUP]
+        text = "/perfil Caro"
+        mention = MessageEntity(MessageEntity.TEXT_MENTION, 8, 4, user=users[2])
+        mark = await world.command(group, users[0], text, entities=[mention])
+        photo = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
+        text = "/perfil @nadie"
+        unknown = MessageEntity(MessageEntity.MENTION, 8, 6)
+        mark = await world.command(group, users[0], text, entities=[unknown])
+        answer = await world.fake.wait_for("sendMessage", lambda c: c.chat_id == GROUP, after=mark)
+
+        assert (photo.caption() or "").startswith("Caro — ")
+        assert answer.params["text"] == (
+            "Todavía no conozco a @nadie. Responde a uno de sus mensajes con /perfil para ver "
+            "su perfil."
+        )
+
+
+async def test_perfil_of_a_player_who_never_played_shows_an_empty_history() -> None:
+    async with TelegramWorld() as world:
+        eva = world.fake.add_user(3100, "Eva", language_code="en")
+        alone = world.fake.private_chat(eva)
+        mark = await world.command(alone, eva, "/profile")
+        photo = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == eva.id, after=mark)
+        _keep(world, photo, "profile-new")
+
+        assert (photo.caption() or "").splitlines()[0] == "Eva — Not rated yet"
+
+
+async def test_config_temporada_semanal_stores_weekly_seasons_for_the_group() -> None:
+    async with TelegramWorld() as world:
+        boss = world.fake.add_user(3000, "Ana")
+        group = world.fake.add_group(GROUP, "Club Dominó", admins={3000})
+        answer = await world.reply_to(group, boss, "/config temporada=semanal")
+        summary = await world.reply_to(group, boss, "/config")
+
+        assert answer.params["text"] == "Desde ahora, la temporada de este grupo es semanal."
+        assert await world.storage.season_period(f"telegram:{GROUP}") is SeasonPeriod.WEEKLY
+        assert summary.params["text"].splitlines()[-1] == (
+            "Temporada: semanal (/config temporada=semanal|mensual|trimestral)."
+        )
+
+
+async def test_config_season_is_for_admins_only() -> None:
+    async with TelegramWorld() as world:
+        world.fake.add_user(3000, "Ana")
+        beto = world.fake.add_user(3001, "Beto")
+        group = world.fake.add_group(GROUP, "Club Dominó", admins={3000})
+        answer = await world.reply_to(group, beto, "/config season=weekly")
+
+        assert answer.params["text"] == "Solo los administradores del grupo pueden usar /config."
+        assert await world.storage.season_period(f"telegram:{GROUP}") is SeasonPeriod.MONTHLY
+
+
+async def test_a_season_end_posts_the_final_standings_picture_once() -> None:
+    async with TelegramWorld(platforms=["telegram"]) as world:
+        await _four_humans_play(world)
+        now = world.clock.now()
+        end = season_bounds(season_key(SeasonPeriod.MONTHLY, now))[1]
+        mark = len(world.fake.calls)
+        await world.clock.advance(end - now + 60)
+        await world.manager.announce_season_finals()
+        await world.settle()
+        await world.manager.announce_season_finals()
+        await world.settle()
+
+        finals = [c for c in world.fake.calls[mark:] if c.method == "sendPhoto"]
+        assert len(finals) == 1
+        assert finals[0].chat_id == GROUP
+        _keep(world, finals[0], "season-final")
+        caption = finals[0].caption() or ""
+        assert caption.splitlines()[0] == (
+            "Terminó la temporada de enero 2027. Empieza una nueva: febrero 2027."
+        )
+        for name in ("Ana", "Beto", "Caro"):
+            assert f". {name} — " in caption
