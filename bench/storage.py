@@ -31,8 +31,13 @@ Then two figures of issue 14:
 
 Target: >= 1,000 matches per second.
 
-Run: ``python bench/storage.py [--matches 10000] [--tables 50] [--path finish] [--db PATH]
-[--rating-matches 2000]``
+``--db postgresql://user@host/database`` runs the same matches on PostgreSQL
+(storage/postgres.py, ``--connections`` operations at once) and then on a fresh temporary
+SQLite file, and prints the stake + finish (or settle) cycles per second of both side by
+side. The PostgreSQL database may be used again: each run's match ids are new.
+
+Run: ``python bench/storage.py [--matches 10000] [--tables 50] [--path finish]
+[--db PATH|URL] [--connections 8] [--rating-matches 2000]``
 """
 
 from __future__ import annotations
@@ -54,7 +59,8 @@ from typing import Any
 _HERE = Path(__file__).parent.resolve()
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from storage.base import InsufficientFunds, PlayerResult  # noqa: E402
+from storage import is_postgres_url, redact_dsn  # noqa: E402
+from storage.base import InsufficientFunds, PlayerResult, Storage  # noqa: E402
 from storage.ratings import ROBOT_SKILLS  # noqa: E402
 from storage.sqlite import SqliteStorage  # noqa: E402
 
@@ -92,7 +98,8 @@ def _record(
 
 
 async def _table(
-    storage: SqliteStorage,
+    storage: Storage,
+    run_id: str,
     table: int,
     matches: int,
     player_ids: list[int],
@@ -106,7 +113,7 @@ async def _table(
         humans = rng.sample(player_ids, rng.choice((2, 3, 4, 4, 4)))
         seats = humans + [0] * (4 - len(humans))  # 0 = a robot seat
         rng.shuffle(seats)
-        match_id = f"t{table}-m{n}"
+        match_id = f"{run_id}t{table}-m{n}"
         clock[0] += 1.0
         t0 = time.perf_counter()
         try:
@@ -139,10 +146,30 @@ async def _table(
         latencies["finish"].append(t2 - t1)
 
 
-async def run(matches: int, tables: int, players: int, db: Path, seed: int, path: str) -> int:
-    storage = await SqliteStorage.open(db)
+async def run(
+    matches: int,
+    tables: int,
+    players: int,
+    db: Path | str,
+    seed: int,
+    path: str,
+    connections: int = 8,
+    figures: dict[str, float] | None = None,
+) -> int:
+    storage: Storage
+    if is_postgres_url(db):
+        from storage.postgres import PostgresStorage
+
+        storage = await PostgresStorage.open(str(db), connections=connections)
+        where = f"{redact_dsn(db)} (PostgreSQL, {connections} connections)"
+        run_id = f"r{time.time_ns():x}-"
+    else:
+        sqlite = await SqliteStorage.open(db)
+        storage = sqlite
+        mode = await sqlite._run(lambda c: c.execute("PRAGMA journal_mode").fetchone()[0])
+        where = f"{db} (journal_mode={mode}, synchronous=NORMAL)"
+        run_id = ""
     try:
-        mode = await storage._run(lambda c: c.execute("PRAGMA journal_mode").fetchone()[0])
         ids = [
             (await storage.ensure_player("bench", str(i), f"Jugador {i}", now=0.0)).id
             for i in range(players)
@@ -157,6 +184,7 @@ async def run(matches: int, tables: int, players: int, db: Path, seed: int, path
             *(
                 _table(
                     storage,
+                    run_id,
                     t,
                     per_table[t],
                     ids,
@@ -173,7 +201,7 @@ async def run(matches: int, tables: int, players: int, db: Path, seed: int, path
         problems = await storage.check_ledger()
         played = len(latencies["finish"])
         writes = {"finish": 2, "separate": 3, "settle": 2}[path]
-        print(f"database: {db} (journal_mode={mode}, synchronous=NORMAL)")
+        print(f"database: {where}")
         print(f"path: {path} ({_PATH_HELP[path]})")
         print(
             f"{matches} matches over {tables} concurrent tables, {players} players:"
@@ -182,6 +210,9 @@ async def run(matches: int, tables: int, players: int, db: Path, seed: int, path
         print(f"elapsed: {elapsed:.2f} s")
         print(f"matches/second: {matches / elapsed:,.0f} (target >= 1,000)")
         print(f"write transactions/second: {(played * writes + refused[0]) / elapsed:,.0f}")
+        print(f"stake + {path} cycles/second: {played / elapsed:,.0f}")
+        if figures is not None:
+            figures[where] = played / elapsed
         for name, values in latencies.items():
             ms = sorted(v * 1000 for v in values)
             if ms:
@@ -197,7 +228,7 @@ async def run(matches: int, tables: int, players: int, db: Path, seed: int, path
         await storage.close()
 
 
-async def _rebuild_throughput(storage: SqliteStorage) -> list[str]:
+async def _rebuild_throughput(storage: Storage) -> list[str]:
     """Time ``rebuild_ratings`` without and with writing; returns the differences found
     (a rebuild must reproduce what ``finish_match`` stored)."""
     t0 = time.perf_counter()
@@ -378,7 +409,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--path", choices=PATHS, default="finish", help="how a match ends")
-    parser.add_argument("--db", type=Path, help="database file (default: a fresh temporary one)")
+    parser.add_argument(
+        "--db",
+        help="database file, or a postgresql:// URL to compare PostgreSQL with SQLite"
+        " (default: a fresh temporary SQLite file)",
+    )
+    parser.add_argument(
+        "--connections", type=int, default=8, help="PostgreSQL connections (operations at once)"
+    )
     parser.add_argument(
         "--rating-matches",
         type=int,
@@ -386,9 +424,33 @@ def main(argv: list[str] | None = None) -> int:
         help="matches of the rating cost figure (0: skip it)",
     )
     args = parser.parse_args(argv)
+    postgres = args.db is not None and is_postgres_url(args.db)
+    figures: dict[str, float] = {}
+    code = 0
     with tempfile.TemporaryDirectory() as tmp:
-        db = args.db if args.db is not None else Path(tmp) / "bench.db"
-        code = asyncio.run(run(args.matches, args.tables, args.players, db, args.seed, args.path))
+        if postgres:
+            code |= asyncio.run(
+                run(
+                    args.matches,
+                    args.tables,
+                    args.players,
+                    args.db,
+                    args.seed,
+                    args.path,
+                    args.connections,
+                    figures,
+                )
+            )
+            print()
+        db = Path(args.db) if args.db is not None and not postgres else Path(tmp) / "bench.db"
+        code |= asyncio.run(
+            run(args.matches, args.tables, args.players, db, args.seed, args.path, 1, figures)
+        )
+        if len(figures) > 1:
+            print()
+            print(f"stake + {args.path} cycles per second, side by side:")
+            for where, rate in figures.items():
+                print(f"  {rate:>8,.0f}  {where}")
         if args.rating_matches > 0:
             code |= asyncio.run(
                 rating_cost(args.rating_matches, args.players, Path(tmp), args.seed)

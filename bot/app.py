@@ -72,7 +72,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
     from bot.commands.doctor import heartbeat_path
     from bot.core import TableManager, TablesHeldElsewhere, tune_gc_for_serving
     from bot.logs import EventLog
-    from storage import open_storage
+    from storage import open_storage, redact_dsn
 
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -81,7 +81,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
             loop.add_signal_handler(sig, stop.set)
 
     storage = await open_storage(settings.db)
-    log.info("database %s opened", settings.db)
+    log.info("database %s opened", redact_dsn(settings.db))
     manager = TableManager(
         storage,
         robot_delay=settings.robot_delay,

@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("bot.commands.run", "host tables on Telegram and/or Discord (tokens from env/.env)"),
     "doctor": ("bot.commands.doctor", "check configuration, database and tokens"),
     "backup": ("bot.commands.backup", "copy the database safely while the bot runs"),
+    "migrate": ("bot.commands.migrate", "copy the SQLite database into an empty PostgreSQL one"),
     "ratings": ("bot.commands.ratings", "recompute the ratings from the match records (--check)"),
     "replay": ("bot.commands.replay", "check and score a match record (docs/records.md)"),
     "analyze": (

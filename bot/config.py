@@ -12,6 +12,7 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engine.rules import PRESET_NAMES
+from storage import is_postgres_url
 
 __all__ = ["Settings", "load_settings"]
 
@@ -22,8 +23,9 @@ class Settings(BaseSettings):
     """Configuration of ``domino run`` / ``domino doctor``.
 
     Attributes:
-        db: the SQLite database file (``DOMINO_DB``; default ``domino.db`` in the
-            working directory).
+        db: the database (``DOMINO_DB``): a SQLite file (default ``domino.db`` in the
+            working directory), or a ``postgresql://user:password@host/database`` URL
+            (kept as a string) for PostgreSQL.
         log_level: ``DOMINO_LOG_LEVEL``: DEBUG, INFO, WARNING or ERROR.
         robot_level: ``DOMINO_ROBOT_LEVEL``: the level of robots that fill seats.
         robot_delay: ``DOMINO_ROBOT_DELAY``: seconds a robot waits before moving (the same
@@ -53,7 +55,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
-    db: Path = Field(Path("domino.db"), validation_alias=AliasChoices("DOMINO_DB"))
+    db: Path | str = Field(Path("domino.db"), validation_alias=AliasChoices("DOMINO_DB"))
     log_level: str = Field("INFO", validation_alias=AliasChoices("DOMINO_LOG_LEVEL"))
     robot_level: str = Field("experto", validation_alias=AliasChoices("DOMINO_ROBOT_LEVEL"))
     robot_delay: float = Field(
@@ -117,6 +119,14 @@ class Settings(BaseSettings):
         # would make the platform refuse it.
         if isinstance(value, str):
             return value.strip() or None
+        return value
+
+    @field_validator("db", mode="before")
+    @classmethod
+    def _db(cls, value: object) -> object:
+        # A path collapses the "//" of a URL: a PostgreSQL URL stays a string.
+        if isinstance(value, str):
+            return value.strip() if is_postgres_url(value.strip()) else Path(value)
         return value
 
     @field_validator("log_level")

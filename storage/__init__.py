@@ -1,12 +1,15 @@
 """Storage: players, the wallet ledger, rankings, chat presets and table snapshots.
 
-``open_storage(path)`` opens the SQLite database the bot uses; ``MemoryStorage`` keeps the
-same behaviour in memory for tests. The interface is :class:`storage.base.Storage`.
+``open_storage(path)`` opens the database the bot uses: a SQLite file (the default), or a
+PostgreSQL database when given a ``postgresql://`` / ``postgres://`` URL (several
+processes or machines sharing one database); ``MemoryStorage`` keeps the same behaviour
+in memory for tests. The interface is :class:`storage.base.Storage`.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from storage.base import (
@@ -49,7 +52,9 @@ __all__ = [
     "UnknownMatchError",
     "UnknownPlayerError",
     "default_db_path",
+    "is_postgres_url",
     "open_storage",
+    "redact_dsn",
 ]
 
 DEFAULT_DB_PATH = "domino.db"
@@ -61,15 +66,32 @@ def default_db_path() -> Path:
     return Path(os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH)
 
 
-async def open_storage(path: str | os.PathLike[str] | None = None) -> Storage:
-    """Open (creating and migrating as needed) the SQLite database at ``path``.
+def is_postgres_url(target: object) -> bool:
+    """Whether ``target`` is a PostgreSQL URL (``postgresql://…`` or ``postgres://…``)."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
-    ``path`` None means :func:`default_db_path`; ``":memory:"`` is a private in-memory
-    SQLite database.
+
+def redact_dsn(target: str | os.PathLike[str]) -> str:
+    """A database path or URL as shown in logs and messages: a URL's password hidden."""
+    return re.sub(r"^(\w+://[^:/@]*):[^@/]*@", r"\1:***@", os.fspath(target))
+
+
+async def open_storage(path: str | os.PathLike[str] | None = None) -> Storage:
+    """Open (creating and migrating as needed) the database at ``path``.
+
+    ``path`` None means the ``DOMINO_DB`` environment variable, else ``domino.db``. A
+    ``postgresql://`` or ``postgres://`` URL opens :class:`storage.postgres.PostgresStorage`
+    on that database (which must exist; its tables are created); anything else is a
+    SQLite file, ``":memory:"`` a private in-memory SQLite database.
 
     Raises:
         SchemaError: the database was written by a newer schema.
     """
+    target = path if path is not None else os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
+    if is_postgres_url(target):
+        from storage.postgres import PostgresStorage
+
+        return await PostgresStorage.open(str(target))
     from storage.sqlite import SqliteStorage
 
-    return await SqliteStorage.open(default_db_path() if path is None else path)
+    return await SqliteStorage.open(target)

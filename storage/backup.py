@@ -15,7 +15,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from storage import default_db_path
+from storage import default_db_path, is_postgres_url
 
 __all__ = ["BackupError", "backup_database", "main"]
 
@@ -71,6 +71,13 @@ def main(argv: list[str] | None = None) -> int:
         "--db", type=Path, default=None, help="database to copy (default: $DOMINO_DB or domino.db)"
     )
     args = parser.parse_args(argv)
+    if args.db is None and is_postgres_url(os.environ.get("DOMINO_DB", "")):
+        print(
+            "backup failed: DOMINO_DB names a PostgreSQL database; this command copies"
+            " SQLite files: back PostgreSQL up with pg_dump",
+            file=sys.stderr,
+        )
+        return 1
     source = args.db if args.db is not None else default_db_path()
     try:
         size = backup_database(source, args.dest)

@@ -1,12 +1,13 @@
 """Shared fixtures: a manual clock, storages, a recording port and a table manager.
 
 Tests advance :class:`bot.core.clock.ManualClock` instead of sleeping; the manager's events
-land in a :class:`RecordingPort`; storage is in memory unless a test asks for SQLite.
+land in a :class:`RecordingPort`; storage is in memory unless a test asks for SQLite or
+PostgreSQL (a session server, tests/postgres_server.py, and a fresh database per test).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,6 +19,12 @@ from bot.core.clock import ManualClock
 from storage.base import Storage
 from storage.memory import MemoryStorage
 from tests.fake_discord import ErrorLog, FakeDiscord, Harness
+from tests.postgres_server import (
+    PostgresServer,
+    PostgresUnavailable,
+    require_postgres,
+    start_server,
+)
 
 E = TypeVar("E")
 
@@ -167,3 +174,39 @@ async def harness(fake: FakeDiscord) -> AsyncIterator[Harness]:
     running = await Harness(fake, MemoryStorage()).start()
     yield running
     await running.stop()
+
+
+# ---------------------------------------------------------------- PostgreSQL
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server for the session (tests/postgres_server.py): skipped with the
+    reason when none can be had, failed instead under ``DOMINO_REQUIRE_POSTGRES=1``."""
+    try:
+        server = start_server()
+    except PostgresUnavailable as exc:
+        if require_postgres():
+            pytest.fail(f"DOMINO_REQUIRE_POSTGRES is set but {exc}", pytrace=False)
+        pytest.skip(f"PostgreSQL tests skipped: {exc}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def postgres_dsn(postgres_server: PostgresServer) -> AsyncIterator[str]:
+    """A fresh, migrated PostgreSQL database for one test, dropped afterwards."""
+    dsn = await postgres_server.create_database()
+    yield dsn
+    await postgres_server.drop_database(dsn)
+
+
+@pytest.fixture
+async def postgres_storage(postgres_dsn: str) -> AsyncIterator[Storage]:
+    from storage.postgres import PostgresStorage
+
+    storage = await PostgresStorage.open(postgres_dsn)
+    yield storage
+    await storage.close()

@@ -22,6 +22,7 @@ from bot.discord_http import point_discord_at
 from storage.sqlite import SqliteStorage
 from tests.fake_discord import FakeDiscord
 from tests.fake_telegram import FakeTelegram
+from tests.postgres_server import PostgresServer
 from tests.test_app import refusing_discord
 from tests.test_config import NAMES
 
@@ -332,6 +333,27 @@ async def test_tables_run_by_a_process_that_is_gone_are_reported_not_called_ok(
         "with them"
     )
     assert code == 0
+
+
+async def test_a_postgresql_database_is_opened_and_its_ledger_checked(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    postgres_server: PostgresServer,
+) -> None:
+    dsn = await postgres_server.create_database(migrated=False)
+    # the password is never shown (this server trusts local connections and ignores it)
+    shown = dsn.replace("postgresql://postgres@", "postgresql://postgres:***@")
+    monkeypatch.setenv("DOMINO_DB", dsn.replace("postgres@", "postgres:s3cret@", 1))
+    try:
+        code, out = await checkup(capsys)
+    finally:
+        await postgres_server.drop_database(dsn)
+    found = lines(out)
+    assert found["database"].startswith("ok") and "(PostgreSQL)" in found["database"]
+    assert shown in found["database"] and "s3cret" not in out
+    assert found["ledger"].startswith("ok")
+    assert code == 0
+    assert doctor.heartbeat_path(dsn) == Path("domino.heartbeat")
 
 
 async def test_without_a_web_address_the_web_table_is_said_to_be_off(

@@ -192,6 +192,13 @@ def test_settings_can_be_built_directly_with_the_variable_names() -> None:
     assert settings.db == Path("x.db") and settings.robot_delay == 0
 
 
+def test_a_postgresql_url_in_domino_db_stays_whole() -> None:
+    url = "postgresql://bot:pw@db.example:5432/domino"
+    settings = Settings(DOMINO_DB=f" {url} ")  # type: ignore[call-arg]
+    assert settings.db == url
+    assert Settings(DOMINO_DB="postgres://bot@db/domino").db == "postgres://bot@db/domino"  # type: ignore[call-arg]
+
+
 def test_the_web_table_needs_an_https_address_and_is_off_without_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -63,3 +63,13 @@ async def test_a_backup_onto_the_database_itself_is_refused(tmp_path: Path) -> N
     await (await SqliteStorage.open(tmp_path / "d.db")).close()
     with pytest.raises(BackupError, match="another file"):
         backup_database(tmp_path / "d.db", tmp_path / "d.db")
+
+
+def test_a_postgresql_database_is_not_copied_as_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DOMINO_DB", "postgresql://bot:secret@db/domino")
+    assert main([str(tmp_path / "copy.db")]) == 1
+    err = capsys.readouterr().err
+    assert "pg_dump" in err and "secret" not in err
+    assert not (tmp_path / "copy.db").exists()

@@ -1,8 +1,10 @@
-"""The in-memory storage (storage/memory.py) behaves exactly like the SQLite one.
+"""The in-memory storage (storage/memory.py) behaves exactly like the SQLite one and the
+PostgreSQL one.
 
-The contract tests in tests/test_storage_base.py run against both; here random scripts of
-operations, failures included, are played on both and every answer, every error and the
-final state must be the same. Also: values handed back are copies.
+The contract tests in tests/test_storage_base.py run against all three; here random
+scripts of operations, failures included, are played on memory and on each database and
+every answer, every error and the final state must be the same. Also: values handed back
+are copies.
 """
 
 from __future__ import annotations
@@ -135,11 +137,22 @@ async def state(store: Storage, now: float) -> dict[str, Any]:
     }
 
 
+@pytest.mark.parametrize("database_kind", ["sqlite", "postgres"])
 @pytest.mark.parametrize("seed", range(4))
-async def test_memory_and_sqlite_answer_every_script_the_same(tmp_path: Path, seed: int) -> None:
+async def test_memory_and_the_databases_answer_every_script_the_same(
+    request: pytest.FixtureRequest, tmp_path: Path, seed: int, database_kind: str
+) -> None:
     ops = script(seed, 160)
+    database: Storage
+    if database_kind == "sqlite":
+        database = await SqliteStorage.open(tmp_path / "same.db")
+    else:
+        from storage.postgres import PostgresStorage
+
+        server = request.getfixturevalue("postgres_server")
+        dsn = await server.create_database()
+        database = await PostgresStorage.open(dsn)
     memory = MemoryStorage()
-    database = await SqliteStorage.open(tmp_path / "same.db")
     try:
         assert await play(memory, ops) == await play(database, ops)
         now = max(kw.get("now", 0.0) for _, _, kw in ops)
@@ -148,6 +161,8 @@ async def test_memory_and_sqlite_answer_every_script_the_same(tmp_path: Path, se
     finally:
         await memory.close()
         await database.close()
+        if database_kind == "postgres":
+            await server.drop_database(dsn)
 
 
 async def test_the_scripts_exercise_successes_and_failures() -> None:

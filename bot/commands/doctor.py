@@ -38,8 +38,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def heartbeat_path(db: Path) -> Path:
-    """Where ``domino run`` writes its heartbeat: beside the database."""
+def heartbeat_path(db: Path | str) -> Path:
+    """Where ``domino run`` writes its heartbeat: beside the SQLite database; for a
+    PostgreSQL database (a URL), ``domino.heartbeat`` in the working directory."""
+    if isinstance(db, str):
+        from storage import is_postgres_url
+
+        if is_postgres_url(db):
+            return Path("domino.heartbeat")
+        db = Path(db)
     return db.with_name(db.name + ".heartbeat")
 
 
@@ -72,7 +79,9 @@ async def _run(args: argparse.Namespace) -> int:
             name = str(error["loc"][0]) if error["loc"] else "?"
             report.line("FAIL", f"setting {name}", str(error["msg"]))
         return 1
-    report.line("ok", "configuration read", f"database {settings.db}")
+    from storage import redact_dsn
+
+    report.line("ok", "configuration read", f"database {redact_dsn(settings.db)}")
     await _check_database(settings.db, report, health=args.health)
     if args.health:
         beat = heartbeat_path(settings.db)
@@ -140,9 +149,13 @@ def _check_web(settings: object, report: Report) -> None:
         )
 
 
-async def _check_database(path: Path, report: Report, *, health: bool = False) -> None:
-    from storage import open_storage
+async def _check_database(path: Path | str, report: Report, *, health: bool = False) -> None:
+    from storage import is_postgres_url, open_storage
 
+    if is_postgres_url(path):
+        await _check_postgres(str(path), report)
+        return
+    path = Path(path)
     if path.parent and not path.parent.exists():
         report.line("FAIL", "database", f"folder {path.parent} does not exist")
         return
@@ -176,6 +189,28 @@ async def _check_database(path: Path, report: Report, *, health: bool = False) -
         await storage.close()
     if not os.access(path, os.W_OK):
         report.line("FAIL", "database", f"{path} is not writable")
+
+
+async def _check_postgres(dsn: str, report: Report) -> None:
+    from storage import open_storage, redact_dsn
+
+    shown = redact_dsn(dsn)
+    try:
+        storage = await open_storage(dsn)
+    except Exception as exc:  # any failure here is what the admin must see
+        report.line("FAIL", "database", f"cannot open {shown}: {exc}")
+        return
+    try:
+        report.line("ok", "database", f"{shown} opened and migrated (PostgreSQL)")
+        problems = await storage.check_ledger()
+        if problems:
+            for problem in problems[:10]:
+                report.line("FAIL", "ledger", problem)
+        else:
+            report.line("ok", "ledger", "every balance equals its rows; all sums are zero")
+        await _check_escrows(storage, report)
+    finally:
+        await storage.close()
 
 
 async def _check_escrows(storage: Storage, report: Report) -> None:
