@@ -58,36 +58,44 @@ _MEMO: dict[int, tuple[int, int, int] | None] = {}
 _MEMO_LIMIT: Final[int] = 200_000
 
 
+_OPTIONS: Final[tuple[tuple[tuple[int, int, tuple[int, int, int]], ...], ...]] = tuple(
+    tuple(
+        (_BASE[i], _OPEN[7 * nl + nr], (i, nl, nr))
+        for nl, nr in (
+            ((left, _OTHER[i][right]),)
+            if left == right
+            else ((_OTHER[i][left], right), (left, _OTHER[i][right]))
+        )
+        if nl >= 0 and nr >= 0
+    )
+    for i in range(28)
+    for left in range(7)
+    for right in range(7)
+)
+"""``_OPTIONS[49 * i + 7 * left + right]``: tile ``i``'s placements on those ends, left
+before right, as ``(pips + double bonus, tiles fitting the new ends, the move)``."""
+
+
 def heuristic_move(hand: int, left: int, right: int) -> tuple[int, int, int] | None:
     """robots.md's heuristic on bit masks: ``(tile index, new left, new right)``, or None
     for a pass. A move scores the tile's pips, +4 for a double, +3 for every other tile in
     hand still fitting an open end after it; ties go to the first move (tiles ascending,
     left before right)."""
-    key = hand | ((left * 7 + right) << 28)
+    ends = left * 7 + right
+    key = hand | (ends << 28)
     if key in _MEMO:
         return _MEMO[key]
-    fits = hand & _OPEN[left * 7 + right]
+    fits = hand & _OPEN[ends]
     best: tuple[int, int, int] | None = None
     top = -1
-    nm = NUMBER_MASKS
     while fits:
         bit = fits & -fits
         fits ^= bit
-        i = bit.bit_length() - 1
         rest = hand ^ bit
-        other = _OTHER[i]
-        options = []
-        if left == right:
-            options.append((left, other[right]))
-        else:
-            if other[left] >= 0:
-                options.append((other[left], right))
-            if other[right] >= 0:
-                options.append((left, other[right]))
-        for nl, nr in options:
-            score = _BASE[i] + KEPT_ALIVE_BONUS * (rest & (nm[nl] | nm[nr])).bit_count()
+        for base, company, move in _OPTIONS[49 * (bit.bit_length() - 1) + ends]:
+            score = base + KEPT_ALIVE_BONUS * (rest & company).bit_count()
             if score > top:
-                top, best = score, (i, nl, nr)
+                top, best = score, move
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()
     _MEMO[key] = best
