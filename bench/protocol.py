@@ -70,6 +70,7 @@ class ProtocolRobot(Robot):
         wall: seconds per answer, wall clock.
         cpu: seconds of the child's CPU per answer.
         choice: per answer, whether the seat had more than one legal move.
+        first: per answer, whether it was the seat's first decision of the hand.
     """
 
     def __init__(self, level: str, seed: int = 1) -> None:
@@ -79,6 +80,7 @@ class ProtocolRobot(Robot):
         self.wall: list[float] = []
         self.cpu: list[float] = []
         self.choice: list[bool] = []
+        self.first: list[bool] = []
         self._child: subprocess.Popen[str] | None = None
 
     def _process(self) -> subprocess.Popen[str]:
@@ -123,6 +125,7 @@ class ProtocolRobot(Robot):
         self.wall.append(time.perf_counter() - start)
         self.cpu.append((_cpu_ns(child.pid) - cpu0) / 1e9)
         self.choice.append(len(moves) > 1)
+        self.first.append(all(seat != view.seat for seat, _move in view.history))
         if "move" not in reply:
             raise RuntimeError(f"domino robot answered {reply} to {line}")
         return _move_of(reply["move"], moves)

@@ -49,14 +49,15 @@ def _ms(values: list[float], q: float) -> float:
 def _protocol_times(robot: ProtocolRobot) -> dict[str, float]:
     """The child's CPU and wall times per answer, as :meth:`Tally.timing` keys them."""
     chosen = [c for c, choice in zip(robot.cpu, robot.choice, strict=True) if choice]
+    first = [c for c, is_first in zip(robot.cpu, robot.first, strict=True) if is_first]
     return {
         "n": float(len(robot.cpu)),
         "median": _ms(robot.cpu, 0.5),
         "p95": _ms(robot.cpu, 0.95),
         "p99": _ms(robot.cpu, 0.99),
         "max": max(robot.cpu, default=float("nan")) * 1000,
-        "first_median": float("nan"),
-        "first_p99": float("nan"),
+        "first_median": _ms(first, 0.5),
+        "first_p99": _ms(first, 0.99),
         "choice_median": _ms(chosen, 0.5),
         "choice_p99": _ms(chosen, 0.99),
         "wall_median": _ms(robot.wall, 0.5),
