@@ -37,6 +37,7 @@ TARGETS = {
     ("maestro", "jugador"): (6.5, None, 25.0, 150.0),
     ("maestro", ANCHOR_LEVEL): (2.0, 1.0, 25.0, 150.0),
 }
+MIN_ANCHOR_DEALS = 2000
 DEFAULT_PAIRS = (
     f"jugador:novato,experto:jugador,maestro:jugador,{ANCHOR_LEVEL}:jugador,maestro:{ANCHOR_LEVEL}"
 )
@@ -124,6 +125,10 @@ def main() -> int:
         if target:
             need, low, med, p99 = target
             checks = [(f"margin >= {need:+.1f}", mean >= need)]
+            if low is not None:  # issue 15: the anchor's margin counts on 2,000+ deals
+                checks.append(
+                    (f"at least {MIN_ANCHOR_DEALS} deals", args.deals >= MIN_ANCHOR_DEALS)
+                )
             if low is not None:
                 checks.append((f"interval's lower end > {low:+.1f}", mean - half > low))
             if med is not None:
