@@ -223,9 +223,9 @@ register_level(
     "maestro",
     lambda: MonteCarloRobot(
         "maestro",
-        samples=120,
-        budget=1200,
-        max_samples=300,
+        samples=100,
+        budget=1600,
+        max_samples=400,
         exact_tiles=13,
         exact_samples=100,
         inference=0.25,

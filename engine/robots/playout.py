@@ -50,6 +50,25 @@ _MEMO_LIMIT: Final[int] = 120_000
 _MISSING: Final[tuple[int, int, int, int]] = (-1, -1, -1, -1)
 
 
+_OPTIONS: Final[tuple[tuple[tuple[int, int, tuple[int, int, int, int]], ...], ...]] = tuple(
+    tuple(
+        (BASE_SCORE[i], _OPEN[7 * nl + nr], (i, side, nl, nr))
+        for side, nl, nr in (
+            ((1, left, OTHER[i][right]),)
+            if left == right
+            else ((0, OTHER[i][left], right), (1, left, OTHER[i][right]))
+        )
+        if nl >= 0 and nr >= 0
+    )
+    for i in range(28)
+    for left in range(7)
+    for right in range(7)
+)
+"""``_OPTIONS[49 * i + 7 * left + right]``: the placements of tile ``i`` on ends
+``left``/``right`` as ``(base score, tiles fitting the new ends, (i, side, new left,
+new right))``, left before right, so the heuristic's inner loop only looks them up."""
+
+
 def best_move(hand: int, left: int, right: int) -> tuple[int, int, int, int] | None:
     """The heuristic's move for ``hand`` on open ends ``left``/``right``.
 
@@ -58,41 +77,28 @@ def best_move(hand: int, left: int, right: int) -> tuple[int, int, int, int] | N
         give the right side), or None when nothing fits (a pass).
     """
     key = hand | ((left * 7 + right) << 28)
-    try:
-        return _MEMO[key]
-    except KeyError:
-        pass
-    fits = hand & _OPEN[left * 7 + right]
+    found = _MEMO.get(key, _MISSING)
+    if found is not _MISSING:
+        return found
+    return _best_move(hand, left * 7 + right, key)
+
+
+def _best_move(hand: int, ends: int, key: int) -> tuple[int, int, int, int] | None:
+    """:func:`best_move` on a memo miss (``ends`` is ``7 * left + right``, ``key`` the
+    memo key), remembered."""
+    fits = hand & _OPEN[ends]
     best: tuple[int, int, int, int] | None = None
-    if fits:
-        best_score = -1
-        nm = NUMBER_MASKS
-        while fits:
-            bit = fits & -fits
-            fits ^= bit
-            i = bit.bit_length() - 1
-            rest = hand ^ bit
-            base = BASE_SCORE[i]
-            other = OTHER[i]
-            if left == right:
-                nr = other[right]
-                score = base + 3 * (rest & (nm[left] | nm[nr])).bit_count()
-                if score > best_score:
-                    best_score = score
-                    best = (i, 1, left, nr)
-                continue
-            nl = other[left]
-            if nl >= 0:
-                score = base + 3 * (rest & (nm[nl] | nm[right])).bit_count()
-                if score > best_score:
-                    best_score = score
-                    best = (i, 0, nl, right)
-            nr = other[right]
-            if nr >= 0:
-                score = base + 3 * (rest & (nm[left] | nm[nr])).bit_count()
-                if score > best_score:
-                    best_score = score
-                    best = (i, 1, left, nr)
+    best_score = -1
+    options = _OPTIONS
+    while fits:
+        bit = fits & -fits
+        fits ^= bit
+        rest = hand ^ bit
+        for base, company, move in options[49 * (bit.bit_length() - 1) + ends]:
+            score = base + 3 * (rest & company).bit_count()
+            if score > best_score:
+                best_score = score
+                best = move
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()
     _MEMO[key] = best
@@ -206,7 +212,7 @@ def playout(hands: list[int], left: int, right: int, turn: int, sc: Scoring) -> 
         key = hand | ((left * 7 + right) << 28)
         choice = memo.get(key, _MISSING)
         if choice is _MISSING:
-            choice = best_move(hand, left, right)
+            choice = _best_move(hand, left * 7 + right, key)
         if choice is None:
             turn = (turn + 1) & 3
             continue
