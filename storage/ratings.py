@@ -116,7 +116,7 @@ ROBOT_SKILLS: Final[Mapping[str, Skill]] = {
     "aprendiz": Skill(17.4, ROBOT_SIGMA),
     "jugador": Skill(20.1, ROBOT_SIGMA),
     "experto": Skill(25.0, ROBOT_SIGMA),
-    "maestro": Skill(26.5, ROBOT_SIGMA),
+    "maestro": Skill(25.8, ROBOT_SIGMA),
 }
 """The fixed skill of each robot level; a robot of another level makes a match unrated."""
 
