@@ -419,11 +419,18 @@ def rating_changes(
         return []
     changes = []
     players = [s.player_id for s in facts.seats if s.player_id is not None]
+    # the same skills give the same result: a player's all-time, global season and chat
+    # season ratings are often equal (one chat, one month), so each distinct set of skills
+    # is rated once (the floats are those of a separate call)
+    done: dict[tuple[Skill | None, ...], dict[int, Skill]] = {}
     for scope in facts.scopes():
         found = lookup(scope, players)
         states = {pid: found.get(pid) for pid in players}
         skills = {pid: st.skill for pid, st in states.items() if st is not None}
-        rated = rate_match(facts, skills)
+        key = tuple(skills.get(pid) for pid in players)
+        rated = done.get(key)
+        if rated is None:
+            rated = done[key] = rate_match(facts, skills)
         for seat in facts.seats:
             pid = seat.player_id
             if pid is None:
