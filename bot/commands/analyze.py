@@ -15,8 +15,7 @@ import json
 import sys
 from typing import Any
 
-from engine.errors import RecordError
-from engine.records import replay
+from bot.commands.replay import read_match
 from engine.robots.analysis import HandAnalysis, analyze_hand
 
 HELP = "what should have been played: the maestro's analysis of a record (JSON)"
@@ -49,19 +48,8 @@ def hand_json(analysis: HandAnalysis) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        if args.file == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(args.file, "rb") as handle:
-                data = handle.read()
-    except OSError as exc:
-        print(f"record: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
-    try:
-        match = replay(data)
-    except RecordError as exc:
-        print(str(exc), file=sys.stderr)
+    match = read_match(args.file)
+    if match is None:
         return 2
     finished = [i for i, hand in enumerate(match.hands) if hand.outcome is not None]
     if args.hand is not None:

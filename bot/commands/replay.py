@@ -11,6 +11,7 @@ import json
 import sys
 
 from engine.errors import RecordError
+from engine.match import Match
 from engine.records import replay, replay_summary
 
 HELP = "check and score a match record (docs/records.md)"
@@ -20,20 +21,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the record (JSON), or - for standard input")
 
 
-def run(args: argparse.Namespace) -> int:
+def read_match(name: str) -> Match | None:
+    """The match a record file (``-``: standard input) describes; None after printing
+    why it cannot be read or replayed (the caller exits 2)."""
     try:
-        if args.file == "-":
+        if name == "-":
             data = sys.stdin.buffer.read()
         else:
-            with open(args.file, "rb") as handle:
+            with open(name, "rb") as handle:
                 data = handle.read()
     except OSError as exc:
-        print(f"record: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
+        print(f"record: cannot read {name}: {exc.strerror}", file=sys.stderr)
+        return None
     try:
-        match = replay(data)
+        return replay(data)
     except RecordError as exc:
         print(str(exc), file=sys.stderr)
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
+    match = read_match(args.file)
+    if match is None:
         return 2
     json.dump(replay_summary(match), sys.stdout)
     sys.stdout.write("\n")

@@ -26,8 +26,7 @@ from engine.match import Match
 from engine.moves import Move
 from engine.records import replay
 from engine.robots.base import make_robot
-from engine.robots.knowledge import Knowledge
-from engine.robots.montecarlo import MonteCarloRobot, _candidates
+from engine.robots.montecarlo import MonteCarloRobot
 from engine.views import SeatView, seat_view
 
 __all__ = [
@@ -130,18 +129,7 @@ def evaluate_view(view: SeatView, analyst: MonteCarloRobot | None = None) -> lis
     """Every legal move of ``view`` with its expected margin (points), best first
     (ties keep the legal moves' order)."""
     analyst = analyst or _analyst()
-    moves = view.legal_moves()
-    know = Knowledge(view)
-    cands = _candidates(view, moves)
-    obs = []
-    if analyst.inference or analyst.partner_inference:
-        partner = (view.seat + 2) & 3
-        obs = [
-            o
-            for o in know.observations(view)
-            if (analyst.partner_inference if o[0] == partner else analyst.inference)
-        ]
-    values = analyst.evaluate(know, cands, random.Random(_seed(view)), obs)
+    values, cands = analyst.values(view, view.legal_moves(), random.Random(_seed(view)))
     found = [MoveValue(c[0], round(v, 3)) for c, v in zip(cands, values, strict=True)]
     return sorted(found, key=lambda mv: -mv.value)
 

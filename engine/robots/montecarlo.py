@@ -129,6 +129,16 @@ class MonteCarloRobot(Robot):
             return moves[0]
         if len(view.tiles) == 1:
             return moves[0]  # going out: every legal move ends the hand the same way
+        values, cands = self.values(view, moves, rng)
+        best = max(range(len(cands)), key=lambda j: values[j])
+        return cands[best][0]
+
+    def values(
+        self, view: SeatView, moves: list[Move], rng: random.Random
+    ) -> tuple[list[float], list[tuple[Move, int, int, int]]]:
+        """The mean value of each legal move over the sampled deals (the search behind
+        :meth:`choose`; also the analysis's, ``engine.robots.analysis``), with the
+        candidates in the same order."""
         know = Knowledge(view)
         cands = _candidates(view, moves)
         obs = []
@@ -139,9 +149,7 @@ class MonteCarloRobot(Robot):
                 for o in know.observations(view)
                 if (self.partner_inference if o[0] == partner else self.inference)
             ]
-        values = self.evaluate(know, cands, rng, obs)
-        best = max(range(len(cands)), key=lambda j: values[j])
-        return cands[best][0]
+        return self.evaluate(know, cands, rng, obs), cands
 
     def utility(self, know: Knowledge) -> Callable[[int], float]:
         team = know.seat & 1
