@@ -371,6 +371,8 @@ class FakeDiscord:
         self.left_guilds: set[int] = set()  # the bot was removed: 403 50001 there
         self.valid_token: str | None = None  # None accepts any bot token
         self.limits: DiscordLimits | None = None  # Discord's rate limits, enforced when set
+        # called with every answered request (a benchmark's clock: no scanning of requests)
+        self.observers: list[Callable[[Request], None]] = []
         self.advertised_gateway: str | None = None  # what GET /gateway/bot answers
         self.hold_ready = False  # True: IDENTIFY gets no READY (a gateway that hangs)
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None global)
@@ -849,6 +851,8 @@ class FakeDiscord:
             verdict, headers, refusal = self.limits.check(request.method, parts)
             if verdict == 429:
                 rec.status = 429
+                for observer in self.observers:
+                    observer(rec)
                 await self._notify()
                 return web.Response(
                     status=429,
@@ -861,6 +865,8 @@ class FakeDiscord:
         except KeyError as exc:
             status, body_out = 404, {"code": 10003, "message": f"Unknown: {exc}"}
         rec.status = status
+        for observer in self.observers:
+            observer(rec)
         await self._notify()
         if status == 204:
             return web.Response(status=204, headers=headers)

@@ -290,6 +290,8 @@ class FakeTelegram:
     ) -> None:
         self.token = token
         self.limits = limits  # Telegram's flood limits, enforced when set
+        # called with every answered request (a benchmark's clock: no scanning of calls)
+        self.observers: list[Callable[[Call], None]] = []
         self.bot = User(bot_id, "Dominó", is_bot=True, username=bot_username)
         self.calls: list[Call] = []
         self.users: dict[int, User] = {}
@@ -787,8 +789,13 @@ class FakeTelegram:
         else:
             call.result = result
             response = web.json_response({"ok": True, "result": result})
+            self._observe(call)
         await self._notify()
         return response
+
+    def _observe(self, call: Call) -> None:
+        for observer in self.observers:
+            observer(call)
 
     def _error(
         self,
@@ -799,6 +806,7 @@ class FakeTelegram:
         migrate_to: int | None = None,
     ) -> web.Response:
         call.status = status
+        self._observe(call)
         body: dict[str, Any] = {"ok": False, "error_code": status, "description": description}
         if retry_after is not None:
             body["parameters"] = {"retry_after": retry_after}
@@ -1161,6 +1169,8 @@ class TelegramWorld:
             base_url=self.fake.base_url,
             base_file_url=self.fake.base_file_url,
             rate_limiter=self._rate_limiter(),
+            board_spacing=0.0,  # every move on the board at once (tests look at each edit)
+            private_gap=0.0 if self.limits is None else 1.0 / self.limits.time_scale,
             poll_timeout=5,
         )
         await self.manager.start(self.platforms)
