@@ -120,6 +120,21 @@ class Result:
     finished: int = 0
     seconds: float = 0.0  # real seconds of the run
     kinds: dict[str, int] = field(default_factory=dict)  # requests per kind
+    scale: float = 1.0
+    limited: int = 0  # requests the global limit counts (Telegram: messages; Discord: all
+    # but the interaction callbacks and follow-ups)
+    global_rate: float = 1.0  # that limit, per second
+
+    @property
+    def pace(self) -> float:
+        """Moves a minute per table, in player's time."""
+        return self.moves / max(1e-9, self.seconds * self.scale / 60) / max(1, self.tables)
+
+    @property
+    def bound(self) -> float:
+        """Tables the global limit allows at this pace and cost per move."""
+        per_table = self.limited / max(1, self.moves) * self.pace / 60  # per second
+        return self.global_rate / per_table if per_table else math.inf
 
     def count(self, kind: str) -> None:
         self.requests += 1
@@ -128,7 +143,11 @@ class Result:
     def breakdown(self) -> str:
         moves = max(1, self.moves)
         ordered = sorted(self.kinds.items(), key=lambda item: -item[1])
-        return "        per move: " + ", ".join(f"{k} {v / moves:.2f}" for k, v in ordered)
+        return (
+            f"        pace {self.pace:.1f} moves/min/table; global limit counts "
+            f"{self.limited / moves:.2f} requests/move -> bound {self.bound:.0f} tables\n"
+            "        per move: " + ", ".join(f"{k} {v / moves:.2f}" for k, v in ordered)
+        )
 
     @property
     def ok(self) -> bool:
@@ -168,7 +187,7 @@ async def run_telegram(
     from bot.core import TableManager
     from bot.telegram import TelegramFrontEnd
     from storage.memory import MemoryStorage
-    from tests.fake_telegram import Call, FakeTelegram, TelegramLimits
+    from tests.fake_telegram import _MESSAGE_METHODS, Call, FakeTelegram, TelegramLimits
 
     rng = random.Random(seed)
     limits = TelegramLimits(time_scale=scale, client_pad=0.1)
@@ -177,6 +196,14 @@ async def run_telegram(
     clock = ScaledClock(scale)
     storage = MemoryStorage()
     manager = TableManager(storage, clock=clock, seed=seed, robot_level="novato")
+    import inspect
+
+    accepted = inspect.signature(TelegramFrontEnd).parameters
+    spacing = {
+        name: value
+        for name, value in (("board_spacing", 3.0 / scale), ("private_gap", 1.0 / scale))
+        if name in accepted  # (the front end before issue 17 had neither)
+    }
     front = TelegramFrontEnd(
         fake.token,
         manager,
@@ -191,12 +218,11 @@ async def run_telegram(
             max_retries=3,
         ),
         poll_timeout=1,
-        board_spacing=3.0 / scale,
-        private_gap=1.0 / scale,
+        **spacing,
     )
     await manager.start()
     await front.start()
-    result = Result("telegram", tables)
+    result = Result("telegram", tables, scale=scale, global_rate=limits.overall_per_second)
     loop = asyncio.get_running_loop()
     names: dict[int, str] = {}  # user id -> name
     table_of: dict[int, int] = {}  # user id or group id -> table index
@@ -232,6 +258,7 @@ async def run_telegram(
             else:
                 where = "" if chat is None else (" group" if chat < 0 else " private")
                 result.count(call.method + where)
+                result.limited += call.method in _MESSAGE_METHODS
         if call.status != 200:
             return
         if call.method == "answerCallbackQuery":
@@ -342,7 +369,7 @@ async def run_discord(
     )
     await front.start()
     await manager.start()
-    result = Result("discord", tables)
+    result = Result("discord", tables, scale=scale, global_rate=fake.limits.global_per_second)
     loop = asyncio.get_running_loop()
     names: dict[int, str] = {}
     table_of: dict[int, int] = {}  # user id or channel id -> table
@@ -396,6 +423,7 @@ async def run_discord(
             result.count(f"{req.method} {where} messages{item}")
         else:
             result.count(f"{req.method} {parts[0]}/{parts[-1]}")
+        result.limited += parts[0] not in ("interactions", "webhooks")
         if parts[0] == "interactions" and parts[-1] == "callback":
             press = presses.get(parts[2])
             if press is not None and press.answered is None:
