@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import itertools
 import json
 import time
@@ -46,6 +47,7 @@ from aiohttp import WSMsgType, web
 
 __all__ = [
     "EPHEMERAL",
+    "DiscordLimits",
     "FakeDiscord",
     "FakeMessage",
     "FakeUser",
@@ -82,6 +84,112 @@ class Request:
     json: Any
     files: list[tuple[str, bytes]]
     at: float  # time.perf_counter() when it arrived
+    status: int = 0  # the HTTP status answered (0 until answered)
+
+
+@dataclass
+class _Window:
+    """A Discord rate-limit bucket: ``limit`` requests per window of ``per`` seconds,
+    the window starting with its first request (Discord's X-RateLimit-Reset)."""
+
+    limit: int
+    per: float
+    remaining: int = 0
+    reset: float = 0.0  # time.time() when the window ends
+
+    def roll(self, now: float) -> None:
+        if now >= self.reset:
+            self.remaining, self.reset = self.limit, now + self.per
+
+
+@dataclass
+class DiscordLimits:
+    """Discord's rate limits, enforced by the fake when switched on (``fake.limits =
+    DiscordLimits()``; off by default).
+
+    * a **global** limit: ``global_per_second`` requests a second for the bot, every route
+      together; interaction callbacks and follow-ups (``/interactions``, ``/webhooks``)
+      are exempt, as Discord documents;
+    * **per-route buckets**: creating a message in a channel (DMs included) and editing or
+      deleting one, ``route_limit`` per ``route_seconds`` per channel each (Discord's
+      observed 5 per 5 s).
+
+    Every answer of a bucketed route carries the real headers (``X-RateLimit-Limit``,
+    ``-Remaining``, ``-Reset``, ``-Reset-After``, ``-Bucket``), so discord.py's own
+    limiter waits before it is refused; over a limit the answer is 429 with
+    ``{"message", "retry_after", "global"}``, ``Retry-After``, ``X-RateLimit-Scope``
+    (and ``X-RateLimit-Global`` for the global one). ``time_scale`` > 1 compresses time:
+    every window is divided by it and the seconds answered are real ones.
+    """
+
+    global_per_second: int = 50
+    route_limit: int = 5
+    route_seconds: float = 5.0
+    time_scale: float = 1.0
+    refused: int = 0  # requests answered 429 so far
+    refused_global: int = 0
+    _windows: dict[Any, _Window] = field(default_factory=dict, repr=False)
+
+    def _window(self, key: Any, limit: int, per: float) -> _Window:
+        window = self._windows.get(key)
+        if window is None:
+            window = self._windows[key] = _Window(limit, per / self.time_scale)
+        return window
+
+    def check(self, method: str, parts: list[str]) -> tuple[int, dict[str, str], Any]:
+        """(status, headers, 429 body or None) for a request; counts it when it may go."""
+        if parts[:1] in (["interactions"], ["webhooks"]):
+            return 200, {}, None
+        now = time.time()
+        glob = self._window("global", self.global_per_second, 1.0)
+        glob.roll(now)
+        route: str | None = None
+        if parts[:1] == ["channels"] and len(parts) >= 3 and parts[2] == "messages":
+            route = "create" if method == "POST" and len(parts) == 3 else "edit"
+            if method == "GET":
+                route = None
+        window = None
+        headers: dict[str, str] = {}
+        if route is not None:
+            window = self._window((route, parts[1]), self.route_limit, self.route_seconds)
+            window.roll(now)
+            headers = {
+                "X-RateLimit-Limit": str(window.limit),
+                "X-RateLimit-Bucket": hashlib.sha1(route.encode()).hexdigest()[:16],
+            }
+        if glob.remaining <= 0:
+            self.refused += 1
+            self.refused_global += 1
+            wait = max(0.001, glob.reset - now)
+            body = {"message": "You are being rate limited.", "retry_after": wait, "global": True}
+            extra = {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
+            return 429, {**extra, "Retry-After": str(wait), "Via": "1.1 google"}, body
+        if window is not None and window.remaining <= 0:
+            self.refused += 1
+            wait = max(0.001, window.reset - now)
+            headers.update(
+                {
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset": f"{window.reset:.3f}",
+                    "X-RateLimit-Reset-After": f"{wait:.3f}",
+                    "X-RateLimit-Scope": "user",
+                    "Retry-After": f"{wait:.3f}",
+                    "Via": "1.1 google",
+                }
+            )
+            body = {"message": "You are being rate limited.", "retry_after": wait, "global": False}
+            return 429, headers, body
+        glob.remaining -= 1
+        if window is not None:
+            window.remaining -= 1
+            headers.update(
+                {
+                    "X-RateLimit-Remaining": str(window.remaining),
+                    "X-RateLimit-Reset": f"{window.reset:.3f}",
+                    "X-RateLimit-Reset-After": f"{max(0.0, window.reset - now):.3f}",
+                }
+            )
+        return 200, headers, None
 
 
 @dataclass
@@ -262,6 +370,9 @@ class FakeDiscord:
         self.forbidden_channels: dict[int, int] = {}
         self.left_guilds: set[int] = set()  # the bot was removed: 403 50001 there
         self.valid_token: str | None = None  # None accepts any bot token
+        self.limits: DiscordLimits | None = None  # Discord's rate limits, enforced when set
+        # called with every answered request (a benchmark's clock: no scanning of requests)
+        self.observers: list[Callable[[Request], None]] = []
         self.advertised_gateway: str | None = None  # what GET /gateway/bot answers
         self.hold_ready = False  # True: IDENTIFY gets no READY (a gateway that hangs)
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None global)
@@ -734,15 +845,36 @@ class FakeDiscord:
                 body=json.dumps({"code": 0, "message": "401: Unauthorized"}).encode(),
                 content_type="application/json",
             )
+        headers: dict[str, str] = {}
+        if self.limits is not None:
+            parts = path.strip("/").split("/")
+            verdict, headers, refusal = self.limits.check(request.method, parts)
+            if verdict == 429:
+                rec.status = 429
+                for observer in self.observers:
+                    observer(rec)
+                await self._notify()
+                return web.Response(
+                    status=429,
+                    body=json.dumps(refusal).encode(),
+                    content_type="application/json",
+                    headers=headers,
+                )
         try:
             status, body_out = self._route(rec)
         except KeyError as exc:
             status, body_out = 404, {"code": 10003, "message": f"Unknown: {exc}"}
+        rec.status = status
+        for observer in self.observers:
+            observer(rec)
         await self._notify()
         if status == 204:
-            return web.Response(status=204)
+            return web.Response(status=204, headers=headers)
         return web.Response(
-            status=status, body=json.dumps(body_out).encode(), content_type="application/json"
+            status=status,
+            body=json.dumps(body_out).encode(),
+            content_type="application/json",
+            headers=headers,
         )
 
     def _route(self, req: Request) -> tuple[int, Any]:

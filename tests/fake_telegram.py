@@ -29,6 +29,7 @@ import hashlib
 import itertools
 import json
 import logging
+import math
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -51,7 +52,7 @@ from telegram import (
     User,
 )
 
-__all__ = ["Call", "FakeTelegram", "TelegramFailure", "TelegramWorld"]
+__all__ = ["Call", "FakeTelegram", "TelegramFailure", "TelegramLimits", "TelegramWorld"]
 
 # Parameters sent JSON-encoded by PTB (everything else arrives as a plain string).
 _JSON_FIELDS = frozenset(
@@ -98,6 +99,101 @@ TEXT_LIMIT = 4096  # characters of a message's text
 KICKED = "Forbidden: bot was kicked from the supergroup chat"
 ANONYMOUS_ADMIN = 1087968824  # @GroupAnonymousBot, the author of anonymous admins' messages
 _NEVER = datetime(1970, 1, 1, tzinfo=UTC)  # a ban "until_date" of 0: for ever
+
+
+# Methods that put or change a message in a chat: what Telegram's flood limits count.
+_MESSAGE_METHODS = frozenset(
+    {
+        "sendMessage",
+        "sendPhoto",
+        "sendDocument",
+        "sendMediaGroup",
+        "copyMessage",
+        "forwardMessage",
+        "editMessageText",
+        "editMessageCaption",
+        "editMessageMedia",
+        "editMessageReplyMarkup",
+        "deleteMessage",
+        "deleteMessages",
+    }
+)
+
+
+class _Bucket:
+    """A token bucket: ``capacity`` requests at once, refilled at ``rate`` per second
+    (the leaky bucket PTB's AIORateLimiter also uses: N per period, bursts up to N)."""
+
+    def __init__(self, capacity: float, rate: float, now: float) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.tokens = capacity
+        self.at = now
+
+    def wait(self, now: float) -> float:
+        """Seconds until one request fits (0: it fits now)."""
+        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+
+    def take(self) -> None:
+        self.tokens -= 1
+
+
+@dataclass
+class TelegramLimits:
+    """Telegram's documented flood limits, enforced by the fake when switched on
+    (``FakeTelegram(limits=...)`` or ``fake.limits = ...``; off by default).
+
+    Counted: the requests that send, edit or delete a message (:data:`_MESSAGE_METHODS`);
+    answerCallbackQuery, getUpdates and the read-only methods are free, as on Telegram.
+    Each limit is a token bucket (``N`` per period, bursts up to ``burst`` or ``N``).
+    Over a limit the request is refused with HTTP 429 ``Too Many Requests: retry after N``
+    and ``parameters.retry_after`` (whole seconds, at least 1), and changes nothing.
+
+    ``time_scale`` > 1 compresses time (a bench playing at ``time_scale`` times human
+    speed): every period is divided by it, and ``retry_after`` is given in real seconds
+    (a float) less ``client_pad`` * (1 - 1/time_scale), so that a client adding
+    ``client_pad`` to it (PTB's AIORateLimiter adds 0.1 s) waits the scaled time.
+    """
+
+    overall_per_second: float = 30.0  # per bot, every chat together
+    group_per_minute: float = 20.0  # per group or supergroup
+    private_per_second: float = 1.0  # per private chat
+    private_burst: float = 1.0
+    time_scale: float = 1.0
+    client_pad: float = 0.0
+    refused: int = 0  # requests answered 429 so far
+    _buckets: dict[Any, _Bucket] = field(default_factory=dict, repr=False)
+
+    def _bucket(self, key: Any, capacity: float, per: float, now: float) -> _Bucket:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = _Bucket(capacity, capacity / per, now)
+        return bucket
+
+    def check(self, method: str, chat_id: Any, now: float) -> tuple[int, float] | None:
+        """None when the request may go (it is counted), else (the whole seconds Telegram
+        would name, the ``retry_after`` to answer)."""
+        if method not in _MESSAGE_METHODS or not isinstance(chat_id, int):
+            return None
+        scale = self.time_scale
+        buckets = [self._bucket("overall", self.overall_per_second, 1.0 / scale, now)]
+        if chat_id < 0:
+            buckets.append(self._bucket(chat_id, self.group_per_minute, 60.0 / scale, now))
+        else:
+            per = self.private_burst / self.private_per_second / scale
+            buckets.append(self._bucket(chat_id, self.private_burst, per, now))
+        wait = max(b.wait(now) for b in buckets)
+        if wait <= 0:
+            for bucket in buckets:
+                bucket.take()
+            return None
+        self.refused += 1
+        seconds = max(1, math.ceil(wait * scale))  # Telegram's whole seconds
+        if scale == 1:
+            return seconds, seconds
+        return seconds, max(0.001, seconds / scale - self.client_pad * (1 - 1 / scale))
 
 
 @dataclass
@@ -180,6 +276,8 @@ class FakeTelegram:
         token: the bot token the fake accepts (any other gets 401 Unauthorized).
         bot_id: the bot's user id.
         bot_username: the bot's @username (for ``/cmd@username`` and deep links).
+        limits: Telegram's flood limits to enforce (:class:`TelegramLimits`); None (the
+            default) enforces none.
     """
 
     def __init__(
@@ -188,8 +286,12 @@ class FakeTelegram:
         token: str = "123456:TEST-token",
         bot_id: int = 123456,
         bot_username: str = "domino_test_bot",
+        limits: TelegramLimits | None = None,
     ) -> None:
         self.token = token
+        self.limits = limits  # Telegram's flood limits, enforced when set
+        # called with every answered request (a benchmark's clock: no scanning of calls)
+        self.observers: list[Callable[[Call], None]] = []
         self.bot = User(bot_id, "Dominó", is_bot=True, username=bot_username)
         self.calls: list[Call] = []
         self.users: dict[int, User] = {}
@@ -653,6 +755,15 @@ class FakeTelegram:
                 self.calls.append(call)
                 await self._notify()
                 return self._error(call, 403, KICKED)
+            if self.limits is not None:
+                over = self.limits.check(method, params.get("chat_id"), time.perf_counter())
+                if over is not None:
+                    self.calls.append(call)
+                    await self._notify()
+                    seconds, retry = over
+                    return self._error(
+                        call, 429, f"Too Many Requests: retry after {seconds}", retry_after=retry
+                    )
             moved = self.migrated.get(params.get("chat_id"))  # type: ignore[arg-type]
             if moved is not None:
                 self.calls.append(call)
@@ -678,18 +789,24 @@ class FakeTelegram:
         else:
             call.result = result
             response = web.json_response({"ok": True, "result": result})
+            self._observe(call)
         await self._notify()
         return response
+
+    def _observe(self, call: Call) -> None:
+        for observer in self.observers:
+            observer(call)
 
     def _error(
         self,
         call: Call,
         status: int,
         description: str,
-        retry_after: int | None = None,
+        retry_after: float | None = None,
         migrate_to: int | None = None,
     ) -> web.Response:
         call.status = status
+        self._observe(call)
         body: dict[str, Any] = {"ok": False, "error_code": status, "description": description}
         if retry_after is not None:
             body["parameters"] = {"retry_after": retry_after}
@@ -909,6 +1026,17 @@ class FakeTelegram:
             raise _ApiError(400, "Bad Request: message to delete not found")
         return True
 
+    async def _api_deleteMessages(self, call: Call) -> Any:
+        chat = self._chat(call.params.get("chat_id"))
+        ids = call.params.get("message_ids")
+        if isinstance(ids, str):
+            ids = json.loads(ids)
+        if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
+            raise _ApiError(400, "Bad Request: message_ids must hold 1 to 100 ids")
+        for message_id in ids:  # as Telegram: the ones not found are skipped
+            self.messages.pop((chat.id, int(message_id)), None)
+        return True
+
     async def _api_sendChatAction(self, call: Call) -> Any:
         self._chat(call.params.get("chat_id"))
         return True
@@ -988,9 +1116,17 @@ class TelegramWorld:
     """
 
     def __init__(
-        self, *, seed: int = 7, platforms: Iterable[str] | None = None, **manager_options: Any
+        self,
+        *,
+        seed: int = 7,
+        platforms: Iterable[str] | None = None,
+        limits: TelegramLimits | None = None,
+        **manager_options: Any,
     ) -> None:
         self.seed = seed
+        # Telegram's flood limits on the fake (None: off), and PTB's rate limiter set to
+        # the same rates (AIORateLimiter's defaults, at the limits' time scale)
+        self.limits = limits
         # the platforms the manager claims (as ``domino run`` does: claims are renewed
         # and season finals announced with each heartbeat); None: nothing claimed
         self.platforms = None if platforms is None else list(platforms)
@@ -1000,7 +1136,7 @@ class TelegramWorld:
             "hand_pause": 0.0,
             **manager_options,
         }
-        self.fake = FakeTelegram()
+        self.fake = FakeTelegram(limits=limits)
         self._errors = _ErrorLog()
         self._allowed_errors = False
 
@@ -1020,8 +1156,6 @@ class TelegramWorld:
     async def _start_bot(self) -> None:
         """Build and start the manager and the front end on this world's storage, clock
         and fake server (what one bot process is)."""
-        from telegram.ext import AIORateLimiter
-
         from bot.core import TableManager
         from bot.telegram import TelegramFrontEnd
 
@@ -1034,11 +1168,29 @@ class TelegramWorld:
             self.storage,
             base_url=self.fake.base_url,
             base_file_url=self.fake.base_file_url,
-            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3),
+            rate_limiter=self._rate_limiter(),
+            board_spacing=0.0,  # every move on the board at once (tests look at each edit)
+            private_gap=0.0 if self.limits is None else 1.0 / self.limits.time_scale,
             poll_timeout=5,
         )
         await self.manager.start(self.platforms)
         await self.front.start()
+
+    def _rate_limiter(self) -> Any:
+        """PTB's AIORateLimiter as frontend.py sets it (max_retries=3): without limits,
+        its own flood limits off; with them, Telegram's rates at the limits' time scale."""
+        from telegram.ext import AIORateLimiter
+
+        if self.limits is None:
+            return AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+        scale = self.limits.time_scale
+        return AIORateLimiter(
+            overall_max_rate=self.limits.overall_per_second,
+            overall_time_period=1 / scale,
+            group_max_rate=self.limits.group_per_minute,
+            group_time_period=60 / scale,
+            max_retries=3,
+        )
 
     async def __aexit__(self, *exc: object) -> None:
         try:

@@ -8,7 +8,9 @@
   is is kept as a note with the table (``set_front_end_note``), so after a restart a
   resumed table keeps editing the same message.
 * **The tiles**: a private photo with one button per legal move, sent anew when it is
-  the player's turn (so Telegram notifies them) and edited otherwise.
+  the player's turn (so Telegram notifies them: one message per own turn) and edited
+  otherwise (after the move: the tiles left, no buttons); the message it replaces is
+  deleted a moment later (Telegram allows about one message a second per private chat).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -33,7 +36,7 @@ from bot.telegram.links import JoinLink
 from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, is_photo_refused, send
 from bot.telegram.shared import BOARD_NOTE, HAND_NOTE, PLATFORM, Board, Hand, Shared
 
-__all__ = ["Drawing"]
+__all__ = ["BOARD_SPACING", "PRIVATE_GAP", "Drawing"]
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +46,39 @@ HandState = tuple[p.YourTiles | None, bool, bool]
 the match is over)."""
 
 
-class Drawing:
-    """Draws boards and hands (newest state first) for the front end's port."""
+BOARD_SPACING = 3.0
+"""The fewest seconds between two edits of a board: Telegram's 20 messages a minute per
+group. Moves made meanwhile are merged into the next edit (the board shows the newest
+state), so a group's board costs at most that pace whatever the speed of play."""
 
-    def __init__(self, shared: Shared) -> None:
+
+PRIVATE_GAP = 1.0
+"""Seconds between two requests made at once in one private chat (a new turn message,
+then the deletion of the one it replaces): Telegram allows about one message a second
+per private chat, and a 429 there would stop every request of the bot for its
+retry_after (PTB's AIORateLimiter holds them all)."""
+
+
+class Drawing:
+    """Draws boards and hands (newest state first) for the front end's port.
+
+    Args:
+        shared: the front end's shared state.
+        board_spacing: the fewest seconds between two edits of one board (0: none).
+        private_gap: the seconds between two requests made at once in one private chat.
+    """
+
+    def __init__(
+        self,
+        shared: Shared,
+        *,
+        board_spacing: float = BOARD_SPACING,
+        private_gap: float = PRIVATE_GAP,
+    ) -> None:
         self.s = shared
+        self.board_spacing = board_spacing
+        self.private_gap = private_gap
+        self._edited: dict[str, float] = {}  # table -> loop time of its board's last edit
         self.boards: Latest[None] = Latest(self._show_board)
         self.hands: Latest[HandState] = Latest(self._show_hand)
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="telegram-render")
@@ -178,6 +209,12 @@ class Drawing:
             if board.closed:
                 s.boards.pop(table_id, None)
             return
+        if self.board_spacing > 0 and board.message_id is not None:
+            # too soon after the last edit: wait, and show whatever is newest by then
+            wait = self._edited.get(table_id, -math.inf) + self.board_spacing
+            wait -= asyncio.get_running_loop().time()
+            if wait > 0:
+                await asyncio.sleep(wait)
         event = board.event
         emote = None
         if board.emote is not None:
@@ -213,6 +250,12 @@ class Drawing:
             picture = ("board", event.view, facts)
             draw = functools.partial(board_png, event.view, facts)
         markup_key = markup.to_dict() if markup is not None else None
+        changed = (
+            board.message_id is None
+            or (not board.text and picture != board.picture)
+            or (text if board.text else caption) != board.caption
+            or markup_key != board.markup
+        )
         for _attempt in range(3):
             try:
                 if board.text:
@@ -270,9 +313,12 @@ class Drawing:
                 raise
             board.picture, board.markup = picture, markup_key
             board.caption = text if board.text else caption
+            if changed:
+                self._edited[table_id] = asyncio.get_running_loop().time()
             break
         if closed:
             s.boards.pop(table_id, None)
+            self._edited.pop(table_id, None)
         else:
             await self._note_board(table_id, board)
 
@@ -358,7 +404,8 @@ class Drawing:
                 slot.message_id = message.message_id
                 s.stats.hand_sends += 1
                 if old is not None:
-                    s.spawn(self._delete(user_id, old))
+                    # after a pause: the new message was this chat's one for this second
+                    s.spawn(self._delete(user_id, old, after=self.private_gap))
             else:
                 await send(
                     lambda: s.bot.edit_message_media(
@@ -411,7 +458,9 @@ class Drawing:
         if slot.shown is not None:
             slot.shown = (*slot.shown[:2], None)
 
-    async def _delete(self, chat_id: int, message_id: int) -> None:
+    async def _delete(self, chat_id: int, message_id: int, *, after: float = 0.0) -> None:
+        if after > 0:
+            await asyncio.sleep(after)
         try:
             await send(lambda: self.s.bot.delete_message(chat_id, message_id))
         except TelegramError:

@@ -52,7 +52,7 @@ from bot.present.live import TableLinks
 from bot.telegram.callbacks import Callbacks
 from bot.telegram.chats import Chats
 from bot.telegram.commands import COMMANDS, bot_commands
-from bot.telegram.drawing import Drawing
+from bot.telegram.drawing import BOARD_SPACING, PRIVATE_GAP, Drawing
 from bot.telegram.handlers import Commands
 from bot.telegram.port import TelegramPort
 from bot.telegram.sender import send
@@ -85,6 +85,10 @@ class TelegramFrontEnd:
             (Telegram's flood limits: 30 messages a second, 20 a minute per group).
         language: the language of group messages (``"es"`` or ``"en"``).
         poll_timeout: seconds of each getUpdates long poll.
+        board_spacing: the fewest seconds between two edits of a group's board; the
+            moves made meanwhile are shown by one edit (0: every move as it comes).
+        private_gap: seconds between two requests made at once in one private chat
+            (Telegram's one message a second there; 0: none).
     """
 
     def __init__(
@@ -101,6 +105,8 @@ class TelegramFrontEnd:
         poll_timeout: int = 10,
         links: TableLinks | None = None,
         webapp: str | None = None,
+        board_spacing: float = BOARD_SPACING,
+        private_gap: float = PRIVATE_GAP,
     ) -> None:
         self.manager = manager
         self.storage = storage
@@ -123,7 +129,7 @@ class TelegramFrontEnd:
         self.shared = Shared(
             self.application, manager, self.clock, self.language, links=links, webapp=webapp
         )
-        self.drawing = Drawing(self.shared)
+        self.drawing = Drawing(self.shared, board_spacing=board_spacing, private_gap=private_gap)
         self.port = TelegramPort(self.shared, self.drawing)
         self.commands = Commands(self.shared, self.drawing)
         self.callbacks = Callbacks(self.shared, self.drawing)

@@ -1,0 +1,554 @@
+"""How many 4-human tables one bot token serves within the platforms' limits (issue 17).
+
+N tables at once, each in its own group (Telegram) or server (Discord), four scripted
+humans per table who press a move button 2-6 s (uniformly) after their turn's message
+reaches them, one match per table (``/mesa meta=50``: a short match). Everything goes
+through the fakes (tests/fake_telegram.py, tests/fake_discord.py) with the platforms'
+documented limits ON: Telegram 30 messages/s per bot, 20/min per group, 1/s per private
+chat (429 + retry_after, absorbed by PTB's AIORateLimiter set as frontend.py sets it,
+max_retries=3); Discord 50 requests/s global and 5 per 5 s per channel and route (the
+real rate-limit headers, so discord.py's own limiter paces itself).
+
+**Compressed time.** So that a run takes about a minute, time runs ``--compress`` (C)
+times faster than a human's: think times are divided by C, the manager's clock runs C
+times faster (turn timers, pauses between hands), and every platform limit is applied at
+that same scale (30*C messages per real second, a group's 20 per 60/C s...; the rate
+limiters in the bot are scaled alike). Latencies are measured in real seconds and
+printed multiplied by C (player's seconds), so the bot's own processing time is
+multiplied by C too: the figures are pessimistic by that much. Pictures are not drawn
+(``--render stub``, the default: a tiny PNG stands in for each) because drawing is CPU
+work that compressed time would also multiply by C; ``--render real`` draws them.
+
+Printed per platform: requests per move (every request but getUpdates, the gateway and
+429s), private messages per player per match (messages created in a player's private
+chat or DMs), press -> answer p95 (Telegram: answerCallbackQuery; Discord: the
+interaction callback), press -> group board p95 (the first board edit showing the move
+made), 429s, and the largest N that keeps the answer p95 <= 1 s and the board p95 <= 6 s.
+
+    nice -n 10 python bench/capacity.py [--platform telegram|discord|both]
+        [--tables 5,10,20,40] [--compress 5] [--meta 50] [--seed 7] [--render stub|real]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import logging
+import math
+import random
+import re
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Run as a script, bench/ comes first on sys.path (bench/telegram.py and bench/discord.py
+# would shadow the libraries): drop it and put the repository root on it instead.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+from bot.core.clock import SystemClock, _Timer  # noqa: E402
+
+MOVE = "dm1:m:"
+ANSWER_TARGET = 1.0  # s, p95 press -> answer
+BOARD_TARGET = 6.0  # s, p95 press -> group board
+TG_MESSAGE_METHODS = ("sendMessage", "sendPhoto", "sendDocument", "sendMediaGroup")
+
+
+class ScaledClock(SystemClock):
+    """The system clock running ``scale`` times faster (timers fire ``scale`` times sooner)."""
+
+    def __init__(self, scale: float) -> None:
+        super().__init__()
+        self.scale = scale
+        self._t0 = time.time()
+
+    def now(self) -> float:
+        return self._t0 + (time.time() - self._t0) * self.scale
+
+    def call_at(self, when: float, callback: Any) -> _Timer:
+        timer = _Timer(when)
+        delay = max(0.0, (when - self.now()) / self.scale)
+        timer.handle = asyncio.get_running_loop().call_later(delay, self._fire, timer, callback)
+        return timer
+
+
+def stub_renders() -> None:
+    """Every picture becomes a few distinct bytes with a PNG header (no drawing)."""
+    import render
+
+    counter = itertools.count()
+
+    def stub(*_args: Any, **_kwargs: Any) -> bytes:
+        return b"\x89PNG\r\n\x1a\n" + str(next(counter)).encode()
+
+    for name in (
+        "board_png",
+        "hand_png",
+        "hand_result_png",
+        "match_result_png",
+        "waiting_png",
+        "standings_png",
+        "profile_png",
+    ):
+        setattr(render, name, stub)
+
+
+def p95(values: list[float]) -> float:
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+
+
+@dataclass
+class Result:
+    platform: str
+    tables: int
+    moves: int = 0
+    requests: int = 0
+    refused: int = 0  # 429s
+    private_messages: int = 0
+    private_requests: int = 0
+    players: int = 0
+    answer: list[float] = field(default_factory=list)  # player's seconds
+    board: list[float] = field(default_factory=list)
+    finished: int = 0
+    seconds: float = 0.0  # real seconds of the run
+    kinds: dict[str, int] = field(default_factory=dict)  # requests per kind
+    scale: float = 1.0
+    limited: int = 0  # requests the global limit counts (Telegram: messages; Discord: all
+    # but the interaction callbacks and follow-ups)
+    global_rate: float = 1.0  # that limit, per second
+
+    @property
+    def pace(self) -> float:
+        """Moves a minute per table, in player's time."""
+        return self.moves / max(1e-9, self.seconds * self.scale / 60) / max(1, self.tables)
+
+    @property
+    def bound(self) -> float:
+        """Tables the global limit allows at this pace and cost per move."""
+        per_table = self.limited / max(1, self.moves) * self.pace / 60  # per second
+        return self.global_rate / per_table if per_table else math.inf
+
+    def count(self, kind: str) -> None:
+        self.requests += 1
+        self.kinds[kind] = self.kinds.get(kind, 0) + 1
+
+    def breakdown(self) -> str:
+        moves = max(1, self.moves)
+        ordered = sorted(self.kinds.items(), key=lambda item: -item[1])
+        return (
+            f"        pace {self.pace:.1f} moves/min/table; global limit counts "
+            f"{self.limited / moves:.2f} requests/move -> bound {self.bound:.0f} tables\n"
+            "        per move: " + ", ".join(f"{k} {v / moves:.2f}" for k, v in ordered)
+        )
+
+    @property
+    def ok(self) -> bool:
+        return (
+            self.finished == self.tables
+            and p95(self.answer) <= ANSWER_TARGET
+            and p95(self.board) <= BOARD_TARGET
+        )
+
+    def line(self) -> str:
+        per_move = self.requests / max(1, self.moves)
+        return (
+            f"  N={self.tables:3d}  moves {self.moves:5d}  req/move {per_move:4.2f}  "
+            f"private msgs/player/match {self.private_messages / max(1, self.players):5.1f} "
+            f"(requests {self.private_requests / max(1, self.players):5.1f})  "
+            f"answer p95 {p95(self.answer):5.2f} s  board p95 {p95(self.board):5.2f} s  "
+            f"429s {self.refused:4d}  finished {self.finished}/{self.tables}  "
+            f"({self.seconds:.0f} s real)  {'ok' if self.ok else 'OVER'}"
+        )
+
+
+@dataclass
+class Press:
+    at: float  # perf_counter at the press
+    presser: str  # the presser's display name
+    answered: float | None = None
+
+
+# ---------------------------------------------------------------------------- Telegram
+
+
+async def run_telegram(
+    tables: int, scale: float, meta: int, seed: int, timeout: float, think: tuple[float, float]
+) -> Result:
+    from telegram.ext import AIORateLimiter
+
+    from bot.core import TableManager
+    from bot.telegram import TelegramFrontEnd
+    from storage.memory import MemoryStorage
+    from tests.fake_telegram import _MESSAGE_METHODS, Call, FakeTelegram, TelegramLimits
+
+    rng = random.Random(seed)
+    limits = TelegramLimits(time_scale=scale, client_pad=0.1)
+    fake = FakeTelegram(limits=limits)
+    await fake.start()
+    clock = ScaledClock(scale)
+    storage = MemoryStorage()
+    manager = TableManager(storage, clock=clock, seed=seed, robot_level="novato")
+    import inspect
+
+    accepted = inspect.signature(TelegramFrontEnd).parameters
+    spacing = {
+        name: value
+        for name, value in (("board_spacing", 3.0 / scale), ("private_gap", 1.0 / scale))
+        if name in accepted  # (the front end before issue 17 had neither)
+    }
+    front = TelegramFrontEnd(
+        fake.token,
+        manager,
+        storage,
+        base_url=fake.base_url,
+        base_file_url=fake.base_file_url,
+        rate_limiter=AIORateLimiter(
+            overall_max_rate=limits.overall_per_second,
+            overall_time_period=1 / scale,
+            group_max_rate=limits.group_per_minute,
+            group_time_period=60 / scale,
+            max_retries=3,
+        ),
+        poll_timeout=1,
+        **spacing,
+    )
+    await manager.start()
+    await front.start()
+    result = Result("telegram", tables, scale=scale, global_rate=limits.overall_per_second)
+    loop = asyncio.get_running_loop()
+    names: dict[int, str] = {}  # user id -> name
+    table_of: dict[int, int] = {}  # user id or group id -> table index
+    groups: dict[int, Any] = {}
+    users: dict[int, Any] = {}
+    offered: dict[int, tuple[int, tuple[str, ...]]] = {}  # user -> last turn scheduled
+    presses: dict[str, Press] = {}  # callback query id -> press
+    waiting: dict[int, list[Press]] = {}  # table -> presses whose board is not seen yet
+    boards: dict[int, int] = {}  # group id -> board message id
+    tasks: set[asyncio.Task[None]] = set()
+    counting = False
+
+    async def press_later(user: Any, message: dict[str, Any], data: str) -> None:
+        await asyncio.sleep(rng.uniform(*think) / scale)
+        stored = fake.messages.get((user.id, message["message_id"]))
+        if stored is None:
+            return
+        query_id = fake.press(user, stored.data, data)
+        press = Press(time.perf_counter(), names[user.id])
+        presses[query_id] = press
+        waiting.setdefault(table_of[user.id], []).append(press)
+
+    def observe(call: Call) -> None:
+        chat = call.chat_id if isinstance(call.chat_id, int) else None
+        first = call.method == "sendPhoto" and chat is not None and chat < 0
+        if first and chat not in boards and call.ok and isinstance(call.result, dict):
+            boards[chat] = call.result["message_id"]  # the table's first photo: its board
+        if not counting:
+            return
+        if call.method != "getUpdates":
+            if call.status == 429:
+                result.refused += 1
+            else:
+                where = "" if chat is None else (" group" if chat < 0 else " private")
+                result.count(call.method + where)
+                result.limited += call.method in _MESSAGE_METHODS
+        if call.status != 200:
+            return
+        if call.method == "answerCallbackQuery":
+            press = presses.get(call.params.get("callback_query_id", ""))
+            if press is not None and press.answered is None:
+                press.answered = call.at
+                result.answer.append((call.at - press.at) * scale)
+                if not call.params.get("show_alert"):
+                    result.moves += 1
+            return
+        if chat is None:
+            return
+        if chat > 0:
+            result.private_requests += 1
+            if call.method in TG_MESSAGE_METHODS:
+                result.private_messages += 1
+            data = [b.get("callback_data", "") for b in call.buttons()]
+            if data and all(d.startswith(MOVE) for d in data) and isinstance(call.result, dict):
+                key = (call.result["message_id"], tuple(data))
+                if offered.get(chat) != key:
+                    offered[chat] = key
+                    task = loop.create_task(press_later(users[chat], call.result, data[0]))
+                    tasks.add(task)
+                    task.add_done_callback(tasks.discard)
+            return
+        if call.params.get("message_id") != boards.get(chat) or not call.method.startswith("edit"):
+            return
+        caption = call.caption() or call.params.get("text") or ""
+        pending = waiting.get(table_of[chat], [])
+        for press in list(pending):
+            if press.answered is None or call.at < press.answered:
+                continue
+            if re.search(rf"Le toca a {re.escape(press.presser)}\b", caption):
+                continue  # still the presser's turn: not this move's board
+            result.board.append((call.at - press.at) * scale)
+            pending.remove(press)
+
+    fake.observers.append(observe)
+    try:
+        table_ids: list[str] = []
+        for t in range(tables):
+            group = fake.add_group(-1_000_100_000 - t, f"Mesa {t}")
+            groups[group.id] = group
+            table_of[group.id] = t
+            people = []
+            for i in range(4):
+                user_id = 10_000 + 10 * t + i
+                name = f"T{t}{'ABCD'[i]}"
+                people.append(fake.add_user(user_id, name))
+                names[user_id], table_of[user_id] = name, t
+                users[user_id] = people[-1]
+            fake.send_text(group, people[0], f"/mesa meta={meta}")
+            await fake.drained(timeout=60)
+            await front.idle()
+            for person in people[1:]:
+                fake.send_text(group, person, "/jugar")
+            await fake.drained(timeout=60)
+            await front.idle()
+            (table_id,) = manager.tables_of(front._player(people[0]))
+            table_ids.append(table_id)
+        counting = True
+        result.players = 4 * tables
+        started = time.perf_counter()
+        deadline = started + timeout
+        while time.perf_counter() < deadline:
+            if all(manager.table_state(t) is None for t in table_ids):
+                break
+            await asyncio.sleep(0.2)
+        result.finished = sum(manager.table_state(t) is None for t in table_ids)
+        await asyncio.sleep(0.5)
+        result.seconds = time.perf_counter() - started
+    finally:
+        counting = False
+        for task in list(tasks):
+            task.cancel()
+        await front.stop()
+        await manager.stop()
+        await fake.stop()
+    return result
+
+
+# ---------------------------------------------------------------------------- Discord
+
+
+async def run_discord(
+    tables: int, scale: float, meta: int, seed: int, timeout: float, think: tuple[float, float]
+) -> Result:
+    from bot.core import TableManager
+    from bot.discord import DiscordFrontEnd
+    from bot.discord_http import point_discord_at
+    from storage.memory import MemoryStorage
+    from tests.fake_discord import DiscordLimits, FakeDiscord, Request
+
+    rng = random.Random(seed)
+    fake = FakeDiscord()
+    fake.limits = DiscordLimits(time_scale=scale)
+    await fake.start()
+    clock = ScaledClock(scale)
+    storage = MemoryStorage()
+    manager = TableManager(storage, clock=clock, seed=seed, robot_level="novato")
+    front = DiscordFrontEnd(
+        "fake-token",
+        manager,
+        storage,
+        api_base_url=fake.api_base_url,
+        gateway_url=fake.gateway_url,
+        guild_ready_timeout=0.01,
+    )
+    await front.start()
+    await manager.start()
+    result = Result("discord", tables, scale=scale, global_rate=fake.limits.global_per_second)
+    loop = asyncio.get_running_loop()
+    names: dict[int, str] = {}
+    table_of: dict[int, int] = {}  # user id or channel id -> table
+    dm_user: dict[int, int] = {}  # DM channel -> user
+    offered: dict[int, tuple[int, tuple[str, ...]]] = {}
+    presses: dict[str, Press] = {}  # interaction token -> press
+    waiting: dict[int, list[Press]] = {}
+    boards: dict[int, int] = {}  # channel -> board message id
+    tasks: set[asyncio.Task[None]] = set()
+    counting = False
+
+    async def press_later(user_id: int, message_id: int, custom_id: str) -> None:
+        await asyncio.sleep(rng.uniform(*think) / scale)
+        message = fake.messages.get(message_id)
+        if message is None:
+            return
+        press = Press(time.perf_counter(), names[user_id])
+        inter = await fake.click(fake.users[user_id], message, custom_id)
+        presses[inter.token] = press
+        waiting.setdefault(table_of[user_id], []).append(press)
+
+    def offer(user_id: int, message_id: int) -> None:
+        message = fake.messages.get(message_id)
+        if message is None:
+            return
+        ids = tuple(i for i in message.custom_ids() if i.startswith(MOVE))
+        if ids and offered.get(user_id) != (message_id, ids):
+            offered[user_id] = (message_id, ids)
+            task = loop.create_task(press_later(user_id, message_id, ids[0]))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+    def observe(req: Request) -> None:
+        parts = req.path.strip("/").split("/")
+        if parts[:1] == ["channels"] and len(parts) == 3 and req.method == "POST":
+            channel = int(parts[1])
+            if channel in table_of and channel not in boards:
+                made = [
+                    m for m in fake.channel_messages.get(channel, []) if fake.messages[m].embeds
+                ]
+                if made:
+                    boards[channel] = made[0]  # the table's first embed: its board
+        if not counting:
+            return
+        if req.status == 429:
+            result.refused += 1
+            return
+        if parts[0] == "channels" and len(parts) >= 3:
+            where = "dm" if int(parts[1]) in fake.dm_channels.values() else "channel"
+            item = "/{id}" if len(parts) > 3 else ""
+            result.count(f"{req.method} {where} messages{item}")
+        else:
+            result.count(f"{req.method} {parts[0]}/{parts[-1]}")
+        result.limited += parts[0] not in ("interactions", "webhooks")
+        if parts[0] == "interactions" and parts[-1] == "callback":
+            press = presses.get(parts[2])
+            if press is not None and press.answered is None:
+                press.answered = req.at
+                result.answer.append((req.at - press.at) * scale)
+                result.moves += 1
+            return
+        if parts[0] != "channels" or len(parts) < 3 or parts[2] != "messages":
+            return
+        channel = int(parts[1])
+        if channel in dm_user or channel in fake.dm_channels.values():
+            user_id = dm_user.setdefault(
+                channel, next(u for u, c in fake.dm_channels.items() if c == channel)
+            )
+            result.private_requests += 1
+            if req.method == "POST" and len(parts) == 3:
+                result.private_messages += 1
+                newest = fake.channel_messages.get(channel, [])
+                if newest:
+                    offer(user_id, newest[-1])
+            elif req.method == "PATCH" and len(parts) == 4:
+                offer(user_id, int(parts[3]))
+            return
+        if channel not in table_of:
+            return
+        if req.method != "PATCH" or len(parts) != 4 or int(parts[3]) != boards.get(channel):
+            return
+        text = fake.messages[boards[channel]].text()
+        pending = waiting.get(table_of[channel], [])
+        for press in list(pending):
+            if press.answered is None or req.at < press.answered:
+                continue
+            if re.search(rf"Le toca a {re.escape(press.presser)}\b", text):
+                continue  # still the presser's turn: not this move's board
+            result.board.append((req.at - press.at) * scale)
+            pending.remove(press)
+
+    fake.observers.append(observe)
+    try:
+        await fake.wait_until(lambda: fake.commands.get(None), timeout=30)
+        for t in range(tables):
+            guild = fake.add_guild(f"Club {t}")
+            channel = fake.channel_of(guild)
+            table_of[channel] = t
+            people = []
+            for i in range(4):
+                person = fake.add_user(f"T{t}{'ABCD'[i]}")
+                names[person.id], table_of[person.id] = person.name, t
+                people.append(person)
+            people[0].permissions |= 1 << 5
+            config = await fake.slash(
+                people[0], guild, "domino-config", options={"reglas": "venezolano", "meta": meta}
+            )
+            await fake.replied(config, timeout=30)
+            for person in people:
+                await fake.replied(await fake.slash(person, guild, "domino", "jugar"), timeout=30)
+        counting = True
+        result.players = 4 * tables
+        # the tables started as the fourth player sat: offer the turns already shown
+        for user_id in names:
+            channel = fake.dm_channels.get(user_id)
+            if channel is not None and fake.channel_messages.get(channel):
+                offer(user_id, fake.channel_messages[channel][-1])
+        started = time.perf_counter()
+        deadline = started + timeout
+        while time.perf_counter() < deadline and manager.tables():
+            await asyncio.sleep(0.2)
+        result.finished = tables - len(manager.tables())
+        await asyncio.sleep(0.5)
+        result.seconds = time.perf_counter() - started
+    finally:
+        counting = False
+        for task in list(tasks):
+            task.cancel()
+        await manager.stop()
+        await front.stop()
+        point_discord_at(None, None)
+        await fake.close()
+    return result
+
+
+# ---------------------------------------------------------------------------- main
+
+RUNNERS: dict[str, Callable[..., Any]] = {"telegram": run_telegram, "discord": run_discord}
+
+
+async def search(platform: str, counts: list[int], args: argparse.Namespace) -> None:
+    print(f"{platform} (time x{args.compress:g}, limits at that scale, render {args.render}):")
+    best = 0
+    for n in counts:
+        result = await RUNNERS[platform](
+            n, args.compress, args.meta, args.seed, args.timeout, (args.think_min, args.think_max)
+        )
+        print(result.line(), flush=True)
+        print(result.breakdown(), flush=True)
+        if not result.ok:
+            break
+        best = n
+    print(
+        f"  largest N with answer p95 <= {ANSWER_TARGET:g} s and board p95 <= "
+        f"{BOARD_TARGET:g} s: {best if best else 'none of those tried'}",
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--platform", choices=("telegram", "discord", "both"), default="both")
+    parser.add_argument("--tables", default="5,10,20,40", help="the N to try, in order")
+    parser.add_argument("--compress", type=float, default=5.0, help="time compression factor")
+    parser.add_argument("--meta", type=int, default=50, help="points to win a match")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--timeout", type=float, default=240.0, help="real seconds per run")
+    parser.add_argument("--think-min", type=float, default=2.0)
+    parser.add_argument("--think-max", type=float, default=6.0)
+    parser.add_argument("--render", choices=("stub", "real"), default="stub")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.CRITICAL)
+    if args.render == "stub":
+        stub_renders()
+    counts = [int(n) for n in args.tables.split(",")]
+    platforms = ("telegram", "discord") if args.platform == "both" else (args.platform,)
+    for platform in platforms:
+        asyncio.run(search(platform, counts, args))
+
+
+if __name__ == "__main__":
+    main()
