@@ -1,7 +1,8 @@
 """The storage interface: players, the wallet ledger, statistics, presets, snapshots.
 
-:class:`Storage` is a small abstract async port. Two implementations keep the same
-behaviour: :class:`storage.sqlite.SqliteStorage` (aiosqlite, the bot's) and
+:class:`Storage` is a small abstract async port. Three implementations keep the same
+behaviour: :class:`storage.sqlite.SqliteStorage` (aiosqlite, the bot's default),
+:class:`storage.postgres.PostgresStorage` (asyncpg, for several processes) and
 :class:`storage.memory.MemoryStorage` (for tests). Money rules follow rules.md,
 "The house": an account opens with $1,000, every human pays the stake into the match's
 escrow at match start, each winning human receives twice the stake, an abandoner's stake
