@@ -259,3 +259,6 @@ async def test_a_asks_for_the_analysis_of_the_last_finished_hand():
     found = [line for line in text.splitlines() if line.startswith("Mano 1: ")]
     assert len(found) >= 1
     assert "precisión" in found[-1] or "no tuviste ninguna elección" in found[-1]
+    after = text.splitlines()[text.splitlines().index(found[-1]) + 1 :]
+    costly = [line for line in after[:3] if line.startswith("Jugada ")]
+    assert all(" costó ~" in line for line in costly)  # one move a line

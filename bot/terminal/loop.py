@@ -261,7 +261,8 @@ async def _command(
         if isinstance(found, Refusal):
             port.say(f"  ! {refused(found)}")
         else:
-            port.say(analysis_text(found, me.language))
+            for line in analysis_text(found, me.language).splitlines():
+                port.say(line)
         return
     elif word == "b":
         reply = await manager.handle(ComeBack(me, chat, table_id))
