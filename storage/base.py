@@ -41,6 +41,8 @@ __all__ = [
     "TOP_UP_TO",
     "TREND_SECONDS",
     "ChatRules",
+    "Fence",
+    "FencedOut",
     "InsufficientFunds",
     "LedgerEntry",
     "MatchClosedError",
@@ -169,6 +171,21 @@ class NotInMatchError(StorageError, LookupError):
 
 class SchemaError(StorageError):
     """The database was written by a newer or different version of the schema."""
+
+
+class FencedOut(StorageError):
+    """A write carried a fence that is no longer the scope's: another process took the
+    scope's tables over (``bot.core.ownership``). Nothing was written.
+
+    Attributes:
+        fence: the stale fence the write carried.
+    """
+
+    def __init__(self, fence: Fence) -> None:
+        self.fence = fence
+        super().__init__(
+            f"{fence.owner} no longer owns the {fence.scope} tables (fence {fence.token})"
+        )
 
 
 # ------------------------------------------------------------------------ data shapes
@@ -418,17 +435,36 @@ class OpenEscrow:
 
 @dataclass(frozen=True)
 class TablesClaim:
-    """Which process runs the live tables of a platform on this database.
+    """Which process runs the live tables of a scope on this database: its lease.
 
     Attributes:
-        platform: ``"telegram"``, ``"discord"``, ``"terminal"``…
+        platform: the scope: a platform (``"telegram"``, ``"discord"``…) or one
+            shard of it (``"discord:3"``).
         owner: the claiming process's opaque id (``bot.core.ownership``).
         heartbeat_at: when the owner last said it is alive (epoch seconds).
+        fence: the fencing token: grows by one each time the scope changes owner, never
+            reused (a released claim keeps it).
     """
 
     platform: str
     owner: str
     heartbeat_at: float
+    fence: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """What a fenced write carries: the scope, its owner and the token it was claimed with.
+
+    A fenced write (``fence=`` of the table and money methods) is refused with
+    :class:`FencedOut`, in the same transaction, unless the scope's claim still has
+    this owner and this token: a process that lost its tables (paused past its lease)
+    can no longer change them nor move their money.
+    """
+
+    scope: str
+    owner: str
+    token: int
 
 
 @dataclass(frozen=True)
@@ -624,7 +660,13 @@ class Storage(ABC):
 
     @abstractmethod
     async def stake(
-        self, match_id: str, player_ids: Sequence[int], stake: int, *, now: float
+        self,
+        match_id: str,
+        player_ids: Sequence[int],
+        stake: int,
+        *,
+        now: float,
+        fence: Fence | None = None,
     ) -> None:
         """Take every human's stake into the match's escrow (rules.md, "The house").
 
@@ -644,7 +686,12 @@ class Storage(ABC):
 
     @abstractmethod
     async def settle(
-        self, match_id: str, winner_ids: Sequence[int], *, now: float
+        self,
+        match_id: str,
+        winner_ids: Sequence[int],
+        *,
+        now: float,
+        fence: Fence | None = None,
     ) -> dict[int, int]:
         """Pay the winners of a match (rules.md, "The house"); prefer :meth:`finish_match`.
 
@@ -664,7 +711,9 @@ class Storage(ABC):
         """
 
     @abstractmethod
-    async def refund(self, match_id: str, *, now: float) -> dict[int, int]:
+    async def refund(
+        self, match_id: str, *, now: float, fence: Fence | None = None
+    ) -> dict[int, int]:
         """Give every held stake back (a cancelled match); closes the escrow.
 
         Stakes already forfeited stay with the house. Refunding again returns the
@@ -679,7 +728,9 @@ class Storage(ABC):
         """
 
     @abstractmethod
-    async def forfeit(self, match_id: str, player_id: int, *, now: float) -> None:
+    async def forfeit(
+        self, match_id: str, player_id: int, *, now: float, fence: Fence | None = None
+    ) -> None:
         """Move an abandoning player's stake from the escrow to the house.
 
         The player is no longer paid by :meth:`settle` nor refunded. Forfeiting
@@ -720,6 +771,7 @@ class Storage(ABC):
         record: Mapping[str, Any],
         results: Sequence[PlayerResult],
         now: float,
+        fence: Fence | None = None,
     ) -> MatchSettlement:
         """Finish a match in one transaction: settle, pay, record, count (rules.md, "The house").
 
@@ -985,11 +1037,20 @@ class Storage(ABC):
     # --------------------------------------------------------- table snapshots
 
     @abstractmethod
-    async def save_table(self, table_id: str, snapshot: dict[str, Any], *, now: float) -> None:
+    async def save_table(
+        self,
+        table_id: str,
+        snapshot: dict[str, Any],
+        *,
+        now: float,
+        fence: Fence | None = None,
+    ) -> None:
         """Save (replace) an unfinished table's snapshot, a JSON object.
 
         Raises:
             TypeError: the snapshot is not JSON-serialisable; nothing is written.
+            FencedOut: ``fence`` is stale (every method taking ``fence`` raises it so,
+                nothing written; None: unfenced, as tools and tests write).
         """
 
     @abstractmethod
@@ -997,7 +1058,7 @@ class Storage(ABC):
         """Every saved snapshot, oldest saved first, as JSON round-tripped them."""
 
     @abstractmethod
-    async def delete_table(self, table_id: str) -> None:
+    async def delete_table(self, table_id: str, *, fence: Fence | None = None) -> None:
         """Delete a table's snapshot (a finished table). Deleting a missing one is fine."""
 
     @abstractmethod
@@ -1009,17 +1070,21 @@ class Storage(ABC):
 
     @abstractmethod
     async def tables_claim(self, platform: str) -> TablesClaim | None:
-        """Who runs ``platform``'s live tables on this database, or None."""
+        """Who holds the lease of scope ``platform`` (e.g. ``"telegram"``), or None."""
 
     @abstractmethod
     async def claim_tables(
         self, platform: str, owner: str, *, now: float, replacing: str | None
-    ) -> bool:
-        """Claim ``platform``'s tables for ``owner`` (compare and set).
+    ) -> int | None:
+        """Claim scope ``platform``'s tables for ``owner`` (compare and set).
 
         Succeeds when the current claim is ``replacing`` (None: no claim) or already
-        ``owner``; the heartbeat becomes ``now``. False (nothing written) when another
-        process changed the claim meanwhile.
+        ``owner``; the heartbeat becomes ``now``.
+
+        Returns:
+            the claim's fencing token: the same when ``owner`` held it already, one more
+            than any earlier token of the scope otherwise; None (nothing written) when
+            another process changed the claim meanwhile.
         """
 
     @abstractmethod
@@ -1028,4 +1093,5 @@ class Storage(ABC):
 
     @abstractmethod
     async def release_tables(self, platform: str, owner: str) -> None:
-        """Drop ``owner``'s claim (a graceful stop); another owner's claim stays."""
+        """Drop ``owner``'s claim (a graceful stop); another owner's claim stays. The
+        scope's fencing token is kept (a later claim gets a greater one)."""

@@ -19,6 +19,8 @@ from storage.base import (
     LANGUAGES,
     TREND_SECONDS,
     ChatRules,
+    Fence,
+    FencedOut,
     InsufficientFunds,
     LedgerEntry,
     MatchClosedError,
@@ -285,10 +287,17 @@ class MemoryStorage(Storage):
         return self._balances[player_account(player_id)]
 
     async def stake(
-        self, match_id: str, player_ids: Sequence[int], stake: int, *, now: float
+        self,
+        match_id: str,
+        player_ids: Sequence[int],
+        stake: int,
+        *,
+        now: float,
+        fence: Fence | None = None,
     ) -> None:
         check_stake_arguments(match_id, player_ids, stake)
         check_now(now)
+        self._check_fence(fence)
         if match_id in self._escrows:
             return
         rows = [self._row(pid) for pid in player_ids]
@@ -312,15 +321,24 @@ class MemoryStorage(Storage):
         self._escrows[match_id] = _Escrow(stake, now, holders=dict(plan.statuses))
 
     async def settle(
-        self, match_id: str, winner_ids: Sequence[int], *, now: float
+        self,
+        match_id: str,
+        winner_ids: Sequence[int],
+        *,
+        now: float,
+        fence: Fence | None = None,
     ) -> dict[int, int]:
         check_now(now)
+        self._check_fence(fence)
         escrow = self._escrow(match_id)
         plan = self._settlement(match_id, escrow, winner_ids)
         return self._settle(escrow, plan, now)
 
-    async def refund(self, match_id: str, *, now: float) -> dict[int, int]:
+    async def refund(
+        self, match_id: str, *, now: float, fence: Fence | None = None
+    ) -> dict[int, int]:
         check_now(now)
+        self._check_fence(fence)
         escrow = self._escrow(match_id)
         if escrow.state == "refunded":
             return dict(escrow.result)
@@ -333,8 +351,11 @@ class MemoryStorage(Storage):
         escrow.result = dict(plan.amounts)
         return dict(plan.amounts)
 
-    async def forfeit(self, match_id: str, player_id: int, *, now: float) -> None:
+    async def forfeit(
+        self, match_id: str, player_id: int, *, now: float, fence: Fence | None = None
+    ) -> None:
         check_now(now)
+        self._check_fence(fence)
         escrow = self._escrow(match_id)
         status = escrow.holders.get(player_id)
         if status is None:
@@ -432,8 +453,10 @@ class MemoryStorage(Storage):
         record: Mapping[str, Any],
         results: Sequence[PlayerResult],
         now: float,
+        fence: Fence | None = None,
     ) -> MatchSettlement:
         check_now(now)
+        self._check_fence(fence)
         check_results(match_id, chat, results)
         record_json = to_json(record)
         # Everything that may raise comes first; then state changes with no await.
@@ -741,15 +764,24 @@ class MemoryStorage(Storage):
 
     # --------------------------------------------------------- table snapshots
 
-    async def save_table(self, table_id: str, snapshot: dict[str, Any], *, now: float) -> None:
+    async def save_table(
+        self,
+        table_id: str,
+        snapshot: dict[str, Any],
+        *,
+        now: float,
+        fence: Fence | None = None,
+    ) -> None:
         check_now(now)
+        self._check_fence(fence)
         self._tables[table_id] = (to_json(snapshot), now)
 
     async def load_tables(self) -> list[dict[str, Any]]:
         ordered = sorted(self._tables.items(), key=lambda item: (item[1][1], item[0]))
         return [json.loads(text) for _, (text, _) in ordered]
 
-    async def delete_table(self, table_id: str) -> None:
+    async def delete_table(self, table_id: str, *, fence: Fence | None = None) -> None:
+        self._check_fence(fence)
         self._tables.pop(table_id, None)
 
     async def open_escrows(self) -> list[OpenEscrow]:
@@ -760,28 +792,39 @@ class MemoryStorage(Storage):
         ]
         return sorted(found, key=lambda e: (e.created_at, e.match_id))
 
+    def _check_fence(self, fence: Fence | None) -> None:
+        if fence is None:
+            return
+        current = self._claims.get(fence.scope)
+        if current is None or current.owner != fence.owner or current.fence != fence.token:
+            raise FencedOut(fence)
+
     async def tables_claim(self, platform: str) -> TablesClaim | None:
-        return self._claims.get(platform)
+        claim = self._claims.get(platform)
+        return claim if claim is not None and claim.owner else None
 
     async def claim_tables(
         self, platform: str, owner: str, *, now: float, replacing: str | None
-    ) -> bool:
+    ) -> int | None:
         check_now(now)
         current = self._claims.get(platform)
-        if (current.owner if current else None) not in (replacing, owner):
-            return False
-        self._claims[platform] = TablesClaim(platform, owner, now)
-        return True
+        if (current.owner if current and current.owner else None) not in (replacing, owner):
+            return None
+        fence = 0 if current is None else current.fence
+        if current is None or current.owner != owner:
+            fence += 1
+        self._claims[platform] = TablesClaim(platform, owner, now, fence)
+        return fence
 
     async def renew_tables_claim(self, platform: str, owner: str, *, now: float) -> bool:
         check_now(now)
         current = self._claims.get(platform)
         if current is None or current.owner != owner:
             return False
-        self._claims[platform] = TablesClaim(platform, owner, now)
+        self._claims[platform] = TablesClaim(platform, owner, now, current.fence)
         return True
 
     async def release_tables(self, platform: str, owner: str) -> None:
         current = self._claims.get(platform)
         if current is not None and current.owner == owner:
-            del self._claims[platform]
+            self._claims[platform] = TablesClaim(platform, "", 0.0, current.fence)

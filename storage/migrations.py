@@ -275,5 +275,12 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             ) WITHOUT ROWID""",
         ),
     ),
+    Migration(
+        # A claim's fencing token (issue 17): it grows by one with each new owner of a
+        # scope, and every write of that scope's tables and money carries it, so a
+        # process that lost its lease can no longer write.
+        "0008_claim_fences",
+        ("ALTER TABLE table_claims ADD COLUMN fence INTEGER NOT NULL DEFAULT 0",),
+    ),
 )
 """Every migration, oldest first. Append only."""

@@ -54,6 +54,8 @@ from storage.base import (
     LANGUAGES,
     TREND_SECONDS,
     ChatRules,
+    Fence,
+    FencedOut,
     InsufficientFunds,
     LedgerEntry,
     MatchClosedError,
@@ -542,6 +544,24 @@ _UPSERT_RATING: Final = (
 )
 
 
+def _fenced(fn: Callable[[Conn], Awaitable[T]], fence: Fence) -> Callable[[Conn], Awaitable[T]]:
+    """``fn`` preceded by the check of ``fence`` in its transaction."""
+
+    async def checked(conn: Conn) -> T:
+        held = await conn.fetchval(
+            "SELECT 1 FROM table_claims WHERE platform = $1 AND owner = $2 AND fence = $3"
+            " FOR SHARE",
+            fence.scope,
+            fence.owner,
+            fence.token,
+        )
+        if held is None:
+            raise FencedOut(fence)
+        return await fn(conn)
+
+    return checked
+
+
 async def _write_facts(conn: Conn, facts: MatchFacts) -> None:
     """Write a match's seats, seasons and rating changes (the humans' rows are locked)."""
     await conn.execute(_INSERT_SEASON, facts.match_id, *facts.seasons, int(facts.rated))
@@ -822,13 +842,18 @@ class PostgresStorage(Storage):
                 await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2**attempt)))
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def _write(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
+    async def _write(self, fn: Callable[[Conn], Awaitable[T]], fence: Fence | None = None) -> T:
         """Run ``fn`` in one READ COMMITTED transaction, retried when it loses a race.
 
         The operation runs to its end even if the caller is cancelled (as in SQLite).
+        With ``fence``, the scope's claim is checked first and share-locked to the
+        commit, so no takeover lands between the check and the write
+        (:class:`FencedOut` when stale, nothing written).
         """
         if self._closed:
             raise StorageError("the storage is closed")
+        if fence is not None:
+            fn = _fenced(fn, fence)
         task = asyncio.ensure_future(self._attempts(fn, "read_committed", False))
         self._running.add(task)
         task.add_done_callback(self._running.discard)
@@ -957,7 +982,13 @@ class PostgresStorage(Storage):
         return int(row[4])
 
     async def stake(
-        self, match_id: str, player_ids: Sequence[int], stake: int, *, now: float
+        self,
+        match_id: str,
+        player_ids: Sequence[int],
+        stake: int,
+        *,
+        now: float,
+        fence: Fence | None = None,
     ) -> None:
         check_stake_arguments(match_id, player_ids, stake)
         check_now(now)
@@ -1008,10 +1039,15 @@ class PostgresStorage(Storage):
                 await conn.execute("UPDATE players SET last_top_up = $1 WHERE id = $2", now, pid)
             await _post(conn, plan_stake(match_id, stake, ids), now, open_stake=stake)
 
-        await self._write(write)
+        await self._write(write, fence)
 
     async def settle(
-        self, match_id: str, winner_ids: Sequence[int], *, now: float
+        self,
+        match_id: str,
+        winner_ids: Sequence[int],
+        *,
+        now: float,
+        fence: Fence | None = None,
     ) -> dict[int, int]:
         check_now(now)
         winners = list(winner_ids)
@@ -1021,9 +1057,11 @@ class PostgresStorage(Storage):
             await _lock_players(conn, list(escrow[2]))
             return (await _settle(conn, match_id, escrow, winners, now))[0]
 
-        return await self._write(write)
+        return await self._write(write, fence)
 
-    async def refund(self, match_id: str, *, now: float) -> dict[int, int]:
+    async def refund(
+        self, match_id: str, *, now: float, fence: Fence | None = None
+    ) -> dict[int, int]:
         check_now(now)
 
         async def write(conn: Conn) -> dict[int, int]:
@@ -1037,9 +1075,11 @@ class PostgresStorage(Storage):
             await _post(conn, plan, now, close="refunded")
             return dict(plan.amounts)
 
-        return await self._write(write)
+        return await self._write(write, fence)
 
-    async def forfeit(self, match_id: str, player_id: int, *, now: float) -> None:
+    async def forfeit(
+        self, match_id: str, player_id: int, *, now: float, fence: Fence | None = None
+    ) -> None:
         check_now(now)
 
         async def write(conn: Conn) -> None:
@@ -1060,7 +1100,7 @@ class PostgresStorage(Storage):
             )
             await _post(conn, plan, now)
 
-        await self._write(write)
+        await self._write(write, fence)
 
     async def top_up(self, player_id: int, *, now: float, stake: int = DEFAULT_STAKE) -> int:
         check_now(now)
@@ -1126,6 +1166,7 @@ class PostgresStorage(Storage):
         record: Mapping[str, Any],
         results: Sequence[PlayerResult],
         now: float,
+        fence: Fence | None = None,
     ) -> MatchSettlement:
         check_now(now)
         check_results(match_id, chat, results)
@@ -1163,7 +1204,7 @@ class PostgresStorage(Storage):
                 )
             return MatchSettlement(payouts, balances, already)
 
-        return await self._write(write)
+        return await self._write(write, fence)
 
     async def player_stats(self, player_id: int) -> PlayerStats:
         async def read(conn: Conn) -> asyncpg.Record:
@@ -1669,14 +1710,21 @@ class PostgresStorage(Storage):
 
     # --------------------------------------------------------- table snapshots
 
-    async def save_table(self, table_id: str, snapshot: dict[str, Any], *, now: float) -> None:
+    async def save_table(
+        self,
+        table_id: str,
+        snapshot: dict[str, Any],
+        *,
+        now: float,
+        fence: Fence | None = None,
+    ) -> None:
         check_now(now)
         text = to_json(snapshot)
 
         async def write(conn: Conn) -> None:
             await conn.execute(_SAVE_TABLE, table_id, text, now)
 
-        await self._write(write)
+        await self._write(write, fence)
 
     async def load_tables(self) -> list[dict[str, Any]]:
         rows = await self._read(
@@ -1686,11 +1734,11 @@ class PostgresStorage(Storage):
         )
         return [json.loads(text) for (text,) in rows]
 
-    async def delete_table(self, table_id: str) -> None:
+    async def delete_table(self, table_id: str, *, fence: Fence | None = None) -> None:
         async def write(conn: Conn) -> None:
             await conn.execute("DELETE FROM table_snapshots WHERE table_id = $1", table_id)
 
-        await self._write(write)
+        await self._write(write, fence)
 
     async def open_escrows(self) -> list[OpenEscrow]:
         rows = await self._read(
@@ -1716,40 +1764,48 @@ class PostgresStorage(Storage):
     async def tables_claim(self, platform: str) -> TablesClaim | None:
         row = await self._read(
             lambda conn: conn.fetchrow(
-                "SELECT owner, heartbeat_at FROM table_claims WHERE platform = $1", platform
+                "SELECT owner, heartbeat_at, fence FROM table_claims"
+                " WHERE platform = $1 AND owner <> ''",
+                platform,
             )
         )
-        return None if row is None else TablesClaim(platform, str(row[0]), float(row[1]))
+        if row is None:
+            return None
+        return TablesClaim(platform, str(row[0]), float(row[1]), int(row[2]))
 
     async def claim_tables(
         self, platform: str, owner: str, *, now: float, replacing: str | None
-    ) -> bool:
+    ) -> int | None:
         check_now(now)
 
-        async def write(conn: Conn) -> bool:
-            current = await conn.fetchval(
-                "SELECT owner FROM table_claims WHERE platform = $1 FOR UPDATE", platform
+        async def write(conn: Conn) -> int | None:
+            row = await conn.fetchrow(
+                "SELECT owner, fence FROM table_claims WHERE platform = $1 FOR UPDATE", platform
             )
+            current = None if row is None or not row[0] else str(row[0])
             if current not in (replacing, owner):
-                return False
-            if current is not None:
+                return None
+            if row is not None:
+                fence = int(row[1]) + (current != owner)
                 await conn.execute(
-                    "UPDATE table_claims SET owner = $2, heartbeat_at = $3 WHERE platform = $1",
+                    "UPDATE table_claims SET owner = $2, heartbeat_at = $3, fence = $4"
+                    " WHERE platform = $1",
                     platform,
                     owner,
                     now,
+                    fence,
                 )
-                return True
+                return fence
             status = await conn.execute(
-                "INSERT INTO table_claims (platform, owner, heartbeat_at) VALUES ($1, $2, $3)"
-                " ON CONFLICT (platform) DO NOTHING",
+                "INSERT INTO table_claims (platform, owner, heartbeat_at, fence)"
+                " VALUES ($1, $2, $3, 1) ON CONFLICT (platform) DO NOTHING",
                 platform,
                 owner,
                 now,
             )
             if not _count(status):
                 raise _TryAgain  # another process claimed it meanwhile: compare again
-            return True
+            return 1
 
         return await self._write(write)
 
@@ -1770,7 +1826,10 @@ class PostgresStorage(Storage):
     async def release_tables(self, platform: str, owner: str) -> None:
         async def write(conn: Conn) -> None:
             await conn.execute(
-                "DELETE FROM table_claims WHERE platform = $1 AND owner = $2", platform, owner
+                "UPDATE table_claims SET owner = '', heartbeat_at = 0"
+                " WHERE platform = $1 AND owner = $2",
+                platform,
+                owner,
             )
 
         await self._write(write)

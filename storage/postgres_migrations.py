@@ -1,7 +1,7 @@
 """The PostgreSQL schema as forward-only, append-only named migrations.
 
 The same tables, columns and constraints as the SQLite schema (:mod:`storage.migrations`,
-all its migrations up to ``0007_ratings_and_seasons``), written for PostgreSQL: integers
+all its migrations up to ``0008_claim_fences``), written for PostgreSQL: integers
 are ``BIGINT``, times and ratings ``DOUBLE PRECISION`` (the same IEEE doubles SQLite's
 ``REAL`` holds, so the ratings' floats are stored exactly), JSON columns ``json`` (the
 text is kept as written and validated), text keys that lists are ordered by
@@ -268,6 +268,11 @@ POSTGRES_MIGRATIONS: Final[tuple[Migration, ...]] = (
                 PRIMARY KEY (chat, season)
             )""",
         ),
+    ),
+    Migration(
+        # A claim's fencing token (SQLite's 0008_claim_fences).
+        "0002_claim_fences",
+        ("ALTER TABLE table_claims ADD COLUMN fence BIGINT NOT NULL DEFAULT 0",),
     ),
 )
 """Every PostgreSQL migration, oldest first. Append only."""

@@ -31,6 +31,8 @@ from storage.base import (
     LANGUAGES,
     TREND_SECONDS,
     ChatRules,
+    Fence,
+    FencedOut,
     InsufficientFunds,
     LedgerEntry,
     MatchClosedError,
@@ -379,6 +381,16 @@ def _rating_rows(db: Db, scope: Scope, player_ids: Sequence[int]) -> dict[int, R
     return {int(row[0]): RatingState(*row[1:]) for row in rows}
 
 
+def _check_fence(db: Db, fence: Fence) -> None:
+    """Raise :class:`FencedOut` unless ``fence`` is its scope's current claim."""
+    row = db.execute(
+        "SELECT 1 FROM table_claims WHERE platform = ? AND owner = ? AND fence = ?",
+        (fence.scope, fence.owner, fence.token),
+    ).fetchone()
+    if row is None:
+        raise FencedOut(fence)
+
+
 def _write_facts(db: Db, facts: MatchFacts) -> None:
     """Write a match's seats, seasons and rating changes (docs/ratings.md)."""
     db.execute(
@@ -652,12 +664,17 @@ class SqliteStorage(Storage):
         run = cast(Callable[..., Any], conn._execute)
         return cast(T, await run(lambda: fn(conn._conn)))
 
-    async def _write(self, fn: Callable[[Db], T]) -> T:
-        """Run ``fn`` inside one ``BEGIN IMMEDIATE`` transaction; an exception rolls back."""
+    async def _write(self, fn: Callable[[Db], T], fence: Fence | None = None) -> T:
+        """Run ``fn`` inside one ``BEGIN IMMEDIATE`` transaction; an exception rolls back.
+
+        With ``fence``, the scope's claim is checked first in the same transaction
+        (:class:`FencedOut` when stale, nothing written)."""
 
         def transaction(db: Db) -> T:
             db.execute("BEGIN IMMEDIATE")
             try:
+                if fence is not None:
+                    _check_fence(db, fence)
                 result = fn(db)
             except BaseException:
                 if db.in_transaction:  # SQLite may have rolled back already (disk full)
@@ -770,7 +787,13 @@ class SqliteStorage(Storage):
         return int(row[4])
 
     async def stake(
-        self, match_id: str, player_ids: Sequence[int], stake: int, *, now: float
+        self,
+        match_id: str,
+        player_ids: Sequence[int],
+        stake: int,
+        *,
+        now: float,
+        fence: Fence | None = None,
     ) -> None:
         check_stake_arguments(match_id, player_ids, stake)
         check_now(now)
@@ -818,10 +841,15 @@ class SqliteStorage(Storage):
             )
             _post(db, plan_stake(match_id, stake, ids), now)
 
-        await self._write(write)
+        await self._write(write, fence)
 
     async def settle(
-        self, match_id: str, winner_ids: Sequence[int], *, now: float
+        self,
+        match_id: str,
+        winner_ids: Sequence[int],
+        *,
+        now: float,
+        fence: Fence | None = None,
     ) -> dict[int, int]:
         check_now(now)
         winners = list(winner_ids)
@@ -829,9 +857,11 @@ class SqliteStorage(Storage):
         def write(db: Db) -> dict[int, int]:
             return _settle(db, match_id, _escrow(db, match_id), winners, now)[0]
 
-        return await self._write(write)
+        return await self._write(write, fence)
 
-    async def refund(self, match_id: str, *, now: float) -> dict[int, int]:
+    async def refund(
+        self, match_id: str, *, now: float, fence: Fence | None = None
+    ) -> dict[int, int]:
         check_now(now)
 
         def write(db: Db) -> dict[int, int]:
@@ -845,9 +875,11 @@ class SqliteStorage(Storage):
             _close_escrow(db, match_id, "refunded", plan.statuses, plan.amounts, now)
             return dict(plan.amounts)
 
-        return await self._write(write)
+        return await self._write(write, fence)
 
-    async def forfeit(self, match_id: str, player_id: int, *, now: float) -> None:
+    async def forfeit(
+        self, match_id: str, player_id: int, *, now: float, fence: Fence | None = None
+    ) -> None:
         check_now(now)
 
         def write(db: Db) -> None:
@@ -866,7 +898,7 @@ class SqliteStorage(Storage):
                 [(status, match_id, pid) for pid, status in plan.statuses.items()],
             )
 
-        await self._write(write)
+        await self._write(write, fence)
 
     async def top_up(self, player_id: int, *, now: float, stake: int = DEFAULT_STAKE) -> int:
         check_now(now)
@@ -923,6 +955,7 @@ class SqliteStorage(Storage):
         record: Mapping[str, Any],
         results: Sequence[PlayerResult],
         now: float,
+        fence: Fence | None = None,
     ) -> MatchSettlement:
         check_now(now)
         check_results(match_id, chat, results)
@@ -949,7 +982,7 @@ class SqliteStorage(Storage):
                 )
             return MatchSettlement(payouts, _balances(db, ids), already)
 
-        return await self._write(write)
+        return await self._write(write, fence)
 
     async def player_stats(self, player_id: int) -> PlayerStats:
         def read(db: Db) -> Any:
@@ -1375,7 +1408,14 @@ class SqliteStorage(Storage):
 
     # --------------------------------------------------------- table snapshots
 
-    async def save_table(self, table_id: str, snapshot: dict[str, Any], *, now: float) -> None:
+    async def save_table(
+        self,
+        table_id: str,
+        snapshot: dict[str, Any],
+        *,
+        now: float,
+        fence: Fence | None = None,
+    ) -> None:
         check_now(now)
         text = to_json(snapshot)
         await self._write(
@@ -1384,7 +1424,8 @@ class SqliteStorage(Storage):
                 " ON CONFLICT (table_id) DO UPDATE SET snapshot = excluded.snapshot,"
                 " saved_at = excluded.saved_at",
                 (table_id, text, now),
-            )
+            ),
+            fence,
         )
 
     async def load_tables(self) -> list[dict[str, Any]]:
@@ -1395,9 +1436,10 @@ class SqliteStorage(Storage):
         )
         return [json.loads(text) for (text,) in rows]
 
-    async def delete_table(self, table_id: str) -> None:
+    async def delete_table(self, table_id: str, *, fence: Fence | None = None) -> None:
         await self._write(
-            lambda db: db.execute("DELETE FROM table_snapshots WHERE table_id = ?", (table_id,))
+            lambda db: db.execute("DELETE FROM table_snapshots WHERE table_id = ?", (table_id,)),
+            fence,
         )
 
     async def open_escrows(self) -> list[OpenEscrow]:
@@ -1428,30 +1470,38 @@ class SqliteStorage(Storage):
     async def tables_claim(self, platform: str) -> TablesClaim | None:
         row = await self._run(
             lambda db: db.execute(
-                "SELECT owner, heartbeat_at FROM table_claims WHERE platform = ?", (platform,)
+                "SELECT owner, heartbeat_at, fence FROM table_claims"
+                " WHERE platform = ? AND owner <> ''",
+                (platform,),
             ).fetchone()
         )
-        return None if row is None else TablesClaim(platform, str(row[0]), float(row[1]))
+        if row is None:
+            return None
+        return TablesClaim(platform, str(row[0]), float(row[1]), int(row[2]))
 
     async def claim_tables(
         self, platform: str, owner: str, *, now: float, replacing: str | None
-    ) -> bool:
+    ) -> int | None:
         check_now(now)
 
-        def write(db: Db) -> bool:
+        def write(db: Db) -> int | None:
             row = db.execute(
-                "SELECT owner FROM table_claims WHERE platform = ?", (platform,)
+                "SELECT owner, fence FROM table_claims WHERE platform = ?", (platform,)
             ).fetchone()
-            current = None if row is None else str(row[0])
+            current = None if row is None or not row[0] else str(row[0])
             if current not in (replacing, owner):
-                return False
+                return None
+            fence = 0 if row is None else int(row[1])
+            if current != owner:
+                fence += 1
             db.execute(
-                "INSERT INTO table_claims (platform, owner, heartbeat_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (platform) DO UPDATE SET owner = excluded.owner,"
-                " heartbeat_at = excluded.heartbeat_at",
-                (platform, owner, now),
+                "INSERT INTO table_claims (platform, owner, heartbeat_at, fence)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (platform) DO UPDATE SET"
+                " owner = excluded.owner, heartbeat_at = excluded.heartbeat_at,"
+                " fence = excluded.fence",
+                (platform, owner, now, fence),
             )
-            return True
+            return fence
 
         return await self._write(write)
 
@@ -1470,6 +1520,8 @@ class SqliteStorage(Storage):
     async def release_tables(self, platform: str, owner: str) -> None:
         await self._write(
             lambda db: db.execute(
-                "DELETE FROM table_claims WHERE platform = ? AND owner = ?", (platform, owner)
+                "UPDATE table_claims SET owner = '', heartbeat_at = 0"
+                " WHERE platform = ? AND owner = ?",
+                (platform, owner),
             )
         )

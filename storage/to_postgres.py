@@ -73,7 +73,7 @@ TABLES: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("chat_rules", ("chat", "preset", "overrides", "changed_by", "changed_at")),
     ("chat_settings", ("chat", "language", "changed_by", "changed_at")),
     ("table_snapshots", ("table_id", "snapshot", "saved_at")),
-    ("table_claims", ("platform", "owner", "heartbeat_at")),
+    ("table_claims", ("platform", "owner", "heartbeat_at", "fence")),
     (
         "match_seats",
         (

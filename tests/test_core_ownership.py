@@ -1,5 +1,5 @@
-"""One process at a time runs a platform's tables on a database (bot.core.ownership and
-the table manager's claims; issue 13, item 4)."""
+"""One process at a time runs a scope's tables on a database: leases with fencing tokens
+(bot.core.ownership and the table manager's claims; issue 13, item 4; issue 17)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import sys
 
 import pytest
 from conftest import RecordingPort
-from test_manager import seat_with_robots
+from test_manager import my_tiles, seat_with_robots, wait_for_turn
 
-from bot.core import ChatRef, PlayerRef, TableManager
+from bot.core import ChatRef, PlayerRef, PlayMove, TableManager
 from bot.core.clock import ManualClock
 from bot.core.ownership import (
     CLAIM_STALE_SECONDS,
@@ -20,6 +20,7 @@ from bot.core.ownership import (
     TablesHeldElsewhere,
     owner_is_gone,
 )
+from storage.base import TablesClaim
 
 HERE = ChatRef("here", "group-1")
 ANA = PlayerRef("here", "1", "Ana")
@@ -123,3 +124,101 @@ async def test_a_running_process_keeps_its_claim_fresh(memory_storage, clock):
     second = build(memory_storage, ManualClock(clock.now() + 5), TWO)
     with pytest.raises(TablesHeldElsewhere):
         await second.start(platforms={"here"})
+
+
+async def test_a_stalled_owners_first_write_after_a_takeover_stops_its_tables_unsaved(
+    memory_storage,
+):
+    clock = ManualClock()
+    first = build(memory_storage, clock, ONE)
+    await first.start(platforms={"here"})
+    table_id = await seat_with_robots(first, clock, ANA, HERE)
+    later = ManualClock(clock.now() + CLAIM_STALE_SECONDS + 1)
+    second = build(memory_storage, later, TWO)
+    await second.start(platforms={"here"})
+    [taken] = [s for s in await memory_storage.load_tables() if s["table_id"] == table_id]
+    # the first wakes before its heartbeat: a robot's move is its next write, refused
+    # by the fence; the table stops there and the process learns it lost the scope
+    await clock.advance(1.0)
+    assert first.tables() == []
+    assert first.scopes == []
+    assert await first.lost() == "here"
+    [stored] = [s for s in await memory_storage.load_tables() if s["table_id"] == table_id]
+    assert stored == taken
+    assert await memory_storage.tables_claim("here") == TablesClaim(
+        "here", str(TWO), later.now(), 2
+    )
+    assert second.scopes == ["here"]
+
+
+async def test_a_press_on_a_table_taken_over_is_answered_with_a_restart_and_changes_nothing(
+    memory_storage,
+):
+    clock = ManualClock()
+    first = TableManager(
+        memory_storage, clock=clock, seed=3, robot_delay=1000.0, robot_level="aprendiz", owner=ONE
+    )
+    first.register("*", RecordingPort())
+    await first.start(platforms={"here"})
+    table_id = await seat_with_robots(first, clock, ANA, HERE)
+    await wait_for_turn(first, clock, table_id, 0)
+    tiles = await my_tiles(first, ANA, table_id)
+    second = build(memory_storage, ManualClock(clock.now() + CLAIM_STALE_SECONDS + 1), TWO)
+    await second.start(platforms={"here"})
+    [taken] = [s for s in await memory_storage.load_tables() if s["table_id"] == table_id]
+    balance = await memory_storage.balance(await first.player_id(ANA))
+    reply = await first.handle(
+        PlayMove(ANA, table_id, tiles.hand_number, tiles.move_number, tiles.moves[0].code)
+    )
+    assert reply.refusal is not None and reply.refusal.reason == "shutting_down"
+    assert first.tables() == []
+    assert await memory_storage.load_tables() == [taken]
+    assert await memory_storage.balance(await first.player_id(ANA)) == balance
+    assert second.tables() == [table_id]
+
+
+async def test_a_partitioned_platform_restores_only_the_tables_of_the_scopes_claimed(
+    memory_storage, clock
+):
+    def shard(chat: ChatRef) -> str:
+        return f"here:{int(chat.chat_id) % 2}"
+
+    first = build(memory_storage, clock, ONE)
+    first.partition("here", shard)
+    await first.start(platforms={"here:0", "here:1"})
+    even = await seat_with_robots(first, clock, ANA, ChatRef("here", "10"))
+    odd = await seat_with_robots(
+        first, clock, PlayerRef("here", "2", "Beto"), ChatRef("here", "11")
+    )
+    await first.stop()
+    second = build(memory_storage, clock, TWO)
+    second.partition("here", shard)
+    await second.start(platforms={"here:1"})
+    assert second.tables() == [odd]
+    assert second.scope_of(ChatRef("here", "10")) == "here:0"
+    assert await memory_storage.tables_claim("here:0") is None
+    third = build(memory_storage, clock, OwnerId("host-c", 303, "three"))
+    third.partition("here", shard)
+    with pytest.raises(TablesHeldElsewhere):
+        await third.start(platforms={"here:0", "here:1"})
+    await third.start(platforms={"here:0"})
+    assert third.tables() == [even]
+    # the fences went up by one with each new owner (three for here:0: the third's
+    # all-or-none attempt held it for a moment before here:1 was refused)
+    claims = [await memory_storage.tables_claim(s) for s in ("here:0", "here:1")]
+    assert [(c.owner, c.fence) for c in claims if c] == [(third.owner, 3), (str(TWO), 2)]
+
+
+async def test_a_standby_claim_fails_until_the_holder_stops_then_succeeds(memory_storage, clock):
+    first = build(memory_storage, clock, ONE)
+    await first.claim({"here"})
+    second = build(memory_storage, clock, TWO)
+    with pytest.raises(TablesHeldElsewhere):
+        await second.claim({"here"})
+    assert second.scopes == []
+    await first.stop()
+    await second.claim({"here"})
+    assert second.scopes == ["here"]
+    assert (await memory_storage.tables_claim("here")).fence == 2
+    await second.release({"here"})
+    assert second.scopes == [] and await memory_storage.tables_claim("here") is None

@@ -243,9 +243,9 @@ async def test_setting_a_note_to_the_value_it_has_writes_nothing(clock, recorder
     class CountingStorage(MemoryStorage):
         saves = 0
 
-        async def save_table(self, table_id, snapshot, *, now):
+        async def save_table(self, table_id, snapshot, *, now, fence=None):
             CountingStorage.saves += 1
-            await super().save_table(table_id, snapshot, now=now)
+            await super().save_table(table_id, snapshot, now=now, fence=fence)
 
     storage = CountingStorage()
     manager = build(storage, clock, recorder)

@@ -26,6 +26,8 @@ from storage.base import (
     TOP_UP_EVERY,
     TOP_UP_TO,
     ChatRules,
+    Fence,
+    FencedOut,
     InsufficientFunds,
     MatchClosedError,
     MatchSettlement,
@@ -34,6 +36,7 @@ from storage.base import (
     PlayerResult,
     PlayerStats,
     Storage,
+    TablesClaim,
     UnknownMatchError,
     UnknownPlayerError,
     bayesian_rating,
@@ -1337,20 +1340,92 @@ async def test_open_escrows_lists_only_the_escrows_neither_settled_nor_refunded(
 
 async def test_a_platforms_tables_are_claimed_by_one_owner_at_a_time(store: Storage) -> None:
     assert await store.tables_claim("telegram") is None
-    assert await store.claim_tables("telegram", "one", now=1.0, replacing=None)
-    assert not await store.claim_tables("telegram", "two", now=2.0, replacing=None)
+    assert await store.claim_tables("telegram", "one", now=1.0, replacing=None) == 1
+    assert await store.claim_tables("telegram", "two", now=2.0, replacing=None) is None
     assert not await store.renew_tables_claim("telegram", "two", now=2.0)
     assert await store.renew_tables_claim("telegram", "one", now=3.0)
-    claim = await store.tables_claim("telegram")
-    assert claim is not None and (claim.owner, claim.heartbeat_at) == ("one", 3.0)
-    assert await store.claim_tables("discord", "two", now=3.0, replacing=None)
+    assert await store.tables_claim("telegram") == TablesClaim("telegram", "one", 3.0, 1)
+    assert await store.claim_tables("discord:1", "two", now=3.0, replacing=None) == 1
     # taking over a claim names the claim it replaces
-    assert not await store.claim_tables("telegram", "two", now=4.0, replacing="someone")
-    assert await store.claim_tables("telegram", "two", now=4.0, replacing="one")
+    assert await store.claim_tables("telegram", "two", now=4.0, replacing="someone") is None
+    assert await store.claim_tables("telegram", "two", now=4.0, replacing="one") == 2
     assert not await store.renew_tables_claim("telegram", "one", now=5.0)
     await store.release_tables("telegram", "one")  # not theirs: nothing happens
-    claim = await store.tables_claim("telegram")
-    assert claim is not None and claim.owner == "two"
+    assert await store.tables_claim("telegram") == TablesClaim("telegram", "two", 4.0, 2)
+    # claiming again what one holds keeps its fence
+    assert await store.claim_tables("telegram", "two", now=6.0, replacing=None) == 2
     await store.release_tables("telegram", "two")
     assert await store.tables_claim("telegram") is None
-    assert (await store.tables_claim("discord")) is not None
+    assert await store.tables_claim("discord:1") == TablesClaim("discord:1", "two", 3.0, 1)
+
+
+async def test_a_released_scopes_next_claim_gets_a_greater_fence_than_any_before(
+    store: Storage,
+) -> None:
+    assert await store.claim_tables("telegram", "one", now=1.0, replacing=None) == 1
+    await store.release_tables("telegram", "one")
+    assert await store.claim_tables("telegram", "two", now=2.0, replacing=None) == 2
+    await store.release_tables("telegram", "two")
+    assert await store.claim_tables("telegram", "one", now=3.0, replacing=None) == 3
+
+
+async def test_a_stale_fence_writes_no_snapshot_and_moves_no_money(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    assert await store.claim_tables("telegram", "one", now=1.0, replacing=None) == 1
+    old = Fence("telegram", "one", 1)
+    await store.save_table("t1", {"table_id": "t1", "v": 1}, now=2.0, fence=old)
+    await store.stake("t1", [a, b], 10, now=2.0, fence=old)
+    # the process stalls past its lease; another one takes the scope over
+    assert await store.claim_tables("telegram", "two", now=40.0, replacing="one") == 2
+    new = Fence("telegram", "two", 2)
+    with pytest.raises(FencedOut) as refused:
+        await store.save_table("t1", {"table_id": "t1", "v": 2}, now=41.0, fence=old)
+    assert refused.value.fence == old
+    with pytest.raises(FencedOut):
+        await store.finish_match(
+            "t1",
+            "telegram:chat",
+            winners=[a],
+            record={"moves": []},
+            results=[
+                PlayerResult(a, 0, True, hands_won=1),
+                PlayerResult(b, 1, False),
+            ],
+            now=41.0,
+            fence=old,
+        )
+    with pytest.raises(FencedOut):
+        await store.refund("t1", now=41.0, fence=old)
+    with pytest.raises(FencedOut):
+        await store.forfeit("t1", a, now=41.0, fence=old)
+    with pytest.raises(FencedOut):
+        await store.settle("t1", [a], now=41.0, fence=old)
+    with pytest.raises(FencedOut):
+        await store.stake("t2", [a, b], 10, now=41.0, fence=old)
+    with pytest.raises(FencedOut):
+        await store.delete_table("t1", fence=old)
+    assert await store.load_tables() == [{"table_id": "t1", "v": 1}]
+    assert [e.match_id for e in await store.open_escrows()] == ["t1"]
+    assert (await store.balance(a), await store.balance(b)) == (990, 990)
+    assert await store.check_ledger() == []
+    # the new owner's writes go through
+    await store.save_table("t1", {"table_id": "t1", "v": 3}, now=42.0, fence=new)
+    assert await store.refund("t1", now=42.0, fence=new) == {a: 10, b: 10}
+    await store.delete_table("t1", fence=new)
+    assert await store.load_tables() == []
+    assert (await store.balance(a), await store.balance(b)) == (1000, 1000)
+
+
+async def test_a_fence_of_another_scope_or_owner_is_refused(store: Storage) -> None:
+    assert await store.claim_tables("discord:0", "one", now=1.0, replacing=None) == 1
+    for fence in (
+        Fence("discord:1", "one", 1),
+        Fence("discord:0", "two", 1),
+        Fence("discord:0", "one", 2),
+    ):
+        with pytest.raises(FencedOut):
+            await store.save_table("t", {"table_id": "t"}, now=2.0, fence=fence)
+    await store.release_tables("discord:0", "one")
+    with pytest.raises(FencedOut):  # a released claim fences its owner out too
+        await store.save_table("t", {"table_id": "t"}, now=3.0, fence=Fence("discord:0", "one", 1))
+    assert await store.load_tables() == []

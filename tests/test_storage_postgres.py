@@ -188,13 +188,17 @@ async def test_migrations_run_once_and_a_newer_database_is_refused(bare_dsn: str
     await store.close()
     with pytest.raises(SchemaError, match="9999_future"):
         await PostgresStorage.open(bare_dsn)
-    changed = (Migration(POSTGRES_MIGRATIONS[0].name, ("SELECT 1",)), newer[-1])
+    changed = (
+        Migration(POSTGRES_MIGRATIONS[0].name, ("SELECT 1",)),
+        *POSTGRES_MIGRATIONS[1:],
+        newer[-1],
+    )
     with pytest.raises(SchemaError, match="changed"):
         await PostgresStorage.open(bare_dsn, migrations=changed)
 
 
 async def test_a_failed_migration_leaves_nothing_behind(bare_dsn: str) -> None:
-    broken = (*POSTGRES_MIGRATIONS, Migration("0002_broken", ("CREATE TABLE x (", "")))
+    broken = (*POSTGRES_MIGRATIONS, Migration("0099_broken", ("CREATE TABLE x (", "")))
     with pytest.raises(asyncpg.PostgresError):
         await PostgresStorage.open(bare_dsn, migrations=broken)
     conn = await asyncpg.connect(bare_dsn)

@@ -63,7 +63,13 @@ from bot.core.events import (
     TurnStarted,
     YourTiles,
 )
-from bot.core.ownership import OwnerId, TablesHeldElsewhere
+from bot.core.ownership import (
+    CLAIM_STALE_SECONDS,
+    STANDBY_SECONDS,
+    OwnerId,
+    TablesHeldElsewhere,
+    new_owner_id,
+)
 from bot.core.projection import ROBOT_NAMES
 from bot.core.serving import tune_gc_for_serving
 from bot.core.standings import Profile, Standings
@@ -81,10 +87,12 @@ from bot.core.vocabulary import (
 )
 
 __all__ = [
+    "CLAIM_STALE_SECONDS",
     "EMOTES",
     "MAX_PAYLOAD",
     "PRESS_PREFIX",
     "ROBOT_NAMES",
+    "STANDBY_SECONDS",
     "AwayReason",
     "ChatRef",
     "ChatRulesChanged",
@@ -149,5 +157,6 @@ __all__ = [
     "decode_press",
     "encode_action",
     "encode_press",
+    "new_owner_id",
     "tune_gc_for_serving",
 ]

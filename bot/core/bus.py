@@ -21,6 +21,7 @@ they are saved in the snapshot and the core never reads them.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import copy
 import dataclasses
@@ -77,7 +78,7 @@ from bot.core.vocabulary import CloseReason, DeadlineKind, PressKind, Ranking, R
 from engine.match import Match
 from engine.robots import DEFAULT_LEVEL, LEVELS, Robot, make_robot
 from engine.rules import PRESETS, Rules, find_preset, preset_key
-from storage.base import Storage, StoredMatch
+from storage.base import Fence, FencedOut, Storage, StoredMatch
 from storage.ratings import SeasonPeriod
 
 __all__ = ["Manager", "TableManager"]
@@ -205,10 +206,10 @@ class TableManager:
         )
         self._owner = owner or new_owner_id()
         self._claim_stale = claim_stale_seconds
-        self._claimed: set[str] = set()
         self._heartbeat: Timer | None = None
+        self._lost: asyncio.Queue[str] = asyncio.Queue()
         self._pacer = Pacer(time_slice)
-        self._timers = timers = Timers(clock, self._pacer)
+        self._timers = timers = Timers(clock, self._pacer, on_fenced_out=self._fenced_out)
         self._settlement = settlement = Settlement(core, timers)
         self._session = session = Session(core, timers, settlement)
         self._rules = ChatRules(core)
@@ -289,6 +290,26 @@ class TableManager:
         """
         self._core.outbox.register(platform, port)
 
+    def partition(self, platform: str, scope_of: Callable[[ChatRef], str]) -> None:
+        """Split ``platform``'s tables into lease scopes: ``scope_of(chat)`` names the
+        scope of a chat's tables (a Discord shard: ``"discord:3"``). Without a partition
+        a platform is one scope, named as the platform. Call before :meth:`start`."""
+        self._core.partitions[platform] = scope_of
+
+    def scope_of(self, chat: ChatRef) -> str:
+        """The lease scope of ``chat``'s tables (see :meth:`partition`)."""
+        return self._core.scope_of(chat)
+
+    @property
+    def owner(self) -> str:
+        """This process's claim id (``host:pid:token``)."""
+        return str(self._owner)
+
+    @property
+    def scopes(self) -> list[str]:
+        """The scopes this process holds the lease of, sorted."""
+        return sorted(self._core.fences)
+
     async def start(self, platforms: Collection[str] | None = None) -> None:
         """Reload the unfinished tables from storage and re-arm their timers.
 
@@ -296,13 +317,14 @@ class TableManager:
         settlement was interrupted are settled now (settlement is idempotent).
 
         Args:
-            platforms: restore only the tables of these platforms (``ChatRef.platform``),
-                e.g. those whose front end started: a table of a platform that is down
+            platforms: restore only the tables of these scopes (a platform,
+                ``ChatRef.platform``, or a part of one, see :meth:`partition`), e.g.
+                those whose front end started: a table of a platform that is down
                 would play on with robots and timers while its humans cannot see it, so
                 its snapshot stays untouched in storage for a later start. Each is
-                claimed for this process first (renewed while it runs, released by
-                :meth:`stop`). None: every table, unclaimed (tools and tests). Calling
-                ``start`` again restores the tables not yet live.
+                claimed for this process first (:meth:`claim`; renewed while it runs,
+                released by :meth:`stop`). None: every table, unclaimed (tools and
+                tests). Calling ``start`` again restores the tables not yet live.
 
         Escrows are reconciled with the tables: stakes taken just before a crash for a
         table saved in its countdown start its match now; an open escrow that no stored
@@ -314,7 +336,11 @@ class TableManager:
         """
         core = self._core
         if platforms is not None:
-            await self._claim(platforms)
+            await self.claim(platforms)
+        # escrows before tables: a table is saved before its stakes are taken and
+        # deleted after they are paid out, so every escrow open now has a snapshot in
+        # what is read next, even if another process is opening tables meanwhile
+        escrows = {e.match_id: e for e in await core.storage.open_escrows()}
         restored: list[Table] = []
         stored = await core.storage.load_tables()
         for data in stored:
@@ -325,17 +351,16 @@ class TableManager:
                 continue
             if table.id in core.tables and not core.stopped:
                 continue  # already live (e.g. restored by an earlier start)
-            if platforms is not None and table.chat.platform not in platforms:
+            if platforms is not None and core.scope_of(table.chat) not in platforms:
                 log.info(
-                    "table %s of %s left in storage: that platform is not hosted",
+                    "table %s of %s left in storage: not hosted here",
                     table.id,
-                    table.chat.platform,
+                    core.scope_of(table.chat),
                 )
                 continue
             core.tables[table.id] = table
             restored.append(table)
         core.stopped = False
-        escrows = {e.match_id: e for e in await core.storage.open_escrows()}
         for table in restored:
             async with table.lock:
                 await self._resume.resume(table, escrows.pop(table.id, None))
@@ -351,7 +376,8 @@ class TableManager:
         First no timer fires any more (robots stop moving) and no command is taken
         (refusal ``shutting_down``); then each table is saved as it is, deadlines
         included, so the next :meth:`start` re-arms them, shifted by the time the bot
-        was down. Bounded by the saves, not by the tables' play.
+        was down. Bounded by the saves, not by the tables' play. The leases are released
+        last, so a standby process takes over at once.
         """
         core = self._core
         core.stopped = True
@@ -363,24 +389,33 @@ class TableManager:
         for table in tables:
             async with table.lock:
                 if not table.closed:
-                    await core.save(table)
+                    with contextlib.suppress(FencedOut):  # taken over: its owner saves it
+                        await core.save(table)
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             self._heartbeat = None
-        for platform in sorted(self._claimed):
-            await core.storage.release_tables(platform, str(self._owner))
-        self._claimed.clear()
+        for scope in sorted(core.fences):
+            await core.storage.release_tables(scope, str(self._owner))
+        core.fences.clear()
         await self.idle()
 
     # ------------------------------------------------------------------ claims
 
-    async def _claim(self, platforms: Collection[str]) -> None:
-        """Claim ``platforms`` for this process, all or none (see
-        :mod:`bot.core.ownership`)."""
-        storage, now, me = self._core.storage, self._core.clock.now(), str(self._owner)
-        taken: list[str] = []
-        for platform in sorted(set(platforms) - self._claimed):
-            claim = await storage.tables_claim(platform)
+    async def claim(self, scopes: Collection[str]) -> None:
+        """Take the leases of ``scopes`` for this process, all or none (see
+        :mod:`bot.core.ownership`): free ones, ours already, and those whose holder
+        stopped renewing (``claim_stale_seconds``) or is known gone. Renewed every
+        :data:`HEARTBEAT_SECONDS` from then on.
+
+        Raises:
+            TablesHeldElsewhere: another live process holds one of them; nothing
+                claimed.
+        """
+        core = self._core
+        storage, now, me = core.storage, core.clock.now(), str(self._owner)
+        taken: list[Fence] = []
+        for scope in sorted(set(scopes) - set(core.fences)):
+            claim = await storage.tables_claim(scope)
             replacing = None if claim is None else claim.owner
             free = (
                 claim is None
@@ -388,55 +423,84 @@ class TableManager:
                 or now - claim.heartbeat_at > self._claim_stale
                 or owner_is_gone(claim.owner, self._owner)
             )
-            if not free or not await storage.claim_tables(
-                platform, me, now=now, replacing=replacing
-            ):
+            token = (
+                await storage.claim_tables(scope, me, now=now, replacing=replacing)
+                if free
+                else None
+            )
+            if token is None:
                 for done in taken:
-                    await storage.release_tables(done, me)
+                    await storage.release_tables(done.scope, me)
+                claim = await storage.tables_claim(scope) or claim
                 assert claim is not None
                 raise TablesHeldElsewhere(
-                    platform, claim.owner, now - claim.heartbeat_at, self._claim_stale
+                    scope, claim.owner, now - claim.heartbeat_at, self._claim_stale
                 )
             if claim is not None and claim.owner != me:
-                log.info("took over the %s tables from %s (gone)", platform, claim.owner)
-            taken.append(platform)
-        self._claimed.update(taken)
-        if self._claimed and self._heartbeat is None:
+                log.info(
+                    "took over the %s tables from %s (gone), fence %d", scope, claim.owner, token
+                )
+            taken.append(Fence(scope, me, token))
+        core.fences.update((fence.scope, fence) for fence in taken)
+        if core.fences and self._heartbeat is None:
             self._arm_heartbeat()
+
+    async def release(self, scopes: Collection[str]) -> None:
+        """Give the leases of ``scopes`` back (a front end that could not start); their
+        live tables, if any, stop here unsaved."""
+        for scope in sorted(set(scopes) & set(self._core.fences)):
+            self._drop(scope)
+            await self._core.storage.release_tables(scope, str(self._owner))
+
+    async def lost(self) -> str:
+        """Wait until this process loses a scope it held (another process took it over
+        after this one stalled past its lease); returns the scope. Its tables stopped
+        here already, unsaved: the front end serving it must stop too."""
+        return await self._lost.get()
 
     def _arm_heartbeat(self) -> None:
         clock = self._core.clock
         self._heartbeat = clock.call_at(clock.now() + HEARTBEAT_SECONDS, self._renew_claims)
 
     async def _renew_claims(self) -> None:
-        """Renew this process's claims; a platform whose claim another process took is
+        """Renew this process's claims; a scope whose claim another process took is
         dropped at once: its tables stop here, unsaved (their new owner plays them)."""
         self._heartbeat = None
         core = self._core
         if core.stopped:
             return
-        for platform in sorted(self._claimed):
-            if await core.storage.renew_tables_claim(
-                platform, str(self._owner), now=core.clock.now()
+        for scope in sorted(core.fences):
+            if not await core.storage.renew_tables_claim(
+                scope, str(self._owner), now=core.clock.now()
             ):
-                continue
-            self._claimed.discard(platform)
-            lost = [t for t in core.tables.values() if t.chat.platform == platform]
-            log.error(
-                "another process took over the %s tables; %d stop here unsaved",
-                platform,
-                len(lost),
-            )
-            for table in lost:
-                self._timers.freeze(table)
-                table.closed = True
-                core.tables.pop(table.id, None)
-        if self._claimed:
+                self._lose(scope)
+        if core.fences:
             self._arm_heartbeat()
             try:
                 await self.announce_season_finals()
             except Exception:  # a season's end must never stop the heartbeat
                 log.exception("announcing the season finals failed")
+
+    def _fenced_out(self, exc: FencedOut) -> None:
+        """A write was refused: another process holds the scope now."""
+        if self._core.fences.get(exc.fence.scope) == exc.fence:
+            self._lose(exc.fence.scope)
+
+    def _lose(self, scope: str) -> None:
+        lost = self._drop(scope)
+        log.error("another process took over the %s tables; %d stop here unsaved", scope, lost)
+        self._lost.put_nowait(scope)
+
+    def _drop(self, scope: str) -> int:
+        """Stop ``scope``'s live tables here, unsaved, and forget its lease."""
+        core = self._core
+        core.fences.pop(scope, None)
+        lost = [t for t in core.tables.values() if core.scope_of(t.chat) == scope]
+        for table in lost:
+            self._timers.freeze(table)
+            table.closed = True
+            core.tables.pop(table.id, None)
+        return len(lost)
 
     async def chat_unreachable(
         self, platform: str, chat_id: str, channel_id: str | None = None
@@ -504,6 +568,10 @@ class TableManager:
             return await self._dispatch(command)
         except Refused as refused:
             return Reply(refusal=refused.refusal(command.player), table_id=refused.table_id)
+        except FencedOut as exc:  # the table moved to another process: press again
+            self._fenced_out(exc)
+            refusal = Refused(RefusalReason.SHUTTING_DOWN).refusal(command.player)
+            return Reply(refusal=refusal)
 
     async def _localized(self, command: Command) -> Command:
         """``command`` with its chat speaking the chat's language (one precedence rule:
@@ -729,7 +797,7 @@ class TableManager:
     async def announce_season_finals(self) -> int:
         """Send the final standings of every ended season of this process's chats
         (also done with each claim heartbeat); returns how many were sent."""
-        return await self._standings.announce_season_finals(set(self._claimed))
+        return await self._standings.announce_season_finals(set(self._core.fences))
 
     async def history(
         self, *, player: PlayerRef | None = None, chat: ChatRef | None = None, limit: int = 20

@@ -1,13 +1,20 @@
-"""One process at a time runs a platform's live tables on a database (issue 13, item 4).
+"""Which process runs which live tables on a shared database: leases with fencing
+tokens (issue 13, item 4; issue 17).
 
-A process claims each platform it hosts in storage (``Storage.claim_tables``) before it
-restores that platform's tables, and renews the claim with a heartbeat while it runs. A
-second process asking for the same platform is refused with :class:`TablesHeldElsewhere`
-(two processes playing one table would deal, move and settle it twice). A claim whose
+Tables are grouped into scopes: a platform (``"telegram"``, whose update stream only one
+process may read) or a part of one (a Discord shard, ``"discord:3"``: its gateway events
+reach one connection). A process claims each scope it hosts in storage
+(``Storage.claim_tables``) before it restores that scope's tables, and renews the claim
+with a heartbeat while it runs. A second process asking for the same scope is refused
+with :class:`TablesHeldElsewhere` (two processes playing one table would deal, move and
+settle it twice); ``domino run`` on PostgreSQL then waits as a standby. A claim whose
 heartbeat stopped more than ``stale_after`` seconds ago, or whose process is known to be
-gone (same host, that process id no longer running, or our own id: a restarted container)
-is taken over. A process that finds its claim taken stops playing that platform's tables
-at once, without saving them again.
+gone (same host, that process id no longer running, or our own id: a restarted
+container) is taken over, and its fencing token grows by one. Every write of a table's
+snapshot or money carries the token it was claimed with and is refused in its own
+transaction once the token is stale, so a process that stalled past its lease (and
+does not know yet) changes nothing; it stops playing that scope's tables at once when
+its next write or heartbeat finds out.
 """
 
 from __future__ import annotations
@@ -20,17 +27,23 @@ from dataclasses import dataclass
 __all__ = [
     "CLAIM_STALE_SECONDS",
     "HEARTBEAT_SECONDS",
+    "STANDBY_SECONDS",
     "OwnerId",
     "TablesHeldElsewhere",
     "new_owner_id",
     "owner_is_gone",
 ]
 
-CLAIM_STALE_SECONDS = 30.0
-"""A claim whose heartbeat is older than this is abandoned (its process died)."""
+CLAIM_STALE_SECONDS = 20.0
+"""A claim whose heartbeat is older than this is abandoned (its process died). With the
+standby's look every :data:`STANDBY_SECONDS`, a dead process's tables resume elsewhere
+within 30 s (issue 17)."""
 
-HEARTBEAT_SECONDS = 10.0
+HEARTBEAT_SECONDS = 5.0
 """How often a running process renews its claims."""
+
+STANDBY_SECONDS = 5.0
+"""How often a standby process looks whether a scope it waits for became free."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +67,10 @@ class OwnerId:
         return cls(host, int(pid), rest)
 
 
-def new_owner_id() -> OwnerId:
-    """This process's id: its host name, process id and a random token."""
-    return OwnerId(socket.gethostname(), os.getpid(), uuid.uuid4().hex[:12])
+def new_owner_id(host: str | None = None) -> OwnerId:
+    """This process's id: its host name (or ``host``: ``DOMINO_INSTANCE``), process id
+    and a random token."""
+    return OwnerId(host or socket.gethostname(), os.getpid(), uuid.uuid4().hex[:12])
 
 
 def owner_is_gone(claim: str, me: OwnerId) -> bool:

@@ -74,7 +74,9 @@ class Settlement:
             table.stakes = {}
             return True  # robots never pay: no escrow to leave open (issue 13, item 8)
         try:
-            await core.storage.stake(table.id, player_ids, stake, now=core.clock.now())
+            await core.storage.stake(
+                table.id, player_ids, stake, now=core.clock.now(), fence=core.fence(table)
+            )
         except InsufficientFunds as exc:
             for index in humans:
                 state = table.seats[index]
@@ -103,7 +105,10 @@ class Settlement:
         if state.player_id is not None:
             with contextlib.suppress(UnknownMatchError, NotInMatchError, MatchClosedError):
                 await self.core.storage.forfeit(
-                    table.id, state.player_id, now=self.core.clock.now()
+                    table.id,
+                    state.player_id,
+                    now=self.core.clock.now(),
+                    fence=self.core.fence(table),
                 )
         state.forfeited = True
         state.away = True
@@ -140,6 +145,7 @@ class Settlement:
                 record=record,
                 results=player_results(table, match),
                 now=now,
+                fence=core.fence(table),
             )
             payouts_by_player, balances = settled.payouts, settled.balances
         except MatchClosedError as exc:
@@ -177,13 +183,17 @@ class Settlement:
         refunds: dict[int, int] = {}
         if reason in REFUNDING_CLOSES and table.stakes:
             try:
-                refunds = await core.storage.refund(table.id, now=core.clock.now())
+                refunds = await core.storage.refund(
+                    table.id, now=core.clock.now(), fence=core.fence(table)
+                )
             except (UnknownMatchError, MatchClosedError) as exc:
                 log.error("table %s: refund failed: %s", table.id, exc)
         elif reason is CloseReason.NO_HUMANS and table.stakes:
             # every human abandoned: their stakes were forfeited; the pot closes unpaid
             try:
-                await core.storage.settle(table.id, [], now=core.clock.now())
+                await core.storage.settle(
+                    table.id, [], now=core.clock.now(), fence=core.fence(table)
+                )
             except (UnknownMatchError, MatchClosedError) as exc:
                 log.error("table %s: closing the pot failed: %s", table.id, exc)
         self.timers.disarm_all(table)
@@ -201,7 +211,7 @@ class Settlement:
             ),
         )
         core.forget(table)
-        await core.storage.delete_table(table.id)
+        await core.storage.delete_table(table.id, fence=core.fence(table))
 
 
 def seat_record(state: Seat, robot_level: str) -> dict[str, Any]:

@@ -209,19 +209,20 @@ class StandingsBook:
             chat.key, period, changed_by=await core.player_id(player), now=core.clock.now()
         )
 
-    async def announce_season_finals(self, platforms: set[str], limit: int = 10) -> int:
-        """Tell each chat of ``platforms`` whose season ended its final standings, once
-        (:class:`~bot.core.events.SeasonEnded`); returns how many were announced."""
+    async def announce_season_finals(self, scopes: set[str], limit: int = 10) -> int:
+        """Tell each chat of ``scopes`` (lease scopes, ``Core.scope_of``) whose season
+        ended its final standings, once (:class:`~bot.core.events.SeasonEnded`); returns
+        how many were announced."""
         core = self.core
         storage, now = core.storage, core.clock.now()
         announced = 0
         for chat_key, season in await storage.due_season_finals(now):
             platform, _, chat_id = chat_key.partition(":")
-            if platform not in platforms or not core.outbox.ports_for(platform):
+            chat = ChatRef(platform, chat_id)
+            if core.scope_of(chat) not in scopes or not core.outbox.ports_for(platform):
                 continue
             if not await storage.mark_season_final(chat_key, season, now=now):
                 continue
-            chat = ChatRef(platform, chat_id)
             language = await storage.get_chat_language(chat_key)
             if language is not None:
                 chat = ChatRef(platform, chat_id, language=language)

@@ -19,7 +19,7 @@ from bot.core.vocabulary import RefusalReason
 from engine.match import Match
 from engine.robots import Robot
 from engine.rules import Rules
-from storage.base import Storage
+from storage.base import Fence, Storage
 
 __all__ = ["KEPT_MATCHES", "Core", "Ended", "HouseTimes"]
 
@@ -92,17 +92,34 @@ class Core:
     lobby: asyncio.Lock = field(default_factory=asyncio.Lock)
     stopped: bool = False  # stop() ran: storage may be closed, notes stay in memory
     matches_finished: int = 0
+    fences: dict[str, Fence] = field(default_factory=dict)  # scope -> this process's lease
+    partitions: dict[str, Callable[[ChatRef], str]] = field(default_factory=dict)
 
     def emit(self, table: Table, event: Event) -> None:
         self.outbox.emit(table, event)
 
+    def scope_of(self, chat: ChatRef) -> str:
+        """The lease scope a chat's tables belong to: its platform, or the part of it a
+        partition names (a Discord shard, ``"discord:3"``; ``bot.core.ownership``)."""
+        partition = self.partitions.get(chat.platform)
+        return chat.platform if partition is None else partition(chat)
+
+    def fence(self, table: Table) -> Fence | None:
+        """The fence ``table``'s writes carry: this process's lease of its scope, or None
+        when that scope is not claimed (tools, tests, the terminal)."""
+        return self.fences.get(self.scope_of(table.chat))
+
     async def save(self, table: Table) -> None:
-        """Snapshot ``table`` (lock held); a closed table has no snapshot."""
+        """Snapshot ``table`` (lock held); a closed table has no snapshot.
+
+        Raises:
+            FencedOut: another process took the table's scope over; nothing written.
+        """
         if table.closed:
             return
         now = self.clock.now()
         table.saved_at = now
-        await self.storage.save_table(table.id, table.snapshot(), now=now)
+        await self.storage.save_table(table.id, table.snapshot(), now=now, fence=self.fence(table))
 
     async def player_id(self, player: PlayerRef) -> int:
         """The storage id of ``player`` (their account is opened on first sight)."""

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from bot.core.clock import Clock
 from bot.core.table import Table
 from bot.core.vocabulary import DeadlineKind
+from storage.base import FencedOut
 
 __all__ = ["Pacer", "Timers"]
 
@@ -26,9 +27,16 @@ AwayHandler = Callable[[Table, int], Awaitable[None]]
 class Timers:
     """Arms and disarms tables' timers; runs the handler of each kind when one fires."""
 
-    def __init__(self, clock: Clock, pacer: Pacer) -> None:
+    def __init__(
+        self,
+        clock: Clock,
+        pacer: Pacer,
+        *,
+        on_fenced_out: Callable[[FencedOut], None] | None = None,
+    ) -> None:
         self.clock = clock
         self.pacer = pacer
+        self._on_fenced_out = on_fenced_out
         self._handlers: Mapping[DeadlineKind, DeadlineHandler] = {}
         self._on_away_expired: AwayHandler | None = None
 
@@ -72,7 +80,10 @@ class Timers:
             return
 
         async def expired() -> None:
-            await handler(table, seat)
+            try:
+                await handler(table, seat)
+            except FencedOut as exc:
+                self._fenced(exc)
 
         table.away_timers[seat] = self.clock.call_at(back_by, expired)
 
@@ -111,8 +122,16 @@ class Timers:
                 table.deadline_kind = None
                 table.timer = None
                 await self._handlers[kind](table)
+        except FencedOut as exc:
+            self._fenced(exc)
         finally:
             self.pacer.done(time.perf_counter() - started)
+
+    def _fenced(self, exc: FencedOut) -> None:
+        """A timer's write was refused: its table's scope belongs to another process."""
+        if self._on_fenced_out is None:
+            raise exc
+        self._on_fenced_out(exc)
 
 
 class Pacer:
