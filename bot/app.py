@@ -63,14 +63,21 @@ HEARTBEAT_SECONDS = 30.0
 async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int:
     """Host the platforms until ``stop`` is set (or SIGTERM/SIGINT arrives).
 
-    Returns the exit code: 0 after a clean shutdown, 1 when no platform could start or
-    another process runs their tables on this database, 2 when no token is configured.
+    Each platform's tables are leased (``bot.core.ownership``): a platform whose lease
+    another live process holds is, on PostgreSQL, waited for as a standby (looked at
+    every ``STANDBY_SECONDS``, taken over when its holder stops renewing) and, on
+    SQLite, refused.
+
+    Returns the exit code: 0 after a clean shutdown, 1 when no platform could start,
+    another process runs their tables on this (SQLite) database, or this process lost
+    its lease to another one (restart it: it comes back as a standby), 2 when no token
+    is configured.
     """
     if not settings.platforms:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
     from bot.commands.doctor import heartbeat_path
-    from bot.core import TableManager, TablesHeldElsewhere, tune_gc_for_serving
+    from bot.core import TableManager, new_owner_id, tune_gc_for_serving
     from bot.logs import EventLog
     from storage import open_storage, redact_dsn
 
@@ -87,68 +94,41 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         robot_delay=settings.robot_delay,
         robot_level=settings.robot_level,
         default_preset=settings.default_preset,
+        owner=new_owner_id(settings.instance),
     )
     manager.register("*", EventLog())  # one log line per event, with table and player ids
-    front_ends: dict[str, FrontEnd] = {}
-    started: dict[str, FrontEnd] = {}
+    host = _Host(settings, manager, storage, stop)
     web = _build_web(settings, manager)
+    code = 0
     try:
         if web is not None:
             port = await web.start(settings.web_host, settings.web_port)
             log.info(
                 "web table at %s (listening on %s:%d)", web.public_url, settings.web_host, port
             )
-        # The Telegram front end takes the manager's events from the moment it is built
-        # (they wait for its connection), so the tables are restored after it connects
-        # (its token checked) and before its long polling begins: a press made while the
-        # bot was down finds its table. Discord registers when it connects, so it
-        # connects before the restore. Only the tables of the platforms that connected
-        # are restored: the others' stay in storage, not played on without their humans.
-        telegram_fe = _build_telegram(settings, manager, storage, web)
-        if settings.discord_token is not None:
-            discord_fe = await _start_platform("discord", settings, manager, storage, web)
-            if discord_fe is not None:
-                started["discord"] = discord_fe
-        if telegram_fe is not None and await _start_telegram(telegram_fe, telegram_fe.connect):
-            started["telegram"] = telegram_fe
-        try:
-            await manager.start(platforms=set(started))
-        except TablesHeldElsewhere as exc:
-            # two processes must never play one table: the other one keeps them
-            log.error("%s", exc)
-            front_ends = dict(started)
-            return 1
-        if telegram_fe is not None and "telegram" in started:
-            polled = await _start_telegram(telegram_fe, telegram_fe.poll)
-            if not polled:
-                del started["telegram"]
-        front_ends = {name: started[name] for name in settings.platforms if name in started}
-        if not front_ends:
-            log.error("no platform could start; see the lines above, or run `domino doctor`")
+        host.telegram = _build_telegram(settings, manager, storage, web)
+        host.links = web
+        if not await host.start_what_is_free():
             return 1
         tune_gc_for_serving()
-        log.info("hosting %s", ", ".join(front_ends))
         beat = asyncio.create_task(_heartbeat(heartbeat_path(settings.db), stop))
-        watchers = [
-            asyncio.create_task(_watch(name, fe, stop, len(front_ends)))
-            for name, fe in front_ends.items()
-        ]
-        await stop.wait()
+        code = await host.serve_until_stopped()
         log.info("shutting down: no new commands, finishing what is in flight")
-        for task in (beat, *watchers):
-            task.cancel()
-        await asyncio.gather(beat, *watchers, return_exceptions=True)
+        beat.cancel()
+        await asyncio.gather(beat, return_exceptions=True)
     finally:
         # Freeze the tables first: no robot move or timer from here on, every table saved,
         # and the events already decided handed to the front ends while they still run,
         # so a player whose turn came just before the signal gets their buttons.
         await manager.stop()
-        for name, front_end in front_ends.items():
+        for name, front_end in host.front_ends.items():
             await _flush(name, front_end)
             try:  # no more commands; what the front end still holds is sent
                 await front_end.stop()
             except Exception:  # one platform's failure must not stop the others' shutdown
                 log.exception("%s did not stop cleanly", name)
+        if host.telegram is not None and "telegram" not in host.front_ends:
+            await _quiet_stop(host.telegram)  # built, never started (a standby)
         await manager.stop()  # saves what a command that slipped in before that changed
         if web is not None:
             await web.stop()
@@ -157,7 +137,138 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(sig)
     log.info("stopped; every table is saved")
-    return 0
+    return code
+
+
+class _Host:
+    """The platforms of one ``domino run``: which are served, which wait as standbys."""
+
+    def __init__(
+        self, settings: Settings, manager: TableManager, storage: Storage, stop: asyncio.Event
+    ) -> None:
+        self.settings = settings
+        self.manager = manager
+        self.storage = storage
+        self.stop = stop
+        self.shared = is_shared(settings)
+        self.telegram: TelegramFrontEnd | None = None
+        self.links: TableLinks | None = None
+        self.front_ends: dict[str, FrontEnd] = {}
+        self.waiting: dict[str, list[str]] = {
+            name: self.scopes_of(name) for name in settings.platforms
+        }
+        self._told: set[str] = set()
+        self._watchers: list[asyncio.Task[None]] = []
+
+    def scopes_of(self, platform: str) -> list[str]:
+        """The lease scopes ``platform`` is served under (``bot.core.ownership``)."""
+        return [platform]
+
+    async def start_what_is_free(self) -> bool:
+        """Start each waiting platform whose lease is free; False when this process
+        should exit (refused on SQLite, or nothing left to serve or wait for)."""
+        from bot.core import TablesHeldElsewhere
+
+        started: list[str] = []
+        for name, scopes in list(self.waiting.items()):
+            try:
+                await self.manager.claim(scopes)
+            except TablesHeldElsewhere as exc:
+                if not self.shared:
+                    # two processes must never play one table: the other one keeps them
+                    log.error("%s", exc)
+                    return False
+                if name not in self._told:
+                    self._told.add(name)
+                    log.warning("standby for %s: %s", name, exc)
+                continue
+            del self.waiting[name]
+            if name in self._told:
+                log.warning("%s: taking over as the active process", name)
+            front_end = await self._start(name, scopes)
+            if front_end is None:
+                await self.manager.release(scopes)
+                continue
+            self.front_ends[name] = front_end
+            self._watchers.append(asyncio.create_task(self._watch(name, front_end)))
+            started.append(name)
+        if started:
+            log.info("hosting %s", ", ".join(started))
+        if not self.front_ends and not self.waiting:
+            log.error("no platform could start; see the lines above, or run `domino doctor`")
+            return False
+        return True
+
+    async def _start(self, name: str, scopes: list[str]) -> FrontEnd | None:
+        """Connect a platform, restore its tables, then let commands in (Telegram polls
+        after the restore, so a press made while the bot was down finds its table;
+        Discord registers its port when it connects, so it connects first)."""
+        settings, manager, storage = self.settings, self.manager, self.storage
+        if name == "telegram":
+            front_end = self.telegram
+            if front_end is None or not await _start_telegram(front_end, front_end.connect):
+                return None
+            await manager.start(platforms=scopes)
+            if not await _start_telegram(front_end, front_end.poll):
+                return None
+            return front_end
+        started = await _start_platform(name, settings, manager, storage, self.links)
+        if started is not None:
+            await manager.start(platforms=scopes)
+        return started
+
+    async def serve_until_stopped(self) -> int:
+        """Serve until the stop signal, a lost lease (exit 1) or every platform's end;
+        a standby looks for free leases every ``STANDBY_SECONDS``."""
+        from bot.core import STANDBY_SECONDS
+
+        lost = asyncio.create_task(self.manager.lost())
+        stopping = asyncio.create_task(self.stop.wait())
+        code = 0
+        try:
+            while not self.stop.is_set():
+                timeout = STANDBY_SECONDS if self.waiting else None
+                done, _ = await asyncio.wait(
+                    {lost, stopping}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                )
+                if lost in done:
+                    log.error(
+                        "lost the %s lease to another process: stopping (a restart waits"
+                        " as a standby)",
+                        lost.result(),
+                    )
+                    code = 1
+                    break
+                if self.waiting and not self.stop.is_set() and not await self.start_what_is_free():
+                    code = 1
+                    break
+        finally:
+            for task in (lost, stopping, *self._watchers):
+                task.cancel()
+            await asyncio.gather(lost, stopping, *self._watchers, return_exceptions=True)
+        return code
+
+    async def _watch(self, name: str, front_end: FrontEnd) -> None:
+        """Report a platform whose connection ends; the others keep running."""
+        try:
+            await front_end.wait_closed()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.error("%s disconnected: %s", name, exc)
+        else:
+            if not self.stop.is_set():
+                log.error("%s disconnected", name)
+        if len(self.front_ends) == 1 and not self.waiting and not self.stop.is_set():
+            self.stop.set()
+
+
+def is_shared(settings: Settings) -> bool:
+    """Whether several processes may serve one database (PostgreSQL): a platform held
+    elsewhere is then waited for as a standby instead of refused."""
+    from storage import is_postgres_url
+
+    return is_postgres_url(settings.db)
 
 
 def _build_web(settings: Settings, manager: TableManager) -> WebTable | None:
@@ -279,21 +390,6 @@ async def _flush(name: str, front_end: FrontEnd) -> None:
 async def _quiet_stop(front_end: FrontEnd) -> None:
     with contextlib.suppress(Exception):
         await front_end.stop()
-
-
-async def _watch(name: str, front_end: FrontEnd, stop: asyncio.Event, count: int) -> None:
-    """Report a platform whose connection ends; the others keep running."""
-    try:
-        await front_end.wait_closed()
-    except asyncio.CancelledError:
-        raise
-    except Exception as exc:
-        log.error("%s disconnected: %s", name, exc)
-    else:
-        if not stop.is_set():
-            log.error("%s disconnected", name)
-    if count == 1 and not stop.is_set():
-        stop.set()
 
 
 async def _heartbeat(path: Path, stop: asyncio.Event) -> None:

@@ -31,6 +31,9 @@ class Settings(BaseSettings):
         robot_delay: ``DOMINO_ROBOT_DELAY``: seconds a robot waits before moving (the same
             for every move, so its speed tells nothing; robots.md "Table manners").
         default_preset: ``DOMINO_DEFAULT_PRESET``: rules of a chat whose admins chose none.
+        instance: ``DOMINO_INSTANCE``: this process's name in the table leases and logs
+            (default: the host name); give each process of a multi-process deployment
+            its own (README, "More than one machine").
         telegram_token: ``TELEGRAM_TOKEN`` from BotFather; Telegram is off without it.
         telegram_api_base_url: ``TELEGRAM_API_BASE_URL``: a self-hosted Bot API server
             (e.g. ``http://localhost:8081/bot``); empty for Telegram's own.
@@ -63,6 +66,9 @@ class Settings(BaseSettings):
     )
     default_preset: str = Field(
         "venezolano", validation_alias=AliasChoices("DOMINO_DEFAULT_PRESET")
+    )
+    instance: str | None = Field(
+        None, pattern=r"^[A-Za-z0-9._-]{1,64}$", validation_alias=AliasChoices("DOMINO_INSTANCE")
     )
     telegram_token: SecretStr | None = Field(None, validation_alias=AliasChoices("TELEGRAM_TOKEN"))
     telegram_api_base_url: str | None = Field(
@@ -101,6 +107,7 @@ class Settings(BaseSettings):
         return url
 
     @field_validator(
+        "instance",
         "web_secret",
         "telegram_webapp",
         "telegram_token",

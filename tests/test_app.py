@@ -531,3 +531,131 @@ async def test_a_second_bot_on_the_same_database_refuses_to_run_the_tables_the_f
         assert await storage.check_ledger() == []
     finally:
         await storage.close()
+
+
+# ---------------------------------------------------------------- several processes (issue 17)
+
+
+async def telegram_tables_of(dsn: str) -> list[dict[str, Any]]:
+    from storage.postgres import PostgresStorage
+
+    storage = await PostgresStorage.open(dsn)
+    try:
+        return await storage.load_tables()
+    finally:
+        await storage.close()
+
+
+async def test_two_processes_on_postgresql_one_killed_mid_hand_the_other_resumes_within_30_s(
+    tmp_path: Path, telegram: FakeTelegram, postgres_dsn: str
+) -> None:
+    import asyncpg
+
+    from storage.postgres import PostgresStorage
+
+    ana = telegram.add_user(1001, "Ana")
+    telegram.add_group(GROUP, "Dominó", admins={1001})
+    base = bot_env(tmp_path, DOMINO_DB=postgres_dsn, **telegram_env(telegram))
+    player = TelegramPlayer(telegram, ana)
+    async with (
+        running({**base, "DOMINO_INSTANCE": "bot-a"}, tmp_path) as first,
+        running({**base, "DOMINO_INSTANCE": "bot-b"}, tmp_path) as second,
+    ):
+        await first.wait_for_line(r"hosting telegram$")
+        # the second finds the lease held: it waits, neither polling Telegram nor playing
+        await second.wait_for_line(r"standby for telegram: another process \(bot-a:")
+        await open_telegram_table(telegram, ana)
+        await player.play(2)
+        message, data = await wait_until(player.turn)
+        [before] = await telegram_tables_of(postgres_dsn)
+        moves_before = len(before["record"]["hands"][-1]["moves"])
+
+        await first.kill()  # kill -9 mid-hand: nothing saved, nothing released
+        killed_at = time.monotonic()
+        player.pressed.add(data)
+        query = telegram.press(ana, message, data)  # Telegram keeps it for whoever polls
+        await second.wait_for_line(r"telegram: taking over as the active process", timeout=40)
+        answer = await telegram.answer_to(query, timeout=40)
+        took = time.monotonic() - killed_at
+        print(f"kill -9 -> the pressed move answered by the other process: {took:.1f} s")
+        assert took <= 30.0, f"the table resumed {took:.1f} s after the kill"
+        assert not answer.params.get("show_alert"), answer.params  # her move was played
+        assert await player.play_to_the_end(timeout=90) > 0
+        await asyncio.sleep(0.5)
+        assert await second.stop() == 0
+    assert "lost the telegram lease" not in second.log
+
+    storage = await PostgresStorage.open(postgres_dsn)
+    try:
+        assert await storage.load_tables() == []
+        [stored] = await storage.match_records()
+        match = replay(stored.record)  # every move once, in order: no double move
+        assert match.is_over and max(match.score) >= 50
+        # the hand in play at the kill went on from where the dead process left it
+        hand = stored.record["hands"][len(before["record"]["hands"]) - 1]["moves"]
+        assert hand[:moves_before] == before["record"]["hands"][-1]["moves"]
+        player_row = await storage.ensure_player("telegram", "1001", "Ana", now=0.0)
+        expected = 1010 if match.winner_team == 0 else 990
+        assert await storage.balance(player_row.id) == expected
+        assert await storage.check_ledger() == []
+        claim = await storage.tables_claim("telegram")
+        assert claim is None  # the second released it when it stopped
+    finally:
+        await storage.close()
+    conn = await asyncpg.connect(postgres_dsn)
+    try:
+        # no dollar lost or created: every account sums to zero with the house, and the
+        # lease's fencing token went up once for each owner (bot-a, then bot-b)
+        assert await conn.fetchval("SELECT SUM(balance) FROM accounts") == 0
+        assert await conn.fetchval(
+            "SELECT fence FROM table_claims WHERE platform = 'telegram'"
+        ) == 2
+        assert await conn.fetchval("SELECT COUNT(*) FROM matches") == 1
+    finally:
+        await conn.close()
+
+
+async def test_a_process_stalled_past_its_lease_is_fenced_out_and_exits_when_it_wakes(
+    tmp_path: Path, telegram: FakeTelegram, postgres_dsn: str
+) -> None:
+    from storage.postgres import PostgresStorage
+
+    ana = telegram.add_user(1001, "Ana")
+    telegram.add_group(GROUP, "Dominó", admins={1001})
+    base = bot_env(tmp_path, DOMINO_DB=postgres_dsn, **telegram_env(telegram))
+    player = TelegramPlayer(telegram, ana)
+    async with (
+        running({**base, "DOMINO_INSTANCE": "bot-a"}, tmp_path) as first,
+        running({**base, "DOMINO_INSTANCE": "bot-b"}, tmp_path) as second,
+    ):
+        await first.wait_for_line(r"hosting telegram$")
+        await second.wait_for_line(r"standby for telegram")
+        await open_telegram_table(telegram, ana)
+        await player.play(1)
+        assert first.proc is not None
+        first.proc.send_signal(signal.SIGSTOP)  # a process that hangs, not one that died
+        try:
+            await second.wait_for_line(r"telegram: taking over as the active process", timeout=40)
+            await player.play(2)  # played by the second
+        finally:
+            first.proc.send_signal(signal.SIGCONT)
+        # the first wakes up still believing it owns the table: its next write or
+        # heartbeat meets the fence; it stops at once, and a supervisor's restart would
+        # make it a standby
+        assert await first.wait(timeout=30) == 1
+        assert "lost the telegram lease to another process" in first.log
+        assert await player.play_to_the_end(timeout=90) > 0
+        await asyncio.sleep(0.5)
+        assert await second.stop() == 0
+
+    storage = await PostgresStorage.open(postgres_dsn)
+    try:
+        assert await storage.load_tables() == []
+        [stored] = await storage.match_records()
+        match = replay(stored.record)
+        assert match.is_over
+        player_row = await storage.ensure_player("telegram", "1001", "Ana", now=0.0)
+        assert await storage.balance(player_row.id) == (1010 if match.winner_team == 0 else 990)
+        assert await storage.check_ledger() == []
+    finally:
+        await storage.close()
