@@ -27,6 +27,9 @@ RUN useradd --create-home --uid 10001 domino \
     && chown domino:domino /data
 USER domino
 VOLUME ["/data"]
+# Run from the volume: the heartbeat of a bot on PostgreSQL (domino.heartbeat in the
+# working directory) is written there too.
+WORKDIR /data
 
 # Healthy while the bot's heartbeat (written every 30 s beside the database) is fresh
 # and the database opens.

@@ -43,3 +43,30 @@ def test_the_image_installs_every_font_and_licence_the_renderer_ships() -> None:
     assert "NotoEmoji-SemiBold.ttf" in fonts and "LICENSE-NotoEmoji.txt" in fonts
     assert all(any(fnmatch(name, pattern) for pattern in patterns) for name in fonts)
     assert "render" in copied()
+
+
+def test_compose_runs_two_bots_from_this_image_on_one_postgresql_each_with_its_own_name():
+    """Issue 17: compose.yaml, the multi-process deployment of the README."""
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    services = compose["services"]
+    assert set(services) == {"db", "bot-1", "bot-2"}
+    assert services["db"]["image"].startswith("postgres:")
+    bots = [services["bot-1"], services["bot-2"]]
+    for bot in bots:
+        assert bot["build"] == "."
+        assert bot["restart"] == "unless-stopped"
+        assert bot["depends_on"] == {"db": {"condition": "service_healthy"}}
+        assert bot["environment"]["DOMINO_DB"].startswith("postgresql://domino:")
+        assert bot["environment"]["DOMINO_DB"].endswith("@db:5432/domino")
+    assert bots[0]["environment"]["DOMINO_DB"] == bots[1]["environment"]["DOMINO_DB"]
+    assert [b["environment"]["DOMINO_INSTANCE"] for b in bots] == ["bot-1", "bot-2"]
+    assert bots[0]["volumes"] != bots[1]["volumes"]  # each its own heartbeat
+
+
+def test_the_image_runs_from_its_data_volume_so_the_heartbeat_is_writable():
+    lines = (ROOT / "Dockerfile").read_text().splitlines()
+    workdirs = [line.split()[1] for line in lines if line.startswith("WORKDIR ")]
+    assert workdirs[-1] == "/data"
+    assert lines.index("USER domino") < lines.index("WORKDIR /data")
