@@ -60,7 +60,7 @@ _HERE = Path(__file__).parent.resolve()
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from storage import is_postgres_url, redact_dsn  # noqa: E402
-from storage.base import InsufficientFunds, PlayerResult, Storage  # noqa: E402
+from storage.base import Fence, InsufficientFunds, PlayerResult, Storage  # noqa: E402
 from storage.ratings import ROBOT_SKILLS  # noqa: E402
 from storage.sqlite import SqliteStorage  # noqa: E402
 
@@ -108,6 +108,7 @@ async def _table(
     latencies: dict[str, list[float]],
     refused: list[int],
     path: str,
+    fence: Fence | None,
 ) -> None:
     for n in range(matches):
         humans = rng.sample(player_ids, rng.choice((2, 3, 4, 4, 4)))
@@ -117,7 +118,7 @@ async def _table(
         clock[0] += 1.0
         t0 = time.perf_counter()
         try:
-            await storage.stake(match_id, humans, 10, now=clock[0])
+            await storage.stake(match_id, humans, 10, now=clock[0], fence=fence)
         except InsufficientFunds:
             refused[0] += 1
             continue
@@ -133,10 +134,16 @@ async def _table(
         record = _record(match_id, seats, robots, winning_team, rng)
         if path == "finish":
             await storage.finish_match(
-                match_id, "bench:1", winners=winners, record=record, results=results, now=clock[0]
+                match_id,
+                "bench:1",
+                winners=winners,
+                record=record,
+                results=results,
+                now=clock[0],
+                fence=fence,
             )
         else:
-            await storage.settle(match_id, winners, now=clock[0])
+            await storage.settle(match_id, winners, now=clock[0], fence=fence)
             if path == "separate":
                 await storage.record_match(match_id, "bench:1", record, results, now=clock[0])
                 for pid in humans:
@@ -155,6 +162,7 @@ async def run(
     path: str,
     connections: int = 8,
     figures: dict[str, float] | None = None,
+    fenced: bool = True,
 ) -> int:
     storage: Storage
     if is_postgres_url(db):
@@ -174,6 +182,12 @@ async def run(
             (await storage.ensure_player("bench", str(i), f"Jugador {i}", now=0.0)).id
             for i in range(players)
         ]
+        fence = None
+        if fenced:  # as a serving process writes: each write checks its table's lease
+            scope = f"bench:{run_id or 'sqlite'}"
+            token = await storage.claim_tables(scope, "bench", now=0.0, replacing=None)
+            assert token is not None
+            fence = Fence(scope, "bench", token)
         rng = random.Random(seed)
         clock = [0.0]
         latencies: dict[str, list[float]] = {"stake": [], "finish": []}
@@ -193,6 +207,7 @@ async def run(
                     latencies,
                     refused,
                     path,
+                    fence,
                 )
                 for t in range(tables)
             )
@@ -203,6 +218,7 @@ async def run(
         writes = {"finish": 2, "separate": 3, "settle": 2}[path]
         print(f"database: {where}")
         print(f"path: {path} ({_PATH_HELP[path]})")
+        print("writes: " + ("fenced (a lease checked in each)" if fenced else "unfenced"))
         print(
             f"{matches} matches over {tables} concurrent tables, {players} players:"
             f" {played} staked and finished, {refused[0]} refused (insufficient funds)"
@@ -418,6 +434,11 @@ def main(argv: list[str] | None = None) -> int:
         "--connections", type=int, default=8, help="PostgreSQL connections (operations at once)"
     )
     parser.add_argument(
+        "--unfenced",
+        action="store_true",
+        help="write without the lease's fencing token (to measure what the check costs)",
+    )
+    parser.add_argument(
         "--rating-matches",
         type=int,
         default=2000,
@@ -439,12 +460,23 @@ def main(argv: list[str] | None = None) -> int:
                     args.path,
                     args.connections,
                     figures,
+                    not args.unfenced,
                 )
             )
             print()
         db = Path(args.db) if args.db is not None and not postgres else Path(tmp) / "bench.db"
         code |= asyncio.run(
-            run(args.matches, args.tables, args.players, db, args.seed, args.path, 1, figures)
+            run(
+                args.matches,
+                args.tables,
+                args.players,
+                db,
+                args.seed,
+                args.path,
+                1,
+                figures,
+                not args.unfenced,
+            )
         )
         if len(figures) > 1:
             print()
