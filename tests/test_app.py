@@ -536,6 +536,19 @@ async def test_a_second_bot_on_the_same_database_refuses_to_run_the_tables_the_f
 # ---------------------------------------------------------------- several processes (issue 17)
 
 
+@contextlib.asynccontextmanager
+async def active_and_standby(
+    env: dict[str, str], cwd: Path
+) -> AsyncIterator[tuple[BotProcess, BotProcess]]:
+    """Two ``domino run`` on one database: bot-a hosts Telegram, then bot-b starts, finds
+    the lease held and waits as a standby, neither polling Telegram nor playing."""
+    async with running({**env, "DOMINO_INSTANCE": "bot-a"}, cwd) as first:
+        await first.wait_for_line(r"hosting telegram$")
+        async with running({**env, "DOMINO_INSTANCE": "bot-b"}, cwd) as second:
+            await second.wait_for_line(r"standby for telegram: another process \(bot-a:")
+            yield first, second
+
+
 async def telegram_tables_of(dsn: str) -> list[dict[str, Any]]:
     from storage.postgres import PostgresStorage
 
@@ -557,13 +570,7 @@ async def test_two_processes_on_postgresql_one_killed_mid_hand_the_other_resumes
     telegram.add_group(GROUP, "Dominó", admins={1001})
     base = bot_env(tmp_path, DOMINO_DB=postgres_dsn, **telegram_env(telegram))
     player = TelegramPlayer(telegram, ana)
-    async with (
-        running({**base, "DOMINO_INSTANCE": "bot-a"}, tmp_path) as first,
-        running({**base, "DOMINO_INSTANCE": "bot-b"}, tmp_path) as second,
-    ):
-        await first.wait_for_line(r"hosting telegram$")
-        # the second finds the lease held: it waits, neither polling Telegram nor playing
-        await second.wait_for_line(r"standby for telegram: another process \(bot-a:")
+    async with active_and_standby(base, tmp_path) as (first, second):
         await open_telegram_table(telegram, ana)
         await player.play(2)
         message, data = await wait_until(player.turn)
@@ -607,9 +614,9 @@ async def test_two_processes_on_postgresql_one_killed_mid_hand_the_other_resumes
         # no dollar lost or created: every account sums to zero with the house, and the
         # lease's fencing token went up once for each owner (bot-a, then bot-b)
         assert await conn.fetchval("SELECT SUM(balance) FROM accounts") == 0
-        assert await conn.fetchval(
-            "SELECT fence FROM table_claims WHERE platform = 'telegram'"
-        ) == 2
+        assert (
+            await conn.fetchval("SELECT fence FROM table_claims WHERE platform = 'telegram'") == 2
+        )
         assert await conn.fetchval("SELECT COUNT(*) FROM matches") == 1
     finally:
         await conn.close()
@@ -624,12 +631,7 @@ async def test_a_process_stalled_past_its_lease_is_fenced_out_and_exits_when_it_
     telegram.add_group(GROUP, "Dominó", admins={1001})
     base = bot_env(tmp_path, DOMINO_DB=postgres_dsn, **telegram_env(telegram))
     player = TelegramPlayer(telegram, ana)
-    async with (
-        running({**base, "DOMINO_INSTANCE": "bot-a"}, tmp_path) as first,
-        running({**base, "DOMINO_INSTANCE": "bot-b"}, tmp_path) as second,
-    ):
-        await first.wait_for_line(r"hosting telegram$")
-        await second.wait_for_line(r"standby for telegram")
+    async with active_and_standby(base, tmp_path) as (first, second):
         await open_telegram_table(telegram, ana)
         await player.play(1)
         assert first.proc is not None
