@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
 from test_manager import ANA, BETO, CHAT, run_table, seat_with_robots
@@ -65,3 +66,20 @@ async def test_after_the_match_the_players_closed_table_here_is_found_without_it
     assert isinstance(found, AnalysisReply) and found.table_id == table_id
     elsewhere = await manager.analyze(ANA, ChatRef("test", "other-group"))
     assert isinstance(elsewhere, Refusal) and elsewhere.reason is RefusalReason.NO_TABLE
+
+
+async def test_starting_an_analysis_refuses_at_once_or_hands_back_the_search_under_way(
+    make_manager, clock
+):
+    manager = make_manager(analysis_executor=ThreadPoolExecutor(1))
+    table_id = await seat_with_robots(manager, clock)
+    early = manager.start_analysis(ANA, CHAT)  # not a coroutine: no waiting for a refusal
+    assert isinstance(early, Refusal) and early.reason is RefusalReason.NO_FINISHED_HAND
+    await run_table(manager, clock, table_id, [ANA])
+    search = manager.start_analysis(ANA, None, table_id)
+    assert isinstance(search, asyncio.Future)
+    found = await search
+    match = manager.match_of(table_id)
+    assert match is not None
+    assert found.analysis == analyze_hand(match, len(match.hands) - 1, 0)
+    assert found == await manager.analyze(ANA, None, table_id)
