@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from test_manager import ANA, BETO, CHAT, run_table, seat_with_robots
+from conftest import run_table
+from test_manager import ANA, BETO, CHAT, my_tiles, seat_with_robots
 
-from bot.core import ChatRef, PressButton, Refusal, RefusalReason, ShowMyTiles
+from bot.core import ChatRef, PressButton, Refusal, RefusalReason
 from bot.core.analysis import AnalysisReply
+from bot.core.bus import TableManager
+from bot.core.clock import ManualClock
 from engine.robots.analysis import analyze_hand
 
 
-async def test_before_a_hand_ends_there_is_nothing_to_analyse(make_manager, clock):
+async def test_before_a_hand_ends_there_is_nothing_to_analyse(
+    make_manager: Callable[..., TableManager], clock: ManualClock
+) -> None:
     manager = make_manager(analysis_executor=ThreadPoolExecutor(1))
     await seat_with_robots(manager, clock)
     found = await manager.analyze(ANA, CHAT)
@@ -21,13 +28,15 @@ async def test_before_a_hand_ends_there_is_nothing_to_analyse(make_manager, cloc
     assert isinstance(other, Refusal) and other.reason is RefusalReason.NO_TABLE
 
 
-async def test_the_last_finished_hand_of_the_players_seat_is_analysed(make_manager, clock):
+async def test_the_last_finished_hand_of_the_players_seat_is_analysed(
+    make_manager: Callable[..., TableManager], clock: ManualClock
+) -> None:
     manager = make_manager(analysis_executor=ThreadPoolExecutor(1))
     table_id = await seat_with_robots(manager, clock)
     while (match := manager.match_of(table_id)) is not None and len(match.hands) < 2:
         if manager.table_state(table_id).turn == 0:  # type: ignore[union-attr]
-            (tiles,) = (await manager.handle(ShowMyTiles(ANA, None, table_id))).events
-            await manager.handle(PressButton(ANA, tiles.moves[0].payload))  # type: ignore[attr-defined]
+            tiles = await my_tiles(manager, ANA, table_id)
+            await manager.handle(PressButton(ANA, tiles.moves[0].payload))
         await clock.advance(1.0)
     found = await manager.analyze(ANA, CHAT)
     assert isinstance(found, AnalysisReply)
@@ -39,8 +48,8 @@ async def test_the_last_finished_hand_of_the_players_seat_is_analysed(make_manag
 
 
 async def test_a_finished_match_is_analysed_from_the_table_kept_after_it_closed(
-    make_manager, clock
-):
+    make_manager: Callable[..., TableManager], clock: ManualClock
+) -> None:
     manager = make_manager()  # the default: a worker process
     table_id = await seat_with_robots(manager, clock)
     await run_table(manager, clock, table_id, [ANA])
@@ -56,8 +65,8 @@ async def test_a_finished_match_is_analysed_from_the_table_kept_after_it_closed(
 
 
 async def test_after_the_match_the_players_closed_table_here_is_found_without_its_id(
-    make_manager, clock
-):
+    make_manager: Callable[..., TableManager], clock: ManualClock
+) -> None:
     manager = make_manager(analysis_executor=ThreadPoolExecutor(1))
     table_id = await seat_with_robots(manager, clock)
     await run_table(manager, clock, table_id, [ANA])
@@ -65,3 +74,20 @@ async def test_after_the_match_the_players_closed_table_here_is_found_without_it
     assert isinstance(found, AnalysisReply) and found.table_id == table_id
     elsewhere = await manager.analyze(ANA, ChatRef("test", "other-group"))
     assert isinstance(elsewhere, Refusal) and elsewhere.reason is RefusalReason.NO_TABLE
+
+
+async def test_starting_an_analysis_refuses_at_once_or_hands_back_the_search_under_way(
+    make_manager: Callable[..., TableManager], clock: ManualClock
+) -> None:
+    manager = make_manager(analysis_executor=ThreadPoolExecutor(1))
+    table_id = await seat_with_robots(manager, clock)
+    early = manager.start_analysis(ANA, CHAT)  # not a coroutine: no waiting for a refusal
+    assert isinstance(early, Refusal) and early.reason is RefusalReason.NO_FINISHED_HAND
+    await run_table(manager, clock, table_id, [ANA])
+    search = manager.start_analysis(ANA, None, table_id)
+    assert isinstance(search, asyncio.Future)
+    found = await search
+    match = manager.match_of(table_id)
+    assert match is not None
+    assert found.analysis == analyze_hand(match, len(match.hands) - 1, 0)
+    assert found == await manager.analyze(ANA, None, table_id)

@@ -7,8 +7,11 @@ The pictures the fake received are written to ``/tmp/tg-pics/`` to be looked at.
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from telegram import MessageEntity, User
 
@@ -18,6 +21,25 @@ from tests.fake_telegram import Call, TelegramWorld
 
 GROUP = -1003000
 PICTURES = Path("/tmp/tg-pics")
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class HeldSearch(ThreadPoolExecutor):
+    """An analysis executor whose searches wait for :attr:`release`: the press must be
+    answered, and other updates served, while the search is still under way."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.release = threading.Event()
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        def held() -> T:
+            self.release.wait(timeout=60)
+            return fn(*args, **kwargs)
+
+        return super().submit(held)
 
 
 def _keep(world: TelegramWorld, call: Call, name: str) -> None:
@@ -302,34 +324,91 @@ async def test_a_past_season_is_shown_by_its_key_or_as_the_previous_one() -> Non
         )
 
 
+def _results(world: TelegramWorld) -> list[dict[str, Any]]:
+    """The hand results in the group: the messages with the analysis button."""
+    return [
+        m for m in world.fake.messages_in(GROUP)
+        if "🔍" in json.dumps((m.get("reply_markup") or {}), ensure_ascii=False)
+    ]  # fmt: skip
+
+
+def _said(call: Call) -> str:
+    return (call.caption() if call.method == "sendPhoto" else call.params["text"]) or ""
+
+
 async def test_what_should_i_have_played_answers_under_the_hand_and_with_a_command() -> None:
-    async with TelegramWorld(platforms=["telegram"]) as world:
+    search = HeldSearch()
+    async with TelegramWorld(platforms=["telegram"], analysis_executor=search) as world:
         users = await _four_humans_play(world)
         group = world.fake.groups[GROUP]
-        results = [
-            m for m in world.fake.messages_in(GROUP)
-            if "🔍" in json.dumps((m.get("reply_markup") or {}), ensure_ascii=False)
-        ]  # fmt: skip
+        results = _results(world)
         assert results, "every hand's result carries the analysis button"
         data = _button(results[0], "¿Qué debí jugar?")
         assert data.startswith("dma:")
         mark = len(world.fake.calls)
         query = world.fake.press(users[0], results[0], data)
         answer = await world.fake.answer_to(query, timeout=20)
-        assert answer.params.get("text") == "Te lo envié por privado."
-        sent = [
-            c for c in world.fake.calls[mark:]
-            if c.method in ("sendPhoto", "sendMessage") and c.chat_id == users[0].id
-        ]  # fmt: skip
-        text = sent[-1].caption() if sent[-1].method == "sendPhoto" else sent[-1].params["text"]
-        assert (text or "").startswith("Mano ")
-        assert "precisión" in (text or "") or "no tuviste ninguna elección" in (text or "")
+        assert answer.params.get("text") == "Analizando…"
+        assert not answer.params.get("show_alert")
+        # the search is still held: other updates are served meanwhile, nothing sent yet
+        top = await _top(world, users[1])
+        private = ("sendPhoto", "sendMessage")
+        assert [
+            c for c in world.fake.calls[mark:] if c.method in private and c.chat_id == users[0].id
+        ] == []
+        search.release.set()
+        sent = await world.fake.wait_for(
+            private, lambda c: c.chat_id == users[0].id, after=mark, timeout=20
+        )
+        calls = world.fake.calls
+        assert calls.index(answer) < calls.index(top) < calls.index(sent)
+        text = _said(sent)
+        assert text.startswith("Mano ")
+        assert "precisión" in text or "no tuviste ninguna elección" in text
         forged = world.fake.press(users[0], results[0], "dma:no-such-table")
         refused = await world.fake.answer_to(forged, timeout=20)
         assert refused.params.get("show_alert") is True
         mark = await world.command(group, users[1], "/analisis")
         answer = await world.fake.wait_for(
-            ("sendPhoto", "sendMessage"), lambda c: c.chat_id == GROUP, after=mark, timeout=20
+            private, lambda c: c.chat_id == GROUP, after=mark, timeout=20
         )
-        said = answer.caption() if answer.method == "sendPhoto" else answer.params["text"]
-        assert (said or "").startswith("Mano ")
+        assert _said(answer).startswith("Mano ")
+    search.shutdown()
+
+
+async def test_the_analysis_button_asks_a_player_it_cannot_write_to_to_open_the_private_chat() -> (
+    None
+):
+    search = HeldSearch()
+    async with TelegramWorld(platforms=["telegram"], analysis_executor=search) as world:
+        ana = world.fake.add_user(3100, "Ana")
+        group = world.fake.add_group(GROUP, "Club Dominó", admins={3100})
+        await world.command(group, ana, "/jugar")
+        await world.settle()
+        await world.command(group, ana, "/robots")
+        await world.settle()
+        while not _results(world):
+            message = world.turn_message(ana)
+            if message is not None:
+                rows = message["reply_markup"]["inline_keyboard"]
+                await world.press(ana, message, rows[0][0]["callback_data"])
+            else:
+                when = world.clock.next_deadline()
+                assert when is not None
+                await world.clock.advance(max(0.0, when - world.clock.now()))
+            await world.settle()
+        world.fake.started.discard(ana.id)  # Ana blocked the bot after the hand
+        world.front.shared.reachable.discard(ana.id)
+        mark = len(world.fake.calls)
+        query = world.fake.press(ana, _results(world)[0], _button(_results(world)[0], "jugar?"))
+        answer = await world.fake.answer_to(query, timeout=20)
+        assert answer.params.get("show_alert") is True
+        assert answer.params.get("text") == (
+            "Todavía no puedo escribirte en privado. Abre nuestro chat privado, toca Iniciar y "
+            "vuelve a tocar este botón."
+        )
+        search.release.set()
+        await world.settle()
+        sent = [c for c in world.fake.calls[mark:] if c.method in ("sendPhoto", "sendMessage")]
+        assert [c for c in sent if c.chat_id == ana.id] == []
+    search.shutdown()

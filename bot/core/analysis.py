@@ -70,15 +70,16 @@ class Analyst:
             self._own.shutdown(wait=False, cancel_futures=True)
             self._own = None
 
-    async def analyze(
+    def start(
         self, player: PlayerRef, chat: ChatRef | None, table_id: str | None
-    ) -> AnalysisReply:
-        """The analysis of ``player``'s decisions in their last finished hand at their
-        table here (``table_id``, else their table in ``chat``, else their only one; a
-        table that just ended counts).
+    ) -> asyncio.Future[AnalysisReply]:
+        """Find ``player``'s last finished hand at their table here (``table_id``, else
+        their table in ``chat``, else their only one; a table that just ended counts) and
+        start its search off the loop; await the future for the analysis.
 
         Raises:
-            Refused: NO_TABLE, TABLE_GONE, NOT_SEATED, NO_FINISHED_HAND.
+            Refused: NO_TABLE, TABLE_GONE, NOT_SEATED, NO_FINISHED_HAND (found at once,
+                before any search).
         """
         match, seat, label, seats, found = self._find(player, chat, table_id)
         finished = [i for i, hand in enumerate(match.hands) if hand.outcome is not None]
@@ -86,10 +87,23 @@ class Analyst:
             raise Refused(RefusalReason.NO_FINISHED_HAND, found)
         record = record_of(match)
         loop = asyncio.get_running_loop()
-        analysis = await loop.run_in_executor(
-            self._pool(), analyze_in_worker, record, finished[-1], seat
-        )
-        return AnalysisReply(found, label, analysis, seats)
+        search = loop.run_in_executor(self._pool(), analyze_in_worker, record, finished[-1], seat)
+
+        async def reply() -> AnalysisReply:
+            return AnalysisReply(found, label, await search, seats)
+
+        return asyncio.ensure_future(reply())
+
+    async def analyze(
+        self, player: PlayerRef, chat: ChatRef | None, table_id: str | None
+    ) -> AnalysisReply:
+        """The analysis of ``player``'s decisions in their last finished hand (found as
+        :meth:`start` finds it).
+
+        Raises:
+            Refused: as :meth:`start`.
+        """
+        return await self.start(player, chat, table_id)
 
     def _last_ended(self, player: PlayerRef, chat: ChatRef | None) -> str | None:
         """The player's most recently closed table here (its match kept), if any."""

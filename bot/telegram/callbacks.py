@@ -7,12 +7,14 @@ slow work.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 
 from telegram import CallbackQuery, Message, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 import bot.core as p
+from bot.core.analysis import AnalysisReply
 from bot.present.labels import rules_text
 from bot.present.texts import confirmation, refused
 from bot.telegram.drawing import Drawing
@@ -109,19 +111,36 @@ class Callbacks:
     async def _on_analysis(
         self, query: CallbackQuery, user_id: int, player: p.PlayerRef, table_id: str
     ) -> None:
-        """ "¿Qué debí jugar?" under a hand's result: the presser's own analysis, sent to
-        their private chat (an alert with the text when they cannot be written to)."""
+        """ "¿Qué debí jugar?" under a hand's result: answered at once ("Analysing…"; an
+        alert when refused or when the presser cannot be written to), the presser's own
+        analysis sent to their private chat once the search is done."""
         s = self.s
-        found = await s.manager.analyze(player, None, table_id)
-        if isinstance(found, p.Refusal):
-            await self._answer(query, refused(found, player.language), alert=True)
+        _ = s.t(player.language)
+        search = s.manager.start_analysis(player, None, table_id)
+        if isinstance(search, p.Refusal):
+            await self._answer(query, refused(search, player.language), alert=True)
             return
-        screen = await self.lists.analysis_screen(found, player.language)
-        if await self.lists.send_private(user_id, screen):
-            await self._answer(query, s.t(player.language)("Sent to our private chat."))
-        else:
-            text = screen if isinstance(screen, str) else screen.caption
-            await self._answer(query, text, alert=True)
+        if not await s.can_reach(user_id):
+            search.cancel()
+            await self._answer(
+                query,
+                _(
+                    "I cannot write to you privately yet. Open our private chat, press Start, "
+                    "then press this button again."
+                ),
+                alert=True,
+            )
+            return
+        await self._answer(query, _("Analysing…"))
+        s.spawn(self._send_analysis(search, user_id, player.language))
+
+    async def _send_analysis(
+        self, search: Awaitable[AnalysisReply], user_id: int, language: str
+    ) -> None:
+        """The analysis, once found, to the presser's private chat (a background task, so
+        the press was answered and other updates go on meanwhile)."""
+        screen = await self.lists.analysis_screen(await search, language)
+        await self.lists.send_private(user_id, screen)
 
     async def _on_config(
         self, query: CallbackQuery, player: p.PlayerRef, chat: p.ChatRef | None, press: ConfigPress
