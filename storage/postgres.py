@@ -131,6 +131,7 @@ else:
 
 __all__ = [
     "MAX_ATTEMPTS",
+    "SESSION_SETTINGS",
     "PostgresStorage",
     "apply_migrations",
     "redact_dsn",
@@ -147,6 +148,11 @@ RATINGS_LOCK: Final = 1
 
 MAX_ATTEMPTS: Final = 30
 """Runs of one operation that loses races (see the module's docstring) before giving up."""
+
+SESSION_SETTINGS: Final = {"idle_in_transaction_session_timeout": "10s"}
+"""Every connection's settings: a transaction left idle 10 s (its process frozen or
+partitioned mid-write) is ended by the server, so its row locks (a lease's, a wallet's)
+never block the other processes, nor a standby's takeover, for longer than that."""
 
 _RETRY: Final = (
     asyncpg.exceptions.SerializationError,
@@ -785,7 +791,7 @@ class PostgresStorage(Storage):
         opened: list[Conn] = []
         try:
             for _ in range(connections):
-                opened.append(await asyncpg.connect(dsn))
+                opened.append(await asyncpg.connect(dsn, server_settings=SESSION_SETTINGS))
             applied = await apply_migrations(opened[0], migrations, clock=clock)
         except BaseException:
             for conn in opened:
@@ -815,7 +821,7 @@ class PostgresStorage(Storage):
         conn = await self._idle.get()
         try:
             if conn.is_closed():  # the server closed it (a restart): connect again
-                fresh = await asyncpg.connect(self._dsn)
+                fresh = await asyncpg.connect(self._dsn, server_settings=SESSION_SETTINGS)
                 self._all[self._all.index(conn)] = fresh
                 conn = fresh
             return await fn(conn)

@@ -278,3 +278,18 @@ def test_without_server_binaries_the_reason_is_given(monkeypatch: pytest.MonkeyP
     assert helper.require_postgres()
     monkeypatch.setenv(helper.REQUIRE_ENV, "0")
     assert not helper.require_postgres()
+
+
+async def test_a_transaction_its_process_left_idle_is_ended_by_the_server_after_10_s(
+    postgres_dsn: str,
+) -> None:
+    """A frozen process (SIGSTOP, a partition) mid-write must not hold the lease's row
+    lock, nor a wallet's, for ever: a standby's takeover waits at most that long."""
+    store = await PostgresStorage.open(postgres_dsn)
+    try:
+        setting = await store._read(
+            lambda conn: conn.fetchval("SHOW idle_in_transaction_session_timeout")
+        )
+        assert setting == "10s"
+    finally:
+        await store.close()
