@@ -136,7 +136,7 @@ async def test_a_configured_shard_count_opens_one_gateway_session_per_shard(
     from bot.discord import DominoBot
 
     monkeypatch.setattr(DominoBot, "before_identify_hook", no_wait)
-    harness = await Harness(fake, MemoryStorage()).start(shards=2)
+    harness = await Harness(fake, MemoryStorage()).start(shard_count=2)
     try:
         assert sorted(tuple(i["shard"]) for i in fake.identifies) == [(0, 2), (1, 2)]
         assert len(harness.front.bot.guilds) == 2
