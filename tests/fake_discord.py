@@ -386,6 +386,7 @@ class FakeDiscord:
         # called with every answered request (a benchmark's clock: no scanning of requests)
         self.observers: list[Callable[[Request], None]] = []
         self.advertised_gateway: str | None = None  # what GET /gateway/bot answers
+        self.recommended_shards = 1  # the shard count GET /gateway/bot recommends
         self.hold_ready = False  # True: IDENTIFY gets no READY (a gateway that hangs)
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None global)
         self.interactions: dict[str, Interaction] = {}  # token -> interaction
@@ -958,7 +959,7 @@ class FakeDiscord:
         if parts == ["gateway", "bot"] and m == "GET":
             return 200, {
                 "url": self.advertised_gateway or self.gateway_url,
-                "shards": 1,
+                "shards": self.recommended_shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
@@ -1298,7 +1299,10 @@ class Harness:
             if not self.clock._tasks and not self.manager.busy:
                 return
 
-    async def stop(self) -> None:
+    async def stop(self, *, last: bool = True) -> None:
+        """Stop the manager, then the front end; ``last=False`` while another harness on
+        the same fake keeps running (discord.py's REST base and gateway are process-wide,
+        so only the last one points them back at Discord)."""
         from bot.discord_http import point_discord_at
 
         if self.manager is not None:
@@ -1306,7 +1310,8 @@ class Harness:
             await self.idle()
         if self.front is not None:
             await self.front.stop()
-        point_discord_at(None, None)
+        if last:
+            point_discord_at(None, None)
 
 
 def turn_finder(
