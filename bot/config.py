@@ -7,10 +7,12 @@ Every setting is documented here and in the README's configuration table. Tokens
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.discord_shards import served_shards
 from engine.rules import PRESET_NAMES
 from storage import is_postgres_url
 
@@ -42,7 +44,12 @@ class Settings(BaseSettings):
             without it.
         discord_test_guild: ``DISCORD_TEST_GUILD``: sync the slash commands to this
             server only (instant, for testing) instead of globally.
-        discord_shards: ``DISCORD_SHARDS``: the shard count; empty lets Discord choose.
+        discord_shard_count: ``DISCORD_SHARD_COUNT`` (also read under its old name
+            ``DISCORD_SHARDS``): the number of shards of the whole bot; empty lets
+            Discord choose (and this process opens them all).
+        discord_shard_ids: ``DISCORD_SHARD_IDS``: the shards this process connects,
+            e.g. ``0,1`` (sorted; each below the count, which it needs); empty for all.
+            Several processes split a bot's servers this way (bot/discord_shards.py).
         discord_api_base_url: ``DISCORD_API_BASE_URL``: a REST proxy (e.g.
             ``http://proxy:8080/api/v10``); empty for Discord's own.
         discord_gateway_url: ``DISCORD_GATEWAY_URL``: a gateway proxy (``ws://...``).
@@ -81,7 +88,17 @@ class Settings(BaseSettings):
     discord_test_guild: int | None = Field(
         None, validation_alias=AliasChoices("DISCORD_TEST_GUILD")
     )
-    discord_shards: int | None = Field(None, ge=1, validation_alias=AliasChoices("DISCORD_SHARDS"))
+    # DISCORD_SHARDS is the old name of DISCORD_SHARD_COUNT, still read because deployed .env
+    # files use it; a field of its own so that an error names the variable that was set.
+    discord_shards_old_name: int | None = Field(
+        None, ge=1, exclude=True, repr=False, validation_alias=AliasChoices("DISCORD_SHARDS")
+    )
+    discord_shard_count: int | None = Field(
+        None, ge=1, validate_default=True, validation_alias=AliasChoices("DISCORD_SHARD_COUNT")
+    )
+    discord_shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        None, validate_default=True, validation_alias=AliasChoices("DISCORD_SHARD_IDS")
+    )
     discord_api_base_url: str | None = Field(
         None, validation_alias=AliasChoices("DISCORD_API_BASE_URL")
     )
@@ -117,7 +134,8 @@ class Settings(BaseSettings):
         "discord_api_base_url",
         "discord_gateway_url",
         "discord_test_guild",
-        "discord_shards",
+        "discord_shards_old_name",
+        "discord_shard_count",
         mode="before",
     )
     @classmethod
@@ -127,6 +145,38 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return value.strip() or None
         return value
+
+    @field_validator("discord_shard_count")
+    @classmethod
+    def _shard_count(cls, value: int | None, info: ValidationInfo) -> int | None:
+        old_name = info.data.get("discord_shards_old_name")
+        if value is None:
+            return old_name
+        if old_name is not None and old_name != value:
+            raise ValueError(f"differs from DISCORD_SHARDS={old_name}, its old name: keep one")
+        return value
+
+    @field_validator("discord_shard_ids", mode="before")
+    @classmethod
+    def _shard_ids_list(cls, value: object) -> object:
+        # "0,1" in the environment; pydantic-settings would read a list as JSON.
+        if not isinstance(value, str):
+            return value
+        if not value.strip():
+            return None
+        parts = [part.strip() for part in value.split(",")]
+        if not all(part.isascii() and part.isdigit() for part in parts):
+            raise ValueError("must be shard numbers separated by commas, e.g. 0,1")
+        return [int(part) for part in parts]
+
+    @field_validator("discord_shard_ids")
+    @classmethod
+    def _shard_ids(
+        cls, value: tuple[int, ...] | None, info: ValidationInfo
+    ) -> tuple[int, ...] | None:
+        if value is None or "discord_shard_count" not in info.data:
+            return value  # all shards, or the count's own error is reported
+        return served_shards(value, info.data["discord_shard_count"])
 
     @field_validator("db", mode="before")
     @classmethod

@@ -5,7 +5,9 @@ application, command sync, interaction callbacks, webhook follow-ups and edits o
 original response, channel messages with attachments and their edits, DM channel creation)
 and speaks the gateway protocol over a websocket (HELLO, heartbeat ACK, IDENTIFY → READY +
 GUILD_CREATE, RESUME → RESUMED), so a test can send ``INTERACTION_CREATE`` events for slash
-commands and button clicks and then look at what the bot did. Every REST request is
+commands and button clicks and then look at what the bot did. Like Discord, it shards: a
+session gets only the servers of the shard it identified with (``(guild_id >> 22) %
+count``) and only their events; direct messages and their interactions go to shard 0. Every REST request is
 recorded (:class:`Request`) with the time it arrived, and every message the bot creates is
 kept (:class:`FakeMessage`) with its attachments, so tests assert on real payloads.
 
@@ -25,6 +27,8 @@ Behaviours worth knowing, learned from the real library:
   channel answers 403 with Discord's error code 50007.
 - A user listed in :attr:`FakeDiscord.tokens_expired_for` has interaction tokens past their
   15 minutes: follow-ups and edits through them answer 404 with code 10015.
+- :meth:`FakeDiscord.add_guild` with ``shard=(id, count)`` picks a server id on that shard
+  (consecutive snowflakes share a shard: the shard comes from the id's time bits).
 - A channel the bot can no longer use: deleted (:meth:`FakeDiscord.delete_channel`, 404
   10003), in a server the bot was removed from (:meth:`FakeDiscord.remove_bot_from`:
   GUILD_DELETE, then 403 50001), or with a right taken away
@@ -56,7 +60,14 @@ __all__ = [
     "seat_and_fill",
 ]
 
+Shard = tuple[int, int]
+"""A gateway session's shard as IDENTIFY gives it: (shard id, shard count)."""
+
 EPHEMERAL = 1 << 6
+# A snowflake's low bits (worker, process, increment) play no part in its shard.
+SNOWFLAKE_TIME_SHIFT = 22
+# Events whose server is the payload's own id rather than its "guild_id".
+GUILD_EVENTS = ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")
 MANAGE_GUILD = 1 << 5
 # What a plain member may do in a channel (view, send, read history, use commands...).
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 14) | (1 << 15)
@@ -321,6 +332,7 @@ class Interaction:
     callback_at: float | None = None
     original: FakeMessage | None = None  # the response message (or the clicked message)
     followups: list[FakeMessage] = field(default_factory=list)
+    delivered_to: list[Shard] = field(default_factory=list)  # the sessions that got it
 
     @property
     def callback_type(self) -> int | None:
@@ -374,12 +386,15 @@ class FakeDiscord:
         # called with every answered request (a benchmark's clock: no scanning of requests)
         self.observers: list[Callable[[Request], None]] = []
         self.advertised_gateway: str | None = None  # what GET /gateway/bot answers
+        self.recommended_shards = 1  # the shard count GET /gateway/bot recommends
         self.hold_ready = False  # True: IDENTIFY gets no READY (a gateway that hangs)
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None global)
         self.interactions: dict[str, Interaction] = {}  # token -> interaction
         self.identifies: list[dict[str, Any]] = []
         self.gateway_connections = 0
         self._sockets: list[web.WebSocketResponse] = []
+        self._shard_of: dict[web.WebSocketResponse, Shard] = {}  # identified or resumed
+        self._session_shards: dict[str, Shard] = {}  # session id -> shard, for RESUME
         self._seq = 0
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
@@ -401,8 +416,13 @@ class FakeDiscord:
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
 
-    def add_guild(self, name: str, *, channels: tuple[str, ...] = ("domino",)) -> int:
-        guild_id = self.next_id()
+    def add_guild(
+        self, name: str, *, channels: tuple[str, ...] = ("domino",), shard: Shard | None = None
+    ) -> int:
+        """A server with text ``channels``; with ``shard=(id, count)``, its id is on that
+        shard. Add it before the bot starts (READY lists it), or announce it with
+        :meth:`add_bot_to`."""
+        guild_id = self.next_id() if shard is None else self._next_id_on(shard)
         channel_payloads = []
         for position, channel_name in enumerate(channels):
             channel_id = self.next_id()
@@ -476,6 +496,14 @@ class FakeDiscord:
         }
         return guild_id
 
+    def _next_id_on(self, shard: Shard) -> int:
+        shard_id, count = shard
+        candidate = self.next_id()
+        while (candidate >> SNOWFLAKE_TIME_SHIFT) % count != shard_id:
+            candidate = ((candidate >> SNOWFLAKE_TIME_SHIFT) + 1) << SNOWFLAKE_TIME_SHIFT
+        self._ids = itertools.count(candidate + 1)  # later ids stay unique and increasing
+        return candidate
+
     def add_channel(self, guild_id: int, name: str, *, forum: bool = False) -> int:
         """A new text channel (or a forum, ``forum=True``) in ``guild_id``; returns its id.
         Add it before the bot starts (GUILD_CREATE carries the channels)."""
@@ -531,6 +559,11 @@ class FakeDiscord:
     def delete_channel(self, channel_id: int) -> None:
         """The channel is deleted: its messages answer 404 10003 from now on."""
         del self.channels[channel_id]
+
+    async def add_bot_to(self, guild_id: int) -> None:
+        """The bot joins a server added after it connected: GUILD_CREATE on its shard."""
+        self.left_guilds.discard(guild_id)
+        await self.dispatch("GUILD_CREATE", self.guilds[guild_id])
 
     async def remove_bot_from(self, guild_id: int) -> None:
         """The bot is removed from the server: GUILD_DELETE, then 403 50001 there."""
@@ -653,9 +686,13 @@ class FakeDiscord:
                 elif op == 2 and not self.hold_ready:
                     await self._identify(ws, data["d"])
                 elif op == 6:
+                    shard = self._session_shards.get(data["d"].get("session_id"))
+                    if shard is not None:
+                        self._shard_of[ws] = shard
                     await self._dispatch_to(ws, "RESUMED", {})
         finally:
             self._sockets.remove(ws)
+            self._shard_of.pop(ws, None)
         return ws
 
     async def _dispatch_to(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
@@ -664,8 +701,11 @@ class FakeDiscord:
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
         self.identifies.append(data)
-        shard = data.get("shard") or [0, 1]
-        guilds = [g for gid, g in self.guilds.items() if (gid >> 22) % shard[1] == shard[0]]
+        shard_id, count = data.get("shard") or [0, 1]
+        shard = (shard_id, count)
+        session_id = f"session-{self.next_id()}"
+        self._shard_of[ws] = self._session_shards[session_id] = shard
+        guilds = [g for gid, g in self.guilds.items() if self._covers(shard, gid)]
         await self._dispatch_to(
             ws,
             "READY",
@@ -673,23 +713,42 @@ class FakeDiscord:
                 "v": 10,
                 "user": self.bot_user.payload(),
                 "guilds": [{"id": g["id"], "unavailable": True} for g in guilds],
-                "session_id": f"session-{self.gateway_connections}",
+                "session_id": session_id,
                 "resume_gateway_url": self.gateway_url,
-                "shard": shard,
+                "shard": list(shard),
                 "application": {"id": str(self.application_id), "flags": 0},
             },
         )
         for guild in guilds:
             await self._dispatch_to(ws, "GUILD_CREATE", guild)
 
+    @staticmethod
+    def _covers(shard: Shard, guild_id: int | None) -> bool:
+        """Whether ``shard`` carries the events of ``guild_id`` (None: a DM, shard 0)."""
+        shard_id, count = shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> SNOWFLAKE_TIME_SHIFT) % count == shard_id
+
     async def dispatch(self, event: str, data: Any) -> float:
-        """Send a gateway event to every connected bot; returns the perf_counter send time."""
+        """Send a gateway event to the sessions whose shard carries its server (the
+        payload's ``guild_id``, or its ``id`` for ``GUILD_*`` events; none: shard 0);
+        returns the perf_counter send time."""
+        sent, _ = await self._deliver(event, data)
+        return sent
+
+    async def _deliver(self, event: str, data: Any) -> tuple[float, list[Shard]]:
         if not self._sockets:
             raise RuntimeError("no bot is connected to the fake gateway")
+        raw_guild = data.get("id") if event in GUILD_EVENTS else data.get("guild_id")
+        guild_id = None if raw_guild is None else int(raw_guild)
         sent = time.perf_counter()
-        for ws in list(self._sockets):
-            await self._dispatch_to(ws, event, data)
-        return sent
+        shards = []
+        for ws, shard in list(self._shard_of.items()):
+            if self._covers(shard, guild_id):
+                await self._dispatch_to(ws, event, data)
+                shards.append(shard)
+        return sent, shards
 
     # ------------------------------------------------------------------ interactions
     def _interaction_base(
@@ -785,7 +844,7 @@ class FakeDiscord:
             "guild_id": str(guild_id),
             **({"resolved": resolved} if resolved["users"] else {}),
         }
-        inter.sent_at = await self.dispatch("INTERACTION_CREATE", data)
+        inter.sent_at, inter.delivered_to = await self._deliver("INTERACTION_CREATE", data)
         return inter
 
     async def click(self, user: FakeUser, message: FakeMessage, custom_id: str) -> Interaction:
@@ -797,7 +856,7 @@ class FakeDiscord:
         data["message"] = message.payload(self.bot_user.payload())
         data["data"] = {"custom_id": custom_id, "component_type": 2}
         inter.original = message
-        inter.sent_at = await self.dispatch("INTERACTION_CREATE", data)
+        inter.sent_at, inter.delivered_to = await self._deliver("INTERACTION_CREATE", data)
         return inter
 
     async def answered(self, inter: Interaction, *, timeout: float = 5.0) -> Interaction:
@@ -900,7 +959,7 @@ class FakeDiscord:
         if parts == ["gateway", "bot"] and m == "GET":
             return 200, {
                 "url": self.advertised_gateway or self.gateway_url,
-                "shards": 1,
+                "shards": self.recommended_shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
@@ -1240,7 +1299,10 @@ class Harness:
             if not self.clock._tasks and not self.manager.busy:
                 return
 
-    async def stop(self) -> None:
+    async def stop(self, *, last: bool = True) -> None:
+        """Stop the manager, then the front end; ``last=False`` while another harness on
+        the same fake keeps running (discord.py's REST base and gateway are process-wide,
+        so only the last one points them back at Discord)."""
         from bot.discord_http import point_discord_at
 
         if self.manager is not None:
@@ -1248,7 +1310,8 @@ class Harness:
             await self.idle()
         if self.front is not None:
             await self.front.stop()
-        point_discord_at(None, None)
+        if last:
+            point_discord_at(None, None)
 
 
 def turn_finder(

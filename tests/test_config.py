@@ -22,6 +22,8 @@ NAMES = (
     "DISCORD_TOKEN",
     "DISCORD_TEST_GUILD",
     "DISCORD_SHARDS",
+    "DISCORD_SHARD_COUNT",
+    "DISCORD_SHARD_IDS",
     "DISCORD_API_BASE_URL",
     "DOMINO_WEB_URL",
     "DOMINO_WEB_HOST",
@@ -66,7 +68,8 @@ def test_settings_come_from_the_environment(
     monkeypatch.setenv("DOMINO_ROBOT_LEVEL", "maestro")
     monkeypatch.setenv("DOMINO_DEFAULT_PRESET", "dominicano")
     monkeypatch.setenv("DISCORD_TOKEN", DISCORD)
-    monkeypatch.setenv("DISCORD_SHARDS", "2")
+    monkeypatch.setenv("DISCORD_SHARD_COUNT", "4")
+    monkeypatch.setenv("DISCORD_SHARD_IDS", " 3, 1 ")
     monkeypatch.setenv("DISCORD_TEST_GUILD", "987654321")
     monkeypatch.setenv("TELEGRAM_API_BASE_URL", "http://localhost:8081/bot")
     settings = load_settings(None)
@@ -76,7 +79,8 @@ def test_settings_come_from_the_environment(
     assert settings.robot_level == "maestro"
     assert settings.default_preset == "dominicano"
     assert settings.platforms == ["discord"]
-    assert settings.discord_shards == 2
+    assert settings.discord_shard_count == 4
+    assert settings.discord_shard_ids == (1, 3)
     assert settings.discord_test_guild == 987654321
     assert settings.telegram_api_base_url == "http://localhost:8081/bot"
 
@@ -113,6 +117,8 @@ def test_empty_values_mean_not_set(monkeypatch: pytest.MonkeyPatch) -> None:
         "TELEGRAM_TOKEN",
         "DISCORD_TOKEN",
         "DISCORD_SHARDS",
+        "DISCORD_SHARD_COUNT",
+        "DISCORD_SHARD_IDS",
         "DISCORD_TEST_GUILD",
         "DISCORD_API_BASE_URL",
         "TELEGRAM_FILE_BASE_URL",
@@ -120,7 +126,8 @@ def test_empty_values_mean_not_set(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(name, "  ")
     settings = load_settings(None)
     assert settings.platforms == []
-    assert settings.discord_shards is None
+    assert settings.discord_shard_count is None
+    assert settings.discord_shard_ids is None
     assert settings.discord_test_guild is None
     assert settings.discord_api_base_url is None
     assert settings.telegram_file_base_url is None
@@ -145,6 +152,10 @@ def test_spaces_and_line_ends_pasted_around_a_token_are_dropped(
         ("DOMINO_ROBOT_DELAY", "soon", "valid number"),
         ("DOMINO_DEFAULT_PRESET", "chino", "venezolano, internacional, espanol, dominicano"),
         ("DISCORD_SHARDS", "0", "greater than or equal to 1"),
+        ("DISCORD_SHARD_COUNT", "0", "greater than or equal to 1"),
+        ("DISCORD_SHARD_IDS", "0;1", "shard numbers separated by commas, e.g. 0,1"),
+        ("DISCORD_SHARD_IDS", "0,,1", "shard numbers separated by commas, e.g. 0,1"),
+        ("DISCORD_SHARD_IDS", "1", "needs DISCORD_SHARD_COUNT"),
         ("DISCORD_TEST_GUILD", "my server", "valid integer"),
     ],
 )
@@ -165,6 +176,77 @@ def test_every_bad_value_is_reported_at_once(monkeypatch: pytest.MonkeyPatch) ->
     with pytest.raises(ValidationError) as info:
         load_settings(None)
     assert set(errors_of(info)) == {"DOMINO_LOG_LEVEL", "DISCORD_SHARDS"}
+
+
+def test_discord_shards_is_still_read_as_the_old_name_of_the_shard_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DISCORD_SHARDS", "3")
+    assert load_settings(None).discord_shard_count == 3
+    monkeypatch.setenv("DISCORD_SHARD_COUNT", "3")
+    assert load_settings(None).discord_shard_count == 3
+
+
+def test_the_shard_count_under_both_names_must_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_SHARDS", "2")
+    monkeypatch.setenv("DISCORD_SHARD_COUNT", "3")
+    with pytest.raises(ValidationError) as info:
+        load_settings(None)
+    assert errors_of(info) == {
+        "DISCORD_SHARD_COUNT": "Value error, differs from DISCORD_SHARDS=2, its old name: keep one"
+    }
+
+
+def test_without_shard_ids_every_shard_is_served(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_SHARD_COUNT", "2")
+    settings = load_settings(None)
+    assert (settings.discord_shard_count, settings.discord_shard_ids) == (2, None)
+
+
+def test_shard_ids_may_come_with_the_count_under_its_old_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DISCORD_SHARDS", "2")
+    monkeypatch.setenv("DISCORD_SHARD_IDS", "1")
+    settings = load_settings(None)
+    assert (settings.discord_shard_count, settings.discord_shard_ids) == (2, (1,))
+
+
+@pytest.mark.parametrize(
+    ("ids", "message"),
+    [
+        ("0,2", "Value error, shard ids go from 0 to 1 (DISCORD_SHARD_COUNT=2), not 2"),
+        ("1,1", "Value error, a shard id is given twice in 1,1"),
+    ],
+)
+def test_shard_ids_outside_the_count_or_repeated_are_refused(
+    monkeypatch: pytest.MonkeyPatch, ids: str, message: str
+) -> None:
+    monkeypatch.setenv("DISCORD_SHARD_COUNT", "2")
+    monkeypatch.setenv("DISCORD_SHARD_IDS", ids)
+    with pytest.raises(ValidationError) as info:
+        load_settings(None)
+    assert errors_of(info) == {"DISCORD_SHARD_IDS": message}
+
+
+def test_shard_ids_without_a_count_say_which_setting_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DISCORD_SHARD_IDS", "0,1")
+    with pytest.raises(ValidationError) as info:
+        load_settings(None)
+    assert errors_of(info) == {
+        "DISCORD_SHARD_IDS": "Value error, needs DISCORD_SHARD_COUNT, the number of shards of "
+        "the whole bot (e.g. DISCORD_SHARD_COUNT=2 with DISCORD_SHARD_IDS=0 here and 1 elsewhere)"
+    }
+
+
+def test_the_old_shard_setting_stays_out_of_a_dump(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_SHARDS", "2")
+    settings = load_settings(None)
+    assert "discord_shards_old_name" not in settings.model_dump()
+    assert "discord_shards_old_name" not in repr(settings)
+    assert settings.model_dump()["discord_shard_count"] == 2
 
 
 def test_tokens_never_show_in_repr_str_or_a_dump(monkeypatch: pytest.MonkeyPatch) -> None:

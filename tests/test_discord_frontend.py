@@ -1,18 +1,23 @@
 """The Discord front end end to end: the real discord.py against tests/fake_discord.py.
 
 Whole matches (one human with three robots; four humans), the restart between two clicks
-with the old buttons still working, command sync, intents and sharding.
+with the old buttons still working, command sync, intents and sharding: two processes
+splitting the shards, each reached only by its own servers (and DMs by shard 0).
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 
-from bot.discord import intents
+from bot.core import TableManager
+from bot.discord import DiscordFrontEnd, intents
+from bot.discord_shards import shard_of
 from bot.present.facts import board_facts
 from storage.memory import MemoryStorage
 from storage.sqlite import SqliteStorage
@@ -136,12 +141,156 @@ async def test_a_configured_shard_count_opens_one_gateway_session_per_shard(
     from bot.discord import DominoBot
 
     monkeypatch.setattr(DominoBot, "before_identify_hook", no_wait)
-    harness = await Harness(fake, MemoryStorage()).start(shards=2)
+    harness = await Harness(fake, MemoryStorage()).start(shard_count=2)
     try:
         assert sorted(tuple(i["shard"]) for i in fake.identifies) == [(0, 2), (1, 2)]
         assert len(harness.front.bot.guilds) == 2
+        assert harness.front.served_shards == (0, 1)
     finally:
         await harness.stop()
+
+
+async def test_without_a_shard_count_every_shard_discord_recommends_is_served_as_shard_0(
+    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # discord.py asks GET /gateway/bot for the count and opens every shard: this process
+    # alone is the whole bot, named by its shard 0.
+    fake.add_guild("Club", shard=(0, 2))
+    fake.add_guild("Otro", shard=(1, 2))
+    fake.recommended_shards = 2
+
+    async def no_wait(self: Any, shard_id: int | None, *, initial: bool = False) -> None:
+        return None
+
+    from bot.discord import DominoBot
+
+    monkeypatch.setattr(DominoBot, "before_identify_hook", no_wait)
+    harness = await Harness(fake, MemoryStorage()).start()
+    try:
+        assert [i["shard"] for i in fake.identifies] == [[0, 2], [1, 2]]
+        assert len(harness.front.bot.guilds) == 2
+        assert (harness.front.shard_count, harness.front.served_shards) == (None, (0,))
+    finally:
+        await harness.stop()
+
+
+def test_shard_ids_without_a_shard_count_are_refused_before_connecting() -> None:
+    with pytest.raises(ValueError, match="needs DISCORD_SHARD_COUNT"):
+        DiscordFrontEnd("fake-token", TableManager(MemoryStorage()), MemoryStorage(), shard_ids=[1])
+
+
+class Process:
+    """One ``domino run`` process of a sharded bot on the fake: its harness, the server on
+    its shard, and the interactions that reached its discord.py client (by server; None
+    for a DM)."""
+
+    def __init__(self, harness: Harness, server: int) -> None:
+        self.harness = harness
+        self.server = server
+        self.interactions: list[int | None] = []
+
+        async def record(interaction: discord.Interaction[Any]) -> None:
+            self.interactions.append(interaction.guild_id)
+
+        harness.front.bot.add_listener(record, "on_interaction")
+
+    @property
+    def guilds(self) -> set[int]:
+        return {guild.id for guild in self.harness.front.bot.guilds}
+
+
+@pytest.fixture
+async def processes(fake: FakeDiscord) -> AsyncIterator[tuple[Process, Process]]:
+    """Two processes on one database splitting two shards, [0] and [1] of 2, with a server
+    on each shard: "Club Cero" and "Club Uno"."""
+    zero = fake.add_guild("Club Cero", shard=(0, 2))
+    one = fake.add_guild("Club Uno", shard=(1, 2))
+    storage = MemoryStorage()
+    first = await Harness(fake, storage, seed=1).start(shard_count=2, shard_ids=[0])
+    second = await Harness(fake, storage, seed=2).start(shard_count=2, shard_ids=[1])
+    yield Process(first, zero), Process(second, one)
+    await first.stop(last=False)
+    await second.stop()
+
+
+async def eventually(predicate: Callable[[], bool], *, timeout: float = 5.0) -> None:
+    """Wait until ``predicate()`` holds (for what the bot learns from the gateway alone,
+    which makes no REST request for :meth:`FakeDiscord.wait_until` to wake on)."""
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.01)
+
+
+async def test_each_process_connects_only_its_shard_and_sees_only_its_servers(
+    fake: FakeDiscord, processes: tuple[Process, Process]
+) -> None:
+    first, second = processes
+    assert [i["shard"] for i in fake.identifies] == [[0, 2], [1, 2]]
+    assert (shard_of(first.server, 2), shard_of(second.server, 2)) == (0, 1)
+    assert first.harness.front.served_shards == (0,)
+    assert second.harness.front.served_shards == (1,)
+    assert first.guilds == {first.server}
+    assert second.guilds == {second.server}
+
+
+async def test_a_server_joined_later_reaches_only_the_process_of_its_shard(
+    fake: FakeDiscord, processes: tuple[Process, Process]
+) -> None:
+    first, second = processes
+    joined = fake.add_guild("Club Nuevo", shard=(1, 2))
+    await fake.add_bot_to(joined)
+    await eventually(lambda: joined in second.guilds)
+    assert first.guilds == {first.server}
+    assert second.guilds == {second.server, joined}
+
+
+async def test_a_slash_command_in_a_server_of_shard_1_is_answered_by_the_second_process_only(
+    fake: FakeDiscord, processes: tuple[Process, Process]
+) -> None:
+    first, second = processes
+    ana = fake.add_user("Ana")
+    balance = await fake.slash(ana, second.server, "domino", "saldo")
+    [reply] = await fake.replied(balance)
+    assert balance.delivered_to == [(1, 2)]
+    assert (first.interactions, second.interactions) == ([], [second.server])
+    assert reply.text() == "Tu saldo: $1000"
+    other = await fake.slash(ana, first.server, "domino", "saldo")
+    [reply] = await fake.replied(other)
+    assert other.delivered_to == [(0, 2)]
+    assert (first.interactions, second.interactions) == ([first.server], [second.server])
+    assert reply.text() == "Tu saldo: $1000"
+
+
+async def test_a_board_and_its_buttons_in_a_server_of_shard_1_belong_to_the_second_process(
+    fake: FakeDiscord, processes: tuple[Process, Process]
+) -> None:
+    first, second = processes
+    ana = fake.add_user("Ana")
+    board = await seat_with_robots(fake, ana, second.server)
+    await second.harness.idle()
+    press = next(i for i in fake.interactions.values() if i.original is board)
+    assert press.delivered_to == [(1, 2)]
+    assert press.callback_type == 6  # deferred: the board is edited in place
+    assert (first.interactions, second.interactions) == ([], [second.server, second.server])
+    table = board_table(board)
+    assert second.harness.manager.table_state(table).view is not None  # the match is on
+    assert first.harness.manager.table_state(table) is None
+    assert first.harness.manager.tables() == []
+
+
+async def test_a_press_on_tiles_sent_by_dm_reaches_the_process_of_shard_0_whatever_the_server(
+    fake: FakeDiscord, processes: tuple[Process, Process]
+) -> None:
+    # Discord sends direct messages, and so their interactions, through shard 0 only: the
+    # first process gets the press on tiles of a table the second one plays.
+    first, second = processes
+    ana = fake.add_user("Ana")
+    await seat_with_robots(fake, ana, second.server)
+    tiles = await fake.wait_until(lambda: (m := fake.last_dm(ana)) and m.custom_ids() and m)
+    press = await fake.answered(await fake.click(ana, tiles, tiles.custom_ids()[0]))
+    assert press.delivered_to == [(0, 2)]
+    assert first.interactions == [None]
+    assert second.interactions == [second.server, second.server]
 
 
 async def test_one_human_and_three_robots_play_a_whole_match(fake: FakeDiscord) -> None:

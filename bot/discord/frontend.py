@@ -9,6 +9,11 @@ Intents: only ``guilds`` (a privileged intent is never needed: slash commands an
 buttons arrive as interactions whatever the intents, DMs are sent without the DM intent,
 and the guild cache gives server and channel names for the messages).
 
+Shards: ``shard_count`` and ``shard_ids`` (``DISCORD_SHARD_COUNT``, ``DISCORD_SHARD_IDS``)
+let several processes split the bot's servers; each connects only its own shards, so it
+receives only their servers' events and interactions (and direct messages only with
+shard 0: bot/discord_shards.py).
+
 ``api_base_url`` / ``gateway_url`` point the client at a REST/gateway proxy (as large bots
 do to share rate limits) or at the test fake; discord.py keeps both as class attributes,
 so they apply to the whole process.
@@ -19,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -38,6 +44,7 @@ from bot.discord.presses import Presses
 from bot.discord.replies import Replies
 from bot.discord.standings import StandingsDesk, parse_top, top_item
 from bot.discord_http import point_discord_at
+from bot.discord_shards import served_shards
 from bot.present.live import TableLinks
 from storage.base import Storage
 
@@ -63,6 +70,7 @@ class DominoBot(commands.AutoShardedBot):
         *,
         test_guild: int | None,
         shard_count: int | None,
+        shard_ids: tuple[int, ...] | None = None,
         gateway_url: str | None,
         guild_ready_timeout: float,
         links: TableLinks | None = None,
@@ -72,6 +80,8 @@ class DominoBot(commands.AutoShardedBot):
             help_command=None,
             intents=intents(),
             shard_count=shard_count,
+            # None (every shard) is discord.py's own default, though its type says a list.
+            shard_ids=list(shard_ids) if shard_ids is not None else None,  # type: ignore[arg-type]
             guild_ready_timeout=guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions.none(),
             chunk_guilds_at_startup=False,
@@ -194,7 +204,10 @@ class DiscordFrontEnd:
         storage: balances, rankings, records, rules (read for ``saldo``, ``top``...).
         test_guild: sync commands to this guild only (``DISCORD_TEST_GUILD``: instant,
             for development) instead of globally.
-        shards: the shard count (``DISCORD_SHARDS``); None lets Discord choose.
+        shard_count: the number of shards of the whole bot (``DISCORD_SHARD_COUNT``);
+            None lets Discord choose, and this process then opens every shard.
+        shard_ids: the shards this process connects (``DISCORD_SHARD_IDS``), each below
+            ``shard_count``, which they need; None for every shard.
         api_base_url: the REST base, e.g. ``http://proxy:8080/api/v10``
             (``DISCORD_API_BASE_URL``).
         gateway_url: the gateway, e.g. ``ws://proxy:8081`` (``DISCORD_GATEWAY_URL``).
@@ -203,6 +216,15 @@ class DiscordFrontEnd:
         ready_timeout: how long :meth:`start` waits for the gateway before returning anyway.
         render: the picture functions (default: the ``render`` package's).
         links: the web table when it runs (its links on boards and tiles messages).
+
+    Attributes:
+        served_shards: the shards this process serves, in increasing order: ``shard_ids``,
+            else every shard of ``shard_count``, else ``(0,)`` (no count: the process
+            serves the whole bot, however many shards Discord gives it).
+        shard_count: ``shard_count`` as given (None: Discord chooses at connection).
+
+    Raises:
+        ValueError: ``shard_ids`` without ``shard_count``, an id outside it or given twice.
     """
 
     def __init__(
@@ -212,7 +234,8 @@ class DiscordFrontEnd:
         storage: Storage,
         *,
         test_guild: int | None = None,
-        shards: int | None = None,
+        shard_count: int | None = None,
+        shard_ids: Sequence[int] | None = None,
         api_base_url: str | None = None,
         gateway_url: str | None = None,
         clock: Clock | None = None,
@@ -221,6 +244,8 @@ class DiscordFrontEnd:
         render: dict[str, Render] | None = None,
         links: TableLinks | None = None,
     ) -> None:
+        self.served_shards = served_shards(shard_ids, shard_count)
+        self.shard_count = shard_count
         if api_base_url or gateway_url:
             point_discord_at(api_base_url, gateway_url)
         self.token = token
@@ -243,7 +268,8 @@ class DiscordFrontEnd:
             storage,
             render,
             test_guild=test_guild,
-            shard_count=shards,
+            shard_count=shard_count,
+            shard_ids=None if shard_ids is None else self.served_shards,
             gateway_url=gateway_url,
             guild_ready_timeout=guild_ready_timeout,
             links=links,
@@ -264,6 +290,11 @@ class DiscordFrontEnd:
             discord.HTTPException: Discord refused the login or the command sync.
         """
         self.manager.register(PLATFORM, self.port)
+        log.info(
+            "Discord: connecting shards %s of %s",
+            ",".join(map(str, self.served_shards)),
+            self.shard_count or "the count Discord chooses",
+        )
         await self.bot.login(self.token)
         self._task = asyncio.create_task(self.bot.connect(reconnect=True), name="discord")
         ready = asyncio.create_task(self.bot.wait_until_ready())
