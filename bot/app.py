@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 from bot.config import Settings
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bot.core import TableManager
+    from bot.core import ChatRef, TableManager
     from bot.present.live import TableLinks
     from bot.telegram import TelegramFrontEnd
     from bot.web.server import WebTable
@@ -159,9 +159,25 @@ class _Host:
         }
         self._told: set[str] = set()
         self._watchers: list[asyncio.Task[None]] = []
+        count = settings.discord_shard_count
+        if count is not None:  # each shard its own lease, a table that of its server's
+            from bot.discord_shards import shard_of
+
+            def shard_scope(chat: ChatRef) -> str:
+                return f"discord:{shard_of(int(chat.chat_id), count)}"
+
+            manager.partition("discord", shard_scope)
 
     def scopes_of(self, platform: str) -> list[str]:
-        """The lease scopes ``platform`` is served under (``bot.core.ownership``)."""
+        """The lease scopes ``platform`` is served under (``bot.core.ownership``): the
+        platform, or with ``DISCORD_SHARD_COUNT`` one per Discord shard this process
+        connects (``discord:0``...)."""
+        settings = self.settings
+        if platform == "discord" and settings.discord_shard_count is not None:
+            from bot.discord_shards import served_shards
+
+            shards = served_shards(settings.discord_shard_ids, settings.discord_shard_count)
+            return [f"discord:{shard}" for shard in shards]
         return [platform]
 
     async def start_what_is_free(self) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -35,6 +35,7 @@ __all__ = [
     "DEFAULT_LANGUAGE",
     "DEFAULT_STAKE",
     "LANGUAGES",
+    "NOTICE_BYTES",
     "OPENING_BALANCE",
     "RATING_PRIOR_MATCHES",
     "TOP_UP_EVERY",
@@ -569,6 +570,17 @@ def bayesian_rating(wins: int, matches: int) -> float:
     return (wins + prior / 2) / (matches + prior)
 
 
+NOTICE_BYTES: Final = 7000
+"""The longest message :meth:`Storage.publish` takes, in UTF-8 bytes (PostgreSQL's
+``NOTIFY`` takes under 8,000)."""
+
+
+def check_notice(message: str) -> None:
+    """Raise ValueError for a message :meth:`Storage.publish` cannot carry."""
+    if len(message.encode()) > NOTICE_BYTES:
+        raise ValueError(f"a notice holds at most {NOTICE_BYTES} bytes")
+
+
 def check_stake_arguments(match_id: str, player_ids: Sequence[int], stake: int) -> None:
     """Raise ValueError for a malformed :meth:`Storage.stake` call."""
     if not isinstance(match_id, str) or not match_id:
@@ -594,6 +606,8 @@ class Storage(ABC):
     Errors leave nothing written. Methods taking ``now`` use it as the time of the
     change (epoch seconds). Implementations: ``SqliteStorage``, ``MemoryStorage``.
     """
+
+    _notices: dict[str, list[Callable[[str], None]]]  # channel -> subscribers, made on use
 
     @abstractmethod
     async def close(self) -> None:
@@ -1095,3 +1109,31 @@ class Storage(ABC):
     async def release_tables(self, platform: str, owner: str) -> None:
         """Drop ``owner``'s claim (a graceful stop); another owner's claim stays. The
         scope's fencing token is kept (a later claim gets a greater one)."""
+
+    # ------------------------------------------------------------------ notices
+
+    async def publish(self, channel: str, message: str) -> None:
+        """Hand ``message`` (text, at most :data:`NOTICE_BYTES` in UTF-8) to every
+        subscriber of ``channel``, this process's included: those of this storage object
+        here (memory, SQLite: one process), those of every process on the database on
+        PostgreSQL (``NOTIFY``). Nothing is kept: a process subscribing later never sees
+        it.
+
+        Raises:
+            ValueError: the message is too long.
+        """
+        check_notice(message)
+        for callback in list(self._subscribers().get(channel, ())):
+            callback(message)
+
+    async def subscribe(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Call ``callback(message)`` for each message published on ``channel`` from now
+        on (in the event loop; it must not block)."""
+        self._subscribers().setdefault(channel, []).append(callback)
+
+    def _subscribers(self) -> dict[str, list[Callable[[str], None]]]:
+        found: dict[str, list[Callable[[str], None]]] | None = getattr(self, "_notices", None)
+        if found is None:
+            found = {}
+            self._notices = found
+        return found

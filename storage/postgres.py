@@ -79,6 +79,7 @@ from storage.base import (
     TablesClaim,
     UnknownMatchError,
     UnknownPlayerError,
+    check_notice,
     check_now,
     check_stake_arguments,
     normalize_language,
@@ -765,6 +766,7 @@ class PostgresStorage(Storage):
         self._running: set[asyncio.Task[Any]] = set()
         self._closed = False
         self.applied_migrations: list[str] = []
+        self._listener: Conn | None = None  # LISTENs for subscribe(), opened on first use
 
     @classmethod
     async def open(
@@ -805,6 +807,8 @@ class PostgresStorage(Storage):
         if self._closed:
             return
         self._closed = True
+        if self._listener is not None:
+            self._listener.terminate()
         if self._running:
             await asyncio.gather(*self._running, return_exceptions=True)
         for conn in self._all:
@@ -812,6 +816,27 @@ class PostgresStorage(Storage):
                 await asyncio.wait_for(conn.close(), timeout=5)
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
                 conn.terminate()
+
+    # ------------------------------------------------------------------ notices
+
+    async def publish(self, channel: str, message: str) -> None:
+        check_notice(message)
+
+        async def notify(conn: Conn) -> None:
+            await conn.execute("SELECT pg_notify($1, $2)", channel, message)
+
+        await self._with_connection(notify)
+
+    async def subscribe(self, channel: str, callback: Callable[[str], None]) -> None:
+        if self._closed:
+            raise StorageError("the storage is closed")
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self._dsn, server_settings=SESSION_SETTINGS)
+
+        def heard(conn: object, pid: int, name: str, payload: object) -> None:
+            callback(str(payload))
+
+        await self._listener.add_listener(channel, heard)
 
     # ------------------------------------------------------------------ plumbing
 

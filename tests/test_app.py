@@ -661,3 +661,43 @@ async def test_a_process_stalled_past_its_lease_is_fenced_out_and_exits_when_it_
         assert await storage.check_ledger() == []
     finally:
         await storage.close()
+
+
+async def test_two_processes_split_the_discord_shards_and_a_dm_press_reaches_the_tables_one(
+    tmp_path: Path, discord_fake: FakeDiscord, postgres_dsn: str
+) -> None:
+    from storage.postgres import PostgresStorage
+
+    zero = discord_fake.add_guild("Club Cero", shard=(0, 2))
+    one = discord_fake.add_guild("Club Uno", shard=(1, 2))
+    beto = discord_fake.add_user("Beto", admin=True)
+    base = bot_env(
+        tmp_path, DOMINO_DB=postgres_dsn, DISCORD_SHARD_COUNT="2", **discord_env(discord_fake)
+    )
+    async with (
+        running({**base, "DISCORD_SHARD_IDS": "0", "DOMINO_INSTANCE": "bot-0"}, tmp_path) as p0,
+        running({**base, "DISCORD_SHARD_IDS": "1", "DOMINO_INSTANCE": "bot-1"}, tmp_path) as p1,
+    ):
+        await p0.wait_for_line(r"hosting discord$")
+        await p1.wait_for_line(r"hosting discord$")
+        # a table in the server of shard 1: played by the second process; Beto's move
+        # buttons come by DM, whose presses Discord hands to the first (shard 0) only
+        await open_discord_table(discord_fake, beto, one)
+        player = DiscordPlayer(discord_fake, beto, one)
+        await player.play(2)
+        assert await player.play_to_the_end(timeout=90) > 0
+        await asyncio.sleep(0.5)
+        assert await p0.stop() == 0
+        assert await p1.stop() == 0
+    assert zero != one
+    storage = await PostgresStorage.open(postgres_dsn)
+    try:
+        [stored] = await storage.match_records()
+        assert stored.chat == f"discord:{one}"
+        assert replay(stored.record).is_over
+        assert await storage.check_ledger() == []
+    finally:
+        await storage.close()
+    # every move press reached the first process and was played by the second
+    assert "MovePlayed table=" in p1.log
+    assert "MovePlayed table=" not in p0.log

@@ -278,19 +278,46 @@ async def test_a_board_and_its_buttons_in_a_server_of_shard_1_belong_to_the_seco
     assert first.harness.manager.tables() == []
 
 
-async def test_a_press_on_tiles_sent_by_dm_reaches_the_process_of_shard_0_whatever_the_server(
+async def test_a_move_pressed_in_a_dm_reaches_shard_0_and_is_relayed_to_the_tables_process(
     fake: FakeDiscord, processes: tuple[Process, Process]
 ) -> None:
     # Discord sends direct messages, and so their interactions, through shard 0 only: the
-    # first process gets the press on tiles of a table the second one plays.
+    # first process gets the press on tiles of a table the second one plays, and relays
+    # it (bot.discord.relay); the second answers it and plays the move.
     first, second = processes
     ana = fake.add_user("Ana")
-    await seat_with_robots(fake, ana, second.server)
+    board = await seat_with_robots(fake, ana, second.server)
+    table_id = board_table(board)
+    manager = second.harness.manager
     tiles = await fake.wait_until(lambda: (m := fake.last_dm(ana)) and m.custom_ids() and m)
+    before = manager.table_state(table_id).move_number
     press = await fake.answered(await fake.click(ana, tiles, tiles.custom_ids()[0]))
     assert press.delivered_to == [(0, 2)]
-    assert first.interactions == [None]
+    assert press.callback_type == 7  # its buttons taken off the DM: the move was taken
+    assert not press.followups  # no refusal
+    await eventually(lambda: manager.table_state(table_id).move_number > before)
+    assert first.interactions == []  # the first process never handled it itself
+    assert second.interactions == [second.server, second.server, None]
+    assert first.harness.manager.tables() == []
+
+
+async def test_a_dm_press_of_a_table_no_process_has_is_refused_where_it_arrived(
+    fake: FakeDiscord, processes: tuple[Process, Process]
+) -> None:
+    first, second = processes
+    ana = fake.add_user("Ana")
+    board = await seat_with_robots(fake, ana, second.server)
+    tiles = await fake.wait_until(lambda: (m := fake.last_dm(ana)) and m.custom_ids() and m)
+    # the table closes before the press: no process has it, nobody takes the relay
+    await second.harness.manager.chat_unreachable("discord", str(second.server))
+    assert second.harness.manager.table_state(board_table(board)) is None
+    press = await fake.answered(await fake.click(ana, tiles, tiles.custom_ids()[0]), timeout=10)
+    assert first.interactions == [None]  # answered by the first after TAKEN_WAIT
     assert second.interactions == [second.server, second.server]
+    assert press.callback_type == 7
+    await eventually(lambda: bool(press.followups))
+    # the first process never knew the table: to it, the table does not exist
+    assert press.followups[0].content == "Esa mesa no existe."
 
 
 async def test_one_human_and_three_robots_play_a_whole_match(fake: FakeDiscord) -> None:

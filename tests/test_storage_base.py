@@ -1429,3 +1429,18 @@ async def test_a_fence_of_another_scope_or_owner_is_refused(store: Storage) -> N
     with pytest.raises(FencedOut):  # a released claim fences its owner out too
         await store.save_table("t", {"table_id": "t"}, now=3.0, fence=Fence("discord:0", "one", 1))
     assert await store.load_tables() == []
+
+
+async def test_a_notice_reaches_every_subscriber_of_its_channel_and_no_other(store: Storage) -> None:
+    heard: list[tuple[str, str]] = []
+    await store.subscribe("presses", lambda m: heard.append(("one", m)))
+    await store.subscribe("presses", lambda m: heard.append(("two", m)))
+    await store.subscribe("other", lambda m: heard.append(("other", m)))
+    await store.publish("presses", '{"press": 1}')
+    for _ in range(100):  # PostgreSQL delivers through its own connection
+        if len(heard) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert sorted(heard) == [("one", '{"press": 1}'), ("two", '{"press": 1}')]
+    with pytest.raises(ValueError, match="at most 7000 bytes"):
+        await store.publish("presses", "x" * 7001)

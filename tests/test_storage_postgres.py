@@ -293,3 +293,18 @@ async def test_a_transaction_its_process_left_idle_is_ended_by_the_server_after_
         assert setting == "10s"
     finally:
         await store.close()
+
+
+async def test_a_notice_published_by_one_process_reaches_the_others_on_the_database(
+    postgres_dsn: str,
+) -> None:
+    one = await PostgresStorage.open(postgres_dsn)
+    two = await PostgresStorage.open(postgres_dsn)
+    try:
+        heard: asyncio.Queue[str] = asyncio.Queue()
+        await two.subscribe("domino_presses", heard.put_nowait)
+        await one.publish("domino_presses", "ñandú: 6-6")
+        assert await asyncio.wait_for(heard.get(), 5) == "ñandú: 6-6"
+    finally:
+        await one.close()
+        await two.close()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,10 +42,11 @@ from bot.discord.i18n import DominoTranslator, player_language, texts
 from bot.discord.messages import PLATFORM, unknown_command_text
 from bot.discord.port import DiscordPort, Render
 from bot.discord.presses import Presses
+from bot.discord.relay import PressRelay
 from bot.discord.replies import Replies
 from bot.discord.standings import StandingsDesk, parse_top, top_item
 from bot.discord_http import point_discord_at
-from bot.discord_shards import served_shards
+from bot.discord_shards import DM_SHARD, served_shards
 from bot.present.live import TableLinks
 from storage.base import Storage
 
@@ -75,6 +77,7 @@ class DominoBot(commands.AutoShardedBot):
         guild_ready_timeout: float,
         links: TableLinks | None = None,
     ) -> None:
+        served = served_shards(shard_ids, shard_count)
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -101,11 +104,22 @@ class DominoBot(commands.AutoShardedBot):
             render_standings=render.get("render_standings"),
             render_profile=render.get("render_profile"),
         )
+        # the shard-0 process of a split bot receives every DM press, also of tables
+        # other processes play: it relays those (bot.discord.relay)
+        self.relay = PressRelay(
+            storage,
+            lambda table_id: manager.table_state(table_id) is not None,
+            uuid.uuid4().hex,
+            relays=DM_SHARD in served
+            and shard_count is not None
+            and set(served) != set(range(shard_count)),
+        )
 
     async def setup_hook(self) -> None:
         """Add the commands, the persistent buttons and the translator; sync commands."""
         if self._gateway_url is not None:
             self._point_bot_gateway_at(self._gateway_url)
+        await self.relay.install(self._connection.parsers)
         await self.tree.set_translator(DominoTranslator())
         guild = discord.Object(self.test_guild) if self.test_guild else None
         await self.add_cog(
@@ -314,6 +328,7 @@ class DiscordFrontEnd:
 
     async def stop(self) -> None:
         """Close the connection and the port's workers."""
+        await self.bot.relay.close()
         await self.port.close()
         if not self.bot.is_closed():
             await self.bot.close()
