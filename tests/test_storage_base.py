@@ -1431,7 +1431,9 @@ async def test_a_fence_of_another_scope_or_owner_is_refused(store: Storage) -> N
     assert await store.load_tables() == []
 
 
-async def test_a_notice_reaches_every_subscriber_of_its_channel_and_no_other(store: Storage) -> None:
+async def test_a_notice_reaches_every_subscriber_of_its_channel_and_no_other(
+    store: Storage,
+) -> None:
     heard: list[tuple[str, str]] = []
     await store.subscribe("presses", lambda m: heard.append(("one", m)))
     await store.subscribe("presses", lambda m: heard.append(("two", m)))
