@@ -559,17 +559,44 @@ async def telegram_tables_of(dsn: str) -> list[dict[str, Any]]:
         await storage.close()
 
 
+def ana_on_postgres(
+    telegram: FakeTelegram, tmp_path: Path, dsn: str
+) -> tuple[Any, TelegramPlayer, dict[str, str]]:
+    """Ana, admin of the group, playing on Telegram; the bots' environment on ``dsn``."""
+    ana = telegram.add_user(1001, "Ana")
+    telegram.add_group(GROUP, "Dominó", admins={1001})
+    return (
+        ana,
+        TelegramPlayer(telegram, ana),
+        bot_env(tmp_path, DOMINO_DB=dsn, **telegram_env(telegram)),
+    )
+
+
+async def one_match_paid_once(dsn: str) -> dict[str, Any]:
+    """Check the database after the match: no table left, one record that replays move
+    for move (no double move), Ana paid once, the ledger whole; returns the record."""
+    from storage.postgres import PostgresStorage
+
+    storage = await PostgresStorage.open(dsn)
+    try:
+        assert await storage.load_tables() == []
+        [stored] = await storage.match_records()
+        match = replay(stored.record)
+        assert match.is_over and max(match.score) >= 50
+        player_row = await storage.ensure_player("telegram", "1001", "Ana", now=0.0)
+        assert await storage.balance(player_row.id) == (1010 if match.winner_team == 0 else 990)
+        assert await storage.check_ledger() == []
+        return stored.record
+    finally:
+        await storage.close()
+
+
 async def test_two_processes_on_postgresql_one_killed_mid_hand_the_other_resumes_within_30_s(
     tmp_path: Path, telegram: FakeTelegram, postgres_dsn: str
 ) -> None:
     import asyncpg
 
-    from storage.postgres import PostgresStorage
-
-    ana = telegram.add_user(1001, "Ana")
-    telegram.add_group(GROUP, "Dominó", admins={1001})
-    base = bot_env(tmp_path, DOMINO_DB=postgres_dsn, **telegram_env(telegram))
-    player = TelegramPlayer(telegram, ana)
+    ana, player, base = ana_on_postgres(telegram, tmp_path, postgres_dsn)
     async with active_and_standby(base, tmp_path) as (first, second):
         await open_telegram_table(telegram, ana)
         await player.play(2)
@@ -592,31 +619,20 @@ async def test_two_processes_on_postgresql_one_killed_mid_hand_the_other_resumes
         assert await second.stop() == 0
     assert "lost the telegram lease" not in second.log
 
-    storage = await PostgresStorage.open(postgres_dsn)
-    try:
-        assert await storage.load_tables() == []
-        [stored] = await storage.match_records()
-        match = replay(stored.record)  # every move once, in order: no double move
-        assert match.is_over and max(match.score) >= 50
-        # the hand in play at the kill went on from where the dead process left it
-        hand = stored.record["hands"][len(before["record"]["hands"]) - 1]["moves"]
-        assert hand[:moves_before] == before["record"]["hands"][-1]["moves"]
-        player_row = await storage.ensure_player("telegram", "1001", "Ana", now=0.0)
-        expected = 1010 if match.winner_team == 0 else 990
-        assert await storage.balance(player_row.id) == expected
-        assert await storage.check_ledger() == []
-        claim = await storage.tables_claim("telegram")
-        assert claim is None  # the second released it when it stopped
-    finally:
-        await storage.close()
+    record = await one_match_paid_once(postgres_dsn)
+    # the hand in play at the kill went on from where the dead process left it
+    hand = record["hands"][len(before["record"]["hands"]) - 1]["moves"]
+    assert hand[:moves_before] == before["record"]["hands"][-1]["moves"]
     conn = await asyncpg.connect(postgres_dsn)
     try:
-        # no dollar lost or created: every account sums to zero with the house, and the
-        # lease's fencing token went up once for each owner (bot-a, then bot-b)
+        # no dollar lost or created: every account sums to zero with the house; the
+        # lease's fencing token went up once for each owner (bot-a, then bot-b) and the
+        # second released it when it stopped
         assert await conn.fetchval("SELECT SUM(balance) FROM accounts") == 0
-        assert (
-            await conn.fetchval("SELECT fence FROM table_claims WHERE platform = 'telegram'") == 2
+        claim = await conn.fetchrow(
+            "SELECT owner, fence FROM table_claims WHERE platform = 'telegram'"
         )
+        assert (claim["owner"], claim["fence"]) == ("", 2)
         assert await conn.fetchval("SELECT COUNT(*) FROM matches") == 1
     finally:
         await conn.close()
@@ -625,12 +641,7 @@ async def test_two_processes_on_postgresql_one_killed_mid_hand_the_other_resumes
 async def test_a_process_stalled_past_its_lease_is_fenced_out_and_exits_when_it_wakes(
     tmp_path: Path, telegram: FakeTelegram, postgres_dsn: str
 ) -> None:
-    from storage.postgres import PostgresStorage
-
-    ana = telegram.add_user(1001, "Ana")
-    telegram.add_group(GROUP, "Dominó", admins={1001})
-    base = bot_env(tmp_path, DOMINO_DB=postgres_dsn, **telegram_env(telegram))
-    player = TelegramPlayer(telegram, ana)
+    ana, player, base = ana_on_postgres(telegram, tmp_path, postgres_dsn)
     async with active_and_standby(base, tmp_path) as (first, second):
         await open_telegram_table(telegram, ana)
         await player.play(1)
@@ -650,17 +661,7 @@ async def test_a_process_stalled_past_its_lease_is_fenced_out_and_exits_when_it_
         await asyncio.sleep(0.5)
         assert await second.stop() == 0
 
-    storage = await PostgresStorage.open(postgres_dsn)
-    try:
-        assert await storage.load_tables() == []
-        [stored] = await storage.match_records()
-        match = replay(stored.record)
-        assert match.is_over
-        player_row = await storage.ensure_player("telegram", "1001", "Ana", now=0.0)
-        assert await storage.balance(player_row.id) == (1010 if match.winner_team == 0 else 990)
-        assert await storage.check_ledger() == []
-    finally:
-        await storage.close()
+    await one_match_paid_once(postgres_dsn)
 
 
 async def test_two_processes_split_the_discord_shards_and_a_dm_press_reaches_the_tables_one(
