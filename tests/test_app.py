@@ -538,14 +538,14 @@ async def test_a_second_bot_on_the_same_database_refuses_to_run_the_tables_the_f
 
 @contextlib.asynccontextmanager
 async def active_and_standby(
-    env: dict[str, str], cwd: Path
+    env: dict[str, str], cwd: Path, platform: str = "telegram"
 ) -> AsyncIterator[tuple[BotProcess, BotProcess]]:
-    """Two ``domino run`` on one database: bot-a hosts Telegram, then bot-b starts, finds
-    the lease held and waits as a standby, neither polling Telegram nor playing."""
+    """Two ``domino run`` on one database: bot-a hosts ``platform``, then bot-b starts,
+    finds the lease held and waits as a standby, neither connecting nor playing."""
     async with running({**env, "DOMINO_INSTANCE": "bot-a"}, cwd) as first:
-        await first.wait_for_line(r"hosting telegram$")
+        await first.wait_for_line(rf"hosting {platform}$")
         async with running({**env, "DOMINO_INSTANCE": "bot-b"}, cwd) as second:
-            await second.wait_for_line(r"standby for telegram: another process \(bot-a:")
+            await second.wait_for_line(rf"standby for {platform}: another process \(bot-a:")
             yield first, second
 
 
@@ -702,3 +702,35 @@ async def test_two_processes_split_the_discord_shards_and_a_dm_press_reaches_the
     # every move press reached the first process and was played by the second
     assert "MovePlayed table=" in p1.log
     assert "MovePlayed table=" not in p0.log
+
+
+async def test_a_standby_takes_discord_over_from_a_killed_process_and_answers_its_servers(
+    tmp_path: Path, discord_fake: FakeDiscord, postgres_dsn: str
+) -> None:
+    guild = discord_fake.add_guild("Club")
+    beto = discord_fake.add_user("Beto", admin=True)
+    base = bot_env(tmp_path, DOMINO_DB=postgres_dsn, **discord_env(discord_fake))
+    async with active_and_standby(base, tmp_path, "discord") as (first, second):
+        assert len(discord_fake.identifies) == 1  # the standby did not connect
+        await open_discord_table(discord_fake, beto, guild)
+        player = DiscordPlayer(discord_fake, beto, guild)
+        await player.play(1)
+        await first.kill()
+        killed_at = time.monotonic()
+        await second.wait_for_line(r"discord: taking over as the active process", timeout=40)
+        await second.wait_for_line(r"hosting discord$", timeout=40)
+        assert time.monotonic() - killed_at <= 30.0
+        # the table resumed in the second process: Beto's next buttons come from it
+        assert await player.play_to_the_end(timeout=90) > 0
+        await asyncio.sleep(0.5)
+        assert await second.stop() == 0
+    from storage.postgres import PostgresStorage
+
+    storage = await PostgresStorage.open(postgres_dsn)
+    try:
+        assert await storage.load_tables() == []
+        [stored] = await storage.match_records()
+        assert replay(stored.record).is_over
+        assert await storage.check_ledger() == []
+    finally:
+        await storage.close()
