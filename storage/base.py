@@ -1087,6 +1087,10 @@ class Storage(ABC):
         """Who holds the lease of scope ``platform`` (e.g. ``"telegram"``), or None."""
 
     @abstractmethod
+    async def tables_claims(self) -> list[TablesClaim]:
+        """Every scope's held lease, by scope name."""
+
+    @abstractmethod
     async def claim_tables(
         self, platform: str, owner: str, *, now: float, replacing: str | None
     ) -> int | None:

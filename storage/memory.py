@@ -803,6 +803,9 @@ class MemoryStorage(Storage):
         claim = self._claims.get(platform)
         return claim if claim is not None and claim.owner else None
 
+    async def tables_claims(self) -> list[TablesClaim]:
+        return sorted((c for c in self._claims.values() if c.owner), key=lambda c: c.platform)
+
     async def claim_tables(
         self, platform: str, owner: str, *, now: float, replacing: str | None
     ) -> int | None:

@@ -1804,6 +1804,15 @@ class PostgresStorage(Storage):
             return None
         return TablesClaim(platform, str(row[0]), float(row[1]), int(row[2]))
 
+    async def tables_claims(self) -> list[TablesClaim]:
+        rows = await self._read(
+            lambda conn: conn.fetch(
+                "SELECT platform, owner, heartbeat_at, fence FROM table_claims"
+                " WHERE owner <> '' ORDER BY platform COLLATE \"C\""
+            )
+        )
+        return [TablesClaim(str(p), str(o), float(h), int(f)) for p, o, h, f in rows]
+
     async def claim_tables(
         self, platform: str, owner: str, *, now: float, replacing: str | None
     ) -> int | None:

@@ -1479,6 +1479,15 @@ class SqliteStorage(Storage):
             return None
         return TablesClaim(platform, str(row[0]), float(row[1]), int(row[2]))
 
+    async def tables_claims(self) -> list[TablesClaim]:
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT platform, owner, heartbeat_at, fence FROM table_claims"
+                " WHERE owner <> '' ORDER BY platform"
+            ).fetchall()
+        )
+        return [TablesClaim(str(p), str(o), float(h), int(f)) for p, o, h, f in rows]
+
     async def claim_tables(
         self, platform: str, owner: str, *, now: float, replacing: str | None
     ) -> int | None:

@@ -329,9 +329,31 @@ async def test_tables_run_by_a_process_that_is_gone_are_reported_not_called_ok(
     found = lines(out)
     assert found["tables"].startswith(f"warn  tables: the terminal tables were run by {owner}")
     assert found["tables"].endswith(
-        "which is gone (last heartbeat 0 s ago); the next start takes them over and goes on "
-        "with them"
+        "which is gone (last heartbeat 0 s ago); a standby or the next start takes them over"
     )
+    assert code == 0
+
+
+async def test_every_held_lease_is_shown_with_its_process_one_per_discord_shard(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    import time
+
+    storage = await SqliteStorage.open(environment)
+    for scope, owner in (
+        ("discord:1", "bot-1:7:b"),
+        ("discord:0", "bot-0:7:a"),
+        ("telegram", "bot-0:7:a"),
+    ):
+        assert await storage.claim_tables(scope, owner, now=time.time(), replacing=None) == 1
+    await storage.release_tables("telegram", "bot-0:7:a")
+    await storage.close()
+    code, out = await checkup(capsys)
+    shown = [line for line in out.splitlines() if line.startswith("ok    tables:")]
+    assert shown == [
+        "ok    tables: discord:0 tables run by bot-0:7:a (0 s ago)",
+        "ok    tables: discord:1 tables run by bot-1:7:b (0 s ago)",
+    ]
     assert code == 0
 
 

@@ -1354,9 +1354,14 @@ async def test_a_platforms_tables_are_claimed_by_one_owner_at_a_time(store: Stor
     assert await store.tables_claim("telegram") == TablesClaim("telegram", "two", 4.0, 2)
     # claiming again what one holds keeps its fence
     assert await store.claim_tables("telegram", "two", now=6.0, replacing=None) == 2
+    assert await store.tables_claims() == [
+        TablesClaim("discord:1", "two", 3.0, 1),
+        TablesClaim("telegram", "two", 6.0, 2),
+    ]
     await store.release_tables("telegram", "two")
     assert await store.tables_claim("telegram") is None
     assert await store.tables_claim("discord:1") == TablesClaim("discord:1", "two", 3.0, 1)
+    assert await store.tables_claims() == [TablesClaim("discord:1", "two", 3.0, 1)]
 
 
 async def test_a_released_scopes_next_claim_gets_a_greater_fence_than_any_before(

@@ -235,20 +235,18 @@ async def _check_escrows(storage: Storage, report: Report) -> None:
     else:
         count = len(tables)
         report.line("ok", "escrows", f"every open escrow belongs to a live table ({count} saved)")
-    for platform in sorted({str((t.get("chat") or {}).get("platform")) for t in tables.values()}):
-        claim = await storage.tables_claim(platform)
-        if claim is None:
-            continue
+    for claim in await storage.tables_claims():  # every held lease (docs/capacity.md)
+        scope = claim.platform
         age = time.time() - claim.heartbeat_at
         if age > CLAIM_STALE_SECONDS or owner_is_gone(claim.owner, new_owner_id()):
             report.line(
                 "warn",
                 "tables",
-                f"the {platform} tables were run by {claim.owner}, which is gone (last heartbeat "
-                f"{age:.0f} s ago); the next start takes them over and goes on with them",
+                f"the {scope} tables were run by {claim.owner}, which is gone (last heartbeat "
+                f"{age:.0f} s ago); a standby or the next start takes them over",
             )
         else:
-            report.line("ok", "tables", f"{platform} tables run by {claim.owner} ({age:.0f} s ago)")
+            report.line("ok", "tables", f"{scope} tables run by {claim.owner} ({age:.0f} s ago)")
 
 
 async def _check_telegram(settings: object, report: Report) -> None:
