@@ -734,3 +734,17 @@ async def test_a_standby_takes_discord_over_from_a_killed_process_and_answers_it
         assert await storage.check_ledger() == []
     finally:
         await storage.close()
+
+
+async def test_a_standby_stops_cleanly_on_sigterm_and_the_active_process_plays_on(
+    tmp_path: Path, telegram: FakeTelegram, postgres_dsn: str
+) -> None:
+    ana, player, base = ana_on_postgres(telegram, tmp_path, postgres_dsn)
+    async with active_and_standby(base, tmp_path) as (first, second):
+        assert await second.stop() == 0
+        assert "stopped; every table is saved" in second.log
+        assert "hosting" not in second.log
+        await open_telegram_table(telegram, ana)
+        await player.play(1)  # the first never noticed
+        assert first.proc is not None and first.proc.returncode is None
+        assert await first.stop() == 0
