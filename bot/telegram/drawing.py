@@ -53,10 +53,12 @@ state), so a group's board costs at most that pace whatever the speed of play.""
 
 
 PRIVATE_GAP = 1.0
-"""Seconds between two requests made at once in one private chat (a new turn message,
-then the deletion of the one it replaces): Telegram allows about one message a second
-per private chat, and a 429 there would stop every request of the bot for its
-retry_after (PTB's AIORateLimiter holds them all)."""
+"""The fewest seconds between two requests in one private chat (a mover's hand edited,
+then their next turn's message when the others pass at once; a turn message, then the
+deletion of the one it replaces): Telegram allows about one message a second per private
+chat, and a 429 there would stop every request of the bot for its retry_after (PTB's
+AIORateLimiter holds them all). A hand's newer state waiting for its slot replaces the
+older one (only the newest is shown)."""
 
 
 class Drawing:
@@ -79,6 +81,7 @@ class Drawing:
         self.board_spacing = board_spacing
         self.private_gap = private_gap
         self._edited: dict[str, float] = {}  # table -> loop time of its board's last edit
+        self._private_free: dict[int, float] = {}  # private chat -> loop time of its next slot
         self.boards: Latest[None] = Latest(self._show_board)
         self.hands: Latest[HandState] = Latest(self._show_hand)
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="telegram-render")
@@ -395,6 +398,8 @@ class Drawing:
         caption = hand_caption(event, language, group=group or "Telegram", seconds_left=seconds)
         png = await self.render(hand_png, event.view, hand_facts(event, seconds))
         user_id = int(event.to.user_id)
+        if not await self._paced(user_id, lambda: not force and self.hands.pending(key)):
+            return  # a newer state of this hand waits: it is shown instead, in this slot
         old = slot.message_id
         try:
             if event.is_your_turn or old is None or force:
@@ -403,9 +408,11 @@ class Drawing:
                 )
                 slot.message_id = message.message_id
                 s.stats.hand_sends += 1
+                self._private_done(user_id)
                 if old is not None:
-                    # after a pause: the new message was this chat's one for this second
-                    s.spawn(self._delete(user_id, old, after=self.private_gap))
+                    # in the chat's next slot: the new message was this one's
+                    after = self._private_slot(user_id) if self.private_gap > 0 else 0.0
+                    s.spawn(self._delete(user_id, old, after=after))
             else:
                 await send(
                     lambda: s.bot.edit_message_media(
@@ -429,6 +436,8 @@ class Drawing:
                 return
             s.stats.failures += 1
             raise
+        finally:
+            self._private_done(user_id)
         s.reachable.add(user_id)
         slot.shown = shown
         slot.event, slot.group, slot.caption = event, group or "Telegram", caption
@@ -445,6 +454,7 @@ class Drawing:
         buttons = slot.shown is not None and slot.shown[2] is not None
         if caption == slot.caption and not buttons:
             return
+        await self._paced(int(key[0]))
         try:
             await send(
                 lambda: self.s.bot.edit_message_caption(
@@ -454,9 +464,41 @@ class Drawing:
         except TelegramError as error:  # blocked, or the message deleted: nothing to fix
             log.info("could not end the hand message of %s: %s", key[0], error)
             return
+        finally:
+            self._private_done(int(key[0]))
         slot.caption = caption
         if slot.shown is not None:
             slot.shown = (*slot.shown[:2], None)
+
+    def _private_slot(self, user_id: int) -> float:
+        """Reserve the next request slot of a private chat (``private_gap`` apart);
+        returns the seconds to wait for it."""
+        now = asyncio.get_running_loop().time()
+        at = max(now, self._private_free.get(user_id, 0.0))
+        self._private_free[user_id] = at + self.private_gap
+        if len(self._private_free) > 10_000:  # forget chats whose slots are long past
+            self._private_free = {k: v for k, v in self._private_free.items() if v > now}
+        return at - now
+
+    async def _paced(self, user_id: int, outdated: Callable[[], bool] = lambda: False) -> bool:
+        """Wait for the next request slot of ``user_id``'s private chat and take it;
+        False (no slot taken) when what was to be sent became ``outdated`` meanwhile."""
+        if self.private_gap <= 0:
+            return True
+        loop = asyncio.get_running_loop()
+        while (wait := self._private_free.get(user_id, 0.0) - loop.time()) > 0:
+            await asyncio.sleep(wait)
+            if outdated():
+                return False
+        self._private_slot(user_id)
+        return True
+
+    def _private_done(self, user_id: int) -> None:
+        """A request in ``user_id``'s private chat just ended: the next waits a whole gap
+        from now (from when Telegram had it, not from when it was sent)."""
+        if self.private_gap > 0:
+            done = asyncio.get_running_loop().time() + self.private_gap
+            self._private_free[user_id] = max(self._private_free.get(user_id, 0.0), done)
 
     async def _delete(self, chat_id: int, message_id: int, *, after: float = 0.0) -> None:
         if after > 0:
@@ -465,6 +507,9 @@ class Drawing:
             await send(lambda: self.s.bot.delete_message(chat_id, message_id))
         except TelegramError:
             log.info("could not delete message %s in %s", message_id, chat_id)
+        finally:
+            if chat_id > 0:  # a private chat's: its next request waits a gap from now
+                self._private_done(chat_id)
 
     async def _warn_unreachable(self, event: p.YourTiles, board: Board) -> None:
         _ = self.s.t(board.language)

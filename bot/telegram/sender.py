@@ -156,6 +156,10 @@ class Latest(Generic[T]):
         finally:
             self._workers.pop(key, None)
 
+    def pending(self, key: Any) -> bool:
+        """Whether a newer state of ``key`` waits (the one being shown is outdated)."""
+        return key in self._pending
+
     @property
     def busy(self) -> bool:
         return bool(self._workers)
