@@ -83,7 +83,13 @@ class MonteCarloRobot(Robot):
         max_samples: the most deals a budget may buy.
         exact_tiles: solve exactly (:class:`~engine.robots.endgame.Solver`) once at most
             this many tiles are left in the four hands (0: never).
-        exact_samples: deals per decision for the exact search.
+        exact_samples: deals per decision for the exact search (the most, with
+            ``exact_nodes``).
+        exact_nodes: stop dealing for the exact search once the solver has searched this
+            many positions in this decision, after at least ``exact_min_samples`` deals
+            (0: always ``exact_samples`` deals). Counting positions, not time, keeps the
+            robot deterministic while bounding the cost of the larger endgames.
+        exact_min_samples: the fewest deals the exact search takes.
         inference: inverse temperature of the opponents' softmax-heuristic model used to
             weight the deals (0: no weighting).
         partner_inference: the same for the partner.
@@ -99,6 +105,8 @@ class MonteCarloRobot(Robot):
         max_samples: int = 0,
         exact_tiles: int = 0,
         exact_samples: int = 0,
+        exact_nodes: int = 0,
+        exact_min_samples: int = 0,
         inference: float = 0.0,
         partner_inference: float = 0.0,
     ):
@@ -109,6 +117,8 @@ class MonteCarloRobot(Robot):
         self.max_samples = max_samples or samples
         self.exact_tiles = exact_tiles
         self.exact_samples = exact_samples or samples
+        self.exact_nodes = exact_nodes
+        self.exact_min_samples = exact_min_samples
         self.inference = inference
         self.partner_inference = partner_inference
         self._exp = [math.exp(-inference * d) for d in range(200)]
@@ -201,7 +211,10 @@ class MonteCarloRobot(Robot):
         if self.exact_tiles and in_hands <= self.exact_tiles:
             n = self.exact_samples
             weights = 0.0
-            for _ in range(n):
+            nodes = 0
+            for k in range(n):
+                if self.exact_nodes and k >= self.exact_min_samples and nodes >= self.exact_nodes:
+                    break
                 hands = know.sample(rng)
                 w = self.weight(hands, obs, seat & 1) if obs else 1.0
                 weights += w
@@ -211,6 +224,7 @@ class MonteCarloRobot(Robot):
                     hands[seat] = mine ^ bit
                     totals[j] += w * util(solver.value(hands, nl, nr, nxt))
                 hands[seat] = mine
+                nodes += solver.nodes
             return [t / (weights or 1.0) for t in totals]
         n = self.sample_count(know, len(cands))
         weights = 0.0
