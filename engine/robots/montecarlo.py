@@ -5,7 +5,8 @@ For each of ``samples`` deals of the hidden tiles consistent with what the seat 
 to the end of the hand with the heuristic for all four seats (the same deals for every
 candidate); the move with the best mean value for the robot's team wins. ``maestro``
 spends a playout budget (more deals when there are few candidates or the hand is short),
-solves the endgame exactly once the hands are small (:mod:`engine.robots.endgame`), and
+solves the endgame exactly once at most 16 tiles are left in the hands (at most 100 deals,
+stopping after 30 once 30,000 positions are searched: :mod:`engine.robots.endgame`), and
 values a hand's points by what they do to the match (:func:`match_utility`).
 ``maestro`` also weights each deal by how likely the opponents' plays are if they play
 the heuristic with softmax noise (``inference``, the inverse temperature, per point of
@@ -264,8 +265,10 @@ register_level(
         samples=100,
         budget=1600,
         max_samples=400,
-        exact_tiles=13,
+        exact_tiles=16,
         exact_samples=100,
+        exact_nodes=30_000,
+        exact_min_samples=30,
         inference=0.25,
         match_aware=True,
     ),
