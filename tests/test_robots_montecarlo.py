@@ -184,3 +184,65 @@ def test_observations_list_what_each_other_seat_held_back() -> None:
         (3, "4-3"),
     ]
     assert [(left, right) for _s, left, right, _i, _later in obs] == [(6, 6), (6, 4), (3, 4)]
+
+
+class _CountingKnowledge(Knowledge):
+    """Knowledge that counts the deals drawn from it."""
+
+    __slots__ = ("deals",)
+
+    def __init__(self, view: SeatView) -> None:
+        super().__init__(view)
+        self.deals = 0
+
+    def sample(self, rng: random.Random, tries: int = 200) -> list[int]:
+        self.deals += 1
+        return super().sample(rng, tries)
+
+
+def _endgame_view(seed: int, in_hands: int) -> SeatView:
+    """A view with a choice once at most ``in_hands`` tiles are left, under jugador play."""
+    jugador = make_robot("jugador")
+    rng = random.Random(seed)
+    match = Match.new(find_preset("venezolano"), rng)
+    while not match.hand.is_over:
+        view = seat_view(match, match.hand.turn)
+        if sum(view.tile_counts) <= in_hands and len(view.legal_moves()) > 1:
+            return view
+        match = match.apply(jugador.choose(view, rng))
+    raise AssertionError("the hand ended before the endgame")
+
+
+def _exact_deals(robot: MonteCarloRobot, view: SeatView) -> int:
+    know = _CountingKnowledge(view)
+    robot.evaluate(know, _candidates(view, view.legal_moves()), random.Random(3))
+    return know.deals
+
+
+def test_the_exact_search_deals_exact_samples_without_a_node_budget() -> None:
+    view = _endgame_view(5, 12)
+    robot = MonteCarloRobot("t", samples=40, exact_tiles=12, exact_samples=9)
+    assert _exact_deals(robot, view) == 9
+
+
+def test_the_exact_search_stops_dealing_once_its_node_budget_is_spent() -> None:
+    view = _endgame_view(5, 12)
+    robot = MonteCarloRobot(
+        "t", samples=40, exact_tiles=12, exact_samples=9, exact_nodes=1, exact_min_samples=4
+    )
+    assert _exact_deals(robot, view) == 4
+    unbounded = MonteCarloRobot(
+        "t", samples=40, exact_tiles=12, exact_samples=9, exact_nodes=10**9, exact_min_samples=4
+    )
+    assert _exact_deals(unbounded, view) == 9
+
+
+def test_playouts_finished_exactly_from_the_first_move_value_moves_as_the_exact_search() -> None:
+    view = _endgame_view(5, 12)
+    cands = _candidates(view, view.legal_moves())
+    exact = MonteCarloRobot("t", samples=9, exact_tiles=12, exact_samples=9)
+    finished = MonteCarloRobot("t", samples=9, finish_tiles=12)
+    know = Knowledge(view)
+    assert finished.evaluate(know, cands, random.Random(3)) == exact.evaluate(
+        know, cands, random.Random(3)
+    )

@@ -5,7 +5,8 @@ For each of ``samples`` deals of the hidden tiles consistent with what the seat 
 to the end of the hand with the heuristic for all four seats (the same deals for every
 candidate); the move with the best mean value for the robot's team wins. ``maestro``
 spends a playout budget (more deals when there are few candidates or the hand is short),
-solves the endgame exactly once the hands are small (:mod:`engine.robots.endgame`), and
+solves the endgame exactly once at most 16 tiles are left in the hands (at most 100 deals,
+stopping after 30 once 30,000 positions are searched: :mod:`engine.robots.endgame`), and
 values a hand's points by what they do to the match (:func:`match_utility`).
 ``maestro`` also weights each deal by how likely the opponents' plays are if they play
 the heuristic with softmax noise (``inference``, the inverse temperature, per point of
@@ -26,7 +27,7 @@ from engine.moves import Move, Side
 from engine.robots.base import Robot, legal_or_raise, register_level
 from engine.robots.endgame import Solver
 from engine.robots.knowledge import Knowledge
-from engine.robots.playout import Scoring, move_scores, playout
+from engine.robots.playout import Scoring, move_scores, playout, playout_until
 from engine.views import SeatView
 
 __all__ = ["MonteCarloRobot", "match_utility"]
@@ -83,7 +84,16 @@ class MonteCarloRobot(Robot):
         max_samples: the most deals a budget may buy.
         exact_tiles: solve exactly (:class:`~engine.robots.endgame.Solver`) once at most
             this many tiles are left in the four hands (0: never).
-        exact_samples: deals per decision for the exact search.
+        exact_samples: deals per decision for the exact search (the most, with
+            ``exact_nodes``).
+        exact_nodes: stop dealing for the exact search once the solver has searched this
+            many positions in this decision, after at least ``exact_min_samples`` deals
+            (0: always ``exact_samples`` deals). Counting positions, not time, keeps the
+            robot deterministic while bounding the cost of the larger endgames.
+        exact_min_samples: the fewest deals the exact search takes.
+        finish_tiles: before the exact search's reach, play each playout with the
+            heuristic only until at most this many tiles are left, then solve the rest
+            exactly (0: heuristic playouts to the end).
         inference: inverse temperature of the opponents' softmax-heuristic model used to
             weight the deals (0: no weighting).
         partner_inference: the same for the partner.
@@ -99,6 +109,9 @@ class MonteCarloRobot(Robot):
         max_samples: int = 0,
         exact_tiles: int = 0,
         exact_samples: int = 0,
+        exact_nodes: int = 0,
+        exact_min_samples: int = 0,
+        finish_tiles: int = 0,
         inference: float = 0.0,
         partner_inference: float = 0.0,
     ):
@@ -109,6 +122,9 @@ class MonteCarloRobot(Robot):
         self.max_samples = max_samples or samples
         self.exact_tiles = exact_tiles
         self.exact_samples = exact_samples or samples
+        self.exact_nodes = exact_nodes
+        self.exact_min_samples = exact_min_samples
+        self.finish_tiles = finish_tiles
         self.inference = inference
         self.partner_inference = partner_inference
         self._exp = [math.exp(-inference * d) for d in range(200)]
@@ -201,7 +217,10 @@ class MonteCarloRobot(Robot):
         if self.exact_tiles and in_hands <= self.exact_tiles:
             n = self.exact_samples
             weights = 0.0
-            for _ in range(n):
+            nodes = 0
+            for k in range(n):
+                if self.exact_nodes and k >= self.exact_min_samples and nodes >= self.exact_nodes:
+                    break
                 hands = know.sample(rng)
                 w = self.weight(hands, obs, seat & 1) if obs else 1.0
                 weights += w
@@ -211,14 +230,26 @@ class MonteCarloRobot(Robot):
                     hands[seat] = mine ^ bit
                     totals[j] += w * util(solver.value(hands, nl, nr, nxt))
                 hands[seat] = mine
+                nodes += solver.nodes
             return [t / (weights or 1.0) for t in totals]
         n = self.sample_count(know, len(cands))
+        finish = self.finish_tiles
         weights = 0.0
         for _ in range(n):
             hands = know.sample(rng)
             w = self.weight(hands, obs, seat & 1) if obs else 1.0
             weights += w
             mine = hands[seat]
+            if finish:
+                solver = Solver(sc)  # one table per deal: the candidates' playouts meet
+                for j, bit, nl, nr in plan:
+                    h = hands[:]
+                    h[seat] = mine ^ bit
+                    v, left, right, turn = playout_until(h, nl, nr, nxt, sc, finish)
+                    if v is None:
+                        v = solver.value(h, left, right, turn)
+                    totals[j] += w * util(v)
+                continue
             for j, bit, nl, nr in plan:
                 h = hands[:]
                 h[seat] = mine ^ bit
@@ -234,8 +265,10 @@ register_level(
         samples=100,
         budget=1600,
         max_samples=400,
-        exact_tiles=13,
+        exact_tiles=16,
         exact_samples=100,
+        exact_nodes=30_000,
+        exact_min_samples=30,
         inference=0.25,
         match_aware=True,
     ),
