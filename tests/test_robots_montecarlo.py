@@ -235,14 +235,3 @@ def test_the_exact_search_stops_dealing_once_its_node_budget_is_spent() -> None:
         "t", samples=40, exact_tiles=12, exact_samples=9, exact_nodes=10**9, exact_min_samples=4
     )
     assert _exact_deals(unbounded, view) == 9
-
-
-def test_playouts_finished_exactly_from_the_first_move_value_moves_as_the_exact_search() -> None:
-    view = _endgame_view(5, 12)
-    cands = _candidates(view, view.legal_moves())
-    exact = MonteCarloRobot("t", samples=9, exact_tiles=12, exact_samples=9)
-    finished = MonteCarloRobot("t", samples=9, finish_tiles=12)
-    know = Knowledge(view)
-    assert finished.evaluate(know, cands, random.Random(3)) == exact.evaluate(
-        know, cands, random.Random(3)
-    )

@@ -18,7 +18,6 @@ from engine.robots.playout import (
     hand_value,
     playout,
     playout_fast_hand,
-    playout_until,
 )
 from engine.rules import Rules
 from engine.tiles import ALL_TILES, NUMBER_MASKS, Tile, mask_of, tiles_of
@@ -150,26 +149,3 @@ def test_a_blocked_line_scores_at_once() -> None:
     hands = [mask_of(tiles_of(((1 << 28) - 1) & ~NUMBER_MASKS[6])[s::4]) for s in range(4)]
     value = playout(hands[:], 6, 6, 0, Scoring(rules))
     assert value == hand_value(hands, 2, 0, False, Scoring(rules))
-
-
-@pytest.mark.parametrize("tiles", [0, 6, 12])
-@settings(max_examples=60, deadline=None, derandomize=True)
-@given(seed=st.integers(0, 2**32 - 1))
-def test_a_playout_stopped_early_and_resumed_ends_as_a_playout_does(tiles: int, seed: int) -> None:
-    """Stopped at ``tiles`` tiles left (or at the hand's end, if that comes first) and
-    resumed, the heuristic reaches the same end with the same points as one playout."""
-    rules = PRESETS["venezolano"]
-    state = _random_position(rules, random.Random(seed))
-    assert state.ends is not None
-    start = [state.hand_mask(s) for s in range(4)]
-    whole = start[:]
-    value = playout(whole, *state.ends, state.turn, Scoring(rules))
-    hands = start[:]
-    stopped, left, right, turn = playout_until(
-        hands, *state.ends, state.turn, Scoring(rules), tiles
-    )
-    in_hands = sum(h.bit_count() for h in hands)
-    resumed = playout(hands, left, right, turn, Scoring(rules)) if stopped is None else stopped
-    assert resumed == value
-    assert hands == whole
-    assert stopped is not None or in_hands == min(tiles, sum(h.bit_count() for h in start))

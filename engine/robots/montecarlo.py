@@ -27,7 +27,7 @@ from engine.moves import Move, Side
 from engine.robots.base import Robot, legal_or_raise, register_level
 from engine.robots.endgame import Solver
 from engine.robots.knowledge import Knowledge
-from engine.robots.playout import Scoring, move_scores, playout, playout_until
+from engine.robots.playout import Scoring, move_scores, playout
 from engine.views import SeatView
 
 __all__ = ["MonteCarloRobot", "match_utility"]
@@ -91,9 +91,6 @@ class MonteCarloRobot(Robot):
             (0: always ``exact_samples`` deals). Counting positions, not time, keeps the
             robot deterministic while bounding the cost of the larger endgames.
         exact_min_samples: the fewest deals the exact search takes.
-        finish_tiles: before the exact search's reach, play each playout with the
-            heuristic only until at most this many tiles are left, then solve the rest
-            exactly (0: heuristic playouts to the end).
         inference: inverse temperature of the opponents' softmax-heuristic model used to
             weight the deals (0: no weighting).
         partner_inference: the same for the partner.
@@ -111,7 +108,6 @@ class MonteCarloRobot(Robot):
         exact_samples: int = 0,
         exact_nodes: int = 0,
         exact_min_samples: int = 0,
-        finish_tiles: int = 0,
         inference: float = 0.0,
         partner_inference: float = 0.0,
     ):
@@ -124,7 +120,6 @@ class MonteCarloRobot(Robot):
         self.exact_samples = exact_samples or samples
         self.exact_nodes = exact_nodes
         self.exact_min_samples = exact_min_samples
-        self.finish_tiles = finish_tiles
         self.inference = inference
         self.partner_inference = partner_inference
         self._exp = [math.exp(-inference * d) for d in range(200)]
@@ -233,23 +228,12 @@ class MonteCarloRobot(Robot):
                 nodes += solver.nodes
             return [t / (weights or 1.0) for t in totals]
         n = self.sample_count(know, len(cands))
-        finish = self.finish_tiles
         weights = 0.0
         for _ in range(n):
             hands = know.sample(rng)
             w = self.weight(hands, obs, seat & 1) if obs else 1.0
             weights += w
             mine = hands[seat]
-            if finish:
-                solver = Solver(sc)  # one table per deal: the candidates' playouts meet
-                for j, bit, nl, nr in plan:
-                    h = hands[:]
-                    h[seat] = mine ^ bit
-                    v, left, right, turn = playout_until(h, nl, nr, nxt, sc, finish)
-                    if v is None:
-                        v = solver.value(h, left, right, turn)
-                    totals[j] += w * util(v)
-                continue
             for j, bit, nl, nr in plan:
                 h = hands[:]
                 h[seat] = mine ^ bit

@@ -31,7 +31,6 @@ __all__ = [
     "hand_value",
     "move_scores",
     "playout",
-    "playout_until",
 ]
 
 FULL_MASK: Final[int] = (1 << 28) - 1
@@ -228,47 +227,6 @@ def playout(hands: list[int], left: int, right: int, turn: int, sc: Scoring) -> 
         if not remaining & opens[left * 7 + right]:
             return hand_value(hands, 2, turn, False, sc)
         turn = (turn + 1) & 3
-
-
-def playout_until(
-    hands: list[int], left: int, right: int, turn: int, sc: Scoring, tiles: int
-) -> tuple[int | None, int, int, int]:
-    """Play the heuristic as :func:`playout` does, but stop once at most ``tiles`` tiles
-    are left in the four hands (for an exact search to finish the hand).
-
-    Returns:
-        ``(points, left, right, turn)``: the hand's points signed for team 0 if it ended
-        first (the rest then means nothing), else None with the position reached
-        (``hands`` holds its four hands).
-    """
-    remaining = hands[0] | hands[1] | hands[2] | hands[3]
-    in_hands = remaining.bit_count()
-    memo = _MEMO
-    opens = _OPEN
-    if not remaining & opens[left * 7 + right]:
-        return hand_value(hands, 2, turn, False, sc), left, right, turn
-    while in_hands > tiles:
-        hand = hands[turn]
-        key = hand | ((left * 7 + right) << 28)
-        choice = memo.get(key, _MISSING)
-        if choice is _MISSING:
-            choice = _best_move(hand, left * 7 + right, key)
-        if choice is None:
-            turn = (turn + 1) & 3
-            continue
-        i, _side, nl, nr = choice
-        bit = 1 << i
-        hand ^= bit
-        hands[turn] = hand
-        if not hand:
-            return hand_value(hands, 1, turn, CAPICUA[i * 49 + left * 7 + right], sc), nl, nr, turn
-        remaining ^= bit
-        in_hands -= 1
-        left, right = nl, nr
-        if not remaining & opens[left * 7 + right]:
-            return hand_value(hands, 2, turn, False, sc), left, right, turn
-        turn = (turn + 1) & 3
-    return None, left, right, turn
 
 
 def playout_fast_hand(fh: FastHand, sc: Scoring) -> int:
