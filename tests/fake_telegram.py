@@ -300,6 +300,8 @@ class FakeTelegram:
         self.admins: dict[int, set[int]] = {}
         self.owners: dict[int, int] = {}
         self.messages: dict[tuple[int, int], _Stored] = {}
+        # private chat -> the reply keyboard its client shows now (markup, the message's id)
+        self.keyboards: dict[int, tuple[dict[str, Any], int]] = {}
         self.files: dict[str, bytes] = {}
         self.failures: list[TelegramFailure] = []
         self.holds: list[tuple[str, int | None, asyncio.Event]] = []
@@ -569,6 +571,32 @@ class FakeTelegram:
         ).to_dict()
 
     send_command = send_text
+
+    def keyboard_message(self, user: User) -> dict[str, Any] | None:
+        """The bot message that brought the reply keyboard ``user``'s client shows now,
+        if any (a one-time keyboard is hidden once pressed)."""
+        shown = self.keyboards.get(user.id)
+        stored = self.messages.get((user.id, shown[1])) if shown is not None else None
+        return stored.data if stored is not None else None
+
+    def keyboard_labels(self, user: User) -> list[str]:
+        """The buttons of the reply keyboard ``user`` sees now, row by row."""
+        shown = self.keyboards.get(user.id)
+        if shown is None:
+            return []
+        rows = shown[0]["keyboard"]
+        return [b["text"] if isinstance(b, dict) else str(b) for row in rows for b in row]
+
+    def press_key(self, user: User, label: str) -> int:
+        """``user`` presses the reply-keyboard button ``label`` in their private chat: the
+        client sends its text as their message (and hides a one-time keyboard). Returns
+        the update id. Fails if no such button is shown."""
+        shown = self.keyboards.get(user.id)
+        if shown is None or label not in self.keyboard_labels(user):
+            raise AssertionError(f"{user.first_name} sees no button {label!r}")
+        if shown[0].get("one_time_keyboard"):
+            self.keyboards.pop(user.id, None)
+        return self.send_text(self.private_chat(user), user, label)
 
     def press(self, user: User, message: dict[str, Any] | Message, data: str) -> str:
         return self.press_update(user, message, data)[0]
@@ -871,8 +899,13 @@ class FakeTelegram:
             data["message_thread_id"] = thread
             data["is_topic_message"] = True
         data.update({k: v for k, v in content.items() if v is not None})
-        if "reply_markup" in call.params:
-            data["reply_markup"] = call.params["reply_markup"]
+        markup = call.params.get("reply_markup")
+        if isinstance(markup, dict) and "inline_keyboard" in markup:
+            data["reply_markup"] = markup  # a Message names only an inline keyboard
+        elif isinstance(markup, dict) and "keyboard" in markup:
+            self.keyboards[chat.id] = (markup, message_id)
+        elif isinstance(markup, dict) and markup.get("remove_keyboard"):
+            self.keyboards.pop(chat.id, None)
         stored = _Stored(chat.id, message_id, data)
         stored.fingerprint = self._fingerprint(data)
         self.messages[(chat.id, message_id)] = stored
@@ -898,6 +931,9 @@ class FakeTelegram:
         return stored
 
     def _edit(self, call: Call, stored: _Stored, changes: dict[str, Any]) -> dict[str, Any]:
+        markup = call.params.get("reply_markup")
+        if isinstance(markup, dict) and "inline_keyboard" not in markup:
+            raise _ApiError(400, "Bad Request: inline keyboard expected")  # as Telegram says
         data = dict(stored.data)
         data.update(changes)
         if "reply_markup" in call.params:
@@ -1280,16 +1316,24 @@ class TelegramWorld:
         raise AssertionError(f"{user.first_name} was never to move")
 
     def turn_message(self, user: User) -> dict[str, Any] | None:
-        """The private message of ``user`` that shows move buttons now, if any."""
-        for message in reversed(self.fake.messages_in(user.id)):
-            rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
-            data = [b.get("callback_data", "") for row in rows for b in row]
-            if data and all(d.startswith("dm1:m:") for d in data):
-                return message
-        return None
+        """The private turn message of ``user`` whose move keyboard they see now, if any."""
+        return self.fake.keyboard_message(user)
+
+    def move_labels(self, user: User) -> list[str]:
+        """The move buttons ``user`` sees now (their turn keyboard), row by row."""
+        return self.fake.keyboard_labels(user)
+
+    async def play(self, user: User, label: str) -> int:
+        """``user`` presses the move button ``label`` (or types it); returns the index of
+        the next call, so a test can wait for what the bot did after it."""
+        mark = len(self.fake.calls)
+        self.fake.press_key(user, label)
+        await self.settle()
+        return mark
 
     async def press(self, user: User, message: dict[str, Any], data: str) -> Call:
-        """``user`` presses ``data`` on ``message``; returns the answerCallbackQuery."""
+        """``user`` presses the inline button ``data`` on ``message``; returns the
+        answerCallbackQuery."""
         query = self.fake.press(user, message, data)
         return await self.fake.answer_to(query)
 
@@ -1301,9 +1345,10 @@ class TelegramWorld:
         choose: Callable[[list[str]], str] = lambda data: data[0],
         limit: int = 5000,
     ) -> int:
-        """Drive the table to its end: every human move through a button press (chosen by
-        ``choose`` among the callback data offered), robots through the clock. Returns the
-        number of presses. Fails if a human's turn comes without buttons to press."""
+        """Drive the table to its end: every human move through a press of their turn
+        keyboard (chosen by ``choose`` among the labels offered), robots through the
+        clock. Returns the number of presses. Fails if a human's turn comes without
+        buttons to press, or a press is answered (only a move that cannot be played is)."""
         presses = 0
         for _ in range(limit):
             await self.settle()
@@ -1312,13 +1357,12 @@ class TelegramWorld:
                 return presses
             pressed = False
             for user in humans.values():
-                message = self.turn_message(user)
-                if message is None:
+                labels = self.move_labels(user)
+                if not labels:
                     continue
-                rows = message["reply_markup"]["inline_keyboard"]
-                data = choose([b["callback_data"] for row in rows for b in row])
-                answer = await self.press(user, message, data)
-                assert not answer.params.get("show_alert"), answer.params
+                mark = await self.play(user, choose(labels))
+                answers = [c for c in self.fake.calls[mark:] if c.method == "sendMessage"]
+                assert [c for c in answers if c.chat_id == user.id] == [], answers
                 presses += 1
                 pressed = True
                 break

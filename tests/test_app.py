@@ -199,29 +199,42 @@ async def wait_until(predicate: Callable[[], Any], *, timeout: float = 20.0) -> 
 
 
 class TelegramPlayer:
-    """A human on the fake Telegram who presses the first move button they are offered."""
+    """A human on the fake Telegram who presses the first move button of the keyboard
+    their client shows."""
 
     def __init__(self, fake: FakeTelegram, user: Any) -> None:
         self.fake = fake
         self.user = user
-        self.pressed: set[str] = set()
 
-    def turn(self) -> tuple[dict[str, Any], str] | None:
-        for message in reversed(self.fake.messages_in(self.user.id)):
-            rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
-            data = [b.get("callback_data", "") for row in rows for b in row]
-            if data and all(d.startswith(MOVE) for d in data):
-                return (message, data[0]) if data[0] not in self.pressed else None
-        return None
+    def turn(self) -> str | None:
+        """The first move button Ana sees now, if her turn keyboard is shown."""
+        labels = self.fake.keyboard_labels(self.user)
+        return labels[0] if labels else None
+
+    def press(self, label: str) -> int:
+        """Press ``label`` (the keyboard hides); returns the index of the next call."""
+        mark = len(self.fake.calls)
+        self.fake.press_key(self.user, label)
+        return mark
+
+    async def played(self, mark: int, *, timeout: float = 20.0) -> None:
+        """Wait until the move pressed at ``mark`` was played: the bot sent Ana her next
+        tiles (a turn or a new hand) or the match ended, and said nothing against it."""
+
+        def shown() -> bool:
+            later = self.fake.calls[mark:]
+            tiles = any(c.method == "sendPhoto" and c.chat_id == self.user.id for c in later)
+            return tiles or self.match_ended()
+
+        await wait_until(shown, timeout=timeout)
+        said = [c for c in self.fake.calls[mark:] if c.method == "sendMessage"]
+        assert [c for c in said if c.chat_id == self.user.id] == []
 
     async def play(self, moves: int) -> None:
         """Make ``moves`` moves by pressing buttons."""
         for _ in range(moves):
-            message, data = await wait_until(self.turn)
-            self.pressed.add(data)
-            query = self.fake.press(self.user, message, data)
-            answer = await self.fake.answer_to(query, timeout=20)
-            assert not answer.params.get("show_alert"), answer.params
+            label = await wait_until(self.turn)
+            await self.played(self.press(label))
 
     def match_ended(self) -> bool:
         return any(
@@ -235,14 +248,11 @@ class TelegramPlayer:
         deadline = loop.time() + timeout
         while not self.match_ended():
             assert loop.time() < deadline, "the Telegram match did not end"
-            found = self.turn()
-            if found is None:
+            label = self.turn()
+            if label is None:
                 await asyncio.sleep(0.02)
                 continue
-            message, data = found
-            self.pressed.add(data)
-            query = self.fake.press(self.user, message, data)
-            await self.fake.answer_to(query, timeout=20)
+            self.press(label)
             presses += 1
         return presses
 
@@ -353,14 +363,11 @@ async def test_both_platforms_play_survive_a_sigterm_mid_hand_and_finish_after_a
         await storage.close()
 
     # Ana presses her button while the bot is down: Telegram keeps the update for it.
-    message, data = pending
-    tg_player.pressed.add(data)
-    query = telegram.press(ana, message, data)
+    mark = tg_player.press(pending)
 
     async with running(env, tmp_path) as second:
         await second.wait_for_line(r"hosting telegram, discord")
-        answer = await telegram.answer_to(query, timeout=30)
-        assert not answer.params.get("show_alert"), answer.params  # the move was played
+        await tg_player.played(mark, timeout=30)  # the move was played
         # Each human has a move to make within seconds (robots move at once): nobody
         # waits for a turn timer because the shutdown lost their buttons.
         await asyncio.gather(
@@ -600,20 +607,18 @@ async def test_two_processes_on_postgresql_one_killed_mid_hand_the_other_resumes
     async with active_and_standby(base, tmp_path) as (first, second):
         await open_telegram_table(telegram, ana)
         await player.play(2)
-        message, data = await wait_until(player.turn)
+        label = await wait_until(player.turn)
         [before] = await telegram_tables_of(postgres_dsn)
         moves_before = len(before["record"]["hands"][-1]["moves"])
 
         await first.kill()  # kill -9 mid-hand: nothing saved, nothing released
         killed_at = time.monotonic()
-        player.pressed.add(data)
-        query = telegram.press(ana, message, data)  # Telegram keeps it for whoever polls
+        mark = player.press(label)  # Telegram keeps it for whoever polls
         await second.wait_for_line(r"telegram: taking over as the active process", timeout=40)
-        answer = await telegram.answer_to(query, timeout=40)
+        await player.played(mark, timeout=40)  # her move was played
         took = time.monotonic() - killed_at
-        print(f"kill -9 -> the pressed move answered by the other process: {took:.1f} s")
+        print(f"kill -9 -> the pressed move played by the other process: {took:.1f} s")
         assert took <= 30.0, f"the table resumed {took:.1f} s after the kill"
-        assert not answer.params.get("show_alert"), answer.params  # her move was played
         assert await player.play_to_the_end(timeout=90) > 0
         await asyncio.sleep(0.5)
         assert await second.stop() == 0

@@ -124,9 +124,9 @@ async def test_a_bot_removed_from_a_group_closes_its_tables_once_refunds_and_tel
             "devolvieron las apuestas."
         ]
         assert [c.method for c in world.fake.calls[mark:] if c.chat_id == group.id] == []
-        (last,) = [m for m in world.fake.messages_in(ana.id) if "photo" in m]
-        assert last["caption"] == "Mesa 1 en Dominó\nLa partida terminó."
-        assert "reply_markup" not in last
+        (notice,) = [c for c in world.fake.calls[mark:] if c.method == "sendMessage"]
+        assert notice.params["reply_markup"] == {"remove_keyboard": True}  # no move left to make
+        assert world.move_labels(ana) == []
         assert world.manager.table_state(table_id) is None
 
 

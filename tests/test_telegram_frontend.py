@@ -56,9 +56,9 @@ async def test_one_human_and_three_robots_play_a_whole_match_through_buttons() -
         await world.settle()
 
         assert presses >= 7  # at least one hand's worth of Ana's own moves
-        answers = world.fake.calls_to("answerCallbackQuery")
-        assert len(answers) == presses
-        assert not any(a.params.get("show_alert") for a in answers)
+        # A move is a reply-keyboard press: nothing to answer, nothing said back to Ana.
+        assert world.fake.calls_to("answerCallbackQuery") == []
+        assert world.fake.calls_to("sendMessage", chat_id=ana.id) == []
         # One board photo, edited in place, plus the match result photo.
         photos = world.fake.calls_to("sendPhoto", chat_id=GROUP)
         assert len(photos) == 2
@@ -116,30 +116,51 @@ async def test_stale_foreign_repeated_and_forged_presses_are_refused_and_change_
         group = world.fake.add_group(GROUP, "Dominó")
         table_id = await _table_with_robots(world, ana, group)
         # Let the robots move until it is Ana's turn.
-        message = await world.until_turn(ana)
-        data = _buttons(message)[0]["callback_data"]
+        await world.until_turn(ana)
+        labels = world.move_labels(ana)
+        label = labels[0]
         before = world.manager.table_state(table_id)
         assert before is not None
+        board = world.fake.calls_to("sendPhoto", chat_id=GROUP)[0].result
 
-        foreign = await world.press(eve, message, data)
-        forged = await world.press(ana, message, "dm1:m:" + table_id + ":1:1:99")
-        garbage = await world.press(ana, message, "not-a-payload")
-        wrong_move = data.rsplit(":", 1)[0] + ":00"  # a well-formed code Ana may not play
+        # Eva has no seat: her typed move is refused in her private chat, keyboard removed.
+        mark = await world.command(world.fake.private_chat(eve), eve, label)
+        await world.settle()
+        (foreign,) = [c for c in world.fake.calls[mark:] if c.chat_id == eve.id]
+        assert foreign.params["text"] == "No te toca."
+        assert foreign.params["reply_markup"] == {"remove_keyboard": True}
+        # Forged and stale callback data (the inline route of a move) are refused too.
+        forged = await world.press(ana, board, "dm1:m:" + table_id + ":1:1:99")
+        garbage = await world.press(ana, board, "not-a-payload")
         stale = encode_press(table_id, before.hand_number, max(1, before.move_number - 1), "p")
-        old = await world.press(ana, message, stale)
-        for answer in (foreign, forged, garbage, old):
+        old = await world.press(ana, board, stale)
+        for answer in (forged, garbage, old):
             assert answer.params.get("show_alert") is True
             assert answer.params.get("text")
-        assert "no tienes asiento" in foreign.params["text"].lower()
+        # A tile Ana does not hold, typed: refused, her keyboard given back.
+        match = world.manager.match_of(table_id)
+        assert match is not None and before.turn is not None
+        held = {str(t) for t in match.hand.tiles(before.turn)}
+        missing = next(f"{a}-{b}" for a in range(7) for b in range(a + 1) if f"{a}-{b}" not in held)
+        mark = await world.command(world.fake.private_chat(ana), ana, missing)
+        await world.settle()
+        (illegal,) = [c for c in world.fake.calls[mark:] if c.chat_id == ana.id]
+        assert illegal.params["text"] == "Esa jugada no vale ahora."
+        keyboard = illegal.params["reply_markup"]["keyboard"]
+        assert [b["text"] for row in keyboard for b in row] == labels == world.move_labels(ana)
         after = world.manager.table_state(table_id)
         assert after is not None and after.move_number == before.move_number
 
-        played = await world.press(ana, message, data)
-        assert not played.params.get("show_alert")
-        repeated = await world.press(ana, message, data)
-        assert repeated.params.get("show_alert") is True
-        illegal = await world.press(ana, message, wrong_move)
-        assert illegal.params.get("show_alert") is True
+        mark = await world.play(ana, label)
+        assert [
+            c for c in world.fake.calls[mark:] if c.method == "sendMessage" and c.chat_id == ana.id
+        ] == []
+        assert world.move_labels(ana) == []  # the one-time keyboard hid itself
+        # The same label again (typed: the keyboard is gone): not her turn any more.
+        mark = await world.command(world.fake.private_chat(ana), ana, label)
+        await world.settle()
+        (repeated,) = [c for c in world.fake.calls[mark:] if c.chat_id == ana.id]
+        assert repeated.params["text"] == "No te toca."
         final = world.manager.table_state(table_id)
         assert final is not None and final.move_number == before.move_number + 1
 
@@ -460,7 +481,9 @@ async def test_a_player_who_leaves_is_played_by_a_robot_and_comes_back_with_the_
         assert state is not None and not state.seats[0].away
 
 
-async def test_after_a_restart_the_board_is_edited_in_place_and_old_buttons_still_work() -> None:
+async def test_after_a_restart_the_board_is_edited_in_place_and_the_turn_keyboard_still_works() -> (
+    None
+):
     from telegram.ext import AIORateLimiter
 
     from bot.core import TableManager
@@ -470,7 +493,9 @@ async def test_after_a_restart_the_board_is_edited_in_place_and_old_buttons_stil
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
         table_id = await _table_with_robots(world, ana, group)
-        message = await world.until_turn(ana)
+        await world.until_turn(ana)
+        label = world.move_labels(ana)[0]
+        turns = len(world.fake.calls_to("sendPhoto", chat_id=ana.id))
         (board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
         board_id = board.result["message_id"]
         await world.front.stop()
@@ -500,11 +525,12 @@ async def test_after_a_restart_the_board_is_edited_in_place_and_old_buttons_stil
             "title": "Dominó",
         }
 
+        # Ana's turn message was not sent again: her client still shows its keyboard.
+        assert len(world.fake.calls_to("sendPhoto", chat_id=ana.id)) == turns
         before = world.manager.table_state(table_id)
         assert before is not None
-        data = _buttons(message)[0]["callback_data"]
-        answer = await world.press(ana, message, data)
-        assert not answer.params.get("show_alert"), answer.params
+        mark = await world.play(ana, label)
+        assert [c for c in world.fake.calls[mark:] if c.method == "sendMessage"] == []
         after = world.manager.table_state(table_id)
         assert after is not None and after.move_number == before.move_number + 1
         await world.settle()
@@ -570,15 +596,14 @@ async def test_a_board_follows_its_group_when_it_becomes_a_supergroup() -> None:
         group = world.fake.add_group(GROUP, "Dominó")
         world.fake.add_group(OTHER_GROUP, "Dominó")  # the same group, migrated
         table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
-        message = await world.until_turn(ana)
+        await world.until_turn(ana)
         world.fake.fail(
             "editMessageMedia",
             description="Bad Request: group chat was upgraded to a supergroup chat",
             migrate_to=OTHER_GROUP,
             chat_id=GROUP,
         )
-        await world.press(ana, message, _buttons(message)[0]["callback_data"])
-        await world.settle()
+        await world.play(ana, world.move_labels(ana)[0])
         (moved,) = world.fake.calls_to("sendPhoto", chat_id=OTHER_GROUP)
         assert world.front._boards[table_id].chat_id == OTHER_GROUP
         assert moved.result["message_id"] == world.front._boards[table_id].message_id
@@ -705,10 +730,9 @@ async def test_a_slow_group_never_holds_up_a_players_private_tiles() -> None:
             if world.manager.match_of(table_id).hand.is_over:
                 break
             await asyncio.wait_for(world.front.idle(), 5)
-            message = world.turn_message(ana)
-            if message is not None:
-                answer = await world.press(ana, message, _buttons(message)[0]["callback_data"])
-                assert not answer.params.get("show_alert"), answer.params
+            labels = world.move_labels(ana)
+            if labels:
+                world.fake.press_key(ana, labels[0])
             else:
                 await world.clock.advance(max(0.0, world.clock.next_deadline() - world.clock.now()))
         held = await world.fake.wait_for("sendMessage", lambda c: c.chat_id == GROUP, after=start)
@@ -724,49 +748,28 @@ async def test_a_slow_group_never_holds_up_a_players_private_tiles() -> None:
         assert held.result is not None and "mano 1" in held.params["text"]
 
 
-async def test_after_a_crash_the_player_to_move_gets_their_buttons_again_unasked() -> None:
-    from telegram.ext import AIORateLimiter
-
-    from bot.core import TableManager
-    from bot.core.clock import ManualClock
-    from bot.telegram import TelegramFrontEnd
-
+async def test_after_a_crash_the_player_to_move_plays_on_with_the_keyboard_they_have() -> None:
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
         table_id = await _table_with_robots(world, ana, group)
         await world.until_turn(ana)
-        # The crash: the manager is never stopped (its clock never moves again); only the
-        # old connection is closed so that it stops reading updates.
-        await world.front.stop()
-        mark = len(world.fake.calls)
-        world.clock = ManualClock(world.clock.now())
-        world.manager = TableManager(
-            world.storage, clock=world.clock, seed=world.seed, **world.manager_options
-        )
-        world.front = TelegramFrontEnd(
-            world.fake.token,
-            world.manager,
-            world.storage,
-            base_url=world.fake.base_url,
-            base_file_url=world.fake.base_file_url,
-            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
-            poll_timeout=5,
-        )
-        await world.manager.start()
-        await world.front.start()
+        label = world.move_labels(ana)[0]
+
+        mark = await world.restart(crash=True)
         await world.settle()
-        (resent,) = world.fake.calls_to("sendPhoto", chat_id=ana.id)[-1:]
-        assert world.fake.calls.index(resent) >= mark  # sent by the new process, unasked
-        message = world.turn_message(ana)
-        assert message is not None and message["message_id"] == resent.result["message_id"]
-        before = world.manager.table_state(table_id).move_number
-        answer = await world.press(ana, message, _buttons(message)[0]["callback_data"])
-        assert not answer.params.get("show_alert"), answer.params
-        assert world.manager.table_state(table_id).move_number == before + 1
+
+        # The turn was noted with the table: its message is not sent twice.
+        assert [c for c in world.fake.calls[mark:] if c.chat_id == ana.id] == []
+        before = world.manager.table_state(table_id)
+        assert before is not None and before.turn == 0
+        moved = await world.play(ana, label)
+        assert [c for c in world.fake.calls[moved:] if c.method == "sendMessage"] == []
+        after = world.manager.table_state(table_id)
+        assert after is not None and after.move_number == before.move_number + 1
 
 
-async def test_after_a_crash_private_hands_keep_their_group_and_are_edited_not_sent_twice() -> None:
+async def test_after_a_crash_private_hands_keep_their_group_and_are_not_sent_twice() -> None:
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         first = world.fake.add_group(GROUP, "Uno")
@@ -784,66 +787,65 @@ async def test_after_a_crash_private_hands_keep_their_group_and_are_edited_not_s
             await world.clock.advance(0)
             await world.settle()
         assert world.turn_message(ana) is not None
+        photos = [m for m in world.fake.messages_in(ana.id) if "photo" in m]
+        captions = {m["caption"].splitlines()[0] for m in photos}
+        assert captions == {"Mesa 1 en Uno", "Mesa 1 en Dos"}
 
         mark = await world.restart(crash=True)
+        await world.settle()
 
-        photos = [m for m in world.fake.messages_in(ana.id) if "photo" in m]
-        assert len(photos) == 2  # one hand message per table, as before the crash
-        captions = sorted(m["caption"].splitlines()[0] for m in photos)
-        assert captions == ["Mesa 1 en Dos", "Mesa 1 en Uno"]
-        shown = [
-            c
-            for c in world.fake.calls[mark:]
-            if c.chat_id == ana.id and c.method in ("sendPhoto", "editMessageMedia") and c.ok
-        ]
-        assert {(c.caption() or "").splitlines()[0] for c in shown} == {
-            "Mesa 1 en Uno",
-            "Mesa 1 en Dos",
-        }
-        # Only the hand whose turn it is shows move buttons, and they are the current ones.
-        with_buttons = [m for m in photos if _buttons(m)]
+        assert [c for c in world.fake.calls[mark:] if c.chat_id == ana.id] == []
+        # Her keyboard names the table of each move (she sits at two), and it plays.
         turns = [
             t
             for t in (one, two)
             if world.manager.table_state(t).turn == 0
             and world.manager.table_state(t).phase == "playing"
         ]
-        assert len(with_buttons) == len(turns)
-        for message in with_buttons:
-            data = _buttons(message)[0]["callback_data"]
-            answer = await world.press(ana, message, data)
-            assert not answer.params.get("show_alert"), answer.params
+        labels = world.move_labels(ana)
+        assert labels and len({label.split(" · ")[0] for label in labels}) == 1
+        assert labels[0].split(" · ")[0] in ("Uno", "Dos")
+        moves = {t: world.manager.table_state(t).move_number for t in turns}
+        played = await world.play(ana, labels[0])
+        assert [
+            c
+            for c in world.fake.calls[played:]
+            if c.method == "sendMessage" and c.chat_id == ana.id
+        ] == []
+        assert sum(world.manager.table_state(t).move_number - n for t, n in moves.items()) == 1
 
 
-async def test_private_hand_captions_never_name_a_turn_gone_by_and_say_when_the_match_ended() -> (
-    None
-):
+async def test_private_messages_are_one_per_own_turn_and_one_per_dealt_hand_never_edited() -> None:
     import re
 
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
         table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
-        await world.play_out(table_id, {0: ana})
+        presses = await world.play_out(table_id, {0: ana})
         await world.settle()
 
-        shown = [
-            c.caption() or ""
-            for c in world.fake.calls
-            if c.chat_id == ana.id
-            and c.ok
-            and c.method in ("sendPhoto", "editMessageMedia", "editMessageCaption")
+        # Besides the probe made when she sat down, nothing was edited or deleted.
+        private = [c for c in world.fake.calls if c.chat_id == ana.id]
+        assert [c.method for c in private].count("sendChatAction") == 1
+        private = [c for c in private if c.method != "sendChatAction"]
+        assert {c.method for c in private} == {"sendPhoto"}
+        turns = [c for c in private if "keyboard" in (c.params.get("reply_markup") or {})]
+        assert len(turns) == presses  # one notification per own turn, each one pressed
+        dealt = [c for c in private if c not in turns]
+        hands = world.manager.matches_finished  # one match: count its hands from the captions
+        assert hands == 1
+        numbers = [
+            re.fullmatch(r"Tus fichas \(mano (\d+)\)\.", c.caption().split("\n")[1]) for c in dealt
         ]
-        assert len(shown) > 7
-        for caption in shown:
-            where, what = caption.split("\n")
+        assert all(numbers) and len({m.group(1) for m in numbers if m}) == len(numbers)
+        for call in turns:
+            where, what = (call.caption() or "").split("\n")
             assert where == "Mesa 1 en Dominó"
-            assert re.fullmatch(
-                r"¡Te toca! Tienes \d+ s\.|Tus fichas \(mano \d+\)\.|La partida terminó\.", what
-            ), what
-        (last,) = [m for m in world.fake.messages_in(ana.id) if "photo" in m]
-        assert last["caption"] == "Mesa 1 en Dominó\nLa partida terminó."
-        assert "reply_markup" not in last
+            assert re.fullmatch(r"¡Te toca! Tienes \d+ s\.", what), what
+            markup = call.params["reply_markup"]
+            assert markup["one_time_keyboard"] is True and markup["resize_keyboard"] is True
+            assert markup["input_field_placeholder"] == "Tu jugada"
 
 
 async def test_a_group_that_refuses_photos_gets_a_text_board_and_its_admins_are_told_once() -> None:
@@ -945,11 +947,10 @@ async def test_a_player_renamed_mid_match_is_shown_by_the_new_name_on_the_board(
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
         table_id = await _table_with_robots(world, ana, group)
-        message = await world.until_turn(ana)
+        await world.until_turn(ana)
         anita = world.fake.add_user(1001, "Anita")  # she renamed herself on Telegram
-        answer = await world.press(anita, message, _buttons(message)[0]["callback_data"])
-        assert not answer.params.get("show_alert"), answer.params
-        await world.settle()
+        mark = await world.play(anita, world.move_labels(ana)[0])
+        assert [c for c in world.fake.calls[mark:] if c.method == "sendMessage"] == []
         (board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
         caption = world.fake.message(GROUP, board.result["message_id"])["caption"]
         assert caption.split("\n")[1].startswith("🔵 Anita y Robot ")

@@ -1,4 +1,4 @@
-"""Inline keyboards: board buttons per phase, one button per legal move, the /config menu."""
+"""Keyboards: board buttons per phase, one reply button per legal move, the /config menu."""
 
 from __future__ import annotations
 
@@ -20,11 +20,13 @@ from bot.telegram.keyboards import (
     config_keyboard,
     hand_keyboard,
     next_choice,
+    turn_keyboard,
 )
 from bot.telegram.links import decode_config, encode_config
 from engine.match import Match
 from engine.rules import OPTION_VALUES, Rules, find_preset
 from engine.views import public_view, seat_view
+from render import move_labels
 
 CHAT = ChatRef("telegram", "-100", language="es")
 ANA = PlayerRef("telegram", "1", "Ana")
@@ -71,7 +73,7 @@ def test_a_playing_board_offers_emotes_and_my_tiles_and_an_ended_board_nothing()
     assert board_keyboard(_event("ended", _seats("A", "B", "C", "D")), "es") is None
 
 
-def test_the_hand_has_one_button_per_legal_move_and_none_when_it_is_not_your_turn() -> None:
+def test_a_turn_has_one_reply_button_per_legal_move_named_as_the_hand_picture_names_it() -> None:
     match = Match.new(find_preset("internacional"), random.Random(3))
     for _ in range(5):
         match = match.apply(match.hand.legal_moves()[0])
@@ -91,23 +93,29 @@ def test_the_hand_has_one_button_per_legal_move_and_none_when_it_is_not_your_tur
         deadline=None,
         seats=_seats("A", "B", "C", "D"),
     )
-    markup = hand_keyboard(YourTiles(is_your_turn=True, **base))  # type: ignore[arg-type]
-    assert markup is not None
-    data = _data(markup)
-    assert data == [c.payload for c in choices]
-    assert all(len(d.encode()) <= 64 for d in data)
-    assert hand_keyboard(YourTiles(is_your_turn=False, **base)) is None  # type: ignore[arg-type]
+    turn = YourTiles(is_your_turn=True, **base)  # type: ignore[arg-type]
+    markup = turn_keyboard(turn)
+    labels = [b.text for row in markup.keyboard for b in row]
+    assert labels == [label for _move, label in move_labels(view, "es")]
+    assert len(labels) == len(choices)
+    assert all(len(row) <= 3 for row in markup.keyboard)
+    assert markup.one_time_keyboard is True and markup.resize_keyboard is True
+    assert markup.input_field_placeholder == "Tu jugada"
     assert public_view(match).turn == seat
-    # with the web table, a Mini App button under the moves, and alone between turns
+    # a player at two tables sees where each move is played
+    placed = turn_keyboard(turn, "Los amigos del dominó")
+    assert [b.text for row in placed.keyboard for b in row] == [
+        f"Los amigos del domin · {label}" for label in labels
+    ]
+    # between turns: no move buttons, and with the web table a Mini App button only
+    idle = YourTiles(is_your_turn=False, **base)  # type: ignore[arg-type]
+    assert hand_keyboard(idle) is None
     url = "https://mesa.example/?t=t1"
-    web = hand_keyboard(YourTiles(is_your_turn=True, **base), web_app_url=url)  # type: ignore[arg-type]
-    assert web is not None and web.inline_keyboard[-1][0].web_app.url == url
-    assert web.inline_keyboard[-1][0].text == "📱 Abrir la mesa"
-    assert _data(web)[:-1] == [c.payload for c in choices]
-    idle = hand_keyboard(YourTiles(is_your_turn=False, **base), web_app_url=url)  # type: ignore[arg-type]
-    assert idle is not None and [[b.web_app.url for b in row] for row in idle.inline_keyboard] == [
+    web = hand_keyboard(idle, web_app_url=url)
+    assert web is not None and [[b.web_app.url for b in row] for row in web.inline_keyboard] == [
         [url]
     ]
+    assert web.inline_keyboard[0][0].text == "📱 Abrir la mesa"
 
 
 def test_a_playing_board_links_the_mini_app_and_the_spectator_page_with_the_web_table() -> None:

@@ -114,31 +114,32 @@ async def test_four_humans_finish_a_match_with_the_limits_on() -> None:
         results = [c for c in world.fake.calls_to("sendPhoto", chat_id=GROUP) if c.ok]
         assert "ganan la partida" in (results[-1].caption() or "")
         # each private chat's requests were spaced by the bot (drawing.PRIVATE_GAP): a
-        # mover's hand edited and their next turn's message when the others pass at
-        # once never meet Telegram's one a second there
+        # turn message and the next when the three others pass at once never meet
+        # Telegram's one a second there
         private_429s = [c for c in world.fake.calls if c.status == 429 and (c.chat_id or 0) > 0]
         assert private_429s == []
 
 
 async def test_a_429_from_the_limits_is_retried_by_the_rate_limiter() -> None:
-    # A private chat allowed one message every 2 s (at a 20-fold time scale): the
-    # bot's quick private sends meet 429s, which PTB's AIORateLimiter retries.
+    # A private chat allowed one message every 2 s (at a 20-fold time scale: 0.1 s),
+    # twice the bot's own spacing there: the answers to three moves typed at once meet
+    # 429s, which PTB's AIORateLimiter retries.
     limits = TelegramLimits(private_per_second=0.5, time_scale=20.0, client_pad=0.1)
     async with TelegramWorld(limits=limits) as world:
         table_id, seats = await _four_humans(world)
-        for _ in range(6):  # a few moves
-            for _step in range(50):
-                turns = [(u, world.turn_message(u)) for u in seats.values()]
-                found = [(u, m) for u, m in turns if m is not None]
-                if found:
-                    break
-                await world.clock.advance(0)
-                await world.settle()
-            user, message = found[0]
-            data = message["reply_markup"]["inline_keyboard"][0][0]["callback_data"]
-            answer = await world.press(user, message, data)
-            assert not answer.params.get("show_alert")
+        for _step in range(50):
+            found = [u for u in seats.values() if world.move_labels(u)]
+            if found:
+                break
+            await world.clock.advance(0)
             await world.settle()
+        user = found[0]
+        chat = world.fake.private_chat(user)
+        for typed in ("7-7 izq.", "nada", "sin ficha"):  # none of them a move she has
+            world.fake.send_text(chat, user, typed)
+        await world.settle()
+        answers = [c for c in world.fake.calls_to("sendMessage", chat_id=user.id) if c.ok]
+        assert [c.params["text"] for c in answers] == ["Esa jugada no vale ahora."] * 3
         refused = [c for c in world.fake.calls if c.status == 429]
         assert refused, "no request met the limits"
         for call in refused:  # each was sent again and went through

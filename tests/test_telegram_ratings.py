@@ -388,10 +388,9 @@ async def test_the_analysis_button_asks_a_player_it_cannot_write_to_to_open_the_
         await world.command(group, ana, "/robots")
         await world.settle()
         while not _results(world):
-            message = world.turn_message(ana)
-            if message is not None:
-                rows = message["reply_markup"]["inline_keyboard"]
-                await world.press(ana, message, rows[0][0]["callback_data"])
+            labels = world.move_labels(ana)
+            if labels:
+                await world.play(ana, labels[0])
             else:
                 when = world.clock.next_deadline()
                 assert when is not None

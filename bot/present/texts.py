@@ -3,7 +3,10 @@ and the move buttons' labels, in the reader's language (one home per phrase)."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from bot.core.commands import (
     CloseTable,
@@ -28,9 +31,12 @@ __all__ = [
     "confirmation",
     "left_text",
     "move_buttons",
+    "move_key",
     "refused",
     "rules_changed_text",
     "seated_text",
+    "short_place",
+    "typed_move_label",
 ]
 
 
@@ -126,6 +132,63 @@ def move_buttons(event: YourTiles) -> list[tuple[MoveChoice, str]]:
             label = _("Pass") if choice.move.tile is None else str(choice.move.tile)
         out.append((choice, label))
     return out
+
+
+PLACE_CHARS = 20
+"""The most characters of a place's name a move button repeats."""
+
+
+def short_place(place: str) -> str:
+    """A place's name as a move button repeats it (cut to :data:`PLACE_CHARS`)."""
+    return place[:PLACE_CHARS].strip()
+
+
+def typed_move_label(place: str, label: str) -> str:
+    """A move button's label naming where its table is (a group's name), for a player
+    with a turn at two tables: ``"Amigos · 6-4"``."""
+    return f"{short_place(place)} · {label}"
+
+
+class MoveKey(NamedTuple):
+    """A move as a player typed or pressed it, reduced (:func:`move_key`)."""
+
+    place: str | None  # where the table is (:func:`typed_move_label`), when the text says
+    move: str  # "6-4", "6-4 left", "6-4 right" or "pass"
+
+
+_PASS_WORDS = frozenset({"paso", "pasar", "pass", "pasa"})
+_SIDE_WORDS = {"izq": "left", "izquierda": "left", "left": "left", "i": "left", "l": "left"}
+_SIDE_WORDS |= {"der": "right", "derecha": "right", "right": "right", "d": "right", "r": "right"}
+
+
+def move_key(text: str) -> MoveKey | None:
+    """The move a private message names, or None when it names none.
+
+    A move button's own label (:func:`move_buttons`, :func:`typed_move_label`) and what
+    a player types for it reduce to the same key: ``"6-4"``, ``"64"``, ``"4|6"`` and
+    ``"6 4"`` are one tile; ``"izq."``/``"izquierda"``/``"left"`` (and right) a side;
+    ``"Paso"``/``"pasar"``/``"pass"`` the pass; ``"Amigos · 6-4"`` the place too.
+    """
+    place: str | None = None
+    if "·" in text:
+        where, text = text.split("·", 1)
+        place = where.strip()
+    plain = unicodedata.normalize("NFKD", text.lower())
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    tokens = re.findall(r"[a-z]+|\d", plain)
+    pips = [int(t) for t in tokens if t.isdigit()]
+    words = [t for t in tokens if not t.isdigit()]
+    if not pips:
+        return MoveKey(place, "pass") if len(words) == 1 and words[0] in _PASS_WORDS else None
+    if len(pips) != 2 or max(pips) > 6 or len(words) > 1:
+        return None
+    move = f"{max(pips)}-{min(pips)}"
+    if words:
+        side = _SIDE_WORDS.get(words[0])
+        if side is None:
+            return None
+        move += " " + side
+    return MoveKey(place, move)
 
 
 _SEATING: tuple[type[Command] | PressKind, ...] = (

@@ -7,10 +7,12 @@
   match starts the photo is the waiting table (``render.waiting_png``). Where the message
   is is kept as a note with the table (``set_front_end_note``), so after a restart a
   resumed table keeps editing the same message.
-* **The tiles**: a private photo with one button per legal move, sent anew when it is
-  the player's turn (so Telegram notifies them: one message per own turn) and edited
-  otherwise (after the move: the tiles left, no buttons); the message it replaces is
-  deleted a moment later (Telegram allows about one message a second per private chat).
+* **The tiles**: a private photo when a hand is dealt, and one per own turn (so Telegram
+  notifies the player) carrying a reply keyboard with one button per legal move. A
+  button sends its label as the player's message (:mod:`bot.telegram.moves` turns it
+  into the move), so a move costs no callback answer, and the keyboard hides itself once
+  pressed: nothing is edited or deleted afterwards. A move is one turn message and one
+  board edit (docs/capacity.md).
 """
 
 from __future__ import annotations
@@ -21,9 +23,8 @@ import logging
 import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 
-from telegram import InlineKeyboardMarkup, InputMediaPhoto
+from telegram import InlineKeyboardMarkup, InputMediaPhoto, ReplyKeyboardMarkup, ReplyKeyboardRemove
 from telegram.error import ChatMigrated, Forbidden, TelegramError
 
 import bot.core as p
@@ -31,7 +32,7 @@ from bot.core.bus import JsonValue
 from bot.present.facts import board_facts, hand_facts, table_facts
 from bot.present.i18n import language_of
 from bot.present.screens import board_caption, board_text, hand_caption
-from bot.telegram.keyboards import board_keyboard, hand_keyboard, link_keyboard
+from bot.telegram.keyboards import board_keyboard, hand_keyboard, link_keyboard, turn_keyboard
 from bot.telegram.links import JoinLink
 from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, is_photo_refused, send
 from bot.telegram.shared import BOARD_NOTE, HAND_NOTE, PLATFORM, Board, Hand, Shared
@@ -41,9 +42,10 @@ __all__ = ["BOARD_SPACING", "PRIVATE_GAP", "Drawing"]
 log = logging.getLogger(__name__)
 
 HandKey = tuple[str, str]  # (user id, table id)
-HandState = tuple[p.YourTiles | None, bool, bool]
-"""(tiles to show, or None when the hand is over; sent anew, or forgotten when None;
-the match is over)."""
+HandState = tuple[p.YourTiles | None, bool]
+"""(tiles to show, or None when the table is gone; sent even if already shown: a
+command asked for them)."""
+ReplyMarkup = InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove
 
 
 BOARD_SPACING = 3.0
@@ -53,12 +55,12 @@ state), so a group's board costs at most that pace whatever the speed of play.""
 
 
 PRIVATE_GAP = 1.0
-"""The fewest seconds between two requests in one private chat (a mover's hand edited,
-then their next turn's message when the others pass at once; a turn message, then the
-deletion of the one it replaces): Telegram allows about one message a second per private
-chat, and a 429 there would stop every request of the bot for its retry_after (PTB's
-AIORateLimiter holds them all). A hand's newer state waiting for its slot replaces the
-older one (only the newest is shown)."""
+"""The fewest seconds between two requests in one private chat (a turn message, then the
+next when the three others pass at once; an answer to a move that could not be played):
+Telegram allows about one message a second per private chat, and a 429 there would stop
+every request of the bot for its retry_after (PTB's AIORateLimiter holds them all). A
+hand's newer state waiting for its slot replaces the older one (only the newest is
+shown)."""
 
 
 class Drawing:
@@ -93,7 +95,7 @@ class Drawing:
 
     def tiles(self, event: p.YourTiles, *, force: bool = False) -> None:
         """Show a player's tiles; ``force`` sends them anew (a command asked for them)."""
-        self.hands.put((event.to.user_id, event.table_id), (event, force, False))
+        self.hands.put((event.to.user_id, event.table_id), (event, force))
 
     def private_events(self, reply: p.Reply) -> None:
         """The private tiles a command's reply carries."""
@@ -101,15 +103,12 @@ class Drawing:
             if isinstance(event, p.YourTiles):
                 self.tiles(event, force=True)
 
-    def clear_buttons(
-        self, table_id: str, *, forget: bool = False, match_over: bool = False
-    ) -> None:
-        """Take the move buttons off every private hand message of a table (the hand is
-        over: a press there could only be refused) and let its caption say so (the
-        ``match_over`` too); ``forget`` the messages when the table is gone."""
+    def forget_hands(self, table_id: str) -> None:
+        """The table is gone: forget its players' hand messages (a reply-keyboard press
+        left behind is answered by the core: no table waits for it)."""
         for key in list(self.s.hands):
             if key[1] == table_id:
-                self.hands.put(key, (None, forget, match_over))
+                self.hands.put(key, (None, True))
 
     @property
     def busy(self) -> bool:
@@ -172,27 +171,31 @@ class Drawing:
         board.noted = where
 
     def _hand_slot(self, key: HandKey) -> Hand:
-        """A player's hand message for a table; after a restart, the one the note kept."""
+        """A player's hand messages for a table; after a restart, what the note kept (so
+        the turn or the hand already shown is not sent twice)."""
         slot = self.s.hands.get(key)
         if slot is None:
             slot = self.s.hands[key] = Hand()
             note = self.s.manager.front_end_note(key[1], HAND_NOTE.format(user_id=key[0]))
-            if isinstance(note, int) and not isinstance(note, bool):
-                slot.message_id = slot.noted = note
+            if isinstance(note, list) and len(note) == 2:
+                hand, move = note
+                if isinstance(hand, int) and isinstance(move, int):
+                    slot.shown = slot.noted = (hand, move)
         return slot
 
     async def _note_hand(self, key: HandKey, slot: Hand) -> None:
-        """Keep the player's hand message with the table (edited, not left, after a restart)."""
-        if slot.message_id is None or slot.message_id == slot.noted:
+        """Keep what the player's last hand message showed with the table (not sent again
+        after a restart)."""
+        if slot.shown is None or slot.shown == slot.noted:
             return
         try:
             await self.s.manager.set_front_end_note(
-                key[1], HAND_NOTE.format(user_id=key[0]), slot.message_id
+                key[1], HAND_NOTE.format(user_id=key[0]), list(slot.shown)
             )
-        except Exception:  # a note not kept only costs a second hand message after a restart
+        except Exception:  # a note not kept only costs a hand message sent again after a restart
             log.warning("could not keep the hand note of table %s", key[1], exc_info=True)
             return
-        slot.noted = slot.message_id
+        slot.noted = slot.shown
 
     async def render(self, function: Callable[..., bytes], *args: object) -> bytes:
         loop = asyncio.get_running_loop()
@@ -378,97 +381,66 @@ class Drawing:
         from render import hand_png
 
         s = self.s
-        event, force, match_over = state
+        event, force = state
+        if event is None:  # the table is gone: forget its hand messages
+            s.hands.pop(key, None)
+            return
         slot = self._hand_slot(key)
-        if event is None:  # the hand ended (``force``: and the table): no more buttons
-            await self._end_hand(key, slot, match_over=match_over)
-            if force:  # the table is gone
-                s.hands.pop(key, None)
-            return
-        markup = hand_keyboard(event, web_app_url=s.web_app_url(event.table_id))
-        shown = (event.hand_number, event.view.tiles, markup.to_dict() if markup else None)
-        if shown == slot.shown and not force and slot.message_id is not None:
-            return
+        turn = event.is_your_turn and bool(event.moves)
+        shown = (event.hand_number, event.move_number if turn else -1)
+        if not force and (
+            shown == slot.shown or (not turn and slot.shown and slot.shown[0] == event.hand_number)
+        ):
+            return  # this turn's message was sent, or the hand's tiles already shown
         language = event.to.language
         seconds = None
         if event.is_your_turn and event.deadline is not None:
             seconds = max(0, round(event.deadline - s.now()))
         board = self.board_for(event.table_id, event.chat)
         group = await s.title(board.chat_id)
+        markup: ReplyMarkup | None
+        if turn:
+            several = len(s.manager.tables_of(event.to)) > 1
+            markup = turn_keyboard(event, (group or "Telegram") if several else None)
+        else:
+            markup = hand_keyboard(event, web_app_url=s.web_app_url(event.table_id))
         caption = hand_caption(event, language, group=group or "Telegram", seconds_left=seconds)
         png = await self.render(hand_png, event.view, hand_facts(event, seconds))
         user_id = int(event.to.user_id)
         if not await self._paced(user_id, lambda: not force and self.hands.pending(key)):
             return  # a newer state of this hand waits: it is shown instead, in this slot
-        old = slot.message_id
         try:
-            if event.is_your_turn or old is None or force:
-                message = await send(
-                    lambda: s.bot.send_photo(user_id, png, caption=caption, reply_markup=markup)
-                )
-                slot.message_id = message.message_id
-                s.stats.hand_sends += 1
-                self._private_done(user_id)
-                if old is not None:
-                    # in the chat's next slot: the new message was this one's
-                    after = self._private_slot(user_id) if self.private_gap > 0 else 0.0
-                    s.spawn(self._delete(user_id, old, after=after))
-            else:
-                await send(
-                    lambda: s.bot.edit_message_media(
-                        InputMediaPhoto(png, caption=caption),
-                        chat_id=user_id,
-                        message_id=old,
-                        reply_markup=markup,
-                    )
-                )
+            message = await send(
+                lambda: s.bot.send_photo(user_id, png, caption=caption, reply_markup=markup)
+            )
         except Forbidden:
             s.reachable.discard(user_id)
             if not slot.warned and board is not None:
                 slot.warned = True
                 await self._warn_unreachable(event, board)
             return
-        except TelegramError as error:
-            if is_gone(error):
-                slot.message_id = None
-                slot.shown = None
-                self.hands.put(key, (event, True, False))
-                return
+        except TelegramError:
             s.stats.failures += 1
             raise
         finally:
             self._private_done(user_id)
+        s.stats.hand_sends += 1
+        slot.message_id = message.message_id
         s.reachable.add(user_id)
         slot.shown = shown
         slot.event, slot.group, slot.caption = event, group or "Telegram", caption
         await self._note_hand(key, slot)
 
-    async def _end_hand(self, key: HandKey, slot: Hand, *, match_over: bool) -> None:
-        """The hand (or the match) is over: its message loses its buttons and says so
-        instead of a turn that is gone."""
-        message_id, last = slot.message_id, slot.event
-        if message_id is None or last is None:
-            return
-        over = replace(last, is_your_turn=False, moves=())
-        caption = hand_caption(over, last.to.language, group=slot.group, match_over=match_over)
-        buttons = slot.shown is not None and slot.shown[2] is not None
-        if caption == slot.caption and not buttons:
-            return
-        await self._paced(int(key[0]))
+    async def private_reply(self, user_id: int, text: str, markup: ReplyMarkup | None) -> None:
+        """A short answer in a player's private chat (a move typed or pressed that cannot
+        be played), in that chat's next request slot."""
+        await self._paced(user_id)
         try:
-            await send(
-                lambda: self.s.bot.edit_message_caption(
-                    chat_id=int(key[0]), message_id=message_id, caption=caption, reply_markup=None
-                )
-            )
-        except TelegramError as error:  # blocked, or the message deleted: nothing to fix
-            log.info("could not end the hand message of %s: %s", key[0], error)
-            return
+            await send(lambda: self.s.bot.send_message(user_id, text, reply_markup=markup))
+        except TelegramError as error:  # blocked meanwhile: nothing more to say
+            log.info("could not answer %s privately: %s", user_id, error)
         finally:
-            self._private_done(int(key[0]))
-        slot.caption = caption
-        if slot.shown is not None:
-            slot.shown = (*slot.shown[:2], None)
+            self._private_done(user_id)
 
     def _private_slot(self, user_id: int) -> float:
         """Reserve the next request slot of a private chat (``private_gap`` apart);
@@ -500,9 +472,7 @@ class Drawing:
             done = asyncio.get_running_loop().time() + self.private_gap
             self._private_free[user_id] = max(self._private_free.get(user_id, 0.0), done)
 
-    async def _delete(self, chat_id: int, message_id: int, *, after: float = 0.0) -> None:
-        if after > 0:
-            await asyncio.sleep(after)
+    async def _delete(self, chat_id: int, message_id: int) -> None:
         try:
             await send(lambda: self.s.bot.delete_message(chat_id, message_id))
         except TelegramError:

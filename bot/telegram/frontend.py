@@ -8,6 +8,7 @@ edit. No rule, score or money is decided here. Its parts, sharing one
 
 * :mod:`bot.telegram.handlers`: the slash commands.
 * :mod:`bot.telegram.callbacks`: button presses and the admins' /config menu.
+* :mod:`bot.telegram.moves`: moves sent as private messages (a turn keyboard's button).
 * :mod:`bot.telegram.chats`: a group's own life (the bot added or removed, the group
   upgraded to a supergroup).
 * :mod:`bot.telegram.port`: the core's events as messages.
@@ -54,6 +55,7 @@ from bot.telegram.chats import Chats
 from bot.telegram.commands import COMMANDS, bot_commands
 from bot.telegram.drawing import BOARD_SPACING, PRIVATE_GAP, Drawing
 from bot.telegram.handlers import Commands
+from bot.telegram.moves import Moves
 from bot.telegram.port import TelegramPort
 from bot.telegram.sender import send
 from bot.telegram.shared import BOARD_NOTE, PLATFORM, Board, Hand, Shared, Stats
@@ -133,6 +135,7 @@ class TelegramFrontEnd:
         self.port = TelegramPort(self.shared, self.drawing)
         self.commands = Commands(self.shared, self.drawing)
         self.callbacks = Callbacks(self.shared, self.drawing)
+        self.moves = Moves(self.shared, self.drawing)
         self.chats = Chats(self.shared, self.drawing)
         self._ready = asyncio.Event()  # set once the bot is connected: deliver() waits
         self._closed = False
@@ -253,6 +256,8 @@ class TelegramFrontEnd:
             handler = self.commands.handler(spec.key)
             app.add_handler(CommandHandler(list(spec.names), handler, filters=not_edited))
         app.add_handler(CallbackQueryHandler(self.callbacks.on_callback))
+        private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND & not_edited
+        app.add_handler(MessageHandler(private_text, self.moves.on_text))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.chats.on_migrate))
         app.add_handler(
             ChatMemberHandler(self.chats.on_my_member, ChatMemberHandler.MY_CHAT_MEMBER)

@@ -8,9 +8,15 @@ adapter's own ``dmc:`` data (:mod:`bot.telegram.links`). Labels come from the ca
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    KeyboardButton,
+    ReplyKeyboardMarkup,
+    WebAppInfo,
+)
 
 from bot.core import EMOTES, Ranking, TableChanged, YourTiles, encode_action
 from bot.present.analysis import analysis_button
@@ -18,7 +24,7 @@ from bot.present.i18n import emote_label, translator
 from bot.present.labels import option_label, preset_label, value_label
 from bot.present.live import link_label
 from bot.present.standings import RANKING_LABELS
-from bot.present.texts import move_buttons
+from bot.present.texts import move_buttons, typed_move_label
 from bot.telegram.links import TopPress, encode_analysis, encode_config, encode_top
 from engine.rules import OPTION_VALUES, PRESET_NAMES, Rules
 
@@ -32,13 +38,16 @@ __all__ = [
     "next_choice",
     "rematch_keyboard",
     "top_keyboard",
+    "turn_keyboard",
 ]
+
+B = TypeVar("B", InlineKeyboardButton, KeyboardButton)
 
 EMOTES_PER_ROW = 3
 MOVES_PER_ROW = 3
 
 
-def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+def _rows(buttons: Sequence[B], width: int) -> list[list[B]]:
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
@@ -117,20 +126,32 @@ def board_keyboard(
 def hand_keyboard(
     event: YourTiles, *, web_app_url: str | None = None
 ) -> InlineKeyboardMarkup | None:
-    """One button per legal move (both sides when a tile fits both ends differently),
-    and with the web table a ``web_app`` button opening it (private chats only: Telegram
-    signs who opens it); None when neither."""
-    web: list[list[InlineKeyboardButton]] = []
-    if web_app_url is not None:
-        label = "📱 " + link_label("open", event.to.language)
-        web.append([InlineKeyboardButton(label, web_app=WebAppInfo(url=web_app_url))])
-    if not event.is_your_turn or not event.moves:
-        return InlineKeyboardMarkup(web) if web else None
+    """The buttons under a private hand picture that is not a turn: with the web table, a
+    ``web_app`` button opening it (private chats only: Telegram signs who opens it)."""
+    if web_app_url is None:
+        return None
+    label = "📱 " + link_label("open", event.to.language)
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(label, web_app=WebAppInfo(url=web_app_url))]]
+    )
+
+
+def turn_keyboard(event: YourTiles, place: str | None = None) -> ReplyKeyboardMarkup:
+    """The reply keyboard of a turn message: one button per legal move (both sides when a
+    tile fits both ends differently), each sending its label as the player's message
+    (:mod:`bot.telegram.moves`); hidden by Telegram once pressed. With a ``place`` (the
+    player sits at several tables) each label names it too (``"Amigos · 6-4"``)."""
+    _ = translator(event.to.language, "telegram")
     buttons = [
-        InlineKeyboardButton(label, callback_data=choice.payload)
-        for choice, label in move_buttons(event)
+        KeyboardButton(label if place is None else typed_move_label(place, label))
+        for _choice, label in move_buttons(event)
     ]
-    return InlineKeyboardMarkup(_rows(buttons, MOVES_PER_ROW) + web)
+    return ReplyKeyboardMarkup(
+        _rows(buttons, MOVES_PER_ROW),
+        resize_keyboard=True,
+        one_time_keyboard=True,
+        input_field_placeholder=_("Your move"),
+    )
 
 
 def link_keyboard(url: str, language: str) -> InlineKeyboardMarkup:

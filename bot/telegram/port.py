@@ -13,6 +13,7 @@ import functools
 import logging
 from dataclasses import replace
 
+from telegram import ReplyKeyboardRemove
 from telegram.error import TelegramError
 
 import bot.core as p
@@ -62,7 +63,6 @@ class TelegramPort:
                 board.emote = (f"{event.player.display_name}: {label}", s.now() + EMOTE_SECONDS)
                 drawing.board(event.table_id)
         elif isinstance(event, p.HandEnded):
-            drawing.clear_buttons(event.table_id)
             board = s.boards.get(event.table_id)
             seats = board.event.seats if board and board.event else ()
             if len(seats) == 4:
@@ -86,7 +86,10 @@ class TelegramPort:
             if event.reason is p.CloseReason.UNREACHABLE:
                 for human in event.humans:  # the group cannot be told: each player is
                     if human.platform == PLATFORM:
-                        await s.private_text(int(human.user_id), closed_text(event, human.language))
+                        # and a move keyboard left from the table goes, unless another waits
+                        done = None if s.manager.tables_of(human) else ReplyKeyboardRemove()
+                        text = closed_text(event, human.language)
+                        await s.private_text(int(human.user_id), text, done)
         elif isinstance(event, p.ChatRulesChanged):
             s.group_text(event.chat, self._rules_changed(event))
         elif isinstance(event, p.SeasonEnded):
@@ -116,7 +119,6 @@ class TelegramPort:
         return "\n".join(lines)
 
     def _match_ended(self, event: p.MatchEnded) -> None:
-        self.drawing.clear_buttons(event.table_id, match_over=True)
         board = self.s.boards.get(event.table_id)
         if board is not None and board.event is not None:
             # The final position, as the match result says it (the last move ended it).
@@ -137,7 +139,7 @@ class TelegramPort:
 
     def _table_closed(self, event: p.TableClosed) -> None:
         s = self.s
-        self.drawing.clear_buttons(event.table_id, forget=True, match_over=True)
+        self.drawing.forget_hands(event.table_id)
         board = s.boards.get(event.table_id)
         if board is not None:
             board.closed = event.reason

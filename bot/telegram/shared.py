@@ -15,7 +15,15 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
-from telegram import Bot, ChatMember, InlineKeyboardMarkup, MaybeInaccessibleMessage, Message, User
+from telegram import (
+    Bot,
+    ChatMember,
+    InlineKeyboardMarkup,
+    MaybeInaccessibleMessage,
+    Message,
+    ReplyKeyboardRemove,
+    User,
+)
 from telegram.constants import ChatType
 from telegram.error import ChatMigrated, Forbidden, TelegramError
 from telegram.ext import Application
@@ -48,8 +56,9 @@ BOARD_NOTE = "telegram.board"
 edits the same message and names its group in private messages."""
 
 HAND_NOTE = "telegram.hand.{user_id}"
-"""The front-end note holding a player's private hand message (its ``message_id``), so
-after a restart it is edited (or replaced, its buttons gone) instead of left behind."""
+"""The front-end note holding what a player's last private hand message showed
+(``[hand number, move number]``, the move number -1 for the dealt tiles), so after a
+restart the same turn or hand is not sent twice."""
 
 ANONYMOUS_ADMIN_ID = 1087968824
 """The user Telegram names as the author of an anonymous administrator's messages
@@ -84,12 +93,12 @@ class Board:
 
 @dataclass
 class Hand:
-    """One player's private hand message for one table."""
+    """One player's private hand messages for one table (the newest)."""
 
     message_id: int | None = None
-    shown: tuple[object, ...] | None = None  # (hand number, tiles, buttons) on the message
+    shown: tuple[int, int] | None = None  # (hand number, move number: -1 for the dealt tiles)
     warned: bool = False  # the group was told the player cannot be reached
-    noted: int | None = None  # the message id kept in the manager's note
+    noted: tuple[int, int] | None = None  # ``shown`` as kept in the manager's note
     event: p.YourTiles | None = None  # the tiles the message shows
     group: str = "Telegram"  # the group its caption names
     caption: str | None = None
@@ -325,7 +334,10 @@ class Shared:
             log.warning("could not write to chat %s", chat.chat_id, exc_info=True)
 
     async def private_text(
-        self, user_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+        self,
+        user_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | ReplyKeyboardRemove | None = None,
     ) -> bool:
         try:
             await send(lambda: self.bot.send_message(user_id, text, reply_markup=markup))
