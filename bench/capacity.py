@@ -21,9 +21,11 @@ work that compressed time would also multiply by C; ``--render real`` draws them
 
 Printed per platform: requests per move (every request but getUpdates, the gateway and
 429s), private messages per player per match (messages created in a player's private
-chat or DMs), press -> answer p95 (Telegram: answerCallbackQuery; Discord: the
-interaction callback), press -> group board p95 (the first board edit showing the move
-made), 429s, and the largest N that keeps the answer p95 <= 1 s and the board p95 <= 6 s.
+chat or DMs), press -> answer p95 (Discord: the interaction callback; Telegram, where a
+move is a reply-keyboard press that needs no answer: the private message the press
+causes, the next player's turn message, within a hand), press -> group board p95 (the
+first board edit showing the move made), 429s, and the largest N that keeps the answer
+p95 <= 1 s and the board p95 <= 6 s.
 
     nice -n 10 python bench/capacity.py [--platform telegram|discord|both]
         [--tables 5,10,20,40] [--compress 5] [--meta 50] [--seed 7] [--render stub|real]
@@ -124,6 +126,7 @@ class Result:
     limited: int = 0  # requests the global limit counts (Telegram: messages; Discord: all
     # but the interaction callbacks and follow-ups)
     global_rate: float = 1.0  # that limit, per second
+    unplayable: int = 0  # presses answered as not playable (Telegram)
 
     @property
     def pace(self) -> float:
@@ -228,22 +231,24 @@ async def run_telegram(
     table_of: dict[int, int] = {}  # user id or group id -> table index
     groups: dict[int, Any] = {}
     users: dict[int, Any] = {}
-    offered: dict[int, tuple[int, tuple[str, ...]]] = {}  # user -> last turn scheduled
-    presses: dict[str, Press] = {}  # callback query id -> press
+    offered: dict[int, int] = {}  # user -> the turn message whose press is scheduled
     waiting: dict[int, list[Press]] = {}  # table -> presses whose board is not seen yet
+    answering: dict[int, list[Press]] = {}  # table -> presses whose next turn is not sent yet
     boards: dict[int, int] = {}  # group id -> board message id
     tasks: set[asyncio.Task[None]] = set()
     counting = False
 
-    async def press_later(user: Any, message: dict[str, Any], data: str) -> None:
+    async def press_later(user: Any, message_id: int, label: str) -> None:
         await asyncio.sleep(rng.uniform(*think) / scale)
-        stored = fake.messages.get((user.id, message["message_id"]))
-        if stored is None:
-            return
-        query_id = fake.press(user, stored.data, data)
+        shown = fake.keyboards.get(user.id)
+        if shown is None or shown[1] != message_id:
+            return  # that keyboard is gone (a timer played for them)
+        fake.press_key(user, label)
         press = Press(time.perf_counter(), names[user.id])
-        presses[query_id] = press
         waiting.setdefault(table_of[user.id], []).append(press)
+        answering.setdefault(table_of[user.id], []).append(press)
+        if counting:
+            result.moves += 1
 
     def observe(call: Call) -> None:
         chat = call.chat_id if isinstance(call.chat_id, int) else None
@@ -259,37 +264,38 @@ async def run_telegram(
                 where = "" if chat is None else (" group" if chat < 0 else " private")
                 result.count(call.method + where)
                 result.limited += call.method in _MESSAGE_METHODS
-        if call.status != 200:
-            return
-        if call.method == "answerCallbackQuery":
-            press = presses.get(call.params.get("callback_query_id", ""))
-            if press is not None and press.answered is None:
-                press.answered = call.at
-                result.answer.append((call.at - press.at) * scale)
-                if not call.params.get("show_alert"):
-                    result.moves += 1
-            return
-        if chat is None:
+        if call.status != 200 or chat is None:
             return
         if chat > 0:
             result.private_requests += 1
             if call.method in TG_MESSAGE_METHODS:
                 result.private_messages += 1
-            data = [b.get("callback_data", "") for b in call.buttons()]
-            if data and all(d.startswith(MOVE) for d in data) and isinstance(call.result, dict):
-                key = (call.result["message_id"], tuple(data))
-                if offered.get(chat) != key:
-                    offered[chat] = key
-                    task = loop.create_task(press_later(users[chat], call.result, data[0]))
-                    tasks.add(task)
-                    task.add_done_callback(tasks.discard)
+            if call.method == "sendMessage":  # only a move that cannot be played is answered
+                result.moves -= 1
+                result.unplayable += 1
+            markup = call.params.get("reply_markup")
+            if not isinstance(markup, dict) or "keyboard" not in markup:
+                return
+            # a turn message: the answer to the press before it at this table, and the
+            # next press of its player
+            for press in answering.pop(table_of[chat], []):
+                result.answer.append((call.at - press.at) * scale)
+            labels = [b["text"] for row in markup["keyboard"] for b in row]
+            if isinstance(call.result, dict) and offered.get(chat) != call.result["message_id"]:
+                offered[chat] = call.result["message_id"]
+                task = loop.create_task(press_later(users[chat], offered[chat], labels[0]))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+            return
+        if call.method == "sendMessage" and re.match(r"Mano \d+:", call.params.get("text", "")):
+            answering.pop(table_of[chat], None)  # the hand ended: no next turn to wait for
             return
         if call.params.get("message_id") != boards.get(chat) or not call.method.startswith("edit"):
             return
         caption = call.caption() or call.params.get("text") or ""
         pending = waiting.get(table_of[chat], [])
         for press in list(pending):
-            if press.answered is None or call.at < press.answered:
+            if call.at < press.at:
                 continue
             if re.search(rf"Le toca a {re.escape(press.presser)}\b", caption):
                 continue  # still the presser's turn: not this move's board

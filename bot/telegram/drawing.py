@@ -7,12 +7,14 @@
   match starts the photo is the waiting table (``render.waiting_png``). Where the message
   is is kept as a note with the table (``set_front_end_note``), so after a restart a
   resumed table keeps editing the same message.
-* **The tiles**: a private photo when a hand is dealt, and one per own turn (so Telegram
-  notifies the player) carrying a reply keyboard with one button per legal move. A
-  button sends its label as the player's message (:mod:`bot.telegram.moves` turns it
-  into the move), so a move costs no callback answer, and the keyboard hides itself once
-  pressed: nothing is edited or deleted afterwards. A move is one turn message and one
-  board edit (docs/capacity.md).
+* **The tiles**: a private photo per own turn (so Telegram notifies the player)
+  carrying a reply keyboard with one button per legal move. A button sends its label as
+  the player's message (:mod:`bot.telegram.moves` turns it into the move), so a move
+  costs no callback answer, and the keyboard hides itself once pressed: nothing is
+  edited or deleted afterwards. Between turns the tiles are sent only when asked for
+  (/fichas, the board's "my tiles"): a dealt hand's message would be replaced by the
+  player's turn message a few seconds later. A move is one turn message and one board
+  edit (docs/capacity.md).
 """
 
 from __future__ import annotations
@@ -388,10 +390,8 @@ class Drawing:
         slot = self._hand_slot(key)
         turn = event.is_your_turn and bool(event.moves)
         shown = (event.hand_number, event.move_number if turn else -1)
-        if not force and (
-            shown == slot.shown or (not turn and slot.shown and slot.shown[0] == event.hand_number)
-        ):
-            return  # this turn's message was sent, or the hand's tiles already shown
+        if not force and (not turn or shown == slot.shown):
+            return  # tiles between turns are shown when asked for; a turn once
         language = event.to.language
         seconds = None
         if event.is_your_turn and event.deadline is not None:

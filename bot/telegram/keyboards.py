@@ -39,6 +39,7 @@ __all__ = [
     "rematch_keyboard",
     "top_keyboard",
     "turn_keyboard",
+    "web_app_keyboard",
 ]
 
 B = TypeVar("B", InlineKeyboardButton, KeyboardButton)
@@ -127,13 +128,16 @@ def hand_keyboard(
     event: YourTiles, *, web_app_url: str | None = None
 ) -> InlineKeyboardMarkup | None:
     """The buttons under a private hand picture that is not a turn: with the web table, a
-    ``web_app`` button opening it (private chats only: Telegram signs who opens it)."""
-    if web_app_url is None:
-        return None
-    label = "📱 " + link_label("open", event.to.language)
-    return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(label, web_app=WebAppInfo(url=web_app_url))]]
-    )
+    ``web_app`` button opening it."""
+    return None if web_app_url is None else web_app_keyboard(web_app_url, event.to.language)
+
+
+def web_app_keyboard(url: str, language: str) -> InlineKeyboardMarkup:
+    """A ``web_app`` button opening the web table at ``url`` (private chats only:
+    Telegram signs who opens it; not from a reply keyboard, whose Mini App gets no
+    signed user)."""
+    label = "📱 " + link_label("open", language)
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, web_app=WebAppInfo(url=url))]])
 
 
 def turn_keyboard(event: YourTiles, place: str | None = None) -> ReplyKeyboardMarkup:

@@ -23,7 +23,13 @@ from bot.present.labels import LANGUAGE_LABELS, rules_text
 from bot.present.screens import hand_ended_text, match_ended_caption
 from bot.present.texts import GROUP_CLOSES, closed_text, refused
 from bot.telegram.drawing import Drawing
-from bot.telegram.keyboards import analysis_keyboard, back_keyboard, link_keyboard, rematch_keyboard
+from bot.telegram.keyboards import (
+    analysis_keyboard,
+    back_keyboard,
+    link_keyboard,
+    rematch_keyboard,
+    web_app_keyboard,
+)
 from bot.telegram.links import JoinLink
 from bot.telegram.sender import is_photo_refused
 from bot.telegram.shared import ANONYMOUS_ADMIN_ID, PLATFORM, Board, Shared
@@ -153,7 +159,17 @@ class TelegramPort:
         s = self.s
         if event.player.platform != PLATFORM:
             return
-        if await s.can_reach(int(event.player.user_id)):
+        user_id = int(event.player.user_id)
+        if await s.can_reach(user_id):
+            url = s.web_app_url(event.table_id)
+            if url is not None:  # the web table runs: its Mini App button, once per seat
+                language = event.player.language
+                state = s.manager.table_state(event.table_id)
+                text = s.t(language)(
+                    "You can also play table {label} from the web page:",
+                    label=state.label if state is not None else "",
+                )
+                await s.private_text(user_id, text, web_app_keyboard(url, language))
             return
         await s.manager.handle(p.Leave(event.player, event.chat, event.table_id))
         thread = int(event.chat.thread_id) if event.chat.thread_id else None

@@ -56,9 +56,9 @@ BOARD_NOTE = "telegram.board"
 edits the same message and names its group in private messages."""
 
 HAND_NOTE = "telegram.hand.{user_id}"
-"""The front-end note holding what a player's last private hand message showed
-(``[hand number, move number]``, the move number -1 for the dealt tiles), so after a
-restart the same turn or hand is not sent twice."""
+"""The front-end note holding which turn a player's last private turn message was for
+(``[hand number, move number]``; -1 for tiles they asked for between turns), so after a
+restart the same turn is not sent twice."""
 
 ANONYMOUS_ADMIN_ID = 1087968824
 """The user Telegram names as the author of an anonymous administrator's messages
@@ -96,7 +96,7 @@ class Hand:
     """One player's private hand messages for one table (the newest)."""
 
     message_id: int | None = None
-    shown: tuple[int, int] | None = None  # (hand number, move number: -1 for the dealt tiles)
+    shown: tuple[int, int] | None = None  # (hand number, move number: -1 between turns)
     warned: bool = False  # the group was told the player cannot be reached
     noted: tuple[int, int] | None = None  # ``shown`` as kept in the manager's note
     event: p.YourTiles | None = None  # the tiles the message shows
