@@ -1,0 +1,88 @@
+"""The presentation layer's shared phrases (bot/present/texts.py): here, how a move a
+player sends as text is read, and the move buttons it must agree with."""
+
+from __future__ import annotations
+
+import random
+
+from bot.core import ChatRef, MoveChoice, PlayerRef, SeatInfo, YourTiles, encode_press
+from bot.present.texts import (
+    PLACE_CHARS,
+    MoveKey,
+    move_buttons,
+    move_key,
+    short_place,
+    typed_move_label,
+)
+from engine.match import Match
+from engine.rules import find_preset
+from engine.views import seat_view
+
+
+def test_a_tile_typed_in_any_usual_form_is_one_move() -> None:
+    for text in ("6-4", "64", "4|6", "6 4", " 4-6 ", "6/4", "🁣 6-4"):
+        assert move_key(text) == MoveKey(None, "6-4"), text
+    assert move_key("0-0") == MoveKey(None, "0-0")
+    assert move_key("33") == MoveKey(None, "3-3")
+
+
+def test_a_side_and_a_pass_are_read_in_spanish_and_english() -> None:
+    assert move_key("6-4 izq.") == MoveKey(None, "6-4 left")
+    assert move_key("64 izquierda") == MoveKey(None, "6-4 left")
+    assert move_key("6-4 left") == MoveKey(None, "6-4 left")
+    assert move_key("4 6 derecha") == MoveKey(None, "6-4 right")
+    assert move_key("6-4 der.") == MoveKey(None, "6-4 right")
+    for text in ("Paso", "paso", "PASAR", "pass", "Pasa"):
+        assert move_key(text) == MoveKey(None, "pass"), text
+
+
+def test_text_that_names_no_move_is_none() -> None:
+    for text in ("hola", "7-1", "6-4-2", "6", "6-4 arriba", "paso paso", "", "¿y ahora?"):
+        assert move_key(text) is None, text
+
+
+def test_a_button_naming_its_place_reads_back_to_that_place() -> None:
+    label = typed_move_label("Los amigos del dominó de los jueves", "6-4 izq.")
+    assert label == "Los amigos del domin · 6-4 izq."
+    assert len(label.split(" · ")[0]) == PLACE_CHARS
+    assert move_key(label) == MoveKey(
+        short_place("Los amigos del dominó de los jueves"), "6-4 left"
+    )
+    assert move_key("Uno · Paso") == MoveKey("Uno", "pass")
+
+
+def test_every_move_button_reads_back_as_its_own_move_and_no_other() -> None:
+    rng = random.Random(11)
+    checked = 0
+    for language in ("es", "en"):
+        for _deal in range(30):
+            match = Match.new(find_preset("venezolano"), rng)
+            for _ in range(rng.randrange(0, 20)):
+                if match.hand.is_over:
+                    break
+                match = match.apply(rng.choice(match.hand.legal_moves()))
+            if match.hand.is_over:
+                continue
+            seat = match.hand.turn
+            view = seat_view(match, seat)
+            moves = view.legal_moves()
+            event = YourTiles(
+                table_id="t",
+                chat=ChatRef("telegram", "-1"),
+                to=PlayerRef("telegram", "1", "Ana", language),
+                seat=seat,
+                view=view,
+                moves=tuple(
+                    MoveChoice(m, m.code(), encode_press("t", 1, 1, m.code())) for m in moves
+                ),
+                hand_number=1,
+                move_number=1,
+                is_your_turn=True,
+                deadline=None,
+                seats=tuple(SeatInfo(seat=i, name=f"P{i}") for i in range(4)),
+            )
+            keys = [move_key(label) for _choice, label in move_buttons(event)]
+            assert None not in keys
+            assert len(set(keys)) == len(keys) == len(moves)
+            checked += 1
+    assert checked >= 50  # positions mid-hand, in both languages

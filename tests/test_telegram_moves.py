@@ -1,0 +1,159 @@
+"""Moves sent as private messages (bot/telegram/moves.py): a turn keyboard's button, or
+the same move typed, through the real python-telegram-bot and the fake Bot API server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import User
+
+from bot.core import ShowMyTiles, YourTiles
+from bot.present.texts import move_buttons
+from tests.fake_telegram import TelegramWorld
+
+GROUP = -1001000
+OTHER_GROUP = -1002000
+
+
+async def _robot_table(world: TelegramWorld, user: User, group: Any) -> str:
+    await world.command(group, user, "/jugar")
+    await world.settle()
+    await world.command(group, user, "/robots")
+    await world.settle()
+    mine = world.manager.tables_of(world.front._player(user))
+    await world.clock.advance(0)
+    await world.settle()
+    (table_id,) = [t for t in mine if world.manager.table_state(t).chat.chat_id == str(group.id)]
+    return table_id
+
+
+def _said(world: TelegramWorld, user: User, mark: int) -> list[str]:
+    return [c.params["text"] for c in world.fake.calls[mark:] if c.chat_id == user.id]
+
+
+def _typed(label: str) -> str:
+    """The move of a button as a player would type it: "6-4 izq." -> "4 6 izquierda"."""
+    if label == "Paso":
+        return "pasar"
+    tile, _, side = label.partition(" ")
+    high, low = tile.split("-")
+    words = {"izq.": "izquierda", "der.": "derecha", "": ""}[side]
+    return f"{low} {high} {words}".strip()
+
+
+async def test_a_move_typed_in_any_usual_form_is_played_without_an_answer() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _robot_table(world, ana, group)
+        last = None
+        for _ in range(3):
+            # her next turn (a typed move leaves the keyboard up, as Telegram does)
+            for _step in range(50):
+                message = world.turn_message(ana)
+                if message is not None and message["message_id"] != last:
+                    break
+                await world.clock.advance(0)
+                await world.settle()
+            assert message is not None and message["message_id"] != last
+            last = message["message_id"]
+            label = world.move_labels(ana)[-1]
+            before = world.manager.table_state(table_id)
+            assert before is not None
+            mark = await world.command(world.fake.private_chat(ana), ana, _typed(label))
+            await world.settle()
+            after = world.manager.table_state(table_id)
+            assert after is not None and after.move_number > before.move_number
+            assert _said(world, ana, mark) == []
+
+
+async def test_private_chat_that_names_no_move_is_left_alone_when_no_turn_waits() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        chat = world.fake.private_chat(ana)
+        mark = await world.command(chat, ana, "hola, ¿cómo se juega?")
+        await world.settle()
+        assert _said(world, ana, mark) == []
+        mark = await world.command(chat, ana, "6-4")  # a move, but no table: told so
+        await world.settle()
+        assert _said(world, ana, mark) == ["No te toca."]
+
+
+async def test_a_text_that_is_no_move_of_hers_during_her_turn_gets_her_keyboard_again() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await _robot_table(world, ana, group)
+        await world.until_turn(ana)
+        labels = world.move_labels(ana)
+        before = world.manager.table_state(table_id)
+        assert before is not None
+        mark = await world.command(world.fake.private_chat(ana), ana, "¿y ahora qué?")
+        await world.settle()
+        (answer,) = [c for c in world.fake.calls[mark:] if c.chat_id == ana.id]
+        assert answer.params["text"] == "Esa jugada no vale ahora."
+        assert world.move_labels(ana) == labels
+        assert world.manager.table_state(table_id).move_number == before.move_number
+
+
+async def test_a_player_with_turns_at_two_tables_says_where_and_an_unplaced_move_is_asked_about() -> (
+    None
+):
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        uno = world.fake.add_group(GROUP, "Uno")
+        dos = world.fake.add_group(OTHER_GROUP, "Dos")
+        one = await _robot_table(world, ana, uno)
+        two = await _robot_table(world, ana, dos)
+        player = world.front._player(ana)
+
+        def waiting() -> list[str]:
+            out = []
+            for t in (one, two):
+                state = world.manager.table_state(t)
+                if state is not None and state.phase == "playing":
+                    seat = next(i.seat for i in state.seats if i.player == player)
+                    if state.turn == seat:
+                        out.append(t)
+            return out
+
+        async def offered() -> dict[str, set[str]]:
+            out = {}
+            for t in waiting():
+                (tiles,) = (await world.manager.handle(ShowMyTiles(player, None, t))).events
+                assert isinstance(tiles, YourTiles)
+                out[t] = {label for _choice, label in move_buttons(tiles)}
+            return out
+
+        # Ana's turn waits at one table while the other plays on; she plays on (with her
+        # keyboard) until both wait for her with a move they have in common.
+        for _ in range(400):
+            if len(waiting()) == 2:
+                moves = await offered()
+                if moves[one] & moves[two]:
+                    break
+                await world.play(ana, world.move_labels(ana)[0])
+            await world.clock.advance(0)
+            await world.settle()
+        assert len(waiting()) == 2
+        labels = world.move_labels(ana)
+        place = labels[0].split(" · ")[0]
+        assert place in ("Uno", "Dos") and all(x.startswith(place + " · ") for x in labels)
+        moves = await offered()
+        common = moves[one] & moves[two]
+        assert common
+        numbers = {t: world.manager.table_state(t).move_number for t in (one, two)}
+        # A move both hands offer, typed without its place: she is asked which table.
+        mark = await world.command(world.fake.private_chat(ana), ana, sorted(common)[0])
+        await world.settle()
+        assert _said(world, ana, mark) == ["Hay varias mesas aquí (Dos, Uno); di cuál."]
+        assert {t: world.manager.table_state(t).move_number for t in (one, two)} == numbers
+        # With its place (her keyboard's button), the same move is played at that table.
+        there = one if place == "Uno" else two
+        mark = await world.command(
+            world.fake.private_chat(ana), ana, f"{place} · {sorted(common)[0]}"
+        )
+        await world.settle()
+        assert _said(world, ana, mark) == []
+        numbers[there] += 1
+        assert {t: world.manager.table_state(t).move_number for t in (one, two)} == numbers
