@@ -410,9 +410,7 @@ class Drawing:
         if not await self._paced(user_id, lambda: not force and self.hands.pending(key)):
             return  # a newer state of this hand waits: it is shown instead, in this slot
         try:
-            message = await send(
-                lambda: s.bot.send_photo(user_id, png, caption=caption, reply_markup=markup)
-            )
+            await send(lambda: s.bot.send_photo(user_id, png, caption=caption, reply_markup=markup))
         except Forbidden:
             s.reachable.discard(user_id)
             if not slot.warned and board is not None:
@@ -425,10 +423,8 @@ class Drawing:
         finally:
             self._private_done(user_id)
         s.stats.hand_sends += 1
-        slot.message_id = message.message_id
         s.reachable.add(user_id)
         slot.shown = shown
-        slot.event, slot.group, slot.caption = event, group or "Telegram", caption
         await self._note_hand(key, slot)
 
     async def private_reply(self, user_id: int, text: str, markup: ReplyMarkup | None) -> None:

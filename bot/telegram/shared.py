@@ -93,15 +93,11 @@ class Board:
 
 @dataclass
 class Hand:
-    """One player's private hand messages for one table (the newest)."""
+    """What one player was last sent privately for one table."""
 
-    message_id: int | None = None
     shown: tuple[int, int] | None = None  # (hand number, move number: -1 between turns)
     warned: bool = False  # the group was told the player cannot be reached
     noted: tuple[int, int] | None = None  # ``shown`` as kept in the manager's note
-    event: p.YourTiles | None = None  # the tiles the message shows
-    group: str = "Telegram"  # the group its caption names
-    caption: str | None = None
 
 
 @dataclass
