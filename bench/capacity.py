@@ -182,6 +182,27 @@ class Press:
 # ---------------------------------------------------------------------------- Telegram
 
 
+async def _until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
+    """Wait (polling) until ``condition`` holds; fail after ``timeout`` seconds."""
+    deadline = time.perf_counter() + timeout
+    while not condition():
+        if time.perf_counter() > deadline:
+            raise AssertionError("the tables were not set up in time")
+        await asyncio.sleep(0.05)
+
+
+async def _table_of(manager: Any, front: Any, user: Any) -> str:
+    """The table ``user`` opened (once the command went through)."""
+    await _until(lambda: bool(manager.tables_of(front._player(user))))
+    (table_id,) = manager.tables_of(front._player(user))
+    return str(table_id)
+
+
+def _full(manager: Any, table_id: str) -> bool:
+    state = manager.table_state(table_id)
+    return state is None or sum(not info.is_open for info in state.seats) == 4
+
+
 async def run_telegram(
     tables: int, scale: float, meta: int, seed: int, timeout: float, think: tuple[float, float]
 ) -> Result:
@@ -304,7 +325,9 @@ async def run_telegram(
 
     fake.observers.append(observe)
     try:
-        table_ids: list[str] = []
+        # Every table opened, then every table filled, without waiting for the boards
+        # (tables already seated play meanwhile in real time): the matches start together.
+        seated: list[list[Any]] = []
         for t in range(tables):
             group = fake.add_group(-1_000_100_000 - t, f"Mesa {t}")
             groups[group.id] = group
@@ -316,15 +339,14 @@ async def run_telegram(
                 people.append(fake.add_user(user_id, name))
                 names[user_id], table_of[user_id] = name, t
                 users[user_id] = people[-1]
+            seated.append(people)
             fake.send_text(group, people[0], f"/mesa meta={meta}")
-            await fake.drained(timeout=60)
-            await front.idle()
+        table_ids = [await _table_of(manager, front, people[0]) for people in seated]
+        for t, people in enumerate(seated):
             for person in people[1:]:
-                fake.send_text(group, person, "/jugar")
-            await fake.drained(timeout=60)
-            await front.idle()
-            (table_id,) = manager.tables_of(front._player(people[0]))
-            table_ids.append(table_id)
+                fake.send_text(groups[-1_000_100_000 - t], person, "/jugar")
+        for table_id in table_ids:
+            await _until(lambda t=table_id: _full(manager, t))
         counting = True
         result.players = 4 * tables
         started = time.perf_counter()
