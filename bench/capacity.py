@@ -127,6 +127,7 @@ class Result:
     # but the interaction callbacks and follow-ups)
     global_rate: float = 1.0  # that limit, per second
     unplayable: int = 0  # presses answered as not playable (Telegram)
+    refused_by: dict[str, int] = field(default_factory=dict)  # 429s by the limit met
 
     @property
     def pace(self) -> float:
@@ -149,7 +150,9 @@ class Result:
         return (
             f"        pace {self.pace:.1f} moves/min/table; global limit counts "
             f"{self.limited / moves:.2f} requests/move -> bound {self.bound:.0f} tables\n"
-            "        per move: " + ", ".join(f"{k} {v / moves:.2f}" for k, v in ordered)
+            "        per move: "
+            + ", ".join(f"{k} {v / moves:.2f}" for k, v in ordered)
+            + (f"\n        429s by limit: {self.refused_by}" if self.refused_by else "")
         )
 
     @property
@@ -206,10 +209,9 @@ def _full(manager: Any, table_id: str) -> bool:
 async def run_telegram(
     tables: int, scale: float, meta: int, seed: int, timeout: float, think: tuple[float, float]
 ) -> Result:
-    from telegram.ext import AIORateLimiter
-
     from bot.core import TableManager
     from bot.telegram import TelegramFrontEnd
+    from bot.telegram.sender import rate_limiter
     from storage.memory import MemoryStorage
     from tests.fake_telegram import _MESSAGE_METHODS, Call, FakeTelegram, TelegramLimits
 
@@ -234,13 +236,7 @@ async def run_telegram(
         storage,
         base_url=fake.base_url,
         base_file_url=fake.base_file_url,
-        rate_limiter=AIORateLimiter(
-            overall_max_rate=limits.overall_per_second,
-            overall_time_period=1 / scale,
-            group_max_rate=limits.group_per_minute,
-            group_time_period=60 / scale,
-            max_retries=3,
-        ),
+        rate_limiter=rate_limiter(scale),
         poll_timeout=1,
         **spacing,
     )
@@ -356,6 +352,7 @@ async def run_telegram(
                 break
             await asyncio.sleep(0.2)
         result.finished = sum(manager.table_state(t) is None for t in table_ids)
+        result.refused_by = dict(limits.refused_by)
         await asyncio.sleep(0.5)
         result.seconds = time.perf_counter() - started
     finally:

@@ -164,6 +164,7 @@ class TelegramLimits:
     time_scale: float = 1.0
     client_pad: float = 0.0
     refused: int = 0  # requests answered 429 so far
+    refused_by: dict[str, int] = field(default_factory=dict)  # "overall", "group", "private"
     _buckets: dict[Any, _Bucket] = field(default_factory=dict, repr=False)
 
     def _bucket(self, key: Any, capacity: float, per: float, now: float) -> _Bucket:
@@ -184,12 +185,15 @@ class TelegramLimits:
         else:
             per = self.private_burst / self.private_per_second / scale
             buckets.append(self._bucket(chat_id, self.private_burst, per, now))
-        wait = max(b.wait(now) for b in buckets)
+        waits = [b.wait(now) for b in buckets]
+        wait = max(waits)
         if wait <= 0:
             for bucket in buckets:
                 bucket.take()
             return None
         self.refused += 1
+        kind = "overall" if waits[0] == wait else ("group" if chat_id < 0 else "private")
+        self.refused_by[kind] = self.refused_by.get(kind, 0) + 1
         seconds = max(1, math.ceil(wait * scale))  # Telegram's whole seconds
         if scale == 1:
             return seconds, seconds
@@ -1160,8 +1164,8 @@ class TelegramWorld:
         **manager_options: Any,
     ) -> None:
         self.seed = seed
-        # Telegram's flood limits on the fake (None: off), and PTB's rate limiter set to
-        # the same rates (AIORateLimiter's defaults, at the limits' time scale)
+        # Telegram's flood limits on the fake (None: off), and PTB's rate limiter as the
+        # bot sets it (bot.telegram.sender.rate_limiter, at the limits' time scale)
         self.limits = limits
         # the platforms the manager claims (as ``domino run`` does: claims are renewed
         # and season finals announced with each heartbeat); None: nothing claimed
@@ -1213,20 +1217,16 @@ class TelegramWorld:
         await self.front.start()
 
     def _rate_limiter(self) -> Any:
-        """PTB's AIORateLimiter as frontend.py sets it (max_retries=3): without limits,
-        its own flood limits off; with them, Telegram's rates at the limits' time scale."""
+        """PTB's AIORateLimiter as frontend.py sets it: without limits, its own flood
+        limits off; with them, the bot's own (``sender.rate_limiter``) at the limits' time
+        scale."""
         from telegram.ext import AIORateLimiter
+
+        from bot.telegram.sender import rate_limiter
 
         if self.limits is None:
             return AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
-        scale = self.limits.time_scale
-        return AIORateLimiter(
-            overall_max_rate=self.limits.overall_per_second,
-            overall_time_period=1 / scale,
-            group_max_rate=self.limits.group_per_minute,
-            group_time_period=60 / scale,
-            max_retries=3,
-        )
+        return rate_limiter(self.limits.time_scale)
 
     async def __aexit__(self, *exc: object) -> None:
         try:

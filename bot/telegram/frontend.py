@@ -36,7 +36,6 @@ from typing import Any
 from telegram import Bot, User
 from telegram.error import Conflict, InvalidToken, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     BaseRateLimiter,
     CallbackQueryHandler,
@@ -57,6 +56,7 @@ from bot.telegram.drawing import BOARD_SPACING, PRIVATE_GAP, Drawing
 from bot.telegram.handlers import Commands
 from bot.telegram.moves import Moves
 from bot.telegram.port import TelegramPort
+from bot.telegram.sender import rate_limiter as default_rate_limiter
 from bot.telegram.sender import send
 from bot.telegram.shared import BOARD_NOTE, PLATFORM, Board, Hand, Shared, Stats
 from storage.base import Storage
@@ -83,8 +83,8 @@ class TelegramFrontEnd:
         base_file_url: its file URL (``TELEGRAM_FILE_BASE_URL``).
         clock: the manager's clock (``now()`` in epoch seconds); by default the
             manager's ``clock`` attribute.
-        rate_limiter: PTB's rate limiter; by default ``AIORateLimiter(max_retries=3)``
-            (Telegram's flood limits: 30 messages a second, 20 a minute per group).
+        rate_limiter: PTB's rate limiter; by default :func:`bot.telegram.sender.rate_limiter`
+            (Telegram's flood limits: about 30 messages a second, 20 a minute per group).
         language: the language of group messages (``"es"`` or ``"en"``).
         poll_timeout: seconds of each getUpdates long poll.
         board_spacing: the fewest seconds between two edits of a group's board; the
@@ -118,9 +118,7 @@ class TelegramFrontEnd:
         builder = (
             Application.builder()
             .token(token)
-            .rate_limiter(
-                rate_limiter if rate_limiter is not None else AIORateLimiter(max_retries=3)
-            )
+            .rate_limiter(rate_limiter if rate_limiter is not None else default_rate_limiter())
             .concurrent_updates(64)
         )
         if base_url:

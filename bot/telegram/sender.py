@@ -10,6 +10,7 @@
 * :class:`Ordered` runs jobs (group messages) one after another per key (a chat) in a
   worker of its own, so a group's flood limit delays only that group's messages, never a
   player's private hand or the table's other events.
+* :func:`rate_limiter` is PTB's ``AIORateLimiter`` as the bot sets it.
 """
 
 from __future__ import annotations
@@ -17,19 +18,26 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Generic, TypeVar
 
+from telegram._utils.types import JSONDict
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
+from telegram.ext import AIORateLimiter
 
 __all__ = [
+    "GROUP_PER_MINUTE",
     "NOT_MODIFIED",
+    "OVERALL_PER_SECOND",
+    "OVERALL_SLICE",
+    "FloodWaitFirst",
     "Latest",
     "Ordered",
     "is_chat_gone",
     "is_gone",
     "is_not_modified",
     "is_photo_refused",
+    "rate_limiter",
     "send",
 ]
 
@@ -39,6 +47,54 @@ T = TypeVar("T")
 
 NOT_MODIFIED: Any = object()
 """Returned by :func:`send` when Telegram said the message is already like that."""
+
+OVERALL_PER_SECOND = 28.0
+"""Requests a second the bot allows itself in all chats together: Telegram's "about 30",
+less a margin, because a 429 makes PTB's limiter hold every request of the bot for its
+``retry_after`` (a second or more)."""
+
+OVERALL_SLICE = 0.1
+"""Seconds over which :data:`OVERALL_PER_SECOND` is counted: bursts of at most 2.8
+requests, not 28 at once, so that requests reaching Telegram a little bunched never add
+up to a second's worth over the limit (docs/capacity.md: with PTB's default, bursts of 30
+met 311 429s at 104 tables)."""
+
+GROUP_PER_MINUTE = 20.0
+"""Messages a minute per group (Telegram's limit)."""
+
+
+class FloodWaitFirst(AIORateLimiter):
+    """PTB's ``AIORateLimiter``, except that a request waits out a 429's ``retry_after``
+    before it takes its slot in the rate limits, not after: PTB takes the slot first, so
+    every request held by a 429 leaves at once when it is over, a burst that meets the
+    next 429 (docs/capacity.md). Overrides PTB 22's ``_run_request``."""
+
+    async def _run_request(
+        self,
+        chat: bool,
+        group: str | int | bool,
+        allow_paid_broadcast: bool,
+        callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+        args: Any,
+        kwargs: dict[str, Any],
+    ) -> bool | JSONDict | list[JSONDict]:
+        await self._retry_after_event.wait()
+        return await super()._run_request(chat, group, allow_paid_broadcast, callback, args, kwargs)
+
+
+def rate_limiter(time_scale: float = 1.0) -> AIORateLimiter:
+    """PTB's rate limiter as the bot uses it (:class:`FloodWaitFirst`:
+    :data:`OVERALL_PER_SECOND` in slices of :data:`OVERALL_SLICE`, :data:`GROUP_PER_MINUTE`
+    per group, 3 retries after a 429); ``time_scale`` > 1 runs every period that many times
+    faster (a benchmark's compressed time)."""
+    return FloodWaitFirst(
+        overall_max_rate=OVERALL_PER_SECOND * OVERALL_SLICE,
+        overall_time_period=OVERALL_SLICE / time_scale,
+        group_max_rate=GROUP_PER_MINUTE,
+        group_time_period=60.0 / time_scale,
+        max_retries=3,
+    )
+
 
 ATTEMPTS = 4
 BACKOFF = 0.25  # seconds, doubled each attempt
