@@ -217,24 +217,38 @@ class TelegramPlayer:
         self.fake.press_key(self.user, label)
         return mark
 
-    async def played(self, mark: int, *, timeout: float = 20.0) -> None:
-        """Wait until the move pressed at ``mark`` was played: the bot sent Ana her next
-        tiles (a turn or a new hand) or the match ended, and said nothing against it."""
+    async def answered(self, mark: int, *, timeout: float = 20.0) -> bool:
+        """Wait for what the bot did with the press made at ``mark``: True when it was
+        played (Ana's next tiles came, or the match ended), False when Ana was told it
+        cannot be played (with her keyboard again)."""
+
+        def said() -> list[Any]:
+            later = self.fake.calls[mark:]
+            return [c for c in later if c.method == "sendMessage" and c.chat_id == self.user.id]
 
         def shown() -> bool:
             later = self.fake.calls[mark:]
             tiles = any(c.method == "sendPhoto" and c.chat_id == self.user.id for c in later)
-            return tiles or self.match_ended()
+            return tiles or self.match_ended() or bool(said())
 
         await wait_until(shown, timeout=timeout)
-        said = [c for c in self.fake.calls[mark:] if c.method == "sendMessage"]
-        assert [c for c in said if c.chat_id == self.user.id] == []
+        return not said()
+
+    async def played(self, mark: int, *, timeout: float = 20.0) -> None:
+        """Wait until the move pressed at ``mark`` was played, and fail if it was not."""
+        assert await self.answered(mark, timeout=timeout), "the press was refused"
 
     async def play(self, moves: int) -> None:
-        """Make ``moves`` moves by pressing buttons."""
+        """Make ``moves`` moves by pressing buttons. A press refused because the table
+        moved on under it (a process taking over resumed it from its last save) is
+        pressed again from the keyboard that came with the refusal, as a player would."""
         for _ in range(moves):
-            label = await wait_until(self.turn)
-            await self.played(self.press(label))
+            for _attempt in range(3):
+                label = await wait_until(self.turn)
+                if await self.answered(self.press(label)):
+                    break
+            else:
+                raise AssertionError("three presses in a row were refused")
 
     def match_ended(self) -> bool:
         return any(

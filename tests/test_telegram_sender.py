@@ -147,3 +147,44 @@ async def test_ordered_runs_each_chats_jobs_in_order_and_a_slow_chat_holds_up_no
     jobs.put("group", job("late", asyncio.Event()))
     await jobs.close()
     assert not jobs.busy and done == ["b1", "a1", "a2"]
+
+
+async def test_requests_held_by_a_429_take_their_rate_slots_after_it_one_by_one() -> None:
+    from telegram.error import RetryAfter
+
+    from bot.telegram.sender import FloodWaitFirst, rate_limiter
+
+    limiter = FloodWaitFirst(
+        overall_max_rate=2, overall_time_period=0.1, group_max_rate=0, max_retries=1
+    )
+    await limiter.initialize()
+    loop = asyncio.get_running_loop()
+    ran: list[float] = []
+    refused: list[float] = []
+
+    async def flooded() -> dict[str, bool]:
+        if not refused:
+            refused.append(loop.time())
+            raise RetryAfter(1)  # PTB holds every request for 1.1 s
+        return {"ok": True}
+
+    async def held() -> dict[str, bool]:
+        ran.append(loop.time())
+        return {"ok": True}
+
+    first = loop.create_task(
+        limiter.process_request(flooded, (), {}, "sendMessage", {"chat_id": 1}, None)
+    )
+    await asyncio.sleep(0.2)  # the 429 is being waited out: six more requests come
+    others = [
+        limiter.process_request(held, (), {}, "sendMessage", {"chat_id": 1}, None)
+        for _ in range(6)
+    ]
+    await asyncio.gather(first, *others)
+    await limiter.shutdown()
+
+    ran.sort()
+    assert ran[0] >= refused[0] + 1.1 - 0.01  # none before the 429's retry_after was over
+    # two at once (the limit's burst), then one every 0.05 s: spread over 0.2 s, not a burst
+    assert ran[-1] - ran[0] >= 0.15
+    assert isinstance(rate_limiter(), FloodWaitFirst)
