@@ -1304,6 +1304,19 @@ class TelegramWorld:
             "sendMessage", lambda c: c.chat_id == chat.id, after=mark, timeout=timeout
         )
 
+    async def table_with_robots(self, user: User, group: Chat, command: str = "/jugar") -> str:
+        """``user`` opens a table in ``group`` with ``command``, robots fill it, and the
+        match starts; returns the table's id (theirs in that group)."""
+        await self.command(group, user, command)
+        await self.settle()
+        await self.command(group, user, "/robots")
+        await self.settle()
+        mine = self.manager.tables_of(self.front._player(user))
+        (table_id,) = [t for t in mine if self.manager.table_state(t).chat.chat_id == str(group.id)]  # type: ignore[union-attr]
+        await self.clock.advance(0)
+        await self.settle()
+        return table_id
+
     async def until_turn(self, user: User, *, steps: int = 50) -> dict[str, Any]:
         """Let the robots play (at most ``steps`` rounds) until ``user`` is to move;
         returns their private message with the move buttons."""

@@ -3,27 +3,12 @@ it becomes a supergroup."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from telegram import User
-
 from bot.core import ChatRef
 from bot.present.labels import rules_text
 from tests.fake_telegram import TelegramWorld
 
 BASIC_GROUP = -5001
 SUPERGROUP = -1005001
-
-
-async def _table_with_robots(world: TelegramWorld, user: User, group: Any) -> str:
-    await world.command(group, user, "/jugar")
-    await world.settle()
-    await world.command(group, user, "/robots")
-    await world.settle()
-    (table_id,) = world.manager.tables_of(world.front._player(user))
-    await world.clock.advance(0)
-    await world.settle()
-    return table_id
 
 
 def _texts(world: TelegramWorld, chat_id: int, after: int = 0) -> list[str]:
@@ -41,9 +26,9 @@ async def test_a_group_upgraded_to_a_supergroup_takes_its_table_rules_and_histor
         boss = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(BASIC_GROUP, "Dominó", admins={1001}, supergroup=False)
         await world.reply_to(group, boss, "/config meta=50")
-        first = await _table_with_robots(world, boss, group)
+        first = await world.table_with_robots(boss, group)
         await world.play_out(first, {0: boss})
-        table_id = await _table_with_robots(world, boss, group)
+        table_id = await world.table_with_robots(boss, group)
         await world.settle()
 
         mark = len(world.fake.calls)
@@ -107,7 +92,7 @@ async def test_a_bot_removed_from_a_group_closes_its_tables_once_refunds_and_tel
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(-1007001, "Dominó")
-        table_id = await _table_with_robots(world, ana, group)
+        table_id = await world.table_with_robots(ana, group)
         player = world.front._player(ana)
         assert await world.manager.balance(player) == 990  # the stake is held
         mark = len(world.fake.calls)
@@ -134,7 +119,7 @@ async def test_a_group_that_answers_bot_was_kicked_closes_its_tables_once_withou
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(-1007001, "Dominó")
-        await _table_with_robots(world, ana, group)
+        await world.table_with_robots(ana, group)
         player = world.front._player(ana)
         world.fake.kicked.add(group.id)  # removed while the bot was not listening
         mark = len(world.fake.calls)

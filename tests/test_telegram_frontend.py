@@ -34,24 +34,11 @@ def _buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [b for row in rows for b in row]
 
 
-async def _table_with_robots(
-    world: TelegramWorld, user: User, group: Any, command: str = "/jugar"
-) -> str:
-    await world.command(group, user, command)
-    await world.settle()
-    await world.command(group, user, "/robots")
-    await world.settle()
-    (table_id,) = world.manager.tables_of(world.front._player(user))
-    await world.clock.advance(0)
-    await world.settle()
-    return table_id
-
-
 async def test_one_human_and_three_robots_play_a_whole_match_through_buttons() -> None:
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó", admins={1001})
-        table_id = await _table_with_robots(world, ana, group)
+        table_id = await world.table_with_robots(ana, group)
         presses = await world.play_out(table_id, {0: ana})
         await world.settle()
 
@@ -114,7 +101,7 @@ async def test_stale_foreign_repeated_and_forged_presses_are_refused_and_change_
         ana = world.fake.add_user(1001, "Ana")
         eve = world.fake.add_user(1002, "Eva")
         group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await _table_with_robots(world, ana, group)
+        table_id = await world.table_with_robots(ana, group)
         # Let the robots move until it is Ana's turn.
         await world.until_turn(ana)
         labels = world.move_labels(ana)
@@ -334,7 +321,7 @@ async def test_failed_sends_are_retried_or_skipped_and_never_stop_a_table() -> N
         )
         world.fake.fail("editMessageMedia", status=400, description=NOT_MODIFIED)
         world.fake.fail("sendMessage", status=500, description="Internal Server Error", times=2)
-        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
+        table_id = await world.table_with_robots(ana, group, "/mesa meta=50")
         presses = await world.play_out(table_id, {0: ana})
         assert presses > 0
         assert not world.fake.failures  # every injected failure was met
@@ -346,7 +333,7 @@ async def test_a_hand_that_cannot_be_sent_privately_lets_the_table_go_on() -> No
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
+        table_id = await world.table_with_robots(ana, group, "/mesa meta=50")
         world.fake.started.discard(ana.id)  # Ana blocked the bot after sitting down
         for _ in range(400):
             if world.manager.table_state(table_id) is None:
@@ -373,7 +360,7 @@ async def test_history_balance_top_rules_and_help_answer_in_the_groups_language_
         group = world.fake.add_group(GROUP, "Dominó")
         empty = await world.reply_to(group, ana, "/historial")
         assert "ninguna partida" in empty.params["text"]
-        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
+        table_id = await world.table_with_robots(ana, group, "/mesa meta=50")
         await world.play_out(table_id, {0: ana})
         await world.settle()
 
@@ -409,7 +396,7 @@ async def test_menus_are_set_per_language_and_emotes_show_on_the_board() -> None
 
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await _table_with_robots(world, ana, group)
+        table_id = await world.table_with_robots(ana, group)
         (board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
         answer = await world.press(ana, board.result, encode_action("emote", table_id, "hola"))
         assert not answer.params.get("show_alert")
@@ -465,7 +452,7 @@ async def test_a_player_who_leaves_is_played_by_a_robot_and_comes_back_with_the_
         leo = world.fake.add_user(1002, "Leo")
         group = world.fake.add_group(GROUP, "Dominó")
         await world.command(group, leo, "/jugar")
-        table_id = await _table_with_robots(world, ana, group)
+        table_id = await world.table_with_robots(ana, group)
         await world.command(group, ana, "/salir")
         await world.settle()
         notices = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=GROUP)]
@@ -492,7 +479,7 @@ async def test_after_a_restart_the_board_is_edited_in_place_and_the_turn_keyboar
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await _table_with_robots(world, ana, group)
+        table_id = await world.table_with_robots(ana, group)
         await world.until_turn(ana)
         label = world.move_labels(ana)[0]
         turns = len(world.fake.calls_to("sendPhoto", chat_id=ana.id))
@@ -572,7 +559,7 @@ async def test_my_tiles_come_privately_from_the_command_and_the_board_button() -
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await _table_with_robots(world, ana, group)
+        table_id = await world.table_with_robots(ana, group)
         sent = len(world.fake.calls_to("sendPhoto", chat_id=ana.id))
         answer = await world.reply_to(group, ana, "/fichas")
         assert answer.params["text"] == "Tus fichas están en nuestro chat privado."
@@ -595,7 +582,7 @@ async def test_a_board_follows_its_group_when_it_becomes_a_supergroup() -> None:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
         world.fake.add_group(OTHER_GROUP, "Dominó")  # the same group, migrated
-        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
+        table_id = await world.table_with_robots(ana, group, "/mesa meta=50")
         await world.until_turn(ana)
         world.fake.fail(
             "editMessageMedia",
@@ -720,7 +707,7 @@ async def test_a_slow_group_never_holds_up_a_players_private_tiles() -> None:
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó", admins={1001})
-        table_id = await _table_with_robots(world, ana, group)
+        table_id = await world.table_with_robots(ana, group)
         # The group's messages (the hand's result) hang, as when its flood limit is spent.
         gate = world.fake.hold("sendMessage", chat_id=GROUP)
         start = len(world.fake.calls)
@@ -752,7 +739,7 @@ async def test_after_a_crash_the_player_to_move_plays_on_with_the_keyboard_they_
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await _table_with_robots(world, ana, group)
+        table_id = await world.table_with_robots(ana, group)
         await world.until_turn(ana)
         label = world.move_labels(ana)[0]
 
@@ -774,7 +761,7 @@ async def test_after_a_crash_private_hands_keep_their_group_and_are_not_sent_twi
         ana = world.fake.add_user(1001, "Ana")
         first = world.fake.add_group(GROUP, "Uno")
         second = world.fake.add_group(OTHER_GROUP, "Dos")
-        one = await _table_with_robots(world, ana, first)
+        one = await world.table_with_robots(ana, first)
         await world.command(second, ana, "/jugar")
         await world.settle()
         await world.command(second, ana, "/robots")
@@ -821,7 +808,7 @@ async def test_private_messages_are_one_per_own_turn_never_edited_nor_deleted() 
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
+        table_id = await world.table_with_robots(ana, group, "/mesa meta=50")
         presses = await world.play_out(table_id, {0: ana})
         await world.settle()
 
@@ -845,7 +832,7 @@ async def test_a_group_that_refuses_photos_gets_a_text_board_and_its_admins_are_
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await _table_with_robots(world, ana, group, "/mesa meta=50")
+        table_id = await world.table_with_robots(ana, group, "/mesa meta=50")
         (photo_board,) = world.fake.calls_to("sendPhoto", chat_id=GROUP)
         refused = "Bad Request: not enough rights to send photos to the chat"
         for method in ("sendPhoto", "editMessageMedia"):
@@ -939,7 +926,7 @@ async def test_a_player_renamed_mid_match_is_shown_by_the_new_name_on_the_board(
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await _table_with_robots(world, ana, group)
+        table_id = await world.table_with_robots(ana, group)
         await world.until_turn(ana)
         anita = world.fake.add_user(1001, "Anita")  # she renamed herself on Telegram
         mark = await world.play(anita, world.move_labels(ana)[0])
@@ -955,7 +942,7 @@ async def test_an_admin_closes_a_stuck_table_with_cerrar_and_every_stake_comes_b
         boss = world.fake.add_user(1001, "Jefa")
         pepe = world.fake.add_user(1002, "Pepe")
         group = world.fake.add_group(GROUP, "Dominó", admins={1001})
-        table_id = await _table_with_robots(world, pepe, group)
+        table_id = await world.table_with_robots(pepe, group)
         player = world.front._player(pepe)
         assert await world.manager.balance(player) == 990
 
@@ -1081,7 +1068,7 @@ async def test_a_player_who_gets_up_mid_match_is_answered_before_the_group_is_to
     async with TelegramWorld() as world:
         pepe = world.fake.add_user(1002, "Pepe")
         group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await _table_with_robots(world, pepe, group)
+        table_id = await world.table_with_robots(pepe, group)
         mark = len(world.fake.calls)
         await world.command(group, pepe, "/levantarse")
         await world.settle()

@@ -3,8 +3,6 @@ the same move typed, through the real python-telegram-bot and the fake Bot API s
 
 from __future__ import annotations
 
-from typing import Any
-
 from telegram import User
 
 from bot.core import ShowMyTiles, YourTiles
@@ -13,18 +11,6 @@ from tests.fake_telegram import TelegramWorld
 
 GROUP = -1001000
 OTHER_GROUP = -1002000
-
-
-async def _robot_table(world: TelegramWorld, user: User, group: Any) -> str:
-    await world.command(group, user, "/jugar")
-    await world.settle()
-    await world.command(group, user, "/robots")
-    await world.settle()
-    mine = world.manager.tables_of(world.front._player(user))
-    await world.clock.advance(0)
-    await world.settle()
-    (table_id,) = [t for t in mine if world.manager.table_state(t).chat.chat_id == str(group.id)]
-    return table_id
 
 
 def _said(world: TelegramWorld, user: User, mark: int) -> list[str]:
@@ -45,7 +31,7 @@ async def test_a_move_typed_in_any_usual_form_is_played_without_an_answer() -> N
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await _robot_table(world, ana, group)
+        table_id = await world.table_with_robots(ana, group)
         last = None
         for _ in range(3):
             # her next turn (a typed move leaves the keyboard up, as Telegram does)
@@ -83,7 +69,7 @@ async def test_a_text_that_is_no_move_of_hers_during_her_turn_gets_her_keyboard_
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await _robot_table(world, ana, group)
+        table_id = await world.table_with_robots(ana, group)
         await world.until_turn(ana)
         labels = world.move_labels(ana)
         before = world.manager.table_state(table_id)
@@ -103,8 +89,8 @@ async def test_a_player_with_turns_at_two_tables_says_where_and_an_unplaced_move
         ana = world.fake.add_user(1001, "Ana")
         uno = world.fake.add_group(GROUP, "Uno")
         dos = world.fake.add_group(OTHER_GROUP, "Dos")
-        one = await _robot_table(world, ana, uno)
-        two = await _robot_table(world, ana, dos)
+        one = await world.table_with_robots(ana, uno)
+        two = await world.table_with_robots(ana, dos)
         player = world.front._player(ana)
 
         def waiting() -> list[str]:

@@ -177,8 +177,7 @@ async def test_requests_held_by_a_429_take_their_rate_slots_after_it_one_by_one(
     )
     await asyncio.sleep(0.2)  # the 429 is being waited out: six more requests come
     others = [
-        limiter.process_request(held, (), {}, "sendMessage", {"chat_id": 1}, None)
-        for _ in range(6)
+        limiter.process_request(held, (), {}, "sendMessage", {"chat_id": 1}, None) for _ in range(6)
     ]
     await asyncio.gather(first, *others)
     await limiter.shutdown()
