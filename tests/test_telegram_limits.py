@@ -135,7 +135,7 @@ async def test_a_429_from_the_limits_is_retried_by_the_rate_limiter() -> None:
             await world.settle()
         user = found[0]
         chat = world.fake.private_chat(user)
-        for typed in ("7-7 izq.", "nada", "sin ficha"):  # none of them a move she has
+        for typed in ("6-6 izq.", "6-6 der.", "0-0 izq."):  # sides she cannot play
             world.fake.send_text(chat, user, typed)
         await world.settle()
         answers = [c for c in world.fake.calls_to("sendMessage", chat_id=user.id) if c.ok]

@@ -65,7 +65,9 @@ async def test_private_chat_that_names_no_move_is_left_alone_when_no_turn_waits(
         assert _said(world, ana, mark) == ["No te toca."]
 
 
-async def test_a_text_that_is_no_move_of_hers_during_her_turn_gets_her_keyboard_again() -> None:
+async def test_a_text_that_names_no_move_during_her_turn_gets_how_to_move_and_her_keyboard() -> (
+    None
+):
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
@@ -77,7 +79,9 @@ async def test_a_text_that_is_no_move_of_hers_during_her_turn_gets_her_keyboard_
         mark = await world.command(world.fake.private_chat(ana), ana, "¿y ahora qué?")
         await world.settle()
         (answer,) = [c for c in world.fake.calls[mark:] if c.chat_id == ana.id]
-        assert answer.params["text"] == "Esa jugada no vale ahora."
+        assert answer.params["text"] == (
+            "Elige tu jugada con los botones, o escríbela: 6-4, 6-4 izq., paso."
+        )
         assert world.move_labels(ana) == labels
         assert world.manager.table_state(table_id).move_number == before.move_number
 

@@ -80,8 +80,14 @@ class Moves:
         if len(found) == 1:
             reply = await self.s.manager.handle(p.PressButton(player, found[0][2].payload, None))
             if reply.refusal is not None:  # the turn went on meanwhile (a robot, a double press)
-                await self._say(player, user.id, reply.refusal)
+                await self._say(player, user.id, refused(reply.refusal, player.language))
             self.drawing.private_events(reply)
+            return
+        if typed is None:  # their turn waits and they wrote something else: how to move
+            hint = self.s.t(player.language)(
+                "Choose your move with the buttons, or type it: 6-4, 6-4 izq., paso."
+            )
+            await self._say(player, user.id, hint, turns)
             return
         if not turns:
             reason, params = RefusalReason.NOT_YOUR_TURN, {}
@@ -90,13 +96,14 @@ class Moves:
             params = {"labels": ", ".join(sorted({place or "" for _, place, _ in found}))}
         else:
             reason, params = RefusalReason.ILLEGAL_MOVE, {}
-        await self._say(player, user.id, p.Refusal(to=player, reason=reason, params=params), turns)
+        refusal = p.Refusal(to=player, reason=reason, params=params)
+        await self._say(player, user.id, refused(refusal, player.language), turns)
 
     async def _say(
         self,
         player: p.PlayerRef,
         user_id: int,
-        refusal: p.Refusal,
+        text: str,
         turns: list[tuple[p.YourTiles, str | None]] | None = None,
     ) -> None:
         """Say why a move could not be played, with the keyboard of a turn still waiting
@@ -104,4 +111,4 @@ class Moves:
         if turns is None:
             turns = await self._turns(player)
         markup = turn_keyboard(*turns[0]) if turns else ReplyKeyboardRemove()
-        await self.drawing.private_reply(user_id, refused(refusal, player.language), markup)
+        await self.drawing.private_reply(user_id, text, markup)
