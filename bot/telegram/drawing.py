@@ -432,9 +432,7 @@ class Drawing:
         be played), in that chat's next request slot."""
         await self._paced(user_id)
         try:
-            await send(lambda: self.s.bot.send_message(user_id, text, reply_markup=markup))
-        except TelegramError as error:  # blocked meanwhile: nothing more to say
-            log.info("could not answer %s privately: %s", user_id, error)
+            await self.s.private_text(user_id, text, markup)
         finally:
             self._private_done(user_id)
 

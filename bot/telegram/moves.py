@@ -12,8 +12,6 @@ Other private chat (no move named, no turn waiting) is left alone.
 
 from __future__ import annotations
 
-import logging
-
 from telegram import ReplyKeyboardRemove, Update, User
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
@@ -26,8 +24,6 @@ from bot.telegram.keyboards import turn_keyboard
 from bot.telegram.shared import Shared
 
 __all__ = ["Moves"]
-
-log = logging.getLogger(__name__)
 
 
 class Moves:

@@ -21,6 +21,7 @@ from telegram import (
     InlineKeyboardMarkup,
     MaybeInaccessibleMessage,
     Message,
+    ReplyKeyboardMarkup,
     ReplyKeyboardRemove,
     User,
 )
@@ -333,8 +334,10 @@ class Shared:
         self,
         user_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | ReplyKeyboardRemove | None = None,
+        markup: InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove | None = None,
     ) -> bool:
+        """Send ``text`` to a player's private chat; False when it could not be (they
+        blocked the bot, or Telegram failed: logged)."""
         try:
             await send(lambda: self.bot.send_message(user_id, text, reply_markup=markup))
         except Forbidden:
