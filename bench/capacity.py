@@ -398,7 +398,6 @@ async def run_discord(
     loop = asyncio.get_running_loop()
     names: dict[int, str] = {}
     table_of: dict[int, int] = {}  # user id or channel id -> table
-    dm_user: dict[int, int] = {}  # DM channel -> user
     offered: dict[int, tuple[int, tuple[str, ...]]] = {}
     presses: dict[str, Press] = {}  # interaction token -> press
     waiting: dict[int, list[Press]] = {}
@@ -443,7 +442,7 @@ async def run_discord(
             result.refused += 1
             return
         if parts[0] == "channels" and len(parts) >= 3:
-            where = "dm" if int(parts[1]) in fake.dm_channels.values() else "channel"
+            where = "dm" if int(parts[1]) in fake.dm_users else "channel"
             item = "/{id}" if len(parts) > 3 else ""
             result.count(f"{req.method} {where} messages{item}")
         else:
@@ -459,10 +458,8 @@ async def run_discord(
         if parts[0] != "channels" or len(parts) < 3 or parts[2] != "messages":
             return
         channel = int(parts[1])
-        if channel in dm_user or channel in fake.dm_channels.values():
-            user_id = dm_user.setdefault(
-                channel, next(u for u, c in fake.dm_channels.items() if c == channel)
-            )
+        if channel in fake.dm_users:
+            user_id = fake.dm_users[channel]
             result.private_requests += 1
             if req.method == "POST" and len(parts) == 3:
                 result.private_messages += 1

@@ -374,6 +374,7 @@ class FakeDiscord:
         self.channels: dict[int, dict[str, Any]] = {}  # channel id -> payload
         self.users: dict[int, FakeUser] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        self.dm_users: dict[int, int] = {}  # DM channel id -> user id
         self.dms_closed: set[int] = set()
         # Users whose interaction tokens have expired (over 15 minutes old): follow-ups and
         # edits of their responses answer 404 with Discord's code 10015 "Unknown Webhook".
@@ -1005,6 +1006,7 @@ class FakeDiscord:
         if user_id not in self.dm_channels:
             channel_id = self.next_id()
             self.dm_channels[user_id] = channel_id
+            self.dm_users[channel_id] = user_id
             self.channel_messages[channel_id] = []
         channel_id = self.dm_channels[user_id]
         return {
@@ -1083,7 +1085,7 @@ class FakeDiscord:
             message.edits += 1
 
     def _channel_messages(self, req: Request, channel_id: int, rest: list[str]) -> tuple[int, Any]:
-        if channel_id not in self.channels and channel_id not in self.dm_channels.values():
+        if channel_id not in self.channels and channel_id not in self.dm_users:
             return 404, {"code": 10003, "message": "Unknown Channel"}
         guild_id = int(self.channels[channel_id]["guild_id"]) if channel_id in self.channels else 0
         if guild_id in self.left_guilds:
@@ -1091,8 +1093,8 @@ class FakeDiscord:
         code = self.forbidden_channels.get(channel_id)
         if code is not None and req.method in ("POST", "PATCH"):
             return 403, {"code": code, "message": "Missing Permissions"}
-        if channel_id in self.dm_channels.values():
-            user_id = next(u for u, c in self.dm_channels.items() if c == channel_id)
+        if channel_id in self.dm_users:
+            user_id = self.dm_users[channel_id]
             if user_id in self.dms_closed and req.method in ("POST", "PATCH"):
                 return 403, {"code": 50007, "message": "Cannot send messages to this user"}
         if req.method == "POST" and not rest:

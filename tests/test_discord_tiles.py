@@ -145,3 +145,24 @@ async def test_an_expired_tiles_token_brings_a_mention_with_a_fresh_my_tiles_but
     fake.tokens_expired_for.clear()
     (fresh,) = await fake.replied(await fake.click(eva, again, f"dm1:t:{table}:"))
     assert fresh.ephemeral and fresh.content.startswith("Tu turno en la mesa 1")
+
+
+async def test_a_players_dm_channel_is_opened_once_even_after_discord_py_forgets_it(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    await seat_and_fill(fake, harness, ana)
+    await fake.wait_until(lambda: (m := fake.last_dm(ana)) and m.custom_ids() and m)
+    client = harness.front.bot
+    # discord.py keeps only the 128 newest DM channels: past that, Ana's is forgotten.
+    client._connection._private_channels.clear()
+    client._connection._private_channels_by_user.clear()
+    desk = harness.front.port.desk
+    first = await desk.dm_user(str(ana.id))
+    sent = await first.send("hola")
+    again = await desk.dm_user(str(ana.id))
+    await again.send("otra vez")
+    assert first.id == again.id == fake.dm_channels[ana.id]
+    assert sent.channel.id == fake.dm_channels[ana.id]
+    assert [m.content for m in fake.dms_to(ana)[-2:]] == ["hola", "otra vez"]
+    assert len(fake.requests_to("POST", "/users/@me/channels")) == 1

@@ -108,6 +108,7 @@ class TilesDesk:
         self.tiles: dict[tuple[str, str], _Tiles] = {}  # (table, user id)
         self.dms_closed: set[str] = set()  # user ids
         self.ephemeral: dict[tuple[str, str], _Ephemeral] = {}
+        self._dm_channels: dict[str, int] = {}  # user id -> their DM channel's id
 
     def deliver(self, event: YourTiles, *, resumed: bool = False) -> None:
         """Queue ``event`` for its player (the latest state wins). ``resumed``: the table
@@ -299,8 +300,14 @@ class TilesDesk:
             slot.has_buttons = False
 
     async def dm_user(self, user_id: str) -> discord.abc.Messageable:
-        """The DM channel with a user (one REST call the first time, cached after)."""
-        return await self.client.create_dm(discord.Object(int(user_id)))
+        """The DM channel with a user: one REST call the first time, then its id is kept
+        here (discord.py keeps only the 128 newest DM channels, so past 128 players nearly
+        every DM would open its channel again: docs/capacity.md)."""
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            channel = await self.client.create_dm(discord.Object(int(user_id)))
+            channel_id = self._dm_channels[user_id] = channel.id
+        return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def _show_tiles_ephemeral(self, event: YourTiles) -> bool:
         """Refresh the member's ephemeral tiles message; False when there is none alive
