@@ -19,6 +19,13 @@ multiplied by C too: the figures are pessimistic by that much. Pictures are not 
 (``--render stub``, the default: a tiny PNG stands in for each) because drawing is CPU
 work that compressed time would also multiply by C; ``--render real`` draws them.
 
+**Two processes.** The bot (the table manager and the platform's front end, as
+``domino run`` builds them) runs in a process of its own, started by this script with
+``--serve``; the fake server, the scripted players and the measuring run in this one. So
+each has a core, as the bot and Telegram's or Discord's servers would, and the figures are
+the bot's, not the bench's own CPU (docs/capacity.md: in one process, 104 Telegram tables
+at time x2 measured the bench). The CPU seconds each process used are printed.
+
 Printed per platform: requests per move (every request but getUpdates, the gateway and
 429s), private messages per player per match (messages created in a player's private
 chat or DMs), press -> answer p95 (Discord: the interaction callback; Telegram, where a
@@ -36,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import json
 import logging
 import math
 import random
@@ -128,6 +136,8 @@ class Result:
     global_rate: float = 1.0  # that limit, per second
     unplayable: int = 0  # presses answered as not playable (Telegram)
     refused_by: dict[str, int] = field(default_factory=dict)  # 429s by the limit met
+    cpu_bot: float = 0.0  # CPU seconds of the bot's process during the run
+    cpu_bench: float = 0.0  # CPU seconds of this process (fakes, players) during the run
 
     @property
     def pace(self) -> float:
@@ -153,6 +163,8 @@ class Result:
             "        per move: "
             + ", ".join(f"{k} {v / moves:.2f}" for k, v in ordered)
             + (f"\n        429s by limit: {self.refused_by}" if self.refused_by else "")
+            + f"\n        CPU: bot {self.cpu_bot / max(1e-9, self.seconds):.0%}, fakes and "
+            f"players {self.cpu_bench / max(1e-9, self.seconds):.0%} of a core"
         )
 
     @property
@@ -182,10 +194,125 @@ class Press:
     answered: float | None = None
 
 
+# ---------------------------------------------------------------------------- the bot
+
+
+async def serve(config: dict[str, Any]) -> None:
+    """The bot's process (``--serve``): the table manager and one front end pointed at the
+    fake, until its stdin closes. Prints ``ready`` once started, then every 0.2 s a JSON
+    line ``{"tables": live tables, "full": tables with four seated, "cpu": CPU seconds}``."""
+    from bot.core import TableManager
+    from storage.memory import MemoryStorage
+
+    scale = float(config["scale"])
+    clock = ScaledClock(scale)
+    storage = MemoryStorage()
+    manager = TableManager(storage, clock=clock, seed=config["seed"], robot_level="novato")
+    front: Any
+    if config["platform"] == "telegram":
+        from bot.telegram import TelegramFrontEnd
+        from bot.telegram.sender import rate_limiter
+
+        front = TelegramFrontEnd(
+            config["token"],
+            manager,
+            storage,
+            base_url=config["base_url"],
+            base_file_url=config["base_file_url"],
+            rate_limiter=rate_limiter(scale),
+            poll_timeout=1,
+            board_spacing=3.0 / scale,
+            private_gap=1.0 / scale,
+        )
+        await manager.start()
+        await front.start()
+    else:
+        from bot.discord import DiscordFrontEnd
+
+        front = DiscordFrontEnd(
+            "fake-token",
+            manager,
+            storage,
+            api_base_url=config["api_base_url"],
+            gateway_url=config["gateway_url"],
+            guild_ready_timeout=0.01,
+        )
+        await front.start()
+        await manager.start()
+    print("ready", flush=True)
+    loop = asyncio.get_running_loop()
+    closed = loop.run_in_executor(None, sys.stdin.readline)  # "" when the bench closes it
+    while not closed.done():
+        live = manager.tables()
+        full = sum(_full(manager, t) for t in live)
+        line = {"tables": len(live), "full": full, "cpu": time.process_time()}
+        print(json.dumps(line), flush=True)
+        await asyncio.wait([closed], timeout=0.2)
+    if config["platform"] == "telegram":
+        await front.stop()
+        await manager.stop()
+    else:
+        await manager.stop()
+        await front.stop()
+
+
+class BotProcess:
+    """The bot in a process of its own (:func:`serve`), watched through its status lines."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.config = config
+        self.tables = 0  # live tables
+        self.full = 0  # tables with four seated
+        self.cpu = 0.0  # CPU seconds so far
+        self._process: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            __file__,
+            "--serve",
+            json.dumps(self.config),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        assert self._process.stdout is not None
+        line = await asyncio.wait_for(self._process.stdout.readline(), 60)
+        if line.strip() != b"ready":
+            raise RuntimeError(f"the bot's process did not start: {line!r}")
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self._process is not None and self._process.stdout is not None
+        async for line in self._process.stdout:
+            status = json.loads(line)
+            self.tables, self.full, self.cpu = status["tables"], status["full"], status["cpu"]
+
+    async def until(self, condition: Callable[[BotProcess], bool], timeout: float) -> None:
+        """Wait until ``condition(self)`` holds; fail after ``timeout`` seconds."""
+        await _until(lambda: condition(self), timeout)
+
+    async def stop(self) -> None:
+        if self._process is None:
+            return
+        assert self._process.stdin is not None
+        self._process.stdin.close()
+        try:
+            await asyncio.wait_for(self._process.wait(), 30)
+        except TimeoutError:
+            self._process.kill()
+            await self._process.wait()
+        if self._reader is not None:
+            await self._reader
+
+
 # ---------------------------------------------------------------------------- Telegram
 
 
-async def _until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
+SETUP_SECONDS = 120.0  # real seconds to open and fill the tables, plus one per table
+
+
+async def _until(condition: Callable[[], bool], timeout: float = SETUP_SECONDS) -> None:
     """Wait (polling) until ``condition`` holds; fail after ``timeout`` seconds."""
     deadline = time.perf_counter() + timeout
     while not condition():
@@ -194,54 +321,38 @@ async def _until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
         await asyncio.sleep(0.05)
 
 
-async def _table_of(manager: Any, front: Any, user: Any) -> str:
-    """The table ``user`` opened (once the command went through)."""
-    await _until(lambda: bool(manager.tables_of(front._player(user))))
-    (table_id,) = manager.tables_of(front._player(user))
-    return str(table_id)
-
-
 def _full(manager: Any, table_id: str) -> bool:
     state = manager.table_state(table_id)
     return state is None or sum(not info.is_open for info in state.seats) == 4
 
 
 async def run_telegram(
-    tables: int, scale: float, meta: int, seed: int, timeout: float, think: tuple[float, float]
+    tables: int,
+    scale: float,
+    meta: int,
+    seed: int,
+    timeout: float,
+    think: tuple[float, float],
+    render: str,
 ) -> Result:
-    from bot.core import TableManager
-    from bot.telegram import TelegramFrontEnd
-    from bot.telegram.sender import rate_limiter
-    from storage.memory import MemoryStorage
     from tests.fake_telegram import _MESSAGE_METHODS, Call, FakeTelegram, TelegramLimits
 
     rng = random.Random(seed)
     limits = TelegramLimits(time_scale=scale, client_pad=0.1)
     fake = FakeTelegram(limits=limits)
     await fake.start()
-    clock = ScaledClock(scale)
-    storage = MemoryStorage()
-    manager = TableManager(storage, clock=clock, seed=seed, robot_level="novato")
-    import inspect
-
-    accepted = inspect.signature(TelegramFrontEnd).parameters
-    spacing = {
-        name: value
-        for name, value in (("board_spacing", 3.0 / scale), ("private_gap", 1.0 / scale))
-        if name in accepted  # (the front end before issue 17 had neither)
-    }
-    front = TelegramFrontEnd(
-        fake.token,
-        manager,
-        storage,
-        base_url=fake.base_url,
-        base_file_url=fake.base_file_url,
-        rate_limiter=rate_limiter(scale),
-        poll_timeout=1,
-        **spacing,
+    bot = BotProcess(
+        {
+            "platform": "telegram",
+            "scale": scale,
+            "seed": seed,
+            "token": fake.token,
+            "base_url": fake.base_url,
+            "base_file_url": fake.base_file_url,
+            "render": render,
+        }
     )
-    await manager.start()
-    await front.start()
+    await bot.start()
     result = Result("telegram", tables, scale=scale, global_rate=limits.overall_per_second)
     loop = asyncio.get_running_loop()
     names: dict[int, str] = {}  # user id -> name
@@ -337,30 +448,27 @@ async def run_telegram(
                 users[user_id] = people[-1]
             seated.append(people)
             fake.send_text(group, people[0], f"/mesa meta={meta}")
-        table_ids = [await _table_of(manager, front, people[0]) for people in seated]
+        await bot.until(lambda b: b.tables == tables, SETUP_SECONDS + tables)
         for t, people in enumerate(seated):
             for person in people[1:]:
                 fake.send_text(groups[-1_000_100_000 - t], person, "/jugar")
-        for table_id in table_ids:
-            await _until(lambda t=table_id: _full(manager, t))
+        await bot.until(lambda b: b.full == tables, SETUP_SECONDS + tables)
         counting = True
         result.players = 4 * tables
-        started = time.perf_counter()
+        started, cpu_bot, cpu_bench = time.perf_counter(), bot.cpu, time.process_time()
         deadline = started + timeout
-        while time.perf_counter() < deadline:
-            if all(manager.table_state(t) is None for t in table_ids):
-                break
+        while time.perf_counter() < deadline and bot.tables:
             await asyncio.sleep(0.2)
-        result.finished = sum(manager.table_state(t) is None for t in table_ids)
+        result.finished = tables - bot.tables
         result.refused_by = dict(limits.refused_by)
         await asyncio.sleep(0.5)
         result.seconds = time.perf_counter() - started
+        result.cpu_bot, result.cpu_bench = bot.cpu - cpu_bot, time.process_time() - cpu_bench
     finally:
         counting = False
         for task in list(tasks):
             task.cancel()
-        await front.stop()
-        await manager.stop()
+        await bot.stop()
         await fake.stop()
     return result
 
@@ -369,31 +477,31 @@ async def run_telegram(
 
 
 async def run_discord(
-    tables: int, scale: float, meta: int, seed: int, timeout: float, think: tuple[float, float]
+    tables: int,
+    scale: float,
+    meta: int,
+    seed: int,
+    timeout: float,
+    think: tuple[float, float],
+    render: str,
 ) -> Result:
-    from bot.core import TableManager
-    from bot.discord import DiscordFrontEnd
-    from bot.discord_http import point_discord_at
-    from storage.memory import MemoryStorage
     from tests.fake_discord import DiscordLimits, FakeDiscord, Request
 
     rng = random.Random(seed)
     fake = FakeDiscord()
     fake.limits = DiscordLimits(time_scale=scale)
     await fake.start()
-    clock = ScaledClock(scale)
-    storage = MemoryStorage()
-    manager = TableManager(storage, clock=clock, seed=seed, robot_level="novato")
-    front = DiscordFrontEnd(
-        "fake-token",
-        manager,
-        storage,
-        api_base_url=fake.api_base_url,
-        gateway_url=fake.gateway_url,
-        guild_ready_timeout=0.01,
+    bot = BotProcess(
+        {
+            "platform": "discord",
+            "scale": scale,
+            "seed": seed,
+            "api_base_url": fake.api_base_url,
+            "gateway_url": fake.gateway_url,
+            "render": render,
+        }
     )
-    await front.start()
-    await manager.start()
+    await bot.start()
     result = Result("discord", tables, scale=scale, global_rate=fake.limits.global_per_second)
     loop = asyncio.get_running_loop()
     names: dict[int, str] = {}
@@ -502,6 +610,7 @@ async def run_discord(
             await fake.replied(config, timeout=30)
             for person in people:
                 await fake.replied(await fake.slash(person, guild, "domino", "jugar"), timeout=30)
+        await bot.until(lambda b: b.full == tables, SETUP_SECONDS + tables)
         counting = True
         result.players = 4 * tables
         # the tables started as the fourth player sat: offer the turns already shown
@@ -509,20 +618,19 @@ async def run_discord(
             channel = fake.dm_channels.get(user_id)
             if channel is not None and fake.channel_messages.get(channel):
                 offer(user_id, fake.channel_messages[channel][-1])
-        started = time.perf_counter()
+        started, cpu_bot, cpu_bench = time.perf_counter(), bot.cpu, time.process_time()
         deadline = started + timeout
-        while time.perf_counter() < deadline and manager.tables():
+        while time.perf_counter() < deadline and bot.tables:
             await asyncio.sleep(0.2)
-        result.finished = tables - len(manager.tables())
+        result.finished = tables - bot.tables
         await asyncio.sleep(0.5)
         result.seconds = time.perf_counter() - started
+        result.cpu_bot, result.cpu_bench = bot.cpu - cpu_bot, time.process_time() - cpu_bench
     finally:
         counting = False
         for task in list(tasks):
             task.cancel()
-        await manager.stop()
-        await front.stop()
-        point_discord_at(None, None)
+        await bot.stop()
         await fake.close()
     return result
 
@@ -537,7 +645,13 @@ async def search(platform: str, counts: list[int], args: argparse.Namespace) -> 
     best = 0
     for n in counts:
         result = await RUNNERS[platform](
-            n, args.compress, args.meta, args.seed, args.timeout, (args.think_min, args.think_max)
+            n,
+            args.compress,
+            args.meta,
+            args.seed,
+            args.timeout,
+            (args.think_min, args.think_max),
+            args.render,
         )
         print(result.line(), flush=True)
         print(result.breakdown(), flush=True)
@@ -562,10 +676,15 @@ def main() -> None:
     parser.add_argument("--think-min", type=float, default=2.0)
     parser.add_argument("--think-max", type=float, default=6.0)
     parser.add_argument("--render", choices=("stub", "real"), default="stub")
+    parser.add_argument("--serve", help=argparse.SUPPRESS)  # the bot's process (JSON config)
     args = parser.parse_args()
     logging.basicConfig(level=logging.CRITICAL)
-    if args.render == "stub":
-        stub_renders()
+    if args.serve:
+        config = json.loads(args.serve)
+        if config["render"] == "stub":
+            stub_renders()
+        asyncio.run(serve(config))
+        return
     counts = [int(n) for n in args.tables.split(",")]
     platforms = ("telegram", "discord") if args.platform == "both" else (args.platform,)
     for platform in platforms:
