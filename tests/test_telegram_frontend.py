@@ -1088,3 +1088,72 @@ async def test_a_player_who_gets_up_mid_match_is_answered_before_the_group_is_to
         ]
         assert world.manager.tables() == [table_id]  # the match plays on, robots included
         assert await world.manager.balance(world.front._player(pepe)) == 990
+
+
+async def _play_to_hand_end(world: TelegramWorld, table_id: str, users: list[User]) -> int:
+    """Every move of the hand in play pressed at once by whoever has a keyboard; returns
+    the hand's number once it is over."""
+    while True:
+        await world.settle()
+        state = world.manager.table_state(table_id)
+        assert state is not None and state.view is not None
+        if state.view.outcome is not None:
+            return state.view.hand_number
+        user = next(u for u in users if world.move_labels(u))
+        await world.play(user, world.move_labels(user)[0])
+
+
+def _board_captions(world: TelegramWorld, since: int) -> list[str]:
+    return [
+        c.caption() or ""
+        for c in world.fake.calls[since:]
+        if c.method == "editMessageMedia" and c.chat_id == GROUP
+    ]
+
+
+async def test_a_new_hands_deal_is_drawn_with_the_openers_tile_or_alone_when_they_are_slow() -> (
+    None
+):
+    async with TelegramWorld() as world:
+        users = [world.fake.add_user(2100 + i, name) for i, name in enumerate("ABCD")]
+        group = world.fake.add_group(GROUP, "Cuatro")
+        await world.command(group, users[0], "/mesa meta=500")
+        await world.settle()
+        for user in users[1:]:
+            await world.command(group, user, "/jugar")
+            await world.settle()
+        (table_id,) = world.manager.tables_of(world.front._player(users[0]))
+        await world.clock.advance(0)  # the countdown: the match starts
+        drawing = world.front.drawing
+        assert await _play_to_hand_end(world, table_id, users) == 1
+
+        # The opener plays while the deal waits (up to 2 board spacings): one edit shows
+        # the new hand with its first tile; the dealt board alone is never drawn.
+        drawing.board_spacing = 0.5
+        await asyncio.sleep(0.6)  # the last edit is a spacing ago: only the deal's wait holds
+        mark = len(world.fake.calls)
+        await world.clock.advance(0)  # the pause between hands is over: hand 2 is dealt
+        for _ in range(200):
+            opener = next((u for u in users if world.move_labels(u)), None)
+            if opener is not None:
+                break
+            await asyncio.sleep(0.01)
+        assert opener is not None
+        await world.play(opener, world.move_labels(opener)[0])
+        hand_2 = [c for c in _board_captions(world, mark) if "Mano 2" in c]
+        assert hand_2 and all("Última jugada: " in c for c in hand_2), hand_2
+        assert "Última jugada: " + opener.first_name in hand_2[0]
+
+        # An opener who takes longer than the wait: the deal is drawn alone, then the tile.
+        drawing.board_spacing = 0.0
+        assert await _play_to_hand_end(world, table_id, users) == 2
+        drawing.board_spacing = 0.1
+        mark = len(world.fake.calls)
+        await world.clock.advance(0)
+        await world.settle()  # the wait runs out: nobody has played
+        (dealt,) = _board_captions(world, mark)
+        assert "Mano 3" in dealt and "Última jugada" not in dealt
+        opener = next(u for u in users if world.move_labels(u))
+        assert f"Le toca a {opener.first_name}" in dealt
+        await world.play(opener, world.move_labels(opener)[0])
+        assert "Última jugada: " + opener.first_name in _board_captions(world, mark)[-1]

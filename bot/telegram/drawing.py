@@ -6,7 +6,8 @@
   than Telegram lets a group be edited (:class:`bot.telegram.sender.Latest`). Until the
   match starts the photo is the waiting table (``render.waiting_png``). Where the message
   is is kept as a note with the table (``set_front_end_note``), so after a restart a
-  resumed table keeps editing the same message.
+  resumed table keeps editing the same message. A new hand's deal waits a few seconds
+  for the opener's tile (:data:`DEAL_SPACINGS`) and is drawn with it.
 * **The tiles**: a private photo per own turn (so Telegram notifies the player)
   carrying a reply keyboard with one button per legal move. A button sends its label as
   the player's message (:mod:`bot.telegram.moves` turns it into the move), so a move
@@ -39,7 +40,7 @@ from bot.telegram.links import JoinLink
 from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, is_photo_refused, send
 from bot.telegram.shared import BOARD_NOTE, HAND_NOTE, PLATFORM, Board, Hand, Shared
 
-__all__ = ["BOARD_SPACING", "PRIVATE_GAP", "Drawing"]
+__all__ = ["BOARD_SPACING", "DEAL_SPACINGS", "PRIVATE_GAP", "Drawing"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,14 @@ BOARD_SPACING = 3.0
 """The fewest seconds between two edits of a board: Telegram's 20 messages a minute per
 group. Moves made meanwhile are merged into the next edit (the board shows the newest
 state), so a group's board costs at most that pace whatever the speed of play."""
+
+
+DEAL_SPACINGS = 2.0
+"""A new hand's deal (from the second hand on) waits up to this many board spacings (6 s)
+for the opener's first tile before the board shows it alone. Meanwhile the board keeps
+the finished hand, whose result was just posted; when the tile comes in time the deal and
+the tile are one edit. The dealt board is a message the next one replaces a few seconds
+later: one request a hand saved (docs/capacity.md)."""
 
 
 PRIVATE_GAP = 1.0
@@ -223,6 +232,10 @@ class Drawing:
             wait -= asyncio.get_running_loop().time()
             if wait > 0:
                 await asyncio.sleep(wait)
+            if _fresh_deal(board) and await self._newer(
+                table_id, DEAL_SPACINGS * self.board_spacing
+            ):
+                return  # the opener's tile came: it is shown with the deal, in one edit
         event = board.event
         emote = None
         if board.emote is not None:
@@ -329,6 +342,18 @@ class Drawing:
             self._edited.pop(table_id, None)
         else:
             await self._note_board(table_id, board)
+
+    async def _newer(self, table_id: str, seconds: float) -> bool:
+        """Wait up to ``seconds`` for a newer state of the table's board; True if one came
+        (the board's worker shows it next)."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + seconds
+        while not self.boards.pending(table_id):
+            left = until - loop.time()
+            if left <= 0:
+                return False
+            await asyncio.sleep(min(left, DEAL_POLL))
+        return True
 
     async def _show_text(
         self,
@@ -489,3 +514,22 @@ class Drawing:
             ),
             link_keyboard(url, board.language),
         )
+
+
+DEAL_POLL = 0.05  # seconds between two looks for the opener's tile while a deal waits
+
+
+def _fresh_deal(board: Board) -> bool:
+    """The board's newest state is a new hand (not the match's first) with no tile yet,
+    not drawn yet."""
+    event = board.event
+    view = event.view if event is not None else None
+    drawn = board.picture[1] if board.picture and board.picture[0] == "board" else None
+    return (
+        view is not None
+        and not board.closed
+        and view.hand_number > 1
+        and not view.history
+        and view.outcome is None
+        and getattr(drawn, "hand_number", None) != view.hand_number
+    )
