@@ -67,6 +67,7 @@ MOVE = "dm1:m:"
 ANSWER_TARGET = 1.0  # s, p95 press -> answer
 BOARD_TARGET = 6.0  # s, p95 press -> group board
 TG_MESSAGE_METHODS = ("sendMessage", "sendPhoto", "sendDocument", "sendMediaGroup")
+HAND_RESULT = re.compile(r"Mesa \S+ · mano \d+: ")  # a hand's result in the group (Spanish)
 
 
 class ScaledClock(SystemClock):
@@ -136,6 +137,8 @@ class Result:
     global_rate: float = 1.0  # that limit, per second
     unplayable: int = 0  # presses answered as not playable (Telegram)
     refused_by: dict[str, int] = field(default_factory=dict)  # 429s by the limit met
+    fetched: list[float] = field(default_factory=list)  # Telegram: press -> getUpdates
+    # handed it to the bot (player's seconds), the part of the answer before the bot has it
     cpu_bot: float = 0.0  # CPU seconds of the bot's process during the run
     cpu_bench: float = 0.0  # CPU seconds of this process (fakes, players) during the run
 
@@ -147,7 +150,12 @@ class Result:
     @property
     def bound(self) -> float:
         """Tables the global limit allows at this pace and cost per move."""
-        per_table = self.limited / max(1, self.moves) * self.pace / 60  # per second
+        return self.bound_at(self.pace)
+
+    def bound_at(self, pace: float) -> float:
+        """Tables the global limit allows at ``pace`` (moves a minute per table) and this
+        run's cost per move."""
+        per_table = self.limited / max(1, self.moves) * pace / 60  # per second
         return self.global_rate / per_table if per_table else math.inf
 
     def count(self, kind: str) -> None:
@@ -163,6 +171,11 @@ class Result:
             "        per move: "
             + ", ".join(f"{k} {v / moves:.2f}" for k, v in ordered)
             + (f"\n        429s by limit: {self.refused_by}" if self.refused_by else "")
+            + (
+                f"\n        press -> update fetched by the bot p95 {p95(self.fetched):.2f} s"
+                if self.fetched
+                else ""
+            )
             + f"\n        CPU: bot {self.cpu_bot / max(1e-9, self.seconds):.0%}, fakes and "
             f"players {self.cpu_bench / max(1e-9, self.seconds):.0%} of a core"
         )
@@ -192,6 +205,7 @@ class Press:
     at: float  # perf_counter at the press
     presser: str  # the presser's display name
     answered: float | None = None
+    update_id: int | None = None  # Telegram: the press's update
 
 
 # ---------------------------------------------------------------------------- the bot
@@ -371,8 +385,8 @@ async def run_telegram(
         shown = fake.keyboards.get(user.id)
         if shown is None or shown[1] != message_id:
             return  # that keyboard is gone (a timer played for them)
-        fake.press_key(user, label)
-        press = Press(time.perf_counter(), names[user.id])
+        update_id = fake.press_key(user, label)
+        press = Press(time.perf_counter(), names[user.id], update_id=update_id)
         waiting.setdefault(table_of[user.id], []).append(press)
         answering.setdefault(table_of[user.id], []).append(press)
         if counting:
@@ -408,6 +422,9 @@ async def run_telegram(
             # next press of its player
             for press in answering.pop(table_of[chat], []):
                 result.answer.append((call.at - press.at) * scale)
+                served = fake.served.get(press.update_id or -1)
+                if served is not None:
+                    result.fetched.append((served - press.at) * scale)
             labels = [b["text"] for row in markup["keyboard"] for b in row]
             if isinstance(call.result, dict) and offered.get(chat) != call.result["message_id"]:
                 offered[chat] = call.result["message_id"]
@@ -415,7 +432,7 @@ async def run_telegram(
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
             return
-        if call.method == "sendMessage" and re.match(r"Mano \d+:", call.params.get("text", "")):
+        if call.method == "sendMessage" and HAND_RESULT.match(call.params.get("text", "")):
             answering.pop(table_of[chat], None)  # the hand ended: no next turn to wait for
             return
         if call.params.get("message_id") != boards.get(chat) or not call.method.startswith("edit"):
@@ -642,7 +659,7 @@ RUNNERS: dict[str, Callable[..., Any]] = {"telegram": run_telegram, "discord": r
 
 async def search(platform: str, counts: list[int], args: argparse.Namespace) -> None:
     print(f"{platform} (time x{args.compress:g}, limits at that scale, render {args.render}):")
-    best = 0
+    best, natural, bound = 0, args.pace, math.inf
     for n in counts:
         result = await RUNNERS[platform](
             n,
@@ -655,12 +672,21 @@ async def search(platform: str, counts: list[int], args: argparse.Namespace) -> 
         )
         print(result.line(), flush=True)
         print(result.breakdown(), flush=True)
+        if args.dump:
+            latencies = {"answer": result.answer, "board": result.board, "fetched": result.fetched}
+            Path(args.dump.format(platform=platform, n=n)).write_text(json.dumps(latencies))
+        # The players' own pace is the first run's (its bot is not yet what slows them),
+        # unless given: a run that slows the bot slows its pace, and so raises its bound.
+        natural = natural or result.pace
+        bound = min(bound, result.bound_at(natural))
         if not result.ok:
             break
         best = n
     print(
         f"  largest N with answer p95 <= {ANSWER_TARGET:g} s and board p95 <= "
-        f"{BOARD_TARGET:g} s: {best if best else 'none of those tried'}",
+        f"{BOARD_TARGET:g} s: {best if best else 'none of those tried'}; the limits allow "
+        f"{bound:.0f} tables at the players' own pace ({natural:.1f} moves/min/table): "
+        f"{best / bound:.0%} of it",
         flush=True,
     )
 
@@ -676,6 +702,15 @@ def main() -> None:
     parser.add_argument("--think-min", type=float, default=2.0)
     parser.add_argument("--think-max", type=float, default=6.0)
     parser.add_argument("--render", choices=("stub", "real"), default="stub")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        help="moves a minute per table the players make when the bot never holds them up "
+        "(for the bound; default: the first run's)",
+    )
+    parser.add_argument(
+        "--dump", help="write each run's latencies (JSON) to this path ({platform}, {n})"
+    )
     parser.add_argument("--serve", help=argparse.SUPPRESS)  # the bot's process (JSON config)
     args = parser.parse_args()
     logging.basicConfig(level=logging.CRITICAL)
