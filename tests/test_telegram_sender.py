@@ -5,7 +5,9 @@ Bot API calls go through a real PTB ``Bot`` to the fake server, which injects fa
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from telegram import Bot
@@ -152,9 +154,9 @@ async def test_ordered_runs_each_chats_jobs_in_order_and_a_slow_chat_holds_up_no
 async def test_requests_held_by_a_429_take_their_rate_slots_after_it_one_by_one() -> None:
     from telegram.error import RetryAfter
 
-    from bot.telegram.sender import FloodWaitFirst, rate_limiter
+    from bot.telegram.sender import TelegramLimiter, rate_limiter
 
-    limiter = FloodWaitFirst(
+    limiter = TelegramLimiter(
         overall_max_rate=2, overall_time_period=0.1, group_max_rate=0, max_retries=1
     )
     await limiter.initialize()
@@ -186,4 +188,66 @@ async def test_requests_held_by_a_429_take_their_rate_slots_after_it_one_by_one(
     assert ran[0] >= refused[0] + 1.1 - 0.01  # none before the 429's retry_after was over
     # two at once (the limit's burst), then one every 0.05 s: spread over 0.2 s, not a burst
     assert ran[-1] - ran[0] >= 0.15
-    assert isinstance(rate_limiter(), FloodWaitFirst)
+    assert isinstance(rate_limiter(), TelegramLimiter)
+
+
+async def test_slots_serve_waiting_private_requests_before_group_requests_at_the_rate() -> None:
+    from bot.telegram.sender import Slots
+
+    slots = Slots(per_second=50, burst=1)  # a slot every 20 ms
+    loop = asyncio.get_running_loop()
+    order: list[str] = []
+    times: list[float] = []
+
+    async def request(name: str, *, urgent: bool) -> None:
+        await slots.take(urgent=urgent)
+        order.append(name)
+        times.append(loop.time())
+
+    await request("first", urgent=False)  # the burst: at once
+    boards = [loop.create_task(request(f"board{i}", urgent=False)) for i in range(3)]
+    await asyncio.sleep(0)
+    turns = [loop.create_task(request(f"turn{i}", urgent=True)) for i in range(2)]
+    await asyncio.gather(*boards, *turns)
+
+    assert order == ["first", "turn0", "turn1", "board0", "board1", "board2"]
+    assert times[-1] - times[0] >= 5 * 0.02 - 0.005  # never faster than the rate
+    assert slots.waiting == 0
+
+
+async def test_a_slot_given_to_a_cancelled_request_goes_to_the_next() -> None:
+    from bot.telegram.sender import Slots
+
+    slots = Slots(per_second=20, burst=1)
+    await slots.take(urgent=True)
+    gone = asyncio.get_running_loop().create_task(slots.take(urgent=True))
+    waiting = asyncio.get_running_loop().create_task(slots.take(urgent=False))
+    await asyncio.sleep(0)
+    gone.cancel()
+    await asyncio.wait_for(waiting, 0.2)  # the next slot, 50 ms on, is the board's
+    assert gone.cancelled() and slots.waiting == 0
+
+
+async def test_the_bots_limiter_sends_a_players_turn_before_the_boards_that_wait() -> None:
+    from bot.telegram.sender import rate_limiter
+
+    limiter = rate_limiter(time_scale=10.0)  # 280 requests a second, bursts of 2.8
+    await limiter.initialize()
+    sent: list[int] = []
+
+    async def post(chat_id: int) -> dict[str, bool]:
+        sent.append(chat_id)
+        return {"ok": True}
+
+    def request(chat_id: int) -> Any:
+        return limiter.process_request(
+            functools.partial(post, chat_id), (), {}, "sendPhoto", {"chat_id": chat_id}, None
+        )
+
+    boards = [asyncio.ensure_future(request(-1000 - i)) for i in range(12)]
+    await asyncio.sleep(0)
+    turn = asyncio.ensure_future(request(42))
+    await asyncio.gather(*boards, turn)
+    await limiter.shutdown()
+    assert len(sent) == 13
+    assert sent.index(42) == 2  # after the two boards of the burst, before the ten that wait

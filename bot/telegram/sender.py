@@ -10,7 +10,8 @@
 * :class:`Ordered` runs jobs (group messages) one after another per key (a chat) in a
   worker of its own, so a group's flood limit delays only that group's messages, never a
   player's private hand or the table's other events.
-* :func:`rate_limiter` is PTB's ``AIORateLimiter`` as the bot sets it.
+* :func:`rate_limiter` is the bot's rate limiter (:class:`TelegramLimiter`): PTB's
+  ``AIORateLimiter`` whose overall limit serves players' private chats first.
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ __all__ = [
     "NOT_MODIFIED",
     "OVERALL_PER_SECOND",
     "OVERALL_SLICE",
-    "FloodWaitFirst",
     "Latest",
     "Ordered",
+    "Slots",
+    "TelegramLimiter",
     "is_chat_gone",
     "is_gone",
     "is_not_modified",
@@ -63,11 +65,111 @@ GROUP_PER_MINUTE = 20.0
 """Messages a minute per group (Telegram's limit)."""
 
 
-class FloodWaitFirst(AIORateLimiter):
-    """PTB's ``AIORateLimiter``, except that a request waits out a 429's ``retry_after``
-    before it takes its slot in the rate limits, not after: PTB takes the slot first, so
-    every request held by a 429 leaves at once when it is over, a burst that meets the
-    next 429 (docs/capacity.md). Overrides PTB 22's ``_run_request``."""
+class Slots:
+    """Request slots at ``per_second`` (a token bucket holding up to ``burst``), given to
+    the waiting urgent requests before the others, each kind in arrival order.
+
+    A player's private message (their turn, an answer) is what they wait for; a group's
+    board is edited with whatever is newest when its turn comes, so a board that waits
+    merges more moves into one edit and costs fewer requests (docs/capacity.md).
+    """
+
+    def __init__(self, per_second: float, burst: float) -> None:
+        self.per_second = per_second
+        self.burst = burst
+        self._tokens = burst
+        self._at: float | None = None
+        self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (
+            deque(),  # urgent
+            deque(),  # the others
+        )
+        self._timer: asyncio.TimerHandle | None = None
+
+    def _refill(self, now: float) -> None:
+        if self._at is not None:
+            self._tokens = min(self.burst, self._tokens + (now - self._at) * self.per_second)
+        self._at = now
+
+    @property
+    def waiting(self) -> int:
+        """Requests waiting for a slot."""
+        return sum(not f.done() for queue in self._waiting for f in queue)
+
+    async def take(self, *, urgent: bool) -> None:
+        """Wait for a slot and take it."""
+        loop = asyncio.get_running_loop()
+        self._refill(loop.time())
+        if self._tokens >= 1 and not self.waiting:
+            self._tokens -= 1
+            return
+        future: asyncio.Future[None] = loop.create_future()
+        self._waiting[0 if urgent else 1].append(future)
+        self._arm(loop)
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self._tokens += 1  # given, but its request was cancelled: the next takes it
+                self._arm(loop)
+            raise
+
+    def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._timer is None:
+            wait = max(0.0, (1 - self._tokens) / self.per_second)
+            self._timer = loop.call_later(wait, self._release)
+
+    def _release(self) -> None:
+        self._timer = None
+        loop = asyncio.get_running_loop()
+        self._refill(loop.time())
+        while self._tokens >= 1:
+            future = self._next()
+            if future is None:
+                return
+            self._tokens -= 1
+            future.set_result(None)
+        if self.waiting:
+            self._arm(loop)
+
+    def _next(self) -> asyncio.Future[None] | None:
+        for queue in self._waiting:
+            while queue:
+                future = queue.popleft()
+                if not future.done():
+                    return future
+        return None
+
+
+class TelegramLimiter(AIORateLimiter):
+    """PTB's ``AIORateLimiter`` (its per-group limit and its retries after a 429) with the
+    bot's overall limit in :class:`Slots`: private chats' requests go first when requests
+    wait, and a 429's ``retry_after`` is waited out before a slot is taken, not after (PTB
+    takes the slot first, so every request held by a 429 leaves at once when it is over, a
+    burst that meets the next 429: docs/capacity.md). Overrides PTB 22's ``_run_request``.
+
+    Args:
+        overall_max_rate, overall_time_period: requests per period, all chats together
+            (also the largest burst).
+        group_max_rate, group_time_period: requests per period in one group (0: no limit).
+        max_retries: retries of a request refused with a 429.
+    """
+
+    def __init__(
+        self,
+        *,
+        overall_max_rate: float,
+        overall_time_period: float,
+        group_max_rate: float = GROUP_PER_MINUTE,
+        group_time_period: float = 60.0,
+        max_retries: int = 0,
+    ) -> None:
+        super().__init__(
+            overall_max_rate=0,  # PTB's own overall limit off: the slots below are it
+            group_max_rate=group_max_rate,
+            group_time_period=group_time_period,
+            max_retries=max_retries,
+        )
+        self.slots = Slots(overall_max_rate / overall_time_period, overall_max_rate)
 
     async def _run_request(
         self,
@@ -78,16 +180,22 @@ class FloodWaitFirst(AIORateLimiter):
         args: Any,
         kwargs: dict[str, Any],
     ) -> bool | JSONDict | list[JSONDict]:
+        async def slotted(*a: Any, **k: Any) -> bool | JSONDict | list[JSONDict]:
+            if chat:  # a request to a chat: it counts towards the overall limit
+                await self.slots.take(urgent=group is False)
+                await self._retry_after_event.wait()  # a 429 came meanwhile
+            return await callback(*a, **k)
+
         await self._retry_after_event.wait()
-        return await super()._run_request(chat, group, allow_paid_broadcast, callback, args, kwargs)
+        return await super()._run_request(chat, group, allow_paid_broadcast, slotted, args, kwargs)
 
 
 def rate_limiter(time_scale: float = 1.0) -> AIORateLimiter:
-    """PTB's rate limiter as the bot uses it (:class:`FloodWaitFirst`:
-    :data:`OVERALL_PER_SECOND` in slices of :data:`OVERALL_SLICE`, :data:`GROUP_PER_MINUTE`
-    per group, 3 retries after a 429); ``time_scale`` > 1 runs every period that many times
-    faster (a benchmark's compressed time)."""
-    return FloodWaitFirst(
+    """The bot's rate limiter (:class:`TelegramLimiter`: :data:`OVERALL_PER_SECOND` in
+    slices of :data:`OVERALL_SLICE`, :data:`GROUP_PER_MINUTE` per group, 3 retries after a
+    429); ``time_scale`` > 1 runs every period that many times faster (a benchmark's
+    compressed time)."""
+    return TelegramLimiter(
         overall_max_rate=OVERALL_PER_SECOND * OVERALL_SLICE,
         overall_time_period=OVERALL_SLICE / time_scale,
         group_max_rate=GROUP_PER_MINUTE,
