@@ -142,10 +142,22 @@ class Result:
     cpu_bot: float = 0.0  # CPU seconds of the bot's process during the run
     cpu_bench: float = 0.0  # CPU seconds of this process (fakes, players) during the run
 
+    spans: dict[int, list[float]] = field(default_factory=dict)  # table -> [first move's
+    # perf_counter, last move's, moves]
+
+    def moved(self, table: int, at: float) -> None:
+        """A move was made at ``table`` (at ``at``, perf_counter)."""
+        self.moves += 1
+        span = self.spans.setdefault(table, [at, at, 0])
+        span[1], span[2] = at, span[2] + 1
+
     @property
     def pace(self) -> float:
-        """Moves a minute per table, in player's time."""
-        return self.moves / max(1e-9, self.seconds * self.scale / 60) / max(1, self.tables)
+        """Moves a minute per table while its match is played (from its first move to its
+        last, pauses between hands included), in player's time."""
+        minutes = sum(last - first for first, last, _ in self.spans.values()) * self.scale / 60
+        moves = sum(n - 1 for _, _, n in self.spans.values())  # the moves after the first
+        return moves / minutes if minutes > 0 else 0.0
 
     @property
     def bound(self) -> float:
@@ -206,6 +218,7 @@ class Press:
     presser: str  # the presser's display name
     answered: float | None = None
     update_id: int | None = None  # Telegram: the press's update
+    presser_id: int = 0  # Discord: the presser's user id
 
 
 # ---------------------------------------------------------------------------- the bot
@@ -390,7 +403,7 @@ async def run_telegram(
         waiting.setdefault(table_of[user.id], []).append(press)
         answering.setdefault(table_of[user.id], []).append(press)
         if counting:
-            result.moves += 1
+            result.moved(table_of[user.id], press.at)
 
     def observe(call: Call) -> None:
         chat = call.chat_id if isinstance(call.chat_id, int) else None
@@ -535,7 +548,7 @@ async def run_discord(
         message = fake.messages.get(message_id)
         if message is None:
             return
-        press = Press(time.perf_counter(), names[user_id])
+        press = Press(time.perf_counter(), names[user_id], presser_id=user_id)
         inter = await fake.click(fake.users[user_id], message, custom_id)
         presses[inter.token] = press
         waiting.setdefault(table_of[user_id], []).append(press)
@@ -571,14 +584,15 @@ async def run_discord(
             item = "/{id}" if len(parts) > 3 else ""
             result.count(f"{req.method} {where} messages{item}")
         else:
-            result.count(f"{req.method} {parts[0]}/{parts[-1]}")
+            tail = "{token}" if parts[0] == "webhooks" else parts[-1]
+            result.count(f"{req.method} {parts[0]}/{tail}")
         result.limited += parts[0] not in ("interactions", "webhooks")
         if parts[0] == "interactions" and parts[-1] == "callback":
             press = presses.get(parts[2])
             if press is not None and press.answered is None:
                 press.answered = req.at
                 result.answer.append((req.at - press.at) * scale)
-                result.moves += 1
+                result.moved(table_of[int(press.presser_id)], press.at)
             return
         if parts[0] != "channels" or len(parts) < 3 or parts[2] != "messages":
             return
