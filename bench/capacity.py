@@ -31,11 +31,14 @@ Printed per platform: requests per move (every request but getUpdates, the gatew
 chat or DMs), press -> answer p95 (Discord: the interaction callback; Telegram, where a
 move is a reply-keyboard press that needs no answer: the private message the press
 causes, the next player's turn message, within a hand), press -> group board p95 (the
-first board edit showing the move made), 429s, and the largest N that keeps the answer
-p95 <= 1 s and the board p95 <= 6 s.
+first board edit showing the move made), 429s (by limit), each process's CPU, the pace
+(a table's moves over its own play time), and the largest N that keeps the answer p95 <=
+1 s and the board p95 <= 6 s, against the tables the limits allow at the players' own
+pace (the first run's, or ``--pace``; a run that the bot slows has a slower pace).
 
     nice -n 10 python bench/capacity.py [--platform telegram|discord|both]
-        [--tables 5,10,20,40] [--compress 5] [--meta 50] [--seed 7] [--render stub|real]
+        [--tables 20,48,56] [--compress 2] [--meta 50] [--seed 7] [--render stub|real]
+        [--pace 14.5] [--dump 'latencies-{platform}-{n}.json']
 """
 
 from __future__ import annotations
@@ -649,11 +652,15 @@ async def run_discord(
             channel = fake.dm_channels.get(user_id)
             if channel is not None and fake.channel_messages.get(channel):
                 offer(user_id, fake.channel_messages[channel][-1])
+        refused_before = (fake.limits.refused, fake.limits.refused_global)
         started, cpu_bot, cpu_bench = time.perf_counter(), bot.cpu, time.process_time()
         deadline = started + timeout
         while time.perf_counter() < deadline and bot.tables:
             await asyncio.sleep(0.2)
         result.finished = tables - bot.tables
+        refused = fake.limits.refused - refused_before[0]
+        refused_global = fake.limits.refused_global - refused_before[1]
+        result.refused_by = {"global": refused_global, "route": refused - refused_global}
         await asyncio.sleep(0.5)
         result.seconds = time.perf_counter() - started
         result.cpu_bot, result.cpu_bench = bot.cpu - cpu_bot, time.process_time() - cpu_bench

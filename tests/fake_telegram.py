@@ -1332,6 +1332,26 @@ class TelegramWorld:
         """The private turn message of ``user`` whose move keyboard they see now, if any."""
         return self.fake.keyboard_message(user)
 
+    async def four_humans(
+        self, group_id: int, title: str, command: str, *, first_id: int, join: str = "/jugar"
+    ) -> tuple[str, dict[int, User]]:
+        """Four humans (A, B, C, D, user ids from ``first_id``) sit at a table opened with
+        ``command`` in a new group, the last three with ``join``; returns the table's id
+        and its humans by seat."""
+        users = [self.fake.add_user(first_id + i, name) for i, name in enumerate("ABCD")]
+        group = self.fake.add_group(group_id, title)
+        await self.command(group, users[0], command)
+        await self.settle()
+        for user in users[1:]:
+            await self.command(group, user, join)
+            await self.settle()
+        (table_id,) = self.manager.tables_of(self.front._player(users[0]))
+        state = self.manager.table_state(table_id)
+        assert state is not None
+        by_id = {str(u.id): u for u in users}
+        seats = {i.seat: by_id[i.player.user_id] for i in state.seats if i.player is not None}
+        return table_id, seats
+
     def move_labels(self, user: User) -> list[str]:
         """The move buttons ``user`` sees now (their turn keyboard), row by row."""
         return self.fake.keyboard_labels(user)

@@ -18,17 +18,6 @@ GROUP = -1001000
 OTHER_GROUP = -1002000
 
 
-def _seat_map(world: TelegramWorld, table_id: str, users: list[User]) -> dict[int, User]:
-    state = world.manager.table_state(table_id)
-    assert state is not None
-    by_id = {str(u.id): u for u in users}
-    return {
-        info.seat: by_id[info.player.user_id]
-        for info in state.seats
-        if info.player is not None and info.player.user_id in by_id
-    }
-
-
 def _buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
     return [b for row in rows for b in row]
@@ -73,15 +62,10 @@ async def test_one_human_and_three_robots_play_a_whole_match_through_buttons() -
 
 async def test_four_humans_play_a_whole_match_through_buttons() -> None:
     async with TelegramWorld() as world:
-        users = [world.fake.add_user(2000 + i, name) for i, name in enumerate("ABCD")]
-        group = world.fake.add_group(GROUP, "Cuatro")
-        await world.command(group, users[0], "/mesa meta=50")
-        await world.settle()
-        for user in users[1:]:
-            await world.command(group, user, "/play")
-            await world.settle()
-        (table_id,) = world.manager.tables_of(world.front._player(users[0]))
-        seats = _seat_map(world, table_id, users)
+        table_id, seats = await world.four_humans(
+            GROUP, "Cuatro", "/mesa meta=50", first_id=2000, join="/play"
+        )
+        users = list(seats.values())
         assert len(seats) == 4
         presses = await world.play_out(table_id, seats)
         await world.settle()
@@ -1115,14 +1099,8 @@ async def test_a_new_hands_deal_is_drawn_with_the_openers_tile_or_alone_when_the
     None
 ):
     async with TelegramWorld() as world:
-        users = [world.fake.add_user(2100 + i, name) for i, name in enumerate("ABCD")]
-        group = world.fake.add_group(GROUP, "Cuatro")
-        await world.command(group, users[0], "/mesa meta=500")
-        await world.settle()
-        for user in users[1:]:
-            await world.command(group, user, "/jugar")
-            await world.settle()
-        (table_id,) = world.manager.tables_of(world.front._player(users[0]))
+        table_id, seats = await world.four_humans(GROUP, "Cuatro", "/mesa meta=500", first_id=2100)
+        users = list(seats.values())
         await world.clock.advance(0)  # the countdown: the match starts
         drawing = world.front.drawing
         assert await _play_to_hand_end(world, table_id, users) == 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from telegram import Bot
+from telegram import Bot, User
 from telegram.error import RetryAfter
 
 from tests.fake_telegram import FakeTelegram, TelegramLimits, TelegramWorld
@@ -85,20 +85,8 @@ async def test_the_429_body_is_telegrams() -> None:
         }
 
 
-async def _four_humans(world: TelegramWorld) -> tuple[str, dict[int, object]]:
-    users = [world.fake.add_user(4000 + i, name) for i, name in enumerate("ABCD")]
-    group = world.fake.add_group(GROUP, "Limitado")
-    await world.command(group, users[0], "/mesa meta=50")
-    await world.settle()
-    for user in users[1:]:
-        await world.command(group, user, "/jugar")
-        await world.settle()
-    (table_id,) = world.manager.tables_of(world.front._player(users[0]))
-    state = world.manager.table_state(table_id)
-    assert state is not None
-    by_id = {str(u.id): u for u in users}
-    seats = {i.seat: by_id[i.player.user_id] for i in state.seats if i.player is not None}
-    return table_id, seats
+async def _four_humans(world: TelegramWorld) -> tuple[str, dict[int, User]]:
+    return await world.four_humans(GROUP, "Limitado", "/mesa meta=50", first_id=4000)
 
 
 async def test_four_humans_finish_a_match_with_the_limits_on() -> None:
