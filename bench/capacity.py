@@ -241,6 +241,7 @@ async def serve(config: dict[str, Any]) -> None:
     front: Any
     if config["platform"] == "telegram":
         from bot.telegram import TelegramFrontEnd
+        from bot.telegram.drawing import BOARD_SPACING, PRIVATE_GAP
         from bot.telegram.sender import rate_limiter
 
         front = TelegramFrontEnd(
@@ -251,8 +252,8 @@ async def serve(config: dict[str, Any]) -> None:
             base_file_url=config["base_file_url"],
             rate_limiter=rate_limiter(scale),
             poll_timeout=1,
-            board_spacing=3.0 / scale,
-            private_gap=1.0 / scale,
+            board_spacing=BOARD_SPACING / scale,
+            private_gap=PRIVATE_GAP / scale,
         )
         await manager.start()
         await front.start()

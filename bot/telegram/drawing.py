@@ -64,6 +64,8 @@ the finished hand, whose result was just posted; when the tile comes in time the
 the tile are one edit. The dealt board is a message the next one replaces a few seconds
 later: one request a hand saved (docs/capacity.md)."""
 
+DEAL_POLL = 0.05  # seconds between two looks for the opener's tile while a deal waits
+
 
 PRIVATE_GAP = 1.0
 """The fewest seconds between two requests in one private chat (a turn message, then the
@@ -514,9 +516,6 @@ class Drawing:
             ),
             link_keyboard(url, board.language),
         )
-
-
-DEAL_POLL = 0.05  # seconds between two looks for the opener's tile while a deal waits
 
 
 def _fresh_deal(board: Board) -> bool:
