@@ -191,43 +191,6 @@ async def test_requests_held_by_a_429_take_their_rate_slots_after_it_one_by_one(
     assert isinstance(rate_limiter(), TelegramLimiter)
 
 
-async def test_slots_serve_waiting_private_requests_before_group_requests_at_the_rate() -> None:
-    from bot.telegram.sender import Slots
-
-    slots = Slots(per_second=50, burst=1)  # a slot every 20 ms
-    loop = asyncio.get_running_loop()
-    order: list[str] = []
-    times: list[float] = []
-
-    async def request(name: str, *, urgent: bool) -> None:
-        await slots.take(urgent=urgent)
-        order.append(name)
-        times.append(loop.time())
-
-    await request("first", urgent=False)  # the burst: at once
-    boards = [loop.create_task(request(f"board{i}", urgent=False)) for i in range(3)]
-    await asyncio.sleep(0)
-    turns = [loop.create_task(request(f"turn{i}", urgent=True)) for i in range(2)]
-    await asyncio.gather(*boards, *turns)
-
-    assert order == ["first", "turn0", "turn1", "board0", "board1", "board2"]
-    assert times[-1] - times[0] >= 5 * 0.02 - 0.005  # never faster than the rate
-    assert slots.waiting == 0
-
-
-async def test_a_slot_given_to_a_cancelled_request_goes_to_the_next() -> None:
-    from bot.telegram.sender import Slots
-
-    slots = Slots(per_second=20, burst=1)
-    await slots.take(urgent=True)
-    gone = asyncio.get_running_loop().create_task(slots.take(urgent=True))
-    waiting = asyncio.get_running_loop().create_task(slots.take(urgent=False))
-    await asyncio.sleep(0)
-    gone.cancel()
-    await asyncio.wait_for(waiting, 0.2)  # the next slot, 50 ms on, is the board's
-    assert gone.cancelled() and slots.waiting == 0
-
-
 async def test_the_bots_limiter_sends_a_players_turn_before_the_boards_that_wait() -> None:
     from bot.telegram.sender import rate_limiter
 

@@ -26,6 +26,8 @@ from telegram._utils.types import JSONDict
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 from telegram.ext import AIORateLimiter
 
+from bot.pacing import Slots
+
 __all__ = [
     "GROUP_PER_MINUTE",
     "NOT_MODIFIED",
@@ -33,7 +35,6 @@ __all__ = [
     "OVERALL_SLICE",
     "Latest",
     "Ordered",
-    "Slots",
     "TelegramLimiter",
     "is_chat_gone",
     "is_gone",
@@ -63,81 +64,6 @@ met 311 429s at 104 tables)."""
 
 GROUP_PER_MINUTE = 20.0
 """Messages a minute per group (Telegram's limit)."""
-
-
-class Slots:
-    """Request slots at ``per_second`` (a token bucket holding up to ``burst``), given to
-    the waiting urgent requests before the others, each kind in arrival order.
-
-    A player's private message (their turn, an answer) is what they wait for; a group's
-    board is edited with whatever is newest when its turn comes, so a board that waits
-    merges more moves into one edit and costs fewer requests (docs/capacity.md).
-    """
-
-    def __init__(self, per_second: float, burst: float) -> None:
-        self.per_second = per_second
-        self.burst = burst
-        self._tokens = burst
-        self._at: float | None = None
-        self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (
-            deque(),  # urgent
-            deque(),  # the others
-        )
-        self._timer: asyncio.TimerHandle | None = None
-
-    def _refill(self, now: float) -> None:
-        if self._at is not None:
-            self._tokens = min(self.burst, self._tokens + (now - self._at) * self.per_second)
-        self._at = now
-
-    @property
-    def waiting(self) -> int:
-        """Requests waiting for a slot."""
-        return sum(not f.done() for queue in self._waiting for f in queue)
-
-    async def take(self, *, urgent: bool) -> None:
-        """Wait for a slot and take it."""
-        loop = asyncio.get_running_loop()
-        self._refill(loop.time())
-        if self._tokens >= 1 and not self.waiting:
-            self._tokens -= 1
-            return
-        future: asyncio.Future[None] = loop.create_future()
-        self._waiting[0 if urgent else 1].append(future)
-        self._arm(loop)
-        try:
-            await future
-        except asyncio.CancelledError:
-            if future.done() and not future.cancelled():
-                self._tokens += 1  # given, but its request was cancelled: the next takes it
-                self._arm(loop)
-            raise
-
-    def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
-        if self._timer is None:
-            wait = max(0.0, (1 - self._tokens) / self.per_second)
-            self._timer = loop.call_later(wait, self._release)
-
-    def _release(self) -> None:
-        self._timer = None
-        loop = asyncio.get_running_loop()
-        self._refill(loop.time())
-        while self._tokens >= 1:
-            future = self._next()
-            if future is None:
-                return
-            self._tokens -= 1
-            future.set_result(None)
-        if self.waiting:
-            self._arm(loop)
-
-    def _next(self) -> asyncio.Future[None] | None:
-        for queue in self._waiting:
-            while queue:
-                future = queue.popleft()
-                if not future.done():
-                    return future
-        return None
 
 
 class TelegramLimiter(AIORateLimiter):
