@@ -14,6 +14,10 @@ let several processes split the bot's servers; each connects only its own shards
 receives only their servers' events and interactions (and direct messages only with
 shard 0: bot/discord_shards.py).
 
+Pace: every request Discord's global limit counts waits for a slot of
+the pacer's pace (bot/discord/pacer.py), players' DMs first; a process serving
+some of the bot's shards takes their share of it.
+
 ``api_base_url`` / ``gateway_url`` point the client at a REST/gateway proxy (as large bots
 do to share rate limits) or at the test fake; discord.py keeps both as class attributes,
 so they apply to the whole process.
@@ -40,6 +44,7 @@ from bot.discord.cog import DominoCog
 from bot.discord.config import ConfigCog
 from bot.discord.i18n import DominoTranslator, player_language, texts
 from bot.discord.messages import PLATFORM, unknown_command_text
+from bot.discord.pacer import GLOBAL_PER_SECOND, GlobalPacer
 from bot.discord.port import DiscordPort, Render
 from bot.discord.presses import Presses
 from bot.discord.relay import PressRelay
@@ -76,8 +81,10 @@ class DominoBot(commands.AutoShardedBot):
         gateway_url: str | None,
         guild_ready_timeout: float,
         links: TableLinks | None = None,
+        pacer: GlobalPacer | None = None,
     ) -> None:
         served = served_shards(shard_ids, shard_count)
+        self.pacer = pacer if pacer is not None else GlobalPacer()
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -89,6 +96,7 @@ class DominoBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
             chunk_guilds_at_startup=False,
             max_messages=None,
+            http_trace=self.pacer,
         )
         self.test_guild = test_guild
         self._gateway_url = gateway_url
@@ -230,6 +238,9 @@ class DiscordFrontEnd:
         ready_timeout: how long :meth:`start` waits for the gateway before returning anyway.
         render: the picture functions (default: the ``render`` package's).
         links: the web table when it runs (its links on boards and tiles messages).
+        pacer: the pace of the requests Discord's global limit counts
+            (:mod:`bot.discord.pacer`); by default :data:`GLOBAL_PER_SECOND` for the whole
+            bot, shared between the processes that split it by their shards.
 
     Attributes:
         served_shards: the shards this process serves, in increasing order: ``shard_ids``,
@@ -257,8 +268,13 @@ class DiscordFrontEnd:
         ready_timeout: float = 120.0,
         render: dict[str, Render] | None = None,
         links: TableLinks | None = None,
+        pacer: GlobalPacer | None = None,
     ) -> None:
         self.served_shards = served_shards(shard_ids, shard_count)
+        if pacer is None:
+            # a process that serves some of the bot's shards takes their share of the pace
+            share = 1.0 if shard_ids is None else len(self.served_shards) / (shard_count or 1)
+            pacer = GlobalPacer(GLOBAL_PER_SECOND * share)
         self.shard_count = shard_count
         if api_base_url or gateway_url:
             point_discord_at(api_base_url, gateway_url)
@@ -287,6 +303,7 @@ class DiscordFrontEnd:
             gateway_url=gateway_url,
             guild_ready_timeout=guild_ready_timeout,
             links=links,
+            pacer=pacer,
         )
         self.port = self.bot.port
         self.presses = self.bot.presses

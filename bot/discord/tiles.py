@@ -26,6 +26,7 @@ import discord
 from bot.core import ChatRef, PlayerRef, YourTiles
 from bot.discord.buttons import custom_ids, moves_view, tiles_view
 from bot.discord.messages import place_name, tiles_content, turn_ping
+from bot.pacing import mark_urgent
 from bot.present.facts import hand_facts
 from bot.present.live import TableLinks
 
@@ -151,6 +152,7 @@ class TilesDesk:
         self.ephemeral[(table_id, user_id)] = _Ephemeral(interaction, time.monotonic())
 
     async def _tiles_worker(self, slot: _Tiles) -> None:
+        mark_urgent()  # a player's tiles go before the boards waiting with them
         while slot.pending is not None:
             event, slot.pending = slot.pending, None
             try:
