@@ -78,6 +78,8 @@ _NAME_SIZE: Final = 28
 _SIDE_NAME_SIZE: Final = 28
 _CHIP_HEIGHT: Final = 36
 _LINE: Final = 32  # the step from one line of LABEL_SIZE text to the next
+SCORE_SIZE: Final = 30  # the score's text size (pixels) beside the partnership's name
+SCORE_NAME_WIDTH: Final = 110  # the widest a partnership's name is drawn there (pixels)
 
 
 def seat_name(facts: TableFacts, seat: int) -> str:
@@ -271,12 +273,25 @@ def _draw_corners(
             max_width=SEAT_PANELS[2][0] - 30,
             ltr=False,
         )
-    # Top right: the score, one row per partnership.
+    # Top right: the score, one row per partnership; once a hand is over ("+24 → 134")
+    # the name and the score may not fit side by side: then the score goes under it.
+    names = [team_name(lang, team) for team in (0, 1)]
+    scores = [score_text(view, team) for team in (0, 1)]
+    side_by_side = all(
+        min(SCORE_NAME_WIDTH, text_width(name, LABEL_SIZE, True))
+        + 12
+        + text_width(score, SCORE_SIZE, True)
+        <= 944 - 752
+        for name, score in zip(names, scores, strict=True)
+    )
     for team in (0, 1):
-        y = 14 + team * 56
+        y = 14 + team * 56 if side_by_side else 8 + team * 80
         draw.ellipse((724, y + 9, 744, y + 29), fill=TEAM_COLORS[team])
-        draw_text(image, 752, y + 2, team_name(lang, team), LABEL_SIZE, bold=True, max_width=110)
-        draw_text(image, 944, y, score_text(view, team), 30, bold=True, anchor="r")
+        draw_text(image, 752, y + 2, names[team], LABEL_SIZE, bold=True, max_width=SCORE_NAME_WIDTH)
+        if side_by_side:
+            draw_text(image, 944, y, scores[team], SCORE_SIZE, bold=True, anchor="r")
+        else:  # at most 944 - 760 wide, clear of the board's frame below
+            draw_text(image, 944, y + 34, scores[team], LABEL_SIZE + 2, bold=True, anchor="r")
     # Bottom left: the last move.
     last = view.last_move
     room = SEAT_PANELS[0][0] - 30

@@ -19,8 +19,10 @@ from render.board import (
     score_text,
     seat_name,
 )
+from render.canvas import LABEL_SIZE
 from render.layout import TileBox
 from render.samples import LONG_NAMES, chain_of_all_tiles, find_match, full_line_view, line_view
+from render.text import text_width
 from tests.render_golden import FACTS, assert_matches_golden, scripted_match
 
 
@@ -102,6 +104,23 @@ def test_the_first_hands_points_and_total_never_read_as_a_tied_score() -> None:
     assert match.score[outcome.winner_team] == outcome.points  # the first hand
     text = score_text(view, outcome.winner_team)
     assert text == f"+{outcome.points} → {outcome.points}"
+
+
+def _bright(image: Image.Image, box: tuple[int, int, int, int]) -> int:
+    """The most white pixel's lowest channel in ``box``: text is near 255, the felt low."""
+    return min(image.crop(box).getextrema(), key=lambda band: band[1])[1]
+
+
+def test_a_finished_hands_score_goes_under_the_partnerships_name_when_both_do_not_fit() -> None:
+    """Issue 17's new-user check: "Azul" and "+37 → 37" were drawn over each other."""
+    view = public_view(scripted_match(60))  # the first hand over: "+N → N"
+    image = _image(board_png(view, FACTS)).convert("RGB")
+    name_end = 752 + int(text_width("Azul", LABEL_SIZE, True))
+    # the name's row right of the name is empty; the score is on the row under it
+    assert _bright(image, (name_end + 4, 10, 944, 36)) < 120
+    assert _bright(image, (760, 44, 944, 72)) > 200
+    during = _image(board_png(public_view(scripted_match(14)), FACTS)).convert("RGB")
+    assert _bright(during, (880, 16, 944, 44)) > 200  # during a hand, beside the name
 
 
 def test_a_blank_name_falls_back_to_the_seat_number() -> None:
