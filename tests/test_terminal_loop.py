@@ -8,7 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bot.present.i18n import translator
 from bot.terminal import play
+from bot.terminal.text import help_text
 from storage.memory import MemoryStorage
 from tests.terminal_pty import TerminalProcess, worker
 
@@ -65,6 +67,25 @@ async def test_emotes_help_and_bad_numbers_are_answered_without_moving():
     # leaving never cancels a started match)
     assert "They won the match 87 – 110." in text
     assert text.rstrip().endswith("Your balance: $990.")
+
+
+async def test_a_move_typed_as_on_telegram_is_played_and_a_line_with_more_changes_nothing():
+    # seed 7: the first turn offers 1) 6-2 and 2) 6-5; the player holds no 4-4
+    script = "²\n1 more\nq now\n4-4\n9-9\n5 6\n"
+    code, text, _ = await run_script(script, language="en")
+    assert code == 0
+    first_turn = text[text.index("Your turn (45 s): 1) 6-2  2) 6-5") :]
+    answers = first_turn.split("\n> ")[1:]
+    help_line = help_text(translator("en"), "en")
+    assert [a.split("\n")[1] for a in answers[:5]] == [
+        help_line,  # "²" is no number
+        help_line,  # a number with more after it
+        help_line,  # q with more after it does not leave
+        "  ! That move is not allowed now.",  # a tile not held
+        help_line,  # no tile has a 9
+    ]
+    assert "A robot plays for you now." not in text
+    assert answers[5].startswith("5 6\n  You play [6|5] on the right.")  # in either order
 
 
 async def test_emote_names_are_listed_in_the_players_language_and_both_are_understood():

@@ -27,6 +27,7 @@ from render import move_labels
 __all__ = [
     "GROUP_CLOSES",
     "bad_rules_text",
+    "choices_named",
     "closed_text",
     "confirmation",
     "left_text",
@@ -189,6 +190,17 @@ def move_key(text: str) -> MoveKey | None:
             return None
         move += " " + side
     return MoveKey(place, move)
+
+
+def choices_named(event: YourTiles, typed: MoveKey) -> list[MoveChoice]:
+    """The legal moves of ``event`` that a typed move names (its place aside): one, or
+    none when that move cannot be played now (a tile not held, one that does not fit, a
+    side missing where the tile fits both ends)."""
+    return [
+        choice
+        for choice, label in move_buttons(event)
+        if (key := move_key(label)) is not None and key.move == typed.move
+    ]
 
 
 _SEATING: tuple[type[Command] | PressKind, ...] = (

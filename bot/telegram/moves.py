@@ -18,7 +18,7 @@ from telegram.ext import ContextTypes
 
 import bot.core as p
 from bot.core.vocabulary import RefusalReason
-from bot.present.texts import move_buttons, move_key, refused, short_place
+from bot.present.texts import choices_named, move_key, refused, short_place
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import turn_keyboard
 from bot.telegram.shared import Shared
@@ -70,8 +70,7 @@ class Moves:
             (tiles, place, choice)
             for tiles, place in turns
             if typed is not None and typed.place in (None, short_place(place or ""))
-            for choice, label in move_buttons(tiles)
-            if (key := move_key(label)) is not None and key.move == typed.move
+            for choice in choices_named(tiles, typed)
         ]
         if len(found) == 1:
             reply = await self.s.manager.handle(p.PressButton(player, found[0][2].payload, None))

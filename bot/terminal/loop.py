@@ -27,7 +27,7 @@ from bot.core import (
 from bot.core.clock import Clock, SystemClock
 from bot.present.analysis import analysis_text
 from bot.present.i18n import LEVEL_NAMES, Translator, emote_from_input, refusal_text, translator
-from bot.present.texts import refused
+from bot.present.texts import choices_named, move_key, refused
 from bot.terminal.port import TerminalPort, Width
 from bot.terminal.reader import LineReader, until
 from bot.terminal.text import help_text, tiles_text
@@ -227,27 +227,41 @@ async def _command(
     text: str,
     _: Translator,
 ) -> None:
-    """Does what one typed line asks (a move, an emote, ``t``, ``a``, ``b``, ``q``, else
-    help).
+    """Does what one typed line asks (a move by its number or typed as on Telegram,
+    ``6-4 izq.`` or ``paso``; an emote; ``t``, ``a``, ``b``, ``q``), else help: a line
+    with more than its command changes nothing.
 
-    A number is checked against the turn on screen now (:attr:`TerminalPort.prompt`),
+    A move is checked against the turn on screen now (:attr:`TerminalPort.prompt`),
     never against one that has passed.
     """
     if not text:
         return
     me = port.me
     word, _sep, rest = text.partition(" ")
-    word = word.lower()
-    if word.isdigit():
+    word, rest = word.lower(), rest.strip()
+    number = word.isdecimal() and not rest  # the move's number on screen
+    typed = None if number else move_key(text)
+    if number or typed is not None:
         prompt = port.prompt
         if prompt is None:
             port.say("  ! " + refusal_text("not_your_turn", {}, me.language))
             return
-        index = int(word) - 1
-        if not 0 <= index < len(prompt.moves):
-            port.say("  ! " + _("Choose a number from 1 to {count}.", count=len(prompt.moves)))
-            return
-        reply = await manager.handle(PressButton(me, prompt.moves[index].payload, chat))
+        if typed is not None:
+            named = choices_named(prompt, typed)
+            if len(named) != 1:
+                port.say("  ! " + refusal_text("illegal_move", {}, me.language))
+                return
+            choice = named[0]
+        else:
+            index = int(word) - 1
+            if not 0 <= index < len(prompt.moves):
+                port.say("  ! " + _("Choose a number from 1 to {count}.", count=len(prompt.moves)))
+                return
+            choice = prompt.moves[index]
+        reply = await manager.handle(PressButton(me, choice.payload, chat))
+    elif rest and word != "e":
+        port.say(help_text(_, me.language))
+        return
     elif word == "e":
         reply = await manager.handle(Emote(me, emote_from_input(rest), chat, table_id))
     elif word == "t":

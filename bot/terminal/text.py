@@ -116,6 +116,8 @@ def wrap_items(
 def help_text(_: Translator, language: str) -> str:
     """What can be typed, with the emotes' names in ``language``."""
     return _(
-        "Type the number of a move; e NAME for a phrase ({emotes}); t for your tiles; b to come back; q to leave the table.",
+        "Type the number of a move, or the move (6-4, 6-4 left, pass); e NAME for a phrase "
+        "({emotes}); t for your tiles; a for what you should have played in your last hand; "
+        "b to come back; q to leave the table.",
         emotes=", ".join(emote_names(language)),
     )
