@@ -227,10 +227,14 @@ class Settings(BaseSettings):
         return names
 
 
-def load_settings(env_file: str | Path | None = ".env") -> Settings:
-    """Read the settings (environment first, then ``env_file`` if it exists).
+def load_settings(env_file: str | Path | None = ".env", *, db: str | None = None) -> Settings:
+    """Read the settings (environment first, then ``env_file`` if it exists); ``db``, when
+    given, is the database instead of ``DOMINO_DB`` (a command's ``--db``).
 
     Raises:
         pydantic.ValidationError: a setting has a bad value (the message names it).
     """
-    return Settings(_env_file=env_file)
+    settings = Settings(_env_file=env_file)
+    if db is None:
+        return settings
+    return settings.model_copy(update={"db": Settings._db(db)})

@@ -61,9 +61,11 @@ async def discord_fake() -> AsyncIterator[FakeDiscord]:
     await fake.close()
 
 
-async def checkup(capsys: pytest.CaptureFixture[str], *, health: bool = False) -> tuple[int, str]:
+async def checkup(
+    capsys: pytest.CaptureFixture[str], *, health: bool = False, db: str | None = None
+) -> tuple[int, str]:
     """Run the doctor in this event loop (the fakes live here); returns (code, output)."""
-    code = await doctor._run(argparse.Namespace(health=health, env_file=None))
+    code = await doctor._run(argparse.Namespace(health=health, env_file=None, db=db))
     return code, capsys.readouterr().out
 
 
@@ -106,6 +108,21 @@ async def test_where_no_database_exists_the_doctor_says_where_it_looked_and_crea
     code, out = await checkup(capsys, health=True)
     assert code == 1 and lines(out)["database"].startswith("FAIL")
     assert not environment.exists()
+
+
+async def test_db_names_the_database_to_check_instead_of_domino_db(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    other = environment.with_name("other.db")
+    code, out = await checkup(capsys, db=str(other))
+    assert code == 0
+    found = lines(out)
+    assert found["configuration read"] == f"ok    configuration read: database {other}"
+    assert found["database"].startswith(f"warn  database: no database at {other.resolve()}")
+    assert not other.exists()
+    parser = argparse.ArgumentParser()
+    doctor.add_arguments(parser)
+    assert parser.parse_args(["--db", "x.db"]).db == "x.db"
 
 
 async def test_a_bad_setting_fails_naming_the_variable(

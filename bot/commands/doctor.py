@@ -36,6 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--env-file", default=None, help="settings file (default: .env when it exists)"
     )
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="PATH",
+        help="the database to check, a SQLite file or a postgresql:// URL (default: DOMINO_DB or domino.db)",
+    )
 
 
 def heartbeat_path(db: Path | str) -> Path:
@@ -73,7 +79,7 @@ async def _run(args: argparse.Namespace) -> int:
             report.line("FAIL", "settings file", f"{args.env_file} not found")
             return 1
         env_file = args.env_file or (".env" if os.path.isfile(".env") else None)
-        settings = load_settings(env_file)
+        settings = load_settings(env_file, db=args.db)
     except ValidationError as exc:
         for error in exc.errors():
             name = str(error["loc"][0]) if error["loc"] else "?"
