@@ -7,7 +7,8 @@ through the fakes (tests/fake_telegram.py, tests/fake_discord.py) with the platf
 documented limits ON: Telegram 30 messages/s per bot, 20/min per group, 1/s per private
 chat (429 + retry_after, absorbed by PTB's AIORateLimiter set as frontend.py sets it,
 max_retries=3); Discord 50 requests/s global and 5 per 5 s per channel and route (the
-real rate-limit headers, so discord.py's own limiter paces itself).
+real rate-limit headers, so discord.py's own limiter paces itself; the bot keeps under
+the global limit with its pacer, bot/discord/pacer.py, as frontend.py sets it).
 
 **Compressed time.** So that a run takes about a minute, time runs ``--compress`` (C)
 times faster than a human's: think times are divided by C, the manager's clock runs C
@@ -27,12 +28,13 @@ the bot's, not the bench's own CPU (docs/capacity.md: in one process, 104 Telegr
 at time x2 measured the bench). The CPU seconds each process used are printed.
 
 Printed per platform: requests per move (every request but getUpdates, the gateway and
-429s), private messages per player per match (messages created in a player's private
+429s; a move as records.md counts it, a tile or a pass, counted by the bot; per tile
+beside it), private messages per player per match (messages created in a player's private
 chat or DMs), press -> answer p95 (Discord: the interaction callback; Telegram, where a
 move is a reply-keyboard press that needs no answer: the private message the press
 causes, the next player's turn message, within a hand), press -> group board p95 (the
 first board edit showing the move made), 429s (by limit), each process's CPU, the pace
-(a table's moves over its own play time), and the largest N that keeps the answer p95 <=
+(moves a table's players press, a tile or Paso, a minute of its own play time), and the largest N that keeps the answer p95 <=
 1 s and the board p95 <= 6 s, against the tables the limits allow at the players' own
 pace (the first run's, or ``--pace``; a run that the bot slows has a slower pace).
 
@@ -123,7 +125,9 @@ def p95(values: list[float]) -> float:
 class Result:
     platform: str
     tables: int
-    moves: int = 0
+    presses: int = 0  # moves the scripted players pressed (a tile or Paso; the pace)
+    tiles: int = 0  # tiles played at the tables (players, robots, timers), as the bot counts
+    passes: int = 0  # passes (Paso, pressed or played by a timer), as the bot counts
     requests: int = 0
     refused: int = 0  # 429s
     private_messages: int = 0
@@ -146,21 +150,26 @@ class Result:
     cpu_bench: float = 0.0  # CPU seconds of this process (fakes, players) during the run
 
     spans: dict[int, list[float]] = field(default_factory=dict)  # table -> [first move's
-    # perf_counter, last move's, moves]
+    # perf_counter, last press's, presses]
+
+    @property
+    def moves(self) -> int:
+        """Moves as records.md counts them: tiles and passes."""
+        return self.tiles + self.passes
 
     def moved(self, table: int, at: float) -> None:
-        """A move was made at ``table`` (at ``at``, perf_counter)."""
-        self.moves += 1
+        """A player pressed a move at ``table`` (at ``at``, perf_counter)."""
+        self.presses += 1
         span = self.spans.setdefault(table, [at, at, 0])
         span[1], span[2] = at, span[2] + 1
 
     @property
     def pace(self) -> float:
-        """Moves a minute per table while its match is played (from its first move to its
-        last, pauses between hands included), in player's time."""
+        """Moves pressed a minute per table while its match is played (from its first press
+        to its last, pauses between hands included), in player's time."""
         minutes = sum(last - first for first, last, _ in self.spans.values()) * self.scale / 60
-        moves = sum(n - 1 for _, _, n in self.spans.values())  # the moves after the first
-        return moves / minutes if minutes > 0 else 0.0
+        presses = sum(n - 1 for _, _, n in self.spans.values())  # the presses after the first
+        return presses / minutes if minutes > 0 else 0.0
 
     @property
     def bound(self) -> float:
@@ -168,9 +177,9 @@ class Result:
         return self.bound_at(self.pace)
 
     def bound_at(self, pace: float) -> float:
-        """Tables the global limit allows at ``pace`` (moves a minute per table) and this
-        run's cost per move."""
-        per_table = self.limited / max(1, self.moves) * pace / 60  # per second
+        """Tables the global limit allows at ``pace`` (moves pressed a minute per table) and this
+        run's cost per press."""
+        per_table = self.limited / max(1, self.presses) * pace / 60  # per second
         return self.global_rate / per_table if per_table else math.inf
 
     def count(self, kind: str) -> None:
@@ -181,8 +190,9 @@ class Result:
         moves = max(1, self.moves)
         ordered = sorted(self.kinds.items(), key=lambda item: -item[1])
         return (
-            f"        pace {self.pace:.1f} moves/min/table; global limit counts "
-            f"{self.limited / moves:.2f} requests/move -> bound {self.bound:.0f} tables\n"
+            f"        {self.tiles} tiles and {self.passes} passes; pace {self.pace:.1f} "
+            f"moves pressed/min/table; global limit counts {self.limited / moves:.2f} "
+            f"requests/move -> bound {self.bound:.0f} tables\n"
             "        per move: "
             + ", ".join(f"{k} {v / moves:.2f}" for k, v in ordered)
             + (f"\n        429s by limit: {self.refused_by}" if self.refused_by else "")
@@ -205,8 +215,10 @@ class Result:
 
     def line(self) -> str:
         per_move = self.requests / max(1, self.moves)
+        per_tile = self.requests / max(1, self.tiles)
         return (
-            f"  N={self.tables:3d}  moves {self.moves:5d}  req/move {per_move:4.2f}  "
+            f"  N={self.tables:3d}  moves {self.moves:5d}  req/move {per_move:4.2f} "
+            f"(per tile {per_tile:4.2f})  "
             f"private msgs/player/match {self.private_messages / max(1, self.players):5.1f} "
             f"(requests {self.private_requests / max(1, self.players):5.1f})  "
             f"answer p95 {p95(self.answer):5.2f} s  board p95 {p95(self.board):5.2f} s  "
@@ -230,14 +242,18 @@ class Press:
 async def serve(config: dict[str, Any]) -> None:
     """The bot's process (``--serve``): the table manager and one front end pointed at the
     fake, until its stdin closes. Prints ``ready`` once started, then every 0.2 s a JSON
-    line ``{"tables": live tables, "full": tables with four seated, "cpu": CPU seconds}``."""
+    line ``{"tables": live tables, "full": tables with four seated, "cpu": CPU seconds,
+    "tiles": tiles played, "passes": passes}``."""
     from bot.core import TableManager
     from storage.memory import MemoryStorage
 
     scale = float(config["scale"])
     clock = ScaledClock(scale)
     storage = MemoryStorage()
-    manager = TableManager(storage, clock=clock, seed=config["seed"], robot_level="novato")
+    moves = MoveCounter()
+    manager = TableManager(
+        storage, clock=clock, seed=config["seed"], robot_level="novato", ports={"*": moves}
+    )
     front: Any
     if config["platform"] == "telegram":
         from bot.telegram import TelegramFrontEnd
@@ -259,6 +275,7 @@ async def serve(config: dict[str, Any]) -> None:
         await front.start()
     else:
         from bot.discord import DiscordFrontEnd
+        from bot.discord.pacer import GlobalPacer
 
         front = DiscordFrontEnd(
             "fake-token",
@@ -267,6 +284,7 @@ async def serve(config: dict[str, Any]) -> None:
             api_base_url=config["api_base_url"],
             gateway_url=config["gateway_url"],
             guild_ready_timeout=0.01,
+            pacer=GlobalPacer(time_scale=scale),
         )
         await front.start()
         await manager.start()
@@ -276,7 +294,13 @@ async def serve(config: dict[str, Any]) -> None:
     while not closed.done():
         live = manager.tables()
         full = sum(_full(manager, t) for t in live)
-        line = {"tables": len(live), "full": full, "cpu": time.process_time()}
+        line = {
+            "tables": len(live),
+            "full": full,
+            "cpu": time.process_time(),
+            "tiles": moves.tiles,
+            "passes": moves.passes,
+        }
         print(json.dumps(line), flush=True)
         await asyncio.wait([closed], timeout=0.2)
     if config["platform"] == "telegram":
@@ -287,6 +311,23 @@ async def serve(config: dict[str, Any]) -> None:
         await front.stop()
 
 
+class MoveCounter:
+    """A port that counts the moves played at every table: tiles and passes."""
+
+    def __init__(self) -> None:
+        self.tiles = 0
+        self.passes = 0
+
+    async def deliver(self, event: Any) -> None:
+        from bot.core import MovePlayed
+
+        if isinstance(event, MovePlayed):
+            if event.move.is_pass:
+                self.passes += 1
+            else:
+                self.tiles += 1
+
+
 class BotProcess:
     """The bot in a process of its own (:func:`serve`), watched through its status lines."""
 
@@ -295,6 +336,8 @@ class BotProcess:
         self.tables = 0  # live tables
         self.full = 0  # tables with four seated
         self.cpu = 0.0  # CPU seconds so far
+        self.tiles = 0  # tiles played so far, every table
+        self.passes = 0  # passes so far
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
 
@@ -318,6 +361,7 @@ class BotProcess:
         async for line in self._process.stdout:
             status = json.loads(line)
             self.tables, self.full, self.cpu = status["tables"], status["full"], status["cpu"]
+            self.tiles, self.passes = status["tiles"], status["passes"]
 
     async def until(self, condition: Callable[[BotProcess], bool], timeout: float) -> None:
         """Wait until ``condition(self)`` holds; fail after ``timeout`` seconds."""
@@ -430,7 +474,7 @@ async def run_telegram(
             if call.method in TG_MESSAGE_METHODS:
                 result.private_messages += 1
             if call.method == "sendMessage":  # only a move that cannot be played is answered
-                result.moves -= 1
+                result.presses -= 1
                 result.unplayable += 1
             markup = call.params.get("reply_markup")
             if not isinstance(markup, dict) or "keyboard" not in markup:
@@ -490,6 +534,7 @@ async def run_telegram(
         counting = True
         result.players = 4 * tables
         started, cpu_bot, cpu_bench = time.perf_counter(), bot.cpu, time.process_time()
+        tiles, passes = bot.tiles, bot.passes
         deadline = started + timeout
         while time.perf_counter() < deadline and bot.tables:
             await asyncio.sleep(0.2)
@@ -498,6 +543,7 @@ async def run_telegram(
         await asyncio.sleep(0.5)
         result.seconds = time.perf_counter() - started
         result.cpu_bot, result.cpu_bench = bot.cpu - cpu_bot, time.process_time() - cpu_bench
+        result.tiles, result.passes = bot.tiles - tiles, bot.passes - passes
     finally:
         counting = False
         for task in list(tasks):
@@ -655,6 +701,7 @@ async def run_discord(
                 offer(user_id, fake.channel_messages[channel][-1])
         refused_before = (fake.limits.refused, fake.limits.refused_global)
         started, cpu_bot, cpu_bench = time.perf_counter(), bot.cpu, time.process_time()
+        tiles, passes = bot.tiles, bot.passes
         deadline = started + timeout
         while time.perf_counter() < deadline and bot.tables:
             await asyncio.sleep(0.2)
@@ -665,6 +712,7 @@ async def run_discord(
         await asyncio.sleep(0.5)
         result.seconds = time.perf_counter() - started
         result.cpu_bot, result.cpu_bench = bot.cpu - cpu_bot, time.process_time() - cpu_bench
+        result.tiles, result.passes = bot.tiles - tiles, bot.passes - passes
     finally:
         counting = False
         for task in list(tasks):
@@ -707,7 +755,7 @@ async def search(platform: str, counts: list[int], args: argparse.Namespace) -> 
     print(
         f"  largest N with answer p95 <= {ANSWER_TARGET:g} s and board p95 <= "
         f"{BOARD_TARGET:g} s: {best if best else 'none of those tried'}; the limits allow "
-        f"{bound:.0f} tables at the players' own pace ({natural:.1f} moves/min/table): "
+        f"{bound:.0f} tables at the players' own pace ({natural:.1f} moves pressed/min/table): "
         f"{best / bound:.0%} of it",
         flush=True,
     )
@@ -727,7 +775,7 @@ def main() -> None:
     parser.add_argument(
         "--pace",
         type=float,
-        help="moves a minute per table the players make when the bot never holds them up "
+        help="moves a minute per table the players press when the bot never holds them up "
         "(for the bound; default: the first run's)",
     )
     parser.add_argument(
