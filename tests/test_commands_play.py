@@ -151,10 +151,11 @@ def test_domino_play_wraps_its_lines_at_the_width_of_the_terminal_it_runs_in(tmp
     assert shown.startswith(
         "Mesa 1: tú y un robot de compañero contra dos robots.\n"
         "Nivel de los robots: Experto.\n"
-        "Escribe el número de una jugada; e NOMBRE para una frase\n"
-        "  (buena, gracias, rapido, ups, jaja, pensando, capicua,\n"
-        "  hola); t para ver tus fichas; b para volver; q para\n"
-        "  levantarte de la mesa.\n"
+        "Escribe el número de una jugada, o la jugada (6-4, 6-4 izq.,\n"
+        "  paso); e NOMBRE para una frase (buena, gracias, rapido,\n"
+        "  ups, jaja, pensando, capicua, hola); t para ver tus\n"
+        "  fichas; a para ver qué debiste jugar en tu última mano; b\n"
+        "  para volver; q para levantarte de la mesa.\n"
     )
     assert (
         "\nFichas que quedan: Rival derecho: 7, Compañero: 7,\n"

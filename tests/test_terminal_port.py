@@ -169,8 +169,9 @@ def test_lines_wrap_at_the_terminal_width_between_tiles_never_inside_one(second_
         "            [3|2][2|6][6|0][0|2][2|2][2|4][4|4][4|6][6|3]\n"
     ) in second_hand
     assert (
-        "\nEscribe el número de una jugada; e NOMBRE para una frase (buena, gracias,\n"
-        "  rapido, ups, jaja, pensando, capicua, hola); t para ver tus fichas; b para\n"
+        "\nEscribe el número de una jugada, o la jugada (6-4, 6-4 izq., paso); e NOMBRE\n"
+        "  para una frase (buena, gracias, rapido, ups, jaja, pensando, capicua, hola); t\n"
+        "  para ver tus fichas; a para ver qué debiste jugar en tu última mano; b para\n"
         "  volver; q para levantarte de la mesa.\n"
     ) in second_hand
 
