@@ -332,9 +332,11 @@ async def test_one_human_and_three_robots_play_a_whole_match(fake: FakeDiscord) 
         # Every press was answered at once by taking the buttons off its DM.
         assert presses and all(p.callback_type == 7 for p in presses)
         assert all(not p.followups for p in presses)
-        # One board message for the whole match, edited in place, ending with a rematch.
+        # One board message for the whole match, edited in place, ending with a rematch
+        # (how many edits depends on the pace: played at machine speed, the global pacer
+        # merges moves into fewer edits, tests/test_discord_pacer.py).
         assert boards(fake, channel) == [board]
-        assert board.edits > len(presses) // 4
+        assert board.edits >= 1
         assert "La partida terminó." in board.text()
         assert board.labels() == ["Revancha"]
         assert board.file_bytes().startswith(b"\x89PNG")
