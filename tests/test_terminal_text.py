@@ -37,7 +37,9 @@ def test_tiles_are_listed_one_after_another():
 
 def test_the_help_lists_the_emotes_in_the_players_language():
     english = help_text(translator("en"), "en")
-    assert english.startswith("Type the number of a move, or the move (6-4, 6-4 left, pass); e NAME")
+    assert english.startswith(
+        "Type the number of a move, or the move (6-4, 6-4 left, pass); e NAME"
+    )
     assert "(nice, thanks, hurry, oops, haha, thinking, capicua, hello)" in english
     spanish = help_text(translator("es"), "es")
     assert "(buena, gracias, rapido, ups, jaja, pensando, capicua, hola)" in spanish
