@@ -80,11 +80,11 @@ class DominoBot(commands.AutoShardedBot):
         shard_ids: tuple[int, ...] | None = None,
         gateway_url: str | None,
         guild_ready_timeout: float,
+        pacer: GlobalPacer,
         links: TableLinks | None = None,
-        pacer: GlobalPacer | None = None,
     ) -> None:
         served = served_shards(shard_ids, shard_count)
-        self.pacer = pacer if pacer is not None else GlobalPacer()
+        self.pacer = pacer
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
