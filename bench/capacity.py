@@ -35,8 +35,9 @@ move is a reply-keyboard press that needs no answer: the private message the pre
 causes, the next player's turn message, within a hand), press -> group board p95 (the
 first board edit showing the move made), 429s (by limit), each process's CPU, the pace
 (moves a table's players press, a tile or Paso, a minute of its own play time), and
-the largest N that keeps the answer p95 <= 1 s and the board p95 <= 6 s, against the tables the limits allow at the players' own
-pace (the first run's, or ``--pace``; a run that the bot slows has a slower pace).
+the largest N that keeps the answer p95 <= 1 s and the board p95 <= 6 s, against the
+tables the limits allow at the players' own pace (the first run's, or ``--pace``; a run
+that the bot slows has a slower pace).
 
     nice -n 10 python bench/capacity.py [--platform telegram|discord|both]
         [--tables 20,48,56] [--compress 2] [--meta 50] [--seed 7] [--render stub|real]
