@@ -82,9 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.dup2(devnull, sys.stdout.fileno())
             return 141
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 0
+    if args.command is None:  # a usage error, as for any missing argument
+        parser.print_help(sys.stderr)
+        return 2
     return 0  # pragma: no cover - handled above
 
 

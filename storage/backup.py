@@ -79,12 +79,14 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 1
     source = args.db if args.db is not None else default_db_path()
+    replaced = args.dest.exists()
     try:
         size = backup_database(source, args.dest)
     except (BackupError, sqlite3.Error) as exc:
         print(f"backup failed: {exc}", file=sys.stderr)
         return 1
-    print(f"backed up {source} to {args.dest} ({size:,} bytes, check ok)")
+    older = "; the older copy there was replaced" if replaced else ""
+    print(f"backed up {source} to {args.dest} ({size:,} bytes, check ok{older})")
     return 0
 
 

@@ -21,9 +21,13 @@ def test_domino_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) 
         assert name in out
 
 
-def test_domino_without_a_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([]) == 0
-    assert "replay" in capsys.readouterr().out
+def test_domino_without_a_command_prints_help_and_fails_as_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main([]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "replay" in captured.err
 
 
 def test_an_unknown_command_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -100,7 +100,7 @@ async def test_where_no_database_exists_the_doctor_says_where_it_looked_and_crea
     assert code == 0
     found = lines(out)
     assert found["database"] == (
-        f"warn  database: no database at {environment.resolve()} (DOMINO_DB); "
+        f"warn  database: no database at {environment.resolve()} (DOMINO_DB or --db); "
         "`domino run` or `domino play` creates it there"
     )
     assert "ledger" not in found

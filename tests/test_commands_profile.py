@@ -110,3 +110,15 @@ def test_an_unknown_list_is_refused_with_exit_code_2(
         main(["profile", "--db", str(played), "--top", "dinero"])
     assert exited.value.code == 2
     assert "invalid choice: 'dinero'" in capsys.readouterr().err
+
+
+def test_a_folder_without_a_database_gets_a_clear_answer_and_no_new_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DOMINO_DB", raising=False)
+    assert main(["profile"]) == 2
+    assert capsys.readouterr().err == (
+        "domino profile: no database at domino.db (DOMINO_DB or --db); `domino play` creates it\n"
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -41,11 +41,21 @@ async def test_the_command_backs_up_domino_db(
     monkeypatch.setenv("DOMINO_DB", str(tmp_path / "bot.db"))
     live = await SqliteStorage.open(tmp_path / "bot.db")
     player = await live.ensure_player("discord", "1", "Ana", now=0.0)
-    assert await asyncio.to_thread(main, [str(tmp_path / "backups" / "b.db")]) == 0
-    assert "check ok" in capsys.readouterr().out
-    copy = await SqliteStorage.open(tmp_path / "backups" / "b.db")
+    dest = tmp_path / "backups" / "b.db"
+    assert await asyncio.to_thread(main, [str(dest)]) == 0
+    size = dest.stat().st_size
+    assert capsys.readouterr().out == (
+        f"backed up {tmp_path / 'bot.db'} to {dest} ({size:,} bytes, check ok)\n"
+    )
+    copy = await SqliteStorage.open(dest)
     assert await copy.find_player("discord", "1") == player
     await copy.close()
+    # a second backup onto the same file replaces it, and says so
+    assert await asyncio.to_thread(main, [str(dest)]) == 0
+    assert capsys.readouterr().out == (
+        f"backed up {tmp_path / 'bot.db'} to {dest} ({size:,} bytes, check ok;"
+        " the older copy there was replaced)\n"
+    )
     await live.close()
 
 

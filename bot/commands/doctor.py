@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from bot.commands import no_database
 from bot.core.ownership import CLAIM_STALE_SECONDS, new_owner_id, owner_is_gone
 from storage.base import Storage
 
@@ -171,8 +172,7 @@ async def _check_database(path: Path | str, report: Report, *, health: bool = Fa
         report.line(
             status,
             "database",
-            f"no database at {path.resolve()} (DOMINO_DB); `domino run` or `domino play` "
-            "creates it there",
+            f"{no_database(path.resolve())}; `domino run` or `domino play` creates it there",
         )
         return
     try:

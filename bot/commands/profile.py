@@ -6,13 +6,14 @@ trancas, capicúas, partners and rivals. ``--top [LIST]`` prints a top list of e
 that database instead (``rating`` by default; ``temporada``, ``saldo``, ``parejas``), you
 highlighted. The text is what the bots put under the pictures; the picture is written to
 ``--out`` (default ``domino-profile.png`` / ``domino-top.png`` here) and its path printed
-last. Exit codes: 0; 2 for bad options.
+last. Exit codes: 0; 2 for bad options or no database (looking does not create one).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from pathlib import Path
 
 HELP = "your profile (rating, statistics, partners) or a top list, as text and a picture"
@@ -50,6 +51,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bot.commands import missing_database, no_database
+
+    missing = missing_database(args.db)
+    if missing is not None:
+        print(f"domino profile: {no_database(missing)}; `domino play` creates it", file=sys.stderr)
+        return 2
     text, picture = asyncio.run(_main(args))
     out: Path = args.out or Path(TOP_PNG if args.top is not None else PROFILE_PNG)
     out.parent.mkdir(parents=True, exist_ok=True)

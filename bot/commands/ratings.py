@@ -43,13 +43,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bot.commands import missing_database, no_database
     from storage import default_db_path
 
     path: Path = args.db if args.db is not None else default_db_path()
     check: bool = args.check
-    if not path.is_file():
-        # looking must not create it: an empty database would pass for a whole one
-        print(f"domino ratings: no database at {path} (DOMINO_DB or --db)", file=sys.stderr)
+    missing = missing_database(path)
+    if missing is not None:
+        print(f"domino ratings: {no_database(missing)}", file=sys.stderr)
         return 2
     if check:
         pending = _pending_migrations(path)
