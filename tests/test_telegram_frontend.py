@@ -1105,7 +1105,7 @@ async def test_a_new_hands_deal_is_drawn_with_the_openers_tile_or_alone_when_the
         drawing = world.front.drawing
         assert await _play_to_hand_end(world, table_id, users) == 1
 
-        # The opener plays while the deal waits (up to 2 board spacings): one edit shows
+        # The opener plays while the deal waits (up to 1.2 board spacings): one edit shows
         # the new hand with its first tile; the dealt board alone is never drawn.
         drawing.board_spacing = 0.5
         await asyncio.sleep(0.6)  # the last edit is a spacing ago: only the deal's wait holds

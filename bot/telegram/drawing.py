@@ -51,13 +51,16 @@ command asked for them)."""
 ReplyMarkup = InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove
 
 
-BOARD_SPACING = 3.0
-"""The fewest seconds between two edits of a board: Telegram's 20 messages a minute per
-group. Moves made meanwhile are merged into the next edit (the board shows the newest
-state), so a group's board costs at most that pace whatever the speed of play."""
+BOARD_SPACING = 5.0
+"""The fewest seconds between two edits of a board. Telegram allows 20 messages a minute
+per group (3 s apart); 5 s makes players at human pace (a move every 2–6 s) share an
+edit about one move in six, which keeps a move under 2 requests while the board's p95
+stays under 6 s (docs/capacity.md). Moves made meanwhile are merged into the next edit
+(the board shows the newest state), and a board idle for 5 s shows a move at once, so
+a group's board costs at most that pace whatever the speed of play."""
 
 
-DEAL_SPACINGS = 2.0
+DEAL_SPACINGS = 1.2
 """A new hand's deal (from the second hand on) waits up to this many board spacings (6 s)
 for the opener's first tile before the board shows it alone. Meanwhile the board keeps
 the finished hand, whose result was just posted; when the tile comes in time the deal and
