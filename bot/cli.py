@@ -81,6 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 141
+        except OSError as exc:  # a path given that cannot be used: a folder, a file, no permission
+            print(f"domino {argv[0]}: {exc}", file=sys.stderr)
+            return 1
     args = parser.parse_args(argv)
     if args.command is None:  # a usage error, as for any missing argument
         parser.print_help(sys.stderr)

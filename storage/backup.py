@@ -15,49 +15,72 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from storage import default_db_path, is_postgres_url
+from storage import DEFAULT_DB_PATH, is_postgres_url, redact_dsn
 
-__all__ = ["BackupError", "backup_database", "main"]
+__all__ = ["BackupError", "backup_database", "is_sqlite_file", "main"]
 
 
 class BackupError(Exception):
     """The backup could not be made or the copy is not whole."""
 
 
-def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> int:
-    """Copy the database at ``source`` to ``dest`` (replaced if present) while it is in use.
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file."""
+
+
+def is_sqlite_file(path: Path) -> bool:
+    """Whether ``path`` is a file that starts as a SQLite database does."""
+    try:
+        with path.open("rb") as file:
+            return file.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> Path:
+    """Copy the database at ``source`` to ``dest`` while it is in use.
+
+    ``dest`` may be a folder (the copy keeps the source's name there) or a file: a missing
+    one, or an earlier copy, which is replaced. Nothing is left behind when it fails.
 
     Returns:
-        the size of the copy in bytes.
+        the path of the copy.
 
     Raises:
-        BackupError: ``source`` does not exist, or the copy fails its check.
+        BackupError: ``source`` does not exist, ``dest`` is the source or a file that is
+            not a database, or the copy fails its check.
     """
     source_path, dest_path = Path(source), Path(dest)
     if not source_path.is_file():
         raise BackupError(f"no database at {source_path}")
+    if dest_path.is_dir():
+        dest_path = dest_path / source_path.name
     if dest_path.resolve() == source_path.resolve():
         raise BackupError("the backup must go to another file")
+    if dest_path.is_dir() or (dest_path.exists() and not is_sqlite_file(dest_path)):
+        raise BackupError(f"{dest_path} is there and is not a database: choose another name")
     dest_path.parent.mkdir(parents=True, exist_ok=True)
     partial = dest_path.with_name(dest_path.name + ".partial")
     partial.unlink(missing_ok=True)
-    src = sqlite3.connect(source_path)
     try:
-        dst = sqlite3.connect(partial)
+        src = sqlite3.connect(source_path)
         try:
-            src.backup(dst)
-            # A standalone file: leave WAL mode so the copy is one file.
-            dst.execute("PRAGMA journal_mode = DELETE")
-            (check,) = dst.execute("PRAGMA quick_check").fetchone()
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst)
+                # A standalone file: leave WAL mode so the copy is one file.
+                dst.execute("PRAGMA journal_mode = DELETE")
+                (check,) = dst.execute("PRAGMA quick_check").fetchone()
+            finally:
+                dst.close()
         finally:
-            dst.close()
+            src.close()
+        if check != "ok":
+            raise BackupError(f"the copy failed its check: {check}")
+        partial.replace(dest_path)
     finally:
-        src.close()
-    if check != "ok":
         partial.unlink(missing_ok=True)
-        raise BackupError(f"the copy failed its check: {check}")
-    partial.replace(dest_path)
-    return dest_path.stat().st_size
+    return dest_path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,29 +89,28 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m storage.backup",
         description="Copy the bot's database safely while the bot runs.",
     )
-    parser.add_argument("dest", type=Path, help="file to write the copy to")
+    parser.add_argument("dest", type=Path, help="file (or folder) to write the copy to")
     parser.add_argument(
-        "--db", type=Path, default=None, help="database to copy (default: $DOMINO_DB or domino.db)"
+        "--db", default=None, help="database to copy (default: $DOMINO_DB or domino.db)"
     )
     args = parser.parse_args(argv)
-    if args.db is None and is_postgres_url(os.environ.get("DOMINO_DB", "")):
+    source: str = args.db or os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
+    if is_postgres_url(source):
         print(
-            "backup failed: DOMINO_DB names a PostgreSQL database; this command copies"
-            " SQLite files: back PostgreSQL up with pg_dump",
+            f"backup failed: {redact_dsn(source)} is a PostgreSQL database; this command"
+            " copies SQLite files: back PostgreSQL up with pg_dump",
             file=sys.stderr,
         )
         return 1
-    source = args.db if args.db is not None else default_db_path()
-    replaced = args.dest.exists()
+    dest: Path = args.dest
+    target = dest / Path(source).name if dest.is_dir() else dest
+    replaced = target.exists()
     try:
-        size = backup_database(source, args.dest)
-    except (BackupError, sqlite3.Error) as exc:
+        copy = backup_database(source, dest)
+    except (BackupError, sqlite3.Error, OSError) as exc:
         print(f"backup failed: {exc}", file=sys.stderr)
         return 1
+    size = copy.stat().st_size
     older = "; the older copy there was replaced" if replaced else ""
-    print(f"backed up {source} to {args.dest} ({size:,} bytes, check ok{older})")
+    print(f"backed up {source} to {copy} ({size:,} bytes, check ok{older})")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

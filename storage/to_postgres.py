@@ -133,7 +133,10 @@ class CopyReport:
 
 def _read_source(path: Path) -> tuple[dict[str, list[tuple[Any, ...]]], dict[str, int]]:
     """Every table's rows and every account's balance, from one read snapshot."""
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    # Read only, but not opened read-only: a read-only connection to a WAL database leaves
+    # its -wal and -shm files behind when it closes; the last connection able to write
+    # removes them.
+    db = sqlite3.connect(path)
     try:
         db.execute("BEGIN")  # one snapshot for every table
         house = db.execute("SELECT id FROM accounts WHERE key = 'house'").fetchone()

@@ -68,3 +68,13 @@ def test_a_closed_output_pipe_ends_a_command_quietly() -> None:
     err = process.stderr.read().decode()
     assert process.wait(timeout=60) == 141
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_a_path_that_cannot_be_used_gets_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    taken = tmp_path / "afile"
+    taken.write_text("mine\n")
+    assert main(["render-demo", "--out", str(taken)]) == 1
+    assert capsys.readouterr().err == f"domino render-demo: [Errno 17] File exists: '{taken}'\n"
+    assert taken.read_text() == "mine\n"

@@ -122,6 +122,8 @@ def test_a_sqlite_database_is_copied_whole_and_answers_the_same(
     assert main(["migrate", "--from", str(source), "--to", target]) == 0
     out = capsys.readouterr().out
     assert "matches 6" in out and "balances match the source" in out
+    # the source is left as it was found: one file, no -wal or -shm beside it
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["domino.db"]
 
     async def compare() -> None:
         sqlite_store = await SqliteStorage.open(source)
@@ -172,7 +174,9 @@ def test_migrate_wants_a_postgresql_url_and_an_existing_sqlite_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["migrate", "--to", str(tmp_path / "other.db")]) == 2
-    assert "postgresql://" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "domino migrate: --to must be a postgresql:// or postgres:// URL\n"
+    )
     missing = tmp_path / "missing.db"
     assert main(["migrate", "--from", str(missing), "--to", "postgresql://u@127.0.0.1:9/x"]) == 1
     assert "no SQLite database" in capsys.readouterr().err

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from storage import open_storage
+from storage import open_storage, redact_dsn
 from storage.base import PlayerResult, Rating, RatingPoint, Storage
 from storage.ratings import ALL_CHATS, ALL_TIME, ROBOT_SKILLS, SeasonPeriod
+from tests.postgres_server import PostgresServer
 
 JANUARY_2026 = 1_767_225_600.0  # 2026-01-01 00:00 UTC
 HOUR = 3600.0
@@ -86,7 +87,7 @@ async def simulate_matches(storage: Storage, matches: int, *, seed: int) -> int:
     return rated
 
 
-async def make_database(path: Path, matches: int, *, seed: int = 14) -> int:
+async def make_database(path: Path | str, matches: int, *, seed: int = 14) -> int:
     storage = await open_storage(path)
     try:
         return await simulate_matches(storage, matches, seed=seed)
@@ -220,3 +221,41 @@ def test_ratings_needs_one_of_rebuild_or_check(capsys: pytest.CaptureFixture[str
             main(argv)
         assert info.value.code == 2
     assert "--rebuild" in capsys.readouterr().err
+
+
+def test_one_match_is_counted_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "one.db"
+    rated = asyncio.run(make_database(db, 1))
+    assert main(["ratings", "--check", "--db", str(db)]) == 0
+    assert f"replayed 1 match: {rated} rated," in capsys.readouterr().out
+
+
+def test_a_postgresql_database_is_checked_from_domino_db(
+    postgres_server: PostgresServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    dsn = asyncio.run(postgres_server.create_database())
+    try:
+        asyncio.run(make_database(dsn, 20))
+        monkeypatch.setenv("DOMINO_DB", dsn)
+        assert main(["ratings", "--check"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith(f"database: {redact_dsn(dsn)}\nreplayed 20 matches:")
+        assert "differences: 0 " in out
+    finally:
+        asyncio.run(postgres_server.drop_database(dsn))
+
+
+def test_an_unreachable_postgresql_database_is_refused_without_its_password(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = "postgresql://domino:secret@127.0.0.1:9/domino"
+    assert main(["ratings", "--check", "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "domino ratings: cannot open postgresql://domino:***@127.0.0.1:9/domino: "
+    )
+    assert "secret" not in err

@@ -22,9 +22,11 @@ async def test_a_backup_taken_during_writes_is_whole_and_includes_the_wal(tmp_pa
 
     writer = asyncio.create_task(keep_writing())
     await asyncio.sleep(0.01)
-    size = await asyncio.to_thread(backup_database, tmp_path / "domino.db", tmp_path / "copy.db")
+    copy_path = await asyncio.to_thread(
+        backup_database, tmp_path / "domino.db", tmp_path / "copy.db"
+    )
     await writer
-    assert size == (tmp_path / "copy.db").stat().st_size
+    assert copy_path == tmp_path / "copy.db"
     assert not (tmp_path / "copy.db-wal").exists()
     copy = await SqliteStorage.open(tmp_path / "copy.db")
     assert await copy.check_ledger() == []
@@ -83,3 +85,56 @@ def test_a_postgresql_database_is_not_copied_as_a_file(
     err = capsys.readouterr().err
     assert "pg_dump" in err and "secret" not in err
     assert not (tmp_path / "copy.db").exists()
+
+
+def test_a_postgresql_database_named_by_db_is_not_copied_either(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(tmp_path / "copy.db"), "--db", "postgresql://u:secret@h/db"]) == 1
+    assert capsys.readouterr().err == (
+        "backup failed: postgresql://u:***@h/db is a PostgreSQL database; this command copies"
+        " SQLite files: back PostgreSQL up with pg_dump\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_backup_into_a_folder_keeps_the_databases_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    await (await SqliteStorage.open(tmp_path / "domino.db")).close()
+    (tmp_path / "backups").mkdir()
+    assert (
+        await asyncio.to_thread(
+            main, [str(tmp_path / "backups"), "--db", str(tmp_path / "domino.db")]
+        )
+        == 0
+    )
+    copy = tmp_path / "backups" / "domino.db"
+    assert capsys.readouterr().out == (
+        f"backed up {tmp_path / 'domino.db'} to {copy} ({copy.stat().st_size:,} bytes, check ok)\n"
+    )
+    assert sorted(p.name for p in (tmp_path / "backups").iterdir()) == ["domino.db"]
+
+
+async def test_a_file_that_is_not_a_database_is_never_overwritten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    await (await SqliteStorage.open(tmp_path / "domino.db")).close()
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n")
+    assert await asyncio.to_thread(main, [str(notes), "--db", str(tmp_path / "domino.db")]) == 1
+    assert capsys.readouterr().err == (
+        f"backup failed: {notes} is there and is not a database: choose another name\n"
+    )
+    assert notes.read_text() == "hello\n"
+    assert not (tmp_path / "notes.txt.partial").exists()
+
+
+def test_a_source_that_is_not_a_database_fails_and_leaves_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plain = tmp_path / "plain.txt"
+    plain.write_text("not a database, just some text that is long enough\n" * 20)
+    assert main([str(tmp_path / "o1.db"), "--db", str(plain)]) == 1
+    assert capsys.readouterr().err == "backup failed: file is not a database\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain.txt"]

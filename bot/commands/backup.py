@@ -13,14 +13,14 @@ HELP = "copy the database safely while the bot runs"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dest", type=Path, help="file to write the copy to")
+    parser.add_argument("dest", type=Path, help="file (or folder) to write the copy to")
     parser.add_argument(
-        "--db", type=Path, default=None, help="database to copy (default: $DOMINO_DB or domino.db)"
+        "--db", default=None, help="database to copy (default: $DOMINO_DB or domino.db)"
     )
 
 
 def run(args: argparse.Namespace) -> int:
     from storage.backup import main
 
-    argv = [str(args.dest)] + (["--db", str(args.db)] if args.db is not None else [])
+    argv = [str(args.dest)] + (["--db", args.db] if args.db is not None else [])
     return main(argv)

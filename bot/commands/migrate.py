@@ -38,11 +38,14 @@ def run(args: argparse.Namespace) -> int:
     from storage import DEFAULT_DB_PATH, is_postgres_url, redact_dsn
 
     if not is_postgres_url(args.to):
-        print("--to must be a postgresql:// or postgres:// URL", file=sys.stderr)
+        print("domino migrate: --to must be a postgresql:// or postgres:// URL", file=sys.stderr)
         return 2
     source = args.source or os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
     if is_postgres_url(source):
-        print(f"the source must be a SQLite file, not {redact_dsn(source)}", file=sys.stderr)
+        print(
+            f"domino migrate: the source must be a SQLite file, not {redact_dsn(source)}",
+            file=sys.stderr,
+        )
         return 2
     return asyncio.run(_copy(source, args.to))
 

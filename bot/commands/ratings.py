@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -38,20 +39,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--check", action="store_true", help="compare only: report differences, write nothing"
     )
     parser.add_argument(
-        "--db", type=Path, default=None, help="database (default: $DOMINO_DB or domino.db)"
+        "--db",
+        default=None,
+        help="a SQLite file or a postgresql:// URL (default: $DOMINO_DB or domino.db)",
     )
 
 
 def run(args: argparse.Namespace) -> int:
     from bot.commands import missing_database, no_database
-    from storage import default_db_path
+    from storage import DEFAULT_DB_PATH, is_postgres_url, redact_dsn
 
-    path: Path = args.db if args.db is not None else default_db_path()
+    target: str = args.db or os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
     check: bool = args.check
-    missing = missing_database(path)
+    missing = missing_database(target)
     if missing is not None:
         print(f"domino ratings: {no_database(missing)}", file=sys.stderr)
         return 2
+    shown = redact_dsn(target)
+    if is_postgres_url(target):
+        try:
+            report = asyncio.run(_rebuild(target, write=not check))
+        except Exception as exc:  # asyncpg's errors, a refused connection: all the admin's to see
+            print(f"domino ratings: cannot open {shown}: {exc}", file=sys.stderr)
+            return 2
+        return _print(report, shown, check=check)
+    path = Path(target)
     if check:
         pending = _pending_migrations(path)
         if isinstance(pending, str):
@@ -70,10 +82,16 @@ def run(args: argparse.Namespace) -> int:
     except (sqlite3.Error, SchemaError, OSError) as exc:
         print(f"domino ratings: cannot open {path}: {exc}", file=sys.stderr)
         return 2
-    print(f"database: {path}")
+    return _print(report, shown, check=check)
+
+
+def _print(report: RebuildReport, shown: str, *, check: bool) -> int:
+    """Print what the replay found; returns the exit code."""
+    matches = "match" if report.matches == 1 else "matches"
+    rows = "rating row" if report.ratings == 1 else "rating rows"
+    print(f"database: {shown}")
     print(
-        f"replayed {report.matches:,} matches: {report.rated:,} rated, "
-        f"{report.ratings:,} rating rows"
+        f"replayed {report.matches:,} {matches}: {report.rated:,} rated, {report.ratings:,} {rows}"
     )
     differences = report.differences
     if not differences:
@@ -93,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if check else 0
 
 
-async def _rebuild(path: Path, *, write: bool) -> RebuildReport:
+async def _rebuild(path: Path | str, *, write: bool) -> RebuildReport:
     from storage import open_storage
 
     storage = await open_storage(path)

@@ -177,7 +177,9 @@ def run(args: argparse.Namespace) -> int:
 
     console = Console()
     if args.deals < 1 or args.jobs < 1:
-        console.print("[red]--deals and --jobs must be at least 1[/red]")
+        Console(stderr=True).print(
+            "[red]domino simulate: --deals and --jobs must be at least 1[/red]"
+        )
         return 2
     unit = "match pairs" if args.matches else "deals"
     with Progress(
