@@ -59,7 +59,18 @@ def setup_logging(
     # carries their move buttons (their playable tiles): INFO at most for them.
     for name in QUIET_LIBRARIES:
         logging.getLogger(name).setLevel(max(logging.INFO, root.level))
+    voice = logging.getLogger("discord.client")
+    if not any(isinstance(f, NoVoiceWarning) for f in voice.filters):
+        voice.addFilter(NoVoiceWarning())
     return handler
+
+
+class NoVoiceWarning(logging.Filter):
+    """Drops discord.py's warnings that voice is not supported (PyNaCl, davey): the bot
+    never joins a voice channel, so an admin has nothing to do about them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "voice will NOT be supported" not in record.getMessage()
 
 
 QUIET_LIBRARIES = ("telegram", "discord", "httpcore", "aiosqlite")

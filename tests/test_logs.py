@@ -119,6 +119,23 @@ def test_request_dumps_of_the_libraries_stay_quiet_even_at_debug() -> None:
     assert "Application started" in out and "debug lines are shown" in out
 
 
+@pytest.mark.usefixtures("root_logging")
+def test_discords_voice_warnings_are_dropped_and_its_other_warnings_kept() -> None:
+    stream = io.StringIO()
+    setup_logging("INFO", [], stream)
+    setup_logging("INFO", [], stream)  # set up twice: one filter
+    client = logging.getLogger("discord.client")
+    client.warning("PyNaCl is not installed, voice will NOT be supported")
+    client.warning("davey is not installed, voice will NOT be supported")
+    client.warning("Shard ID %s has stopped responding to the gateway.", 0)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 1
+    assert lines[0].endswith(
+        " WARNING discord.client: Shard ID 0 has stopped responding to the gateway."
+    )
+    assert len(client.filters) == 1
+
+
 async def test_every_manager_event_becomes_one_line_with_its_table_and_players(
     make_manager: Callable[..., TableManager], clock: ManualClock, recorder: RecordingPort
 ) -> None:

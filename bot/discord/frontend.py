@@ -321,11 +321,14 @@ class DiscordFrontEnd:
             discord.HTTPException: Discord refused the login or the command sync.
         """
         self.manager.register(PLATFORM, self.port)
-        log.info(
-            "Discord: connecting shards %s of %s",
-            ",".join(map(str, self.served_shards)),
-            self.shard_count or "the count Discord chooses",
-        )
+        if self.shard_count is None:
+            log.info("Discord: connecting every shard (as many as Discord recommends)")
+        else:
+            log.info(
+                "Discord: connecting shards %s of %s",
+                ",".join(map(str, self.served_shards)),
+                self.shard_count,
+            )
         await self.bot.login(self.token)
         self._task = asyncio.create_task(self.bot.connect(reconnect=True), name="discord")
         ready = asyncio.create_task(self.bot.wait_until_ready())
