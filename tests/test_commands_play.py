@@ -78,6 +78,23 @@ def test_an_unknown_preset_is_a_clear_error(tmp_path: Path):
     assert "unknown preset 'nope'" in result.stderr
 
 
+def test_a_database_path_that_is_a_folder_is_one_clear_line(tmp_path: Path):
+    (tmp_path / "dd").mkdir()
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--db", str(tmp_path / "dd")],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"domino play: cannot open {tmp_path / 'dd'}: unable to open database file\n"
+    )
+    assert result.stdout == ""
+    assert list((tmp_path / "dd").iterdir()) == []
+
+
 def _claim_terminal(db: Path, owner: str, heartbeat_at: float) -> None:
     import asyncio
 

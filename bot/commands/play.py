@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -60,9 +61,15 @@ async def _main(args: argparse.Namespace) -> int:
     from bot.core import TablesHeldElsewhere
     from bot.present.i18n import translator
     from bot.terminal import play, terminal_width
-    from storage import open_storage
+    from storage import DEFAULT_DB_PATH, open_storage, redact_dsn
+    from storage.base import SchemaError
 
-    storage = await open_storage(args.db)
+    try:
+        storage = await open_storage(args.db)
+    except (sqlite3.Error, SchemaError, OSError) as exc:
+        db = args.db or os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
+        print(f"domino play: cannot open {redact_dsn(db)}: {exc}", file=sys.stderr)
+        return 2
     try:
         return await play(
             storage,
