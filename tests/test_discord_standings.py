@@ -93,7 +93,7 @@ async def test_top_sends_the_picture_with_the_players_as_text_and_its_buttons_sw
     pressed = await fake.click(people[2], top, "dmtop:season:s")
     await fake.wait_until(lambda: top.edits == 1)
     assert pressed.callback_type == 6  # a silent "got it", then the same message edited
-    assert top.content.split("\n")[0] == f"Temporada {JANUARY} · Club"
+    assert top.content.split("\n")[0] == f"Temporada de {JANUARY} · Club"
     assert len([line for line in top.content.split("\n") if " — " in line]) == 4
     assert top.custom_ids()[1] == "dmtop:season:s"
     assert [b.get("disabled", False) for b in top.buttons()] == [False, True, False, False, False]
@@ -101,7 +101,7 @@ async def test_top_sends_the_picture_with_the_players_as_text_and_its_buttons_sw
     everyone = await fake.click(people[2], top, "dmtop:season:g")
     await fake.wait_until(lambda: top.edits == 2)
     assert everyone.callback_type == 6
-    assert top.content.split("\n")[0] == f"Temporada {JANUARY} · todos"
+    assert top.content.split("\n")[0] == f"Temporada de {JANUARY} · todos"
     assert top.labels()[-1] == "Este servidor"
     tops = [m for m in fake.messages_in(fake.channel_of(guild)) if "top.png" in str(m.attachments)]
     assert tops == [top]  # the presses sent nothing new

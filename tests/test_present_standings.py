@@ -66,8 +66,15 @@ def test_the_rating_list_formats_values_trends_and_marks_provisional_ratings() -
 def test_the_global_season_list_is_titled_with_its_season_and_scope() -> None:
     standings = Standings(Ranking.SEASON, None, "2026-12", rows=ROWS)
     facts = standings_facts(standings, "es")
-    assert facts.title == "Temporada diciembre de 2026 · todos"
+    assert facts.title == "Temporada de diciembre de 2026 · todos"
     assert facts.subtitle == "Hasta el 31 dic (UTC)"
+    assert standings_facts(standings, "en").title == "Season December 2026 · everyone"
+    weekly = Standings(Ranking.SEASON, None, "2026-W49", rows=ROWS)
+    assert standings_facts(weekly, "es").title == "Temporada de la semana 49 de 2026 · todos"
+    assert standings_facts(weekly, "en").title == "Season week 49, 2026 · everyone"
+    quarterly = Standings(Ranking.SEASON, None, "2026-Q4", rows=ROWS)
+    assert standings_facts(quarterly, "es").title == "Temporada del 4.º trimestre de 2026 · todos"
+    assert standings_facts(quarterly, "en").title == "Season quarter 4, 2026 · everyone"
     final = standings_facts(Standings(Ranking.SEASON, CHAT, "2026-11", rows=ROWS, final=True), "es")
     assert final.title == "Clasificación final · noviembre de 2026"
 
@@ -95,6 +102,11 @@ def test_the_pairs_list_names_both_partners_and_their_record() -> None:
         True,
     )
     assert facts.headers == ("Pareja", "% ganadas", "Partidas", "Récord")
+    assert facts.subtitle == "Parejas con al menos 3 partidas jugadas"
+    assert facts.empty_text == "Aún ninguna pareja ha jugado suficientes partidas."
+    english = standings_facts(Standings(Ranking.PAIRS, CHAT, None, pairs=pairs), "en")
+    assert english.subtitle == "Partners with at least 3 matches together"
+    assert english.empty_text == "No pair has played enough matches together yet."
 
 
 def test_an_empty_list_says_so_in_the_picture_and_the_caption() -> None:

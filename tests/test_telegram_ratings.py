@@ -314,7 +314,7 @@ async def test_a_past_season_is_shown_by_its_key_or_as_the_previous_one() -> Non
                 after=mark,
             )
             caption = photo.caption() or ""
-            assert caption.splitlines()[0].startswith("Temporada enero de 2027")
+            assert caption.splitlines()[0].startswith("Temporada de enero de 2027")
             assert "Ana" in caption and "Dani" in caption
         mark = await world.command(group, users[1], "/top temporada 2019-01")
         answer = await world.fake.wait_for("sendMessage", lambda c: c.chat_id == GROUP, after=mark)

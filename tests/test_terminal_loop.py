@@ -15,13 +15,19 @@ from storage.memory import MemoryStorage
 from tests.terminal_pty import TerminalProcess, worker
 
 
-async def run_script(script: str, **options) -> tuple[int, str, MemoryStorage]:
+async def run_script(script: str, seed: int = 7, **options) -> tuple[int, str, MemoryStorage]:
     storage = MemoryStorage()
     out = io.StringIO()
     code = await play(
-        storage, stdin=io.StringIO(script), stdout=out, seed=7, level="aprendiz", **options
+        storage, stdin=io.StringIO(script), stdout=out, seed=seed, level="aprendiz", **options
     )
     return code, out.getvalue(), storage
+
+
+def answers_from(text: str, prompt: str) -> list[list[str]]:
+    """Each line typed from ``prompt`` on, with the lines printed after it (a script's
+    lines are echoed as "> 1")."""
+    return [answer.split("\n") for answer in text[text.index(prompt) :].split("\n> ")[1:]]
 
 
 async def test_a_scripted_match_from_piped_input_plays_to_the_end():
@@ -86,6 +92,67 @@ async def test_a_move_typed_as_on_telegram_is_played_and_a_line_with_more_change
     ]
     assert "A robot plays for you now." not in text
     assert answers[5].startswith("5 6\n  You play [6|5] on the right.")  # in either order
+
+
+async def test_a_number_past_the_moves_is_read_as_the_tile_it_names_as_on_telegram():
+    # seed 11: you open hand 1 with the 6-6, your only move
+    _code, text, _ = await run_script("66\n", seed=11)
+    answers = answers_from(text, "Te toca (45 s): 1) 6-6\n")
+    assert answers[0][:2] == ["66", "  Juegas [6|6]."]
+    # seed 7: the first turn offers 1) 6-2 and 2) 6-5; the player holds no 2-1
+    _code, text, _ = await run_script("21\n65\n", language="en")
+    answers = answers_from(text, "Your turn (45 s): 1) 6-2  2) 6-5\n")
+    assert answers[0][:2] == ["21", "  ! That move is not allowed now."]
+    assert answers[1][:2] == ["65", "  You play [6|5] on the right."]
+
+
+async def test_a_line_of_thousands_of_digits_gets_the_help_and_changes_nothing():
+    # seed 7: the first turn offers 1) 6-2 and 2) 6-5
+    code, text, _ = await run_script("1" * 5000 + "\n2\n", language="en")
+    assert code == 0
+    answers = answers_from(text, "Your turn (45 s): 1) 6-2  2) 6-5\n")
+    assert answers[0][1] == help_text(translator("en"), "en")
+    assert answers[1][:2] == ["2", "  You play [6|5] on the right."]
+
+
+async def test_a_number_within_the_moves_is_the_moves_number_though_it_names_a_tile_too():
+    from types import SimpleNamespace
+
+    from bot.core import ChatRef, PlayerRef, PressButton, Reply
+    from bot.terminal.loop import _command
+    from bot.terminal.port import TerminalPort
+
+    pressed: list[PressButton] = []
+
+    class Manager:
+        async def handle(self, command: PressButton) -> Reply:
+            pressed.append(command)
+            return Reply()
+
+        async def idle(self) -> None:
+            return None
+
+    me = PlayerRef("terminal", "local", "You", "en")
+    port = TerminalPort(me, io.StringIO())
+    # twelve moves on screen: 12 is the twelfth, not the 2-1
+    port.prompt = SimpleNamespace(  # type: ignore[assignment]
+        moves=tuple(SimpleNamespace(payload=f"move {n}") for n in range(1, 13))
+    )
+    chat = ChatRef("terminal", "local", language="en")
+    await _command(Manager(), port, chat, "t1", "12", translator("en"))  # type: ignore[arg-type]
+    assert [command.payload for command in pressed] == ["move 12"]
+
+
+async def test_a_number_past_the_only_move_is_told_to_type_1():
+    # seed 11: you open hand 1 with the 6-6, your only move
+    _code, spanish, _ = await run_script("7\n", seed=11)
+    assert answers_from(spanish, "Te toca (45 s): 1) 6-6\n")[0][:2] == ["7", "  ! Escribe 1."]
+    _code, english, _ = await run_script("7\n", seed=11, language="en")
+    assert answers_from(english, "Your turn (45 s): 1) 6-6\n")[0][:2] == ["7", "  ! Type 1."]
+    # seed 7: the first turn offers two moves
+    _code, text, _ = await run_script("9\n", language="en")
+    answers = answers_from(text, "Your turn (45 s): 1) 6-2  2) 6-5\n")
+    assert answers[0][:2] == ["9", "  ! Choose a number from 1 to 2."]
 
 
 async def test_emote_names_are_listed_in_the_players_language_and_both_are_understood():
@@ -274,9 +341,13 @@ def test_a_line_typed_when_it_is_not_your_turn_is_answered_at_once_and_never_pla
 async def test_a_asks_for_the_analysis_of_the_last_finished_hand():
     code, text, _ = await run_script("a\n" + "1\n" * 10 + "a\n" + "1\n" * 400)
     assert code == 0
-    assert "  ! Aún no ha terminado ninguna mano tuya: pídelo de nuevo al acabar esta." in text
+    # before any hand of yours has ended: the refusal alone, no "Analizando…" before it
+    assert answers_from(text, "Te toca (45 s): ")[0] == [
+        "a",
+        "  ! Aún no ha terminado ninguna mano tuya: pídelo de nuevo al acabar esta.",
+    ]
     assert "Escribe a para ver qué debiste jugar en esta mano." in text
-    assert "Analizando tu última mano…" in text
+    assert text.count("Analizando tu última mano…") == 1  # the second a, after hand 1
     found = [line for line in text.splitlines() if line.startswith("Mano 1: ")]
     assert len(found) >= 1
     assert "precisión" in found[-1] or "no tuviste ninguna elección" in found[-1]

@@ -17,11 +17,35 @@ async def test_the_players_own_seat_is_spoken_to_in_the_second_person():
     _, spanish, _ = await run_script("1\n" * 400)
     assert "— Mano 2 — sales tú." in spanish and "sale Tú" not in spanish
     assert "Mano 1: Dominaste; ganamos 10 puntos." in spanish and "Tú dominó" not in spanish
-    assert "— Mano 1 — sale Rival izquierdo." in spanish  # others: the third person
+    assert "— Mano 1 — sale el rival izquierdo." in spanish  # others: the third person
     _, english, _ = await run_script("1\n" * 400, language="en")
     assert "— Hand 2 — you open." in english and "You opens" not in english
     assert "Hand 1: You domino; we win 10 points." in english and "You dominoes" not in english
     assert "Hand 7: Right opponent dominoes; they win 12 points." in english
+
+
+async def test_robots_are_named_with_their_article_in_spanish_sentences_and_alone_in_lists():
+    _, spanish, _ = await run_script("1\n" * 400)
+    lines = spanish.split("\n")
+    assert lines[5:7] == [
+        "— Mano 1 — sale el rival izquierdo.",
+        "  El rival izquierdo juega [6|6].",
+    ]
+    assert lines[14:18] == [
+        "  Juegas [6|2] a la derecha.",
+        "  El rival derecho juega [6|0] a la izquierda.",
+        "  El compañero juega [5|0] a la izquierda.",
+        "  El rival izquierdo juega [5|1] a la izquierda.",
+    ]
+    assert lines[21] == "Fichas que quedan: Rival derecho: 6, Compañero: 6, Rival izquierdo: 5"
+    assert "\n— Mano 4 — sale el compañero.\n" in spanish
+    assert "\nMano 7: El rival derecho dominó; ellos ganan 12 puntos.\n" in spanish
+    assert "\nMano 8: El compañero dominó; ganamos 10 puntos.\n" in spanish
+    assert "  El rival derecho pasa.\n" in spanish
+    assert "Rival derecho juega" not in spanish and "sale Compañero" not in spanish
+    _, english, _ = await run_script("1\n" * 400, language="en")
+    assert "\n— Hand 4 — Partner opens.\n" in english  # English: the seat's name as it is
+    assert "\n  Right opponent passes.\n" in english
 
 
 async def test_the_board_picture_is_kept_on_disk(tmp_path: Path):
@@ -153,7 +177,7 @@ def test_a_move_a_robot_makes_for_you_while_you_are_away_says_the_robot_played(s
 
 
 def test_a_robot_opener_is_named_whole_so_no_line_ends_in_a_double_full_stop(second_hand: str):
-    assert "\n— Mano 2 — sale Rival derecho.\n" in second_hand
+    assert "\n— Mano 2 — sale el rival derecho.\n" in second_hand
     assert [line for line in second_hand.split("\n") if ".." in line] == []
 
 

@@ -120,14 +120,41 @@ def season_name(key: str, language: str) -> str:
     ``"4.º trimestre de 2026"`` (English: ``"December 2026"``, ``"week 49, 2026"``…)."""
     lang = language_of(language)
     _ = translator(lang)
-    start = dt.datetime.fromtimestamp(season_bounds(key)[0], dt.UTC).date()
+    start = _season_start(key)
     period = season_period_of(key)
     if period is SeasonPeriod.WEEKLY:
         year, week, _day = start.isocalendar()
         return _("week {week}, {year}", week=week, year=year)
     if period is SeasonPeriod.QUARTERLY:
-        return _("quarter {quarter}, {year}", quarter=(start.month - 1) // 3 + 1, year=start.year)
+        return _("quarter {quarter}, {year}", quarter=_quarter(start), year=start.year)
     return format_skeleton("yMMMM", start, locale=lang)
+
+
+def _season_start(key: str) -> dt.date:
+    return dt.datetime.fromtimestamp(season_bounds(key)[0], dt.UTC).date()
+
+
+def _quarter(start: dt.date) -> int:
+    return (start.month - 1) // 3 + 1
+
+
+def _season_title(_: Translator, key: str, scope: str, language: str) -> str:
+    """A season list's title: "Temporada de diciembre de 2026 · todos", "Temporada de la
+    semana 49 de 2026 · todos", "Temporada del 4.º trimestre de 2026 · todos" (each
+    length its own phrase: Spanish joins "de" with the article each one wants)."""
+    start = _season_start(key)
+    period = season_period_of(key)
+    if period is SeasonPeriod.WEEKLY:
+        year, week, _day = start.isocalendar()
+        return _("Season week {week}, {year} · {scope}", week=week, year=year, scope=scope)
+    if period is SeasonPeriod.QUARTERLY:
+        return _(
+            "Season quarter {quarter}, {year} · {scope}",
+            quarter=_quarter(start),
+            year=start.year,
+            scope=scope,
+        )
+    return _("Season {season} · {scope}", season=season_name(key, language), scope=scope)
 
 
 def _scope_title(_: Translator, standings: Standings, chat_title: str | None) -> str:
@@ -139,10 +166,10 @@ def _scope_title(_: Translator, standings: Standings, chat_title: str | None) ->
 def _title(_: Translator, standings: Standings, language: str, chat_title: str | None) -> str:
     scope = _scope_title(_, standings, chat_title)
     if standings.ranking is Ranking.SEASON and standings.season is not None:
-        season = season_name(standings.season, language)
         if standings.final:
+            season = season_name(standings.season, language)
             return _("Final standings · {season}", season=season)
-        return _("Season {season} · {scope}", season=season, scope=scope)
+        return _season_title(_, standings.season, scope, language)
     label = _(RANKING_LABELS[standings.ranking])
     return _("{ranking} · {scope}", ranking=label, scope=scope)
 

@@ -228,8 +228,9 @@ async def _command(
     _: Translator,
 ) -> None:
     """Does what one typed line asks (a move by its number or typed as on Telegram,
-    ``6-4 izq.`` or ``paso``; an emote; ``t``, ``a``, ``b``, ``q``), else help: a line
-    with more than its command changes nothing.
+    ``6-4 izq.``, ``66`` or ``paso``; an emote; ``t``, ``a``, ``b``, ``q``), else help: a
+    line with more than its command changes nothing. A number is the move's number when
+    there is such a move, else the tile it names (``66`` is the 6-6, as on Telegram).
 
     A move is checked against the turn on screen now (:attr:`TerminalPort.prompt`),
     never against one that has passed.
@@ -239,25 +240,32 @@ async def _command(
     me = port.me
     word, _sep, rest = text.partition(" ")
     word, rest = word.lower(), rest.strip()
-    number = word.isdecimal() and not rest  # the move's number on screen
-    typed = None if number else move_key(text)
-    if number or typed is not None:
+    # a move's number (a line of thousands of digits is no number: int() refuses it)
+    number = int(word) if word.isdecimal() and len(word) <= 6 and not rest else None
+    typed = move_key(text)  # "6-4", "6-4 izq.", "paso", and a number naming a tile: 66
+    if number is not None or typed is not None:
         prompt = port.prompt
         if prompt is None:
             port.say("  ! " + refusal_text("not_your_turn", {}, me.language))
             return
-        if typed is not None:
+        count = len(prompt.moves)
+        if number is not None and (typed is None or 1 <= number <= count):
+            if not 1 <= number <= count:
+                wanted = (
+                    _("Type 1.")
+                    if count == 1
+                    else _("Choose a number from 1 to {count}.", count=count)
+                )
+                port.say("  ! " + wanted)
+                return
+            choice = prompt.moves[number - 1]
+        else:  # a typed move, or a number past the moves that names a tile
+            assert typed is not None
             named = choices_named(prompt, typed)
             if len(named) != 1:
                 port.say("  ! " + refusal_text("illegal_move", {}, me.language))
                 return
             choice = named[0]
-        else:
-            index = int(word) - 1
-            if not 0 <= index < len(prompt.moves):
-                port.say("  ! " + _("Choose a number from 1 to {count}.", count=len(prompt.moves)))
-                return
-            choice = prompt.moves[index]
         reply = await manager.handle(PressButton(me, choice.payload, chat))
     elif rest and word != "e":
         port.say(help_text(_, me.language))
@@ -270,13 +278,14 @@ async def _command(
             if isinstance(event, YourTiles):
                 port.say(_("Your tiles: {tiles}", tiles=tiles_text(event.view.tiles)))
     elif word == "a":
+        search = manager.start_analysis(me, chat, table_id)
+        if isinstance(search, Refusal):  # nothing to analyse: the refusal alone
+            port.say(f"  ! {refused(search)}")
+            return
         port.say(_("Analysing your last hand…"))
-        found = await manager.analyze(me, chat, table_id)
-        if isinstance(found, Refusal):
-            port.say(f"  ! {refused(found)}")
-        else:
-            for line in analysis_text(found, me.language).splitlines():
-                port.say(line)
+        found = await search
+        for line in analysis_text(found, me.language).splitlines():
+            port.say(line)
         return
     elif word == "b":
         reply = await manager.handle(ComeBack(me, chat, table_id))

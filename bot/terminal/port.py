@@ -156,6 +156,21 @@ class TerminalPort:
         position = {1: _("right"), 2: _("partner"), 3: _("left")}[relative]
         return f"{self.names[seat]} ({position})"
 
+    def in_sentence(self, seat: int, *, first: bool = False) -> str:
+        """A seat's name inside a sentence: a robot's place with the article the language
+        wants there ("sale el compañero"; "El rival derecho pasa." when ``first``, at the
+        start of a sentence); a player as :meth:`who` names them."""
+        _ = self._
+        if seat == self.my_seat or not self.robots[seat]:
+            return self.who(seat)
+        relative = (seat - self.my_seat) % 4
+        name = {
+            1: _("the right opponent"),
+            2: _("the partner"),
+            3: _("the left opponent"),
+        }[relative]
+        return name[:1].upper() + name[1:] if first else name
+
     def short_name(self, seat: int) -> str:
         """A robot seat's name on the board picture: :meth:`who`'s, shortened to fit the
         picture's side panels ("Rival der.", "Compañero", "Rival izq.")."""
@@ -194,7 +209,7 @@ class TerminalPort:
                     _(
                         "— Hand {number} — {who} opens.",
                         number=event.hand_number,
-                        who=self.who(event.starter),
+                        who=self.in_sentence(event.starter),
                     )
                 )
         elif isinstance(event, MovePlayed):
@@ -234,14 +249,14 @@ class TerminalPort:
                 self.away = True
                 self._close_prompt()  # read what the player types: b brings them back
             else:
-                self.say(_("A robot plays for {who}.", who=self.who(event.seat)))
+                self.say(_("A robot plays for {who}.", who=self.in_sentence(event.seat)))
         elif isinstance(event, SeatGivenBack):
             if event.seat == self.my_seat:
                 self.say(_("You are back at your seat."))
                 self.away = False
                 self._turn_changed()
             else:
-                self.say(_("{who} is back.", who=self.who(event.seat)))
+                self.say(_("{who} is back.", who=self.in_sentence(event.seat, first=True)))
         elif isinstance(event, Refusal):
             self.say(f"  ! {refused(event)}")
         elif isinstance(event, TableClosed):
@@ -268,7 +283,7 @@ class TerminalPort:
         _ = self._
         move = event.move
         me = event.seat == self.my_seat
-        who = self.who(event.seat)
+        who = self.in_sentence(event.seat, first=True)
         side = ""
         if move.side is not None and len(event.view.line) > 1:
             side = " " + (_("on the left") if move.side.value == "left" else _("on the right"))
@@ -331,7 +346,7 @@ class TerminalPort:
             if outcome.winner_seat == self.my_seat:
                 how = _("You domino")
             else:
-                how = _("{who} dominoes", who=self.who(outcome.winner_seat))
+                how = _("{who} dominoes", who=self.in_sentence(outcome.winner_seat, first=True))
             if outcome.capicua:
                 how += " " + _("(capicúa!)")
         else:
