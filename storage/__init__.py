@@ -8,6 +8,7 @@ in memory for tests. The interface is :class:`storage.base.Storage`.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 from pathlib import Path
@@ -54,6 +55,7 @@ __all__ = [
     "default_db_path",
     "is_postgres_url",
     "open_storage",
+    "pending_migrations",
     "redact_dsn",
 ]
 
@@ -95,3 +97,24 @@ async def open_storage(path: str | os.PathLike[str] | None = None) -> Storage:
     from storage.sqlite import SqliteStorage
 
     return await SqliteStorage.open(target)
+
+
+async def pending_migrations(path: str | os.PathLike[str] | None = None) -> list[str]:
+    """The names of the migrations :func:`open_storage` would apply to the database at
+    ``path`` (same default), found without writing anything (``:memory:``, new at every
+    opening, has none).
+
+    Raises:
+        SchemaError: a newer version's database (opening refuses it too).
+        sqlite3.Error, OSError, asyncpg.PostgresError: it cannot be read.
+    """
+    target = path if path is not None else os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
+    if is_postgres_url(target):
+        from storage.postgres import pending_migrations as pending_in_postgres
+
+        return await pending_in_postgres(str(target))
+    if os.fspath(target) == ":memory:":
+        return []
+    from storage.sqlite import pending_migrations as pending_in_sqlite
+
+    return await asyncio.to_thread(pending_in_sqlite, target)

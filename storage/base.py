@@ -877,7 +877,9 @@ class Storage(ABC):
         Active means a match finished within :data:`ACTIVE_SECONDS` before ``now`` (in
         ``chat`` when given, anywhere when None). Ordered by balance, then by matches
         played in the scope, then by player id. ``value`` is the balance in dollars;
-        ``trend`` what the balance changed by since :data:`TREND_SECONDS` before ``now``.
+        ``trend`` what the balance changed by since :data:`TREND_SECONDS` before ``now``,
+        the :data:`OPENING_BALANCE` a new player starts with not counted as a change (a
+        player new this week who lost one match shows -10).
         """
 
     @abstractmethod

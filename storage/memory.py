@@ -525,7 +525,7 @@ class MemoryStorage(Storage):
         since = now - TREND_SECONDS
         moved: dict[str, int] = {}
         for tx in self._transactions.values():
-            if tx.at > since:
+            if tx.at > since and tx.kind != "open":  # the opening grant is no change
                 for account, amount in tx.entries:
                     moved[account] = moved.get(account, 0) + amount
         return [

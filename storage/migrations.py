@@ -15,10 +15,13 @@ neither updated nor deleted; ``transactions.key`` is the idempotency key.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["MIGRATIONS", "Migration"]
+from storage.base import SchemaError
+
+__all__ = ["MIGRATIONS", "Migration", "not_applied"]
 
 
 @dataclass(frozen=True)
@@ -284,3 +287,24 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     ),
 )
 """Every migration, oldest first. Append only."""
+
+
+def not_applied(applied: Mapping[str, str], migrations: Sequence[Migration]) -> list[Migration]:
+    """The ``migrations`` not yet ``applied`` (name -> checksum, as stored), in order; for
+    SQLite's and PostgreSQL's ``apply_migrations`` and ``pending_migrations`` alike.
+
+    Raises:
+        SchemaError: ``applied`` holds a migration not in ``migrations`` (a newer version's
+            database), or one whose statements changed after it was applied.
+    """
+    known = {m.name: m for m in migrations}
+    unknown = sorted(set(applied) - set(known))
+    if unknown:
+        raise SchemaError(
+            f"the database has migrations this version does not know: {', '.join(unknown)}"
+            " (written by a newer version?)"
+        )
+    for name, checksum in applied.items():
+        if known[name].checksum != checksum:
+            raise SchemaError(f"migration {name} changed after it was applied")
+    return [m for m in migrations if m.name not in applied]

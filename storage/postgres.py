@@ -72,7 +72,6 @@ from storage.base import (
     RatingPoint,
     RebuildReport,
     Rival,
-    SchemaError,
     Storage,
     StorageError,
     StoredMatch,
@@ -102,7 +101,7 @@ from storage.common import (
     plan_top_up,
     to_json,
 )
-from storage.migrations import Migration
+from storage.migrations import Migration, not_applied
 from storage.postgres_migrations import POSTGRES_MIGRATIONS
 from storage.ratings import (
     ALL_CHATS,
@@ -135,6 +134,7 @@ __all__ = [
     "SESSION_SETTINGS",
     "PostgresStorage",
     "apply_migrations",
+    "pending_migrations",
     "redact_dsn",
 ]
 
@@ -196,19 +196,7 @@ async def apply_migrations(
             str(r[0]): str(r[1])
             for r in await conn.fetch("SELECT name, checksum FROM schema_migrations")
         }
-        known = {m.name: m for m in migrations}
-        unknown = sorted(set(applied) - set(known))
-        if unknown:
-            raise SchemaError(
-                f"the database has migrations this version does not know: {', '.join(unknown)}"
-                " (written by a newer version?)"
-            )
-        for name, checksum in applied.items():
-            if known[name].checksum != checksum:
-                raise SchemaError(f"migration {name} changed after it was applied")
-        for migration in migrations:
-            if migration.name in applied:
-                continue
+        for migration in not_applied(applied, migrations):
             for statement in migration.statements:
                 await conn.execute(statement)
             await conn.execute(
@@ -219,6 +207,28 @@ async def apply_migrations(
             )
             done.append(migration.name)
     return done
+
+
+async def pending_migrations(
+    dsn: str, migrations: Sequence[Migration] = POSTGRES_MIGRATIONS
+) -> list[str]:
+    """The names of the migrations :meth:`PostgresStorage.open` would apply to the
+    database at ``dsn``, in order, found without writing (one read-only transaction; a
+    database without tables yet needs them all).
+
+    Raises:
+        SchemaError: as :func:`apply_migrations` (a newer version's database, or an
+            edited released migration).
+        OSError, asyncpg.PostgresError: the server cannot be reached or refuses.
+    """
+    conn = await asyncpg.connect(dsn, server_settings=SESSION_SETTINGS)
+    try:
+        async with conn.transaction(readonly=True):
+            kept = await conn.fetchval("SELECT to_regclass('schema_migrations')")
+            rows = await conn.fetch("SELECT name, checksum FROM schema_migrations") if kept else []
+    finally:
+        await conn.close()
+    return [m.name for m in not_applied({str(r[0]): str(r[1]) for r in rows}, migrations)]
 
 
 # --------------------------------------------------------------------- helpers
@@ -1271,7 +1281,8 @@ class PostgresStorage(Storage):
                 "SELECT x.player_id, x.display_name, x.balance, x.played,"
                 " (SELECT COALESCE(SUM(e.amount), 0) FROM entries e"
                 " JOIN transactions tr ON tr.id = e.transaction_id"
-                " WHERE e.account_id = x.account_id AND tr.created_at > $4)"
+                " WHERE e.account_id = x.account_id AND tr.created_at > $4"
+                " AND tr.kind <> 'open')"
                 " FROM (SELECT t.player_id, p.display_name, a.balance, a.id AS account_id,"
                 " SUM(t.matches_played) AS played"
                 " FROM player_chat_totals t JOIN players p ON p.id = t.player_id"
@@ -1286,7 +1297,8 @@ class PostgresStorage(Storage):
                 now - TREND_SECONDS,
             )
         )
-        # trend: what the balance changed by in the last TREND_SECONDS
+        # trend: what the balance changed by in the last TREND_SECONDS (the opening grant
+        # is where a balance starts, not a change)
         return [RankRow(int(p), str(n), int(b), int(c), int(moved)) for p, n, b, c, moved in rows]
 
     async def top_by_rating(

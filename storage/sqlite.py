@@ -49,7 +49,6 @@ from storage.base import (
     RatingPoint,
     RebuildReport,
     Rival,
-    SchemaError,
     Storage,
     StorageError,
     StoredMatch,
@@ -79,7 +78,7 @@ from storage.common import (
     player_account,
     to_json,
 )
-from storage.migrations import MIGRATIONS, Migration
+from storage.migrations import MIGRATIONS, Migration, not_applied
 from storage.ratings import (
     ALL_CHATS,
     ALL_TIME,
@@ -101,7 +100,7 @@ from storage.ratings import (
     streak_of,
 )
 
-__all__ = ["SqliteStorage", "apply_migrations"]
+__all__ = ["SqliteStorage", "apply_migrations", "pending_migrations"]
 
 T = TypeVar("T")
 
@@ -136,20 +135,8 @@ def apply_migrations(
         " name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at REAL NOT NULL)"
     )
     applied = dict(db.execute("SELECT name, checksum FROM schema_migrations").fetchall())
-    known = {m.name: m for m in migrations}
-    unknown = sorted(set(applied) - set(known))
-    if unknown:
-        raise SchemaError(
-            f"the database has migrations this version does not know: {', '.join(unknown)}"
-            " (written by a newer version?)"
-        )
-    for name, checksum in applied.items():
-        if known[name].checksum != checksum:
-            raise SchemaError(f"migration {name} changed after it was applied")
     done: list[str] = []
-    for migration in migrations:
-        if migration.name in applied:
-            continue
+    for migration in not_applied(applied, migrations):
         db.execute("BEGIN IMMEDIATE")
         try:
             for statement in migration.statements:
@@ -165,6 +152,33 @@ def apply_migrations(
         db.execute("COMMIT")
         done.append(migration.name)
     return done
+
+
+def pending_migrations(
+    path: str | os.PathLike[str], migrations: Sequence[Migration] = MIGRATIONS
+) -> list[str]:
+    """The names of the migrations :meth:`SqliteStorage.open` would apply to the database
+    at ``path``, in order, found without writing: the file is opened read-only (a
+    database without tables yet needs them all).
+
+    Raises:
+        SchemaError: as :func:`apply_migrations` (a newer version's database, or an
+            edited released migration).
+        sqlite3.Error: there is no database at ``path`` that can be read.
+    """
+    db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        kept = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+        ).fetchone()
+        applied = (
+            dict(db.execute("SELECT name, checksum FROM schema_migrations").fetchall())
+            if kept
+            else {}
+        )
+    finally:
+        db.close()
+    return [m.name for m in not_applied(applied, migrations)]
 
 
 PAGE_SIZE = 1024
@@ -1030,7 +1044,7 @@ class SqliteStorage(Storage):
                 "SELECT COALESCE(SUM(e.amount), 0) FROM entries e"
                 " JOIN transactions t ON t.id = e.transaction_id"
                 " WHERE e.account_id = (SELECT id FROM accounts WHERE key = ?)"
-                " AND t.created_at > ?",
+                " AND t.created_at > ? AND t.kind <> 'open'",
                 (player_account(player_id), since),
             ).fetchone()
             return int(moved)

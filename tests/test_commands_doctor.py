@@ -1,25 +1,29 @@
 """``domino doctor`` (bot/commands/doctor.py): one ok/warn/FAIL line per check of the
-configuration, the database (opened, migrated, ledger whole) and each token against the
-local fakes; ``--health`` for the container (database and a fresh heartbeat, no
-platform contacted)."""
+configuration, the database (opened, migrated, ledger whole; an older schema reported,
+never upgraded) and each token against the local fakes; ``--health`` for the container
+(database and a fresh heartbeat, no platform contacted)."""
 
 from __future__ import annotations
 
 import argparse
 import logging
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from bot.commands import doctor
 from bot.discord_http import point_discord_at
-from storage.sqlite import SqliteStorage
+from storage.migrations import MIGRATIONS, Migration
+from storage.postgres_migrations import POSTGRES_MIGRATIONS
+from storage.sqlite import SqliteStorage, apply_migrations
 from tests.fake_discord import FakeDiscord
 from tests.fake_telegram import FakeTelegram
 from tests.postgres_server import PostgresServer
@@ -28,17 +32,20 @@ from tests.test_config import NAMES
 
 TOKEN = "777000:AAE-doctor-telegram-token"
 DISCORD = "MTIz.doctor-discord.token"
+OLD_DB = Path(__file__).with_name("fixtures") / "old_main_tables.db"
+"""A database an older bot wrote (its first 4 migrations; tests/fixtures/make_old_db.py)."""
 
 
 @pytest.fixture(autouse=True)
 def environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
-    """A clean environment, a new (empty) database in ``tmp_path``; discord.py pointed
-    back at Discord afterwards (the doctor points it at the fake)."""
+    """A clean environment, a new database of this version's schema in ``tmp_path``;
+    discord.py pointed back at Discord afterwards (the doctor points it at the fake)."""
     for name in NAMES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DOMINO_DB", str(tmp_path / "domino.db"))
-    (tmp_path / "domino.db").touch()  # the bot's database exists (an empty one is new)
+    with closing(sqlite3.connect(tmp_path / "domino.db", isolation_level=None)) as db:
+        apply_migrations(db)  # the bot's database, as `domino run` leaves it
     discord_level = logging.getLogger("discord").level
     yield tmp_path / "domino.db"
     point_discord_at(None, None)
@@ -151,6 +158,78 @@ async def test_a_file_that_is_not_a_database_fails(
     code, out = await checkup(capsys)
     assert code == 1
     assert "FAIL  database: cannot open" in out
+
+
+def files_in(folder: Path) -> dict[str, bytes]:
+    return {f.name: f.read_bytes() for f in sorted(folder.iterdir()) if f.is_file()}
+
+
+UNCHECKED = (
+    "warn  ledger: not checked, nor escrows and tables (this version reads them in its own "
+    "schema): run `domino doctor` again after the upgrade; nothing was written"
+)
+
+
+async def test_an_older_database_is_reported_with_its_pending_upgrade_and_left_unwritten(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    old = tmp_path / "old" / "old.db"
+    old.parent.mkdir()
+    shutil.copyfile(OLD_DB, old)
+    code, out = await checkup(capsys, db=str(old))
+    assert files_in(old.parent) == {"old.db": OLD_DB.read_bytes()}
+    pending = ", ".join(m.name for m in MIGRATIONS[4:])
+    assert out.splitlines()[1:3] == [
+        f"warn  database: {old}: schema 4, this version upgrades it to {len(MIGRATIONS)} "
+        f"when `domino run` or `domino play` starts (pending: {pending})",
+        UNCHECKED,
+    ]
+    assert "escrows" not in lines(out)
+    assert code == 0
+
+
+async def test_a_database_without_tables_is_said_to_be_new_and_stays_empty(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    environment.write_bytes(b"")
+    code, out = await checkup(capsys)
+    assert environment.read_bytes() == b""
+    assert out.splitlines()[1:3] == [
+        f"warn  database: {environment} has no tables yet; `domino run` or `domino play` "
+        "creates them",
+        UNCHECKED,
+    ]
+    assert code == 0
+
+
+async def test_a_database_of_the_current_schema_is_opened_and_checked_as_it_is(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    code, out = await checkup(capsys)
+    found = lines(out)
+    assert found["database"] == f"ok    database: {environment} opened and migrated"
+    assert found["ledger"] == "ok    ledger: every balance equals its rows; all sums are zero"
+    assert found["escrows"] == "ok    escrows: every open escrow belongs to a live table (0 saved)"
+    with closing(sqlite3.connect(environment)) as db:
+        names = [name for (name,) in db.execute("SELECT name FROM schema_migrations")]
+    assert names == [m.name for m in MIGRATIONS]
+    assert code == 0
+
+
+async def test_a_database_of_a_newer_version_fails_unwritten(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    future = Migration("9999_from_the_future", ("CREATE TABLE robots_v2 (x)",))
+    with closing(sqlite3.connect(environment, isolation_level=None)) as db:
+        apply_migrations(db, (*MIGRATIONS, future))
+    written = environment.read_bytes()
+    code, out = await checkup(capsys)
+    assert lines(out)["database"] == (
+        f"FAIL  database: cannot open {environment}: the database has migrations this "
+        "version does not know: 9999_from_the_future (written by a newer version?)"
+    )
+    assert environment.read_bytes() == written
+    assert code == 1
 
 
 async def test_a_balance_that_does_not_match_its_ledger_rows_fails(
@@ -379,7 +458,7 @@ async def test_a_postgresql_database_is_opened_and_its_ledger_checked(
     monkeypatch: pytest.MonkeyPatch,
     postgres_server: PostgresServer,
 ) -> None:
-    dsn = await postgres_server.create_database(migrated=False)
+    dsn = await postgres_server.create_database()
     # the password is never shown (this server trusts local connections and ignores it)
     shown = dsn.replace("postgresql://postgres@", "postgresql://postgres:***@")
     monkeypatch.setenv("DOMINO_DB", dsn.replace("postgres@", "postgres:s3cret@", 1))
@@ -393,6 +472,37 @@ async def test_a_postgresql_database_is_opened_and_its_ledger_checked(
     assert found["ledger"].startswith("ok")
     assert code == 0
     assert doctor.heartbeat_path(dsn) == Path("domino.heartbeat")
+
+
+async def test_an_older_postgresql_database_is_reported_and_not_upgraded(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    postgres_server: PostgresServer,
+) -> None:
+    import asyncpg
+
+    from storage.postgres import PostgresStorage
+
+    dsn = await postgres_server.create_database(migrated=False)
+    try:
+        await (await PostgresStorage.open(dsn, migrations=POSTGRES_MIGRATIONS[:1])).close()
+        monkeypatch.setenv("DOMINO_DB", dsn)
+        code, out = await checkup(capsys)
+        conn = await asyncpg.connect(dsn)
+        try:
+            names = [r[0] for r in await conn.fetch("SELECT name FROM schema_migrations")]
+        finally:
+            await conn.close()
+    finally:
+        await postgres_server.drop_database(dsn)
+    assert names == [POSTGRES_MIGRATIONS[0].name]
+    assert out.splitlines()[1:3] == [
+        f"warn  database: {dsn} (PostgreSQL): schema 1, this version upgrades it to "
+        f"{len(POSTGRES_MIGRATIONS)} when `domino run` or `domino play` starts "
+        f"(pending: {', '.join(m.name for m in POSTGRES_MIGRATIONS[1:])})",
+        UNCHECKED,
+    ]
+    assert code == 0
 
 
 async def test_without_a_web_address_the_web_table_is_said_to_be_off(

@@ -1,11 +1,15 @@
 """``domino profile`` (bot/commands/profile.py): the terminal player's profile and the top
-lists, as the caption text and a picture written to a file (issue 14)."""
+lists, as the caption text and a picture written to a file (issue 14); looking writes
+nothing (no upgrade, no rename)."""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import shutil
+import sqlite3
+from collections.abc import Iterable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -16,11 +20,14 @@ from storage import open_storage
 
 PICTURES = Path("/tmp/dc-pics")
 MATCHES = 3
+OLD_DB = Path(__file__).with_name("fixtures") / "old_main_tables.db"
+"""A database an older bot wrote (its first 4 migrations; tests/fixtures/make_old_db.py)."""
 
 
-async def record_matches(db: Path) -> None:
-    """Three matches of ``domino play`` (you always press the first move) on ``db``."""
-    for seed in range(1, MATCHES + 1):
+async def record_matches(db: Path, seeds: Iterable[int] = range(1, MATCHES + 1)) -> None:
+    """Matches of ``domino play`` (you always press the first move) on ``db``, one per
+    seed (each of seeds 1 to 3 is lost)."""
+    for seed in seeds:
         storage = await open_storage(db)
         try:
             code = await play(
@@ -40,6 +47,19 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("profile") / "domino.db"
     asyncio.run(record_matches(db))
     return db
+
+
+@pytest.fixture(scope="module")
+def one_lost(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new player's database after one lost match."""
+    db = tmp_path_factory.mktemp("one-lost") / "domino.db"
+    asyncio.run(record_matches(db, [1]))
+    return db
+
+
+def stored_names(db: Path) -> list[str]:
+    with closing(sqlite3.connect(db)) as conn:
+        return [name for (name,) in conn.execute("SELECT display_name FROM players ORDER BY id")]
 
 
 def test_profile_prints_the_local_players_profile_and_writes_its_picture(
@@ -122,3 +142,84 @@ def test_a_folder_without_a_database_gets_a_clear_answer_and_no_new_files(
         "domino profile: no database at domino.db (DOMINO_DB or --db); `domino play` creates it\n"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("top", [[], ["--top"], ["--top", "saldo"]])
+def test_an_older_database_is_refused_unchanged_until_run_or_play_upgrades_it(
+    top: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old" / "old.db"
+    old.parent.mkdir()
+    shutil.copyfile(OLD_DB, old)
+    assert main(["profile", "--db", str(old), "--out", str(tmp_path / "p.png"), *top]) == 2
+    assert capsys.readouterr().err == (
+        f"domino profile: the database at {old} needs an upgrade: start `domino run` or "
+        "`domino play` once\n"
+    )
+    assert {f.name: f.read_bytes() for f in old.parent.iterdir()} == {"old.db": OLD_DB.read_bytes()}
+    assert not (tmp_path / "p.png").exists()
+
+
+def test_a_file_that_is_not_a_database_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not SQLite at all " * 100)
+    assert main(["profile", "--db", str(junk)]) == 2
+    assert capsys.readouterr().err == (
+        f"domino profile: cannot open {junk}: file is not a database\n"
+    )
+
+
+def test_a_name_given_is_only_shown_and_the_stored_player_keeps_theirs(
+    played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    written = played.read_bytes()
+    out = tmp_path / "perfil.png"
+    assert main(["profile", "--db", str(played), "--name", "Pedro", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("Pedro — ")
+    assert stored_names(played) == ["Tú"]
+    assert played.read_bytes() == written
+    assert main(["profile", "--db", str(played), "--name", "Otro", "--top", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("1. Otro — ")
+    assert main(["profile", "--db", str(played), "--top", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("1. Tú — ")
+    assert stored_names(played) == ["Tú"]
+    assert played.read_bytes() == written
+
+
+def test_the_balance_list_shows_a_new_players_real_change_not_the_opening_grant(
+    one_lost: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "top.png"
+    assert main(["profile", "--db", str(one_lost), "--top", "saldo", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "Saldo · todos",
+        "1. Tú — $990 · 1 partida (−$10)",
+        str(out),
+    ]
+
+
+def test_a_database_without_the_terminal_player_gets_no_profile_and_no_new_player(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "bot.db"
+    asyncio.run(_bot_database(db))
+    written = db.read_bytes()
+    assert main(["profile", "--db", str(db), "--out", str(tmp_path / "p.png")]) == 2
+    assert capsys.readouterr().err == (
+        f"domino profile: no terminal player in {db} yet; `domino play` makes yours\n"
+    )
+    assert main(["profile", "--db", str(db), "--top", "--out", str(tmp_path / "t.png")]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "Rating · todos"
+    assert stored_names(db) == ["Ana"]
+    assert db.read_bytes() == written
+
+
+async def _bot_database(db: Path) -> None:
+    """A database of this version where only a Telegram player was ever seen."""
+    storage = await open_storage(db)
+    try:
+        await storage.ensure_player("telegram", "1001", "Ana", now=0.0)
+    finally:
+        await storage.close()

@@ -617,6 +617,18 @@ async def test_the_balance_trend_is_what_the_balance_changed_by_in_the_last_week
     assert later == {a: 0, b: 0}
 
 
+async def test_a_new_players_opening_grant_is_not_counted_in_the_balance_trend(
+    store: Storage,
+) -> None:
+    a, b = await make_players(store, 2, now=9 * DAY)
+    await store.stake("m", [a, b], 10, now=9 * DAY + 1)
+    await store.settle("m", [b], now=9 * DAY + 2)
+    await store.record_match("m", "c:1", {}, [result(a, 0, False), result(b, 1, True)], now=9 * DAY)
+    top = {r.player_id: r for r in await store.top_by_balance("c:1", now=10 * DAY)}
+    assert (top[a].value, top[a].trend) == (OPENING_BALANCE - 10, -10)
+    assert (top[b].value, top[b].trend) == (OPENING_BALANCE + 10, 10)
+
+
 async def test_balance_ties_go_to_the_player_with_more_matches(store: Storage) -> None:
     a, b = await make_players(store, 2)
     for n in range(3):

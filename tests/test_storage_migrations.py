@@ -3,7 +3,8 @@
 Migrations are forward-only and append-only: an empty database gets them all; a database
 of any earlier version (a prefix of the list, which is what an older bot applied) is
 upgraded with its data intact; a database from a newer version, or one whose released
-migration was edited, is refused.
+migration was edited, is refused. ``pending_migrations`` tells what opening would apply
+without writing.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 
 from storage.base import PlayerResult, PlayerStats, SchemaError
 from storage.migrations import MIGRATIONS, Migration
-from storage.sqlite import SqliteStorage, apply_migrations
+from storage.sqlite import SqliteStorage, apply_migrations, pending_migrations
 
 RELEASED = {
     "0001_players_and_wallet": "56c1996b81bc9499a56919c7b5b010a3b5d18ae176424afb3b1aff0a11e0e8d7",
@@ -169,3 +170,40 @@ def test_a_failing_migration_leaves_no_trace(tmp_path: Path) -> None:
         assert apply_migrations(db, MIGRATIONS) == []
     finally:
         db.close()
+
+
+@pytest.mark.parametrize("version", range(len(MIGRATIONS) + 1))
+async def test_the_pending_migrations_are_found_without_writing(
+    tmp_path: Path, version: int
+) -> None:
+    path = tmp_path / "db.db"
+    await (await SqliteStorage.open(path, migrations=MIGRATIONS[:version])).close()
+    written = path.read_bytes()
+    assert pending_migrations(path) == [m.name for m in MIGRATIONS[version:]]
+    assert path.read_bytes() == written
+    # a reader of a WAL database leaves SQLite's companion files, the log empty
+    assert path.with_name("db.db-wal").read_bytes() == b""
+
+
+def test_a_file_without_tables_needs_every_migration_and_stays_empty(tmp_path: Path) -> None:
+    path = tmp_path / "empty.db"
+    path.touch()
+    assert pending_migrations(path) == [m.name for m in MIGRATIONS]
+    assert path.read_bytes() == b""
+
+
+async def test_pending_migrations_refuse_a_newer_or_edited_database_and_a_missing_one(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "newer.db"
+    future = (*MIGRATIONS, Migration("9999_from_the_future", ("CREATE TABLE robots_v2 (x)",)))
+    await (await SqliteStorage.open(path, migrations=future)).close()
+    with pytest.raises(SchemaError, match="9999_from_the_future"):
+        pending_migrations(path)
+    first = MIGRATIONS[0]
+    edited = (Migration(first.name, (*first.statements, "SELECT 1")), *future[1:])
+    with pytest.raises(SchemaError, match="changed"):
+        pending_migrations(path, edited)
+    with pytest.raises(sqlite3.OperationalError, match="unable to open"):
+        pending_migrations(tmp_path / "missing.db")
+    assert not (tmp_path / "missing.db").exists()

@@ -23,7 +23,7 @@ import pytest
 import storage
 from storage.base import OPENING_BALANCE, PlayerResult, SchemaError
 from storage.migrations import Migration
-from storage.postgres import PostgresStorage, redact_dsn
+from storage.postgres import PostgresStorage, pending_migrations, redact_dsn
 from storage.postgres_migrations import POSTGRES_MIGRATIONS
 from tests import postgres_server as helper
 from tests.postgres_server import PostgresServer
@@ -195,6 +195,25 @@ async def test_migrations_run_once_and_a_newer_database_is_refused(bare_dsn: str
     )
     with pytest.raises(SchemaError, match="changed"):
         await PostgresStorage.open(bare_dsn, migrations=changed)
+
+
+async def test_the_pending_migrations_are_found_without_writing(bare_dsn: str) -> None:
+    names = [m.name for m in POSTGRES_MIGRATIONS]
+    assert await pending_migrations(bare_dsn) == names
+    conn = await asyncpg.connect(bare_dsn)
+    try:
+        assert await conn.fetchval("SELECT to_regclass('schema_migrations')") is None
+        await (await PostgresStorage.open(bare_dsn, migrations=POSTGRES_MIGRATIONS[:1])).close()
+        assert await pending_migrations(bare_dsn) == names[1:]
+        assert await conn.fetchval("SELECT count(*) FROM schema_migrations") == 1
+        await (await PostgresStorage.open(bare_dsn)).close()
+        assert await pending_migrations(bare_dsn) == []
+    finally:
+        await conn.close()
+    future = Migration("9999_future", ("CREATE TABLE future (x INT)",))
+    await (await PostgresStorage.open(bare_dsn, migrations=(*POSTGRES_MIGRATIONS, future))).close()
+    with pytest.raises(SchemaError, match="9999_future"):
+        await pending_migrations(bare_dsn)
 
 
 async def test_a_failed_migration_leaves_nothing_behind(bare_dsn: str) -> None:

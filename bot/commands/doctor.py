@@ -4,6 +4,10 @@ The first thing an admin runs when something is wrong. Prints one line per check
 (``ok``, ``warn`` or ``FAIL`` and what to do) and exits 1 if any check failed.
 ``--health`` is the container health check: the database opens and the running bot's
 heartbeat file is fresh; it contacts no platform.
+
+Checking writes nothing: a database of an older schema is reported with the migrations
+``domino run`` would apply (a running older bot refuses the database once they are), not
+upgraded, and its ledger, escrows and tables are checked after that upgrade.
 """
 
 from __future__ import annotations
@@ -156,11 +160,35 @@ def _check_web(settings: object, report: Report) -> None:
         )
 
 
+def _report_pending(shown: str, pending: list[str], schema: int, report: Report) -> None:
+    """The lines for a database whose schema is older than this version's ``schema``
+    (its number of migrations): what the upgrade will be, and the checks left for then."""
+    current = schema - len(pending)
+    if current == 0:
+        what = f"{shown} has no tables yet; `domino run` or `domino play` creates them"
+    else:
+        what = (
+            f"{shown}: schema {current}, this version upgrades it to {schema} when "
+            f"`domino run` or `domino play` starts (pending: {', '.join(pending)})"
+        )
+    report.line("warn", "database", what)
+    report.line(
+        "warn",
+        "ledger",
+        "not checked, nor escrows and tables (this version reads them in its own schema): "
+        "run `domino doctor` again after the upgrade; nothing was written",
+    )
+
+
 async def _check_database(path: Path | str, report: Report, *, health: bool = False) -> None:
-    from storage import is_postgres_url, open_storage
+    from storage import is_postgres_url, redact_dsn
+    from storage.migrations import MIGRATIONS
 
     if is_postgres_url(path):
-        await _check_postgres(str(path), report)
+        from storage.postgres_migrations import POSTGRES_MIGRATIONS
+
+        shown = redact_dsn(path)
+        await _check_contents(str(path), shown, " (PostgreSQL)", len(POSTGRES_MIGRATIONS), report)
         return
     path = Path(path)
     if path.parent and not path.parent.exists():
@@ -175,39 +203,30 @@ async def _check_database(path: Path | str, report: Report, *, health: bool = Fa
             f"{no_database(path.resolve())}; `domino run` or `domino play` creates it there",
         )
         return
-    try:
-        storage = await open_storage(path)
-    except Exception as exc:  # any failure here is what the admin must see
-        report.line("FAIL", "database", f"cannot open {path}: {exc}")
-        return
-    try:
-        report.line("ok", "database", f"{path} opened and migrated")
-        check = getattr(storage, "check_ledger", None)
-        if check is not None:
-            problems = await check()
-            if problems:
-                for problem in problems[:10]:
-                    report.line("FAIL", "ledger", problem)
-            else:
-                report.line("ok", "ledger", "every balance equals its rows; all sums are zero")
-        await _check_escrows(storage, report)
-    finally:
-        await storage.close()
+    await _check_contents(path, str(path), "", len(MIGRATIONS), report)
     if not os.access(path, os.W_OK):
         report.line("FAIL", "database", f"{path} is not writable")
 
 
-async def _check_postgres(dsn: str, report: Report) -> None:
-    from storage import open_storage, redact_dsn
+async def _check_contents(
+    target: Path | str, shown: str, kind: str, schema: int, report: Report
+) -> None:
+    """The schema of the database at ``target`` (``shown`` as the lines name it, ``kind``
+    after) against this version's ``schema`` migrations, read without writing; when it is
+    this version's, the database opened and its ledger, escrows and tables checked."""
+    from storage import open_storage, pending_migrations
 
-    shown = redact_dsn(dsn)
     try:
-        storage = await open_storage(dsn)
+        pending = await pending_migrations(target)
+        if pending:
+            _report_pending(shown + kind, pending, schema, report)
+            return
+        storage = await open_storage(target)  # nothing pending: opening applies nothing
     except Exception as exc:  # any failure here is what the admin must see
         report.line("FAIL", "database", f"cannot open {shown}: {exc}")
         return
     try:
-        report.line("ok", "database", f"{shown} opened and migrated (PostgreSQL)")
+        report.line("ok", "database", f"{shown} opened and migrated{kind}")
         problems = await storage.check_ledger()
         if problems:
             for problem in problems[:10]:

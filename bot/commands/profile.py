@@ -6,15 +6,30 @@ trancas, capicúas, partners and rivals. ``--top [LIST]`` prints a top list of e
 that database instead (``rating`` by default; ``temporada``, ``saldo``, ``parejas``), you
 highlighted. The text is what the bots put under the pictures; the picture is written to
 ``--out`` (default ``domino-profile.png`` / ``domino-top.png`` here) and its path printed
-last. Exit codes: 0; 2 for bad options or no database (looking does not create one).
+last.
+
+Looking writes nothing: the database is neither created, nor upgraded (a database of an
+older version is refused: ``domino run`` or ``domino play`` upgrades it), nor given a
+player; ``--name`` is the name this output shows for you, the stored one is kept. Exit
+codes: 0; 2 for bad options, no database, a database that needs an upgrade or cannot be
+read, or (for the profile) no terminal player in it yet.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import sqlite3
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from storage.base import SchemaError
+
+if TYPE_CHECKING:
+    from bot.core import Standings
 
 HELP = "your profile (rating, statistics, partners) or a top list, as text and a picture"
 
@@ -47,17 +62,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"write the picture to FILE (default ./{PROFILE_PNG}, or ./{TOP_PNG} with --top)",
     )
     parser.add_argument("--lang", default="es", choices=("es", "en"), help="language (es, en)")
-    parser.add_argument("--name", default=None, help="your name (as in domino play --name)")
+    parser.add_argument(
+        "--name",
+        default=None,
+        help="the name shown for you here (as in domino play --name); the stored one is kept",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from bot.commands import missing_database, no_database
+    from storage import DEFAULT_DB_PATH, pending_migrations, redact_dsn
 
     missing = missing_database(args.db)
     if missing is not None:
         print(f"domino profile: {no_database(missing)}; `domino play` creates it", file=sys.stderr)
         return 2
-    text, picture = asyncio.run(_main(args))
+    db = args.db or os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
+    try:
+        pending = asyncio.run(pending_migrations(db))
+    except (SchemaError, sqlite3.Error, OSError) as exc:
+        print(f"domino profile: cannot open {redact_dsn(db)}: {exc}", file=sys.stderr)
+        return 2
+    if pending:  # opening would upgrade it: a look must not write
+        print(
+            f"domino profile: the database at {redact_dsn(db)} needs an upgrade: start "
+            "`domino run` or `domino play` once",
+            file=sys.stderr,
+        )
+        return 2
+    shown = asyncio.run(_main(args, db))
+    if shown is None:
+        print(
+            f"domino profile: no terminal player in {redact_dsn(db)} yet; `domino play` "
+            "makes yours",
+            file=sys.stderr,
+        )
+        return 2
+    text, picture = shown
     out: Path = args.out or Path(TOP_PNG if args.top is not None else PROFILE_PNG)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(picture)
@@ -66,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _main(args: argparse.Namespace) -> tuple[str, bytes]:
-    """The caption and the picture's bytes."""
+async def _main(args: argparse.Namespace, db: str) -> tuple[str, bytes] | None:
+    """The caption and the picture's bytes (None: a profile, but no terminal player)."""
     from bot.core import Ranking, TableManager
     from bot.present.standings import (
         profile_caption,
@@ -80,18 +121,43 @@ async def _main(args: argparse.Namespace) -> tuple[str, bytes]:
     from render import profile_png, standings_png
     from storage import open_storage
 
-    storage = await open_storage(args.db)
+    storage = await open_storage(db)
     try:
         manager = TableManager(storage)
-        me = local_player(args.lang, args.name)
+        local = local_player(args.lang, args.name)
+        # found, never created nor renamed: `domino play` keeps the terminal player
+        me = await storage.find_player(local.platform, local.user_id)
         if args.top is not None:
             ranking = ranking_from_input(args.top) or Ranking.RATING
-            standings = await manager.standings(ranking, None, asker=me)
+            standings = await manager.standings(ranking, None)
+            if me is not None:
+                standings = _shown_as(standings, me.id, local.display_name)
             facts = standings_facts(standings, args.lang)
             caption = standings_caption(standings, args.lang)
             return caption, await asyncio.to_thread(standings_png, facts)
-        profile = await manager.profile(me, None)
+        if me is None:
+            return None
+        profile = replace(await manager.profile(me.id, None), name=local.display_name)
         picture = await asyncio.to_thread(profile_png, profile_facts(profile, args.lang))
         return profile_caption(profile, args.lang), picture
     finally:
         await storage.close()
+
+
+def _shown_as(standings: Standings, player_id: int, name: str) -> Standings:
+    """``standings`` asked by ``player_id``, shown as ``name`` in its rows and pairs."""
+    rows = tuple(
+        replace(row, display_name=name) if row.player_id == player_id else row
+        for row in standings.rows
+    )
+    pairs = tuple(
+        replace(
+            pair,
+            names=(
+                name if pair.player_ids[0] == player_id else pair.names[0],
+                name if pair.player_ids[1] == player_id else pair.names[1],
+            ),
+        )
+        for pair in standings.pairs
+    )
+    return replace(standings, rows=rows, pairs=pairs, asker=player_id)

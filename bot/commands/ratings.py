@@ -124,19 +124,9 @@ async def _rebuild(path: Path | str, *, write: bool) -> RebuildReport:
 def _pending_migrations(path: Path) -> list[str] | str:
     """The migrations this version would apply to ``path`` on opening (read only), or why
     it cannot be read."""
-    from storage.migrations import MIGRATIONS
+    from storage.sqlite import pending_migrations
 
     try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            names = {name for (name,) in db.execute("SELECT name FROM schema_migrations")}
-        finally:
-            db.close()
-    except sqlite3.OperationalError as exc:
-        if "no such table" in str(exc):
-            names = set()
-        else:
-            return str(exc)
-    except sqlite3.Error as exc:
+        return pending_migrations(path)
+    except (sqlite3.Error, SchemaError) as exc:
         return str(exc)
-    return [m.name for m in MIGRATIONS if m.name not in names]
