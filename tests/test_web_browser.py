@@ -116,9 +116,16 @@ def button_of(fake: FakeTelegram, chat_id: int, kind: str) -> dict[str, Any] | N
     return found[-1] if found else None
 
 
+MY_TURN = "#tiles .tile.playable, #ends button"
+"""What a turn shows: a playable tile, or the pass button when no tile fits."""
+
+
 async def tap_my_turn(page: Any) -> None:
-    """Tap the first playable tile, and the first end when it fits both."""
-    await page.locator("#tiles .tile.playable").first.click()
+    """Tap the first playable tile, and the first end when it fits both; with no tile
+    that fits, the pass button (the deal is the bot's own, so either can come)."""
+    playable = page.locator("#tiles .tile.playable")
+    if await playable.count():
+        await playable.first.click()
     ends = page.locator("#ends button")
     if await ends.count() and await ends.first.is_visible():
         await ends.first.click()
@@ -158,7 +165,7 @@ async def test_a_player_plays_from_the_mini_app_and_the_group_board_follows(
         table_id = frames.of("table")[-1]["table"]
         taps = 0
         while taps < 3:
-            await phone.wait_for_selector("#tiles .tile.playable", timeout=60000)
+            await phone.wait_for_selector(MY_TURN, timeout=60000)
             before_board, before_move = board_updates(telegram), frames.of("table")[-1]["move"]
             await tap_my_turn(phone)
             taps += 1
