@@ -17,7 +17,7 @@ from pathlib import Path
 
 from storage import DEFAULT_DB_PATH, is_postgres_url, redact_dsn
 
-__all__ = ["BackupError", "backup_database", "is_sqlite_file", "main"]
+__all__ = ["BackupError", "backup_database", "copy_path", "is_sqlite_file", "main"]
 
 
 class BackupError(Exception):
@@ -37,6 +37,13 @@ def is_sqlite_file(path: Path) -> bool:
         return False
 
 
+def copy_path(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> Path:
+    """Where a backup of ``source`` to ``dest`` goes: ``dest``, or in it under the
+    source's name when it is a folder."""
+    dest_path = Path(dest)
+    return dest_path / Path(source).name if dest_path.is_dir() else dest_path
+
+
 def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> Path:
     """Copy the database at ``source`` to ``dest`` while it is in use.
 
@@ -50,11 +57,9 @@ def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]
         BackupError: ``source`` does not exist, ``dest`` is the source or a file that is
             not a database, or the copy fails its check.
     """
-    source_path, dest_path = Path(source), Path(dest)
+    source_path, dest_path = Path(source), copy_path(source, dest)
     if not source_path.is_file():
         raise BackupError(f"no database at {source_path}")
-    if dest_path.is_dir():
-        dest_path = dest_path / source_path.name
     if dest_path.resolve() == source_path.resolve():
         raise BackupError("the backup must go to another file")
     if dest_path.is_dir() or (dest_path.exists() and not is_sqlite_file(dest_path)):
@@ -103,8 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 1
     dest: Path = args.dest
-    target = dest / Path(source).name if dest.is_dir() else dest
-    replaced = target.exists()
+    replaced = copy_path(source, dest).exists()
     try:
         copy = backup_database(source, dest)
     except (BackupError, sqlite3.Error, OSError) as exc:
