@@ -52,6 +52,7 @@ __all__ = [
     "StoredMatch",
     "UnknownMatchError",
     "UnknownPlayerError",
+    "db_target",
     "default_db_path",
     "is_postgres_url",
     "open_storage",
@@ -65,7 +66,15 @@ DEFAULT_DB_PATH = "domino.db"
 
 def default_db_path() -> Path:
     """The database path: the ``DOMINO_DB`` environment variable, else ``domino.db``."""
-    return Path(os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH)
+    return Path(db_target())
+
+
+def db_target(path: str | os.PathLike[str] | None = None) -> str:
+    """The database a command means: ``path``, else the ``DOMINO_DB`` environment
+    variable, else ``domino.db``; a SQLite path or a ``postgresql://`` URL, kept a string
+    (a ``Path`` would fold the URL's ``//``)."""
+    given = os.fspath(path) if path is not None else ""
+    return given or os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
 
 
 def is_postgres_url(target: object) -> bool:
@@ -89,7 +98,7 @@ async def open_storage(path: str | os.PathLike[str] | None = None) -> Storage:
     Raises:
         SchemaError: the database was written by a newer schema.
     """
-    target = path if path is not None else os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
+    target = db_target(path)
     if is_postgres_url(target):
         from storage.postgres import PostgresStorage
 
@@ -108,7 +117,7 @@ async def pending_migrations(path: str | os.PathLike[str] | None = None) -> list
         SchemaError: a newer version's database (opening refuses it too).
         sqlite3.Error, OSError, asyncpg.PostgresError: it cannot be read.
     """
-    target = path if path is not None else os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
+    target = db_target(path)
     if is_postgres_url(target):
         from storage.postgres import pending_migrations as pending_in_postgres
 

@@ -15,7 +15,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from storage import DEFAULT_DB_PATH, is_postgres_url, redact_dsn
+from storage import db_target, is_postgres_url, redact_dsn
 
 __all__ = ["BackupError", "backup_database", "copy_path", "is_sqlite_file", "main"]
 
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         "--db", default=None, help="database to copy (default: $DOMINO_DB or domino.db)"
     )
     args = parser.parse_args(argv)
-    source: str = args.db or os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
+    source = db_target(args.db)
     if is_postgres_url(source):
         print(
             f"backup failed: {redact_dsn(source)} is a PostgreSQL database; this command"

@@ -630,10 +630,15 @@ class SqliteStorage(Storage):
 
         Raises:
             SchemaError: the database was written by a newer schema.
+            sqlite3.Error: ``path`` cannot be a database (a folder, not writable).
         """
         target = os.fspath(path)
         if target != ":memory:":
             Path(target).parent.mkdir(parents=True, exist_ok=True)
+            # A path that cannot be a database (a folder, no permission) fails here, at
+            # once: failing inside aiosqlite's connect leaves its thread to answer a loop
+            # that may be closed by then (a traceback at exit).
+            sqlite3.connect(target).close()
         conn = await aiosqlite.connect(target, isolation_level=None)
         storage = cls(conn, target)
         try:

@@ -13,9 +13,9 @@ def missing_database(db: str | os.PathLike[str] | None) -> Path | None:
     ``domino.db``) when it does not exist, else None (it exists, or ``db`` is a
     PostgreSQL URL or ``:memory:``). Looking must not create it: an empty database would
     pass for the bot's own."""
-    from storage import DEFAULT_DB_PATH, is_postgres_url
+    from storage import db_target, is_postgres_url
 
-    target = os.fspath(db) if db is not None else os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
+    target = db_target(db)
     if is_postgres_url(target) or target == ":memory:":
         return None
     path = Path(target)

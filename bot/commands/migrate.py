@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 
 HELP = "copy the SQLite database into an empty PostgreSQL database"
@@ -35,12 +34,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from storage import DEFAULT_DB_PATH, is_postgres_url, redact_dsn
+    from storage import db_target, is_postgres_url, redact_dsn
 
     if not is_postgres_url(args.to):
         print("domino migrate: --to must be a postgresql:// or postgres:// URL", file=sys.stderr)
         return 2
-    source = args.source or os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
+    source = db_target(args.source)
     if is_postgres_url(source):
         print(
             f"domino migrate: the source must be a SQLite file, not {redact_dsn(source)}",

@@ -61,13 +61,13 @@ async def _main(args: argparse.Namespace) -> int:
     from bot.core import TablesHeldElsewhere
     from bot.present.i18n import translator
     from bot.terminal import play, terminal_width
-    from storage import DEFAULT_DB_PATH, open_storage, redact_dsn
+    from storage import db_target, open_storage, redact_dsn
     from storage.base import SchemaError
 
     try:
         storage = await open_storage(args.db)
     except (sqlite3.Error, SchemaError, OSError) as exc:
-        db = args.db or os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
+        db = db_target(args.db)
         print(f"domino play: cannot open {redact_dsn(db)}: {exc}", file=sys.stderr)
         return 2
     try:
@@ -92,7 +92,7 @@ async def _main(args: argparse.Namespace) -> int:
             _(
                 "Another domino play is running on this database ({db}). Close it "
                 "first, or use another one with --db.",
-                db=args.db or os.environ.get("DOMINO_DB", "domino.db"),
+                db=redact_dsn(db_target(args.db)),
             ),
             file=sys.stderr,
         )

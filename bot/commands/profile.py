@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sqlite3
 import sys
 from dataclasses import replace
@@ -71,13 +70,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bot.commands import missing_database, no_database
-    from storage import DEFAULT_DB_PATH, pending_migrations, redact_dsn
+    from storage import db_target, pending_migrations, redact_dsn
 
     missing = missing_database(args.db)
     if missing is not None:
         print(f"domino profile: {no_database(missing)}; `domino play` creates it", file=sys.stderr)
         return 2
-    db = args.db or os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
+    db = db_target(args.db)
     try:
         pending = asyncio.run(pending_migrations(db))
     except (SchemaError, sqlite3.Error, OSError) as exc:

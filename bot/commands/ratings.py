@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -47,9 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bot.commands import missing_database, no_database
-    from storage import DEFAULT_DB_PATH, is_postgres_url, redact_dsn
+    from storage import db_target, is_postgres_url, redact_dsn
 
-    target: str = args.db or os.environ.get("DOMINO_DB") or DEFAULT_DB_PATH
+    target = db_target(args.db)
     check: bool = args.check
     missing = missing_database(target)
     if missing is not None:
