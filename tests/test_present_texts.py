@@ -4,17 +4,20 @@ player sends as text is read, and the move buttons it must agree with."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from bot.core import ChatRef, MoveChoice, PlayerRef, SeatInfo, YourTiles, encode_press
 from bot.present.texts import (
     PLACE_CHARS,
     MoveKey,
+    choices_named,
     move_buttons,
     move_key,
     short_place,
     typed_move_label,
 )
 from engine.match import Match
+from engine.moves import Move, Side
 from engine.rules import find_preset
 from engine.views import seat_view
 
@@ -86,3 +89,96 @@ def test_every_move_button_reads_back_as_its_own_move_and_no_other() -> None:
             assert len(set(keys)) == len(keys) == len(moves)
             checked += 1
     assert checked >= 50  # positions mid-hand, in both languages
+
+
+def _turn(match: Match, language: str) -> YourTiles:
+    """The seat to move's turn as the core offers it (table "t", hand 1, move 1)."""
+    seat = match.hand.turn
+    view = seat_view(match, seat)
+    return YourTiles(
+        table_id="t",
+        chat=ChatRef("telegram", "-1"),
+        to=PlayerRef("telegram", "1", "Ana", language),
+        seat=seat,
+        view=view,
+        moves=tuple(
+            MoveChoice(m, m.code(), encode_press("t", 1, 1, m.code())) for m in view.legal_moves()
+        ),
+        hand_number=1,
+        move_number=1,
+        is_your_turn=True,
+        deadline=None,
+        seats=tuple(SeatInfo(seat=i, name=f"P{i}") for i in range(4)),
+    )
+
+
+def _positions(want: Callable[[Match], bool], count: int) -> list[Match]:
+    """``count`` positions mid-hand (random plays from seeded deals) where ``want`` holds."""
+    rng = random.Random(5)
+    found: list[Match] = []
+    while len(found) < count:
+        match = Match.new(find_preset("venezolano"), rng)
+        for _ in range(rng.randrange(1, 16)):
+            if match.hand.is_over:
+                break
+            match = match.apply(rng.choice(match.hand.legal_moves()))
+        if not match.hand.is_over and want(match):
+            found.append(match)
+    return found
+
+
+def _same_ends_and_a_tile_for_them(match: Match) -> bool:
+    ends = match.hand.ends
+    moves = match.hand.legal_moves()
+    return (
+        ends is not None
+        and ends[0] == ends[1]
+        and any(m.tile is not None and not m.tile.is_double for m in moves)
+    )
+
+
+def test_with_both_ends_on_one_number_a_tile_is_played_on_the_end_named() -> None:
+    for match in _positions(_same_ends_and_a_tile_for_them, 10):
+        tile = next(m.tile for m in match.hand.legal_moves() if m.tile and not m.tile.is_double)
+        assert tile is not None
+        for language, left, right in (("es", "izq.", "der."), ("en", "left", "right")):
+            event = _turn(match, language)
+            for word, side in ((left, Side.LEFT), (right, Side.RIGHT)):
+                typed = move_key(f"{tile} {word}")
+                assert typed is not None
+                move = Move(tile, side)
+                assert choices_named(event, typed) == [
+                    MoveChoice(move, move.code(), encode_press("t", 1, 1, move.code()))
+                ], (tile, word)
+                # the core takes it: that end is legal, and the line grows there
+                assert match.hand.resolve(move) == move
+            plain = move_key(str(tile))
+            assert plain is not None
+            assert [c.move for c in choices_named(event, plain)] == [Move(tile, Side.RIGHT)]
+
+
+def _ends_differ_and_a_tile_fits_one(match: Match) -> bool:
+    ends = match.hand.ends
+    moves = match.hand.legal_moves()
+    tiles = [m.tile for m in moves]
+    return (
+        ends is not None
+        and ends[0] != ends[1]
+        and any(m.tile is not None and tiles.count(m.tile) == 1 for m in moves)
+    )
+
+
+def test_a_side_named_for_a_tile_that_fits_one_end_is_played_there_or_refused() -> None:
+    for match in _positions(_ends_differ_and_a_tile_fits_one, 10):
+        moves = match.hand.legal_moves()
+        tiles = [m.tile for m in moves]
+        move = next(m for m in moves if m.tile is not None and tiles.count(m.tile) == 1)
+        assert move.side is not None
+        other = Side.LEFT if move.side is Side.RIGHT else Side.RIGHT
+        event = _turn(match, "es")
+        words = {Side.LEFT: "izq.", Side.RIGHT: "der."}
+        fits = move_key(f"{move.tile} {words[move.side]}")
+        fits_not = move_key(f"{move.tile} {words[other]}")
+        assert fits is not None and fits_not is not None
+        assert [c.move for c in choices_named(event, fits)] == [move]
+        assert choices_named(event, fits_not) == []

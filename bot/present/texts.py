@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from bot.core.buttons import encode_press
 from bot.core.commands import (
     CloseTable,
     Command,
@@ -22,6 +23,7 @@ from bot.core.events import MoveChoice, Refusal, Reply, TableClosed, YourTiles
 from bot.core.vocabulary import CloseReason, PressKind, RefusalReason
 from bot.present.i18n import refusal_text, translator
 from bot.present.labels import allowed_text, option_word, preset_label
+from engine.moves import Move, Side
 from render import move_labels
 
 __all__ = [
@@ -195,12 +197,35 @@ def move_key(text: str) -> MoveKey | None:
 def choices_named(event: YourTiles, typed: MoveKey) -> list[MoveChoice]:
     """The legal moves of ``event`` that a typed move names (its place aside): one, or
     none when that move cannot be played now (a tile not held, one that does not fit, a
-    side missing where the tile fits both ends)."""
-    return [
+    side missing where the tile fits both ends, an end it does not fit).
+
+    A side named where its button names none is kept: ``6-4 izq.`` is the 6-4 when it
+    fits the left end only, and on the left when both open ends show the same number
+    (the engine offers one move there, on the right, but takes either end: records.md;
+    the end chosen shapes the line). A side on the opening tile names nothing.
+    """
+    named = [
         choice
         for choice, label in move_buttons(event)
         if (key := move_key(label)) is not None and key.move == typed.move
     ]
+    tile, _sep, side_name = typed.move.partition(" ")
+    if named or not side_name:
+        return named
+    side = Side(side_name)
+    ends = event.view.ends
+    for choice in event.moves:
+        move = choice.move
+        if move.tile is None or move.side is None or str(move.tile) != tile:
+            continue
+        if move.side is side:
+            return [choice]
+        if ends is not None and ends[0] == ends[1]:
+            mirrored = Move(move.tile, side)
+            code = mirrored.code()
+            payload = encode_press(event.table_id, event.hand_number, event.move_number, code)
+            return [MoveChoice(move=mirrored, code=code, payload=payload)]
+    return []
 
 
 _SEATING: tuple[type[Command] | PressKind, ...] = (
