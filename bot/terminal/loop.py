@@ -269,6 +269,7 @@ async def _command(
         reply = await manager.handle(PressButton(me, choice.payload, chat))
     elif rest and word != "e":
         port.say(help_text(_, me.language))
+        port.remind_turn()
         return
     elif word == "e":
         reply = await manager.handle(Emote(me, emote_from_input(rest), chat, table_id))
@@ -286,6 +287,7 @@ async def _command(
         found = await search
         for line in analysis_text(found, me.language).splitlines():
             port.say(line)
+        port.remind_turn()  # the turn it may have pushed up the screen still waits
         return
     elif word == "b":
         reply = await manager.handle(ComeBack(me, chat, table_id))
@@ -293,6 +295,7 @@ async def _command(
         reply = await manager.handle(Leave(me, chat, table_id))
     else:
         port.say(help_text(_, me.language))
+        port.remind_turn()
         return
     if reply.refusal is not None:
         port.say(f"  ! {refused(reply.refusal)}")

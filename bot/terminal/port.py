@@ -322,6 +322,17 @@ class TerminalPort:
         self.say_list(
             _("Your tiles: {tiles}", tiles=_ITEM), [tile_text(t) for t in view.tiles], " "
         )
+        self._say_moves(tiles)
+
+    def remind_turn(self) -> None:
+        """Print the turn's moves and the seconds left again, when the player still has
+        to move (after the help or an analysis pushed them up the screen)."""
+        if self.prompt is not None:
+            self._say_moves(self.prompt)
+
+    def _say_moves(self, tiles: YourTiles) -> None:
+        """ "Your turn (45 s): 1) 6-4 left  2) 6-4 right", the seconds counted now."""
+        _ = self._
         choices = choice_items(tiles)
         if tiles.deadline is not None:
             seconds = max(0, math.ceil(tiles.deadline - self.clock.now()))
