@@ -354,3 +354,90 @@ async def test_a_asks_for_the_analysis_of_the_last_finished_hand():
     after = text.splitlines()[text.splitlines().index(found[-1]) + 1 :]
     costly = [line for line in after[:3] if line.startswith("Jugada ")]
     assert all(" costó ~" in line for line in costly)  # one move a line
+
+
+# Seed 7: the left opponent opens hand 1 with the 6-6; you may play the 6-2 or the 6-5, on
+# either end of the line (both show a 6).
+
+
+def test_with_both_ends_on_one_number_a_tile_is_played_on_the_end_typed():
+    for language, typed, played, line in (
+        ("es", "6-5 izq.", "  Juegas [6|5] a la izquierda.\n", "[5|6][6|6]"),
+        ("en", "6-2 right", "  You play [6|2] on the right.\n", "[6|6][6|2]"),
+    ):
+        terminal = TerminalProcess(worker(7, language=language), clock=True)
+        try:
+            terminal.advance(2)  # the countdown, and the opening 6-6
+            terminal.read_until("1) 6-2  2) 6-5\n")
+            terminal.type(typed)
+            assert terminal.read_until(played) == f"{typed}\n{played}"
+            terminal.advance(3)  # the three robots
+            turn = terminal.read_until("): 1) ")
+            assert line in turn  # the line grew on the end named
+        finally:
+            terminal.close()
+        assert terminal.error_text == ""
+
+
+def test_the_turns_moves_are_shown_again_after_the_help():
+    terminal = TerminalProcess(worker(7), clock=True)
+    help_line = help_text(translator("es"), "es")
+    try:
+        terminal.advance(2)  # the countdown, and the opening 6-6
+        terminal.read_until("Te toca (45 s): 1) 6-2  2) 6-5\n")
+        for typed in ("h", "?", "hmm"):
+            terminal.type(typed)
+            answer = terminal.read_until("Te toca (45 s): 1) 6-2  2) 6-5\n")
+            lines = answer.replace("\n  ", " ").split("\n")  # the help, unwrapped
+            assert lines == [typed, help_line, "Te toca (45 s): 1) 6-2  2) 6-5", ""]
+        terminal.type("1")
+        assert terminal.read_until("derecha.\n") == "1\n  Juegas [6|2] a la derecha.\n"
+    finally:
+        terminal.close()
+    assert terminal.error_text == ""
+
+
+def test_the_turns_moves_are_shown_again_after_an_analysis():
+    terminal = _at_the_first_turn()  # seed 11
+    try:
+        terminal.type("1")  # the 6-6; then always the first move, to hand 2
+        while True:
+            terminal.read_until("1\n  ")  # your move ("Juegas …", "Pasas.") is played
+            terminal.read_until("\n")
+            terminal.advance(10)  # the robots, the hand's end and the next's start
+            shown = terminal.read_until("Te toca (")
+            prompt = "Te toca (" + terminal.read_until("\n")
+            if "— Mano 2 —" in shown:
+                break
+            terminal.type("1")
+        assert prompt == "Te toca (45 s): 1) 4-0 izq.  2) 4-0 der.  3) 4-1  4) 5-4  5) 6-4\n"
+        terminal.type("a")  # the last advance went on 4 s past this turn's start
+        answer = terminal.read_until("Te toca (41 s): 1) 4-0 izq.  2) 4-0 der.  3) 4-1  ")
+        lines = answer.split("\n")
+        assert lines[:2] == ["a", "Analizando tu última mano…"]
+        assert lines[2].startswith("Mano 1: precisión ")  # the analysis, then the turn
+        assert lines[-1] == "Te toca (41 s): 1) 4-0 izq.  2) 4-0 der.  3) 4-1  "
+        assert terminal.read_until("\n") == "4) 5-4  5) 6-4\n"
+    finally:
+        terminal.close()
+    assert terminal.error_text == ""
+
+
+def test_q_says_how_to_leave_for_good_and_a_second_q_does_and_ends_the_program():
+    terminal = _at_the_first_turn()  # seed 11
+    try:
+        terminal.type("q")
+        first = terminal.read_until("bote).\n").replace("\n  ", " ")
+        assert first == (
+            "q\nAhora juega un robot por ti. Escribe b antes de 5 minutos para volver a tu "
+            "asiento; otra q te levanta de la partida del todo (tu apuesta se queda en el "
+            "bote).\n"
+        )
+        terminal.type("q")
+        assert terminal.read_until("$990.\n") == (
+            "q\nDejaste la partida: tu apuesta se queda en el bote.\nTu saldo: $990.\n"
+        )
+        assert terminal.process.wait(timeout=30) == 0
+    finally:
+        terminal.close()
+    assert terminal.error_text == ""
