@@ -17,7 +17,15 @@ from pathlib import Path
 
 from storage import db_target, is_postgres_url, redact_dsn
 
-__all__ = ["BackupError", "backup_database", "copy_path", "is_sqlite_file", "main"]
+__all__ = [
+    "BackupError",
+    "add_arguments",
+    "backup_database",
+    "copy_path",
+    "is_sqlite_file",
+    "main",
+    "names_folder",
+]
 
 
 class BackupError(Exception):
@@ -37,25 +45,39 @@ def is_sqlite_file(path: Path) -> bool:
         return False
 
 
+def names_folder(dest: str | os.PathLike[str]) -> bool:
+    """Whether ``dest`` is written as a folder: it ends in a path separator (``backups/``),
+    whether or not that folder exists yet."""
+    separators = tuple(sep for sep in (os.sep, os.altsep) if sep)
+    return os.fspath(dest).endswith(separators)
+
+
 def copy_path(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> Path:
     """Where a backup of ``source`` to ``dest`` goes: ``dest``, or in it under the
-    source's name when it is a folder."""
-    dest_path = Path(dest)
-    return dest_path / Path(source).name if dest_path.is_dir() else dest_path
+    source's name when it is a folder (one that exists, or a name ending in a path
+    separator: ``backups/`` is a folder, made if missing, never a file named
+    ``backups``)."""
+    dest_path = Path(dest)  # a Path drops the trailing separator: look at ``dest`` first
+    if names_folder(dest) or dest_path.is_dir():
+        return dest_path / Path(source).name
+    return dest_path
 
 
 def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> Path:
     """Copy the database at ``source`` to ``dest`` while it is in use.
 
-    ``dest`` may be a folder (the copy keeps the source's name there) or a file: a missing
-    one, or an earlier copy, which is replaced. Nothing is left behind when it fails.
+    ``dest`` may be a folder (the copy keeps the source's name there; a name ending in a
+    path separator is a folder, made if missing) or a file: a missing one, or an earlier
+    copy, which is replaced. Missing folders on the way are made, as ``mkdir -p`` does.
+    Nothing is left behind when it fails.
 
     Returns:
         the path of the copy.
 
     Raises:
         BackupError: ``source`` does not exist, ``dest`` is the source or a file that is
-            not a database, or the copy fails its check.
+            not a database, a file stands where ``dest`` needs a folder, or the copy fails
+            its check.
     """
     source_path, dest_path = Path(source), copy_path(source, dest)
     if not source_path.is_file():
@@ -64,6 +86,11 @@ def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]
         raise BackupError("the backup must go to another file")
     if dest_path.is_dir() or (dest_path.exists() and not is_sqlite_file(dest_path)):
         raise BackupError(f"{dest_path} is there and is not a database: choose another name")
+    for folder in dest_path.parents:  # the deepest one there must be a folder
+        if folder.exists():
+            if not folder.is_dir():
+                raise BackupError(f"{folder} is a file, not a folder: choose another name")
+            break
     dest_path.parent.mkdir(parents=True, exist_ok=True)
     partial = dest_path.with_name(dest_path.name + ".partial")
     partial.unlink(missing_ok=True)
@@ -88,16 +115,24 @@ def backup_database(source: str | os.PathLike[str], dest: str | os.PathLike[str]
     return dest_path
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments (``DEST``, ``--db``), for ``domino backup`` too. ``DEST``
+    stays a string: a trailing separator (``backups/``) says it is a folder."""
+    parser.add_argument(
+        "dest", help="file or folder to write the copy to (DIR/: a folder, made if missing)"
+    )
+    parser.add_argument(
+        "--db", default=None, help="database to copy (default: $DOMINO_DB or domino.db)"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: back up the bot's database (``DOMINO_DB``, default ``domino.db``)."""
     parser = argparse.ArgumentParser(
         prog="python -m storage.backup",
         description="Copy the bot's database safely while the bot runs.",
     )
-    parser.add_argument("dest", type=Path, help="file (or folder) to write the copy to")
-    parser.add_argument(
-        "--db", default=None, help="database to copy (default: $DOMINO_DB or domino.db)"
-    )
+    add_arguments(parser)
     args = parser.parse_args(argv)
     source = db_target(args.db)
     if is_postgres_url(source):
@@ -107,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
-    dest: Path = args.dest
+    dest: str = args.dest
     replaced = copy_path(source, dest).exists()
     try:
         copy = backup_database(source, dest)
