@@ -144,3 +144,19 @@ def test_the_domino_robot_example_answers_what_the_readme_shows():
     )
     assert answered.returncode == 0, answered.stderr
     assert answered.stdout == lines[at + 1] + "\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "heading", "second_q"),
+    [
+        ("README.md", "## Play in the terminal", "a second `q` leaves the match for good"),
+        ("README.es.md", "## Jugar en la terminal", "otra `q` te levanta de la partida del todo"),
+    ],
+)
+def test_the_terminal_section_says_a_second_q_leaves_the_match_for_good(
+    name: str, heading: str, second_q: str
+):
+    text = readme(name)
+    start = text.index(heading)
+    section = text[start : text.index("\n## ", start + 1)]
+    assert second_q in " ".join(section.split())  # as the program says after the first q
