@@ -211,3 +211,16 @@ def test_the_prompt_shows_the_running_score_and_the_target(second_hand: str):
         "Tus fichas: [2|2] [4|0] [4|1] [5|4] [6|1] [6|4] [6|5]\n"
         "Te toca (45 s): 1) 4-0 izq.  2) 4-0 der.  3) 4-1  4) 5-4  5) 6-4\n"
     )
+
+
+async def test_a_is_offered_after_each_hand_but_the_last_when_nothing_more_can_be_typed():
+    _, text, _ = await run_script("1\n" * 400)
+    hint = "Escribe a para ver qué debiste jugar en esta mano."
+    hands = re.findall(r"\n— Mano (\d+) —", text)
+    assert len(hands) >= 2
+    assert text.count(hint) == len(hands) - 1
+    for number in hands[1:]:  # said as the next hand starts
+        assert f"\n{hint}\n\n— Mano {number} —" in text
+    last = text[text.rindex("\nMano " + hands[-1] + ": ") :]
+    assert hint not in last
+    assert re.search(r"\n(¡Ganamos la partida|Ellos ganaron la partida) ", last)

@@ -106,6 +106,7 @@ class TerminalPort:
         self.result: MatchEnded | None = None
         self.closed: TableClosed | None = None
         self.board_error: str | None = None
+        self.analysis_hint = False  # "Type a …" waits for the next hand (:meth:`_hand_ended`)
         self.away = False
         self.broken = False
         self.stop = asyncio.Event()
@@ -201,6 +202,9 @@ class TerminalPort:
                 )
             )
         elif isinstance(event, HandStarted):
+            if self.analysis_hint:  # the match went on: a can be typed
+                self.analysis_hint = False
+                self.say(_("Type a to see what you should have played in this hand."))
             self.say("")
             if event.starter == self.my_seat:
                 self.say(_("— Hand {number} — you open.", number=event.hand_number))
@@ -380,7 +384,9 @@ class TerminalPort:
                 score=self.score_text(event.score),
             )
         )
-        self.say(_("Type a to see what you should have played in this hand."))
+        # said when the next hand starts: after the match's last hand the program ends
+        # and nothing more can be typed (the match's end is the core's to say)
+        self.analysis_hint = True
 
     def _match_ended(self, event: MatchEnded) -> None:
         _ = self._
