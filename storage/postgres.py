@@ -53,15 +53,12 @@ from storage.base import (
     DEFAULT_STAKE,
     LANGUAGES,
     TREND_SECONDS,
-    ChatRules,
     Fence,
-    FencedOut,
     InsufficientFunds,
     LedgerEntry,
     MatchClosedError,
     MatchSettlement,
     NotInMatchError,
-    OpenEscrow,
     PairRow,
     Player,
     PlayerRecord,
@@ -72,10 +69,8 @@ from storage.base import (
     RatingPoint,
     RebuildReport,
     Rival,
-    Storage,
     StorageError,
     StoredMatch,
-    TablesClaim,
     UnknownMatchError,
     UnknownPlayerError,
     check_notice,
@@ -86,9 +81,6 @@ from storage.base import (
 )
 from storage.common import (
     Plan,
-    canonical_chat_rules,
-    check_chat_language,
-    check_chat_move,
     check_platform_ids,
     check_results,
     display_name_or,
@@ -123,6 +115,7 @@ from storage.ratings import (
     season_key,
     streak_of,
 )
+from storage.sql import Op, PostgresTx, SqlStorage, TryAgain, check_fence
 
 if TYPE_CHECKING:
     Conn: TypeAlias = asyncpg.Connection[asyncpg.Record]
@@ -160,10 +153,6 @@ _RETRY: Final = (
     asyncpg.exceptions.DeadlockDetectedError,
     asyncpg.exceptions.UniqueViolationError,
 )
-
-
-class _TryAgain(Exception):
-    """Raised inside an operation that saw a concurrent writer: run it again."""
 
 
 # ------------------------------------------------------------------ migrations
@@ -565,15 +554,7 @@ def _fenced(fn: Callable[[Conn], Awaitable[T]], fence: Fence) -> Callable[[Conn]
     """``fn`` preceded by the check of ``fence`` in its transaction."""
 
     async def checked(conn: Conn) -> T:
-        held = await conn.fetchval(
-            "SELECT 1 FROM table_claims WHERE platform = $1 AND owner = $2 AND fence = $3"
-            " FOR SHARE",
-            fence.scope,
-            fence.owner,
-            fence.token,
-        )
-        if held is None:
-            raise FencedOut(fence)
+        await check_fence(PostgresTx(conn), fence)
         return await fn(conn)
 
     return checked
@@ -756,7 +737,7 @@ async def _check_ledger(conn: Conn) -> list[str]:
 # -------------------------------------------------------------------- storage
 
 
-class PostgresStorage(Storage):
+class PostgresStorage(SqlStorage):
     """The storage port on a PostgreSQL database (asyncpg).
 
     Open it with ``await PostgresStorage.open(dsn)``; close it with ``await close()``.
@@ -877,7 +858,7 @@ class PostgresStorage(Storage):
 
             try:
                 return await self._with_connection(once)
-            except (*_RETRY, _TryAgain):
+            except (*_RETRY, TryAgain):
                 if attempt == MAX_ATTEMPTS - 1:
                     raise
                 await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2**attempt)))
@@ -909,6 +890,13 @@ class PostgresStorage(Storage):
     async def _read(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
         """Run a read of one statement (or of rows that never change) on a connection."""
         return await self._with_connection(fn)
+
+    async def _query(self, op: Op[T]) -> T:
+        """A read of one statement (or of rows that never change)."""
+        return await self._read(lambda conn: op(PostgresTx(conn)))
+
+    async def _transact(self, op: Op[T], fence: Fence | None = None) -> T:
+        return await self._write(lambda conn: op(PostgresTx(conn)), fence)
 
     # ------------------------------------------------------------------ players
 
@@ -1603,292 +1591,3 @@ class PostgresStorage(Storage):
             )
         )
         return [StoredMatch(str(m), str(c), float(f), json.loads(r)) for m, c, f, r in rows]
-
-    # ------------------------------------------------------------ chat presets
-
-    async def get_chat_rules(self, chat: str) -> ChatRules | None:
-        row = await self._read(
-            lambda conn: conn.fetchrow(
-                "SELECT preset, overrides, changed_by, changed_at FROM chat_rules WHERE chat = $1",
-                chat,
-            )
-        )
-        if row is None:
-            return None
-        preset, overrides, changed_by, changed_at = row
-        return ChatRules(chat, str(preset), json.loads(overrides), changed_by, float(changed_at))
-
-    async def set_chat_rules(
-        self,
-        chat: str,
-        preset: str,
-        overrides: Mapping[str, object],
-        *,
-        changed_by: int,
-        now: float,
-    ) -> ChatRules:
-        check_now(now)
-        name, clean = canonical_chat_rules(preset, overrides)
-        text = to_json(clean)
-
-        async def write(conn: Conn) -> None:
-            await conn.execute(
-                "INSERT INTO chat_rules (chat, preset, overrides, changed_by, changed_at)"
-                " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (chat) DO UPDATE SET"
-                " preset = excluded.preset, overrides = excluded.overrides,"
-                " changed_by = excluded.changed_by, changed_at = excluded.changed_at",
-                chat,
-                name,
-                text,
-                changed_by,
-                now,
-            )
-
-        await self._write(write)
-        return ChatRules(chat, name, json.loads(text), changed_by, float(now))
-
-    # ------------------------------------------------------------ chat moves
-
-    async def move_chat(
-        self,
-        old: str,
-        new: str,
-        *,
-        tables: Mapping[str, dict[str, Any]] | None = None,
-        now: float,
-    ) -> None:
-        check_now(now)
-        check_chat_move(old, new)
-        snapshots = [(table_id, to_json(s), now) for table_id, s in (tables or {}).items()]
-
-        async def write(conn: Conn) -> None:
-            await conn.execute(
-                "SELECT pg_advisory_xact_lock_shared($1, $2)", LOCK_SPACE, RATINGS_LOCK
-            )
-            await conn.execute(
-                "SELECT pg_advisory_xact_lock($1, h) FROM"
-                " (SELECT DISTINCT hashtext(c) AS h FROM unnest($2::text[]) AS c) x ORDER BY h",
-                CHAT_LOCK_SPACE,
-                [old, new],
-            )
-            # the new chat's own rules are newer than the old chat's: they stay
-            await conn.execute(
-                "INSERT INTO chat_rules (chat, preset, overrides, changed_by, changed_at)"
-                " SELECT $2, preset, overrides, changed_by, changed_at FROM chat_rules"
-                " WHERE chat = $1 ON CONFLICT (chat) DO NOTHING",
-                old,
-                new,
-            )
-            await conn.execute("DELETE FROM chat_rules WHERE chat = $1", old)
-            await conn.execute(
-                "INSERT INTO chat_settings (chat, language, changed_by, changed_at)"
-                " SELECT $2, language, changed_by, changed_at FROM chat_settings"
-                " WHERE chat = $1 ON CONFLICT (chat) DO NOTHING",
-                old,
-                new,
-            )
-            await conn.execute("DELETE FROM chat_settings WHERE chat = $1", old)
-            for table in ("matches", "match_results", "match_seats"):
-                await conn.execute(f"UPDATE {table} SET chat = $2 WHERE chat = $1", old, new)
-            # the new chat's own rows (its period, a season it already played) stay
-            for table, same in (
-                ("chat_seasons", ""),
-                ("season_finals", " AND o.season = t.season"),
-                ("ratings", " AND o.season = t.season AND o.player_id = t.player_id"),
-            ):
-                await conn.execute(
-                    f"UPDATE {table} t SET chat = $2 WHERE t.chat = $1 AND NOT EXISTS"
-                    f" (SELECT 1 FROM {table} o WHERE o.chat = $2{same})",
-                    old,
-                    new,
-                )
-                await conn.execute(f"DELETE FROM {table} WHERE chat = $1", old)
-            await conn.execute(
-                "INSERT INTO player_chat_totals AS t (chat, player_id, matches_played,"
-                " matches_won, hands_won, dominoes, trancas_won, capicuas, last_played)"
-                " SELECT $2, player_id, matches_played, matches_won, hands_won, dominoes,"
-                " trancas_won, capicuas, last_played FROM player_chat_totals WHERE chat = $1"
-                " ON CONFLICT (chat, player_id) DO UPDATE SET"
-                " matches_played = t.matches_played + excluded.matches_played,"
-                " matches_won = t.matches_won + excluded.matches_won,"
-                " hands_won = t.hands_won + excluded.hands_won,"
-                " dominoes = t.dominoes + excluded.dominoes,"
-                " trancas_won = t.trancas_won + excluded.trancas_won,"
-                " capicuas = t.capicuas + excluded.capicuas,"
-                " last_played = GREATEST(t.last_played, excluded.last_played)",
-                old,
-                new,
-            )
-            await conn.execute("DELETE FROM player_chat_totals WHERE chat = $1", old)
-            if snapshots:
-                await conn.executemany(_SAVE_TABLE, snapshots)
-
-        await self._write(write)
-
-    async def get_chat_language(self, chat: str) -> str | None:
-        language = await self._read(
-            lambda conn: conn.fetchval("SELECT language FROM chat_settings WHERE chat = $1", chat)
-        )
-        return None if language is None else str(language)
-
-    async def set_chat_language(
-        self, chat: str, language: str, *, changed_by: int, now: float
-    ) -> None:
-        check_now(now)
-        check_chat_language(language)
-
-        async def write(conn: Conn) -> None:
-            await conn.execute(
-                "INSERT INTO chat_settings (chat, language, changed_by, changed_at)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (chat) DO UPDATE SET"
-                " language = excluded.language, changed_by = excluded.changed_by,"
-                " changed_at = excluded.changed_at",
-                chat,
-                language,
-                changed_by,
-                now,
-            )
-
-        await self._write(write)
-
-    # --------------------------------------------------------- table snapshots
-
-    async def save_table(
-        self,
-        table_id: str,
-        snapshot: dict[str, Any],
-        *,
-        now: float,
-        fence: Fence | None = None,
-    ) -> None:
-        check_now(now)
-        text = to_json(snapshot)
-
-        async def write(conn: Conn) -> None:
-            await conn.execute(_SAVE_TABLE, table_id, text, now)
-
-        await self._write(write, fence)
-
-    async def load_tables(self) -> list[dict[str, Any]]:
-        rows = await self._read(
-            lambda conn: conn.fetch(
-                "SELECT snapshot FROM table_snapshots ORDER BY saved_at, table_id"
-            )
-        )
-        return [json.loads(text) for (text,) in rows]
-
-    async def delete_table(self, table_id: str, *, fence: Fence | None = None) -> None:
-        async def write(conn: Conn) -> None:
-            await conn.execute("DELETE FROM table_snapshots WHERE table_id = $1", table_id)
-
-        await self._write(write, fence)
-
-    async def open_escrows(self) -> list[OpenEscrow]:
-        rows = await self._read(
-            lambda conn: conn.fetch(
-                "SELECT e.match_id, e.stake, e.created_at, h.player_id, h.status"
-                " FROM escrows e LEFT JOIN escrow_holders h ON h.match_id = e.match_id"
-                " WHERE e.state = 'open' ORDER BY e.created_at, e.match_id, h.position"
-            )
-        )
-        found: dict[str, OpenEscrow] = {}
-        for match_id, stake, created_at, pid, status in rows:
-            escrow = found.get(match_id)
-            if escrow is None:
-                escrow = found[match_id] = OpenEscrow(
-                    str(match_id), int(stake), {}, float(created_at)
-                )
-            if pid is not None:
-                escrow.holders[int(pid)] = str(status)
-        return list(found.values())
-
-    # ----------------------------------------------------------- table claims
-
-    async def tables_claim(self, platform: str) -> TablesClaim | None:
-        row = await self._read(
-            lambda conn: conn.fetchrow(
-                "SELECT owner, heartbeat_at, fence FROM table_claims"
-                " WHERE platform = $1 AND owner <> ''",
-                platform,
-            )
-        )
-        if row is None:
-            return None
-        return TablesClaim(platform, str(row[0]), float(row[1]), int(row[2]))
-
-    async def tables_claims(self) -> list[TablesClaim]:
-        rows = await self._read(
-            lambda conn: conn.fetch(
-                "SELECT platform, owner, heartbeat_at, fence FROM table_claims"
-                " WHERE owner <> '' ORDER BY platform COLLATE \"C\""
-            )
-        )
-        return [TablesClaim(str(p), str(o), float(h), int(f)) for p, o, h, f in rows]
-
-    async def claim_tables(
-        self, platform: str, owner: str, *, now: float, replacing: str | None
-    ) -> int | None:
-        check_now(now)
-
-        async def write(conn: Conn) -> int | None:
-            row = await conn.fetchrow(
-                "SELECT owner, fence FROM table_claims WHERE platform = $1 FOR UPDATE", platform
-            )
-            current = None if row is None or not row[0] else str(row[0])
-            if current not in (replacing, owner):
-                return None
-            if row is not None:
-                fence = int(row[1]) + (current != owner)
-                await conn.execute(
-                    "UPDATE table_claims SET owner = $2, heartbeat_at = $3, fence = $4"
-                    " WHERE platform = $1",
-                    platform,
-                    owner,
-                    now,
-                    fence,
-                )
-                return fence
-            status = await conn.execute(
-                "INSERT INTO table_claims (platform, owner, heartbeat_at, fence)"
-                " VALUES ($1, $2, $3, 1) ON CONFLICT (platform) DO NOTHING",
-                platform,
-                owner,
-                now,
-            )
-            if not _count(status):
-                raise _TryAgain  # another process claimed it meanwhile: compare again
-            return 1
-
-        return await self._write(write)
-
-    async def renew_tables_claim(self, platform: str, owner: str, *, now: float) -> bool:
-        check_now(now)
-
-        async def write(conn: Conn) -> bool:
-            status = await conn.execute(
-                "UPDATE table_claims SET heartbeat_at = $1 WHERE platform = $2 AND owner = $3",
-                now,
-                platform,
-                owner,
-            )
-            return _count(status) > 0
-
-        return await self._write(write)
-
-    async def release_tables(self, platform: str, owner: str) -> None:
-        async def write(conn: Conn) -> None:
-            await conn.execute(
-                "UPDATE table_claims SET owner = '', heartbeat_at = 0"
-                " WHERE platform = $1 AND owner = $2",
-                platform,
-                owner,
-            )
-
-        await self._write(write)
-
-
-_SAVE_TABLE: Final = (
-    "INSERT INTO table_snapshots (table_id, snapshot, saved_at) VALUES ($1, $2, $3)"
-    " ON CONFLICT (table_id) DO UPDATE SET snapshot = excluded.snapshot,"
-    " saved_at = excluded.saved_at"
-)

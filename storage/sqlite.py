@@ -30,15 +30,12 @@ from storage.base import (
     DEFAULT_STAKE,
     LANGUAGES,
     TREND_SECONDS,
-    ChatRules,
     Fence,
-    FencedOut,
     InsufficientFunds,
     LedgerEntry,
     MatchClosedError,
     MatchSettlement,
     NotInMatchError,
-    OpenEscrow,
     PairRow,
     Player,
     PlayerRecord,
@@ -49,10 +46,8 @@ from storage.base import (
     RatingPoint,
     RebuildReport,
     Rival,
-    Storage,
     StorageError,
     StoredMatch,
-    TablesClaim,
     UnknownMatchError,
     UnknownPlayerError,
     check_now,
@@ -62,9 +57,6 @@ from storage.base import (
 )
 from storage.common import (
     Plan,
-    canonical_chat_rules,
-    check_chat_language,
-    check_chat_move,
     check_platform_ids,
     check_results,
     display_name_or,
@@ -99,6 +91,7 @@ from storage.ratings import (
     season_key,
     streak_of,
 )
+from storage.sql import Op, SqliteTx, SqlStorage, check_fence, drive
 
 __all__ = ["SqliteStorage", "apply_migrations", "pending_migrations"]
 
@@ -395,16 +388,6 @@ def _rating_rows(db: Db, scope: Scope, player_ids: Sequence[int]) -> dict[int, R
     return {int(row[0]): RatingState(*row[1:]) for row in rows}
 
 
-def _check_fence(db: Db, fence: Fence) -> None:
-    """Raise :class:`FencedOut` unless ``fence`` is its scope's current claim."""
-    row = db.execute(
-        "SELECT 1 FROM table_claims WHERE platform = ? AND owner = ? AND fence = ?",
-        (fence.scope, fence.owner, fence.token),
-    ).fetchone()
-    if row is None:
-        raise FencedOut(fence)
-
-
 def _write_facts(db: Db, facts: MatchFacts) -> None:
     """Write a match's seats, seasons and rating changes (docs/ratings.md)."""
     db.execute(
@@ -598,7 +581,7 @@ def _check_ledger(db: Db) -> list[str]:
     return problems
 
 
-class SqliteStorage(Storage):
+class SqliteStorage(SqlStorage):
     """The storage port on one SQLite database file (WAL mode, one writer connection).
 
     Open it with ``await SqliteStorage.open(path)``; close it with ``await close()``.
@@ -693,7 +676,7 @@ class SqliteStorage(Storage):
             db.execute("BEGIN IMMEDIATE")
             try:
                 if fence is not None:
-                    _check_fence(db, fence)
+                    drive(check_fence(SqliteTx(db), fence))
                 result = fn(db)
             except BaseException:
                 if db.in_transaction:  # SQLite may have rolled back already (disk full)
@@ -703,6 +686,12 @@ class SqliteStorage(Storage):
             return result
 
         return await self._run(transaction)
+
+    async def _query(self, op: Op[T]) -> T:
+        return await self._run(lambda db: drive(op(SqliteTx(db))))
+
+    async def _transact(self, op: Op[T], fence: Fence | None = None) -> T:
+        return await self._write(lambda db: drive(op(SqliteTx(db))), fence)
 
     # ------------------------------------------------------------------ players
 
@@ -1302,254 +1291,3 @@ class SqliteStorage(Storage):
             ).fetchall()
         )
         return [StoredMatch(str(m), str(c), float(f), json.loads(r)) for m, c, f, r in rows]
-
-    # ------------------------------------------------------------ chat presets
-
-    async def get_chat_rules(self, chat: str) -> ChatRules | None:
-        row = await self._run(
-            lambda db: db.execute(
-                "SELECT preset, overrides, changed_by, changed_at FROM chat_rules WHERE chat = ?",
-                (chat,),
-            ).fetchone()
-        )
-        if row is None:
-            return None
-        preset, overrides, changed_by, changed_at = row
-        return ChatRules(chat, str(preset), json.loads(overrides), changed_by, float(changed_at))
-
-    async def set_chat_rules(
-        self,
-        chat: str,
-        preset: str,
-        overrides: Mapping[str, object],
-        *,
-        changed_by: int,
-        now: float,
-    ) -> ChatRules:
-        check_now(now)
-        name, clean = canonical_chat_rules(preset, overrides)
-        text = to_json(clean)
-        await self._write(
-            lambda db: db.execute(
-                "INSERT INTO chat_rules (chat, preset, overrides, changed_by, changed_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat) DO UPDATE SET"
-                " preset = excluded.preset, overrides = excluded.overrides,"
-                " changed_by = excluded.changed_by, changed_at = excluded.changed_at",
-                (chat, name, text, changed_by, now),
-            )
-        )
-        return ChatRules(chat, name, json.loads(text), changed_by, float(now))
-
-    # ------------------------------------------------------------ chat moves
-
-    async def move_chat(
-        self,
-        old: str,
-        new: str,
-        *,
-        tables: Mapping[str, dict[str, Any]] | None = None,
-        now: float,
-    ) -> None:
-        check_now(now)
-        check_chat_move(old, new)
-        snapshots = [(table_id, to_json(s), now) for table_id, s in (tables or {}).items()]
-
-        def write(db: Db) -> None:
-            # the new chat's own rules are newer than the old chat's: they stay
-            db.execute(
-                "INSERT INTO chat_rules (chat, preset, overrides, changed_by, changed_at)"
-                " SELECT ?2, preset, overrides, changed_by, changed_at FROM chat_rules"
-                " WHERE chat = ?1 ON CONFLICT (chat) DO NOTHING",
-                (old, new),
-            )
-            db.execute("DELETE FROM chat_rules WHERE chat = ?", (old,))
-            db.execute(
-                "INSERT INTO chat_settings (chat, language, changed_by, changed_at)"
-                " SELECT ?2, language, changed_by, changed_at FROM chat_settings"
-                " WHERE chat = ?1 ON CONFLICT (chat) DO NOTHING",
-                (old, new),
-            )
-            db.execute("DELETE FROM chat_settings WHERE chat = ?", (old,))
-            db.execute("UPDATE matches SET chat = ?2 WHERE chat = ?1", (old, new))
-            db.execute("UPDATE match_results SET chat = ?2 WHERE chat = ?1", (old, new))
-            db.execute("UPDATE match_seats SET chat = ?2 WHERE chat = ?1", (old, new))
-            for table in ("chat_seasons", "season_finals", "ratings"):
-                # the new chat's own rows (its period, a season it already played) stay
-                db.execute(f"UPDATE OR IGNORE {table} SET chat = ?2 WHERE chat = ?1", (old, new))
-                db.execute(f"DELETE FROM {table} WHERE chat = ?", (old,))
-            db.execute(
-                "INSERT INTO player_chat_totals (chat, player_id, matches_played, matches_won,"
-                " hands_won, dominoes, trancas_won, capicuas, last_played)"
-                " SELECT ?2, player_id, matches_played, matches_won, hands_won, dominoes,"
-                " trancas_won, capicuas, last_played FROM player_chat_totals WHERE chat = ?1"
-                " ON CONFLICT (chat, player_id) DO UPDATE SET"
-                " matches_played = matches_played + excluded.matches_played,"
-                " matches_won = matches_won + excluded.matches_won,"
-                " hands_won = hands_won + excluded.hands_won,"
-                " dominoes = dominoes + excluded.dominoes,"
-                " trancas_won = trancas_won + excluded.trancas_won,"
-                " capicuas = capicuas + excluded.capicuas,"
-                " last_played = MAX(last_played, excluded.last_played)",
-                (old, new),
-            )
-            db.execute("DELETE FROM player_chat_totals WHERE chat = ?", (old,))
-            db.executemany(
-                "INSERT INTO table_snapshots (table_id, snapshot, saved_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (table_id) DO UPDATE SET snapshot = excluded.snapshot,"
-                " saved_at = excluded.saved_at",
-                snapshots,
-            )
-
-        await self._write(write)
-
-    async def get_chat_language(self, chat: str) -> str | None:
-        row = await self._run(
-            lambda db: db.execute(
-                "SELECT language FROM chat_settings WHERE chat = ?", (chat,)
-            ).fetchone()
-        )
-        return None if row is None else str(row[0])
-
-    async def set_chat_language(
-        self, chat: str, language: str, *, changed_by: int, now: float
-    ) -> None:
-        check_now(now)
-        check_chat_language(language)
-        await self._write(
-            lambda db: db.execute(
-                "INSERT INTO chat_settings (chat, language, changed_by, changed_at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (chat) DO UPDATE SET"
-                " language = excluded.language, changed_by = excluded.changed_by,"
-                " changed_at = excluded.changed_at",
-                (chat, language, changed_by, now),
-            )
-        )
-
-    # --------------------------------------------------------- table snapshots
-
-    async def save_table(
-        self,
-        table_id: str,
-        snapshot: dict[str, Any],
-        *,
-        now: float,
-        fence: Fence | None = None,
-    ) -> None:
-        check_now(now)
-        text = to_json(snapshot)
-        await self._write(
-            lambda db: db.execute(
-                "INSERT INTO table_snapshots (table_id, snapshot, saved_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (table_id) DO UPDATE SET snapshot = excluded.snapshot,"
-                " saved_at = excluded.saved_at",
-                (table_id, text, now),
-            ),
-            fence,
-        )
-
-    async def load_tables(self) -> list[dict[str, Any]]:
-        rows = await self._run(
-            lambda db: db.execute(
-                "SELECT snapshot FROM table_snapshots ORDER BY saved_at, table_id"
-            ).fetchall()
-        )
-        return [json.loads(text) for (text,) in rows]
-
-    async def delete_table(self, table_id: str, *, fence: Fence | None = None) -> None:
-        await self._write(
-            lambda db: db.execute("DELETE FROM table_snapshots WHERE table_id = ?", (table_id,)),
-            fence,
-        )
-
-    async def open_escrows(self) -> list[OpenEscrow]:
-        def read(db: Db) -> list[OpenEscrow]:
-            found: list[OpenEscrow] = []
-            rows = db.execute(
-                "SELECT match_id, stake, created_at FROM escrows WHERE state = 'open'"
-                " ORDER BY created_at, match_id"
-            ).fetchall()
-            for match_id, stake, created_at in rows:
-                holders = db.execute(
-                    "SELECT player_id, status FROM escrow_holders WHERE match_id = ?"
-                    " ORDER BY position",
-                    (match_id,),
-                ).fetchall()
-                found.append(
-                    OpenEscrow(
-                        str(match_id),
-                        int(stake),
-                        {int(p): str(status) for p, status in holders},
-                        float(created_at),
-                    )
-                )
-            return found
-
-        return await self._run(read)
-
-    async def tables_claim(self, platform: str) -> TablesClaim | None:
-        row = await self._run(
-            lambda db: db.execute(
-                "SELECT owner, heartbeat_at, fence FROM table_claims"
-                " WHERE platform = ? AND owner <> ''",
-                (platform,),
-            ).fetchone()
-        )
-        if row is None:
-            return None
-        return TablesClaim(platform, str(row[0]), float(row[1]), int(row[2]))
-
-    async def tables_claims(self) -> list[TablesClaim]:
-        rows = await self._run(
-            lambda db: db.execute(
-                "SELECT platform, owner, heartbeat_at, fence FROM table_claims"
-                " WHERE owner <> '' ORDER BY platform"
-            ).fetchall()
-        )
-        return [TablesClaim(str(p), str(o), float(h), int(f)) for p, o, h, f in rows]
-
-    async def claim_tables(
-        self, platform: str, owner: str, *, now: float, replacing: str | None
-    ) -> int | None:
-        check_now(now)
-
-        def write(db: Db) -> int | None:
-            row = db.execute(
-                "SELECT owner, fence FROM table_claims WHERE platform = ?", (platform,)
-            ).fetchone()
-            current = None if row is None or not row[0] else str(row[0])
-            if current not in (replacing, owner):
-                return None
-            fence = 0 if row is None else int(row[1])
-            if current != owner:
-                fence += 1
-            db.execute(
-                "INSERT INTO table_claims (platform, owner, heartbeat_at, fence)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (platform) DO UPDATE SET"
-                " owner = excluded.owner, heartbeat_at = excluded.heartbeat_at,"
-                " fence = excluded.fence",
-                (platform, owner, now, fence),
-            )
-            return fence
-
-        return await self._write(write)
-
-    async def renew_tables_claim(self, platform: str, owner: str, *, now: float) -> bool:
-        check_now(now)
-        changed = await self._write(
-            lambda db: (
-                db.execute(
-                    "UPDATE table_claims SET heartbeat_at = ? WHERE platform = ? AND owner = ?",
-                    (now, platform, owner),
-                ).rowcount
-            )
-        )
-        return bool(changed)
-
-    async def release_tables(self, platform: str, owner: str) -> None:
-        await self._write(
-            lambda db: db.execute(
-                "UPDATE table_claims SET owner = '', heartbeat_at = 0"
-                " WHERE platform = ? AND owner = ?",
-                (platform, owner),
-            )
-        )
