@@ -49,28 +49,17 @@ import asyncpg
 
 from storage import redact_dsn
 from storage.base import (
-    ACTIVE_SECONDS,
     DEFAULT_STAKE,
-    LANGUAGES,
-    TREND_SECONDS,
     Fence,
     InsufficientFunds,
     LedgerEntry,
     MatchClosedError,
     MatchSettlement,
     NotInMatchError,
-    PairRow,
     Player,
-    PlayerRecord,
     PlayerResult,
-    PlayerStats,
-    RankRow,
-    Rating,
-    RatingPoint,
     RebuildReport,
-    Rival,
     StorageError,
-    StoredMatch,
     UnknownMatchError,
     UnknownPlayerError,
     check_notice,
@@ -99,21 +88,15 @@ from storage.ratings import (
     ALL_CHATS,
     ALL_TIME,
     DEFAULT_PERIOD,
-    PROVISIONAL_MATCHES,
     MatchFacts,
     RatingBook,
     RatingState,
     Scope,
     SeasonPeriod,
     compare_ratings,
-    display_rating,
-    due_finals,
     facts_of,
-    pair_order,
     rating_changes,
-    rating_of,
     season_key,
-    streak_of,
 )
 from storage.sql import Op, PostgresTx, SqlStorage, TryAgain, check_fence
 
@@ -605,24 +588,6 @@ async def _write_facts(conn: Conn, facts: MatchFacts) -> None:
     )
 
 
-def _rank_rows(rows: Sequence[Sequence[Any]]) -> list[RankRow]:
-    """Rating list rows (player id, name, mu, sigma, matches, trend display or None)."""
-    out = []
-    for pid, name, mu, sigma, matches, before in rows:
-        shown = display_rating(float(mu), float(sigma))
-        out.append(
-            RankRow(
-                int(pid),
-                str(name),
-                shown,
-                int(matches),
-                None if before is None else shown - int(before),
-                int(matches) < PROVISIONAL_MATCHES,
-            )
-        )
-    return out
-
-
 # --------------------------------------------------------------- the ledger check
 
 _OPERATION_CHECKS: Final[tuple[tuple[str, str], ...]] = (
@@ -891,9 +856,9 @@ class PostgresStorage(SqlStorage):
         """Run a read of one statement (or of rows that never change) on a connection."""
         return await self._with_connection(fn)
 
-    async def _query(self, op: Op[T]) -> T:
-        """A read of one statement (or of rows that never change)."""
-        return await self._read(lambda conn: op(PostgresTx(conn)))
+    async def _query(self, op: Op[T], *, snapshot: bool = False) -> T:
+        run = self._snapshot if snapshot else self._read
+        return await run(lambda conn: op(PostgresTx(conn)))
 
     async def _transact(self, op: Op[T], fence: Fence | None = None) -> T:
         return await self._write(lambda conn: op(PostgresTx(conn)), fence)
@@ -947,62 +912,6 @@ class PostgresStorage(SqlStorage):
             return Player(player_id, name, lang)
 
         return await self._write(write)
-
-    async def get_player(self, player_id: int) -> Player | None:
-        row = await self._read(
-            lambda conn: conn.fetchrow(
-                "SELECT id, display_name, language FROM players WHERE id = $1", player_id
-            )
-        )
-        return None if row is None else Player(int(row[0]), str(row[1]), str(row[2]))
-
-    async def find_player(self, platform: str, platform_user_id: str) -> Player | None:
-        row = await self._read(
-            lambda conn: conn.fetchrow(
-                "SELECT p.id, p.display_name, p.language FROM player_links l"
-                " JOIN players p ON p.id = l.player_id"
-                " WHERE l.platform = $1 AND l.platform_user_id = $2",
-                platform,
-                platform_user_id,
-            )
-        )
-        return None if row is None else Player(int(row[0]), str(row[1]), str(row[2]))
-
-    async def link_player(self, player_id: int, platform: str, platform_user_id: str) -> None:
-        check_platform_ids(platform, platform_user_id)
-
-        async def write(conn: Conn) -> None:
-            await _player_row(conn, player_id)
-            linked = await conn.fetchval(
-                "SELECT player_id FROM player_links WHERE platform = $1 AND platform_user_id = $2",
-                platform,
-                platform_user_id,
-            )
-            if linked is not None and linked != player_id:
-                raise ValueError(f"{platform} user {platform_user_id} is linked to another player")
-            if linked is None:
-                await conn.execute(
-                    "INSERT INTO player_links (platform, platform_user_id, player_id)"
-                    " VALUES ($1, $2, $3)",
-                    platform,
-                    platform_user_id,
-                    player_id,
-                )
-
-        await self._write(write)
-
-    async def set_player_language(self, player_id: int, language: str) -> None:
-        async def write(conn: Conn) -> None:
-            await _player_row(conn, player_id)
-            if language not in LANGUAGES:
-                raise ValueError(
-                    f"language must be one of {', '.join(LANGUAGES)} (got {language!r})"
-                )
-            await conn.execute(
-                "UPDATE players SET language = $1 WHERE id = $2", language, player_id
-            )
-
-        await self._write(write)
 
     # ------------------------------------------------------------------- wallet
 
@@ -1235,263 +1144,6 @@ class PostgresStorage(SqlStorage):
 
         return await self._write(write, fence)
 
-    async def player_stats(self, player_id: int) -> PlayerStats:
-        async def read(conn: Conn) -> asyncpg.Record:
-            await _player_row(conn, player_id)
-            row = await conn.fetchrow(
-                "SELECT COALESCE(SUM(matches_played), 0), COALESCE(SUM(matches_won), 0),"
-                " COALESCE(SUM(hands_won), 0), COALESCE(SUM(dominoes), 0),"
-                " COALESCE(SUM(trancas_won), 0), COALESCE(SUM(capicuas), 0), MAX(last_played)"
-                " FROM player_chat_totals WHERE player_id = $1",
-                player_id,
-            )
-            assert row is not None
-            return row
-
-        played, won, hands, dominoes, trancas, capicuas, last = await self._read(read)
-        return PlayerStats(
-            player_id,
-            int(played),
-            int(won),
-            int(hands),
-            int(dominoes),
-            int(trancas),
-            int(capicuas),
-            None if last is None else float(last),
-        )
-
-    async def top_by_balance(
-        self, chat: str | None, *, now: float, limit: int = 10
-    ) -> list[RankRow]:
-        check_now(now)
-        rows = await self._read(
-            lambda conn: conn.fetch(
-                "SELECT x.player_id, x.display_name, x.balance, x.played,"
-                " (SELECT COALESCE(SUM(e.amount), 0) FROM entries e"
-                " JOIN transactions tr ON tr.id = e.transaction_id"
-                " WHERE e.account_id = x.account_id AND tr.created_at > $4"
-                " AND tr.kind <> 'open')"
-                " FROM (SELECT t.player_id, p.display_name, a.balance, a.id AS account_id,"
-                " SUM(t.matches_played) AS played"
-                " FROM player_chat_totals t JOIN players p ON p.id = t.player_id"
-                " JOIN accounts a ON a.player_id = t.player_id"
-                " WHERE ($1::text IS NULL OR t.chat = $1)"
-                " GROUP BY t.player_id, p.id, a.id HAVING MAX(t.last_played) >= $2"
-                " ORDER BY a.balance DESC, played DESC, t.player_id LIMIT $3) x"
-                " ORDER BY x.balance DESC, x.played DESC, x.player_id",
-                chat,
-                now - ACTIVE_SECONDS,
-                max(limit, 0),
-                now - TREND_SECONDS,
-            )
-        )
-        # trend: what the balance changed by in the last TREND_SECONDS (the opening grant
-        # is where a balance starts, not a change)
-        return [RankRow(int(p), str(n), int(b), int(c), int(moved)) for p, n, b, c, moved in rows]
-
-    async def top_by_rating(
-        self, chat: str | None, *, now: float, limit: int = 10
-    ) -> list[RankRow]:
-        check_now(now)
-        rows = await self._read(
-            lambda conn: conn.fetch(
-                "SELECT r.player_id, p.display_name, r.mu, r.sigma, r.matches,"
-                " (SELECT ARRAY[h.mu, h.sigma] FROM rating_history h"
-                " WHERE h.player_id = r.player_id AND h.at <= $4 ORDER BY h.seq DESC LIMIT 1)"
-                " FROM ratings r JOIN players p ON p.id = r.player_id"
-                " WHERE r.chat = $1 AND r.season = $2"
-                " AND ($3::text IS NULL OR r.player_id IN"
-                " (SELECT player_id FROM player_chat_totals WHERE chat = $3))"
-                " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.player_id LIMIT $5",
-                ALL_CHATS,
-                ALL_TIME,
-                chat,
-                now - TREND_SECONDS,
-                max(limit, 0),
-            )
-        )
-        return _rank_rows(
-            [
-                (
-                    pid,
-                    name,
-                    mu,
-                    sigma,
-                    matches,
-                    None if before is None else display_rating(before[0], before[1]),
-                )
-                for pid, name, mu, sigma, matches, before in rows
-            ]
-        )
-
-    async def season_standings(self, chat: str, season: str, *, limit: int = 10) -> list[RankRow]:
-        rows = await self._read(
-            lambda conn: conn.fetch(
-                "SELECT r.player_id, p.display_name, r.mu, r.sigma, r.matches, NULL"
-                " FROM ratings r JOIN players p ON p.id = r.player_id"
-                " WHERE r.chat = $1 AND r.season = $2"
-                " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.player_id LIMIT $3",
-                chat,
-                season,
-                max(limit, 0),
-            )
-        )
-        return _rank_rows([tuple(row) for row in rows])
-
-    async def top_pairs(
-        self, chat: str | None, *, min_matches: int, limit: int = 10
-    ) -> list[PairRow]:
-        rows = await self._read(
-            lambda conn: conn.fetch(
-                "SELECT x.lo, x.hi, pa.display_name, pb.display_name, x.n, x.won FROM"
-                " (SELECT LEAST(a.player_id, b.player_id) AS lo,"
-                " GREATEST(a.player_id, b.player_id) AS hi, COUNT(*) AS n, SUM(a.won) AS won"
-                " FROM match_seats a"
-                " JOIN match_seats b ON b.match_id = a.match_id AND b.seat = a.seat + 2"
-                " WHERE ($1::text IS NULL OR a.chat = $1)"
-                " AND a.player_id IS NOT NULL AND b.player_id IS NOT NULL"
-                " GROUP BY 1, 2 HAVING COUNT(*) >= $2) x"
-                " JOIN players pa ON pa.id = x.lo JOIN players pb ON pb.id = x.hi",
-                chat,
-                min_matches,
-            )
-        )
-        pairs = [
-            PairRow((int(a), int(b)), (str(name_a), str(name_b)), int(n), int(won))
-            for a, b, name_a, name_b, n, won in rows
-        ]
-        pairs.sort(key=pair_order)
-        return pairs[: max(limit, 0)]
-
-    async def player_rating(
-        self, player_id: int, *, chat: str = ALL_CHATS, season: str = ALL_TIME
-    ) -> Rating | None:
-        async def read(conn: Conn) -> asyncpg.Record | None:
-            await _player_row(conn, player_id)
-            return await conn.fetchrow(
-                "SELECT mu, sigma, matches, wins, updated_at FROM ratings"
-                " WHERE chat = $1 AND season = $2 AND player_id = $3",
-                chat,
-                season,
-                player_id,
-            )
-
-        row = await self._read(read)
-        if row is None:
-            return None
-        state = RatingState(float(row[0]), float(row[1]), int(row[2]), int(row[3]), float(row[4]))
-        return rating_of(player_id, state)
-
-    async def rating_history(self, player_id: int, *, limit: int = 50) -> list[RatingPoint]:
-        async def read(conn: Conn) -> list[asyncpg.Record]:
-            await _player_row(conn, player_id)
-            return await conn.fetch(
-                "SELECT match_id, at, mu, sigma FROM rating_history WHERE player_id = $1"
-                " ORDER BY seq DESC LIMIT $2",
-                player_id,
-                max(limit, 0),
-            )
-
-        rows = await self._read(read)
-        return [
-            RatingPoint(str(m), float(at), display_rating(mu, sigma), float(mu), float(sigma))
-            for m, at, mu, sigma in reversed(rows)
-        ]
-
-    async def player_record(self, player_id: int) -> PlayerRecord:
-        async def read(conn: Conn) -> PlayerRecord:
-            await _player_row(conn, player_id)
-            rivals = []
-            for where in ("o.seat % 2 = m.seat % 2", "o.seat % 2 <> m.seat % 2"):
-                rows = await conn.fetch(
-                    "SELECT o.player_id, p.display_name, COUNT(*) AS n, SUM(m.won)"
-                    " FROM match_seats m JOIN match_seats o ON o.match_id = m.match_id"
-                    " AND o.seat <> m.seat JOIN players p ON p.id = o.player_id"
-                    f" WHERE m.player_id = $1 AND {where}"
-                    " GROUP BY o.player_id, p.id ORDER BY n DESC, o.player_id",
-                    player_id,
-                )
-                rivals.append(tuple(Rival(int(p), str(n), int(c), int(w)) for p, n, c, w in rows))
-            results = await conn.fetch(
-                "SELECT s.won FROM match_seats s JOIN matches m ON m.match_id = s.match_id"
-                " WHERE s.player_id = $1 ORDER BY m.id DESC LIMIT 1000",
-                player_id,
-            )
-            totals = await conn.fetchrow(
-                "SELECT COALESCE(SUM(points), 0), COALESCE(SUM(hands), 0) FROM match_seats"
-                " WHERE player_id = $1",
-                player_id,
-            )
-            assert totals is not None
-            return PlayerRecord(
-                rivals[0],
-                rivals[1],
-                streak_of([bool(w) for (w,) in results]),
-                int(totals[0]),
-                int(totals[1]),
-            )
-
-        return await self._snapshot(read)
-
-    async def season_period(self, chat: str) -> SeasonPeriod:
-        return await self._read(lambda conn: _season_period(conn, chat))
-
-    async def set_season_period(
-        self, chat: str, period: SeasonPeriod, *, changed_by: int, now: float
-    ) -> None:
-        check_now(now)
-        period = SeasonPeriod(period)
-
-        async def write(conn: Conn) -> None:
-            await conn.execute(
-                "INSERT INTO chat_seasons (chat, period, changed_by, changed_at)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (chat) DO UPDATE SET"
-                " period = excluded.period, changed_by = excluded.changed_by,"
-                " changed_at = excluded.changed_at",
-                chat,
-                period.value,
-                changed_by,
-                now,
-            )
-
-        await self._write(write)
-
-    async def seasons(self, chat: str) -> list[str]:
-        rows = await self._read(
-            lambda conn: conn.fetch(
-                "SELECT season, MAX(updated_at) AS last FROM ratings WHERE chat = $1 AND"
-                " season <> '' GROUP BY season ORDER BY last DESC, season DESC",
-                chat,
-            )
-        )
-        return [str(season) for season, _ in rows]
-
-    async def due_season_finals(self, now: float) -> list[tuple[str, str]]:
-        check_now(now)
-        rows = await self._read(
-            lambda conn: conn.fetch(
-                "SELECT DISTINCT r.chat, r.season FROM ratings r WHERE r.season <> ''"
-                " AND NOT EXISTS (SELECT 1 FROM season_finals f WHERE f.chat = r.chat"
-                " AND f.season = r.season)"
-            )
-        )
-        return due_finals([(str(c), str(s)) for c, s in rows], now)
-
-    async def mark_season_final(self, chat: str, season: str, *, now: float) -> bool:
-        check_now(now)
-
-        async def write(conn: Conn) -> bool:
-            status = await conn.execute(
-                "INSERT INTO season_finals (chat, season, announced_at) VALUES ($1, $2, $3)"
-                " ON CONFLICT DO NOTHING",
-                chat,
-                season,
-                now,
-            )
-            return _count(status) > 0
-
-        return await self._write(write)
-
     async def rebuild_ratings(self, *, write: bool = True) -> RebuildReport:
         async def rebuild(conn: Conn) -> RebuildReport:
             # exclusive: no match is recorded (nor chat moved) while the tables are rebuilt
@@ -1575,19 +1227,3 @@ class PostgresStorage(SqlStorage):
             return report
 
         return await self._write(rebuild)
-
-    async def match_records(
-        self, *, player_id: int | None = None, chat: str | None = None, limit: int = 20
-    ) -> list[StoredMatch]:
-        rows = await self._read(
-            lambda conn: conn.fetch(
-                "SELECT m.match_id, m.chat, m.finished_at, m.record FROM matches m"
-                " WHERE ($1::text IS NULL OR m.chat = $1) AND ($2::bigint IS NULL OR EXISTS"
-                " (SELECT 1 FROM match_results r WHERE r.match_id = m.match_id"
-                " AND r.player_id = $2)) ORDER BY m.finished_at DESC, m.id DESC LIMIT $3",
-                chat,
-                player_id,
-                max(limit, 0),
-            )
-        )
-        return [StoredMatch(str(m), str(c), float(f), json.loads(r)) for m, c, f, r in rows]

@@ -26,28 +26,17 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from storage.base import (
-    ACTIVE_SECONDS,
     DEFAULT_STAKE,
-    LANGUAGES,
-    TREND_SECONDS,
     Fence,
     InsufficientFunds,
     LedgerEntry,
     MatchClosedError,
     MatchSettlement,
     NotInMatchError,
-    PairRow,
     Player,
-    PlayerRecord,
     PlayerResult,
-    PlayerStats,
-    RankRow,
-    Rating,
-    RatingPoint,
     RebuildReport,
-    Rival,
     StorageError,
-    StoredMatch,
     UnknownMatchError,
     UnknownPlayerError,
     check_now,
@@ -75,21 +64,15 @@ from storage.ratings import (
     ALL_CHATS,
     ALL_TIME,
     DEFAULT_PERIOD,
-    PROVISIONAL_MATCHES,
     MatchFacts,
     RatingBook,
     RatingState,
     Scope,
     SeasonPeriod,
     compare_ratings,
-    display_rating,
-    due_finals,
     facts_of,
-    pair_order,
     rating_changes,
-    rating_of,
     season_key,
-    streak_of,
 )
 from storage.sql import Op, SqliteTx, SqlStorage, check_fence, drive
 
@@ -373,10 +356,6 @@ def _season_period(db: Db, chat: str) -> SeasonPeriod:
     return DEFAULT_PERIOD if row is None else SeasonPeriod(row[0])
 
 
-def _rating_row(db: Db, scope: Scope, player_id: int) -> RatingState | None:
-    return _rating_rows(db, scope, [player_id]).get(player_id)
-
-
 def _rating_rows(db: Db, scope: Scope, player_ids: Sequence[int]) -> dict[int, RatingState]:
     """The players' rating rows in one scope (one query)."""
     marks = ",".join("?" * len(player_ids))
@@ -437,24 +416,6 @@ def _write_facts(db: Db, facts: MatchFacts) -> None:
             if scope.chat == ALL_CHATS and scope.season == ALL_TIME
         ],
     )
-
-
-def _rank_rows(rows: Sequence[Sequence[Any]]) -> list[RankRow]:
-    """Rating list rows (player id, name, mu, sigma, matches, trend display or None)."""
-    out = []
-    for pid, name, mu, sigma, matches, before in rows:
-        shown = display_rating(mu, sigma)
-        out.append(
-            RankRow(
-                int(pid),
-                str(name),
-                shown,
-                int(matches),
-                None if before is None else shown - int(before),
-                int(matches) < PROVISIONAL_MATCHES,
-            )
-        )
-    return out
 
 
 def _balances(db: Db, player_ids: Sequence[int]) -> dict[int, int]:
@@ -687,7 +648,7 @@ class SqliteStorage(SqlStorage):
 
         return await self._run(transaction)
 
-    async def _query(self, op: Op[T]) -> T:
+    async def _query(self, op: Op[T], *, snapshot: bool = False) -> T:
         return await self._run(lambda db: drive(op(SqliteTx(db))))
 
     async def _transact(self, op: Op[T], fence: Fence | None = None) -> T:
@@ -737,56 +698,6 @@ class SqliteStorage(SqlStorage):
             return Player(player_id, name, lang)
 
         return await self._write(write)
-
-    async def get_player(self, player_id: int) -> Player | None:
-        row = await self._run(
-            lambda db: db.execute(
-                "SELECT id, display_name, language FROM players WHERE id = ?", (player_id,)
-            ).fetchone()
-        )
-        return None if row is None else Player(int(row[0]), str(row[1]), str(row[2]))
-
-    async def find_player(self, platform: str, platform_user_id: str) -> Player | None:
-        row = await self._run(
-            lambda db: db.execute(
-                "SELECT p.id, p.display_name, p.language FROM player_links l"
-                " JOIN players p ON p.id = l.player_id"
-                " WHERE l.platform = ? AND l.platform_user_id = ?",
-                (platform, platform_user_id),
-            ).fetchone()
-        )
-        return None if row is None else Player(int(row[0]), str(row[1]), str(row[2]))
-
-    async def link_player(self, player_id: int, platform: str, platform_user_id: str) -> None:
-        check_platform_ids(platform, platform_user_id)
-
-        def write(db: Db) -> None:
-            _player_row(db, player_id)
-            row = db.execute(
-                "SELECT player_id FROM player_links WHERE platform = ? AND platform_user_id = ?",
-                (platform, platform_user_id),
-            ).fetchone()
-            if row is not None and row[0] != player_id:
-                raise ValueError(f"{platform} user {platform_user_id} is linked to another player")
-            if row is None:
-                db.execute(
-                    "INSERT INTO player_links (platform, platform_user_id, player_id)"
-                    " VALUES (?, ?, ?)",
-                    (platform, platform_user_id, player_id),
-                )
-
-        await self._write(write)
-
-    async def set_player_language(self, player_id: int, language: str) -> None:
-        def write(db: Db) -> None:
-            _player_row(db, player_id)
-            if language not in LANGUAGES:
-                raise ValueError(
-                    f"language must be one of {', '.join(LANGUAGES)} (got {language!r})"
-                )
-            db.execute("UPDATE players SET language = ? WHERE id = ?", (language, player_id))
-
-        await self._write(write)
 
     # ------------------------------------------------------------------- wallet
 
@@ -992,229 +903,6 @@ class SqliteStorage(SqlStorage):
 
         return await self._write(write, fence)
 
-    async def player_stats(self, player_id: int) -> PlayerStats:
-        def read(db: Db) -> Any:
-            _player_row(db, player_id)
-            return db.execute(
-                "SELECT COALESCE(SUM(matches_played), 0), COALESCE(SUM(matches_won), 0),"
-                " COALESCE(SUM(hands_won), 0), COALESCE(SUM(dominoes), 0),"
-                " COALESCE(SUM(trancas_won), 0), COALESCE(SUM(capicuas), 0), MAX(last_played)"
-                " FROM player_chat_totals WHERE player_id = ?",
-                (player_id,),
-            ).fetchone()
-
-        played, won, hands, dominoes, trancas, capicuas, last = await self._run(read)
-        return PlayerStats(
-            player_id,
-            int(played),
-            int(won),
-            int(hands),
-            int(dominoes),
-            int(trancas),
-            int(capicuas),
-            None if last is None else float(last),
-        )
-
-    async def top_by_balance(
-        self, chat: str | None, *, now: float, limit: int = 10
-    ) -> list[RankRow]:
-        check_now(now)
-        rows = await self._run(
-            lambda db: db.execute(
-                "SELECT t.player_id, p.display_name, a.balance, SUM(t.matches_played) AS played,"
-                " MAX(t.last_played) AS last FROM player_chat_totals t"
-                " JOIN players p ON p.id = t.player_id"
-                " JOIN accounts a ON a.key = 'player:' || t.player_id"
-                " WHERE (?1 IS NULL OR t.chat = ?1)"
-                " GROUP BY t.player_id HAVING last >= ?2"
-                " ORDER BY a.balance DESC, played DESC, t.player_id LIMIT ?3",
-                (chat, now - ACTIVE_SECONDS, max(limit, 0)),
-            ).fetchall()
-        )
-        since = now - TREND_SECONDS
-
-        def trend(db: Db, player_id: int) -> int:
-            (moved,) = db.execute(
-                "SELECT COALESCE(SUM(e.amount), 0) FROM entries e"
-                " JOIN transactions t ON t.id = e.transaction_id"
-                " WHERE e.account_id = (SELECT id FROM accounts WHERE key = ?)"
-                " AND t.created_at > ? AND t.kind <> 'open'",
-                (player_account(player_id), since),
-            ).fetchone()
-            return int(moved)
-
-        trends = await self._run(lambda db: [trend(db, int(row[0])) for row in rows])
-        return [
-            RankRow(int(p), str(n), int(b), int(c), moved)
-            for (p, n, b, c, _), moved in zip(rows, trends, strict=True)
-        ]
-
-    async def top_by_rating(
-        self, chat: str | None, *, now: float, limit: int = 10
-    ) -> list[RankRow]:
-        check_now(now)
-
-        def read(db: Db) -> list[RankRow]:
-            rows = db.execute(
-                "SELECT r.player_id, p.display_name, r.mu, r.sigma, r.matches FROM ratings r"
-                " JOIN players p ON p.id = r.player_id WHERE r.chat = ?1 AND r.season = ?2"
-                " AND (?3 IS NULL OR r.player_id IN"
-                " (SELECT player_id FROM player_chat_totals WHERE chat = ?3))"
-                " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.player_id LIMIT ?4",
-                (ALL_CHATS, ALL_TIME, chat, max(limit, 0)),
-            ).fetchall()
-            out = []
-            for pid, name, mu, sigma, matches in rows:
-                before = db.execute(
-                    "SELECT mu, sigma FROM rating_history WHERE player_id = ? AND at <= ?"
-                    " ORDER BY seq DESC LIMIT 1",
-                    (pid, now - TREND_SECONDS),
-                ).fetchone()
-                shown = None if before is None else display_rating(*before)
-                out.append((pid, name, mu, sigma, matches, shown))
-            return _rank_rows(out)
-
-        return await self._run(read)
-
-    async def season_standings(self, chat: str, season: str, *, limit: int = 10) -> list[RankRow]:
-        rows = await self._run(
-            lambda db: db.execute(
-                "SELECT r.player_id, p.display_name, r.mu, r.sigma, r.matches, NULL"
-                " FROM ratings r JOIN players p ON p.id = r.player_id"
-                " WHERE r.chat = ? AND r.season = ?"
-                " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.player_id LIMIT ?",
-                (chat, season, max(limit, 0)),
-            ).fetchall()
-        )
-        return _rank_rows(rows)
-
-    async def top_pairs(
-        self, chat: str | None, *, min_matches: int, limit: int = 10
-    ) -> list[PairRow]:
-        rows = await self._run(
-            lambda db: db.execute(
-                "SELECT a.player_id, b.player_id, pa.display_name, pb.display_name,"
-                " COUNT(*) AS n, SUM(a.won) FROM match_seats a"
-                " JOIN match_seats b ON b.match_id = a.match_id AND b.seat = a.seat + 2"
-                " JOIN players pa ON pa.id = a.player_id JOIN players pb ON pb.id = b.player_id"
-                " WHERE (?1 IS NULL OR a.chat = ?1)"
-                " GROUP BY MIN(a.player_id, b.player_id), MAX(a.player_id, b.player_id)"
-                " HAVING n >= ?2",
-                (chat, min_matches),
-            ).fetchall()
-        )
-        pairs = []
-        for a, b, name_a, name_b, n, won in rows:
-            if int(a) > int(b):
-                a, b, name_a, name_b = b, a, name_b, name_a
-            pairs.append(PairRow((int(a), int(b)), (str(name_a), str(name_b)), int(n), int(won)))
-        pairs.sort(key=pair_order)
-        return pairs[: max(limit, 0)]
-
-    async def player_rating(
-        self, player_id: int, *, chat: str = ALL_CHATS, season: str = ALL_TIME
-    ) -> Rating | None:
-        def read(db: Db) -> RatingState | None:
-            _player_row(db, player_id)
-            return _rating_row(db, Scope(chat, season), player_id)
-
-        state = await self._run(read)
-        return None if state is None else rating_of(player_id, state)
-
-    async def rating_history(self, player_id: int, *, limit: int = 50) -> list[RatingPoint]:
-        def read(db: Db) -> list[Any]:
-            _player_row(db, player_id)
-            return db.execute(
-                "SELECT match_id, at, mu, sigma FROM rating_history WHERE player_id = ?"
-                " ORDER BY seq DESC LIMIT ?",
-                (player_id, max(limit, 0)),
-            ).fetchall()
-
-        rows = await self._run(read)
-        return [
-            RatingPoint(str(m), float(at), display_rating(mu, sigma), float(mu), float(sigma))
-            for m, at, mu, sigma in reversed(rows)
-        ]
-
-    async def player_record(self, player_id: int) -> PlayerRecord:
-        def read(db: Db) -> PlayerRecord:
-            _player_row(db, player_id)
-            rivals = []
-            for where in ("o.seat % 2 = m.seat % 2", "o.seat % 2 <> m.seat % 2"):
-                rows = db.execute(
-                    "SELECT o.player_id, p.display_name, COUNT(*) AS n, SUM(m.won)"
-                    " FROM match_seats m JOIN match_seats o ON o.match_id = m.match_id"
-                    " AND o.seat <> m.seat JOIN players p ON p.id = o.player_id"
-                    f" WHERE m.player_id = ? AND {where}"
-                    " GROUP BY o.player_id ORDER BY n DESC, o.player_id",
-                    (player_id,),
-                ).fetchall()
-                rivals.append(tuple(Rival(int(p), str(n), int(c), int(w)) for p, n, c, w in rows))
-            results = db.execute(
-                "SELECT s.won FROM match_seats s JOIN matches m ON m.match_id = s.match_id"
-                " WHERE s.player_id = ? ORDER BY m.id DESC LIMIT 1000",
-                (player_id,),
-            ).fetchall()
-            points, hands = db.execute(
-                "SELECT COALESCE(SUM(points), 0), COALESCE(SUM(hands), 0) FROM match_seats"
-                " WHERE player_id = ?",
-                (player_id,),
-            ).fetchone()
-            return PlayerRecord(
-                rivals[0], rivals[1], streak_of([bool(w) for (w,) in results]), points, hands
-            )
-
-        return await self._run(read)
-
-    async def season_period(self, chat: str) -> SeasonPeriod:
-        return await self._run(lambda db: _season_period(db, chat))
-
-    async def set_season_period(
-        self, chat: str, period: SeasonPeriod, *, changed_by: int, now: float
-    ) -> None:
-        check_now(now)
-        period = SeasonPeriod(period)
-        await self._write(
-            lambda db: db.execute(
-                "INSERT INTO chat_seasons (chat, period, changed_by, changed_at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (chat) DO UPDATE SET period = excluded.period,"
-                " changed_by = excluded.changed_by, changed_at = excluded.changed_at",
-                (chat, period.value, changed_by, now),
-            )
-        )
-
-    async def seasons(self, chat: str) -> list[str]:
-        rows = await self._run(
-            lambda db: db.execute(
-                "SELECT season, MAX(updated_at) AS last FROM ratings WHERE chat = ? AND"
-                " season <> '' GROUP BY season ORDER BY last DESC, season DESC",
-                (chat,),
-            ).fetchall()
-        )
-        return [str(season) for season, _ in rows]
-
-    async def due_season_finals(self, now: float) -> list[tuple[str, str]]:
-        check_now(now)
-        rows = await self._run(
-            lambda db: db.execute(
-                "SELECT DISTINCT r.chat, r.season FROM ratings r WHERE r.season <> ''"
-                " AND NOT EXISTS (SELECT 1 FROM season_finals f WHERE f.chat = r.chat"
-                " AND f.season = r.season)"
-            ).fetchall()
-        )
-        return due_finals([(str(c), str(s)) for c, s in rows], now)
-
-    async def mark_season_final(self, chat: str, season: str, *, now: float) -> bool:
-        check_now(now)
-        cursor = await self._write(
-            lambda db: db.execute(
-                "INSERT INTO season_finals (chat, season, announced_at) VALUES (?, ?, ?)"
-                " ON CONFLICT DO NOTHING",
-                (chat, season, now),
-            )
-        )
-        return bool(cursor.rowcount)
-
     async def rebuild_ratings(self, *, write: bool = True) -> RebuildReport:
         def rebuild(db: Db) -> RebuildReport:
             db.execute("BEGIN IMMEDIATE")
@@ -1277,17 +965,3 @@ class SqliteStorage(SqlStorage):
             return report
 
         return await self._run(rebuild)
-
-    async def match_records(
-        self, *, player_id: int | None = None, chat: str | None = None, limit: int = 20
-    ) -> list[StoredMatch]:
-        rows = await self._run(
-            lambda db: db.execute(
-                "SELECT m.match_id, m.chat, m.finished_at, m.record FROM matches m"
-                " WHERE (?1 IS NULL OR m.chat = ?1) AND (?2 IS NULL OR EXISTS (SELECT 1"
-                " FROM match_results r WHERE r.match_id = m.match_id AND r.player_id = ?2))"
-                " ORDER BY m.finished_at DESC, m.id DESC LIMIT ?3",
-                (chat, player_id, max(limit, 0)),
-            ).fetchall()
-        )
-        return [StoredMatch(str(m), str(c), float(f), json.loads(r)) for m, c, f, r in rows]
