@@ -52,7 +52,6 @@ from storage.base import (
     DEFAULT_STAKE,
     Fence,
     InsufficientFunds,
-    LedgerEntry,
     MatchClosedError,
     MatchSettlement,
     NotInMatchError,
@@ -915,10 +914,6 @@ class PostgresStorage(SqlStorage):
 
     # ------------------------------------------------------------------- wallet
 
-    async def balance(self, player_id: int) -> int:
-        row = await self._read(lambda conn: _player_row(conn, player_id))
-        return int(row[4])
-
     async def stake(
         self,
         match_id: str,
@@ -1054,21 +1049,6 @@ class PostgresStorage(SqlStorage):
             return added
 
         return await self._write(write)
-
-    async def wallet_history(self, player_id: int, *, limit: int = 20) -> list[LedgerEntry]:
-        async def read(conn: Conn) -> list[asyncpg.Record]:
-            await _player_row(conn, player_id)
-            return await conn.fetch(
-                "SELECT t.kind, e.amount, t.match_id, t.created_at FROM entries e"
-                " JOIN transactions t ON t.id = e.transaction_id"
-                " WHERE e.account_id = (SELECT id FROM accounts WHERE player_id = $1)"
-                " ORDER BY e.id DESC LIMIT $2",
-                player_id,
-                max(limit, 0),
-            )
-
-        rows = await self._read(read)
-        return [LedgerEntry(str(k), int(a), m, float(t)) for k, a, m, t in rows]
 
     async def check_ledger(self) -> list[str]:
         return await self._snapshot(_check_ledger)

@@ -49,6 +49,7 @@ from storage.base import (
     ChatRules,
     Fence,
     FencedOut,
+    LedgerEntry,
     OpenEscrow,
     PairRow,
     Player,
@@ -69,6 +70,7 @@ from storage.common import (
     check_chat_language,
     check_chat_move,
     check_platform_ids,
+    player_account,
     to_json,
 )
 from storage.ratings import (
@@ -403,6 +405,32 @@ class SqlStorage(Storage):
             await tx.run("UPDATE players SET language = ? WHERE id = ?", language, player_id)
 
         await self._transact(write)
+
+    async def balance(self, player_id: int) -> int:
+        async def read(tx: Tx) -> int:
+            balance = await tx.value(
+                "SELECT balance FROM accounts WHERE key = ?", player_account(player_id)
+            )
+            if balance is None:
+                raise UnknownPlayerError(player_id)
+            return int(balance)
+
+        return await self._query(read)
+
+    async def wallet_history(self, player_id: int, *, limit: int = 20) -> list[LedgerEntry]:
+        async def read(tx: Tx) -> list[Row]:
+            await _known_player(tx, player_id)
+            return await tx.rows(
+                "SELECT t.kind, e.amount, t.match_id, t.created_at FROM entries e"
+                " JOIN transactions t ON t.id = e.transaction_id"
+                " WHERE e.account_id = (SELECT id FROM accounts WHERE key = ?)"
+                " ORDER BY e.id DESC LIMIT ?",
+                player_account(player_id),
+                max(limit, 0),
+            )
+
+        rows = await self._query(read)
+        return [LedgerEntry(str(k), int(a), m, float(t)) for k, a, m, t in rows]
 
     # ------------------------------------------------------ matches, records, statistics
 

@@ -29,7 +29,6 @@ from storage.base import (
     DEFAULT_STAKE,
     Fence,
     InsufficientFunds,
-    LedgerEntry,
     MatchClosedError,
     MatchSettlement,
     NotInMatchError,
@@ -701,10 +700,6 @@ class SqliteStorage(SqlStorage):
 
     # ------------------------------------------------------------------- wallet
 
-    async def balance(self, player_id: int) -> int:
-        row = await self._run(lambda db: _player_row(db, player_id))
-        return int(row[4])
-
     async def stake(
         self,
         match_id: str,
@@ -831,20 +826,6 @@ class SqliteStorage(SqlStorage):
             return added
 
         return await self._write(write)
-
-    async def wallet_history(self, player_id: int, *, limit: int = 20) -> list[LedgerEntry]:
-        def read(db: Db) -> list[Any]:
-            _player_row(db, player_id)
-            return db.execute(
-                "SELECT t.kind, e.amount, t.match_id, t.created_at FROM entries e"
-                " JOIN transactions t ON t.id = e.transaction_id"
-                " WHERE e.account_id = (SELECT id FROM accounts WHERE key = ?)"
-                " ORDER BY e.id DESC LIMIT ?",
-                (player_account(player_id), max(limit, 0)),
-            ).fetchall()
-
-        rows = await self._run(read)
-        return [LedgerEntry(str(k), int(a), m, float(t)) for k, a, m, t in rows]
 
     async def check_ledger(self) -> list[str]:
         return await self._run(_check_ledger)
