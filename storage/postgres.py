@@ -8,6 +8,11 @@ storage. Every business operation is one transaction written from the same plans
 so both give the same answers, errors, orderings and floats (design.md, "storage"); the
 contract tests run against memory, SQLite and PostgreSQL.
 
+The operations are written once, for SQLite and PostgreSQL, in :mod:`storage.sql`
+(PostgreSQL's own statements, the ledger write and the locks, are its ``PostgresTx``);
+this module is how they run here: the connections, the transactions and their retries,
+the migrations and notices.
+
 Concurrency. Transactions run at READ COMMITTED with explicit row locks, taken always in
 one order so that writers queue instead of deadlocking:
 

@@ -764,21 +764,28 @@ async def record_facts(
     await tx.many(
         "INSERT INTO player_chat_totals AS t (chat, player_id, matches_played,"
         " matches_won, hands_won, dominoes, trancas_won, capicuas, last_played)"
-        " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (chat, player_id) DO UPDATE SET"
-        " matches_played = t.matches_played + 1,"
-        " matches_won = t.matches_won + excluded.matches_won,"
-        " hands_won = t.hands_won + excluded.hands_won,"
-        " dominoes = t.dominoes + excluded.dominoes,"
-        " trancas_won = t.trancas_won + excluded.trancas_won,"
-        " capicuas = t.capicuas + excluded.capicuas,"
-        f" last_played = {tx.dialect.greatest}(t.last_played, excluded.last_played)",
+        " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)" + _add_totals(tx),
         [(chat, row[1], *row[5:], now) for row in rows],
     )
     period = await season_period(tx, chat)
     seasons = (season_key(period, now), season_key(DEFAULT_PERIOD, now))
     await write_facts(tx, facts_of(match_id, chat, now, record, results, seasons))
     return True
+
+
+def _add_totals(tx: Tx) -> str:
+    """The clause that adds a row of ``player_chat_totals`` (alias ``t``) to the one it
+    meets: counts summed, the later ``last_played`` kept."""
+    return (
+        " ON CONFLICT (chat, player_id) DO UPDATE SET"
+        " matches_played = t.matches_played + excluded.matches_played,"
+        " matches_won = t.matches_won + excluded.matches_won,"
+        " hands_won = t.hands_won + excluded.hands_won,"
+        " dominoes = t.dominoes + excluded.dominoes,"
+        " trancas_won = t.trancas_won + excluded.trancas_won,"
+        " capicuas = t.capicuas + excluded.capicuas,"
+        f" last_played = {tx.dialect.greatest}(t.last_played, excluded.last_played)"
+    )
 
 
 def seat_rows(facts: MatchFacts) -> list[tuple[Any, ...]]:
@@ -1735,14 +1742,7 @@ class SqlStorage(Storage):
                 " matches_won, hands_won, dominoes, trancas_won, capicuas, last_played)"
                 " SELECT ?2, player_id, matches_played, matches_won, hands_won, dominoes,"
                 " trancas_won, capicuas, last_played FROM player_chat_totals WHERE chat = ?1"
-                " ON CONFLICT (chat, player_id) DO UPDATE SET"
-                " matches_played = t.matches_played + excluded.matches_played,"
-                " matches_won = t.matches_won + excluded.matches_won,"
-                " hands_won = t.hands_won + excluded.hands_won,"
-                " dominoes = t.dominoes + excluded.dominoes,"
-                " trancas_won = t.trancas_won + excluded.trancas_won,"
-                " capicuas = t.capicuas + excluded.capicuas,"
-                f" last_played = {tx.dialect.greatest}(t.last_played, excluded.last_played)",
+                + _add_totals(tx),
                 old,
                 new,
             )

@@ -8,6 +8,11 @@ operation is entirely written or entirely absent, even if the process is killed 
 instant, and a cancelled caller cannot leave a transaction half done (the function
 still runs to its end; idempotency keys make the retry safe).
 
+The operations themselves are written once, for SQLite and PostgreSQL, in
+:mod:`storage.sql`; this module is how they run here (:meth:`SqliteStorage._query`,
+:meth:`SqliteStorage._transact`: the operation's coroutine driven whole on the
+connection's thread), the connection's settings and the migrations.
+
 The database runs in WAL mode with ``synchronous=NORMAL`` (a killed process loses
 nothing committed; a power cut may lose the last commits but never corrupts), with
 foreign keys on. Migrations (:mod:`storage.migrations`) run on open.
