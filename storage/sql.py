@@ -18,7 +18,11 @@ else:
 - a parameter that may be NULL is written ``CAST(? AS TEXT)`` (PostgreSQL must know its
   type; SQLite does the same);
 - the number of rows a statement changed (``cursor.rowcount`` / asyncpg's status);
-- advisory locks (:meth:`Tx.lock_chats`): PostgreSQL's, none on SQLite;
+- locks (:meth:`Tx.lock_chat`, :meth:`Tx.lock_chats`, :meth:`Tx.lock_ratings`,
+  :meth:`Tx.lock_players`): PostgreSQL's advisory and row locks, taken in its one
+  order (``storage/postgres.py``); none on SQLite;
+- the ledger write (:meth:`Tx.post`): one statement on PostgreSQL, a few on SQLite;
+- the database's own integrity checks (:meth:`Tx.integrity`);
 - a race lost to another process (:class:`TryAgain`): PostgreSQL runs the operation
   again; SQLite, one writer, never loses one.
 
@@ -119,15 +123,24 @@ if TYPE_CHECKING:
     import asyncpg
 
 __all__ = [
+    "INSERT_HISTORY",
+    "INSERT_SEASON",
+    "INSERT_SEAT",
     "POSTGRES",
     "SQLITE",
+    "UPSERT_RATING",
     "Dialect",
+    "Op",
     "PostgresTx",
     "SqlStorage",
     "SqliteTx",
     "TryAgain",
     "Tx",
+    "check_fence",
     "drive",
+    "season_period",
+    "seat_rows",
+    "write_facts",
 ]
 
 T = TypeVar("T")
@@ -615,7 +628,7 @@ Escrow = tuple[int, str, dict[int, str]]
 """(stake, state, holders in seat order: player id -> status) of a match's escrow."""
 
 
-async def find_escrow(tx: Tx, match_id: str, *, lock: bool = False) -> Escrow | None:
+async def _find_escrow(tx: Tx, match_id: str, *, lock: bool = False) -> Escrow | None:
     """The match's escrow, None when it has none; ``lock`` locks its row to the commit
     (step 2 of PostgreSQL's lock order)."""
     rows = await tx.rows(
@@ -630,19 +643,19 @@ async def find_escrow(tx: Tx, match_id: str, *, lock: bool = False) -> Escrow | 
     return int(rows[0][0]), str(rows[0][1]), holders
 
 
-async def escrow(tx: Tx, match_id: str) -> Escrow:
-    """Like :func:`find_escrow` (locked).
+async def _escrow(tx: Tx, match_id: str) -> Escrow:
+    """Like :func:`_find_escrow` (locked).
 
     Raises:
         UnknownMatchError: the match has no escrow.
     """
-    found = await find_escrow(tx, match_id, lock=True)
+    found = await _find_escrow(tx, match_id, lock=True)
     if found is None:
         raise UnknownMatchError(match_id)
     return found
 
 
-async def paid(tx: Tx, match_id: str, status: str) -> dict[int, int]:
+async def _paid(tx: Tx, match_id: str, status: str) -> dict[int, int]:
     """What each holder of ``status`` was paid, in seat order."""
     rows = await tx.rows(
         "SELECT player_id, paid FROM escrow_holders WHERE match_id = ? AND status = ?"
@@ -653,7 +666,7 @@ async def paid(tx: Tx, match_id: str, status: str) -> dict[int, int]:
     return {int(r[0]): int(r[1]) for r in rows}
 
 
-async def settle(
+async def _settle(
     tx: Tx, match_id: str, found: Escrow, winners: Sequence[int], now: float
 ) -> tuple[dict[int, int], bool]:
     """Settle the escrow (rules.md, "The house"): (payouts, whether it was written now).
@@ -665,7 +678,7 @@ async def settle(
     """
     stake, state, holders = found
     if state == "settled":
-        return await paid(tx, match_id, "paid"), False
+        return await _paid(tx, match_id, "paid"), False
     if state == "refunded":
         raise MatchClosedError(match_id, state)
     plan = plan_settlement(match_id, stake, holders, winners)
@@ -673,7 +686,7 @@ async def settle(
     return dict(plan.amounts), True
 
 
-async def check_players(tx: Tx, player_ids: Sequence[int]) -> None:
+async def _check_players(tx: Tx, player_ids: Sequence[int]) -> None:
     """Raise UnknownPlayerError for the first id that names no player."""
     if not player_ids:
         return
@@ -688,7 +701,7 @@ async def check_players(tx: Tx, player_ids: Sequence[int]) -> None:
             raise UnknownPlayerError(pid)
 
 
-async def balances(tx: Tx, player_ids: Sequence[int]) -> dict[int, int]:
+async def _balances(tx: Tx, player_ids: Sequence[int]) -> dict[int, int]:
     """player id -> balance, in the given order.
 
     Raises:
@@ -711,7 +724,7 @@ async def balances(tx: Tx, player_ids: Sequence[int]) -> dict[int, int]:
     return out
 
 
-async def record_facts(
+async def _record(
     tx: Tx,
     match_id: str,
     chat: str,
@@ -732,7 +745,7 @@ async def record_facts(
     if await tx.value("SELECT 1 FROM matches WHERE match_id = ?", match_id):
         return False
     if not players_checked:
-        await check_players(tx, [r.player_id for r in results])
+        await _check_players(tx, [r.player_id for r in results])
     await tx.run(
         "INSERT INTO matches (match_id, chat, finished_at, record) VALUES (?, ?, ?, ?)",
         match_id,
@@ -925,7 +938,7 @@ _OPERATION_CHECKS: Final[tuple[tuple[str, str], ...]] = (
 _LEDGER_TABLES: Final = ("accounts", "transactions", "entries", "escrows", "escrow_holders")
 
 
-async def ledger_problems(tx: Tx) -> list[str]:
+async def _ledger_problems(tx: Tx) -> list[str]:
     """The ledger's invariants (``Storage.check_ledger``): the database's own checks
     (:meth:`Tx.integrity`), then every transaction sums to zero, each balance equals
     its entries, nothing but the house is negative, escrows hold exactly their stakes,
@@ -1128,7 +1141,7 @@ class SqlStorage(Storage):
                     found[int(pid)] = (int(balance), last)
                     staked = staked or bool(exists)
             if not found:
-                staked = await find_escrow(tx, match_id) is not None
+                staked = await _find_escrow(tx, match_id) is not None
             if staked:
                 return
             top_ups: dict[int, int] = {}
@@ -1146,7 +1159,7 @@ class SqlStorage(Storage):
                 # on PostgreSQL the check above ran on the snapshot taken before the
                 # players' locks were granted: a stake of this match that committed
                 # meanwhile shows now
-                if await find_escrow(tx, match_id) is not None:
+                if await _find_escrow(tx, match_id) is not None:
                     return
                 for pid in ids:
                     if pid not in found:
@@ -1171,9 +1184,9 @@ class SqlStorage(Storage):
         winners = list(winner_ids)
 
         async def write(tx: Tx) -> dict[int, int]:
-            found = await escrow(tx, match_id)
+            found = await _escrow(tx, match_id)
             await tx.lock_players(list(found[2]))
-            return (await settle(tx, match_id, found, winners, now))[0]
+            return (await _settle(tx, match_id, found, winners, now))[0]
 
         return await self._transact(write, fence)
 
@@ -1183,9 +1196,9 @@ class SqlStorage(Storage):
         check_now(now)
 
         async def write(tx: Tx) -> dict[int, int]:
-            stake, state, holders = await escrow(tx, match_id)
+            stake, state, holders = await _escrow(tx, match_id)
             if state == "refunded":
-                return await paid(tx, match_id, "refunded")
+                return await _paid(tx, match_id, "refunded")
             if state == "settled":
                 raise MatchClosedError(match_id, state)
             await tx.lock_players(list(holders))
@@ -1201,7 +1214,7 @@ class SqlStorage(Storage):
         check_now(now)
 
         async def write(tx: Tx) -> None:
-            stake, state, holders = await escrow(tx, match_id)
+            stake, state, holders = await _escrow(tx, match_id)
             status = holders.get(player_id)
             if status is None:
                 raise NotInMatchError(match_id, player_id)
@@ -1234,7 +1247,7 @@ class SqlStorage(Storage):
         return await self._transact(write)
 
     async def check_ledger(self) -> list[str]:
-        return await self._query(ledger_problems, snapshot=True)
+        return await self._query(_ledger_problems, snapshot=True)
 
     # ------------------------------------------------------ matches, records, statistics
 
@@ -1254,7 +1267,7 @@ class SqlStorage(Storage):
         async def write(tx: Tx) -> None:
             await tx.lock_chat(chat)
             await tx.lock_players([r.player_id for r in results])
-            await record_facts(tx, match_id, chat, now, record, record_json, results)
+            await _record(tx, match_id, chat, now, record, record_json, results)
 
         await self._transact(write)
 
@@ -1276,8 +1289,8 @@ class SqlStorage(Storage):
 
         async def write(tx: Tx) -> MatchSettlement:
             await tx.lock_chat(chat)
-            await check_players(tx, [r.player_id for r in results])
-            found = await find_escrow(tx, match_id, lock=True)
+            await _check_players(tx, [r.player_id for r in results])
+            found = await _find_escrow(tx, match_id, lock=True)
             if found is not None and found[1] == "refunded":
                 raise MatchClosedError(match_id, found[1])
             holders = [] if found is None else list(found[2])
@@ -1285,16 +1298,16 @@ class SqlStorage(Storage):
             await tx.lock_players(ids)
             # read under the players' locks: after the settlement they are these plus
             # the payouts (the record is written first, the money last: Tx.post)
-            after = await balances(tx, ids)
+            after = await _balances(tx, ids)
             recorded = False
             if found is not None or results:
-                recorded = await record_facts(
+                recorded = await _record(
                     tx, match_id, chat, now, record, record_json, results, players_checked=True
                 )
             payouts: dict[int, int] = {}
             settled = False
             if found is not None:
-                payouts, settled = await settle(tx, match_id, found, winner_ids, now)
+                payouts, settled = await _settle(tx, match_id, found, winner_ids, now)
                 if settled:
                     for pid, amount in payouts.items():
                         after[pid] += amount
