@@ -22,7 +22,7 @@ Then two figures of issue 14:
   False: no rating is read or written); the ``finish_match`` calls of a match run back to
   back, in rotating order, so load on the machine hits both alike. A match of four
   humans is always rated, so the main run's mix (mostly four humans) is measured again
-  with the code's ``rating_changes`` (and then ``_write_facts``: seats, seasons and
+  with the code's ``rating_changes`` (and then ``write_facts``: seats, seasons and
   ratings) replaced by a no-op during the timed call. The figure is the process's CPU time
   per call (a shared machine's wall clock also counts waiting for a core), wall clock
   beside it. Target: at most 1 ms added per match.
@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import random
 import statistics
 import sys
@@ -268,7 +269,7 @@ class _Variant:
     Attributes:
         name: as printed.
         robot: the level of every robot seat, or None for rated levels at random.
-        without: a function of ``storage.sqlite`` replaced by a no-op during this
+        without: a function of ``storage.sql`` replaced by a no-op during this
             variant's ``finish_match`` calls (None: the code as it is).
     """
 
@@ -291,6 +292,10 @@ def _nothing(*args: object) -> list[object]:
     return []
 
 
+async def _nothing_async(*args: object) -> None:
+    return None
+
+
 async def _time_finishes(
     variants: Sequence[_Variant],
     sizes: Sequence[int],
@@ -302,7 +307,7 @@ async def _time_finishes(
     """Finish the same ``matches`` (humans: a choice of ``sizes``) one at a time on one
     fresh database per variant, the variants of a match back to back in rotating order;
     returns each variant's ``finish_match`` times."""
-    import storage.sqlite
+    import storage.sql
 
     folder = Path(tempfile.mkdtemp(dir=folder))  # fresh databases for every call
     stores = [await SqliteStorage.open(folder / f"cost{k}.db") for k in range(len(variants))]
@@ -335,9 +340,10 @@ async def _time_finishes(
                 robots = levels if variant.robot is None else [variant.robot] * 4
                 record = _record(match_id, seats, robots, winning_team, random.Random(n))
                 await store.stake(match_id, humans, 0, now=now)
-                kept = getattr(storage.sqlite, variant.without) if variant.without else None
+                kept = getattr(storage.sql, variant.without) if variant.without else None
                 if variant.without:
-                    setattr(storage.sqlite, variant.without, _nothing)
+                    nothing = _nothing_async if inspect.iscoroutinefunction(kept) else _nothing
+                    setattr(storage.sql, variant.without, nothing)
                 try:
                     t0, c0 = time.perf_counter(), time.process_time()
                     await store.finish_match(
@@ -352,7 +358,7 @@ async def _time_finishes(
                     wall[k].append((time.perf_counter() - t0) * 1000)
                 finally:
                     if variant.without:
-                        setattr(storage.sqlite, variant.without, kept)
+                        setattr(storage.sql, variant.without, kept)
         return [_Times(sorted(w), sorted(c)) for w, c in zip(wall, cpu, strict=True)]
     finally:
         for store in stores:
@@ -401,7 +407,7 @@ async def rating_cost(matches: int, players: int, folder: Path, seed: int) -> in
     by_code = (
         _Variant("as it is"),
         _Variant("without the rating update", without="rating_changes"),
-        _Variant("without seats, seasons and ratings", without="_write_facts"),
+        _Variant("without seats, seasons and ratings", without="write_facts"),
     )
     times = await _time_finishes(by_code, (2, 3, 4, 4, 4), matches, players, folder, seed + 1)
     print(f"rating cost: {matches:,} matches of 2-4 humans (mostly 4), the same records")

@@ -42,12 +42,14 @@ __all__ = [
     "TOP_UP_TO",
     "TREND_SECONDS",
     "ChatRules",
+    "ChatsAndRules",
     "Fence",
     "FencedOut",
     "InsufficientFunds",
     "LedgerEntry",
     "MatchClosedError",
     "MatchSettlement",
+    "MatchesAndRecords",
     "NotInMatchError",
     "OpenEscrow",
     "PairRow",
@@ -55,9 +57,11 @@ __all__ = [
     "PlayerRecord",
     "PlayerResult",
     "PlayerStats",
+    "PlayersAndWallets",
     "RankRow",
     "Rating",
     "RatingPoint",
+    "RatingsAndSeasons",
     "RebuildReport",
     "Rival",
     "SchemaError",
@@ -65,6 +69,7 @@ __all__ = [
     "StorageError",
     "StoredMatch",
     "TablesClaim",
+    "TablesClaimsAndNotices",
     "UnknownMatchError",
     "UnknownPlayerError",
     "bayesian_rating",
@@ -600,20 +605,8 @@ def check_now(now: float) -> None:
 # ------------------------------------------------------------------------- the port
 
 
-class Storage(ABC):
-    """The async storage port (design.md, "storage"). Every method is one transaction.
-
-    Errors leave nothing written. Methods taking ``now`` use it as the time of the
-    change (epoch seconds). Implementations: ``SqliteStorage``, ``MemoryStorage``.
-    """
-
-    _notices: dict[str, list[Callable[[str], None]]]  # channel -> subscribers, made on use
-
-    @abstractmethod
-    async def close(self) -> None:
-        """Release the storage (the database connection). Idempotent."""
-
-    # ------------------------------------------------------------------ players
+class PlayersAndWallets(ABC):
+    """Players, their platform links and languages, and the wallet ledger (rules.md, "The house")."""
 
     @abstractmethod
     async def ensure_player(
@@ -661,8 +654,6 @@ class Storage(ABC):
             UnknownPlayerError: no such player.
             ValueError: the language is not one of :data:`LANGUAGES`.
         """
-
-    # ------------------------------------------------------------------- wallet
 
     @abstractmethod
     async def balance(self, player_id: int) -> int:
@@ -776,6 +767,23 @@ class Storage(ABC):
         """
 
     @abstractmethod
+    async def check_ledger(self) -> list[str]:
+        """Check the ledger's invariants; returns the problems found (empty when whole).
+
+        Checked: every transaction sums to zero; all entries sum to zero; each
+        account's balance equals the sum of its entries; no player or escrow balance
+        is negative; each open escrow holds exactly its held stakes; each operation is
+        whole (a player has its opening, an escrow its stake transaction, a settled,
+        refunded or forfeited state its transaction, and the reverse). SQLite also
+        checks the file (``quick_check``), foreign keys and the statistics totals.
+        Meant for tests, benchmarks and audits: it reads the whole ledger.
+        """
+
+
+class MatchesAndRecords(ABC):
+    """Finished matches: the one-transaction finish, records, results and statistics (docs/records.md)."""
+
+    @abstractmethod
     async def finish_match(
         self,
         match_id: str,
@@ -824,21 +832,6 @@ class Storage(ABC):
         """
 
     @abstractmethod
-    async def check_ledger(self) -> list[str]:
-        """Check the ledger's invariants; returns the problems found (empty when whole).
-
-        Checked: every transaction sums to zero; all entries sum to zero; each
-        account's balance equals the sum of its entries; no player or escrow balance
-        is negative; each open escrow holds exactly its held stakes; each operation is
-        whole (a player has its opening, an escrow its stake transaction, a settled,
-        refunded or forfeited state its transaction, and the reverse). SQLite also
-        checks the file (``quick_check``), foreign keys and the statistics totals.
-        Meant for tests, benchmarks and audits: it reads the whole ledger.
-        """
-
-    # ------------------------------------------------------- statistics, history
-
-    @abstractmethod
     async def record_match(
         self,
         match_id: str,
@@ -858,6 +851,15 @@ class Storage(ABC):
             ValueError: a player appears twice, a team is not 0 or 1, or a count is
                 negative.
             TypeError: the record is not JSON-serialisable.
+        """
+
+    @abstractmethod
+    async def match_records(
+        self, *, player_id: int | None = None, chat: str | None = None, limit: int = 20
+    ) -> list[StoredMatch]:
+        """Finished matches, newest first, filtered by player and/or chat.
+
+        Pass a large ``limit`` to export them all.
         """
 
     @abstractmethod
@@ -881,6 +883,10 @@ class Storage(ABC):
         the :data:`OPENING_BALANCE` a new player starts with not counted as a change (a
         player new this week who lost one match shows -10).
         """
+
+
+class RatingsAndSeasons(ABC):
+    """Team ratings, their history, seasons and their finals (docs/ratings.md)."""
 
     @abstractmethod
     async def top_by_rating(
@@ -972,16 +978,9 @@ class Storage(ABC):
         transaction. Money and statistics are not touched.
         """
 
-    @abstractmethod
-    async def match_records(
-        self, *, player_id: int | None = None, chat: str | None = None, limit: int = 20
-    ) -> list[StoredMatch]:
-        """Finished matches, newest first, filtered by player and/or chat.
 
-        Pass a large ``limit`` to export them all.
-        """
-
-    # ------------------------------------------------------------ chat presets
+class ChatsAndRules(ABC):
+    """A chat's presets, its language and its move to a new chat key."""
 
     @abstractmethod
     async def get_chat_rules(self, chat: str) -> ChatRules | None:
@@ -1007,8 +1006,6 @@ class Storage(ABC):
             engine.errors.RulesError: unknown preset, unknown option or bad value;
                 nothing is written.
         """
-
-    # ------------------------------------------------------------ chat moves
 
     @abstractmethod
     async def move_chat(
@@ -1050,7 +1047,11 @@ class Storage(ABC):
             ValueError: ``language`` is not ``"es"`` or ``"en"``; nothing is written.
         """
 
-    # --------------------------------------------------------- table snapshots
+
+class TablesClaimsAndNotices(ABC):
+    """Live tables' snapshots, the open escrows, the tables' lease (claims and fencing tokens) and notices between processes (docs/failover.md)."""
+
+    _notices: dict[str, list[Callable[[str], None]]]  # channel -> subscribers, made on use
 
     @abstractmethod
     async def save_table(
@@ -1081,8 +1082,6 @@ class Storage(ABC):
     async def open_escrows(self) -> list[OpenEscrow]:
         """Every escrow still open (stakes taken, match neither settled nor refunded),
         oldest first. A healthy database has one per live started table."""
-
-    # ----------------------------------------------------------- table claims
 
     @abstractmethod
     async def tables_claim(self, platform: str) -> TablesClaim | None:
@@ -1116,8 +1115,6 @@ class Storage(ABC):
         """Drop ``owner``'s claim (a graceful stop); another owner's claim stays. The
         scope's fencing token is kept (a later claim gets a greater one)."""
 
-    # ------------------------------------------------------------------ notices
-
     async def publish(self, channel: str, message: str) -> None:
         """Hand ``message`` (text, at most :data:`NOTICE_BYTES` in UTF-8) to every
         subscriber of ``channel``, this process's included: those of this storage object
@@ -1143,3 +1140,20 @@ class Storage(ABC):
             found = {}
             self._notices = found
         return found
+
+
+class Storage(
+    PlayersAndWallets, MatchesAndRecords, RatingsAndSeasons, ChatsAndRules, TablesClaimsAndNotices
+):
+    """The async storage port (design.md, "storage"). Every method is one transaction.
+
+    It is five roles a caller can name alone (type a parameter with the role it uses):
+    :class:`PlayersAndWallets`, :class:`MatchesAndRecords`, :class:`RatingsAndSeasons`,
+    :class:`ChatsAndRules` and :class:`TablesClaimsAndNotices`. Errors leave nothing
+    written. Methods taking ``now`` use it as the time of the change (epoch seconds).
+    Implementations: ``SqliteStorage``, ``PostgresStorage``, ``MemoryStorage``.
+    """
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Release the storage (the database connection). Idempotent."""

@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-import storage.sqlite as sqlite_module
 from storage import open_storage
 from storage.base import OPENING_BALANCE, PlayerResult, StorageError
+from storage.sql import SqliteTx
 from storage.sqlite import SqliteStorage
 
 WORKER = Path(__file__).with_name("storage_crash_worker.py")
@@ -98,11 +98,15 @@ async def test_a_failure_inside_an_operation_rolls_all_of_it_back(
     b = (await store.ensure_player("telegram", "2", "Bea", now=0.0)).id
     await store.stake("m1", [a, b], 10, now=1.0)
 
-    def explode(*args: object, **kwargs: object) -> None:
+    post = SqliteTx.post
+
+    async def post_then_explode(self: SqliteTx, *args: Any, **kwargs: Any) -> None:
+        await post(self, *args, **kwargs)
         raise RuntimeError("disk on fire")
 
-    # The payout rows are written before the escrow is closed; the failure undoes them.
-    monkeypatch.setattr(sqlite_module, "_close_escrow", explode)
+    # The payouts and the closed escrow are written, then the operation fails: the
+    # failure undoes them.
+    monkeypatch.setattr(SqliteTx, "post", post_then_explode)
     with pytest.raises(RuntimeError):
         await store.settle("m1", [a], now=2.0)
     assert [await store.balance(a), await store.balance(b)] == [990, 990]
@@ -120,14 +124,19 @@ async def test_a_finish_failing_after_its_payouts_are_written_rolls_them_back(
     await store.stake("m1", [a, b], 10, now=1.0)
     results = [PlayerResult(a, 0, True), PlayerResult(b, 1, False)]
 
-    def explode(*args: object, **kwargs: object) -> None:
+    post = SqliteTx.post
+
+    async def post_then_explode(self: SqliteTx, *args: Any, **kwargs: Any) -> None:
+        await post(self, *args, **kwargs)
         raise RuntimeError("disk on fire")
 
-    # The settlement is written first, then the record fails: one transaction undone.
-    monkeypatch.setattr(sqlite_module, "_record", explode)
+    # The record is written first, then the payouts, then the operation fails: one
+    # transaction undone, the record with the money.
+    monkeypatch.setattr(SqliteTx, "post", post_then_explode)
     with pytest.raises(RuntimeError):
         await store.finish_match("m1", "c:1", winners=[a], record={}, results=results, now=2.0)
     assert [await store.balance(a), await store.balance(b)] == [990, 990]
+    assert await store.match_records() == []
     assert await store._run(
         lambda db: db.execute("SELECT state FROM escrows WHERE match_id = 'm1'").fetchall()
     ) == [("open",)]
