@@ -126,6 +126,9 @@ def bot_env(tmp_path: Path, **settings: str) -> dict[str, str]:
         {
             "DOMINO_DB": str(tmp_path / "domino.db"),
             "DOMINO_ROBOT_DELAY": "0",
+            # no wall-clock pause before a match's first deal or between hands
+            "DOMINO_COUNTDOWN_SECONDS": "0",
+            "DOMINO_HAND_PAUSE": "0",
             "DOMINO_ROBOT_LEVEL": "novato",
             "DOMINO_LOG_LEVEL": "DEBUG",
             "PYTHONUNBUFFERED": "1",
