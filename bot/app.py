@@ -92,6 +92,8 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
     manager = TableManager(
         storage,
         robot_delay=settings.robot_delay,
+        hand_pause=settings.hand_pause,
+        countdown_seconds=settings.countdown_seconds,
         robot_level=settings.robot_level,
         default_preset=settings.default_preset,
         owner=new_owner_id(settings.instance),

@@ -32,6 +32,10 @@ class Settings(BaseSettings):
         robot_level: ``DOMINO_ROBOT_LEVEL``: the level of robots that fill seats.
         robot_delay: ``DOMINO_ROBOT_DELAY``: seconds a robot waits before moving (the same
             for every move, so its speed tells nothing; robots.md "Table manners").
+        hand_pause: ``DOMINO_HAND_PAUSE``: seconds (0–60) between a hand's result and the
+            next deal.
+        countdown_seconds: ``DOMINO_COUNTDOWN_SECONDS``: seconds (0–60) from a full table
+            to its first deal.
         default_preset: ``DOMINO_DEFAULT_PRESET``: rules of a chat whose admins chose none.
         instance: ``DOMINO_INSTANCE``: this process's name in the table leases and logs
             (default: the host name); give each process of a multi-process deployment
@@ -70,6 +74,10 @@ class Settings(BaseSettings):
     robot_level: str = Field("experto", validation_alias=AliasChoices("DOMINO_ROBOT_LEVEL"))
     robot_delay: float = Field(
         1.0, ge=0, le=10, validation_alias=AliasChoices("DOMINO_ROBOT_DELAY")
+    )
+    hand_pause: float = Field(4.0, ge=0, le=60, validation_alias=AliasChoices("DOMINO_HAND_PAUSE"))
+    countdown_seconds: float = Field(
+        5.0, ge=0, le=60, validation_alias=AliasChoices("DOMINO_COUNTDOWN_SECONDS")
     )
     default_preset: str = Field(
         "venezolano", validation_alias=AliasChoices("DOMINO_DEFAULT_PRESET")

@@ -7,6 +7,7 @@ PostgreSQL (a session server, tests/postgres_server.py, and a fresh database per
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -150,6 +151,30 @@ async def run_table(
         assert deadline is not None, "the table is stuck: no timer armed"
         await clock.advance(max(0.0, deadline - clock.now()))
     raise AssertionError("the table did not finish")
+
+
+async def wait_until(
+    predicate: Callable[[], Any], *, timeout: float = 20.0, every: float = 0.01
+) -> Any:
+    """Poll ``predicate()`` every ``every`` seconds until it is truthy, and return its value.
+
+    For what changes outside this task: a bot in another process, a gateway event, a log
+    file. The timeout only bounds a failure (it is never waited out by a passing test);
+    a fake that can wake its waiters (``FakeDiscord.wait_until``, ``FakeTelegram.wait_for``)
+    is better where it exists.
+
+    Raises:
+        AssertionError: still false after ``timeout`` seconds.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if loop.time() > deadline:
+            raise AssertionError(f"not true within {timeout} s: {predicate}")
+        await asyncio.sleep(every)
 
 
 # ---------------------------------------------------------------- the Discord fake

@@ -155,6 +155,8 @@ class TelegramLimits:
     speed): every period is divided by it, and ``retry_after`` is given in real seconds
     (a float) less ``client_pad`` * (1 - 1/time_scale), so that a client adding
     ``client_pad`` to it (PTB's AIORateLimiter adds 0.1 s) waits the scaled time.
+    ``clock`` is the buckets' time in seconds (``time.perf_counter`` by default); a test
+    that counts refusals gives a frozen one, so a slow machine refills nothing.
     """
 
     overall_per_second: float = 30.0  # per bot, every chat together
@@ -163,6 +165,7 @@ class TelegramLimits:
     private_burst: float = 1.0
     time_scale: float = 1.0
     client_pad: float = 0.0
+    clock: Callable[[], float] = time.perf_counter
     refused: int = 0  # requests answered 429 so far
     refused_by: dict[str, int] = field(default_factory=dict)  # "overall", "group", "private"
     _buckets: dict[Any, _Bucket] = field(default_factory=dict, repr=False)
@@ -788,7 +791,7 @@ class FakeTelegram:
                 await self._notify()
                 return self._error(call, 403, KICKED)
             if self.limits is not None:
-                over = self.limits.check(method, params.get("chat_id"), time.perf_counter())
+                over = self.limits.check(method, params.get("chat_id"), self.limits.clock())
                 if over is not None:
                     self.calls.append(call)
                     await self._notify()

@@ -17,12 +17,13 @@ import re
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from aiohttp import web
+from conftest import wait_until
 
 from engine.records import replay
 from storage.sqlite import SqliteStorage
@@ -77,18 +78,20 @@ class BotProcess:
     async def wait_for_line(self, pattern: str, *, timeout: float = 30.0) -> str:
         """The first log line matching the regex ``pattern``."""
         regex = re.compile(pattern)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
         assert self.proc is not None
-        while True:
-            found = next((line for line in self.lines if regex.search(line)), None)
-            if found is not None:
-                return found
-            if self.proc.returncode is not None:
-                raise AssertionError(f"exited before /{pattern}/:\n{self.log}")
-            if loop.time() > deadline:
-                raise AssertionError(f"no line /{pattern}/ within {timeout} s:\n{self.log}")
-            await asyncio.sleep(0.05)
+        proc = self.proc
+
+        def found() -> str | bool | None:
+            line = next((line for line in self.lines if regex.search(line)), None)
+            return line if line is not None else proc.returncode is not None
+
+        try:
+            line = await wait_until(found, timeout=timeout, every=0.05)
+        except AssertionError:
+            raise AssertionError(f"no line /{pattern}/ within {timeout} s:\n{self.log}") from None
+        if not isinstance(line, str):
+            raise AssertionError(f"exited before /{pattern}/:\n{self.log}")
+        return line
 
     async def stop(self, sig: int = signal.SIGTERM, *, timeout: float = 30.0) -> int:
         """Send ``sig`` and wait for the exit code."""
@@ -123,6 +126,9 @@ def bot_env(tmp_path: Path, **settings: str) -> dict[str, str]:
         {
             "DOMINO_DB": str(tmp_path / "domino.db"),
             "DOMINO_ROBOT_DELAY": "0",
+            # no wall-clock pause before a match's first deal or between hands
+            "DOMINO_COUNTDOWN_SECONDS": "0",
+            "DOMINO_HAND_PAUSE": "0",
             "DOMINO_ROBOT_LEVEL": "novato",
             "DOMINO_LOG_LEVEL": "DEBUG",
             "PYTHONUNBUFFERED": "1",
@@ -183,19 +189,6 @@ async def discord_fake() -> AsyncIterator[FakeDiscord]:
     await fake.start()
     yield fake
     await fake.close()
-
-
-async def wait_until(predicate: Callable[[], Any], *, timeout: float = 20.0) -> Any:
-    """Poll ``predicate`` (the fakes change as the bot in the other process calls them)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if loop.time() > deadline:
-            raise AssertionError(f"not true within {timeout} s: {predicate}")
-        await asyncio.sleep(0.02)
 
 
 class TelegramPlayer:
@@ -261,13 +254,12 @@ class TelegramPlayer:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while not self.match_ended():
-            assert loop.time() < deadline, "the Telegram match did not end"
-            label = self.turn()
-            if label is None:
-                await asyncio.sleep(0.02)
-                continue
-            self.press(label)
-            presses += 1
+            left = deadline - loop.time()
+            assert left > 0, "the Telegram match did not end"
+            label = await wait_until(lambda: self.turn() or self.match_ended(), timeout=left)
+            if isinstance(label, str):
+                self.press(label)
+                presses += 1
         return presses
 
 
@@ -306,10 +298,10 @@ class DiscordPlayer:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while not self.match_ended():
-            assert loop.time() < deadline, "the Discord match did not end"
-            found = self.turn()
-            if found is None:
-                await asyncio.sleep(0.02)
+            left = deadline - loop.time()
+            assert left > 0, "the Discord match did not end"
+            found = await wait_until(lambda: self.turn() or self.match_ended(), timeout=left)
+            if found is True:
                 continue
             message, custom_id = found
             self.pressed.add(custom_id)

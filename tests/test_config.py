@@ -15,6 +15,8 @@ NAMES = (
     "DOMINO_LOG_LEVEL",
     "DOMINO_ROBOT_LEVEL",
     "DOMINO_ROBOT_DELAY",
+    "DOMINO_HAND_PAUSE",
+    "DOMINO_COUNTDOWN_SECONDS",
     "DOMINO_DEFAULT_PRESET",
     "TELEGRAM_TOKEN",
     "TELEGRAM_API_BASE_URL",
@@ -54,6 +56,7 @@ def test_without_any_setting_the_defaults_host_nothing() -> None:
     assert settings.log_level == "INFO"
     assert settings.robot_level == "experto"
     assert settings.robot_delay == 1.0
+    assert (settings.hand_pause, settings.countdown_seconds) == (4.0, 5.0)
     assert settings.default_preset == "venezolano"
     assert settings.platforms == []
     assert settings.secrets() == []
@@ -65,6 +68,8 @@ def test_settings_come_from_the_environment(
     monkeypatch.setenv("DOMINO_DB", str(tmp_path / "data" / "d.db"))
     monkeypatch.setenv("DOMINO_LOG_LEVEL", " debug ")
     monkeypatch.setenv("DOMINO_ROBOT_DELAY", "0.5")
+    monkeypatch.setenv("DOMINO_HAND_PAUSE", "0")
+    monkeypatch.setenv("DOMINO_COUNTDOWN_SECONDS", "2.5")
     monkeypatch.setenv("DOMINO_ROBOT_LEVEL", "maestro")
     monkeypatch.setenv("DOMINO_DEFAULT_PRESET", "dominicano")
     monkeypatch.setenv("DISCORD_TOKEN", DISCORD)
@@ -76,6 +81,7 @@ def test_settings_come_from_the_environment(
     assert settings.db == tmp_path / "data" / "d.db"
     assert settings.log_level == "DEBUG"
     assert settings.robot_delay == 0.5
+    assert (settings.hand_pause, settings.countdown_seconds) == (0.0, 2.5)
     assert settings.robot_level == "maestro"
     assert settings.default_preset == "dominicano"
     assert settings.platforms == ["discord"]
@@ -150,6 +156,8 @@ def test_spaces_and_line_ends_pasted_around_a_token_are_dropped(
         ("DOMINO_ROBOT_DELAY", "11", "less than or equal to 10"),
         ("DOMINO_ROBOT_DELAY", "-1", "greater than or equal to 0"),
         ("DOMINO_ROBOT_DELAY", "soon", "valid number"),
+        ("DOMINO_HAND_PAUSE", "61", "less than or equal to 60"),
+        ("DOMINO_COUNTDOWN_SECONDS", "-1", "greater than or equal to 0"),
         ("DOMINO_DEFAULT_PRESET", "chino", "venezolano, internacional, espanol, dominicano"),
         ("DISCORD_SHARDS", "0", "greater than or equal to 1"),
         ("DISCORD_SHARD_COUNT", "0", "greater than or equal to 1"),

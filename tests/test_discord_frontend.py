@@ -7,13 +7,13 @@ splitting the shards, each reached only by its own servers (and DMs by shard 0).
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
+from conftest import wait_until
 
 from bot.core import TableManager
 from bot.discord import DiscordFrontEnd, intents
@@ -213,14 +213,6 @@ async def processes(fake: FakeDiscord) -> AsyncIterator[tuple[Process, Process]]
     await second.stop()
 
 
-async def eventually(predicate: Callable[[], bool], *, timeout: float = 5.0) -> None:
-    """Wait until ``predicate()`` holds (for what the bot learns from the gateway alone,
-    which makes no REST request for :meth:`FakeDiscord.wait_until` to wake on)."""
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.01)
-
-
 async def test_each_process_connects_only_its_shard_and_sees_only_its_servers(
     fake: FakeDiscord, processes: tuple[Process, Process]
 ) -> None:
@@ -239,7 +231,7 @@ async def test_a_server_joined_later_reaches_only_the_process_of_its_shard(
     first, second = processes
     joined = fake.add_guild("Club Nuevo", shard=(1, 2))
     await fake.add_bot_to(joined)
-    await eventually(lambda: joined in second.guilds)
+    await wait_until(lambda: joined in second.guilds)
     assert first.guilds == {first.server}
     assert second.guilds == {second.server, joined}
 
@@ -295,7 +287,7 @@ async def test_a_move_pressed_in_a_dm_reaches_shard_0_and_is_relayed_to_the_tabl
     assert press.delivered_to == [(0, 2)]
     assert press.callback_type == 7  # its buttons taken off the DM: the move was taken
     assert not press.followups  # no refusal
-    await eventually(lambda: manager.table_state(table_id).move_number > before)
+    await wait_until(lambda: manager.table_state(table_id).move_number > before)
     assert first.interactions == []  # the first process never handled it itself
     assert second.interactions == [second.server, second.server, None]
     assert first.harness.manager.tables() == []
@@ -315,7 +307,7 @@ async def test_a_dm_press_of_a_table_no_process_has_is_refused_where_it_arrived(
     assert first.interactions == [None]  # answered by the first after TAKEN_WAIT
     assert second.interactions == [second.server, second.server]
     assert press.callback_type == 7
-    await eventually(lambda: bool(press.followups))
+    await wait_until(lambda: bool(press.followups))
     # the first process never knew the table: to it, the table does not exist
     assert press.followups[0].content == "Esa mesa no existe."
 

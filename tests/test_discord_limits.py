@@ -7,7 +7,7 @@ from __future__ import annotations
 import aiohttp
 
 from storage.memory import MemoryStorage
-from tests.fake_discord import DiscordLimits, FakeDiscord, Harness, play_until_closed
+from tests.fake_discord import DiscordLimits, FakeDiscord, Harness, Request, play_until_closed
 
 
 async def test_a_channel_bucket_gives_five_messages_then_429_with_discords_headers(
@@ -74,9 +74,10 @@ async def test_four_humans_finish_a_match_with_the_limits_on(fake: FakeDiscord) 
 
 async def test_a_429_is_waited_out_and_retried_by_discord_py(fake: FakeDiscord) -> None:
     # discord.py keeps to the route buckets it learns from the headers, but it cannot
-    # foresee the global limit: a low one refuses bursts, each 429 is slept off
-    # (retry_after) and the same request sent again.
-    fake.limits = DiscordLimits(global_per_second=4)
+    # foresee the global limit: a low one refuses the burst of a table's start, each 429
+    # is slept off (retry_after) and the same request sent again. Time runs 10 times
+    # faster for the limits (one request per 0.1 s), so the waits are short.
+    fake.limits = DiscordLimits(global_per_second=1, time_scale=10.0)
     guild = fake.add_guild("Club")
     ana = fake.add_user("Ana")
     harness = await Harness(fake, MemoryStorage()).start()
@@ -84,18 +85,26 @@ async def test_a_429_is_waited_out_and_retried_by_discord_py(fake: FakeDiscord) 
         await fake.replied(await fake.slash(ana, guild, "domino", "jugar"))
         await harness.idle()
         channel = fake.channel_of(guild)
-        board = next(m for m in fake.messages_in(channel) if m.embeds)
+        board = await fake.wait_until(
+            lambda: next((m for m in fake.messages_in(channel) if m.embeds), None), timeout=30
+        )
         robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
         await fake.answered(await fake.click(ana, board, robots))
-        presses = await play_until_closed(fake, harness, {ana.id: lambda: fake.last_dm(ana)})
-        assert presses
+        tiles = await fake.wait_until(
+            lambda: (m := fake.last_dm(ana)) and m.custom_ids() and m, timeout=30
+        )
+        assert tiles.custom_ids()
         refused = [r for r in fake.requests if r.status == 429]
         assert refused, "no request met the limits"
-        for request in refused:
+        assert fake.limits.refused_global >= 1  # the global limit, which discord.py cannot foresee
+
+        def retried(request: Request) -> bool:
             later = fake.requests[fake.requests.index(request) + 1 :]
-            assert any(
+            return any(
                 r.status == 200 and r.method == request.method and r.path == request.path
                 for r in later
-            ), request
+            )
+
+        assert await fake.wait_until(lambda: all(retried(r) for r in refused), timeout=30)
     finally:
         await harness.stop()

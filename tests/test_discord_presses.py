@@ -54,9 +54,12 @@ async def test_a_stale_press_is_refused_ephemerally_and_changes_nothing(
     await fake.answered(await fake.click(ana, dm, old_id))
     await harness.idle()
     after = history(harness, table)
-    again = await fake.click(ana, dm, old_id)  # the same button, one move later
+    state = harness.manager.table_state(table)
+    # seed 7: the three robots have moved and it is Ana's turn again, four moves later
+    assert (state.phase, state.turn, state.hand_number, state.move_number) == ("playing", 0, 1, 6)
+    again = await fake.click(ana, dm, old_id)  # the same button, a round later
     message = await refusal(fake, again)
-    assert message.text() in (said("stale"), said("not_your_turn"))
+    assert message.text() == said("stale")
     await harness.idle()
     assert history(harness, table) == after
 
@@ -76,10 +79,11 @@ async def test_two_quick_presses_of_the_same_button_play_once(
     refused = [p for p in (first, second) if p.followups]
     assert len(refused) == 1
     assert refused[0].followups[0].ephemeral
-    mine = [
-        m for seat, m in harness.manager.match_of(table).hand.history[len(before) :] if seat == 0
-    ]
-    assert len(mine) >= 1 and mine[0].code() == button.rsplit(":", 1)[1]
+    assert refused[0].followups[0].text() == said("stale")
+    played = harness.manager.match_of(table).hand.history[len(before) :]
+    # Ana's one move, then the three robots' (it is her turn again, unpressed)
+    assert [seat for seat, _ in played] == [0, 1, 2, 3]
+    assert played[0][1].code() == button.rsplit(":", 1)[1]
 
 
 async def test_a_press_by_someone_not_seated_is_refused(

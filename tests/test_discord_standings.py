@@ -4,15 +4,28 @@ discord.py and the fake Discord."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
+import pytest_asyncio
 
 from bot.core import ChatRef, Ranking
 from bot.discord.analysis import parse_analysis
 from bot.discord.standings import parse_top, top_custom_id, top_view
+from bot.discord_http import point_discord_at
 from bot.present.standings import season_name
 from storage.memory import MemoryStorage
 from storage.ratings import SeasonPeriod
-from tests.fake_discord import FakeDiscord, FakeMessage, FakeUser, Harness, play_until_closed
+from tests.fake_discord import (
+    ErrorLog,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    Harness,
+    play_until_closed,
+)
 
 PICTURES = Path("/tmp/dc-pics")
 NAMES = ("Ana", "Beto", "Caro", "Dani")
@@ -48,14 +61,49 @@ async def four_humans_finish_a_match(fake: FakeDiscord, harness: Harness) -> lis
     return people
 
 
+@dataclass
+class Finished:
+    """A fake Discord and a bot on it, after Ana, Beto, Caro and Dani's one match."""
+
+    fake: FakeDiscord
+    harness: Harness
+    people: list[FakeUser]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def played_once() -> AsyncIterator[Finished]:
+    """One four-human match, played once for the tests that only read what it left (its
+    ratings, season table, profiles and hand results): a match takes seconds to play."""
+    fake = FakeDiscord()
+    await fake.start()
+    with ErrorLog() as errors:
+        fake.add_guild("Club")
+        harness = await Harness(fake, MemoryStorage()).start()
+        people = await four_humans_finish_a_match(fake, harness)
+        yield Finished(fake, harness, people)
+        point_discord_at(fake.api_base_url, fake.gateway_url)
+        await harness.stop()
+    await fake.close()
+    assert errors.messages() == []
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def finished(played_once: Finished) -> Finished:
+    """:func:`played_once`, with discord.py pointed at its fake again (a test between
+    may have pointed it at its own, or back at Discord)."""
+    point_discord_at(played_once.fake.api_base_url, played_once.fake.gateway_url)
+    return played_once
+
+
 def server(fake: FakeDiscord) -> ChatRef:
     return ChatRef("discord", str(next(iter(fake.guilds))))
 
 
+@pytest.mark.asyncio(loop_scope="module")
 async def test_a_four_human_match_on_discord_rates_all_four_and_fills_the_season_table(
-    fake: FakeDiscord, harness: Harness
+    finished: Finished,
 ) -> None:
-    people = await four_humans_finish_a_match(fake, harness)
+    fake, harness, people = finished.fake, finished.harness, finished.people
     storage = harness.storage
     for person in people:
         player = await storage.find_player("discord", str(person.id))
@@ -68,10 +116,11 @@ async def test_a_four_human_match_on_discord_rates_all_four_and_fills_the_season
     assert all(row.matches == 1 for row in season.rows)
 
 
+@pytest.mark.asyncio(loop_scope="module")
 async def test_top_sends_the_picture_with_the_players_as_text_and_its_buttons_switch_the_list_in_place(
-    fake: FakeDiscord, harness: Harness
+    finished: Finished,
 ) -> None:
-    people = await four_humans_finish_a_match(fake, harness)
+    fake, people = finished.fake, finished.people
     guild = next(iter(fake.guilds))
     inter = await fake.slash(people[1], guild, "domino", "top")
     (top,) = await fake.replied(inter)
@@ -121,10 +170,9 @@ async def test_a_forged_top_button_is_refused_and_the_list_stays_as_it_was(
     assert (top.content, top.custom_ids(), top.edits) == before
 
 
-async def test_perfil_with_a_member_shows_that_members_profile(
-    fake: FakeDiscord, harness: Harness
-) -> None:
-    people = await four_humans_finish_a_match(fake, harness)
+@pytest.mark.asyncio(loop_scope="module")
+async def test_perfil_with_a_member_shows_that_members_profile(finished: Finished) -> None:
+    fake, people = finished.fake, finished.people
     guild = next(iter(fake.guilds))
     inter = await fake.slash(people[0], guild, "domino", "perfil", options={"miembro": people[3]})
     (profile,) = await fake.replied(inter)
@@ -225,10 +273,11 @@ def test_the_top_view_in_english_names_the_lists_and_offers_this_server_from_eve
     assert len(alone.children) == 4
 
 
+@pytest.mark.asyncio(loop_scope="module")
 async def test_every_hand_result_offers_each_member_their_own_analysis_privately(
-    fake: FakeDiscord, harness: Harness
+    finished: Finished,
 ) -> None:
-    people = await four_humans_finish_a_match(fake, harness)
+    fake, people = finished.fake, finished.people
     guild = next(iter(fake.guilds))
     results = [
         m for m in fake.messages_in(fake.channel_of(guild))

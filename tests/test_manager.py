@@ -225,19 +225,38 @@ async def test_forged_payloads_and_illegal_codes_are_refused_and_change_nothing(
     assert manager.match_of(table_id) is match
 
 
-async def test_a_press_out_of_turn_is_refused(make_manager, clock):
+async def test_a_press_with_the_current_numbers_out_of_turn_is_refused_and_changes_nothing(
+    make_manager, clock
+):
+    manager = make_manager(robot_delay=1.0)  # the robot after Ana waits a second
+    table_id = await seat_with_robots(manager, clock)
+    await wait_for_turn(manager, clock, table_id, 0)
+    tiles = await my_tiles(manager, ANA, table_id)
+    assert (tiles.hand_number, tiles.move_number) == (1, 1)  # seed 1: Ana opens the hand
+    assert (await manager.handle(PressButton(ANA, tiles.moves[0].payload))).ok
+    state = manager.table_state(table_id)
+    assert (state.phase, state.turn, state.hand_number, state.move_number) == ("playing", 1, 1, 2)
+    history = manager.match_of(table_id).hand.history
+    reply = await manager.handle(PlayMove(ANA, table_id, 1, 2, "66"))
+    assert reply.refusal.reason == "not_your_turn"
+    assert manager.match_of(table_id).hand.history == history
+    assert manager.table_state(table_id).move_number == 2
+
+
+async def test_pressing_a_move_button_again_after_it_was_played_is_refused_as_stale(
+    make_manager, clock
+):
     manager = make_manager(robot_delay=1.0)
     table_id = await seat_with_robots(manager, clock)
     await wait_for_turn(manager, clock, table_id, 0)
     tiles = await my_tiles(manager, ANA, table_id)
-    assert (await manager.handle(PressButton(ANA, tiles.moves[0].payload))).ok
-    state = manager.table_state(table_id)
-    if state.turn != 0 and state.phase == "playing" and state.turn is not None:
-        code = tiles.moves[-1].code
-        reply = await manager.handle(
-            PlayMove(ANA, table_id, state.hand_number, state.move_number, code)
-        )
-        assert reply.refusal.reason == "not_your_turn"
+    button = tiles.moves[0].payload
+    assert (await manager.handle(PressButton(ANA, button))).ok
+    history = manager.match_of(table_id).hand.history
+    again = await manager.handle(PressButton(ANA, button))
+    assert again.refusal.reason == "stale"
+    assert manager.match_of(table_id).hand.history == history
+    assert manager.table_state(table_id).move_number == 2
 
 
 def find_all_tiles():
@@ -340,10 +359,18 @@ async def test_two_tables_in_two_chats_for_the_same_player_stay_apart(
     other = manager.match_of(second)
     assert (await manager.handle(PressButton(ANA, tiles_1.moves[0].payload))).ok
     assert manager.match_of(second) is other
-    # a press made for one table is never applied to the other
-    forged = tiles_1.moves[0].payload.replace(first, second)
+    # a press made for one table is never applied to the other: as it was (table 1's
+    # numbers) it is stale there; with table 2's numbers, its tile is not in her hand there
+    assert (tiles_1.hand_number, tiles_1.move_number, tiles_1.moves[0].code) == (1, 1, "66")
+    assert (tiles_2.hand_number, tiles_2.move_number) == (1, 3)
+    assert not any(t.high == t.low == 6 for t in tiles_2.view.tiles)
+    history = other.hand.history
+    replayed = tiles_1.moves[0].payload.replace(first, second)
+    assert (await manager.handle(PressButton(ANA, replayed))).refusal.reason == "stale"
+    forged = encode_press(second, 1, 3, "66")
     reply = await manager.handle(PressButton(ANA, forged))
-    assert reply.refusal is None or reply.refusal.reason in ("illegal_move", "stale")
+    assert (reply.refusal.reason, reply.refusal.params["reason"]) == ("illegal_move", "not_held")
+    assert manager.match_of(second) is other and other.hand.history == history
     await manager.idle()
     assert {e.table_id for e in recorder.of(YourTiles, to=ANA)} == {first, second}
     await run_table(manager, clock, first, [ANA])

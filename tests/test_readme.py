@@ -94,7 +94,7 @@ def test_the_quick_start_works_where_the_system_python_refuses_pip_install(
         "python3 -m venv .venv",
         ".venv/bin/pip install -e .[dev]",
         play,
-        ".venv/bin/python -m pytest",
+        ".venv/bin/python -m pytest -n 2",
     ]
 
 

@@ -8,6 +8,7 @@ import asyncio
 import json
 from typing import Any
 
+from conftest import wait_until
 from telegram import User
 
 from bot.core import encode_action, encode_press
@@ -1111,12 +1112,9 @@ async def test_a_new_hands_deal_is_drawn_with_the_openers_tile_or_alone_when_the
         await asyncio.sleep(0.6)  # the last edit is a spacing ago: only the deal's wait holds
         mark = len(world.fake.calls)
         await world.clock.advance(0)  # the pause between hands is over: hand 2 is dealt
-        for _ in range(200):
-            opener = next((u for u in users if world.move_labels(u)), None)
-            if opener is not None:
-                break
-            await asyncio.sleep(0.01)
-        assert opener is not None
+        opener = await wait_until(
+            lambda: next((u for u in users if world.move_labels(u)), None), timeout=2.0
+        )
         await world.play(opener, world.move_labels(opener)[0])
         hand_2 = [c for c in _board_captions(world, mark) if "Mano 2" in c]
         assert hand_2 and all("Última jugada: " in c for c in hand_2), hand_2

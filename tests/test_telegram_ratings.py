@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
+import pytest
+import pytest_asyncio
 from telegram import MessageEntity, User
 
 from bot.core import ChatRef, Ranking
@@ -85,81 +87,98 @@ async def _four_humans_play(world: TelegramWorld) -> list[User]:
     return users
 
 
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def played_once() -> AsyncIterator[tuple[TelegramWorld, list[User]]]:
+    """One four-human match, played once for the tests that only read what it left (its
+    ratings, lists and profiles): a match takes seconds to play."""
+    async with TelegramWorld() as world:
+        yield world, await _four_humans_play(world)
+
+
 async def _top(world: TelegramWorld, user: User, text: str = "/top") -> Call:
     group = world.fake.groups[GROUP]
     mark = await world.command(group, user, text)
     return await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
 
 
-async def test_a_match_of_four_humans_rates_all_four_in_the_group_and_the_season() -> None:
-    async with TelegramWorld() as world:
-        users = await _four_humans_play(world)
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_match_of_four_humans_rates_all_four_in_the_group_and_the_season(
+    played_once: tuple[TelegramWorld, list[User]],
+) -> None:
+    world, users = played_once
 
-        chat = ChatRef("telegram", str(GROUP))
-        for user in users:
-            player_id = await world.manager.player_id(world.front._player(user))
-            rating = await world.storage.player_rating(player_id)
-            assert rating is not None and rating.matches == 1 and rating.provisional
-        season = await world.manager.standings(Ranking.SEASON, chat)
-        assert sorted(row.display_name for row in season.rows) == ["Ana", "Beto", "Caro", "Dani"]
-        assert all(row.matches == 1 for row in season.rows)
-
-
-async def test_top_sends_the_rating_picture_with_the_players_in_its_caption() -> None:
-    async with TelegramWorld() as world:
-        users = await _four_humans_play(world)
-        photo = await _top(world, users[1])
-        _keep(world, photo, "top-rating")
-
-        caption = photo.caption() or ""
-        assert caption.splitlines()[0] == "Rating · Club Dominó"
-        names = [line.split(". ", 1)[1].split(" — ")[0] for line in caption.splitlines()[1:5]]
-        assert sorted(names) == ["Ana", "Beto", "Caro", "Dani"]
-        for user in users:
-            assert f". {user.first_name} — " in caption
-        labels = [b["text"] for b in photo.buttons()]
-        assert labels == ["✓ Rating", "Temporada", "Saldo", "Parejas", "✓ Este grupo", "Global"]
-        assert all(len(b["callback_data"].encode()) <= 64 for b in photo.buttons())
+    chat = ChatRef("telegram", str(GROUP))
+    for user in users:
+        player_id = await world.manager.player_id(world.front._player(user))
+        rating = await world.storage.player_rating(player_id)
+        assert rating is not None and rating.matches == 1 and rating.provisional
+    season = await world.manager.standings(Ranking.SEASON, chat)
+    assert sorted(row.display_name for row in season.rows) == ["Ana", "Beto", "Caro", "Dani"]
+    assert all(row.matches == 1 for row in season.rows)
 
 
-async def test_the_season_and_global_switches_edit_the_same_message() -> None:
-    async with TelegramWorld() as world:
-        users = await _four_humans_play(world)
-        photo = await _top(world, users[0])
-        message_id = photo.result["message_id"]
+@pytest.mark.asyncio(loop_scope="module")
+async def test_top_sends_the_rating_picture_with_the_players_in_its_caption(
+    played_once: tuple[TelegramWorld, list[User]],
+) -> None:
+    world, users = played_once
+    photo = await _top(world, users[1])
+    _keep(world, photo, "top-rating")
 
-        mark = len(world.fake.calls)
-        answer = await world.press(users[0], photo.result, _button(photo, "Temporada"))
-        assert not answer.params.get("show_alert")
-        season = await world.fake.wait_for("editMessageMedia", after=mark)
-        _keep(world, season, "top-season")
-        assert season.params["message_id"] == message_id
-        assert (season.caption() or "").startswith("Temporada ")
-        assert (season.caption() or "").splitlines()[0].endswith(" · Club Dominó")
-        assert [b["text"] for b in season.buttons()][:2] == ["Rating", "✓ Temporada"]
-
-        mark = len(world.fake.calls)
-        stored = world.fake.message(GROUP, message_id)
-        await world.press(users[2], stored, _button(stored, "Global"))
-        everyone = await world.fake.wait_for("editMessageMedia", after=mark)
-        _keep(world, everyone, "top-season-global")
-        assert everyone.params["message_id"] == message_id
-        assert (everyone.caption() or "").splitlines()[0].endswith(" · todos")
-        assert [b["text"] for b in everyone.buttons()][4:] == ["Este grupo", "✓ Global"]
-        assert len(world.fake.calls_to("sendPhoto", chat_id=GROUP)) == 3  # board, result, top
+    caption = photo.caption() or ""
+    assert caption.splitlines()[0] == "Rating · Club Dominó"
+    names = [line.split(". ", 1)[1].split(" — ")[0] for line in caption.splitlines()[1:5]]
+    assert sorted(names) == ["Ana", "Beto", "Caro", "Dani"]
+    for user in users:
+        assert f". {user.first_name} — " in caption
+    labels = [b["text"] for b in photo.buttons()]
+    assert labels == ["✓ Rating", "Temporada", "Saldo", "Parejas", "✓ Este grupo", "Global"]
+    assert all(len(b["callback_data"].encode()) <= 64 for b in photo.buttons())
 
 
-async def test_the_pairs_and_balance_lists_are_pictures_too() -> None:
-    async with TelegramWorld() as world:
-        users = await _four_humans_play(world)
-        pairs = await _top(world, users[0], "/top parejas")
-        _keep(world, pairs, "top-pairs")
-        balance = await _top(world, users[0], "/top balance")
-        _keep(world, balance, "top-balance")
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_season_and_global_switches_edit_the_same_message(
+    played_once: tuple[TelegramWorld, list[User]],
+) -> None:
+    world, users = played_once
+    photo = await _top(world, users[0])
+    message_id = photo.result["message_id"]
 
-        assert (pairs.caption() or "").splitlines()[0] == "Parejas · Club Dominó"
-        assert (balance.caption() or "").splitlines()[0] == "Saldo · Club Dominó"
-        assert "✓ Parejas" in [b["text"] for b in pairs.buttons()]
+    mark = len(world.fake.calls)
+    answer = await world.press(users[0], photo.result, _button(photo, "Temporada"))
+    assert not answer.params.get("show_alert")
+    season = await world.fake.wait_for("editMessageMedia", after=mark)
+    _keep(world, season, "top-season")
+    assert season.params["message_id"] == message_id
+    assert (season.caption() or "").startswith("Temporada ")
+    assert (season.caption() or "").splitlines()[0].endswith(" · Club Dominó")
+    assert [b["text"] for b in season.buttons()][:2] == ["Rating", "✓ Temporada"]
+
+    mark = len(world.fake.calls)
+    stored = world.fake.message(GROUP, message_id)
+    await world.press(users[2], stored, _button(stored, "Global"))
+    everyone = await world.fake.wait_for("editMessageMedia", after=mark)
+    _keep(world, everyone, "top-season-global")
+    assert everyone.params["message_id"] == message_id
+    assert (everyone.caption() or "").splitlines()[0].endswith(" · todos")
+    assert [b["text"] for b in everyone.buttons()][4:] == ["Este grupo", "✓ Global"]
+    later = world.fake.calls[world.fake.calls.index(photo) + 1 :]
+    assert [c for c in later if c.method == "sendPhoto" and c.chat_id == GROUP] == []
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_pairs_and_balance_lists_are_pictures_too(
+    played_once: tuple[TelegramWorld, list[User]],
+) -> None:
+    world, users = played_once
+    pairs = await _top(world, users[0], "/top parejas")
+    _keep(world, pairs, "top-pairs")
+    balance = await _top(world, users[0], "/top balance")
+    _keep(world, balance, "top-balance")
+
+    assert (pairs.caption() or "").splitlines()[0] == "Parejas · Club Dominó"
+    assert (balance.caption() or "").splitlines()[0] == "Saldo · Club Dominó"
+    assert "✓ Parejas" in [b["text"] for b in pairs.buttons()]
 
 
 async def test_an_unknown_list_word_is_answered_with_the_lists_there_are() -> None:
@@ -174,68 +193,72 @@ async def test_an_unknown_list_word_is_answered_with_the_lists_there_are() -> No
         )
 
 
-async def test_a_forged_or_misplaced_list_switch_is_refused_and_changes_nothing() -> None:
-    async with TelegramWorld() as world:
-        users = await _four_humans_play(world)
-        photo = await _top(world, users[0])
-        before = world.fake.message(GROUP, photo.result["message_id"])
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_forged_or_misplaced_list_switch_is_refused_and_changes_nothing(
+    played_once: tuple[TelegramWorld, list[User]],
+) -> None:
+    world, users = played_once
+    photo = await _top(world, users[0])
+    before = world.fake.message(GROUP, photo.result["message_id"])
 
-        mark = len(world.fake.calls)
-        forged = await world.press(users[0], photo.result, "dmt:z:q")
-        alone = world.fake.private_chat(users[0])
-        sent = await world.command(alone, users[0], "/top")
-        private = await world.fake.wait_for(
-            "sendPhoto", lambda c: c.chat_id == users[0].id, after=sent
-        )
-        misplaced = await world.press(users[0], private.result, "dmt:r:c")
-        await world.settle()
+    mark = len(world.fake.calls)
+    forged = await world.press(users[0], photo.result, "dmt:z:q")
+    alone = world.fake.private_chat(users[0])
+    sent = await world.command(alone, users[0], "/top")
+    private = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == users[0].id, after=sent)
+    misplaced = await world.press(users[0], private.result, "dmt:r:c")
+    await world.settle()
 
-        assert forged.params["show_alert"] is True
-        assert misplaced.params["show_alert"] is True
-        assert misplaced.params["text"] == "Ese botón no es válido."
-        assert world.fake.message(GROUP, photo.result["message_id"]) == before
-        assert [c.method for c in world.fake.calls[mark:] if c.method.startswith("edit")] == []
-        # In a private chat the list is everyone's, with no switch for a group.
-        assert (private.caption() or "").splitlines()[0] == "Rating · todos"
-        assert [b["text"] for b in private.buttons()] == [
-            "✓ Rating",
-            "Temporada",
-            "Saldo",
-            "Parejas",
-        ]
-
-
-async def test_perfil_as_a_reply_shows_the_other_players_profile() -> None:
-    async with TelegramWorld() as world:
-        users = await _four_humans_play(world)
-        group = world.fake.groups[GROUP]
-        said = world.fake.user_message(group, users[3], "¿otra?")
-        mark = await world.command(group, users[0], "/perfil", reply_to=said)
-        photo = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
-        _keep(world, photo, "profile-reply")
-
-        assert (photo.caption() or "").startswith("Dani — ")
-        assert "Partidas: 1" in (photo.caption() or "")
+    assert forged.params["show_alert"] is True
+    assert misplaced.params["show_alert"] is True
+    assert misplaced.params["text"] == "Ese botón no es válido."
+    assert world.fake.message(GROUP, photo.result["message_id"]) == before
+    assert [c.method for c in world.fake.calls[mark:] if c.method.startswith("edit")] == []
+    # In a private chat the list is everyone's, with no switch for a group.
+    assert (private.caption() or "").splitlines()[0] == "Rating · todos"
+    assert [b["text"] for b in private.buttons()] == [
+        "✓ Rating",
+        "Temporada",
+        "Saldo",
+        "Parejas",
+    ]
 
 
-async def test_perfil_names_a_user_by_text_mention_and_explains_an_unknown_username() -> None:
-    async with TelegramWorld() as world:
-        users = await _four_humans_play(world)
-        group = world.fake.groups[GROUP]
-        text = "/perfil Caro"
-        mention = MessageEntity(MessageEntity.TEXT_MENTION, 8, 4, user=users[2])
-        mark = await world.command(group, users[0], text, entities=[mention])
-        photo = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
-        text = "/perfil @nadie"
-        unknown = MessageEntity(MessageEntity.MENTION, 8, 6)
-        mark = await world.command(group, users[0], text, entities=[unknown])
-        answer = await world.fake.wait_for("sendMessage", lambda c: c.chat_id == GROUP, after=mark)
+@pytest.mark.asyncio(loop_scope="module")
+async def test_perfil_as_a_reply_shows_the_other_players_profile(
+    played_once: tuple[TelegramWorld, list[User]],
+) -> None:
+    world, users = played_once
+    group = world.fake.groups[GROUP]
+    said = world.fake.user_message(group, users[3], "¿otra?")
+    mark = await world.command(group, users[0], "/perfil", reply_to=said)
+    photo = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
+    _keep(world, photo, "profile-reply")
 
-        assert (photo.caption() or "").startswith("Caro — ")
-        assert answer.params["text"] == (
-            "Todavía no conozco a @nadie. Responde a uno de sus mensajes con /perfil para ver "
-            "su perfil."
-        )
+    assert (photo.caption() or "").startswith("Dani — ")
+    assert "Partidas: 1" in (photo.caption() or "")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_perfil_names_a_user_by_text_mention_and_explains_an_unknown_username(
+    played_once: tuple[TelegramWorld, list[User]],
+) -> None:
+    world, users = played_once
+    group = world.fake.groups[GROUP]
+    text = "/perfil Caro"
+    mention = MessageEntity(MessageEntity.TEXT_MENTION, 8, 4, user=users[2])
+    mark = await world.command(group, users[0], text, entities=[mention])
+    photo = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
+    text = "/perfil @nadie"
+    unknown = MessageEntity(MessageEntity.MENTION, 8, 6)
+    mark = await world.command(group, users[0], text, entities=[unknown])
+    answer = await world.fake.wait_for("sendMessage", lambda c: c.chat_id == GROUP, after=mark)
+
+    assert (photo.caption() or "").startswith("Caro — ")
+    assert answer.params["text"] == (
+        "Todavía no conozco a @nadie. Responde a uno de sus mensajes con /perfil para ver "
+        "su perfil."
+    )
 
 
 async def test_perfil_of_a_player_who_never_played_shows_an_empty_history() -> None:

@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from conftest import wait_until
 from test_web_server import tile_lists
 from web_support import sign_init_data
 
@@ -35,7 +36,6 @@ from tests.test_app import (
     open_telegram_table,
     running,
     telegram_env,
-    wait_until,
 )
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
