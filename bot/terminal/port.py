@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from bot.core import (
+    AwayReason,
     CloseReason,
     EmoteShown,
     Event,
@@ -24,6 +25,7 @@ from bot.core import (
     MovePlayed,
     PlayerRef,
     Refusal,
+    SeatAbandoned,
     SeatGivenBack,
     SeatTakenByRobot,
     TableChanged,
@@ -107,6 +109,7 @@ class TerminalPort:
         self.closed: TableClosed | None = None
         self.board_error: str | None = None
         self.away = False
+        self.left = False  # I left the match on purpose (its stake forfeited)
         self.broken = False
         self.stop = asyncio.Event()
 
@@ -250,6 +253,12 @@ class TerminalPort:
                 self._close_prompt()  # read what the player types: b brings them back
             else:
                 self.say(_("A robot plays for {who}.", who=self.in_sentence(event.seat)))
+        elif isinstance(event, SeatAbandoned) and event.seat == self.my_seat:
+            # the loop printed the leave confirmation (the stake forfeited); a seat not
+            # back in time is said by the table's close below (the terminal's only human)
+            self.left = event.reason is AwayReason.LEFT
+            self.away = True
+            self._close_prompt()
         elif isinstance(event, SeatGivenBack):
             if event.seat == self.my_seat:
                 self.say(_("You are back at your seat."))
@@ -262,7 +271,8 @@ class TerminalPort:
         elif isinstance(event, TableClosed):
             self.closed = event
             if event.reason is CloseReason.NO_HUMANS:  # you are the table's only human
-                self.say(_("You left the match: your stake stays in the pot."))
+                if not self.left:
+                    self.say(_("You left the match: your stake stays in the pot."))
             elif text := closed_text(event, self.me.language):
                 self.say(text)
             self.ended.set()
