@@ -69,10 +69,11 @@ async def test_emotes_help_and_bad_numbers_are_answered_without_moving():
     assert "Type the number of a move" in text
     assert text.count("Your tiles: [") >= 2
     assert "You play [" in text
-    # q hands the seat to a robot, which plays the match out (rules.md, "The house":
-    # leaving never cancels a started match)
-    assert "They won the match 87 – 110." in text
-    assert text.rstrip().endswith("Your balance: $990.")
+    # q leaves the started match: the stake is forfeited and said (issue 27, items 2, 10)
+    assert text.rstrip().endswith(
+        "You left table 1: your stake ($10) is forfeited and a robot plays your seat to the "
+        "end.\nYour balance: $990."
+    )
 
 
 async def test_a_move_typed_as_on_telegram_is_played_and_a_line_with_more_changes_nothing():

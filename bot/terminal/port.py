@@ -246,7 +246,7 @@ class TerminalPort:
                 self.say(
                     _(
                         "A robot plays for you now. Type b within 5 minutes to take your seat "
-                        "back; q again leaves the match for good (your stake stays in the pot)."
+                        "back; q leaves the match for good (and forfeits your stake)."
                     )
                 )
                 self.away = True
