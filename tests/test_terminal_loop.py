@@ -42,6 +42,8 @@ async def test_a_scripted_match_from_piped_input_plays_to_the_end():
     won = "¡Ganamos la partida" in text
     assert won or "Ellos ganaron la partida" in text
     assert text.rstrip().endswith(f"Tu saldo: ${1010 if won else 990}.")
+    # the money as the results picture says it, net of the stake (issue 27, item 10)
+    assert f"\nResultado neto (apuesta $10): Tú {'+$10' if won else '−$10'}\n" in text
     assert await storage.load_tables() == []
     assert len(await storage.match_records()) == 1
     # every line was read at the player's turn: no press was ever out of date

@@ -36,6 +36,7 @@ from bot.core import (
 from bot.core.clock import Clock, SystemClock
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label, translator
+from bot.present.screens import match_money_line
 from bot.present.texts import closed_text, refused
 from bot.terminal.text import (
     choice_items,
@@ -388,6 +389,8 @@ class TerminalPort:
             self.say(_("We won the match {score}!", score=self.score_text(event.score)))
         else:
             self.say(_("They won the match {score}.", score=self.score_text(event.score)))
+        if money := match_money_line(event, self.me.language):
+            self.say(money)  # as the results picture says it: net of the stake
 
     def board_facts(self, event: TableChanged) -> TableFacts:
         """The board picture's facts, the robots named by their place (:meth:`short_name`)
