@@ -1126,15 +1126,23 @@ async def test_a_player_who_gets_up_mid_match_is_answered_before_the_group_is_to
             if c.method == "sendMessage" and c.ok
         ]
         assert said == [
-            (GROUP, "Te levantaste de la mesa 1."),
             (
-                pepe.id,
-                "Un robot juega por ti en la mesa 1. Vuelve antes de 5 min para conservar tu "
-                "asiento y tu apuesta.",
+                GROUP,
+                "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu "
+                "asiento hasta el final.",
             ),
-            (GROUP, "Un robot juega ahora por Pepe; puede volver antes de 5 min (/volver)."),
+            (
+                GROUP,
+                "Pepe dejó la partida: pierde su apuesta ($10) y un robot juega su asiento "
+                "hasta el final.",
+            ),
+            (
+                GROUP,
+                "La mesa se cerró: todos dejaron la partida; sus apuestas se quedan en el bote.",
+            ),
         ]
-        assert world.manager.tables() == [table_id]  # the match plays on, robots included
+        # the table's only human abandoned it: it ends, unpaid (issue 27, item 2)
+        assert table_id not in world.manager.tables()
         assert await world.manager.balance(world.front._player(pepe)) == 990
 
 
