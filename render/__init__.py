@@ -14,7 +14,7 @@ from render.board import board_png
 from render.facts import SeatFacts, TableFacts
 from render.hand import hand_png, move_labels
 from render.profile import ProfileFacts, profile_png
-from render.results import hand_result_png, match_result_png
+from render.results import hand_result_png, match_result_png, net_dollars
 from render.standings import StandingRow, StandingsFacts, standings_png
 from render.waiting import waiting_png
 
@@ -29,6 +29,7 @@ __all__ = [
     "hand_result_png",
     "match_result_png",
     "move_labels",
+    "net_dollars",
     "profile_png",
     "standings_png",
     "waiting_png",

@@ -207,23 +207,34 @@ def match_result_image(
     return image
 
 
+def net_dollars(stake: int, paid: int) -> str:
+    """A human's result of a match, net of the stake paid: ``"+$10"`` (paid twice a $10
+    stake), ``"−$10"`` (paid nothing), ``"$0"``. The one way a match's money is said,
+    in the results picture and in every caption beside it (issue 27, item 10)."""
+    net = paid - stake
+    if net > 0:
+        return f"+${net}"
+    if net < 0:
+        return f"−${-net}"
+    return "$0"
+
+
 def money_lines(
     facts: TableFacts, stake: int, payouts: Mapping[int, int]
 ) -> list[tuple[str, Color]]:
     """What each seat won or lost, net of the stake it paid, with its colour: a winner
-    paid twice a $10 stake shows "+$10", a seat paid nothing "−$10", a robot "—"."""
+    paid twice a $10 stake shows "+$10", a seat paid nothing "−$10", a robot "—". A
+    human's seat a robot played at the end (``away``: they abandoned, or were not back
+    in time) paid its stake too and shows what it lost."""
     values: list[tuple[str, Color]] = []
     for seat in range(4):
-        if facts.seats[seat].is_robot or stake == 0:
+        facts_seat = facts.seats[seat]
+        if (facts_seat.is_robot and not facts_seat.away) or stake == 0:
             values.append(("—", MUTED))
             continue
-        net = payouts.get(seat, 0) - stake
-        if net > 0:
-            values.append((f"+${net}", _GREEN))
-        elif net < 0:
-            values.append((f"−${-net}", PASS_RED))
-        else:
-            values.append(("$0", MUTED))
+        paid = payouts.get(seat, 0)
+        color = _GREEN if paid > stake else PASS_RED if paid < stake else MUTED
+        values.append((net_dollars(stake, paid), color))
     return values
 
 

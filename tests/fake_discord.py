@@ -1253,15 +1253,23 @@ class Harness:
         storage: shared between harnesses to simulate a restart on the same database.
         clock: the manager's clock (default: :func:`eager_clock`).
         seed: the manager's seed.
+        manager_options: more ``TableManager`` keywords (house times).
     """
 
     def __init__(
-        self, fake: FakeDiscord, storage: Any, *, clock: Any = None, seed: int = 7
+        self,
+        fake: FakeDiscord,
+        storage: Any,
+        *,
+        clock: Any = None,
+        seed: int = 7,
+        **manager_options: Any,
     ) -> None:
         self.fake = fake
         self.storage = storage
         self.clock = clock if clock is not None else eager_clock()
         self.seed = seed
+        self.manager_options = manager_options  # the manager's house times, e.g. stuck_seconds
         self.manager: Any = None
         self.front: Any = None
 
@@ -1277,6 +1285,7 @@ class Harness:
             countdown_seconds=0,
             hand_pause=0,
             robot_level="novato",
+            **self.manager_options,
         )
         self.front = DiscordFrontEnd(
             "fake-token",

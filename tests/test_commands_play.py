@@ -214,5 +214,6 @@ def test_a_match_whose_domino_play_was_killed_goes_on_at_the_next_start_and_cost
     assert " (derecha)" not in again.stdout
     # the killed match was played on (then left with q and the end of input): one stake
     assert again.stdout.rstrip().endswith(
-        "Dejaste la partida: tu apuesta se queda en el bote.\nTu saldo: $990."
+        "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu asiento\n"
+        "  hasta el final.\nTu saldo: $990."
     )

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from core_parts import ANA, BETO, CARLA, CHAT, DIEGO, build_parts
+from core_parts import ANA, BETO, CARLA, CHAT, DIEGO, build_parts, until_turn
 
 from bot.core import (
     ChatRef,
+    CloseTable,
     FillWithRobots,
     Leave,
     OpenTable,
@@ -153,3 +154,90 @@ async def test_the_fill_deadline_gives_the_free_seats_to_robots_and_counts_down(
     await clock.advance(parts.core.times.fill_seconds)
     assert [s.robot_level for s in table.seats] == [None, "aprendiz", "aprendiz", "aprendiz"]
     assert (table.phase, table.deadline_kind) == (Phase.COUNTDOWN, DeadlineKind.START)
+
+
+# ---------------------------------------------------------------- an admin closing a table
+
+
+async def live_match(parts, clock, *, partner=None):
+    """Ana at seat 0 (Beto across when ``partner``), robots elsewhere; her turn on."""
+    across = BETO if partner else RobotSeat()
+    reply = await parts.lobby.open_table(
+        OpenTable(ANA, CHAT, right=RobotSeat(), across=across, left=RobotSeat())
+    )
+    if partner:
+        await parts.lobby.sit_at(SitAt(BETO, CHAT, reply.table_id))
+    table = parts.core.tables[reply.table_id]
+    await until_turn(parts, clock, table, 0)
+    return table
+
+
+async def test_an_admin_cannot_close_a_live_match_that_still_moves(parts, clock, memory_storage):
+    """Issue 27, item 3: closing refunds every stake, so a match that is being played
+    is no admin's to call off; the refusal names the table and the stuck time."""
+    table = await live_match(parts, clock)
+    await clock.advance(60)  # her turn times out, the robots play: the match moves
+    with pytest.raises(Refused) as refused:
+        await parts.lobby.close_table(CloseTable(CARLA, CHAT, is_admin=True))
+    assert (refused.value.reason, refused.value.params) == (
+        RefusalReason.NOT_STUCK,
+        {"label": "1", "minutes": 10},
+    )
+    assert table.id in parts.core.tables and not table.closed
+    assert await memory_storage.balance(table.seats[0].player_id) == 990
+
+
+async def test_an_admin_closes_a_match_where_nothing_moved_for_the_stuck_time(
+    parts, clock, memory_storage
+):
+    table = await live_match(parts, clock)
+    parts.timers.freeze(table)  # its timer lost: nothing will move any more
+    await clock.advance(parts.core.times.stuck_seconds - 1)
+    with pytest.raises(Refused) as refused:
+        await parts.lobby.close_table(CloseTable(CARLA, CHAT, is_admin=True))
+    assert refused.value.reason is RefusalReason.NOT_STUCK
+    await clock.advance(1)
+    reply = await parts.lobby.close_table(CloseTable(CARLA, CHAT, is_admin=True))
+    assert reply.table_id == table.id
+    closed = (await parts.events()).last(TableClosed)
+    assert (closed.reason, dict(closed.refunds)) == (
+        CloseReason.BY_ADMIN,
+        {table.seats[0].player_id: 10},
+    )
+    assert await memory_storage.check_ledger() == []
+
+
+async def test_an_admin_who_plays_or_left_cannot_close_the_live_match_even_stuck(
+    parts, clock, memory_storage
+):
+    """Issue 27, item 3: an admin sat, left and closed her own table to get her stake
+    back; seated or gone from this match, she cannot close it while it is live."""
+    table = await live_match(parts, clock, partner=True)
+    ana, beto = table.seats[0].player_id, table.seats[2].player_id
+    parts.timers.freeze(table)
+    await clock.advance(parts.core.times.stuck_seconds)
+    for admin in (BETO, ANA):
+        with pytest.raises(Refused) as refused:
+            await parts.lobby.close_table(CloseTable(admin, CHAT, is_admin=True))
+        assert (refused.value.reason, refused.value.params) == (
+            RefusalReason.ADMIN_PLAYS,
+            {"label": "1"},
+        )
+    await parts.lobby.leave(Leave(ANA, CHAT, table.id))
+    parts.timers.freeze(table)
+    await clock.advance(parts.core.times.stuck_seconds)
+    with pytest.raises(Refused) as refused:
+        await parts.lobby.close_table(CloseTable(ANA, CHAT, label="1", is_admin=True))
+    assert refused.value.reason is RefusalReason.ADMIN_PLAYS
+    assert (await memory_storage.balance(ana), await memory_storage.balance(beto)) == (990, 990)
+    await parts.lobby.close_table(CloseTable(CARLA, CHAT, is_admin=True))
+    # the stuck match is called off: Beto's stake comes back, Ana's stayed forfeited
+    assert (await memory_storage.balance(ana), await memory_storage.balance(beto)) == (990, 1000)
+    assert await memory_storage.check_ledger() == []
+
+
+async def test_a_table_still_seating_closes_at_once_even_by_an_admin_seated_there(parts):
+    table_id = (await parts.lobby.play_now(PlayNow(ANA, CHAT))).table_id
+    reply = await parts.lobby.close_table(CloseTable(ANA, CHAT, is_admin=True))
+    assert reply.table_id == table_id
+    assert table_id not in parts.core.tables

@@ -15,6 +15,7 @@ from bot.core import (
     PlayMove,
     PlayNow,
     RobotSeat,
+    SeatAbandoned,
     SeatGivenBack,
     SeatTakenByRobot,
     ShowMyTiles,
@@ -54,6 +55,24 @@ async def start_with_partner(parts, clock):
     table = parts.core.tables[reply.table_id]
     await until_turn(parts, clock, table, 0)
     return table
+
+
+async def until_ana_has(parts, clock, table, wanted) -> None:
+    """Play Ana's turns (her first legal move) until one where ``wanted(legal moves)``."""
+    for _turn in range(200):
+        await until_turn(parts, clock, table, 0)
+        if wanted(table.match.hand.legal_moves()):
+            return
+        await parts.session.play_move(ana_move(table))
+    raise AssertionError("no such turn in 200 of Ana's turns")
+
+
+def a_choice(moves) -> bool:
+    return len(moves) > 1
+
+
+def only_a_pass(moves) -> bool:
+    return len(moves) == 1 and moves[0].tile is None
 
 
 def ana_move(table) -> PlayMove:
@@ -108,6 +127,7 @@ async def test_a_move_press_before_the_start_is_refused_not_started(parts):
 
 async def test_a_turn_that_times_out_is_played_by_a_robot_and_counts_as_a_miss(parts, clock):
     table = await start_with_robots(parts, clock)
+    await until_ana_has(parts, clock, table, a_choice)
     number = table.move_number
     await clock.advance(table.rules.turn_seconds)
     events = await parts.events()
@@ -125,8 +145,24 @@ async def test_a_move_in_time_clears_the_missed_turns(parts, clock):
     assert table.seats[0].missed == 0
 
 
+async def test_a_forced_pass_that_times_out_is_not_a_missed_turn(parts, clock):
+    """Issue 27, item 5: no tile fits, so the pass asks nothing of the player; with two
+    misses already, it neither hands the seat to a robot nor clears the count."""
+    table = await start_with_robots(parts, clock)
+    await until_ana_has(parts, clock, table, only_a_pass)
+    table.seats[0].missed = 2
+    number = table.move_number
+    await clock.advance(table.rules.turn_seconds)
+    events = await parts.events()
+    passed = events.last(MovePlayed, seat=0)
+    assert (passed.by, passed.move_number, passed.move.tile) == (MovedBy.TIMEOUT, number, None)
+    assert (table.seats[0].missed, table.seats[0].away) == (2, False)
+    assert events.of(SeatTakenByRobot) == []
+
+
 async def test_the_third_miss_hands_the_seat_to_a_robot_until_back_by(parts, clock):
     table = await start_with_robots(parts, clock)
+    await until_ana_has(parts, clock, table, a_choice)
     table.seats[0].missed = 2
     await clock.advance(table.rules.turn_seconds)
     back_by = clock.now() + parts.core.times.return_seconds
@@ -139,11 +175,18 @@ async def test_the_third_miss_hands_the_seat_to_a_robot_until_back_by(parts, clo
     assert set(table.away_timers) == {0}
 
 
+async def miss_out(parts, clock, table) -> None:
+    """Ana misses her last allowed turn: a robot takes her seat (as a lost connection)."""
+    await until_ana_has(parts, clock, table, a_choice)
+    table.seats[0].missed = parts.core.times.missed_turns_limit - 1
+    await clock.advance(table.rules.turn_seconds)
+    assert table.seats[0].away is True
+
+
 async def test_coming_back_in_time_gives_the_seat_back_with_a_fresh_count(patient, clock):
     parts = patient
     table = await start_with_partner(parts, clock)
-    await parts.lobby.leave(Leave(ANA, CHAT, table.id))
-    assert table.seats[0].away is True
+    await miss_out(parts, clock, table)
     await clock.advance(parts.core.times.return_seconds - 1)
     reply = await parts.session.come_back(ComeBack(ANA, CHAT, table.id))
     assert reply.seat == 0
@@ -157,7 +200,7 @@ async def test_coming_back_in_time_gives_the_seat_back_with_a_fresh_count(patien
 async def test_coming_back_after_back_by_is_refused_too_late(patient, clock):
     parts = patient
     table = await start_with_partner(parts, clock)
-    await parts.lobby.leave(Leave(ANA, CHAT, table.id))
+    await miss_out(parts, clock, table)
     await clock.advance(parts.core.times.return_seconds + 1)
     assert table.phase is Phase.PLAYING
     assert table.seats[0].forfeited is True
@@ -165,6 +208,49 @@ async def test_coming_back_after_back_by_is_refused_too_late(patient, clock):
         await parts.session.come_back(ComeBack(ANA, CHAT, table.id))
     assert refused.value.reason is RefusalReason.TOO_LATE
     assert table.seats[0].away is True
+
+
+async def test_leaving_a_started_match_forfeits_the_stake_at_once_and_closes_the_seat(
+    patient, clock, memory_storage
+):
+    """Issue 27, item 2: leaving on purpose is abandoning: the stake goes to the house
+    now (not after 5 minutes), the robot plays on and the seat is not given back."""
+    parts = patient
+    table = await start_with_partner(parts, clock)
+    ana = table.seats[0].player_id
+    reply = await parts.lobby.leave(Leave(ANA, CHAT, table.id))
+    assert (reply.seat, reply.forfeited) == (0, 10)
+    (escrow,) = await memory_storage.open_escrows()
+    assert escrow.holders[ana] == "forfeited"  # the ledger's forfeit, at this moment
+    assert await memory_storage.balance(ana) == 990
+    abandoned = (await parts.events()).last(SeatAbandoned)
+    assert (abandoned.seat, abandoned.player, abandoned.reason, abandoned.stake) == (
+        0,
+        ANA,
+        AwayReason.LEFT,
+        10,
+    )
+    state = table.seats[0]
+    assert (state.forfeited, state.left, state.away, state.back_by) == (True, True, True, None)
+    assert table.away_timers == {}
+    for command in (ComeBack(ANA, CHAT, table.id), ComeBack(ANA, CHAT)):
+        with pytest.raises(Refused) as refused:
+            await parts.session.come_back(command)
+        assert (refused.value.reason, refused.value.params) == (
+            RefusalReason.LEFT_MATCH,
+            {"stake": 10},
+        )
+    assert table.seats[0].away is True
+    assert table.phase is Phase.PLAYING  # Beto plays on with a robot for a partner
+    assert await memory_storage.check_ledger() == []
+
+
+async def test_leaving_on_my_turn_hands_it_to_the_robot_at_once(parts, clock):
+    table = await start_with_partner(parts, clock)
+    await parts.lobby.leave(Leave(ANA, CHAT, table.id))
+    assert table.deadline_kind is DeadlineKind.ROBOT
+    await clock.advance(parts.core.times.robot_delay)
+    assert (await parts.events()).last(MovePlayed, seat=0).by is MovedBy.ROBOT
 
 
 async def test_coming_back_while_present_is_refused_not_away(parts, clock):

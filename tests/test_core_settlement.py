@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from core_parts import ANA, BETO, CHAT, build_parts
+from core_parts import ANA, BETO, CARLA, CHAT, build_parts
 
-from bot.core import MatchEnded, PlayerUnseated, Refusal, TableClosed
+from bot.core import ComeBack, Leave, MatchEnded, PlayerUnseated, Refusal, TableClosed
 from bot.core.events import Refused
 from bot.core.settlement import player_results
 from bot.core.table import Seat
-from bot.core.vocabulary import CloseReason, Phase, RefusalReason
+from bot.core.vocabulary import AwayReason, CloseReason, Phase, RefusalReason
 from engine.match import Match
 from engine.rules import find_preset
 from storage.base import MatchClosedError
@@ -165,6 +165,64 @@ async def test_finish_pays_the_winners_through_storage_and_tells_payouts_and_bal
     assert parts.core.matches_finished == 1
     assert (await memory_storage.player_stats(ana)).matches_won == 1
     assert (await memory_storage.player_stats(beto)).matches_won == 0
+    assert await memory_storage.check_ledger() == []
+
+
+async def winning_table_with_carla(parts):
+    """Beto at seat 0, Ana at 1 and Carla across from her at 3 (team 1, who win the
+    finished match), a robot at 2; stakes taken, the match over."""
+    table = await seated_table(parts)
+    table.seats[3] = Seat(player=CARLA, player_id=await parts.core.player_id(CARLA))
+    await parts.settlement.take_stakes(table)
+    table.phase = Phase.PLAYING
+    table.match = finished_match(table.rules)
+    assert table.match.winner_team == 1
+    return table
+
+
+async def test_a_leaver_is_never_paid_when_the_robot_wins_and_the_partner_still_is(
+    parts, memory_storage
+):
+    """Issue 27, item 2: leaving on purpose pays nothing even when the robot playing the
+    seat wins; the leaver's partner is paid as ever and no dollar is lost or created."""
+    table = await winning_table_with_carla(parts)
+    ana, beto, carla = (table.seats[i].player_id for i in (1, 0, 3))
+    reply = await parts.lobby.leave(Leave(ANA, CHAT, table.id))
+    assert reply.forfeited == 10
+    await parts.settlement.finish(table)
+    ended = (await parts.events()).last(MatchEnded)
+    assert ended.winners == (CARLA,)
+    assert ended.payouts == {3: 20}
+    assert ended.payouts_by_player == {carla: 20}
+    balances = [await memory_storage.balance(p) for p in (ana, beto, carla)]
+    assert balances == [990, 990, 1010]
+    assert await memory_storage.check_ledger() == []
+
+
+async def test_a_seat_a_robot_still_plays_at_the_end_is_not_paid_its_stake_is_forfeited(
+    parts, memory_storage
+):
+    """Issue 27, item 2: the 5 minutes to come back keep the seat, not the payout: a
+    player not back when the match ends is paid nothing, even when their team wins."""
+    table = await winning_table_with_carla(parts)
+    ana, carla = table.seats[1].player_id, table.seats[3].player_id
+    parts.session.go_away(table, 1, AwayReason.MISSED_TURNS)
+    await parts.settlement.finish(table)
+    ended = (await parts.events()).last(MatchEnded)
+    assert ended.payouts_by_player == {carla: 20}
+    assert (await memory_storage.balance(ana), await memory_storage.balance(carla)) == (990, 1010)
+    assert table.seats[1].forfeited is True and 1 not in table.away_timers
+    assert await memory_storage.check_ledger() == []
+
+
+async def test_a_player_back_before_the_end_is_paid(parts, memory_storage):
+    table = await winning_table_with_carla(parts)
+    ana = table.seats[1].player_id
+    parts.session.go_away(table, 1, AwayReason.MISSED_TURNS)
+    await parts.session.come_back(ComeBack(ANA, CHAT, table.id))
+    await parts.settlement.finish(table)
+    assert (await parts.events()).last(MatchEnded).payouts == {1: 20, 3: 20}
+    assert await memory_storage.balance(ana) == 1010
     assert await memory_storage.check_ledger() == []
 
 

@@ -272,9 +272,11 @@ async def test_a_member_seated_in_one_channel_is_sent_to_it_from_another_of_the_
         await harness.stop()
 
 
-async def test_salir_mid_match_says_a_robot_plays_and_until_when_to_come_back_in_english_too(
+async def test_leaving_mid_match_says_the_stake_is_forfeited_in_english_too(
     fake: FakeDiscord, harness: Harness
 ) -> None:
+    """Issue 27, items 2 and 10: leaving a started match abandons it; the member is told
+    the stake is lost (in their language) and the channel who left."""
     bob = fake.add_user("Bob", locale="en-US")
     ana = fake.add_user("Ana")
     guild = guild_of(fake)
@@ -287,22 +289,24 @@ async def test_salir_mid_match_says_a_robot_plays_and_until_when_to_come_back_in
     await harness.idle()
     table = harness.manager.tables()[0]
     (reply,) = await fake.replied(await fake.slash(bob, guild, "domino", "levantarse"))
-    state = harness.manager.table_state(table)
-    assert state is not None and state.seats[0].back_by is not None
-    back_by = int(state.seats[0].back_by)
     assert reply.text() == (
-        "You left table 1. A robot plays for you now: come back within 5 minutes (before "
-        f"<t:{back_by}:t>) with the board's “Come back” button to keep your seat and your stake."
+        "You left table 1: your stake ($10) is forfeited and a robot plays your seat to the end."
     )
-    # The board's "Leave" button says the same, in the member's language.
     await harness.idle()
+    said = [m.content for m in fake.messages_in(fake.channel_of(guild))]
+    assert (
+        "Bob dejó la partida: pierde su apuesta ($10) y un robot juega su asiento hasta el final."
+    ) in said
+    state = harness.manager.table_state(table)
+    assert state is not None and state.seats[0].away and state.seats[0].back_by is None
+    # The board's "Leave" button says the same, in the member's language.
     leave = next(i for i in board.custom_ids() if i.startswith("dm1:x:"))
     press = await fake.click(ana, board, leave)
-    (said,) = await fake.replied(press)
-    state = harness.manager.table_state(table)
-    assert state is not None and state.seats[1].back_by is not None
-    assert said.text().endswith(
-        "Un robot juega por ti ahora: vuelve antes de 5 minutos (antes de las "
-        f"<t:{int(state.seats[1].back_by)}:t>) con el botón «Volver» del tablero para "
-        "conservar tu asiento y tu apuesta."
+    (said_to_ana,) = await fake.replied(press)
+    assert said_to_ana.text() == (
+        "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu asiento "
+        "hasta el final."
     )
+    assert state.seats[0].player is not None
+    assert await harness.manager.balance(state.seats[0].player) == 990
+    assert await harness.storage.check_ledger() == []

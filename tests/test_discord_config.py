@@ -3,6 +3,7 @@ Discord: admin rights, what is sent to the core and the rules shown after."""
 
 from __future__ import annotations
 
+from storage.memory import MemoryStorage
 from tests.fake_discord import (
     FakeDiscord,
     Harness,
@@ -86,9 +87,44 @@ async def test_a_member_without_manage_server_is_told_the_servers_admins_decide(
     assert reply.text() == "Only this server's administrators (Manage Server) can change its rules."
 
 
-async def test_an_admin_closes_a_stuck_table_its_stakes_come_back_and_the_channel_is_told(
+async def test_domino_cerrar_is_refused_for_a_match_that_moves_and_for_an_admin_playing_it(
     fake: FakeDiscord, harness: Harness
 ) -> None:
+    """Issue 27, item 3: an admin sat, left and closed her own table to get her stake back;
+    a live match is closed only when stuck, and never by an admin who plays in it."""
+    from bot.core import PlayerRef
+
+    guild = guild_of(fake)
+    boss = fake.add_user("Jefa", admin=True)
+    await seat_and_fill(fake, harness, boss)
+    [table_id] = harness.manager.tables()
+    (own,) = await fake.replied(await fake.slash(boss, guild, "domino-cerrar"))
+    assert own.text() == (
+        "Juegas en la mesa 1 (o dejaste su partida): puede cerrarla otro administrador, y "
+        "solo si se quedó trabada."
+    )
+    other = fake.add_user("Admin", admin=True)
+    (busy,) = await fake.replied(await fake.slash(other, guild, "domino-cerrar"))
+    assert busy.text() == (
+        "La mesa 1 está en juego: un administrador solo puede cerrar una partida empezada "
+        "cuando lleva 10 minutos sin ninguna jugada."
+    )
+    assert harness.manager.tables() == [table_id]
+    assert await harness.manager.balance(PlayerRef("discord", str(boss.id), "Jefa")) == 990
+
+
+async def test_an_admin_closes_a_stuck_table_its_stakes_come_back_and_the_channel_is_told(
+    fake: FakeDiscord,
+) -> None:
+    fake.add_guild("Club")
+    harness = await Harness(fake, MemoryStorage(), stuck_seconds=0).start()  # all stuck
+    try:
+        await _close_a_stuck_table(fake, harness)
+    finally:
+        await harness.stop()
+
+
+async def _close_a_stuck_table(fake: FakeDiscord, harness: Harness) -> None:
     from bot.core import PlayerRef
 
     guild = guild_of(fake)

@@ -387,7 +387,9 @@ async def test_four_humans_play_a_whole_match(fake: FakeDiscord) -> None:
         assert {p.user.id for p in presses} == {p.id for p in people}
         ended = [m for m in fake.messages_in(channel) if "ganan la partida" in m.content]
         assert len(ended) == 1
-        assert "cobra $" in ended[0].content
+        # one base with the results picture: net of the stake (issue 27, item 10)
+        assert "\nResultado neto (apuesta $10): " in ended[0].content
+        assert "cobra" not in ended[0].content
     finally:
         await harness.stop()
 

@@ -77,9 +77,11 @@ async def test_a_refusal_outside_any_command_reaches_the_player_by_dm_or_in_the_
     assert fake.messages_in(channel(fake))[-1].content.startswith("Ana: " + said)
 
 
-async def test_leaving_mid_match_and_coming_back_are_announced(
+async def test_leaving_mid_match_is_announced_with_the_stake_lost_and_coming_back_is_refused(
     fake: FakeDiscord, harness: Harness
 ) -> None:
+    """Issue 27, item 2: leaving a started match abandons it; the board's "Come back"
+    says why the seat is not given back."""
     ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
     guild = next(iter(fake.guilds))
     await fake.replied(await fake.slash(beto, guild, "domino", "jugar"))
@@ -87,15 +89,17 @@ async def test_leaving_mid_match_and_coming_back_are_announced(
     await fake.replied(await fake.slash(ana, guild, "domino", "levantarse"))
     await harness.idle()
     said = [m.content for m in fake.messages_in(channel(fake))]
-    assert any(s.startswith("Un robot juega ahora por Ana.") for s in said)
-    assert "Volver" in board.labels()
-    assert "Ana (ausente)" in board.text()
+    assert (
+        "Ana dejó la partida: pierde su apuesta ($10) y un robot juega su asiento hasta el final."
+    ) in said
+    assert not any(s.startswith("Un robot juega ahora por Ana.") for s in said)
     back = next(i for i in board.custom_ids() if i.startswith("dm1:b:"))
-    press = await fake.answered(await fake.click(ana, board, back))
+    (refused,) = await fake.replied(await fake.click(ana, board, back))
+    assert refused.text() == (
+        "Dejaste esa partida: perdiste tu apuesta ($10) y un robot juega tu asiento hasta el final."
+    )
     await harness.idle()
-    assert not press.followups
-    assert any(m.content == "Ana volvió." for m in fake.messages_in(channel(fake)))
-    assert "(ausente)" not in board.text()
+    assert not any(m.content == "Ana volvió." for m in fake.messages_in(channel(fake)))
 
 
 async def test_the_final_board_shows_the_position_after_the_winning_tile_and_no_turn(

@@ -170,7 +170,7 @@ async def test_an_unreachable_channel_closes_only_the_tables_shown_there(
 async def test_an_admin_closes_a_stuck_table_of_their_chat_and_every_stake_is_refunded(
     make_manager, clock, recorder: RecordingPort, storage
 ):
-    manager = make_manager(storage=storage)
+    manager = make_manager(storage=storage, stuck_seconds=0)  # every match counts as stuck
     table_id = await _started_table(manager, clock)
     reply = await manager.handle(CloseTable(DIEGO, CHAT, is_admin=True))
     assert (reply.ok, reply.table_id) == (True, table_id)
@@ -200,13 +200,13 @@ async def test_closing_a_table_is_refused_to_a_player_who_is_not_an_admin(
 async def test_closing_with_two_tables_in_one_place_asks_which_and_closes_none(
     make_manager, clock, storage
 ):
-    manager = make_manager(storage=storage)
-    one = await _started_table(manager, clock)
-    two = await _started_table(manager, clock, CHAT, (DIEGO, EVA, FIDEL))
+    manager = make_manager(storage=storage, stuck_seconds=0)  # every match counts as stuck
+    one = await _started_table(manager, clock, CHAT, (DIEGO, EVA, FIDEL))
+    two = await _started_table(manager, clock)
     reply = await manager.handle(CloseTable(ANA, CHAT, is_admin=True))
     assert reply.refusal is not None and reply.refusal.reason is RefusalReason.WHICH_TABLE
     assert sorted(manager.tables()) == sorted([one, two])
-    by_id = await manager.handle(CloseTable(ANA, CHAT, table_id=two, is_admin=True))
+    by_id = await manager.handle(CloseTable(DIEGO, CHAT, table_id=two, is_admin=True))
     assert by_id.ok
     assert manager.tables() == [one]
     label = manager.table_state(one).label

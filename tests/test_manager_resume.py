@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import RecordingPort, run_table
 from test_manager import BETO, CHAT, my_tiles, seat_with_robots
+from test_manager_timers import miss_out
 
 from bot.core import (
     ChatRef,
@@ -402,14 +403,15 @@ async def test_the_five_minutes_to_come_back_do_not_run_while_the_bot_is_down(
     assert (await manager.handle(PlayNow(BETO, CHAT))).table_id == table_id
     assert (await manager.handle(FillWithRobots(ANA, CHAT))).ok
     await clock.advance(manager.times.countdown_seconds)
-    assert (await manager.handle(Leave(ANA, CHAT))).ok
-    back_by = manager.table_state(table_id).seats[0].back_by
+    ana = next(s.seat for s in manager.table_state(table_id).seats if s.player == ANA)
+    await miss_out(manager, clock, table_id, ANA, ana)  # her connection is lost
+    back_by = manager.table_state(table_id).seats[ana].back_by
     left_at = clock.now()
     # the bot crashes at once and is down for an hour
     restarted = ManualClock(clock.now() + 3600)
     again = build(memory_storage, restarted, RecordingPort())
     await again.start()
-    assert again.table_state(table_id).seats[0].back_by == restarted.now() + (back_by - left_at)
+    assert again.table_state(table_id).seats[ana].back_by == restarted.now() + (back_by - left_at)
     assert (await again.handle(ComeBack(ANA, CHAT))).ok
 
 

@@ -28,6 +28,25 @@ ANA = PlayerRef("test", "1", "Ana")
 BETO = PlayerRef("test", "2", "Beto")
 
 
+async def wait_for_a_choice(manager, clock, table_id, player=ANA, seat=0) -> None:
+    """Advance to ``player``'s next turn with more than one legal move; their forced
+    turns (a single legal move) run out meanwhile, which never counts as a missed turn."""
+    while True:
+        await wait_for_turn(manager, clock, table_id, seat)
+        tiles = (await manager.handle(ShowMyTiles(player, None, table_id))).events[0]
+        if len(tiles.moves) > 1:
+            return
+        await clock.advance(45)
+
+
+async def miss_out(manager, clock, table_id, player=ANA, seat=0) -> None:
+    """``player`` misses turns (as with a lost connection) until a robot takes the seat."""
+    while not manager.table_state(table_id).seats[seat].away:
+        await wait_for_a_choice(manager, clock, table_id, player, seat)
+        await clock.advance(45)
+        await manager.idle()
+
+
 async def test_when_time_runs_out_a_robot_plays_that_one_move_and_the_player_stays(
     make_manager, clock, recorder: RecordingPort
 ):
@@ -51,7 +70,7 @@ async def test_after_several_missed_turns_a_robot_takes_the_seat(make_manager, c
     manager = make_manager(missed_turns_limit=2, robot_delay=1.0)
     table_id = await seat_with_robots(manager, clock)
     for turn in range(2):
-        await wait_for_turn(manager, clock, table_id, 0)
+        await wait_for_a_choice(manager, clock, table_id)
         if turn == 0:
             await clock.advance(45)
             assert recorder.of(SeatTakenByRobot) == []
@@ -118,16 +137,20 @@ async def test_the_forced_move_option_plays_a_single_legal_move_after_its_delay(
 async def test_coming_back_within_five_minutes_gives_the_seat_back_with_the_same_tiles(
     make_manager, clock, recorder
 ):
-    manager = make_manager(robot_delay=1.0)
+    manager = make_manager(robot_delay=1.0, missed_turns_limit=1)
+    long_match = {"target": 500}  # so that it outlasts the four minutes
     table_id = (
-        await manager.handle(OpenTable(ANA, CHAT, right=RobotSeat(), across=BETO, left=RobotSeat()))
+        await manager.handle(
+            OpenTable(
+                ANA, CHAT, overrides=long_match, right=RobotSeat(), across=BETO, left=RobotSeat()
+            )
+        )
     ).table_id
     assert (await manager.handle(PlayNow(BETO, CHAT))).ok
     await clock.advance(manager.times.countdown_seconds)
-    assert (await manager.handle(Leave(ANA, CHAT))).ok
-    await manager.idle()
+    await miss_out(manager, clock, table_id)  # a dropped connection looks like this
     taken = recorder.last(SeatTakenByRobot, table_id=table_id)
-    assert (taken.seat, taken.reason, taken.back_by) == (0, "left", clock.now() + 300)
+    assert (taken.seat, taken.reason, taken.back_by) == (0, "missed_turns", clock.now() + 300)
     refused = await manager.handle(ShowMyTiles(ANA, None, table_id))
     assert refused.ok  # an away player may still look at their tiles
     await clock.advance(240)  # robots (and Beto's timeouts) play on meanwhile
@@ -146,7 +169,7 @@ async def test_coming_back_within_five_minutes_gives_the_seat_back_with_the_same
 async def test_after_five_minutes_the_seat_stays_with_the_robot_and_the_stake_is_forfeited(
     make_manager, clock, recorder
 ):
-    manager = make_manager(robot_delay=2.0)
+    manager = make_manager(robot_delay=2.0, missed_turns_limit=1)
     long_match = {"target": 500}  # so that it outlasts the five minutes
     table_id = (
         await manager.handle(
@@ -157,7 +180,13 @@ async def test_after_five_minutes_the_seat_stays_with_the_robot_and_the_stake_is
     ).table_id
     await manager.handle(PlayNow(BETO, CHAT))
     await clock.advance(manager.times.countdown_seconds)
-    await manager.handle(Leave(ANA, CHAT))
+    while not manager.table_state(table_id).seats[0].away:  # Ana's connection is lost
+        state = manager.table_state(table_id)
+        if state.turn == 2:
+            tiles = (await manager.handle(ShowMyTiles(BETO, None, table_id))).events[0]
+            await manager.handle(PressButton(BETO, tiles.moves[0].payload))
+            continue
+        await clock.advance(1.0)
     # Beto keeps playing his seat so the table lives on
     beto_presses = 0
     end = clock.now() + 301
@@ -182,31 +211,39 @@ async def test_after_five_minutes_the_seat_stays_with_the_robot_and_the_stake_is
     assert beto_presses > 0 and beto in ended.balances
 
 
-async def test_a_lone_human_who_leaves_mid_match_cannot_dodge_the_loss_the_robots_play_on(
+async def test_a_lone_human_who_leaves_mid_match_cannot_dodge_the_loss_the_table_ends_unpaid(
     make_manager, clock, recorder
 ):
     manager = make_manager()
     table_id = await seat_with_robots(manager, clock)
     assert await manager.balance(ANA) == 990
     reply = await manager.handle(Leave(ANA, None, table_id))
-    assert reply.ok
+    assert (reply.ok, reply.forfeited) == (True, 10)
     await manager.idle()
-    assert recorder.of(TableClosed, table_id=table_id) == []
-    assert table_id in manager.tables()  # the match plays on with a robot in her seat
-    assert manager.table_state(table_id).seats[0].away
-    assert await manager.balance(ANA) == 990  # no refund: leaving forfeits unless she returns
-    assert (await manager.handle(ComeBack(ANA, None, table_id))).ok
+    closed = recorder.last(TableClosed, table_id=table_id)
+    assert (closed.reason, closed.refunds) == ("no_humans", {})  # leaving never refunds
+    assert await manager.balance(ANA) == 990
+    assert (await manager.handle(ComeBack(ANA, None, table_id))).refusal.reason == "table_gone"
+    assert await manager.storage.check_ledger() == []
 
 
 async def test_leaving_while_the_partner_is_away_keeps_the_partners_right_to_come_back(
     make_manager, clock, recorder
 ):
-    manager = make_manager()
+    manager = make_manager(missed_turns_limit=1)
     assert (await manager.handle(PlayNow(ANA, CHAT))).ok
     table_id = (await manager.handle(PlayNow(BETO, CHAT))).table_id
     assert (await manager.handle(FillWithRobots(ANA, CHAT))).ok
     await clock.advance(manager.times.countdown_seconds)
-    assert (await manager.handle(Leave(BETO, CHAT))).ok
+    seats = manager.table_state(table_id).seats
+    ana, beto = (next(s.seat for s in seats if s.player == p) for p in (ANA, BETO))
+    # Beto's connection is lost: a robot takes his seat after a missed turn
+    while not manager.table_state(table_id).seats[beto].away:
+        if manager.table_state(table_id).turn == ana:
+            tiles = (await manager.handle(ShowMyTiles(ANA, None, table_id))).events[0]
+            await manager.handle(PressButton(ANA, tiles.moves[0].payload))
+            continue
+        await clock.advance(1.0)
     assert (await manager.handle(Leave(ANA, CHAT))).ok
     await manager.idle()
     assert table_id in manager.tables()
@@ -232,9 +269,7 @@ async def test_a_lone_player_who_stops_answering_forfeits_after_five_minutes_and
         )
     ).table_id
     await clock.advance(manager.times.countdown_seconds)
-    await wait_for_turn(manager, clock, table_id, 0)
-    await clock.advance(45)
-    await manager.idle()
+    await miss_out(manager, clock, table_id)
     taken = recorder.last(SeatTakenByRobot, table_id=table_id)
     await clock.advance(taken.back_by - clock.now() - 1)
     assert table_id in manager.tables()

@@ -115,7 +115,8 @@ def test_hand_and_match_results_say_who_won_what_the_manager_computed() -> None:
     )
     caption = match_ended_caption(result, "4", "es")
     assert "¡Ana y Luis ganan la partida 100 – 35!" in caption
-    assert "Ana cobra $20" in caption and "Luis cobra $20" in caption
+    # one base with the results picture: net of the stake, every human (issue 27, item 10)
+    assert caption.endswith("\nResultado neto (apuesta $10): Ana +$10, Luis +$10, Bea −$10")
 
 
 def test_every_sentence_of_the_present_layer_is_in_both_core_catalogs_with_its_placeholders() -> (

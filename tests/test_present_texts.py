@@ -182,3 +182,70 @@ def test_a_side_named_for_a_tile_that_fits_one_end_is_played_there_or_refused() 
         assert fits is not None and fits_not is not None
         assert [c.move for c in choices_named(event, fits)] == [move]
         assert choices_named(event, fits_not) == []
+
+
+def test_leaving_a_started_match_says_the_stake_is_forfeited_in_both_languages() -> None:
+    """Issue 27, item 10: every front end's leave confirmation comes from here."""
+    from bot.core import Leave, Reply
+    from bot.core.vocabulary import PressKind
+    from bot.present.texts import confirmation
+
+    free = Reply(table_id="t", label="3", seat=0)
+    paid = Reply(table_id="t", label="3", seat=0, forfeited=10)
+    unstaked = Reply(table_id="t", label="3", seat=0, forfeited=0)
+    assert confirmation(Leave, free, "es") == "Te levantaste de la mesa 3."
+    assert confirmation(PressKind.LEAVE, paid, "es") == (
+        "Te levantaste de la mesa 3: pierdes tu apuesta ($10) y un robot juega tu asiento "
+        "hasta el final."
+    )
+    assert confirmation(Leave, paid, "en") == (
+        "You left table 3: your stake ($10) is forfeited and a robot plays your seat to the end."
+    )
+    assert confirmation(Leave, unstaked, "es") == (
+        "Te levantaste de la mesa 3: un robot juega tu asiento hasta el final."
+    )
+
+
+def test_the_table_is_told_who_abandoned_and_that_the_stake_is_lost() -> None:
+    from bot.core import SeatAbandoned
+    from bot.core.vocabulary import AwayReason
+    from bot.present.texts import abandoned_text
+
+    chat = ChatRef("telegram", "-1")
+    ana = PlayerRef("telegram", "1", "Ana")
+
+    def said(reason: AwayReason, stake: int, language: str) -> str:
+        event = SeatAbandoned(
+            table_id="t", chat=chat, seat=0, player=ana, reason=reason, stake=stake
+        )
+        return abandoned_text(event, language)
+
+    assert said(AwayReason.LEFT, 10, "es") == (
+        "Ana dejó la partida: pierde su apuesta ($10) y un robot juega su asiento hasta el final."
+    )
+    assert said(AwayReason.MISSED_TURNS, 10, "en") == (
+        "Ana did not come back in time: their stake ($10) is forfeited and a robot plays their "
+        "seat to the end."
+    )
+    assert said(AwayReason.LEFT, 0, "en") == (
+        "Ana left the match: a robot plays their seat to the end."
+    )
+    assert said(AwayReason.MISSED_TURNS, 0, "es") == (
+        "Ana no volvió a tiempo: un robot juega su asiento hasta el final."
+    )
+
+
+def test_an_admin_refused_closing_a_live_match_is_told_why() -> None:
+    from bot.present.i18n import refusal_text
+
+    assert refusal_text("not_stuck", {"label": "2", "minutes": 10}, "es") == (
+        "La mesa 2 está en juego: un administrador solo puede cerrar una partida empezada "
+        "cuando lleva 10 minutos sin ninguna jugada."
+    )
+    assert refusal_text("admin_plays", {"label": "2"}, "en") == (
+        "You play at table 2 (or left its match): another administrator can close it, and "
+        "only when it is stuck."
+    )
+    assert refusal_text("left_match", {"stake": 10}, "es") == (
+        "Dejaste esa partida: perdiste tu apuesta ($10) y un robot juega tu asiento hasta el final."
+    )

@@ -10,7 +10,7 @@ from engine.match import Match
 from engine.rules import find_preset
 from engine.views import public_view
 from render import hand_result_png, match_result_png
-from render.results import RESULT_SIZE, _how, money_lines
+from render.results import RESULT_SIZE, _how, money_lines, net_dollars
 from render.samples import find_match, finished_match
 from render.strings import text
 from tests.render_golden import FACTS, assert_matches_golden, scripted_match
@@ -108,3 +108,16 @@ def test_the_match_result_shows_winners_and_losers_alike_net_of_the_stake() -> N
     assert money_lines(FACTS, 0, {})[0][0] == "—"  # no stake, no money line
     assert text("es", "stake_net", n=10) == "Apuesta: $10 · resultado neto"
     assert text("en", "stake_net", n=10) == "Stake: $10 · net result"
+
+
+def test_a_human_a_robot_played_at_the_end_shows_the_stake_lost_not_a_robots_dash() -> None:
+    """Issue 27, item 2: a seat abandoned, or not back in time, paid its stake and is
+    paid nothing; the picture says "−$10" for it, as the caption does."""
+    from dataclasses import replace
+
+    seats = list(FACTS.seats)
+    seats[2] = replace(seats[2], is_robot=True, away=True)
+    facts = replace(FACTS, seats=tuple(seats))
+    lines = money_lines(facts, 10, {0: 20})
+    assert [amount for amount, _ in lines] == ["+$10", "—", "−$10", "−$10"]
+    assert [net_dollars(10, paid) for paid in (20, 0, 10)] == ["+$10", "−$10", "$0"]

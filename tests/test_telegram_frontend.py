@@ -431,26 +431,68 @@ async def test_a_table_is_built_with_robots_and_a_partner_invited_by_reply() -> 
         assert state.seats[2].name == "Leo"
 
 
-async def test_a_player_who_leaves_is_played_by_a_robot_and_comes_back_with_the_button() -> None:
+async def test_a_player_who_leaves_a_started_match_is_told_the_stake_is_forfeited_for_good() -> (
+    None
+):
+    """Issue 27, items 2 and 10: /salir mid-match abandons it: the player and the group
+    are told the stake is lost, and coming back is refused, naming why."""
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         leo = world.fake.add_user(1002, "Leo")
         group = world.fake.add_group(GROUP, "Dominó")
         await world.command(group, leo, "/jugar")
         table_id = await world.table_with_robots(ana, group)
+        mark = len(world.fake.calls)
         await world.command(group, ana, "/salir")
         await world.settle()
+        said = [c.params.get("text") for c in world.fake.calls[mark:] if c.method == "sendMessage"]
+        assert (
+            "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu asiento "
+            "hasta el final."
+        ) in said
+        assert (
+            "Ana dejó la partida: pierde su apuesta ($10) y un robot juega su asiento hasta el "
+            "final."
+        ) in said
+        assert await world.manager.balance(world.front._player(ana)) == 990
+        back = await world.reply_to(group, ana, "/volver")
+        assert back.params["text"] == (
+            "Dejaste esa partida: perdiste tu apuesta ($10) y un robot juega tu asiento hasta "
+            "el final."
+        )
+        state = world.manager.table_state(table_id)
+        assert state is not None
+        (seat,) = [s for s in state.seats if s.name == "Ana"]
+        assert seat.away and seat.back_by is None
+        assert await world.storage.check_ledger() == []
+
+
+async def test_a_player_whose_turns_ran_out_comes_back_with_the_button() -> None:
+    async with TelegramWorld(missed_turns_limit=1, robot_delay=1.0) as world:
+        ana = world.fake.add_user(1001, "Ana")
+        leo = world.fake.add_user(1002, "Leo")
+        group = world.fake.add_group(GROUP, "Dominó")
+        await world.command(group, leo, "/jugar")
+        table_id = await world.table_with_robots(ana, group)
+        seat = next(s.seat for s in world.manager.table_state(table_id).seats if s.name == "Ana")
+        while not world.manager.table_state(table_id).seats[seat].away:  # a lost connection
+            await world.clock.advance(max(0.0, world.clock.next_deadline() - world.clock.now()))
+            await world.settle()
         notices = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=GROUP)]
         assert any("Un robot juega ahora por Ana" in t for t in notices)
-        private = world.fake.calls_to("sendMessage", chat_id=ana.id)[-1]
-        assert private.buttons()[0]["callback_data"] == encode_action("back", table_id)
+        private = next(
+            c
+            for c in reversed(world.fake.calls_to("sendMessage", chat_id=ana.id))
+            if c.buttons()
+            and c.buttons()[0].get("callback_data") == encode_action("back", table_id)
+        )
         back = await world.press(ana, private.result, private.buttons()[0]["callback_data"])
         assert not back.params.get("show_alert")
         await world.settle()
         notices = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=GROUP)]
         assert any("Ana volvió a la mesa" in t for t in notices)
         state = world.manager.table_state(table_id)
-        assert state is not None and not state.seats[0].away
+        assert state is not None and not state.seats[seat].away
 
 
 async def test_after_a_restart_the_board_is_edited_in_place_and_the_turn_keyboard_still_works() -> (
@@ -922,8 +964,30 @@ async def test_a_player_renamed_mid_match_is_shown_by_the_new_name_on_the_board(
         assert world.manager.table_state(table_id).seats[0].name == "Anita"
 
 
-async def test_an_admin_closes_a_stuck_table_with_cerrar_and_every_stake_comes_back() -> None:
+async def test_cerrar_is_refused_for_a_match_that_moves_and_for_an_admin_playing_in_it() -> None:
+    """Issue 27, item 3: closing refunds every stake, so an admin may not call off a
+    match being played, nor one of their own; the refusal says why."""
     async with TelegramWorld() as world:
+        boss = world.fake.add_user(1001, "Jefa")
+        pepe = world.fake.add_user(1002, "Pepe")
+        group = world.fake.add_group(GROUP, "Dominó", admins={1001, 1002})
+        table_id = await world.table_with_robots(pepe, group)
+        refused = await world.reply_to(group, boss, "/cerrar")
+        assert refused.params["text"] == (
+            "La mesa 1 está en juego: un administrador solo puede cerrar una partida empezada "
+            "cuando lleva 10 minutos sin ninguna jugada."
+        )
+        own = await world.reply_to(group, pepe, "/cerrar")
+        assert own.params["text"] == (
+            "Juegas en la mesa 1 (o dejaste su partida): puede cerrarla otro administrador, y "
+            "solo si se quedó trabada."
+        )
+        assert world.manager.tables() == [table_id]
+        assert await world.manager.balance(world.front._player(pepe)) == 990
+
+
+async def test_an_admin_closes_a_stuck_table_with_cerrar_and_every_stake_comes_back() -> None:
+    async with TelegramWorld(stuck_seconds=0) as world:  # every match counts as stuck
         boss = world.fake.add_user(1001, "Jefa")
         pepe = world.fake.add_user(1002, "Pepe")
         group = world.fake.add_group(GROUP, "Dominó", admins={1001})
@@ -1063,15 +1127,23 @@ async def test_a_player_who_gets_up_mid_match_is_answered_before_the_group_is_to
             if c.method == "sendMessage" and c.ok
         ]
         assert said == [
-            (GROUP, "Te levantaste de la mesa 1."),
             (
-                pepe.id,
-                "Un robot juega por ti en la mesa 1. Vuelve antes de 5 min para conservar tu "
-                "asiento y tu apuesta.",
+                GROUP,
+                "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu "
+                "asiento hasta el final.",
             ),
-            (GROUP, "Un robot juega ahora por Pepe; puede volver antes de 5 min (/volver)."),
+            (
+                GROUP,
+                "Pepe dejó la partida: pierde su apuesta ($10) y un robot juega su asiento "
+                "hasta el final.",
+            ),
+            (
+                GROUP,
+                "La mesa se cerró: todos dejaron la partida; sus apuestas se quedan en el bote.",
+            ),
         ]
-        assert world.manager.tables() == [table_id]  # the match plays on, robots included
+        # the table's only human abandoned it: it ends, unpaid (issue 27, item 2)
+        assert table_id not in world.manager.tables()
         assert await world.manager.balance(world.front._player(pepe)) == 990
 
 

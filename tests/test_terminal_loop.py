@@ -42,6 +42,8 @@ async def test_a_scripted_match_from_piped_input_plays_to_the_end():
     won = "¡Ganamos la partida" in text
     assert won or "Ellos ganaron la partida" in text
     assert text.rstrip().endswith(f"Tu saldo: ${1010 if won else 990}.")
+    # the money as the results picture says it, net of the stake (issue 27, item 10)
+    assert f"\nResultado neto (apuesta $10): Tú {'+$10' if won else '−$10'}\n" in text
     assert await storage.load_tables() == []
     assert len(await storage.match_records()) == 1
     # every line was read at the player's turn: no press was ever out of date
@@ -69,10 +71,11 @@ async def test_emotes_help_and_bad_numbers_are_answered_without_moving():
     assert "Type the number of a move" in text
     assert text.count("Your tiles: [") >= 2
     assert "You play [" in text
-    # q hands the seat to a robot, which plays the match out (rules.md, "The house":
-    # leaving never cancels a started match)
-    assert "They won the match 87 – 110." in text
-    assert text.rstrip().endswith("Your balance: $990.")
+    # q leaves the started match: the stake is forfeited and said (issue 27, items 2, 10)
+    assert text.rstrip().endswith(
+        "You left table 1: your stake ($10) is forfeited and a robot plays your seat to the "
+        "end.\nYour balance: $990."
+    )
 
 
 async def test_a_move_typed_as_on_telegram_is_played_and_a_line_with_more_changes_nothing():

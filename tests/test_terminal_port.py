@@ -126,8 +126,8 @@ async def test_the_board_picture_names_the_robots_as_the_text_does_shortened_to_
 
 # ---------------------------------------------------------------- a person at a terminal
 # Seed 11 on an 80-column pseudo-terminal (tests/terminal_pty.py), to the second hand's
-# first turn: the first move typed, then q (a robot plays one move for you) and b, then
-# always the first choice.
+# first turn: the first move typed, then three missed turns (a robot takes the seat, as
+# for a lost connection) and b, then always the first choice.
 
 
 def _answer(terminal: TerminalProcess, line: str) -> None:
@@ -146,14 +146,22 @@ def second_hand() -> str:
         _answer(terminal, "1")
         terminal.advance(3)  # the three robots
         terminal.read_until("Te toca (45 s): 1) 1-0  2) 4-1\n")
-        _answer(terminal, "q")
-        terminal.advance(1)  # a robot plays your move
+        for prompt in ("1) 1-0  2) 2-0  3) 3-0 izq.  4) 3-0 der.", "1) 1-0  2) 2-0"):
+            terminal.advance(45)  # a missed turn: a robot plays that one move
+            terminal.read_until("(se acabó el tiempo: jugó un robot)\n")
+            terminal.advance(3)
+            terminal.read_until(f"Te toca (45 s): {prompt}\n")
+        terminal.advance(45)  # the third missed turn in a row: a robot takes the seat
+        terminal.read_until("(y pierdes tu apuesta).\n")
+        terminal.read_until("(se acabó el tiempo: jugó un robot)\n")
+        terminal.advance(4)  # three robots, then the robot playing for you
         terminal.read_until("(jugó un robot por ti)\n")
         _answer(terminal, "b")
-        for _turn in range(6):  # the rest of the hand
+        terminal.read_until("Te toca (45 s): 1) Paso\n")  # back, and your turn again
+        _answer(terminal, "1")
+        for prompt in ("1) 6-4", "1) 4-2 izq.  2) 4-2 der."):  # the rest of the hand
             terminal.advance(3)
-            terminal.read_until("Te toca (45 s): ")
-            terminal.read_until("\n")
+            terminal.read_until(f"Te toca (45 s): {prompt}\n")
             _answer(terminal, "1")
         terminal.advance(5)  # the pause between hands, then three robots
         terminal.read_until("Te toca (45 s): ")
@@ -166,14 +174,14 @@ def second_hand() -> str:
 
 def test_a_move_a_robot_makes_for_you_while_you_are_away_says_the_robot_played(second_hand: str):
     assert (
-        "\nq\n"
+        "\nTe toca (45 s): 1) 1-0  2) 2-0\n"
         "Ahora juega un robot por ti. Escribe b antes de 5 minutos para volver a tu\n"
-        "  asiento; otra q te levanta de la partida del todo (tu apuesta se queda en el\n"
-        "  bote).\n"
-        "  Juegas [4|1] a la derecha. (jugó un robot por ti)\n"
-        "b\n"
-        "Vuelves a tu asiento.\n"
+        "  asiento; q te levanta de la partida del todo (y pierdes tu apuesta).\n"
+        "  Juegas [2|0] a la izquierda. (se acabó el tiempo: jugó un robot)\n"
     ) in second_hand
+    assert "\n  Juegas [1|0] a la derecha. (jugó un robot por ti)\n" in second_hand
+    assert "\nb\n" in second_hand
+    assert "\nVuelves a tu asiento.\n" in second_hand
 
 
 def test_a_robot_opener_is_named_whole_so_no_line_ends_in_a_double_full_stop(second_hand: str):
@@ -189,8 +197,8 @@ def test_lines_wrap_at_the_terminal_width_between_tiles_never_inside_one(second_
     assert [line for line in lines if len(line) > 80] == []
     assert [line for line in lines if "[" in TILE.sub("", line) or "]" in TILE.sub("", line)] == []
     assert (
-        "\nEn la mesa: [3|1][1|1][1|5][5|2][2|1][1|0][0|4][4|5][5|6][6|6][6|1][1|4][4|3]\n"
-        "            [3|2][2|6][6|0][0|2][2|2][2|4][4|4][4|6][6|3]\n"
+        "\nEn la mesa: [1|3][3|3][3|2][2|0][0|4][4|5][5|6][6|6][6|1][1|4][4|3][3|0][0|0]\n"
+        "            [0|5][5|3][3|6][6|0][0|1][1|5]\n"
     ) in second_hand
     assert (
         "\nEscribe el número de una jugada, o la jugada (6-4, 6-4 izq., paso); e NOMBRE\n"
@@ -202,10 +210,10 @@ def test_lines_wrap_at_the_terminal_width_between_tiles_never_inside_one(second_
 
 def test_the_prompt_shows_the_running_score_and_the_target(second_hand: str):
     assert (
-        second_hand.count("\nMarcador (nosotros – ellos): 0 – 0, partida a 100\nEn la mesa: ") == 8
+        second_hand.count("\nMarcador (nosotros – ellos): 0 – 0, partida a 100\nEn la mesa: ") == 7
     )
     assert second_hand.endswith(
-        "\nMarcador (nosotros – ellos): 14 – 0, partida a 100\n"
+        "\nMarcador (nosotros – ellos): 10 – 0, partida a 100\n"
         "En la mesa: [0|3][3|2][2|4]\n"
         "Fichas que quedan: Rival derecho: 6, Compañero: 6, Rival izquierdo: 6\n"
         "Tus fichas: [2|2] [4|0] [4|1] [5|4] [6|1] [6|4] [6|5]\n"

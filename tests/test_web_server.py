@@ -268,3 +268,43 @@ async def test_a_mini_app_opened_from_a_private_chat_finds_the_table_its_address
     assert page.of("hand")[0]["seat"] == 0
     other = await site.open({"seat": "x", "table": table_id})
     assert other.frames[0]["type"] == "denied" and other.frames[0]["reason"] == "malformed"
+
+
+async def test_leaving_from_the_page_says_the_stake_is_forfeited_and_the_partner_is_told(
+    site: Site,
+) -> None:
+    """Issue 27, items 2 and 10: the web table's leave abandons the started match like any
+    front end's, and says so with the same sentences."""
+    table_id = await started_table(site, ANA, BEA)
+    ana = await site.open(
+        {
+            "init_data": sign_init_data(
+                TOKEN, user_id=42, first_name="Ana", auth_date=site.clock.now()
+            )
+        }
+    )
+    bea = await site.open(
+        {
+            "init_data": sign_init_data(
+                TOKEN, user_id=43, first_name="Bea", auth_date=site.clock.now()
+            )
+        }
+    )
+    await ana.send({"leave": True})
+    await ana.drain()
+    await bea.drain()
+    assert {
+        "type": "notice",
+        "text": (
+            "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu asiento "
+            "hasta el final."
+        ),
+    } in ana.of("notice")
+    assert {
+        "type": "notice",
+        "text": (
+            "Ana dejó la partida: pierde su apuesta ($10) y un robot juega su asiento hasta el final."
+        ),
+    } in bea.of("notice")
+    assert await site.manager.balance(ANA) == 990
+    assert table_id in site.manager.tables()

@@ -143,7 +143,7 @@ class TableManager:
             and same commands give the same tables, deals and robot moves.
         ports: ``{platform: Port}`` to register at once (``"*"`` gets every event).
         robot_delay, countdown_seconds, fill_seconds, return_seconds, hand_pause,
-            missed_turns_limit, emote_seconds, robot_level: see
+            missed_turns_limit, stuck_seconds, emote_seconds, robot_level: see
             :class:`~bot.core.state.HouseTimes` (seconds).
         robot_factory: builds a robot for a level (``engine.robots.make_robot``).
         default_preset: the rules of a chat whose admins never chose (rules.md, "Presets").
@@ -172,6 +172,7 @@ class TableManager:
         return_seconds: float = 300.0,
         hand_pause: float = 4.0,
         missed_turns_limit: int = 3,
+        stuck_seconds: float = 600.0,
         emote_seconds: float = 5.0,
         robot_level: str = DEFAULT_LEVEL,
         robot_factory: Callable[[str], Robot] = make_robot,
@@ -198,6 +199,7 @@ class TableManager:
                 return_seconds=return_seconds,
                 hand_pause=hand_pause,
                 missed_turns_limit=missed_turns_limit,
+                stuck_seconds=stuck_seconds,
                 emote_seconds=emote_seconds,
                 robot_level=robot_level,
             ),

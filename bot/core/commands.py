@@ -171,18 +171,14 @@ class FillWithRobots:
 
 @dataclass(frozen=True, slots=True)
 class Leave:
-    """Leave my table: free before the match starts; during a match a robot takes the seat
-    and my stake is forfeited unless I come back within 5 minutes (rules.md, "The house").
-
-    Attributes:
-        for_good: abandon a started match now (forfeit at once, no coming back), as a
-            front end does whose player cannot come back (the terminal exiting).
-    """
+    """Leave my table on purpose: free before the match starts; leaving a started match
+    abandons it: my stake is forfeited at once and a robot plays my seat to the end, which
+    is never paid and is closed to me (rules.md, "The house"). The 5 minutes to come back
+    are for a seat a robot took after missed turns, never for this."""
 
     player: PlayerRef
     chat: ChatRef | None = None
     table_id: str | None = None
-    for_good: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,8 +269,9 @@ class SetChatRules:
 
 @dataclass(frozen=True, slots=True)
 class CloseTable:
-    """Close a table of this chat now, refunding every held stake (admins only; for a
-    stuck table; rules.md, "The house").
+    """Close a table of this chat now, refunding every held stake (admins only; a table
+    still seating, or a stuck match: nothing moved for 10 minutes, ``stuck_seconds``,
+    and not one the admin plays in or left; rules.md, "The house").
 
     Attributes:
         table_id: the table, or None for the only live table in this place (the chat,
@@ -282,8 +279,9 @@ class CloseTable:
         label: instead of ``table_id``, the table's number for people (``"3"``) in this
             chat.
         is_admin: the front end checked admin rights on its platform; the core refuses
-            (``not_admin``) when False, ``no_table`` when the chat has no such table and
-            ``which_table`` when several tables are here and none was named.
+            (``not_admin``) when False, ``no_table`` when the chat has no such table,
+            ``which_table`` when several tables are here and none was named, and for a
+            started match ``admin_plays`` or ``not_stuck``.
     """
 
     player: PlayerRef

@@ -298,6 +298,24 @@ class SeatTakenByRobot(_TableEvent):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SeatAbandoned(_TableEvent):
+    """A human abandoned a started match: their stake is forfeited and a robot plays
+    their seat to the end, never paid (rules.md, "The house").
+
+    Attributes:
+        reason: ``left``: they left on purpose (the leave command or button, ``q`` in the
+            terminal); ``missed_turns``: a robot played for them and they did not come
+            back within the 5 minutes.
+        stake: the dollars forfeited (0 at a table without a stake).
+    """
+
+    seat: int
+    player: PlayerRef
+    reason: AwayReason
+    stake: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeatGivenBack(_TableEvent):
     """A human came back within the time and plays their seat (same tiles) again."""
 
@@ -382,6 +400,7 @@ Event = (
     | MatchEnded
     | EmoteShown
     | SeatTakenByRobot
+    | SeatAbandoned
     | SeatGivenBack
     | TableClosed
     | ChatRulesChanged
@@ -426,6 +445,9 @@ class Reply:
         seat: the actor's seat there, if any.
         events: events meant for the actor's eyes only (e.g. :class:`YourTiles`).
         preset: the chat's preset after :class:`~bot.core.commands.SetChatRules`.
+        forfeited: after :class:`~bot.core.commands.Leave` of a started match, the
+            dollars of the stake the player forfeited by leaving (0 without a stake);
+            None when leaving cost nothing (before the match started).
     """
 
     refusal: Refusal | None = None
@@ -434,6 +456,7 @@ class Reply:
     seat: int | None = None
     events: tuple[Event, ...] = ()
     preset: str | None = None
+    forfeited: int | None = None
 
     @property
     def ok(self) -> bool:

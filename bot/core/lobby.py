@@ -5,9 +5,13 @@ with robots, the countdown, rematch, and leaving.
   seat reserved for them first), or opens one.
 * An incomplete table fills with robots after ``fill_seconds`` (about 2 minutes) or at
   once on request; a full table starts after a ``countdown_seconds`` countdown.
-* Leaving before the start is free; leaving a started match hands the seat to a robot,
-  also when nobody else is left: the match plays on (see :mod:`bot.core.session` for
-  the 5-minute return and the forfeit).
+* Leaving before the start is free; leaving a started match is abandoning it: the stake
+  is forfeited at once, a robot plays the seat to the end (also when nobody else is
+  left; then the table ends, unpaid) and the seat is closed to its player (see
+  :mod:`bot.core.session`; the 5-minute return is for missed turns).
+* An admin closes a table of their chat: one still seating at any time; a started match
+  only when it is stuck (nothing moved for ``stuck_seconds``) and never one they play in
+  or left.
 
 Commands that change which tables exist or who sits where run under the lobby lock
 (declared in :mod:`bot.core.bus`), one at a time.
@@ -15,6 +19,7 @@ Commands that change which tables exist or who sits where run under the lobby lo
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from bot.core.chat_rules import ChatRules
@@ -195,7 +200,8 @@ class Lobby:
         return Reply(table_id=table.id, label=table.label, seat=seat)
 
     async def leave(self, command: Leave) -> Reply:
-        """Leave my table: free before the start; a robot takes my seat during a match."""
+        """Leave my table: free before the start; during a match it abandons it (stake
+        forfeited now, said in ``Reply.forfeited``; a robot plays my seat to the end)."""
         core = self.core
         table = core.table_for(command.player, command.chat, command.table_id)
         async with table.lock:
@@ -215,18 +221,25 @@ class Lobby:
                     self._maybe_countdown(table)
                     core.emit(table, table_changed(table, core.clock.now()))
                     await core.save(table)
-            elif state.away or command.for_good:
-                # leaving again while away (or for good): abandon now
-                await self.session.abandon(table, seat)
             else:
-                # the match plays on whoever is left, robots included: leaving never
-                # cancels it (rules.md, "The house": abandoning forfeits the stake)
-                self.session.go_away(table, seat, AwayReason.LEFT)
-                await self.session.after_away(table, seat)
+                # leaving on purpose abandons the match: the stake is forfeited now and
+                # the match plays on whoever is left, robots included (rules.md, "The
+                # house"): leaving never cancels it, nor can it pay
+                forfeited = await self.session.abandon(table, seat, AwayReason.LEFT)
+                return Reply(table_id=table.id, label=table.label, seat=seat, forfeited=forfeited)
         return Reply(table_id=table.id, label=table.label, seat=seat)
 
     async def close_table(self, command: CloseTable) -> Reply:
-        """An admin closes a table of their chat now; every held stake is refunded."""
+        """An admin closes a table of their chat now; every held stake is refunded.
+
+        A table still seating closes at once. A started match closes only when it is
+        stuck (nothing moved for ``HouseTimes.stuck_seconds``), and never for an admin
+        who plays in it or left it (rules.md, "The house").
+
+        Raises:
+            Refused: NOT_ADMIN, TABLE_GONE, NO_TABLE, WHICH_TABLE; ADMIN_PLAYS (params
+                label) or NOT_STUCK (params label, minutes) for a live match.
+        """
         if not command.is_admin:
             raise Refused(RefusalReason.NOT_ADMIN)
         core = self.core
@@ -255,8 +268,22 @@ class Lobby:
         async with table.lock:
             if table.closed:
                 raise Refused(RefusalReason.TABLE_GONE, table.id)
+            if table.phase not in SEATING_PHASES:
+                self._refuse_closing_a_live_match(table, command.player)
             await self.settlement.close(table, CloseReason.BY_ADMIN)
         return Reply(table_id=table.id, label=table.label)
+
+    def _refuse_closing_a_live_match(self, table: Table, admin: PlayerRef) -> None:
+        """An admin may call off a started match only when it is stuck, and not one of
+        their own: closing refunds every stake, so a losing player could undo a loss."""
+        if any(s.player is not None and s.player.key == admin.key for s in table.seats):
+            raise Refused(RefusalReason.ADMIN_PLAYS, table.id, label=table.label)
+        core = self.core
+        stuck = core.times.stuck_seconds
+        moved_at = table.moved_at if table.moved_at is not None else core.clock.now()
+        if core.clock.now() - moved_at < stuck:
+            minutes = max(1, math.ceil(stuck / 60))
+            raise Refused(RefusalReason.NOT_STUCK, table.id, label=table.label, minutes=minutes)
 
     # ------------------------------------------------------------------ timers
 

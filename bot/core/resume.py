@@ -52,6 +52,7 @@ class Resume:
             await self._start_paid(table, escrow)
             return
         now = core.clock.now()
+        table.moved_at = now  # the bot's downtime never makes a match look stuck
         self._shift_deadlines(table, now)
         for index, state in enumerate(table.seats):
             if state.away and not state.forfeited and state.back_by is not None:

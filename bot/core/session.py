@@ -4,9 +4,13 @@ house").
 * A move press names the table, hand number and move number; anything stale, repeated,
   foreign or illegal is refused and changes nothing.
 * A human has ``rules.turn_seconds`` to move; then a robot plays that one move for them
-  and they keep the seat. After ``missed_turns_limit`` such turns in a row, or when they
-  leave, a robot takes the seat; coming back within ``return_seconds`` (5 minutes) gives
-  it back with the same tiles, later the stake is forfeited (:mod:`bot.core.settlement`).
+  and they keep the seat. After ``missed_turns_limit`` such turns in a row a robot takes
+  the seat (a dropped connection looks the same); coming back within ``return_seconds``
+  (5 minutes) gives it back with the same tiles, later the stake is forfeited
+  (:mod:`bot.core.settlement`), and a seat still away when the match ends is not paid.
+  A timed-out turn with a single legal move (a forced pass) is no missed turn.
+* Leaving a started match on purpose abandons it at once: the stake is forfeited, a
+  robot plays the seat to the end and the seat is closed to its player (no coming back).
 * ``rules.forced_move_seconds`` plays a single legal move for the player after that delay.
 * Determinism: hand ``n`` is dealt from ``Random(f"{seed}:deal:{n}")`` and the robot's
   move ``k`` of hand ``n`` uses ``Random(f"{seed}:robot:{n}:{k}")``, so a resumed table
@@ -27,6 +31,7 @@ from bot.core.events import (
     MovePlayed,
     Refused,
     Reply,
+    SeatAbandoned,
     SeatGivenBack,
     SeatTakenByRobot,
     TurnStarted,
@@ -102,17 +107,32 @@ class Session:
         return Reply(table_id=table.id, label=table.label, seat=seat)
 
     async def come_back(self, command: ComeBack) -> Reply:
-        """Take my seat back from the robot within ``return_seconds``, same tiles."""
+        """Take my seat back from the robot within ``return_seconds``, same tiles.
+
+        A seat its player left on purpose is closed to them (``left_match``, with the
+        stake forfeited); one whose 5 minutes ran out is refused ``too_late``.
+        """
         core = self.core
-        table = core.table_for(command.player, command.chat, command.table_id)
+        try:
+            table = core.table_for(command.player, command.chat, command.table_id)
+        except Refused as refused:
+            abandoned = self._abandoned_table(command)
+            if refused.reason is not RefusalReason.NO_TABLE or abandoned is None:
+                raise
+            table = abandoned
         async with table.lock:
             if table.closed:
                 raise Refused(RefusalReason.TABLE_GONE, table.id)
             seat = table.seat_of(command.player.key)
             if seat is None:
-                held = any(
-                    s.player is not None and s.player.key == command.player.key for s in table.seats
-                )
+                held = [
+                    s
+                    for s in table.seats
+                    if s.player is not None and s.player.key == command.player.key
+                ]
+                if held and held[0].left:
+                    stake = table.stakes.get(held[0].player_id or -1, 0)
+                    raise Refused(RefusalReason.LEFT_MATCH, table.id, stake=stake)
                 raise Refused(
                     RefusalReason.TOO_LATE if held else RefusalReason.NOT_SEATED, table.id
                 )
@@ -139,6 +159,17 @@ class Session:
             core.emit(table, table_changed(table, core.clock.now()))
             await core.save(table)
         return Reply(table_id=table.id, label=table.label, seat=seat)
+
+    def _abandoned_table(self, command: ComeBack) -> Table | None:
+        """The live table of this chat (or the only one) whose seat the player abandoned."""
+        key = command.player.key
+        mine = [
+            t
+            for t in self.core.tables.values()
+            if (command.chat is None or t.chat.key == command.chat.key)
+            and any(s.forfeited and s.player is not None and s.player.key == key for s in t.seats)
+        ]
+        return mine[0] if len(mine) == 1 else None
 
     async def emote(self, command: Emote) -> Reply:
         """Show an emote at my table, at most one every ``emote_seconds`` per player."""
@@ -192,6 +223,7 @@ class Session:
             await core.save(table)
             return
         table.phase = Phase.PLAYING
+        table.moved_at = core.clock.now()
         table.match = Match.new(table.rules, random.Random(f"{table.seed}:deal:1"))
         core.emit(
             table,
@@ -240,6 +272,7 @@ class Session:
         number = table.move_number
         move = _MOVES.setdefault(move, move)
         table.match = match = match.apply(move, seat)
+        table.moved_at = core.clock.now()
         state = table.seats[seat]
         state.moves += 1
         if state.player is not None and by in (MovedBy.ROBOT, MovedBy.TIMEOUT):
@@ -347,7 +380,10 @@ class Session:
             return
         move = self._robot_move(table, seat)
         if kind is DeadlineKind.TURN and state.present:
-            state.missed += 1
+            if len(match.hand.legal_moves()) > 1:
+                # a forced move (a pass when no tile fits) asks no choice of the player:
+                # it neither counts as a missed turn nor clears the count
+                state.missed += 1
             if state.missed >= self.core.times.missed_turns_limit:
                 self.go_away(table, seat, AwayReason.MISSED_TURNS)
             await self.play(table, seat, move, MovedBy.TIMEOUT)
@@ -404,17 +440,40 @@ class Session:
             if state.back_by is not None and self.core.clock.now() < state.back_by:
                 return
             table.away_timers.pop(seat, None)
-            await self.abandon(table, seat)
+            await self.abandon(table, seat, AwayReason.MISSED_TURNS)
 
-    async def abandon(self, table: Table, seat: int) -> None:
-        """The human at ``seat`` abandoned: their stake is forfeited; when no human is
-        left entitled to the pot, the table ends and nobody is paid."""
-        await self.settlement.forfeit(table, seat)
+    async def abandon(self, table: Table, seat: int, reason: AwayReason) -> int:
+        """The human at ``seat`` abandoned (``reason``: left on purpose, or not back
+        within the 5 minutes): their stake is forfeited now and the seat is closed to
+        them; when no human is left entitled to the pot, the table ends and nobody is
+        paid. Returns the dollars forfeited."""
+        core = self.core
+        state = table.seats[seat]
+        player = state.player
+        assert player is not None
+        was_away = state.away
+        stake = await self.settlement.forfeit(table, seat)
+        state.left = reason is AwayReason.LEFT
+        core.emit(
+            table,
+            SeatAbandoned(
+                table_id=table.id,
+                chat=table.chat,
+                seat=seat,
+                player=player,
+                reason=reason,
+                stake=stake,
+            ),
+        )
         if not table.humans():
             await self.settlement.close(table, CloseReason.NO_HUMANS)
-            return
-        self.core.emit(table, table_changed(table, self.core.clock.now()))
-        await self.core.save(table)
+            return stake
+        if not was_away:
+            await self.after_away(table, seat)  # the robot takes the turn if it was theirs
+            return stake
+        core.emit(table, table_changed(table, core.clock.now()))
+        await core.save(table)
+        return stake
 
     # ------------------------------------------------------------------ hands
 

@@ -4,9 +4,12 @@ ledger itself (escrow, payouts, idempotency) is the storage's.
 
 * Sitting down needs the stake (the due top-up first); the countdown's end takes every
   human's stake into the match's escrow in one storage transaction.
-* A human who abandons a started match forfeits their stake; whoever is left plays on
-  for the pot, robots included. A table where every human abandoned ends, unpaid.
-* The winners are paid twice the stake when the match ends; robots are never paid.
+* A human who abandons a started match forfeits their stake at that moment (leaving on
+  purpose, or not coming back within the 5 minutes); whoever is left plays on for the
+  pot, robots included. A table where every human abandoned ends, unpaid.
+* The winners are paid twice the stake when the match ends; robots are never paid, nor
+  is a seat a robot still plays for its human when the match ends (their stake is
+  forfeited then: only a player who came back before the end is paid).
 * Only a cancelled match refunds (the bot's own fault, never a player's leaving).
 """
 
@@ -99,9 +102,12 @@ class Settlement:
         table.stakes = {pid: stake for pid in player_ids}
         return True
 
-    async def forfeit(self, table: Table, seat: int) -> None:
-        """The human at ``seat`` abandoned: their stake stays in the pot for good."""
+    async def forfeit(self, table: Table, seat: int) -> int:
+        """The human at ``seat`` abandoned: their stake goes to the house at once (the
+        storage's ``forfeit``: escrow -> house, one ledger transaction) and the seat is
+        never paid nor refunded. Returns the dollars forfeited (0 without a stake)."""
         state = table.seats[seat]
+        stake = table.stakes.get(state.player_id, 0) if state.player_id is not None else 0
         if state.player_id is not None:
             with contextlib.suppress(UnknownMatchError, NotInMatchError, MatchClosedError):
                 await self.core.storage.forfeit(
@@ -114,6 +120,7 @@ class Settlement:
         state.away = True
         state.back_by = None
         self.timers.disarm_away(table, seat)
+        return stake
 
     async def finish(self, table: Table) -> None:
         """Settle and record a finished match, then close the table.
@@ -127,6 +134,10 @@ class Settlement:
         now = core.clock.now()
         winner_team = match.winner_team
         self.timers.disarm(table)
+        for index, state in enumerate(table.seats):
+            if state.seated and state.away:
+                # a robot still plays for them: only a player back before the end is paid
+                await self.forfeit(table, index)
         winners = [
             i for i in table.humans() if team_of(i) == winner_team and table.seats[i].player_id
         ]

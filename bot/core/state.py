@@ -41,7 +41,11 @@ class HouseTimes:
         fill_seconds: an incomplete table is filled with robots after this long.
         return_seconds: a player who left or dropped may come back within this time.
         hand_pause: between a hand's end and the next deal.
-        missed_turns_limit: consecutive timed-out turns after which a robot takes over.
+        missed_turns_limit: consecutive timed-out turns after which a robot takes over
+            (a turn with a single legal move, e.g. a forced pass, is not counted).
+        stuck_seconds: a started match where nothing moved for this long is stuck: only
+            then may one of the chat's admins close it (10 minutes; a healthy match
+            moves at least every ``turn_seconds``, 120 s at most).
         emote_seconds: at most one emote per player in this time.
         robot_level: the level of robots filling seats and standing in for players.
     """
@@ -52,6 +56,7 @@ class HouseTimes:
     return_seconds: float = 300.0
     hand_pause: float = 4.0
     missed_turns_limit: int = 3
+    stuck_seconds: float = 600.0
     emote_seconds: float = 5.0
     robot_level: str = "experto"
 

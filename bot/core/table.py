@@ -44,6 +44,8 @@ class Seat:
         missed: consecutive turns the human let run out.
         reserved_for: an open seat held for an invited player.
         forfeited: the human abandoned (stake forfeited); the robot keeps the seat.
+        left: they abandoned on purpose (the leave command), not by running out of time
+            to come back; either way the seat is closed to them for the match.
         moves: moves made from this seat in the match (tiles and passes).
         robot_moves: of those, made by a robot for the human (away, timed out, gone);
             a seat a robot played most of counts so in the ratings (docs/ratings.md).
@@ -57,6 +59,7 @@ class Seat:
     missed: int = 0
     reserved_for: PlayerRef | None = None
     forfeited: bool = False
+    left: bool = False
     moves: int = 0
     robot_moves: int = 0
 
@@ -89,6 +92,7 @@ class Seat:
             "missed": self.missed,
             "reserved_for": _player_json(self.reserved_for),
             "forfeited": self.forfeited,
+            "left": self.left,
             "moves": self.moves,
             "robot_moves": self.robot_moves,
         }
@@ -106,6 +110,7 @@ class Seat:
             missed=int(data.get("missed", 0)),
             reserved_for=PlayerRef(**reserved) if reserved else None,
             forfeited=bool(data.get("forfeited")),
+            left=bool(data.get("left")),
             moves=int(data.get("moves", 0)),
             robot_moves=int(data.get("robot_moves", 0)),
         )
@@ -133,6 +138,9 @@ class Table:
     # when the snapshot was taken (epoch seconds): a restart shifts the deadlines by the
     # time since, so the bot's own downtime never runs a player's clock (design.md, 10)
     saved_at: float | None = None
+    # not saved: when the match last moved (its start, a move, or this process resuming
+    # it), epoch seconds; an admin may close a live match only when it is stuck
+    moved_at: float | None = None
     # not saved: runtime machinery
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     token: int = 0

@@ -65,7 +65,9 @@ class MovedBy(StrEnum):
 
 
 class AwayReason(StrEnum):
-    """Why a robot took a human's seat (rules.md, "The house")."""
+    """Why a robot took a human's seat (rules.md, "The house"): they left on purpose
+    (abandoning the match at once), or they missed turns (and, for an abandoned seat,
+    did not come back within the 5 minutes)."""
 
     LEFT = "left"
     MISSED_TURNS = "missed_turns"
@@ -132,7 +134,13 @@ class RefusalReason(StrEnum):
     UNKNOWN_EMOTE = "unknown_emote"  # params: emotes
     NOT_AWAY = "not_away"
     TOO_LATE = "too_late"  # came back after the 5 minutes
+    LEFT_MATCH = "left_match"  # came back to a match they left on purpose; params: stake
     NOT_ADMIN = "not_admin"
+    # an admin closing a live match: nothing moved for less than ``stuck_seconds``;
+    # params: label, minutes (the house's stuck time, in minutes)
+    NOT_STUCK = "not_stuck"
+    # an admin closing a live match they play in (or left): params: label
+    ADMIN_PLAYS = "admin_plays"
     BAD_RULES = "bad_rules"  # params: option, allowed
     RULES_LOCKED = "rules_locked"  # params: option (the chat's admins fixed the rules)
     UNKNOWN_LEVEL = "unknown_level"  # params: levels

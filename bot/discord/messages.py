@@ -135,8 +135,8 @@ def help_text(language: str) -> str:
             _("`/domino robots`: fill the free seats with robots now."),
             _("`/domino fichas`: see your tiles here; they also come by DM each turn."),
             _(
-                "`/domino levantarse`: leave your table (a robot plays for you; the board's "
-                "“Come back” button gives your seat back within 5 minutes)."
+                "`/domino levantarse`: leave your table (in a started match your stake is lost "
+                "and a robot plays your seat to the end)."
             ),
             _("`/domino saldo`, `/domino top`, `/domino historial`: money, rankings, records."),
             _("`/domino perfil`: your rating, statistics and partners (or a member's)."),

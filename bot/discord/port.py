@@ -54,6 +54,7 @@ from bot.core import (
     Ranking,
     Refusal,
     SeasonEnded,
+    SeatAbandoned,
     SeatGivenBack,
     SeatInfo,
     SeatTakenByRobot,
@@ -77,8 +78,9 @@ from bot.present.facts import board_facts
 from bot.present.i18n import emote_label
 from bot.present.labels import LANGUAGE_LABELS, preset_label, team_names
 from bot.present.live import TableLinks
+from bot.present.screens import match_money_line
 from bot.present.standings import season_ended_text, standings_facts
-from bot.present.texts import GROUP_CLOSES, closed_text
+from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text
 from engine.hand import Termination
 from render import TableFacts
 
@@ -287,6 +289,8 @@ class DiscordPort:
                     deadline=f"<t:{int(event.back_by)}:t>",
                 ),
             )
+        elif isinstance(event, SeatAbandoned):
+            await self._say(event.chat, abandoned_text(event, event.chat.language))
         elif isinstance(event, SeatGivenBack):
             _ = texts(event.chat.language)
             await self._say(event.chat, _("{name} is back.", name=event.player.display_name))
@@ -596,10 +600,8 @@ class DiscordPort:
                 b=event.score[1],
             )
         ]
-        for seat in event.seats:
-            paid = event.payouts.get(seat.seat)
-            if paid:
-                lines.append(_("{name} receives ${amount}.", name=seat.name, amount=paid))
+        if money := match_money_line(event, language):
+            lines.append(money)
         board = self.boards.get(event.table_id)
         if board is not None:
             board.final = event

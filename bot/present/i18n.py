@@ -262,7 +262,16 @@ REFUSALS: dict[str, str] = {
     "unknown_emote": N_("Unknown phrase. Phrases: {emotes}."),
     "not_away": N_("You are at your seat already."),
     "too_late": N_("More than 5 minutes passed: your seat stays with the robot."),
+    "left_match": N_(
+        "You left that match: your stake (${stake}) is forfeited and a robot plays your seat to the end."
+    ),
     "not_admin": N_("Only the admins can change the rules."),
+    "not_stuck": N_(
+        "Table {label} is being played: an administrator can close a started match only when nothing has moved in it for {minutes} minutes."
+    ),
+    "admin_plays": N_(
+        "You play at table {label} (or left its match): another administrator can close it, and only when it is stuck."
+    ),
     "bad_rules": N_("{option} can be {allowed}."),
     "rules_locked": N_("The admins locked the rules; you can only change the turn timers."),
     "unknown_level": N_("Unknown robot level. Levels: {levels}."),

@@ -13,6 +13,7 @@ from bot.core.events import HandEnded, MatchEnded, SeatInfo, TableChanged, YourT
 from bot.present.i18n import translator
 from bot.present.labels import move_text, score_line, seat_name, team_names
 from engine.hand import Termination
+from render import net_dollars
 
 __all__ = [
     "CAPTION_LIMIT",
@@ -21,6 +22,7 @@ __all__ = [
     "hand_caption",
     "hand_ended_text",
     "match_ended_caption",
+    "match_money_line",
 ]
 
 CAPTION_LIMIT = 1024
@@ -178,13 +180,23 @@ def match_ended_caption(event: MatchEnded, label: str, language: str) -> str:
             score1=event.score[1],
         )
     ]
-    for seat, amount in sorted(event.payouts.items()):
-        if amount:
-            lines.append(
-                _(
-                    "{name} receives ${amount}",
-                    name=seat_name(event.seats, seat, language),
-                    amount=amount,
-                )
-            )
+    money = match_money_line(event, language)
+    if money:
+        lines.append(money)
     return "\n".join(lines)[:CAPTION_LIMIT]
+
+
+def match_money_line(event: MatchEnded, language: str) -> str:
+    """What each human won or lost, on the results picture's base: net of the stake
+    (``render.net_dollars``), e.g. "Resultado neto (apuesta $10): Beto +$10, Ana −$10";
+    empty without a stake or a human. A seat that abandoned shows its lost stake."""
+    stake = event.view.rules.stake
+    humans = [seat for seat in event.seats if seat.player is not None]
+    if not stake or not humans:
+        return ""
+    results = ", ".join(
+        f"{seat.name} {net_dollars(stake, event.payouts.get(seat.seat, 0))}" for seat in humans
+    )
+    return translator(language)(
+        "Net result (stake ${stake}): {results}", stake=stake, results=results
+    )

@@ -19,8 +19,8 @@ from bot.core.commands import (
     SetChatRules,
     SitAt,
 )
-from bot.core.events import MoveChoice, Refusal, Reply, TableClosed, YourTiles
-from bot.core.vocabulary import CloseReason, PressKind, RefusalReason
+from bot.core.events import MoveChoice, Refusal, Reply, SeatAbandoned, TableClosed, YourTiles
+from bot.core.vocabulary import AwayReason, CloseReason, PressKind, RefusalReason
 from bot.present.i18n import refusal_text, translator
 from bot.present.labels import allowed_text, option_word, preset_label
 from engine.moves import Move, Side
@@ -28,6 +28,7 @@ from render import move_labels
 
 __all__ = [
     "GROUP_CLOSES",
+    "abandoned_text",
     "bad_rules_text",
     "choices_named",
     "closed_text",
@@ -112,8 +113,43 @@ def seated_text(reply: Reply, language: str) -> str:
 
 
 def left_text(reply: Reply, language: str) -> str:
-    """ "You left table 3." after ``Leave``."""
-    return translator(language)("You left table {label}.", label=reply.label)
+    """ "You left table 3." after ``Leave`` before the match started; leaving a started
+    match says the stake is forfeited (``Reply.forfeited``) and the robot plays on."""
+    _ = translator(language)
+    if reply.forfeited is None:
+        return _("You left table {label}.", label=reply.label)
+    if reply.forfeited:
+        return _(
+            "You left table {label}: your stake (${stake}) is forfeited and a robot plays "
+            "your seat to the end.",
+            label=reply.label,
+            stake=reply.forfeited,
+        )
+    return _("You left table {label}: a robot plays your seat to the end.", label=reply.label)
+
+
+def abandoned_text(event: SeatAbandoned, language: str) -> str:
+    """What a table is told when one of its humans abandons the match: left on purpose,
+    or not back within the 5 minutes; the stake forfeited and the robot playing on."""
+    _ = translator(language)
+    name = event.player.display_name
+    if event.reason is AwayReason.LEFT:
+        if event.stake:
+            return _(
+                "{name} left the match: their stake (${stake}) is forfeited and a robot "
+                "plays their seat to the end.",
+                name=name,
+                stake=event.stake,
+            )
+        return _("{name} left the match: a robot plays their seat to the end.", name=name)
+    if event.stake:
+        return _(
+            "{name} did not come back in time: their stake (${stake}) is forfeited and a "
+            "robot plays their seat to the end.",
+            name=name,
+            stake=event.stake,
+        )
+    return _("{name} did not come back in time: a robot plays their seat to the end.", name=name)
 
 
 def rules_changed_text(reply: Reply, language: str) -> str:

@@ -21,7 +21,7 @@ from bot.present.facts import table_facts
 from bot.present.i18n import emote_label
 from bot.present.labels import LANGUAGE_LABELS, rules_text
 from bot.present.screens import hand_ended_text, match_ended_caption
-from bot.present.texts import GROUP_CLOSES, closed_text, refused
+from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text, refused
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import (
     analysis_keyboard,
@@ -80,6 +80,8 @@ class TelegramPort:
             self._match_ended(event)
         elif isinstance(event, p.SeatTakenByRobot):
             await self._seat_taken(event)
+        elif isinstance(event, p.SeatAbandoned):
+            s.group_text(event.chat, abandoned_text(event, event.chat.language))
         elif isinstance(event, p.SeatGivenBack):
             _ = s.t(event.chat.language)
             s.group_text(

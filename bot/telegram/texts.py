@@ -25,8 +25,9 @@ def help_text(language: str) -> str:
             "/mesa opens a table: a preset, options like meta=200, and seats like "
             "derecha=robot enfrente=robot:maestro (reply to someone's message to invite them as "
             "your partner).\n"
-            "/levantarse gets you up from the table; /volver takes your seat back from the robot "
-            "within 5 minutes.\n"
+            "/levantarse gets you up from the table (leaving a started match loses your stake); "
+            "/volver takes your seat back from the robot that took it after missed turns, within "
+            "5 minutes.\n"
             "/saldo, /top, /reglas, /historial. Admins choose the rules with /config and close a "
             "stuck table with /cerrar."
         )

@@ -19,6 +19,7 @@ from bot.core import (
     PlayerRef,
     PressButton,
     Refusal,
+    Reply,
     RobotSeat,
     ShowMyTiles,
     TableManager,
@@ -27,7 +28,7 @@ from bot.core import (
 from bot.core.clock import Clock, SystemClock
 from bot.present.analysis import analysis_text
 from bot.present.i18n import LEVEL_NAMES, Translator, emote_from_input, refusal_text, translator
-from bot.present.texts import choices_named, move_key, refused
+from bot.present.texts import choices_named, confirmation, move_key, refused
 from bot.terminal.port import TerminalPort, Width
 from bot.terminal.reader import LineReader, until
 from bot.terminal.text import help_text, tiles_text
@@ -199,7 +200,7 @@ async def _match(
                 break
             if line == "":
                 port.say(_("End of input: leaving the table."))
-                await manager.handle(Leave(me, chat, table_id, for_good=True))
+                await _leave(manager, port, chat, table_id)
                 break
             text = line.strip()
             if not interactive and text:
@@ -209,7 +210,7 @@ async def _match(
             if interrupted:
                 port.say("")
                 port.say(_("Interrupted: leaving the table."))
-            await manager.handle(Leave(me, chat, table_id, for_good=True))
+            await _leave(manager, port, chat, table_id)
         await manager.idle()
         balance = await manager.balance(me)
         port.say(_("Your balance: ${balance}.", balance=balance))
@@ -217,6 +218,17 @@ async def _match(
         if catch_interrupt:
             loop.remove_signal_handler(signal.SIGINT)
     return 130 if interrupted else 0
+
+
+async def _leave(
+    manager: Manager, port: TerminalPort, chat: ChatRef, table_id: str | None
+) -> Reply:
+    """Leave the table on purpose and say what it cost (a started match's stake)."""
+    me = port.me
+    reply = await manager.handle(Leave(me, chat, table_id))
+    if reply.ok:
+        port.say(confirmation(Leave, reply, me.language))
+    return reply
 
 
 async def _command(
@@ -292,7 +304,7 @@ async def _command(
     elif word == "b":
         reply = await manager.handle(ComeBack(me, chat, table_id))
     elif word == "q":
-        reply = await manager.handle(Leave(me, chat, table_id))
+        reply = await _leave(manager, port, chat, table_id)
     else:
         port.say(help_text(_, me.language))
         port.remind_turn()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from bot.core import (
+    AwayReason,
     CloseReason,
     EmoteShown,
     Event,
@@ -24,6 +25,7 @@ from bot.core import (
     MovePlayed,
     PlayerRef,
     Refusal,
+    SeatAbandoned,
     SeatGivenBack,
     SeatTakenByRobot,
     TableChanged,
@@ -34,6 +36,7 @@ from bot.core import (
 from bot.core.clock import Clock, SystemClock
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label, translator
+from bot.present.screens import match_money_line
 from bot.present.texts import closed_text, refused
 from bot.terminal.text import (
     choice_items,
@@ -108,6 +111,7 @@ class TerminalPort:
         self.board_error: str | None = None
         self.analysis_hint = False  # "Type a …" waits for the next hand (:meth:`_hand_ended`)
         self.away = False
+        self.left = False  # I left the match on purpose (its stake forfeited)
         self.broken = False
         self.stop = asyncio.Event()
 
@@ -247,13 +251,19 @@ class TerminalPort:
                 self.say(
                     _(
                         "A robot plays for you now. Type b within 5 minutes to take your seat "
-                        "back; q again leaves the match for good (your stake stays in the pot)."
+                        "back; q leaves the match for good (and forfeits your stake)."
                     )
                 )
                 self.away = True
                 self._close_prompt()  # read what the player types: b brings them back
             else:
                 self.say(_("A robot plays for {who}.", who=self.in_sentence(event.seat)))
+        elif isinstance(event, SeatAbandoned) and event.seat == self.my_seat:
+            # the loop printed the leave confirmation (the stake forfeited); a seat not
+            # back in time is said by the table's close below (the terminal's only human)
+            self.left = event.reason is AwayReason.LEFT
+            self.away = True
+            self._close_prompt()
         elif isinstance(event, SeatGivenBack):
             if event.seat == self.my_seat:
                 self.say(_("You are back at your seat."))
@@ -266,7 +276,8 @@ class TerminalPort:
         elif isinstance(event, TableClosed):
             self.closed = event
             if event.reason is CloseReason.NO_HUMANS:  # you are the table's only human
-                self.say(_("You left the match: your stake stays in the pot."))
+                if not self.left:
+                    self.say(_("You left the match: your stake stays in the pot."))
             elif text := closed_text(event, self.me.language):
                 self.say(text)
             self.ended.set()
@@ -395,6 +406,8 @@ class TerminalPort:
             self.say(_("We won the match {score}!", score=self.score_text(event.score)))
         else:
             self.say(_("They won the match {score}.", score=self.score_text(event.score)))
+        if money := match_money_line(event, self.me.language):
+            self.say(money)  # as the results picture says it: net of the stake
 
     def board_facts(self, event: TableChanged) -> TableFacts:
         """The board picture's facts, the robots named by their place (:meth:`short_name`)

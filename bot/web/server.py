@@ -49,6 +49,7 @@ from bot.core import (
     PlayerRef,
     PressButton,
     Refusal,
+    SeatAbandoned,
     ShowMyTiles,
     TableChanged,
     TableClosed,
@@ -58,7 +59,7 @@ from bot.core import (
 from bot.present.i18n import language_of
 from bot.present.live import emote_state, hand_state, page_texts, table_state
 from bot.present.screens import hand_ended_text, match_ended_caption
-from bot.present.texts import closed_text, refused
+from bot.present.texts import abandoned_text, closed_text, confirmation, refused
 from bot.web.auth import AuthError, AuthFailure, SeatPass, WebAuth
 
 __all__ = ["BURST", "MAX_FRAME", "RATE", "WebTable"]
@@ -281,6 +282,9 @@ class WebTable:
             return
         if reply.refusal is not None:
             self._send(client, {"type": "refused", "text": refused(reply.refusal, client.language)})
+        elif kind == "leave":  # what leaving cost (a started match's stake)
+            text = confirmation(Leave, reply, client.language)
+            self._send(client, {"type": "notice", "text": text})
         for event in reply.events:
             if isinstance(event, YourTiles):
                 self._send(client, hand_state(event, now=self.clock()))
@@ -374,6 +378,11 @@ class WebTable:
         if isinstance(event, EmoteShown):
             for client in self._watching(table_id):
                 self._send(client, emote_state(event, client.language))
+            return
+        if isinstance(event, SeatAbandoned):
+            for client in self._watching(table_id):
+                text = abandoned_text(event, client.language)
+                self._send(client, {"type": "notice", "text": text})
             return
         if isinstance(event, (HandEnded, MatchEnded, TableClosed)):
             board = self._tables.get(table_id)
