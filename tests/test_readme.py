@@ -147,16 +147,16 @@ def test_the_domino_robot_example_answers_what_the_readme_shows():
 
 
 @pytest.mark.parametrize(
-    ("name", "heading", "second_q"),
+    ("name", "heading", "q_says"),
     [
-        ("README.md", "## Play in the terminal", "a second `q` leaves the match for good"),
-        ("README.es.md", "## Jugar en la terminal", "otra `q` te levanta de la partida del todo"),
+        ("README.md", "## Play in the terminal", "`q` leaves the match for good: your stake is forfeited at once"),
+        ("README.es.md", "## Jugar en la terminal", "`q` te levanta de la partida del todo: pierdes la apuesta en ese momento"),
     ],
 )
-def test_the_terminal_section_says_a_second_q_leaves_the_match_for_good(
-    name: str, heading: str, second_q: str
+def test_the_terminal_section_says_q_leaves_the_match_for_good_at_once(
+    name: str, heading: str, q_says: str
 ):
     text = readme(name)
     start = text.index(heading)
     section = text[start : text.index("\n## ", start + 1)]
-    assert second_q in " ".join(section.split())  # as the program says after the first q
+    assert q_says in " ".join(section.split())  # as the program says after q

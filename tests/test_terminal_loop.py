@@ -426,19 +426,14 @@ def test_the_turns_moves_are_shown_again_after_an_analysis():
     assert terminal.error_text == ""
 
 
-def test_q_says_how_to_leave_for_good_and_a_second_q_does_and_ends_the_program():
+def test_q_leaves_the_match_for_good_at_once_says_the_stake_is_lost_and_ends_the_program():
     terminal = _at_the_first_turn()  # seed 11
     try:
         terminal.type("q")
-        first = terminal.read_until("bote).\n").replace("\n  ", " ")
-        assert first == (
-            "q\nAhora juega un robot por ti. Escribe b antes de 5 minutos para volver a tu "
-            "asiento; otra q te levanta de la partida del todo (tu apuesta se queda en el "
-            "bote).\n"
-        )
-        terminal.type("q")
-        assert terminal.read_until("$990.\n") == (
-            "q\nDejaste la partida: tu apuesta se queda en el bote.\nTu saldo: $990.\n"
+        said = terminal.read_until("$990.\n").replace("\n  ", " ")
+        assert said == (
+            "q\nTe levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu "
+            "asiento hasta el final.\nTu saldo: $990.\n"
         )
         assert terminal.process.wait(timeout=30) == 0
     finally:
