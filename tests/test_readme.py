@@ -149,8 +149,16 @@ def test_the_domino_robot_example_answers_what_the_readme_shows():
 @pytest.mark.parametrize(
     ("name", "heading", "q_says"),
     [
-        ("README.md", "## Play in the terminal", "`q` leaves the match for good: your stake is forfeited at once"),
-        ("README.es.md", "## Jugar en la terminal", "`q` te levanta de la partida del todo: pierdes la apuesta en ese momento"),
+        (
+            "README.md",
+            "## Play in the terminal",
+            "`q` leaves the match for good: your stake is forfeited at once",
+        ),
+        (
+            "README.es.md",
+            "## Jugar en la terminal",
+            "`q` te levanta de la partida del todo: pierdes la apuesta en ese momento",
+        ),
     ],
 )
 def test_the_terminal_section_says_q_leaves_the_match_for_good_at_once(
