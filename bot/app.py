@@ -95,6 +95,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         robot_level=settings.robot_level,
         default_preset=settings.default_preset,
         owner=new_owner_id(settings.instance),
+        lease_times=settings.lease_times(),
     )
     manager.register("*", EventLog())  # one log line per event, with table and player ids
     host = _Host(settings, manager, storage, stop)
@@ -111,7 +112,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         if not await host.start_what_is_free():
             return 1
         tune_gc_for_serving()
-        beat = asyncio.create_task(_heartbeat(heartbeat_path(settings.db), stop))
+        beat = asyncio.create_task(_heartbeat(heartbeat_path(settings.db), stop, manager))
         code = await host.serve_until_stopped()
         log.info("shutting down: no new commands, finishing what is in flight")
         beat.cancel()
@@ -136,7 +137,13 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(sig)
-    log.info("stopped; every table is saved")
+    if manager.tables_dropped:
+        log.warning(
+            "stopped; %d tables were left unsaved to the process that took their lease",
+            manager.tables_dropped,
+        )
+    else:
+        log.info("stopped; every table is saved")
     return code
 
 
@@ -158,6 +165,7 @@ class _Host:
             name: self.scopes_of(name) for name in settings.platforms
         }
         self._told: set[str] = set()
+        self.reachable = True  # the database answered the last look
         self._watchers: list[asyncio.Task[None]] = []
         count = settings.discord_shard_count
         if count is not None:  # each shard its own lease, a table that of its server's
@@ -190,6 +198,7 @@ class _Host:
             try:
                 await self.manager.claim(scopes)
             except TablesHeldElsewhere as exc:
+                self.reachable = True
                 if not self.shared:
                     # two processes must never play one table: the other one keeps them
                     log.error("%s", exc)
@@ -198,6 +207,14 @@ class _Host:
                     self._told.add(name)
                     log.warning("standby for %s: %s", name, exc)
                 continue
+            except Exception as exc:  # asyncpg's errors, OSError: the database is down
+                if not self.shared:
+                    raise
+                # a standby waits the outage out and looks again
+                self.reachable = False
+                log.warning("standby for %s: the database cannot be reached (%s)", name, exc)
+                continue
+            self.reachable = True
             del self.waiting[name]
             if name in self._told:
                 log.warning("%s: taking over as the active process", name)
@@ -236,14 +253,12 @@ class _Host:
     async def serve_until_stopped(self) -> int:
         """Serve until the stop signal, a lost lease (exit 1) or every platform's end;
         a standby looks for free leases every ``STANDBY_SECONDS``."""
-        from bot.core import STANDBY_SECONDS
-
         lost = asyncio.create_task(self.manager.lost())
         stopping = asyncio.create_task(self.stop.wait())
         code = 0
         try:
             while not self.stop.is_set():
-                timeout = STANDBY_SECONDS if self.waiting else None
+                timeout = self.manager.leases.times.standby if self.waiting else None
                 done, _ = await asyncio.wait(
                     {lost, stopping}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
                 )
@@ -409,11 +424,14 @@ async def _quiet_stop(front_end: FrontEnd) -> None:
         await front_end.stop()
 
 
-async def _heartbeat(path: Path, stop: asyncio.Event) -> None:
-    """Touch ``path`` every 30 s while the loop runs (``domino doctor --health`` reads it)."""
+async def _heartbeat(path: Path, stop: asyncio.Event, manager: TableManager) -> None:
+    """Touch ``path`` every 30 s while the loop runs and its leases hold: not while
+    the last lease renewal failed (the database is unreachable), so ``domino doctor
+    --health`` (which reads it) fails then. A lost lease ends the process (exit 1)."""
     while not stop.is_set():
         try:
-            path.touch()
+            if manager.leases.healthy:
+                path.touch()
         except OSError as exc:
             log.warning("cannot write the heartbeat %s: %s", path, exc)
         with contextlib.suppress(TimeoutError):
