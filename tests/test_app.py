@@ -125,6 +125,10 @@ def bot_env(tmp_path: Path, **settings: str) -> dict[str, str]:
             "DOMINO_ROBOT_DELAY": "0",
             "DOMINO_ROBOT_LEVEL": "novato",
             "DOMINO_LOG_LEVEL": "DEBUG",
+            # short leases (defaults 5, 20 and 5 s): a takeover within seconds
+            "DOMINO_LEASE_HEARTBEAT_SECONDS": "0.5",
+            "DOMINO_LEASE_TAKEOVER_SECONDS": "2",
+            "DOMINO_STANDBY_SECONDS": "0.5",
             "PYTHONUNBUFFERED": "1",
         }
     )
