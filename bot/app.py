@@ -333,6 +333,7 @@ def _build_telegram(
             base_file_url=settings.telegram_file_base_url,
             links=links,
             webapp=settings.telegram_webapp,
+            before_poll=lambda: manager.leases.may_poll("telegram"),
         )
     except Exception:
         log.exception("telegram could not start")

@@ -680,6 +680,9 @@ async def test_a_process_stalled_past_its_lease_is_fenced_out_and_exits_when_it_
         # make it a standby
         assert await first.wait(timeout=30) == 1
         assert "lost the telegram lease to another process" in first.log
+        # it dropped its table unsaved and says so, never "every table is saved"
+        assert "stopped; 1 tables were left unsaved to the process that took" in first.log
+        assert "every table is saved" not in first.log
         assert await player.play_to_the_end(timeout=90) > 0
         await asyncio.sleep(0.5)
         assert await second.stop() == 0

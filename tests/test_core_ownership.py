@@ -247,3 +247,26 @@ async def test_a_standby_claim_fails_until_the_holder_stops_then_succeeds(memory
     assert (await memory_storage.tables_claim("here")).fence == 2
     await second.release({"here"})
     assert second.scopes == [] and await memory_storage.tables_claim("here") is None
+
+
+async def test_a_platform_is_polled_before_its_claim_and_after_a_clean_release_never_once_lost(
+    memory_storage,
+):
+    clock = ManualClock()
+    first = build(memory_storage, clock, ONE)
+    assert await first.leases.may_poll("here") is True  # not claimed yet: nothing to lose
+    await first.start(platforms={"here"})
+    assert await first.leases.may_poll("here") is True
+    await first.stop()
+    assert await first.leases.may_poll("here") is True  # the stop's last poll marks read
+    again = build(memory_storage, clock, ONE)
+    await again.start(platforms={"here"})
+    # frozen past the lease: another process takes it; woken, the first asks before
+    # polling, and the check renews, finds the lease taken and refuses the poll
+    later = ManualClock(clock.now() + CLAIM_STALE_SECONDS + 1)
+    second = build(memory_storage, later, TWO)
+    await second.start(platforms={"here"})
+    clock._now = later.now()  # the first's clock, after SIGCONT
+    assert await again.leases.may_poll("here") is False
+    assert again.scopes == []
+    assert await again.leases.may_poll("here") is False

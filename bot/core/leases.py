@@ -63,6 +63,7 @@ class Leases:
         self._renewed_at: float | None = None  # clock time of the last renewal that held
         self._renewing: asyncio.Task[None] | None = None
         self._lost: asyncio.Queue[str] = asyncio.Queue()
+        self._lost_scopes: set[str] = set()
         self.healthy = True
         """False while the last renewal failed (the database is unreachable)."""
 
@@ -195,17 +196,36 @@ class Leases:
             self.lose(scope, f"no renewal for {age:.0f} s; another process may hold it")
 
     async def held(self, table: Table) -> bool:
-        """Whether this process may still show ``table``: its scope is not leased, or its
-        lease was renewed within the heartbeat (else it is renewed first, e.g. after a
-        SIGSTOP, so a process that lost it sends nothing)."""
+        """Whether this process may still show ``table``: its scope is not leased here
+        (tools, tests), or :meth:`holds` it."""
         core = self._core
         scope = core.scope_of(table.chat)
         if scope not in core.fences:
             return not table.dropped
+        return await self.holds(scope) and not table.dropped
+
+    async def holds(self, scope: str) -> bool:
+        """Whether this process still holds the lease of ``scope``, renewing it first
+        when no renewal held within two heartbeats (a process woken after SIGSTOP checks
+        before it sends or polls anything). False for a scope never claimed here."""
+        core = self._core
+        if scope not in core.fences:
+            return False
         renewed = self._renewed_at
         if renewed is None or core.clock.now() - renewed > 2 * self.times.heartbeat:
             await self.renew()
-        return scope in core.fences and not table.dropped
+        return scope in core.fences
+
+    async def may_poll(self, scope: str) -> bool:
+        """Whether this process may read ``scope``'s platform updates (a Telegram
+        poll): not once its lease was lost (checked with :meth:`holds` while held); yes
+        before it was claimed or after it was released cleanly (the last poll of a
+        stop marks what was handled as read)."""
+        if scope in self._lost_scopes:
+            return False
+        if scope in self._core.fences:
+            return await self.holds(scope)
+        return True
 
     def fenced_out(self, exc: FencedOut) -> None:
         """A write was refused: another process holds the scope now."""
@@ -215,6 +235,7 @@ class Leases:
     def lose(self, scope: str, why: str) -> None:
         """Drop ``scope`` (its tables stop unsaved) and tell :meth:`lost`."""
         count = self.drop(scope)
+        self._lost_scopes.add(scope)
         log.error("lost the %s lease (%s); %d tables stop here unsaved", scope, why, count)
         self._lost.put_nowait(scope)
 
