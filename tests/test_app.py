@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from aiohttp import web
+from test_core_leases import own_server  # noqa: F401 (a fixture: its own server to stop)
 
 from engine.records import replay
 from storage.sqlite import SqliteStorage
@@ -774,3 +775,35 @@ async def test_a_standby_stops_cleanly_on_sigterm_and_the_active_process_plays_o
         await player.play(1)  # the first never noticed
         assert first.proc is not None and first.proc.returncode is None
         assert await first.stop() == 0
+
+
+async def test_a_short_postgresql_outage_keeps_the_active_process_and_its_standby_running(
+    tmp_path: Path,
+    telegram: FakeTelegram,
+    own_server: Any,  # noqa: F811 (the fixture imported above)
+) -> None:
+    """Issue 28: the server really stopped and started (``pg_ctl``) shorter than the
+    takeover time: the active process keeps its lease (its missed renewals are retried)
+    and plays on; the standby waits the outage out instead of exiting."""
+    from test_core_leases import pg_ctl
+
+    dsn = await own_server.create_database()
+    ana, player, base = ana_on_postgres(telegram, tmp_path, dsn)
+    base["DOMINO_LEASE_TAKEOVER_SECONDS"] = "8"  # longer than the outage below
+    async with active_and_standby(base, tmp_path) as (first, second):
+        await open_telegram_table(telegram, ana)
+        await player.play(1)
+        pg_ctl(own_server, "stop")
+        try:
+            await first.wait_for_line(r"could not renew the table leases .*; retrying")
+            await second.wait_for_line(r"standby for telegram: the database cannot be reached")
+        finally:
+            pg_ctl(own_server, "start")
+        await player.play(1)  # the first still hosts the table after the outage
+        assert first.proc is not None and first.proc.returncode is None
+        assert second.proc is not None and second.proc.returncode is None
+        assert await second.stop() == 0
+        assert await first.stop() == 0
+    assert "lost the telegram lease" not in first.log
+    assert "taking over" not in second.log
+    await own_server.drop_database(dsn)
