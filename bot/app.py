@@ -123,7 +123,8 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         # so a player whose turn came just before the signal gets their buttons.
         await manager.stop()
         for name, front_end in host.front_ends.items():
-            await _flush(name, front_end)
+            if name not in host.lost:  # a lost platform's tables are shown by their owner
+                await _flush(name, front_end)
             try:  # no more commands; what the front end still holds is sent
                 await front_end.stop()
             except Exception:  # one platform's failure must not stop the others' shutdown
@@ -166,6 +167,7 @@ class _Host:
         }
         self._told: set[str] = set()
         self.reachable = True  # the database answered the last look
+        self.lost: set[str] = set()  # platforms whose lease (or a shard's) was lost
         self._watchers: list[asyncio.Task[None]] = []
         count = settings.discord_shard_count
         if count is not None:  # each shard its own lease, a table that of its server's
@@ -263,6 +265,8 @@ class _Host:
                     {lost, stopping}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
                 )
                 if lost in done:
+                    scope = lost.result()
+                    self.lost.add(scope.split(":", 1)[0])
                     log.error(
                         "lost the %s lease to another process: stopping (a restart waits"
                         " as a standby)",

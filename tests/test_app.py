@@ -807,3 +807,21 @@ async def test_a_short_postgresql_outage_keeps_the_active_process_and_its_standb
     assert "lost the telegram lease" not in first.log
     assert "taking over" not in second.log
     await own_server.drop_database(dsn)
+
+
+async def test_the_heartbeat_file_is_touched_only_while_the_leases_hold(tmp_path: Path) -> None:
+    """``domino doctor --health`` (the image's health check) reads this file: it goes
+    stale while the last lease renewal failed (the database unreachable)."""
+    from types import SimpleNamespace
+
+    from bot.app import _heartbeat
+
+    for healthy in (False, True):
+        path = tmp_path / f"beat-{healthy}"
+        stop = asyncio.Event()
+        manager = SimpleNamespace(leases=SimpleNamespace(healthy=healthy))
+        task = asyncio.create_task(_heartbeat(path, stop, manager))  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        stop.set()
+        await task
+        assert path.exists() is healthy
