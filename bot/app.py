@@ -97,6 +97,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         robot_level=settings.robot_level,
         default_preset=settings.default_preset,
         owner=new_owner_id(settings.instance),
+        lease_times=settings.lease_times(),
     )
     manager.register("*", EventLog())  # one log line per event, with table and player ids
     host = _Host(settings, manager, storage, stop)
@@ -113,7 +114,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         if not await host.start_what_is_free():
             return 1
         tune_gc_for_serving()
-        beat = asyncio.create_task(_heartbeat(heartbeat_path(settings.db), stop))
+        beat = asyncio.create_task(_heartbeat(heartbeat_path(settings.db), stop, manager))
         code = await host.serve_until_stopped()
         log.info("shutting down: no new commands, finishing what is in flight")
         beat.cancel()
@@ -124,7 +125,8 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         # so a player whose turn came just before the signal gets their buttons.
         await manager.stop()
         for name, front_end in host.front_ends.items():
-            await _flush(name, front_end)
+            if name not in host.lost:  # a lost platform's tables are shown by their owner
+                await _flush(name, front_end)
             try:  # no more commands; what the front end still holds is sent
                 await front_end.stop()
             except Exception:  # one platform's failure must not stop the others' shutdown
@@ -138,7 +140,13 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(sig)
-    log.info("stopped; every table is saved")
+    if manager.tables_dropped:
+        log.warning(
+            "stopped; %d tables were left unsaved to the process that took their lease",
+            manager.tables_dropped,
+        )
+    else:
+        log.info("stopped; every table is saved")
     return code
 
 
@@ -160,6 +168,8 @@ class _Host:
             name: self.scopes_of(name) for name in settings.platforms
         }
         self._told: set[str] = set()
+        self.reachable = True  # the database answered the last look
+        self.lost: set[str] = set()  # platforms whose lease (or a shard's) was lost
         self._watchers: list[asyncio.Task[None]] = []
         count = settings.discord_shard_count
         if count is not None:  # each shard its own lease, a table that of its server's
@@ -192,6 +202,7 @@ class _Host:
             try:
                 await self.manager.claim(scopes)
             except TablesHeldElsewhere as exc:
+                self.reachable = True
                 if not self.shared:
                     # two processes must never play one table: the other one keeps them
                     log.error("%s", exc)
@@ -200,6 +211,14 @@ class _Host:
                     self._told.add(name)
                     log.warning("standby for %s: %s", name, exc)
                 continue
+            except Exception as exc:  # asyncpg's errors, OSError: the database is down
+                if not self.shared:
+                    raise
+                # a standby waits the outage out and looks again
+                self.reachable = False
+                log.warning("standby for %s: the database cannot be reached (%s)", name, exc)
+                continue
+            self.reachable = True
             del self.waiting[name]
             if name in self._told:
                 log.warning("%s: taking over as the active process", name)
@@ -238,18 +257,18 @@ class _Host:
     async def serve_until_stopped(self) -> int:
         """Serve until the stop signal, a lost lease (exit 1) or every platform's end;
         a standby looks for free leases every ``STANDBY_SECONDS``."""
-        from bot.core import STANDBY_SECONDS
-
         lost = asyncio.create_task(self.manager.lost())
         stopping = asyncio.create_task(self.stop.wait())
         code = 0
         try:
             while not self.stop.is_set():
-                timeout = STANDBY_SECONDS if self.waiting else None
+                timeout = self.manager.leases.times.standby if self.waiting else None
                 done, _ = await asyncio.wait(
                     {lost, stopping}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
                 )
                 if lost in done:
+                    scope = lost.result()
+                    self.lost.add(scope.split(":", 1)[0])
                     log.error(
                         "lost the %s lease to another process: stopping (a restart waits"
                         " as a standby)",
@@ -320,6 +339,7 @@ def _build_telegram(
             base_file_url=settings.telegram_file_base_url,
             links=links,
             webapp=settings.telegram_webapp,
+            before_poll=lambda: manager.leases.may_poll("telegram"),
         )
     except Exception:
         log.exception("telegram could not start")
@@ -411,11 +431,14 @@ async def _quiet_stop(front_end: FrontEnd) -> None:
         await front_end.stop()
 
 
-async def _heartbeat(path: Path, stop: asyncio.Event) -> None:
-    """Touch ``path`` every 30 s while the loop runs (``domino doctor --health`` reads it)."""
+async def _heartbeat(path: Path, stop: asyncio.Event, manager: TableManager) -> None:
+    """Touch ``path`` every 30 s while the loop runs and its leases hold: not while
+    the last lease renewal failed (the database is unreachable), so ``domino doctor
+    --health`` (which reads it) fails then. A lost lease ends the process (exit 1)."""
     while not stop.is_set():
         try:
-            path.touch()
+            if manager.leases.healthy:
+                path.touch()
         except OSError as exc:
             log.warning("cannot write the heartbeat %s: %s", path, exc)
         with contextlib.suppress(TimeoutError):

@@ -12,6 +12,7 @@ from typing import Annotated
 from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.core.ownership import LeaseTimes
 from bot.discord_shards import served_shards
 from engine.rules import PRESET_NAMES
 from storage import is_postgres_url
@@ -40,6 +41,13 @@ class Settings(BaseSettings):
         instance: ``DOMINO_INSTANCE``: this process's name in the table leases and logs
             (default: the host name); give each process of a multi-process deployment
             its own (README, "More than one machine").
+        lease_heartbeat_seconds: ``DOMINO_LEASE_HEARTBEAT_SECONDS`` (default 5): how often
+            a running process renews its table leases (and retries a failed renewal).
+        lease_takeover_seconds: ``DOMINO_LEASE_TAKEOVER_SECONDS`` (default 20): a lease
+            not renewed for this long is taken over by a standby, and dropped by its
+            holder (more than the heartbeat).
+        standby_seconds: ``DOMINO_STANDBY_SECONDS`` (default 5): how often a standby
+            looks whether a lease it waits for became free.
         telegram_token: ``TELEGRAM_TOKEN`` from BotFather; Telegram is off without it.
         telegram_api_base_url: ``TELEGRAM_API_BASE_URL``: a self-hosted Bot API server
             (e.g. ``http://localhost:8081/bot``); empty for Telegram's own.
@@ -84,6 +92,15 @@ class Settings(BaseSettings):
     )
     instance: str | None = Field(
         None, pattern=r"^[A-Za-z0-9._-]{1,64}$", validation_alias=AliasChoices("DOMINO_INSTANCE")
+    )
+    lease_heartbeat_seconds: float = Field(
+        5.0, gt=0, le=600, validation_alias=AliasChoices("DOMINO_LEASE_HEARTBEAT_SECONDS")
+    )
+    lease_takeover_seconds: float = Field(
+        20.0, gt=0, le=3600, validation_alias=AliasChoices("DOMINO_LEASE_TAKEOVER_SECONDS")
+    )
+    standby_seconds: float = Field(
+        5.0, gt=0, le=600, validation_alias=AliasChoices("DOMINO_STANDBY_SECONDS")
     )
     telegram_token: SecretStr | None = Field(None, validation_alias=AliasChoices("TELEGRAM_TOKEN"))
     telegram_api_base_url: str | None = Field(
@@ -185,6 +202,22 @@ class Settings(BaseSettings):
         if value is None or "discord_shard_count" not in info.data:
             return value  # all shards, or the count's own error is reported
         return served_shards(value, info.data["discord_shard_count"])
+
+    @field_validator("lease_takeover_seconds")
+    @classmethod
+    def _takeover(cls, value: float, info: ValidationInfo) -> float:
+        heartbeat = info.data.get("lease_heartbeat_seconds")
+        if heartbeat is not None and value <= heartbeat:
+            raise ValueError(f"must be more than DOMINO_LEASE_HEARTBEAT_SECONDS ({heartbeat:g})")
+        return value
+
+    def lease_times(self) -> LeaseTimes:
+        """The lease timings these settings name (``bot.core.ownership.LeaseTimes``)."""
+        return LeaseTimes(
+            heartbeat=self.lease_heartbeat_seconds,
+            takeover=self.lease_takeover_seconds,
+            standby=self.standby_seconds,
+        )
 
     @field_validator("db", mode="before")
     @classmethod

@@ -235,3 +235,18 @@ async def postgres_storage(postgres_dsn: str) -> AsyncIterator[Storage]:
     storage = await PostgresStorage.open(postgres_dsn)
     yield storage
     await storage.close()
+
+
+@pytest.fixture(scope="module")
+def own_server() -> Iterator[PostgresServer]:
+    """A server of this module's own, so that stopping it stops no other test's."""
+    try:
+        server = start_server()
+    except PostgresUnavailable as exc:
+        if require_postgres():
+            pytest.fail(str(exc))
+        pytest.skip(str(exc))
+    if server.data_dir is None:
+        pytest.skip("DOMINO_TEST_POSTGRES names a server these tests cannot stop")
+    yield server
+    server.stop()

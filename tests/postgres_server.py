@@ -192,3 +192,23 @@ def _nobody() -> tuple[int, int]:
 
     entry = pwd.getpwnam("nobody")
     return entry.pw_uid, entry.pw_gid
+
+
+def pg_ctl(server: PostgresServer, action: str) -> None:
+    """A real stop (``-m fast``) or start of the server, on the same data and port."""
+    assert server.pg_ctl is not None and server.data_dir is not None
+    port = server.admin_dsn.rsplit(":", 1)[1].split("/")[0]
+    options = (
+        f"-p {port} -k {server.data_dir} -c listen_addresses=127.0.0.1 -c fsync=off"
+        " -c synchronous_commit=off -c full_page_writes=off"
+    )
+    extra = (
+        ["-m", "fast"]
+        if action == "stop"
+        else ["-o", options, "-l", str(server.data_dir / "server.log")]
+    )
+    subprocess.run(
+        [*server.run_as, server.pg_ctl, "-D", str(server.data_dir / "data"), *extra, "-w", action],
+        check=True,
+        capture_output=True,
+    )

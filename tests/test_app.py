@@ -131,6 +131,10 @@ def bot_env(tmp_path: Path, **settings: str) -> dict[str, str]:
             "DOMINO_HAND_PAUSE": "0",
             "DOMINO_ROBOT_LEVEL": "novato",
             "DOMINO_LOG_LEVEL": "DEBUG",
+            # short leases (defaults 5, 20 and 5 s): a takeover within seconds
+            "DOMINO_LEASE_HEARTBEAT_SECONDS": "0.5",
+            "DOMINO_LEASE_TAKEOVER_SECONDS": "2",
+            "DOMINO_STANDBY_SECONDS": "0.5",
             "PYTHONUNBUFFERED": "1",
         }
     )
@@ -668,6 +672,9 @@ async def test_a_process_stalled_past_its_lease_is_fenced_out_and_exits_when_it_
         # make it a standby
         assert await first.wait(timeout=30) == 1
         assert "lost the telegram lease to another process" in first.log
+        # it dropped its table unsaved and says so, never "every table is saved"
+        assert "stopped; 1 tables were left unsaved to the process that took" in first.log
+        assert "every table is saved" not in first.log
         assert await player.play_to_the_end(timeout=90) > 0
         await asyncio.sleep(0.5)
         assert await second.stop() == 0
@@ -759,3 +766,53 @@ async def test_a_standby_stops_cleanly_on_sigterm_and_the_active_process_plays_o
         await player.play(1)  # the first never noticed
         assert first.proc is not None and first.proc.returncode is None
         assert await first.stop() == 0
+
+
+async def test_a_short_postgresql_outage_keeps_the_active_process_and_its_standby_running(
+    tmp_path: Path,
+    telegram: FakeTelegram,
+    own_server: Any,
+) -> None:
+    """Issue 28: the server really stopped and started (``pg_ctl``) shorter than the
+    takeover time: the active process keeps its lease (its missed renewals are retried)
+    and plays on; the standby waits the outage out instead of exiting."""
+    from tests.postgres_server import pg_ctl
+
+    dsn = await own_server.create_database()
+    ana, player, base = ana_on_postgres(telegram, tmp_path, dsn)
+    base["DOMINO_LEASE_TAKEOVER_SECONDS"] = "8"  # longer than the outage below
+    async with active_and_standby(base, tmp_path) as (first, second):
+        await open_telegram_table(telegram, ana)
+        await player.play(1)
+        pg_ctl(own_server, "stop")
+        try:
+            await first.wait_for_line(r"could not renew the table leases .*; retrying")
+            await second.wait_for_line(r"standby for telegram: the database cannot be reached")
+        finally:
+            pg_ctl(own_server, "start")
+        await player.play(1)  # the first still hosts the table after the outage
+        assert first.proc is not None and first.proc.returncode is None
+        assert second.proc is not None and second.proc.returncode is None
+        assert await second.stop() == 0
+        assert await first.stop() == 0
+    assert "lost the telegram lease" not in first.log
+    assert "taking over" not in second.log
+    await own_server.drop_database(dsn)
+
+
+async def test_the_heartbeat_file_is_touched_only_while_the_leases_hold(tmp_path: Path) -> None:
+    """``domino doctor --health`` (the image's health check) reads this file: it goes
+    stale while the last lease renewal failed (the database unreachable)."""
+    from types import SimpleNamespace
+
+    from bot.app import _heartbeat
+
+    for healthy in (False, True):
+        path = tmp_path / f"beat-{healthy}"
+        stop = asyncio.Event()
+        manager = SimpleNamespace(leases=SimpleNamespace(healthy=healthy))
+        task = asyncio.create_task(_heartbeat(path, stop, manager))  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        stop.set()
+        await task
+        assert path.exists() is healthy

@@ -414,7 +414,9 @@ async def test_tables_run_by_a_process_that_is_gone_are_reported_not_called_ok(
         text=True,
         check=True,
     )
-    owner = f"{socket.gethostname()}:{int(dead.stdout)}:old"
+    from bot.core.ownership import process_space
+
+    owner = f"{socket.gethostname()}:{process_space()}:{int(dead.stdout)}:old"
     storage = await SqliteStorage.open(environment)
     await storage.save_table(
         "t1", {"table_id": "t1", "chat": {"platform": "terminal"}, "record": None}, now=1.0

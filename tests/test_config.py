@@ -314,3 +314,25 @@ def test_the_web_secret_is_redacted_like_the_tokens(monkeypatch: pytest.MonkeyPa
     settings = load_settings(None)
     assert "s3cret-key" not in repr(settings)
     assert "s3cret-key" in settings.secrets()
+
+
+def test_the_lease_times_default_to_5_20_and_5_seconds_and_are_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.core.ownership import LeaseTimes
+
+    assert Settings(_env_file=None).lease_times() == LeaseTimes(5.0, 20.0, 5.0)
+    monkeypatch.setenv("DOMINO_LEASE_HEARTBEAT_SECONDS", "0.5")
+    monkeypatch.setenv("DOMINO_LEASE_TAKEOVER_SECONDS", "2")
+    monkeypatch.setenv("DOMINO_STANDBY_SECONDS", "0.25")
+    assert Settings(_env_file=None).lease_times() == LeaseTimes(0.5, 2.0, 0.25)
+
+
+def test_a_takeover_time_not_above_the_heartbeat_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DOMINO_LEASE_HEARTBEAT_SECONDS", "5")
+    monkeypatch.setenv("DOMINO_LEASE_TAKEOVER_SECONDS", "5")
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)
+    assert "must be more than DOMINO_LEASE_HEARTBEAT_SECONDS (5)" in str(refused.value)

@@ -120,3 +120,45 @@ async def test_a_chat_event_is_delivered_without_a_table():
     outbox.emit_chat(changed)
     await outbox.idle()
     assert port.events == [changed]
+
+
+async def test_a_tables_events_wait_until_its_save_is_done_and_a_lost_one_sends_nothing():
+    import asyncio
+
+    outbox, port = Outbox(), RecordingPort()
+    outbox.register("*", port)
+    table = new_table()
+    # a move: its events are queued, then its snapshot is being written
+    outbox.emit(table, seated(table, 0))
+    table.saved.clear()
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert port.events == []  # a kill now loses nothing the player was shown
+    table.saved.set()
+    await outbox.idle()
+    assert port.events == [seated(table, 0)]
+    # a table whose lease was lost during its save sends nothing more
+    outbox.emit(table, seated(table, 1))
+    table.saved.clear()
+    await asyncio.sleep(0)
+    table.dropped = True
+    table.saved.set()
+    await outbox.idle()
+    assert port.events == [seated(table, 0)]
+
+
+async def test_the_lease_check_is_asked_before_each_event_of_a_table_leaves():
+    outbox, port = Outbox(), RecordingPort()
+    outbox.register("*", port)
+    table = new_table()
+    asked: list[str] = []
+
+    async def not_held(t: Table) -> bool:
+        asked.append(t.id)
+        return False
+
+    outbox.may_send = not_held
+    outbox.emit(table, seated(table, 0))
+    outbox.emit(table, seated(table, 1))
+    await outbox.idle()
+    assert (asked, port.events) == (["abc"], [])

@@ -18,7 +18,9 @@ from bot.core.ownership import (
     HEARTBEAT_SECONDS,
     OwnerId,
     TablesHeldElsewhere,
+    new_owner_id,
     owner_is_gone,
+    process_space,
 )
 from storage.base import TablesClaim
 
@@ -34,14 +36,36 @@ def build(storage, clock, owner: OwnerId) -> TableManager:
     return manager
 
 
-ONE = OwnerId("host-a", 101, "one")
-TWO = OwnerId("host-b", 202, "two")
+ONE = OwnerId("host-a", 101, "one", "boot1.41")
+TWO = OwnerId("host-b", 202, "two", "boot2.42")
 
 
 def test_an_owner_id_reads_back_as_it_was_written():
-    assert str(ONE) == "host-a:101:one"
+    assert str(ONE) == "host-a:boot1.41:101:one"
     assert OwnerId.parse(str(ONE)) == ONE
     assert OwnerId.parse("no pid here") is None
+    assert OwnerId.parse("host-a:101:one") is None  # an id of an older version
+
+
+def test_two_containers_with_the_same_instance_name_and_pid_1_never_judge_each_other_gone():
+    # compose.yaml reused on a second machine: both are "bot-1", both PID 1; only the
+    # process space (kernel boot and PID namespace) and the token tell them apart
+    first = OwnerId("bot-1", 1, "a1b2c3", "boot1.4026532001")
+    second = OwnerId("bot-1", 1, "d4e5f6", "boot2.4026532001")
+    same_machine_other_container = OwnerId("bot-1", 1, "0a0b0c", "boot1.4026532002")
+    assert str(first) != str(second)
+    assert not owner_is_gone(str(first), second)
+    assert not owner_is_gone(str(second), first)
+    assert not owner_is_gone(str(first), same_machine_other_container)
+    # an earlier life in this very PID namespace (PID reused by us) is gone
+    assert owner_is_gone("bot-1:boot1.4026532001:1:old", first)
+
+
+def test_a_new_owner_id_names_the_process_space_and_a_fresh_token():
+    one, two = new_owner_id("bot-1"), new_owner_id("bot-1")
+    assert (one.host, one.pid, one.space) == ("bot-1", os.getpid(), process_space())
+    assert one.token != two.token
+    assert OwnerId.parse(str(one)) == one
 
 
 def test_a_claim_of_this_host_whose_process_is_gone_is_known_gone():
@@ -52,11 +76,12 @@ def test_a_claim_of_this_host_whose_process_is_gone_is_known_gone():
         check=True,
     )
     dead_pid = int(done.stdout)
-    me = OwnerId("this-host", os.getpid(), "me")
-    assert owner_is_gone(f"this-host:{dead_pid}:old", me)
-    assert owner_is_gone(f"this-host:{os.getpid()}:earlier-life", me)
-    assert not owner_is_gone(f"this-host:{os.getppid()}:parent", me)
-    assert not owner_is_gone(f"other-host:{dead_pid}:old", me)
+    space = process_space()
+    me = OwnerId("this-host", os.getpid(), "me", space)
+    assert owner_is_gone(f"this-host:{space}:{dead_pid}:old", me)
+    assert owner_is_gone(f"this-host:{space}:{os.getpid()}:earlier-life", me)
+    assert not owner_is_gone(f"this-host:{space}:{os.getppid()}:parent", me)
+    assert not owner_is_gone(f"this-host:elsewhere.1:{dead_pid}:old", me)
     assert not owner_is_gone(str(me), me)
 
 
@@ -70,7 +95,7 @@ async def test_a_second_process_is_refused_a_platform_another_runs_and_restores_
     with pytest.raises(TablesHeldElsewhere) as refused:
         await second.start(platforms={"here", "there"})
     assert (refused.value.platform, refused.value.owner) == ("here", str(ONE))
-    assert "another process (host-a:101:one) runs the here tables" in str(refused.value)
+    assert "another process (host-a:boot1.41:101:one) runs the here tables" in str(refused.value)
     assert second.tables() == []
     assert await memory_storage.tables_claim("there") is None  # all or none
     assert first.tables() == [table_id]
@@ -222,3 +247,26 @@ async def test_a_standby_claim_fails_until_the_holder_stops_then_succeeds(memory
     assert (await memory_storage.tables_claim("here")).fence == 2
     await second.release({"here"})
     assert second.scopes == [] and await memory_storage.tables_claim("here") is None
+
+
+async def test_a_platform_is_polled_before_its_claim_and_after_a_clean_release_never_once_lost(
+    memory_storage,
+):
+    clock = ManualClock()
+    first = build(memory_storage, clock, ONE)
+    assert await first.leases.may_poll("here") is True  # not claimed yet: nothing to lose
+    await first.start(platforms={"here"})
+    assert await first.leases.may_poll("here") is True
+    await first.stop()
+    assert await first.leases.may_poll("here") is True  # the stop's last poll marks read
+    again = build(memory_storage, clock, ONE)
+    await again.start(platforms={"here"})
+    # frozen past the lease: another process takes it; woken, the first asks before
+    # polling, and the check renews, finds the lease taken and refuses the poll
+    later = ManualClock(clock.now() + CLAIM_STALE_SECONDS + 1)
+    second = build(memory_storage, later, TWO)
+    await second.start(platforms={"here"})
+    clock._now = later.now()  # the first's clock, after SIGCONT
+    assert await again.leases.may_poll("here") is False
+    assert again.scopes == []
+    assert await again.leases.may_poll("here") is False

@@ -54,8 +54,11 @@ def test_compose_runs_two_bots_from_this_image_on_one_postgresql_each_with_its_o
     assert set(services) == {"db", "bot-1", "bot-2"}
     assert services["db"]["image"].startswith("postgres:")
     bots = [services["bot-1"], services["bot-2"]]
+    # one service builds the image, the other runs the same image
+    assert (services["bot-1"]["build"], "build" in services["bot-2"]) == (".", False)
+    assert services["bot-2"]["pull_policy"] == "never"
     for bot in bots:
-        assert bot["build"] == "."
+        assert bot["image"] == "domino-bot:local"
         assert bot["restart"] == "unless-stopped"
         assert bot["depends_on"] == {"db": {"condition": "service_healthy"}}
         assert bot["environment"]["DOMINO_DB"].startswith("postgresql://domino:")
@@ -70,3 +73,22 @@ def test_the_image_runs_from_its_data_volume_so_the_heartbeat_is_writable():
     workdirs = [line.split()[1] for line in lines if line.startswith("WORKDIR ")]
     assert workdirs[-1] == "/data"
     assert lines.index("USER domino") < lines.index("WORKDIR /data")
+
+
+def test_compose_requires_the_database_password_instead_of_a_default():
+    import yaml
+
+    text = (ROOT / "compose.yaml").read_text()
+    assert "change-me" not in text
+    compose = yaml.safe_load(text)
+    required = "${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD in .env}"
+    assert compose["services"]["db"]["environment"]["POSTGRES_PASSWORD"] == required
+    for bot in ("bot-1", "bot-2"):
+        dsn = compose["services"][bot]["environment"]["DOMINO_DB"]
+        assert dsn == f"postgresql://domino:{required}@db:5432/domino"
+
+
+def test_the_image_health_check_is_domino_doctor_health():
+    lines = (ROOT / "Dockerfile").read_text().splitlines()
+    health = [line for line in lines if "HEALTHCHECK" in line or "doctor" in line]
+    assert any('CMD ["domino", "doctor", "--health"]' in line for line in health)

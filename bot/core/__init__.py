@@ -67,6 +67,7 @@ from bot.core.events import (
 from bot.core.ownership import (
     CLAIM_STALE_SECONDS,
     STANDBY_SECONDS,
+    LeaseTimes,
     OwnerId,
     TablesHeldElsewhere,
     new_owner_id,
@@ -113,6 +114,7 @@ __all__ = [
     "HandEnded",
     "HandStarted",
     "InvitePartner",
+    "LeaseTimes",
     "Leave",
     "Manager",
     "ManualClock",

@@ -36,7 +36,7 @@ from typing import Protocol, TypeVar
 from bot.core.analysis import AnalysisReply, Analyst
 from bot.core.buttons import ForgedPress, Press, decode_press
 from bot.core.chat_rules import ChatRules
-from bot.core.clock import Clock, SystemClock, Timer
+from bot.core.clock import Clock, SystemClock
 from bot.core.commands import (
     ChatRef,
     CloseTable,
@@ -57,15 +57,9 @@ from bot.core.commands import (
     SitAt,
 )
 from bot.core.events import ChatRulesInfo, Port, Refusal, Refused, Reply, TableChanged
+from bot.core.leases import Leases
 from bot.core.lobby import Lobby
-from bot.core.ownership import (
-    CLAIM_STALE_SECONDS,
-    HEARTBEAT_SECONDS,
-    OwnerId,
-    TablesHeldElsewhere,
-    new_owner_id,
-    owner_is_gone,
-)
+from bot.core.ownership import LeaseTimes, OwnerId, new_owner_id
 from bot.core.projection import table_changed
 from bot.core.resume import Resume
 from bot.core.session import Session
@@ -78,7 +72,7 @@ from bot.core.vocabulary import CloseReason, DeadlineKind, PressKind, Ranking, R
 from engine.match import Match
 from engine.robots import DEFAULT_LEVEL, LEVELS, Robot, make_robot
 from engine.rules import PRESETS, Rules, find_preset, preset_key
-from storage.base import Fence, FencedOut, Storage, StoredMatch
+from storage.base import FencedOut, Storage, StoredMatch
 from storage.ratings import SeasonPeriod
 
 __all__ = ["Manager", "TableManager"]
@@ -151,7 +145,8 @@ class TableManager:
             the rest waits for the next one, so the loop stays responsive.
         owner: this process's claim id for the platforms it hosts (see
             :mod:`bot.core.ownership`); a fresh one by default.
-        claim_stale_seconds: a claim silent this long belongs to a dead process.
+        lease_times: the leases' heartbeat, takeover and standby seconds
+            (:class:`~bot.core.ownership.LeaseTimes`; 5, 20 and 5 by default).
         analysis_executor: where "¿Qué debí jugar?" searches run (default: one worker
             process, started on first use; tests pass a thread pool).
 
@@ -180,7 +175,7 @@ class TableManager:
         default_preset: str = "venezolano",
         owner: OwnerId | None = None,
         analysis_executor: Executor | None = None,
-        claim_stale_seconds: float = CLAIM_STALE_SECONDS,
+        lease_times: LeaseTimes | None = None,
     ) -> None:
         if robot_level not in LEVELS:
             raise ValueError(f"unknown robot level {robot_level!r} (levels: {', '.join(LEVELS)})")
@@ -209,12 +204,16 @@ class TableManager:
             ids=ids,
             seeds=random.Random(seed) if seed is not None else ids,
         )
-        self._owner = owner or new_owner_id()
-        self._claim_stale = claim_stale_seconds
-        self._heartbeat: Timer | None = None
-        self._lost: asyncio.Queue[str] = asyncio.Queue()
         self._pacer = Pacer(time_slice)
         self._timers = timers = Timers(clock, self._pacer, on_fenced_out=self._fenced_out)
+        self._leases = Leases(
+            core,
+            timers,
+            owner or new_owner_id(),
+            lease_times or LeaseTimes(),
+            on_beat=self.announce_season_finals,
+        )
+        core.outbox.may_send = self._leases.held
         self._settlement = settlement = Settlement(core, timers)
         self._session = session = Session(core, timers, settlement)
         self._rules = ChatRules(core)
@@ -308,7 +307,12 @@ class TableManager:
     @property
     def owner(self) -> str:
         """This process's claim id (``host:pid:token``)."""
-        return str(self._owner)
+        return str(self._leases.owner)
+
+    @property
+    def leases(self) -> Leases:
+        """This process's leases (:mod:`bot.core.leases`)."""
+        return self._leases
 
     @property
     def scopes(self) -> list[str]:
@@ -396,116 +400,42 @@ class TableManager:
                 if not table.closed:
                     with contextlib.suppress(FencedOut):  # taken over: its owner saves it
                         await core.save(table)
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
-            self._heartbeat = None
-        for scope in sorted(core.fences):
-            await core.storage.release_tables(scope, str(self._owner))
-        core.fences.clear()
+        await self._leases.release_all()
         await self.idle()
+
+    @property
+    def tables_dropped(self) -> int:
+        """How many tables stopped here unsaved because their lease was lost (their new
+        owner plays them); 0 means every table this process ran was saved."""
+        return self._core.dropped
 
     # ------------------------------------------------------------------ claims
 
     async def claim(self, scopes: Collection[str]) -> None:
-        """Take the leases of ``scopes`` for this process, all or none (see
-        :mod:`bot.core.ownership`): free ones, ours already, and those whose holder
-        stopped renewing (``claim_stale_seconds``) or is known gone. Renewed every
-        :data:`HEARTBEAT_SECONDS` from then on.
+        """Take the leases of ``scopes`` for this process, all or none, renewed from
+        then on (:meth:`bot.core.leases.Leases.claim`).
 
         Raises:
             TablesHeldElsewhere: another live process holds one of them; nothing
                 claimed.
         """
-        core = self._core
-        storage, now, me = core.storage, core.clock.now(), str(self._owner)
-        taken: list[Fence] = []
-        for scope in sorted(set(scopes) - set(core.fences)):
-            claim = await storage.tables_claim(scope)
-            replacing = None if claim is None else claim.owner
-            free = (
-                claim is None
-                or claim.owner == me
-                or now - claim.heartbeat_at > self._claim_stale
-                or owner_is_gone(claim.owner, self._owner)
-            )
-            token = (
-                await storage.claim_tables(scope, me, now=now, replacing=replacing)
-                if free
-                else None
-            )
-            if token is None:
-                for done in taken:
-                    await storage.release_tables(done.scope, me)
-                claim = await storage.tables_claim(scope) or claim
-                assert claim is not None
-                raise TablesHeldElsewhere(
-                    scope, claim.owner, now - claim.heartbeat_at, self._claim_stale
-                )
-            if claim is not None and claim.owner != me:
-                log.info(
-                    "took over the %s tables from %s (gone), fence %d", scope, claim.owner, token
-                )
-            taken.append(Fence(scope, me, token))
-        core.fences.update((fence.scope, fence) for fence in taken)
-        if core.fences and self._heartbeat is None:
-            self._arm_heartbeat()
+        await self._leases.claim(scopes)
 
     async def release(self, scopes: Collection[str]) -> None:
         """Give the leases of ``scopes`` back (a front end that could not start); their
         live tables, if any, stop here unsaved."""
-        for scope in sorted(set(scopes) & set(self._core.fences)):
-            self._drop(scope)
-            await self._core.storage.release_tables(scope, str(self._owner))
+        await self._leases.release(scopes)
 
     async def lost(self) -> str:
-        """Wait until this process loses a scope it held (another process took it over
-        after this one stalled past its lease); returns the scope. Its tables stopped
-        here already, unsaved: the front end serving it must stop too."""
-        return await self._lost.get()
-
-    def _arm_heartbeat(self) -> None:
-        clock = self._core.clock
-        self._heartbeat = clock.call_at(clock.now() + HEARTBEAT_SECONDS, self._renew_claims)
-
-    async def _renew_claims(self) -> None:
-        """Renew this process's claims; a scope whose claim another process took is
-        dropped at once: its tables stop here, unsaved (their new owner plays them)."""
-        self._heartbeat = None
-        core = self._core
-        if core.stopped:
-            return
-        for scope in sorted(core.fences):
-            if not await core.storage.renew_tables_claim(
-                scope, str(self._owner), now=core.clock.now()
-            ):
-                self._lose(scope)
-        if core.fences:
-            self._arm_heartbeat()
-            try:
-                await self.announce_season_finals()
-            except Exception:  # a season's end must never stop the heartbeat
-                log.exception("announcing the season finals failed")
+        """Wait until this process loses a scope it held (another process took it over,
+        or no renewal held for the takeover time); returns the scope. Its tables stopped
+        here already, unsaved, and nothing more is sent for them: the front end serving
+        it must stop too."""
+        return await self._leases.lost()
 
     def _fenced_out(self, exc: FencedOut) -> None:
         """A write was refused: another process holds the scope now."""
-        if self._core.fences.get(exc.fence.scope) == exc.fence:
-            self._lose(exc.fence.scope)
-
-    def _lose(self, scope: str) -> None:
-        lost = self._drop(scope)
-        log.error("another process took over the %s tables; %d stop here unsaved", scope, lost)
-        self._lost.put_nowait(scope)
-
-    def _drop(self, scope: str) -> int:
-        """Stop ``scope``'s live tables here, unsaved, and forget its lease."""
-        core = self._core
-        core.fences.pop(scope, None)
-        lost = [t for t in core.tables.values() if core.scope_of(t.chat) == scope]
-        for table in lost:
-            self._timers.freeze(table)
-            table.closed = True
-            core.tables.pop(table.id, None)
-        return len(lost)
+        self._leases.fenced_out(exc)
 
     async def chat_unreachable(
         self, platform: str, chat_id: str, channel_id: str | None = None

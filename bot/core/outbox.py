@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from collections.abc import Awaitable, Callable
 
 from bot.core.events import Event, Port, Refusal, YourTiles
 from bot.core.table import Table
@@ -38,6 +39,9 @@ class Outbox:
         self._chat_events: deque[Event] = deque()
         self._chat_sender: asyncio.Task[None] | None = None
         self._senders: set[asyncio.Task[None]] = set()
+        self.may_send: Callable[[Table], Awaitable[bool]] | None = None
+        """Asked before each event of a table leaves: False drops what the table has
+        queued (its lease is lost; ``bot.core.leases``)."""
 
     def register(self, platform: str, port: Port) -> None:
         """Send the events of ``platform``'s tables and players to ``port`` (``"*"``: all)."""
@@ -52,7 +56,7 @@ class Outbox:
             return
         table.outbox.append(event)
         if table.sender is None or table.sender.done():
-            table.sender = self._spawn(table.outbox)
+            table.sender = self._spawn(table.outbox, table)
 
     def emit_chat(self, event: Event) -> None:
         """Queue an event that belongs to a chat rather than a table."""
@@ -73,14 +77,21 @@ class Outbox:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
 
-    def _spawn(self, queue: deque[Event]) -> asyncio.Task[None]:
-        task = asyncio.get_running_loop().create_task(self._send(queue))
+    def _spawn(self, queue: deque[Event], table: Table | None = None) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(self._send(queue, table))
         self._senders.add(task)
         task.add_done_callback(self._senders.discard)
         return task
 
-    async def _send(self, queue: deque[Event]) -> None:
+    async def _send(self, queue: deque[Event], table: Table | None) -> None:
         while queue:
+            if table is not None:
+                # a table's events leave after its snapshot is saved, and only while
+                # this process still holds its lease
+                await table.saved.wait()
+                if table.dropped or (self.may_send is not None and not await self.may_send(table)):
+                    queue.clear()
+                    return
             event = queue.popleft()
             for port in self.ports_for(platform_of(event)):
                 try:

@@ -9,8 +9,8 @@ with a heartbeat while it runs. A second process asking for the same scope is re
 with :class:`TablesHeldElsewhere` (two processes playing one table would deal, move and
 settle it twice); ``domino run`` on PostgreSQL then waits as a standby. A claim whose
 heartbeat stopped more than ``stale_after`` seconds ago, or whose process is known to be
-gone (same host, that process id no longer running, or our own id: a restarted
-container) is taken over, and its fencing token grows by one. Every write of a table's
+gone (the same process space, see :class:`OwnerId`, and that process id no longer
+running) is taken over, and its fencing token grows by one. Every write of a table's
 snapshot or money carries the token it was claimed with and is refused in its own
 transaction once the token is stale, so a process that stalled past its lease (and
 does not know yet) changes nothing; it stops playing that scope's tables at once when
@@ -28,6 +28,7 @@ __all__ = [
     "CLAIM_STALE_SECONDS",
     "HEARTBEAT_SECONDS",
     "STANDBY_SECONDS",
+    "LeaseTimes",
     "OwnerId",
     "TablesHeldElsewhere",
     "new_owner_id",
@@ -47,39 +48,86 @@ STANDBY_SECONDS = 5.0
 
 
 @dataclass(frozen=True, slots=True)
+class LeaseTimes:
+    """The lease's timings, in seconds (settings ``DOMINO_LEASE_HEARTBEAT_SECONDS``,
+    ``DOMINO_LEASE_TAKEOVER_SECONDS``, ``DOMINO_STANDBY_SECONDS``).
+
+    Attributes:
+        heartbeat: how often a running process renews its leases (and retries a renewal
+            the database refused).
+        takeover: a lease not renewed for this long is abandoned: a standby takes it
+            over, and its holder drops it itself.
+        standby: how often a standby looks whether a lease it waits for became free.
+    """
+
+    heartbeat: float = HEARTBEAT_SECONDS
+    takeover: float = CLAIM_STALE_SECONDS
+    standby: float = STANDBY_SECONDS
+
+    def __post_init__(self) -> None:
+        if not 0 < self.heartbeat < self.takeover or self.standby <= 0:
+            raise ValueError(
+                f"lease times must be 0 < heartbeat < takeover and standby > 0, got {self}"
+            )
+
+
+@dataclass(frozen=True, slots=True)
 class OwnerId:
-    """A process's claim id, ``"<host>:<pid>:<token>"`` as stored."""
+    """A process's claim id, ``"<host>:<space>:<pid>:<token>"`` as stored.
+
+    ``host`` is ``DOMINO_INSTANCE`` or the host name, ``space`` names the process-id
+    namespace (the kernel's boot id and the PID namespace: two containers, or two
+    machines, never share one even with the same host name and PID 1), ``token`` is
+    random per process. Two live processes never have the same id.
+    """
 
     host: str
     pid: int
     token: str
+    space: str = ""
 
     def __str__(self) -> str:
-        return f"{self.host}:{self.pid}:{self.token}"
+        return f"{self.host}:{self.space}:{self.pid}:{self.token}"
 
     @classmethod
     def parse(cls, text: str) -> OwnerId | None:
         """An id as :meth:`__str__` wrote it, or None when it is not one."""
-        host, _, rest = text.rpartition(":")
-        host, _, pid = host.rpartition(":")
-        if not host or not pid.isdigit():
+        rest, _, token = text.rpartition(":")
+        rest, _, pid = rest.rpartition(":")
+        host, _, space = rest.rpartition(":")
+        if not host or not pid.isdigit() or not space:
             return None
-        return cls(host, int(pid), rest)
+        return cls(host, int(pid), token, space)
+
+
+def process_space() -> str:
+    """This process's PID namespace, as ``<boot id>.<namespace inode>`` (Linux), or a
+    random one where that cannot be read (then no other process is judged gone)."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            boot = f.read().strip().replace("-", "")[:12]
+        namespace = os.readlink("/proc/self/ns/pid")  # "pid:[4026531836]"
+    except OSError:
+        return "x" + uuid.uuid4().hex[:12]
+    return f"{boot}.{''.join(c for c in namespace if c.isdigit())}"
 
 
 def new_owner_id(host: str | None = None) -> OwnerId:
-    """This process's id: its host name (or ``host``: ``DOMINO_INSTANCE``), process id
-    and a random token."""
-    return OwnerId(host or socket.gethostname(), os.getpid(), uuid.uuid4().hex[:12])
+    """This process's id: its host name (or ``host``: ``DOMINO_INSTANCE``), process
+    space, process id and a random token."""
+    return OwnerId(
+        host or socket.gethostname(), os.getpid(), uuid.uuid4().hex[:12], process_space()
+    )
 
 
 def owner_is_gone(claim: str, me: OwnerId) -> bool:
-    """Whether the process that wrote ``claim`` is known not to run any more: it ran on
-    this host and its process id is ours (an earlier life of this process or container)
-    or no longer exists. A process on another host is never judged here: only its
-    heartbeat's age can tell."""
+    """Whether the process that wrote ``claim`` is known not to run any more: it ran in
+    this process space (same kernel boot and PID namespace, see :class:`OwnerId`) and
+    its process id is ours with another token (an earlier life of this process) or no
+    longer exists. Any other process (another container or machine, even with the same
+    name and PID) is never judged here: only its heartbeat's age can tell."""
     other = OwnerId.parse(claim)
-    if other is None or other.host != me.host:
+    if other is None or other.space != me.space or other.space.startswith("x"):
         return False
     if other.pid == me.pid:
         return other.token != me.token

@@ -19,7 +19,7 @@ from bot.core.vocabulary import RefusalReason
 from engine.match import Match
 from engine.robots import Robot
 from engine.rules import Rules
-from storage.base import Fence, Storage
+from storage.base import Fence, FencedOut, Storage
 
 __all__ = ["KEPT_MATCHES", "Core", "Ended", "HouseTimes"]
 
@@ -98,6 +98,7 @@ class Core:
     stopped: bool = False  # stop() ran: storage may be closed, notes stay in memory
     matches_finished: int = 0
     fences: dict[str, Fence] = field(default_factory=dict)  # scope -> this process's lease
+    dropped: int = 0  # tables stopped here unsaved because their lease was lost
     partitions: dict[str, Callable[[ChatRef], str]] = field(default_factory=dict)
 
     def emit(self, table: Table, event: Event) -> None:
@@ -124,7 +125,19 @@ class Core:
             return
         now = self.clock.now()
         table.saved_at = now
-        await self.storage.save_table(table.id, table.snapshot(), now=now, fence=self.fence(table))
+        # what was emitted before this save waits for it (Outbox): a move a player saw
+        # answered is never lost to a kill between its save and its events
+        table.saved.clear()
+        try:
+            await self.storage.save_table(
+                table.id, table.snapshot(), now=now, fence=self.fence(table)
+            )
+        except FencedOut:
+            table.dropped = True  # another process owns it now: nothing more is sent
+            table.outbox.clear()
+            raise
+        finally:
+            table.saved.set()
 
     async def player_id(self, player: PlayerRef) -> int:
         """The storage id of ``player`` (their account is opened on first sight)."""

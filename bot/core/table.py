@@ -116,6 +116,12 @@ class Seat:
         )
 
 
+def _set_event() -> asyncio.Event:
+    event = asyncio.Event()
+    event.set()
+    return event
+
+
 @dataclass(eq=False)
 class Table:
     """A live table (one match). See :mod:`bot.core` for how it moves."""
@@ -134,6 +140,7 @@ class Table:
     deadline_kind: DeadlineKind | None = None
     stakes: dict[int, int] = field(default_factory=dict)
     closed: bool = False
+    dropped: bool = False  # its lease was lost: stopped here unsaved, nothing more sent
     notes: dict[str, Any] = field(default_factory=dict)  # front ends' notes (JSON values)
     # when the snapshot was taken (epoch seconds): a restart shifts the deadlines by the
     # time since, so the bot's own downtime never runs a player's clock (design.md, 10)
@@ -148,6 +155,7 @@ class Table:
     away_timers: dict[int, Timer] = field(default_factory=dict)
     outbox: deque[Event] = field(default_factory=deque)
     sender: asyncio.Task[None] | None = None
+    saved: asyncio.Event = field(default_factory=_set_event)  # clear while a save runs
     # records.md entries of the finished hands, written once (a snapshot after every move
     # would otherwise rewrite the whole match each time)
     _hand_records: list[dict[str, Any]] = field(default_factory=list)

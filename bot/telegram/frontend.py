@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import Bot, User
-from telegram.error import Conflict, InvalidToken, TelegramError
+from telegram.error import Conflict, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     Application,
     BaseRateLimiter,
@@ -45,6 +46,7 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
+from telegram.request import HTTPXRequest
 
 import bot.core as p
 from bot.present.i18n import language_of
@@ -91,6 +93,8 @@ class TelegramFrontEnd:
             moves made meanwhile are shown by one edit (0: every move as it comes).
         private_gap: seconds between two requests made at once in one private chat
             (Telegram's one message a second there; 0: none).
+        before_poll: asked before each getUpdates (``domino run``: whether this process
+            still holds the Telegram lease); False reads nothing.
     """
 
     def __init__(
@@ -109,6 +113,7 @@ class TelegramFrontEnd:
         webapp: str | None = None,
         board_spacing: float = BOARD_SPACING,
         private_gap: float = PRIVATE_GAP,
+        before_poll: Callable[[], Awaitable[bool]] | None = None,
     ) -> None:
         self.manager = manager
         self.storage = storage
@@ -125,6 +130,8 @@ class TelegramFrontEnd:
             builder = builder.base_url(base_url)
         if base_file_url:
             builder = builder.base_file_url(base_file_url)
+        if before_poll is not None:
+            builder = builder.get_updates_request(_GatedRequest(before_poll))
         self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         self.shared = Shared(
             self.application, manager, self.clock, self.language, links=links, webapp=webapp
@@ -274,3 +281,18 @@ class TelegramFrontEnd:
         if self._closed:
             return
         await self.port.deliver(event)
+
+
+class _GatedRequest(HTTPXRequest):
+    """The getUpdates connection of a process that holds the Telegram lease: each poll
+    first asks ``gate`` (``bot.core.leases``: renewed if due), and a process that lost
+    the lease reads no update (they stay for the process that holds it)."""
+
+    def __init__(self, gate: Callable[[], Awaitable[bool]]) -> None:
+        super().__init__(connection_pool_size=1)
+        self._gate = gate
+
+    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        if not await self._gate():
+            raise NetworkError("the Telegram lease is lost: not polling")
+        return await super().do_request(*args, **kwargs)
