@@ -614,3 +614,27 @@ async def test_after_a_restart_no_player_gets_their_tiles_dm_a_second_time(
     finally:
         await second.stop()
         await storage.close()
+
+
+async def test_tables_in_two_channels_of_one_server_have_different_numbers(
+    fake: FakeDiscord,
+) -> None:
+    guild = fake.add_guild("Club")
+    first = fake.channel_of(guild)
+    second = fake.add_channel(guild, "domino-2")
+    ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
+    harness = await Harness(fake, MemoryStorage()).start()
+    try:
+        for user, where in ((ana, first), (beto, second)):
+            (sat,) = await fake.replied(
+                await fake.slash(user, guild, "domino", "jugar", channel_id=where)
+            )
+            assert sat.ephemeral
+        await harness.idle()
+        titles = [
+            next(m for m in fake.messages_in(c) if m.embeds).embeds[0]["title"]
+            for c in (first, second)
+        ]
+        assert titles == ["Mesa 1 · Venezolano", "Mesa 2 · Venezolano"]
+    finally:
+        await harness.stop()

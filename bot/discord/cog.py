@@ -31,7 +31,15 @@ from bot.core import (
     RobotSeat,
     ShowMyTiles,
 )
-from bot.discord.i18n import chat_language, command_name, player_language, text, texts
+from bot.discord.i18n import (
+    GROUP,
+    HELP,
+    chat_language,
+    command_name,
+    player_language,
+    text,
+    texts,
+)
 from bot.discord.messages import help_text, rules_embed, stats_lines
 from bot.discord.replies import PLATFORM, Replies, chat_of, player_of
 from bot.discord.standings import StandingsDesk
@@ -60,7 +68,7 @@ def _level_choices() -> list[app_commands.Choice[str]]:
 @app_commands.guild_only()
 class DominoCog(
     commands.GroupCog,
-    group_name=command_name("domino", "domino"),
+    group_name=command_name(*GROUP),
     group_description=text("Partnership dominoes: play, tables, balance and rules"),
 ):
     """The ``/domino`` commands.
@@ -261,9 +269,7 @@ class DominoCog(
             ephemeral=True,
         )
 
-    @app_commands.command(
-        name=command_name("ayuda", "help"), description=text("How to play with this bot")
-    )
+    @app_commands.command(name=command_name(*HELP), description=text("How to play with this bot"))
     async def ayuda(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
             help_text(player_language(interaction)), ephemeral=True

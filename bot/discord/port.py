@@ -64,7 +64,7 @@ from bot.core import (
 )
 from bot.discord.analysis import analysis_view
 from bot.discord.buttons import board_view
-from bot.discord.i18n import texts
+from bot.discord.i18n import help_command, texts
 from bot.discord.messages import (
     PLATFORM,
     board_embed,
@@ -647,7 +647,12 @@ class DiscordPort:
         chat, language = event.chat, event.chat.language
         guild = self.client.get_guild(int(chat.chat_id)) if chat.chat_id.isdigit() else None
         standings = Standings(Ranking.SEASON, chat, event.season, rows=event.rows, final=True)
-        facts = standings_facts(standings, language, chat_title=guild.name if guild else None)
+        facts = standings_facts(
+            standings,
+            language,
+            chat_title=guild.name if guild else None,
+            help_command=help_command(language),
+        )
         png = await self._draw(self._render_standings, facts)
         content = season_ended_text(event, language)
         for channel_id in self.season_channels(chat.chat_id):
