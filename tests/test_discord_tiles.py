@@ -68,14 +68,14 @@ async def test_private_messages_of_a_table_in_a_thread_or_a_forum_post_name_the_
             robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
             await fake.answered(await fake.click(user, board, robots))
         await harness.idle()
-        for user, place in (
-            (ana, "Club · #domino › Torneo del viernes"),
-            (beto, "Club · #partidas › Mesa de Beto"),
+        for user, label, place in (
+            (ana, 1, "Club · #domino › Torneo del viernes"),
+            (beto, 2, "Club · #partidas › Mesa de Beto"),
         ):
-            sat, *tiles = fake.dms_to(user)
-            assert f"mesa 1 ({place})." in sat.content
-            assert len(tiles) >= 1
-            assert [f"mesa 1 ({place})" in m.content for m in tiles] == [True] * len(tiles)
+            # the "you sit" DM became the first tiles; then one DM per own turn
+            dms = fake.dms_to(user)
+            assert len(dms) >= 1
+            assert [f"mesa {label} ({place})" in m.content for m in dms] == [True] * len(dms)
     finally:
         await harness.stop()
 
@@ -166,3 +166,39 @@ async def test_a_players_dm_channel_is_opened_once_even_after_discord_py_forgets
     assert sent.channel.id == fake.dm_channels[ana.id]
     assert [m.content for m in fake.dms_to(ana)[-2:]] == ["hola", "otra vez"]
     assert len(fake.requests_to("POST", "/users/@me/channels")) == 1
+
+
+SILENT = 1 << 12
+"""Discord's SUPPRESS_NOTIFICATIONS message flag."""
+
+
+def dm_posts(fake: FakeDiscord, user: FakeUser) -> list[dict[str, Any]]:
+    """The new messages the bot sent to ``user``'s DMs (each may notify them)."""
+    channel = fake.dm_channels[user.id]
+    return [r.json for r in fake.requests_to("POST", f"/channels/{channel}/messages")]
+
+
+async def test_a_whole_match_sends_one_notifying_dm_per_own_turn_and_edits_the_rest(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    ana.permissions |= 1 << 5  # she manages the server: a short match
+    guild = next(iter(fake.guilds))
+    await fake.replied(
+        await fake.slash(ana, guild, "domino-config", options={"reglas": "venezolano", "meta": 50})
+    )
+    board = await seat_and_fill(fake, harness, ana)
+    table = next(i.split(":")[2] for i in board.custom_ids())
+    presses = await play_until_closed(fake, harness, {ana.id: lambda: fake.last_dm(ana)})
+    match = harness.manager.match_of(table)
+    assert match is not None and match.hand_number > 1
+    posts = dm_posts(fake, ana)
+    # "You sit at table 1", then exactly one DM per own turn (each turn was a press).
+    assert len(posts) == 1 + len(presses)
+    assert posts[0]["content"].startswith("Te sentaste en la mesa 1 (Club")
+    assert [p["content"].startswith("Tu turno en la mesa 1") for p in posts[1:]] == [True] * len(
+        presses
+    )
+    assert [p.get("flags", 0) & SILENT for p in posts] == [0] * len(posts)
+    # A new hand's tiles edited her last DM instead of coming as a new one.
+    assert any(m.content.startswith("Tus fichas en la mesa 1") for m in fake.dms_to(ana))
