@@ -116,9 +116,12 @@ async def test_a_member_with_closed_dms_is_mentioned_on_their_turn_until_they_ha
     await harness.idle()
     await fake.settle()
     assert not press.followups
-    # Moved: the mention is gone; her next turns refresh the ephemeral tiles instead.
-    assert pings(fake, eva) == []
+    # Moved: that mention is gone; her next turn is a new mention (her ephemeral tiles
+    # are refreshed too, but an edit notifies nobody).
     assert fake.messages.get(ping.id) is None
+    (again,) = await fake.wait_until(lambda: pings(fake, eva))
+    assert again.id != ping.id
+    assert again.content.startswith(f"<@{eva.id}>, te toca en la mesa 1: juega <t:")
     assert board.embeds and fake.dms_to(eva) == []
 
 
@@ -202,3 +205,32 @@ async def test_a_whole_match_sends_one_notifying_dm_per_own_turn_and_edits_the_r
     assert [p.get("flags", 0) & SILENT for p in posts] == [0] * len(posts)
     # A new hand's tiles edited her last DM instead of coming as a new one.
     assert any(m.content.startswith("Tus fichas en la mesa 1") for m in fake.dms_to(ana))
+
+
+async def test_a_member_with_closed_dms_is_mentioned_on_every_own_turn_of_a_whole_match(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    eva = fake.add_user("Eva", dms_closed=True)
+    eva.permissions |= 1 << 5  # she manages the server: a short match
+    guild = next(iter(fake.guilds))
+    await fake.replied(
+        await fake.slash(eva, guild, "domino-config", options={"reglas": "venezolano", "meta": 50})
+    )
+    await seat_and_fill(fake, harness, eva)
+    table = harness.manager.tables()[0]
+    (ping,) = await fake.wait_until(lambda: pings(fake, eva))
+    (shown,) = await fake.replied(await fake.click(eva, ping, f"dm1:t:{table}:"))
+    # She plays the whole match from her ephemeral tiles message, which stays alive.
+    presses = await play_until_closed(fake, harness, {eva.id: lambda: shown})
+    channel = fake.channel_of(guild)
+    mentions = [
+        r.json["content"]
+        for r in fake.requests_to("POST", f"/channels/{channel}/messages")
+        if (r.json.get("content") or "").startswith(f"<@{eva.id}>")
+    ]
+    # One mention per own turn (each turn was a press), each gone once she moved.
+    assert len(mentions) == len(presses) > 1
+    assert [m.startswith(f"<@{eva.id}>, te toca en la mesa 1: juega <t:") for m in mentions] == [
+        True
+    ] * len(mentions)
+    assert pings(fake, eva) == []

@@ -211,8 +211,9 @@ def tiles_content(event: YourTiles, place: str) -> str:
 
 
 def turn_ping(event: YourTiles, mention: str) -> str:
-    """The channel's "your turn" for a member whose DMs are closed (``mention`` them)."""
-    _ = texts(event.to.language)
+    """The channel's "your turn" for a member whose DMs are closed (``mention`` them), in
+    the chat's language (everyone there reads it)."""
+    _ = texts(event.chat.language)
     label = event.label or event.table_id
     if event.deadline is None:
         return _(

@@ -292,14 +292,16 @@ class TilesDesk:
     async def _show_tiles_closed_dms(
         self, slot: _Tiles, event: YourTiles, *, refresh: bool
     ) -> None:
-        """The tiles of a member whose DMs are closed: their live ephemeral message, else
-        (on their turn) a mention in the channel; the mention goes once the turn is over."""
+        """The tiles of a member whose DMs are closed: their live ephemeral message is
+        refreshed, and on each of their turns a mention in the channel tells them (a
+        refreshed ephemeral message notifies nobody, issue 27); the mention goes once the
+        turn is over."""
         shown = refresh and await self._show_tiles_ephemeral(event)
         if shown:
             slot.has_buttons = bool(event.moves)
         if not event.is_your_turn:
             await self._unping(slot)
-        elif not shown:
+        else:
             await self._ping(slot, event)
         slot.shown = (event.hand_number, event.move_number, event.is_your_turn)
 
