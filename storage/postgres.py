@@ -89,6 +89,7 @@ from storage.common import (
     canonical_chat_rules,
     check_chat_language,
     check_chat_move,
+    check_notifications,
     check_platform_ids,
     check_results,
     display_name_or,
@@ -1012,6 +1013,26 @@ class PostgresStorage(Storage):
                 )
             await conn.execute(
                 "UPDATE players SET language = $1 WHERE id = $2", language, player_id
+            )
+
+        await self._write(write)
+
+    async def player_notifications(self, player_id: int) -> str:
+        async def read(conn: Conn) -> str:
+            await _player_row(conn, player_id)
+            value = await conn.fetchval(
+                "SELECT notifications FROM players WHERE id = $1", player_id
+            )
+            return str(value)
+
+        return await self._read(read)
+
+    async def set_player_notifications(self, player_id: int, notifications: str) -> None:
+        async def write(conn: Conn) -> None:
+            await _player_row(conn, player_id)
+            check_notifications(notifications)
+            await conn.execute(
+                "UPDATE players SET notifications = $1 WHERE id = $2", notifications, player_id
             )
 
         await self._write(write)

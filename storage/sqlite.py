@@ -65,6 +65,7 @@ from storage.common import (
     canonical_chat_rules,
     check_chat_language,
     check_chat_move,
+    check_notifications,
     check_platform_ids,
     check_results,
     display_name_or,
@@ -796,6 +797,26 @@ class SqliteStorage(Storage):
                     f"language must be one of {', '.join(LANGUAGES)} (got {language!r})"
                 )
             db.execute("UPDATE players SET language = ? WHERE id = ?", (language, player_id))
+
+        await self._write(write)
+
+    async def player_notifications(self, player_id: int) -> str:
+        def read(db: Db) -> str:
+            _player_row(db, player_id)
+            row = db.execute(
+                "SELECT notifications FROM players WHERE id = ?", (player_id,)
+            ).fetchone()
+            return str(row[0])
+
+        return await self._run(read)
+
+    async def set_player_notifications(self, player_id: int, notifications: str) -> None:
+        def write(db: Db) -> None:
+            _player_row(db, player_id)
+            check_notifications(notifications)
+            db.execute(
+                "UPDATE players SET notifications = ? WHERE id = ?", (notifications, player_id)
+            )
 
         await self._write(write)
 
