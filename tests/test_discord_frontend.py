@@ -60,6 +60,7 @@ async def test_commands_are_synced_globally_at_start_up(fake: FakeDiscord) -> No
             "saldo",
             "top",
             "perfil",
+            "avisos",
             "reglas",
             "historial",
             "ayuda",

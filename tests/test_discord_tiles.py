@@ -234,3 +234,36 @@ async def test_a_member_with_closed_dms_is_mentioned_on_every_own_turn_of_a_whol
         True
     ] * len(mentions)
     assert pings(fake, eva) == []
+
+
+async def test_a_player_who_chose_no_notifications_gets_their_turns_by_silent_edits(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    ana.permissions |= 1 << 5  # she manages the server: a short match
+    guild = next(iter(fake.guilds))
+    await fake.replied(
+        await fake.slash(ana, guild, "domino-config", options={"reglas": "venezolano", "meta": 50})
+    )
+    (said,) = await fake.replied(
+        await fake.slash(ana, guild, "domino", "avisos", options={"modo": "none"})
+    )
+    assert said.ephemeral and said.content == (
+        "Sin avisos: tu mensaje directo de fichas se actualiza en su sitio, sin notificarte, "
+        "también en tus turnos."
+    )
+    player = await harness.storage.find_player("discord", str(ana.id))
+    assert await harness.storage.player_notifications(player.id) == "none"
+    await seat_and_fill(fake, harness, ana)
+    presses = await play_until_closed(fake, harness, {ana.id: lambda: fake.last_dm(ana)})
+    # Her whole match in one DM: "you sit at table 1", edited into every turn since.
+    assert len(presses) > 1
+    assert [p["content"][:23] for p in dm_posts(fake, ana)] == ["Te sentaste en la mesa "]
+    (only,) = fake.dms_to(ana)
+    assert only.edits >= len(presses)
+    # She turns them back on: her next match notifies her on each turn again.
+    (said,) = await fake.replied(
+        await fake.slash(ana, guild, "domino", "avisos", options={"modo": "turn"})
+    )
+    assert said.content == "Un mensaje directo te avisará en cada uno de tus turnos."
+    assert await harness.storage.player_notifications(player.id) == "turn"

@@ -1,5 +1,5 @@
 """``/domino``: one command group (``jugar``, ``mesa``, ``robots``, ``levantarse``,
-``fichas``, ``saldo``, ``top``, ``perfil``, ``reglas``, ``historial``, ``ayuda``), usable
+``fichas``, ``saldo``, ``top``, ``perfil``, ``avisos``, ``reglas``, ``historial``, ``ayuda``), usable
 in servers.
 
 Slash command input becomes table manager commands; what is answered comes from
@@ -235,6 +235,36 @@ class DominoCog(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
     ) -> None:
         await self.standings.show_profile(interaction, member)
+
+    @app_commands.command(
+        name=command_name("avisos", "notifications"),
+        description=text("A notification on each of your turns, or none"),
+    )
+    @app_commands.rename(mode=command_name("modo", "mode"))
+    @app_commands.describe(mode=text("Every turn, or none (your tiles are still updated)"))
+    @app_commands.choices(
+        mode=[
+            app_commands.Choice(name=text("every turn"), value="turn"),
+            app_commands.Choice(name=text("none"), value="none"),
+        ]
+    )
+    async def avisos(self, interaction: discord.Interaction[Any], mode: str) -> None:
+        """The member's turn notifications (issue 27), kept with their player."""
+        await self.replies.defer_ephemeral(interaction)
+        _ = texts(player_language(interaction))
+        try:
+            await self.manager.set_turn_notifications(player_of(interaction), mode)
+        except ValueError:
+            await self.replies.answer(interaction, _("Choose “every turn” or “none”."))
+            return
+        if mode == "none":
+            content = _(
+                "No notifications: your tiles direct message is updated in place, silently, "
+                "also on your turns."
+            )
+        else:
+            content = _("A direct message will notify you on each of your turns.")
+        await self.replies.answer(interaction, content)
 
     @app_commands.command(
         name=command_name("reglas", "rules"), description=text("This server's rules")

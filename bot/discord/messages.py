@@ -140,6 +140,7 @@ def help_text(language: str) -> str:
             ),
             _("`/domino saldo`, `/domino top`, `/domino historial`: money, rankings, records."),
             _("`/domino perfil`: your rating, statistics and partners (or a member's)."),
+            _("`/domino avisos`: a notification on each of your turns, or none."),
             _("`/domino reglas`: this server's rules; admins change them with `/domino-config`."),
             _("`/domino-cerrar`: admins close a stuck table now; every stake is refunded."),
         ]

@@ -181,12 +181,20 @@ class DiscordPort:
         self._render_match_result = render_match_result
         self.boards: dict[str, _Board] = {}
         self.links = links
-        self.desk = TilesDesk(client, render_hand, self._channel, self.unusable, links)
+        self.desk = TilesDesk(
+            client, render_hand, self._channel, self.unusable, links, self._turn_dms
+        )
         self.dms_closed = self.desk.dms_closed  # user ids (the desk's set)
         self._closing = False
         # (server, channel or None for all) being closed now, and the tasks doing it
         self._unreachable: set[tuple[str, str | None]] = set()
         self._closers: set[asyncio.Task[None]] = set()
+
+    async def _turn_dms(self, player: PlayerRef) -> bool:
+        """Whether ``player`` wants a notifying DM on each own turn (their setting)."""
+        if self._notes is None:
+            return True
+        return await self._notes.turn_notifications(player) != "none"
 
     # ------------------------------------------------------------------ port
     async def deliver(self, event: Event) -> None:

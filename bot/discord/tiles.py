@@ -22,7 +22,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,8 +96,9 @@ class TilesDesk:
             longer use it; True when that is what the error says (nothing to log).
         links: the web table, when it runs: each tiles message gets the player's
             personal link (private: a DM, or a message only they see).
-        notify: whether a player wants a notifying DM on each own turn (their setting);
-            False: their turns edit their tiles DM in place. Default: everyone does.
+        notify: whether a player wants a notifying DM on each own turn (their setting,
+            asked on each own turn); False: their turns edit their tiles DM in place,
+            silently. Default: everyone does.
     """
 
     def __init__(
@@ -107,11 +108,11 @@ class TilesDesk:
         channel_of: Callable[[ChatRef], discord.abc.Messageable | None] | None = None,
         unusable: Callable[[ChatRef, discord.HTTPException], bool] | None = None,
         links: TableLinks | None = None,
-        notify: Callable[[PlayerRef], bool] | None = None,
+        notify: Callable[[PlayerRef], Awaitable[bool]] | None = None,
     ) -> None:
         self.client = client
         self.links = links
-        self.notify: Callable[[PlayerRef], bool] = notify or (lambda _player: True)
+        self._notify = notify
         self._render_hand = render_hand
         self._channel_of = channel_of
         self._unusable = unusable
@@ -208,7 +209,7 @@ class TilesDesk:
                 slot.shown = shown
                 return
         content, file, view = await self.tiles_message(event)
-        notify = event.is_your_turn and bool(event.moves) and self.notify(event.to)
+        notify = event.is_your_turn and bool(event.moves) and await self.notify(event.to)
         try:
             if notify or slot.message is None:
                 # One notifying DM per own turn; the first of a table without a message
@@ -328,6 +329,17 @@ class TilesDesk:
         if ping is not None:
             with contextlib.suppress(discord.HTTPException):
                 await ping.delete()
+
+    async def notify(self, player: PlayerRef) -> bool:
+        """Whether ``player`` wants a notifying DM on their turn (True when their setting
+        cannot be read: a turn is never missed for that)."""
+        if self._notify is None:
+            return True
+        try:
+            return await self._notify(player)
+        except Exception:
+            log.warning("could not read the notifications of %s", player.user_id, exc_info=True)
+            return True
 
     def buttons_removed(self, table_id: str, user_id: str, message_id: int) -> None:
         """A move press was answered by removing the buttons of its tiles message."""
