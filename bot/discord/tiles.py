@@ -208,6 +208,10 @@ class TilesDesk:
             if adopted:
                 slot.shown = shown
                 return
+            if slot.message is None and event.is_your_turn:
+                # no turn DM out there: the last tiles DM is the one edited (a player
+                # without notifications) or whose place the new turn DM takes
+                await self._adopt_tiles_dm(slot, event)
         content, file, view = await self.tiles_message(event)
         notify = event.is_your_turn and bool(event.moves) and await self.notify(event.to)
         try:
