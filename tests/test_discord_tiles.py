@@ -11,6 +11,7 @@ from tests.fake_discord import (
     FakeMessage,
     FakeUser,
     Harness,
+    board_message,
     play_until_closed,
     seat_and_fill,
 )
@@ -267,3 +268,24 @@ async def test_a_player_who_chose_no_notifications_gets_their_turns_by_silent_ed
     )
     assert said.content == "Un mensaje directo te avisará en cada uno de tus turnos."
     assert await harness.storage.player_notifications(player.id) == "turn"
+
+
+async def test_a_tiles_dm_that_is_gone_is_sent_again_silently(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    guild = next(iter(fake.guilds))
+    await fake.replied(await fake.slash(ana, guild, "domino", "avisos", options={"modo": "none"}))
+    await fake.replied(await fake.slash(ana, guild, "domino", "jugar"))
+    await harness.idle()
+    (sat,) = fake.dms_to(ana)
+    del fake.messages[sat.id]  # the "you sit" DM is gone before her tiles come
+    fake.channel_messages[sat.channel_id].remove(sat.id)
+    board = board_message(fake)
+    robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
+    await fake.answered(await fake.click(ana, board, robots))
+    await harness.idle()
+    (tiles,) = await fake.wait_until(lambda: fake.dms_to(ana))
+    assert tiles.content.startswith(("Tus fichas en la mesa 1", "Tu turno en la mesa 1"))
+    assert tiles.flags & SILENT == SILENT
+    assert [p.get("flags", 0) & SILENT for p in dm_posts(fake, ana)] == [0, SILENT]
