@@ -101,6 +101,10 @@ RATING_PRIOR_MATCHES: Final = 10
 LANGUAGES: Final[tuple[str, ...]] = ("es", "en")
 """Languages players can choose; the first is the default."""
 
+NOTIFICATIONS: Final[tuple[str, ...]] = ("turn", "none")
+"""A player's turn notifications (issue 27): ``"turn"`` (the default) a notifying private
+message on each own turn; ``"none"``: their tiles message is edited in place, silently."""
+
 DEFAULT_LANGUAGE: Final = "es"
 
 
@@ -653,6 +657,24 @@ class PlayersAndWallets(ABC):
         Raises:
             UnknownPlayerError: no such player.
             ValueError: the language is not one of :data:`LANGUAGES`.
+        """
+
+    @abstractmethod
+    async def player_notifications(self, player_id: int) -> str:
+        """The player's turn notifications, one of :data:`NOTIFICATIONS` (``"turn"``
+        until they choose).
+
+        Raises:
+            UnknownPlayerError: no such player.
+        """
+
+    @abstractmethod
+    async def set_player_notifications(self, player_id: int, notifications: str) -> None:
+        """Set the player's turn notifications.
+
+        Raises:
+            UnknownPlayerError: no such player.
+            ValueError: not one of :data:`NOTIFICATIONS`.
         """
 
     @abstractmethod

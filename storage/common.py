@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.rules import PRESET_NAMES, PRESETS, Rules, find_preset
-from storage.base import LANGUAGES, OPENING_BALANCE, PlayerResult
+from storage.base import LANGUAGES, NOTIFICATIONS, OPENING_BALANCE, PlayerResult
 
 __all__ = [
     "HOUSE",
@@ -23,6 +23,7 @@ __all__ = [
     "canonical_chat_rules",
     "check_chat_language",
     "check_chat_move",
+    "check_notifications",
     "check_platform_ids",
     "check_results",
     "display_name_or",
@@ -247,6 +248,19 @@ def check_chat_move(old: str, new: str) -> None:
         raise ValueError("a chat key cannot be empty")
     if old == new:
         raise ValueError(f"chat {old!r} cannot move to itself")
+
+
+def check_notifications(notifications: str) -> str:
+    """``notifications`` when it is one of :data:`NOTIFICATIONS`.
+
+    Raises:
+        ValueError: anything else.
+    """
+    if notifications not in NOTIFICATIONS:
+        raise ValueError(
+            f"notifications must be one of {', '.join(NOTIFICATIONS)} (got {notifications!r})"
+        )
+    return notifications
 
 
 def check_chat_language(language: str) -> str:

@@ -53,6 +53,7 @@ from storage.common import (
     canonical_chat_rules,
     check_chat_language,
     check_chat_move,
+    check_notifications,
     check_platform_ids,
     check_results,
     display_name_or,
@@ -112,6 +113,7 @@ class _PlayerRow:
     language: str
     created_at: float
     last_top_up: float | None = None
+    notifications: str = "turn"
 
 
 @dataclass
@@ -279,6 +281,14 @@ class MemoryStorage(Storage):
         if language not in LANGUAGES:
             raise ValueError(f"language must be one of {', '.join(LANGUAGES)} (got {language!r})")
         row.language = language
+
+    async def player_notifications(self, player_id: int) -> str:
+        return self._row(player_id).notifications
+
+    async def set_player_notifications(self, player_id: int, notifications: str) -> None:
+        row = self._row(player_id)
+        check_notifications(notifications)
+        row.notifications = notifications
 
     # ------------------------------------------------------------------- wallet
 

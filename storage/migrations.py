@@ -285,6 +285,14 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         "0008_claim_fences",
         ("ALTER TABLE table_claims ADD COLUMN fence INTEGER NOT NULL DEFAULT 0",),
     ),
+    Migration(
+        # A player's turn notifications (issue 27): every own turn, or none.
+        "0009_player_notifications",
+        (
+            "ALTER TABLE players ADD COLUMN notifications TEXT NOT NULL DEFAULT 'turn'"
+            " CHECK (notifications IN ('turn', 'none'))",
+        ),
+    ),
 )
 """Every migration, oldest first. Append only."""
 

@@ -274,5 +274,13 @@ POSTGRES_MIGRATIONS: Final[tuple[Migration, ...]] = (
         "0002_claim_fences",
         ("ALTER TABLE table_claims ADD COLUMN fence BIGINT NOT NULL DEFAULT 0",),
     ),
+    Migration(
+        # A player's turn notifications (SQLite's 0009_player_notifications).
+        "0003_player_notifications",
+        (
+            "ALTER TABLE players ADD COLUMN notifications TEXT NOT NULL DEFAULT 'turn'"
+            " CHECK (notifications IN ('turn', 'none'))",
+        ),
+    ),
 )
 """Every PostgreSQL migration, oldest first. Append only."""

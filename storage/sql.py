@@ -85,6 +85,7 @@ from storage.common import (
     canonical_chat_rules,
     check_chat_language,
     check_chat_move,
+    check_notifications,
     check_platform_ids,
     check_results,
     display_name_or,
@@ -1080,6 +1081,23 @@ class SqlStorage(Storage):
                     f"language must be one of {', '.join(LANGUAGES)} (got {language!r})"
                 )
             await tx.run("UPDATE players SET language = ? WHERE id = ?", language, player_id)
+
+        await self._transact(write)
+
+    async def player_notifications(self, player_id: int) -> str:
+        async def read(tx: Tx) -> str:
+            await _known_player(tx, player_id)
+            return str(await tx.value("SELECT notifications FROM players WHERE id = ?", player_id))
+
+        return await self._query(read)
+
+    async def set_player_notifications(self, player_id: int, notifications: str) -> None:
+        async def write(tx: Tx) -> None:
+            await _known_player(tx, player_id)
+            check_notifications(notifications)
+            await tx.run(
+                "UPDATE players SET notifications = ? WHERE id = ?", notifications, player_id
+            )
 
         await self._transact(write)
 

@@ -91,3 +91,60 @@ async def test_starting_an_analysis_refuses_at_once_or_hands_back_the_search_und
     assert match is not None
     assert found.analysis == analyze_hand(match, len(match.hands) - 1, 0)
     assert found == await manager.analyze(ANA, None, table_id)
+
+
+class CountingExecutor(ThreadPoolExecutor):
+    """A one-thread pool that counts the searches handed to it."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.searches = 0
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def,override]
+        self.searches += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+async def test_one_search_per_player_and_hand_a_press_meanwhile_is_told_it_is_coming(
+    make_manager: Callable[..., TableManager], clock: ManualClock
+) -> None:
+    executor = CountingExecutor()
+    manager = make_manager(analysis_executor=executor)
+    table_id = await seat_with_robots(manager, clock)
+    await run_table(manager, clock, table_id, [ANA])
+    first = manager.start_analysis(ANA, None, table_id)
+    assert isinstance(first, asyncio.Future)
+    # Four more presses while the search runs: each is told it is coming, none searches.
+    repeats = [manager.start_analysis(ANA, None, table_id) for _ in range(4)]
+    assert [r.reason for r in repeats if isinstance(r, Refusal)] == [
+        RefusalReason.ANALYSIS_RUNNING
+    ] * 4
+    assert all(r.to == ANA and r.table_id == table_id for r in repeats if isinstance(r, Refusal))
+    found = await first
+    # Once done, a press gets the same analysis again at once, without a new search.
+    again = manager.start_analysis(ANA, None, table_id)
+    assert isinstance(again, asyncio.Future) and again.done()
+    assert await again == found
+    assert executor.searches == 1
+    executor.shutdown()
+
+
+async def test_a_search_whose_asker_stopped_waiting_still_serves_the_next_press(
+    make_manager: Callable[..., TableManager], clock: ManualClock
+) -> None:
+    executor = CountingExecutor()
+    manager = make_manager(analysis_executor=executor)
+    table_id = await seat_with_robots(manager, clock)
+    await run_table(manager, clock, table_id, [ANA])
+    first = manager.start_analysis(ANA, None, table_id)
+    assert isinstance(first, asyncio.Future)
+    first.cancel()  # the front end could not reach the player
+    running = manager.start_analysis(ANA, None, table_id)
+    assert isinstance(running, Refusal) and running.reason is RefusalReason.ANALYSIS_RUNNING
+    while isinstance(found := manager.start_analysis(ANA, None, table_id), Refusal):
+        await asyncio.sleep(0.01)
+    match = manager.match_of(table_id)
+    assert match is not None
+    assert (await found).analysis == analyze_hand(match, len(match.hands) - 1, 0)
+    assert executor.searches == 1
+    executor.shutdown()

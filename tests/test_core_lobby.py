@@ -49,14 +49,16 @@ async def test_play_now_takes_a_seat_reserved_for_me_before_a_fuller_table(parts
     assert parts.core.tables[reserved.table_id].seats[2].reserved_for is None
 
 
-async def test_play_now_in_another_place_opens_a_new_table_numbered_from_one(parts):
+async def test_play_now_in_another_place_of_the_chat_opens_a_table_with_the_next_number(parts):
     lobby = parts.lobby
     first = await lobby.play_now(PlayNow(ANA, CHAT))
     elsewhere = await lobby.play_now(PlayNow(BETO, ChatRef("test", "group-1", thread_id="9")))
     same_place = await lobby.play_now(PlayNow(CARLA, CHAT))
+    other_chat = await lobby.play_now(PlayNow(DIEGO, ChatRef("test", "group-2")))
     assert elsewhere.table_id != first.table_id
-    assert (elsewhere.label, elsewhere.seat) == ("1", 0)
+    assert (first.label, elsewhere.label, elsewhere.seat) == ("1", "2", 0)
     assert (same_place.table_id, same_place.seat) == (first.table_id, 1)
+    assert other_chat.label == "1"
 
 
 async def test_a_seat_reserved_for_someone_else_is_refused_and_nothing_changes(parts):

@@ -60,6 +60,7 @@ async def test_commands_are_synced_globally_at_start_up(fake: FakeDiscord) -> No
             "saldo",
             "top",
             "perfil",
+            "avisos",
             "reglas",
             "historial",
             "ayuda",
@@ -605,6 +606,87 @@ async def test_after_a_restart_no_player_gets_their_tiles_dm_a_second_time(
         await second.idle()
         await fake.settle()
         assert {u.id: len(fake.dms_to(u)) for u in (ana, bob)} == before
+    finally:
+        await second.stop()
+        await storage.close()
+
+
+async def test_tables_in_two_channels_of_one_server_have_different_numbers(
+    fake: FakeDiscord,
+) -> None:
+    guild = fake.add_guild("Club")
+    first = fake.channel_of(guild)
+    second = fake.add_channel(guild, "domino-2")
+    ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
+    harness = await Harness(fake, MemoryStorage()).start()
+    try:
+        for user, where in ((ana, first), (beto, second)):
+            (sat,) = await fake.replied(
+                await fake.slash(user, guild, "domino", "jugar", channel_id=where)
+            )
+            assert sat.ephemeral
+        await harness.idle()
+        titles = [
+            next(m for m in fake.messages_in(c) if m.embeds).embeds[0]["title"]
+            for c in (first, second)
+        ]
+        assert titles == ["Mesa 1 · Venezolano", "Mesa 2 · Venezolano"]
+    finally:
+        await harness.stop()
+
+
+async def test_after_a_restart_a_player_who_moved_gets_their_last_dm_edited_not_a_new_one(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    guild = fake.add_guild("Club")
+    ana, bob = fake.add_user("Ana"), fake.add_user("Bob")
+    path = tmp_path / "domino.db"
+    storage = await SqliteStorage.open(path)
+    clock = eager_clock()
+    first = await Harness(fake, storage, clock=clock).start()
+
+    def turn() -> tuple[Any, FakeMessage] | None:
+        for user in (ana, bob):
+            message = fake.last_dm(user)
+            if message is not None and any(i.startswith("dm1:m:") for i in message.custom_ids()):
+                return user, message
+        return None
+
+    try:
+        for user in (ana, bob):
+            await fake.replied(await fake.slash(user, guild, "domino", "jugar"))
+        await first.idle()
+        board = boards(fake, fake.channel_of(guild))[0]
+        robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
+        await fake.answered(await fake.click(ana, board, robots))
+        moved = None  # press moves until the other one is to move after someone moved
+        while True:
+            user, message = await fake.wait_until(turn)
+            if moved is not None and user is not moved:
+                break
+            move = next(i for i in message.custom_ids() if i.startswith("dm1:m:"))
+            await fake.answered(await fake.click(user, message, move))
+            await first.idle()
+            moved = user
+        await fake.settle()
+    finally:
+        await first.stop()
+        await storage.close()
+    # The one who moved holds fewer tiles than their last DM shows.
+    waiting = moved
+    shown = fake.last_dm(waiting).attachments[0]["filename"]
+    posted = len(fake.requests_to("POST", f"/channels/{fake.dm_channels[waiting.id]}/messages"))
+    storage = await SqliteStorage.open(path)
+    second = await Harness(fake, storage, clock=eager_clock(clock.now() + 60)).start()
+    try:
+        await second.idle()
+        await fake.settle()
+        dm_channel = fake.dm_channels[waiting.id]
+        assert len(fake.requests_to("POST", f"/channels/{dm_channel}/messages")) == posted
+        last = fake.last_dm(waiting)
+        assert last.content.startswith("Tus fichas en la mesa 1 (Club · #domino)")
+        assert last.custom_ids() == []
+        assert last.attachments[0]["filename"] != shown  # edited to the tiles held now
     finally:
         await second.stop()
         await storage.close()

@@ -227,7 +227,7 @@ async def test_removed_from_a_server_its_tables_close_refunded_and_other_servers
     harness = await Harness(fake, MemoryStorage()).start()
     try:
         ana, bob = await start_two_humans(fake, harness, club)
-        dani = fake.add_user("Dani")  # waiting alone in #otra: no stake taken yet
+        dani = fake.add_user("Dani")  # waiting alone in #otra (table 2): no stake taken yet
         await fake.replied(
             await fake.slash(dani, club, "domino", "jugar", channel_id=fake.channel_of(club, 1))
         )
@@ -248,7 +248,7 @@ async def test_removed_from_a_server_its_tables_close_refunded_and_other_servers
         assert fake.last_dm(ana).content == REFUNDED["es"]
         assert fake.last_dm(bob).content == REFUNDED["en"]
         assert fake.last_dm(dani).content == (
-            "La mesa 1 (Club · #otra) se cerró: ya no puedo usar su canal. No se cobró nada."
+            "La mesa 2 (Club · #otra) se cerró: ya no puedo usar su canal. No se cobró nada."
         )
         # Nothing more was tried in the server the bot left.
         club_channels = {fake.channel_of(club, 0), fake.channel_of(club, 1)}

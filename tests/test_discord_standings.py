@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -299,3 +300,31 @@ async def test_every_hand_result_offers_each_member_their_own_analysis_privately
     refused = await fake.click(stranger, results[0], custom_id)
     (no,) = await fake.replied(refused, timeout=30)
     assert no.ephemeral and no.content == "No tienes asiento en esa mesa."
+
+
+async def test_the_rating_picture_names_discords_own_help_command(fake: FakeDiscord) -> None:
+    import render
+
+    drawn: list[Any] = []
+
+    def standings_png(facts: Any) -> bytes:
+        drawn.append(facts)
+        return render.standings_png(facts)
+
+    guild = fake.add_guild("Club")
+    ana = fake.add_user("Ana")
+    renderers = {
+        "render_board": render.board_png,
+        "render_hand": render.hand_png,
+        "render_hand_result": render.hand_result_png,
+        "render_match_result": render.match_result_png,
+        "render_waiting": render.waiting_png,
+        "render_standings": standings_png,
+        "render_profile": render.profile_png,
+    }
+    harness = await Harness(fake, MemoryStorage()).start(render=renderers)
+    try:
+        await fake.replied(await fake.slash(ana, guild, "domino", "top"))
+        assert [f.subtitle for f in drawn] == ["Rating por parejas (openskill); ver /domino ayuda"]
+    finally:
+        await harness.stop()

@@ -11,6 +11,7 @@ from tests.fake_discord import (
     FakeMessage,
     FakeUser,
     Harness,
+    board_message,
     play_until_closed,
     seat_and_fill,
 )
@@ -68,14 +69,14 @@ async def test_private_messages_of_a_table_in_a_thread_or_a_forum_post_name_the_
             robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
             await fake.answered(await fake.click(user, board, robots))
         await harness.idle()
-        for user, place in (
-            (ana, "Club · #domino › Torneo del viernes"),
-            (beto, "Club · #partidas › Mesa de Beto"),
+        for user, label, place in (
+            (ana, 1, "Club · #domino › Torneo del viernes"),
+            (beto, 2, "Club · #partidas › Mesa de Beto"),
         ):
-            sat, *tiles = fake.dms_to(user)
-            assert f"mesa 1 ({place})." in sat.content
-            assert len(tiles) >= 1
-            assert [f"mesa 1 ({place})" in m.content for m in tiles] == [True] * len(tiles)
+            # the "you sit" DM became the first tiles; then one DM per own turn
+            dms = fake.dms_to(user)
+            assert len(dms) >= 1
+            assert [f"mesa {label} ({place})" in m.content for m in dms] == [True] * len(dms)
     finally:
         await harness.stop()
 
@@ -116,9 +117,12 @@ async def test_a_member_with_closed_dms_is_mentioned_on_their_turn_until_they_ha
     await harness.idle()
     await fake.settle()
     assert not press.followups
-    # Moved: the mention is gone; her next turns refresh the ephemeral tiles instead.
-    assert pings(fake, eva) == []
+    # Moved: that mention is gone; her next turn is a new mention (her ephemeral tiles
+    # are refreshed too, but an edit notifies nobody).
     assert fake.messages.get(ping.id) is None
+    (again,) = await fake.wait_until(lambda: pings(fake, eva))
+    assert again.id != ping.id
+    assert again.content.startswith(f"<@{eva.id}>, te toca en la mesa 1: juega <t:")
     assert board.embeds and fake.dms_to(eva) == []
 
 
@@ -166,3 +170,122 @@ async def test_a_players_dm_channel_is_opened_once_even_after_discord_py_forgets
     assert sent.channel.id == fake.dm_channels[ana.id]
     assert [m.content for m in fake.dms_to(ana)[-2:]] == ["hola", "otra vez"]
     assert len(fake.requests_to("POST", "/users/@me/channels")) == 1
+
+
+SILENT = 1 << 12
+"""Discord's SUPPRESS_NOTIFICATIONS message flag."""
+
+
+def dm_posts(fake: FakeDiscord, user: FakeUser) -> list[dict[str, Any]]:
+    """The new messages the bot sent to ``user``'s DMs (each may notify them)."""
+    channel = fake.dm_channels[user.id]
+    return [r.json for r in fake.requests_to("POST", f"/channels/{channel}/messages")]
+
+
+async def test_a_whole_match_sends_one_notifying_dm_per_own_turn_and_edits_the_rest(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    ana.permissions |= 1 << 5  # she manages the server: a short match
+    guild = next(iter(fake.guilds))
+    await fake.replied(
+        await fake.slash(ana, guild, "domino-config", options={"reglas": "venezolano", "meta": 50})
+    )
+    board = await seat_and_fill(fake, harness, ana)
+    table = next(i.split(":")[2] for i in board.custom_ids())
+    presses = await play_until_closed(fake, harness, {ana.id: lambda: fake.last_dm(ana)})
+    match = harness.manager.match_of(table)
+    assert match is not None and match.hand_number > 1
+    posts = dm_posts(fake, ana)
+    # "You sit at table 1", then exactly one DM per own turn (each turn was a press).
+    assert len(posts) == 1 + len(presses)
+    assert posts[0]["content"].startswith("Te sentaste en la mesa 1 (Club")
+    assert [p["content"].startswith("Tu turno en la mesa 1") for p in posts[1:]] == [True] * len(
+        presses
+    )
+    assert [p.get("flags", 0) & SILENT for p in posts] == [0] * len(posts)
+    # A new hand's tiles edited her last DM instead of coming as a new one.
+    assert any(m.content.startswith("Tus fichas en la mesa 1") for m in fake.dms_to(ana))
+
+
+async def test_a_member_with_closed_dms_is_mentioned_on_every_own_turn_of_a_whole_match(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    eva = fake.add_user("Eva", dms_closed=True)
+    eva.permissions |= 1 << 5  # she manages the server: a short match
+    guild = next(iter(fake.guilds))
+    await fake.replied(
+        await fake.slash(eva, guild, "domino-config", options={"reglas": "venezolano", "meta": 50})
+    )
+    await seat_and_fill(fake, harness, eva)
+    table = harness.manager.tables()[0]
+    (ping,) = await fake.wait_until(lambda: pings(fake, eva))
+    (shown,) = await fake.replied(await fake.click(eva, ping, f"dm1:t:{table}:"))
+    # She plays the whole match from her ephemeral tiles message, which stays alive.
+    presses = await play_until_closed(fake, harness, {eva.id: lambda: shown})
+    channel = fake.channel_of(guild)
+    mentions = [
+        r.json["content"]
+        for r in fake.requests_to("POST", f"/channels/{channel}/messages")
+        if (r.json.get("content") or "").startswith(f"<@{eva.id}>")
+    ]
+    # One mention per own turn (each turn was a press), each gone once she moved.
+    assert len(mentions) == len(presses) > 1
+    assert [m.startswith(f"<@{eva.id}>, te toca en la mesa 1: juega <t:") for m in mentions] == [
+        True
+    ] * len(mentions)
+    assert pings(fake, eva) == []
+
+
+async def test_a_player_who_chose_no_notifications_gets_their_turns_by_silent_edits(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    ana.permissions |= 1 << 5  # she manages the server: a short match
+    guild = next(iter(fake.guilds))
+    await fake.replied(
+        await fake.slash(ana, guild, "domino-config", options={"reglas": "venezolano", "meta": 50})
+    )
+    (said,) = await fake.replied(
+        await fake.slash(ana, guild, "domino", "avisos", options={"modo": "none"})
+    )
+    assert said.ephemeral and said.content == (
+        "Sin avisos: tu mensaje directo de fichas se actualiza en su sitio, sin notificarte, "
+        "también en tus turnos."
+    )
+    player = await harness.storage.find_player("discord", str(ana.id))
+    assert await harness.storage.player_notifications(player.id) == "none"
+    await seat_and_fill(fake, harness, ana)
+    presses = await play_until_closed(fake, harness, {ana.id: lambda: fake.last_dm(ana)})
+    # Her whole match in one DM: "you sit at table 1", edited into every turn since.
+    assert len(presses) > 1
+    assert [p["content"][:23] for p in dm_posts(fake, ana)] == ["Te sentaste en la mesa "]
+    (only,) = fake.dms_to(ana)
+    assert only.edits >= len(presses)
+    # She turns them back on: her next match notifies her on each turn again.
+    (said,) = await fake.replied(
+        await fake.slash(ana, guild, "domino", "avisos", options={"modo": "turn"})
+    )
+    assert said.content == "Un mensaje directo te avisará en cada uno de tus turnos."
+    assert await harness.storage.player_notifications(player.id) == "turn"
+
+
+async def test_a_tiles_dm_that_is_gone_is_sent_again_silently(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    ana = fake.add_user("Ana")
+    guild = next(iter(fake.guilds))
+    await fake.replied(await fake.slash(ana, guild, "domino", "avisos", options={"modo": "none"}))
+    await fake.replied(await fake.slash(ana, guild, "domino", "jugar"))
+    await harness.idle()
+    (sat,) = fake.dms_to(ana)
+    del fake.messages[sat.id]  # the "you sit" DM is gone before her tiles come
+    fake.channel_messages[sat.channel_id].remove(sat.id)
+    board = board_message(fake)
+    robots = next(i for i in board.custom_ids() if i.startswith("dm1:r:"))
+    await fake.answered(await fake.click(ana, board, robots))
+    await harness.idle()
+    (tiles,) = await fake.wait_until(lambda: fake.dms_to(ana))
+    assert tiles.content.startswith(("Tus fichas en la mesa 1", "Tu turno en la mesa 1"))
+    assert tiles.flags & SILENT == SILENT
+    assert [p.get("flags", 0) & SILENT for p in dm_posts(fake, ana)] == [0, SILENT]

@@ -204,6 +204,24 @@ async def test_language_is_changed_only_to_a_supported_one(store: Storage) -> No
         await store.set_player_language(999, "es")
 
 
+async def test_turn_notifications_are_every_turn_until_the_player_chooses_none(
+    store: Storage,
+) -> None:
+    player = await store.ensure_player("discord", "1", "Ana", now=0.0)
+    assert await store.player_notifications(player.id) == "turn"
+    await store.set_player_notifications(player.id, "none")
+    assert await store.player_notifications(player.id) == "none"
+    with pytest.raises(ValueError):
+        await store.set_player_notifications(player.id, "sometimes")
+    assert await store.player_notifications(player.id) == "none"
+    await store.ensure_player("discord", "1", "Ana B.", now=1.0)  # seen again: kept
+    assert await store.player_notifications(player.id) == "none"
+    with pytest.raises(UnknownPlayerError):
+        await store.set_player_notifications(999, "turn")
+    with pytest.raises(UnknownPlayerError):
+        await store.player_notifications(999)
+
+
 async def test_the_balance_of_an_unknown_player_is_an_error(store: Storage) -> None:
     with pytest.raises(UnknownPlayerError) as caught:
         await store.balance(77)

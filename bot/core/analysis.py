@@ -5,12 +5,17 @@ Only finished hands are analysed (all tiles are public then, and nothing said ca
 anyone in the hand being played); each decision is valued from the player's own view at
 that moment. The search runs off the event loop — in a worker process by default, so
 tables keep moving — from the match record (plain JSON across the process boundary).
+
+One search per player and hand (issue 27): a press while that search runs is refused
+(ANALYSIS_RUNNING: it is on its way); once it is done, a press gets the same analysis
+again from the last :data:`KEPT_ANALYSES` kept here, without a new search.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +29,13 @@ from engine.match import Match
 from engine.records import record_of, replay
 from engine.robots.analysis import HandAnalysis, analyze_hand
 
-__all__ = ["AnalysisReply", "Analyst", "analyze_in_worker"]
+__all__ = ["KEPT_ANALYSES", "AnalysisReply", "Analyst", "analyze_in_worker"]
+
+KEPT_ANALYSES = 256
+"""How many searches (running or done, one per player and hand) are kept: a repeat
+press finds its own among them."""
+
+SearchKey = tuple[tuple[str, str], str, int]  # (player, table, hand index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +66,7 @@ class Analyst:
         self.core = core
         self._executor = executor
         self._own: ProcessPoolExecutor | None = None
+        self._searches: OrderedDict[SearchKey, asyncio.Future[AnalysisReply]] = OrderedDict()
 
     def _pool(self) -> Executor:
         if self._executor is not None:
@@ -75,24 +87,52 @@ class Analyst:
     ) -> asyncio.Future[AnalysisReply]:
         """Find ``player``'s last finished hand at their table here (``table_id``, else
         their table in ``chat``, else their only one; a table that just ended counts) and
-        start its search off the loop; await the future for the analysis.
+        start its search off the loop; await the future for the analysis. One search per
+        player and hand: when that hand's analysis is already done the future holds it at
+        once (no new search). Cancelling the future returned does not stop the search
+        (its analysis is kept for the next press).
 
         Raises:
             Refused: NO_TABLE, TABLE_GONE, NOT_SEATED, NO_FINISHED_HAND (found at once,
-                before any search).
+                before any search); ANALYSIS_RUNNING while this player's search of that
+                hand still runs.
         """
         match, seat, label, seats, found = self._find(player, chat, table_id)
         finished = [i for i, hand in enumerate(match.hands) if hand.outcome is not None]
         if not finished:
             raise Refused(RefusalReason.NO_FINISHED_HAND, found)
-        record = record_of(match)
+        key: SearchKey = (player.key, found, finished[-1])
         loop = asyncio.get_running_loop()
+        kept = self._searches.get(key)
+        if kept is not None and not kept.done():
+            raise Refused(RefusalReason.ANALYSIS_RUNNING, found)
+        if kept is not None and not kept.cancelled() and kept.exception() is None:
+            self._searches.move_to_end(key)
+            again: asyncio.Future[AnalysisReply] = loop.create_future()
+            again.set_result(kept.result())
+            return again
+        record = record_of(match)
         search = loop.run_in_executor(self._pool(), analyze_in_worker, record, finished[-1], seat)
 
         async def reply() -> AnalysisReply:
             return AnalysisReply(found, label, await search, seats)
 
-        return asyncio.ensure_future(reply())
+        shared = asyncio.ensure_future(reply())
+        shared.add_done_callback(lambda done: self._forget_failed(key, done))
+        self._searches[key] = shared
+        while len(self._searches) > KEPT_ANALYSES:
+            self._searches.popitem(last=False)
+
+        async def wait() -> AnalysisReply:
+            return await asyncio.shield(shared)
+
+        return asyncio.ensure_future(wait())
+
+    def _forget_failed(self, key: SearchKey, done: asyncio.Future[AnalysisReply]) -> None:
+        """A failed or cancelled search is not kept: the next press starts a new one."""
+        failed = done.cancelled() or done.exception() is not None
+        if failed and self._searches.get(key) is done:
+            del self._searches[key]
 
     async def analyze(
         self, player: PlayerRef, chat: ChatRef | None, table_id: str | None

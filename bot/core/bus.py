@@ -116,6 +116,8 @@ class Manager(Protocol):
         self, *, player: PlayerRef | None = None, chat: ChatRef | None = None, limit: int = 20
     ) -> list[StoredMatch]: ...
     async def player_id(self, player: PlayerRef) -> int: ...
+    async def turn_notifications(self, player: PlayerRef) -> str: ...
+    async def set_turn_notifications(self, player: PlayerRef, notifications: str) -> None: ...
     def table_state(self, table_id: str) -> TableChanged | None: ...
     def tables_of(self, player: PlayerRef) -> list[str]: ...
     def front_end_note(self, table_id: str, key: str) -> JsonValue: ...
@@ -670,6 +672,21 @@ class TableManager:
     async def player_id(self, player: PlayerRef) -> int:
         """The storage id of ``player`` (their account is opened on first sight)."""
         return await self._core.player_id(player)
+
+    async def turn_notifications(self, player: PlayerRef) -> str:
+        """Whether ``player`` is notified on each own turn: ``"turn"`` (the default) or
+        ``"none"`` (``storage.base.NOTIFICATIONS``; issue 27). Front ends honour it."""
+        return await self._core.storage.player_notifications(await self.player_id(player))
+
+    async def set_turn_notifications(self, player: PlayerRef, notifications: str) -> None:
+        """Set ``player``'s turn notifications.
+
+        Raises:
+            ValueError: not one of ``storage.base.NOTIFICATIONS``.
+        """
+        await self._core.storage.set_player_notifications(
+            await self.player_id(player), notifications
+        )
 
     async def balance(self, player: PlayerRef) -> int:
         """The player's balance in dollars (rules.md, "The house")."""

@@ -296,13 +296,15 @@ class Lobby:
 
     def new_table(self, chat: ChatRef, rules: Rules) -> Table:
         """A new empty table in ``chat`` (not live until someone sits), numbered with
-        the lowest number free in its place."""
+        the lowest number free among the chat's live tables: a Discord server's channels
+        or a Telegram group's topics share one count, so no two live tables of a chat
+        have the same number (a label names one table in the chat, issue 27)."""
         core = self.core
         while True:
             table_id = "".join(core.ids.choice(_ID_ALPHABET) for _ in range(_ID_LENGTH))
             if table_id not in core.tables and table_id not in core.ended:
                 break
-        used = {t.label for t in core.tables.values() if t.chat.place == chat.place}
+        used = {t.label for t in core.tables.values() if t.chat.key == chat.key}
         number = 1
         while str(number) in used:
             number += 1

@@ -148,6 +148,7 @@ class RefusalReason(StrEnum):
     WRONG_PLATFORM = "wrong_platform"
     SHUTTING_DOWN = "shutting_down"  # the manager is stopping: nothing is taken now
     NO_FINISHED_HAND = "no_finished_hand"  # nothing to analyse yet (issue 15)
+    ANALYSIS_RUNNING = "analysis_running"  # this player's search of that hand runs now
 
 
 class EmoteName(StrEnum):

@@ -1,5 +1,5 @@
 """``/domino``: one command group (``jugar``, ``mesa``, ``robots``, ``levantarse``,
-``fichas``, ``saldo``, ``top``, ``perfil``, ``reglas``, ``historial``, ``ayuda``), usable
+``fichas``, ``saldo``, ``top``, ``perfil``, ``avisos``, ``reglas``, ``historial``, ``ayuda``), usable
 in servers.
 
 Slash command input becomes table manager commands; what is answered comes from
@@ -31,7 +31,15 @@ from bot.core import (
     RobotSeat,
     ShowMyTiles,
 )
-from bot.discord.i18n import chat_language, command_name, player_language, text, texts
+from bot.discord.i18n import (
+    GROUP,
+    HELP,
+    chat_language,
+    command_name,
+    player_language,
+    text,
+    texts,
+)
 from bot.discord.messages import help_text, rules_embed, stats_lines
 from bot.discord.replies import PLATFORM, Replies, chat_of, player_of
 from bot.discord.standings import StandingsDesk
@@ -60,7 +68,7 @@ def _level_choices() -> list[app_commands.Choice[str]]:
 @app_commands.guild_only()
 class DominoCog(
     commands.GroupCog,
-    group_name=command_name("domino", "domino"),
+    group_name=command_name(*GROUP),
     group_description=text("Partnership dominoes: play, tables, balance and rules"),
 ):
     """The ``/domino`` commands.
@@ -229,6 +237,36 @@ class DominoCog(
         await self.standings.show_profile(interaction, member)
 
     @app_commands.command(
+        name=command_name("avisos", "notifications"),
+        description=text("A notification on each of your turns, or none"),
+    )
+    @app_commands.rename(mode=command_name("modo", "mode"))
+    @app_commands.describe(mode=text("Every turn, or none (your tiles are still updated)"))
+    @app_commands.choices(
+        mode=[
+            app_commands.Choice(name=text("every turn"), value="turn"),
+            app_commands.Choice(name=text("none"), value="none"),
+        ]
+    )
+    async def avisos(self, interaction: discord.Interaction[Any], mode: str) -> None:
+        """The member's turn notifications (issue 27), kept with their player."""
+        await self.replies.defer_ephemeral(interaction)
+        _ = texts(player_language(interaction))
+        try:
+            await self.manager.set_turn_notifications(player_of(interaction), mode)
+        except ValueError:
+            await self.replies.answer(interaction, _("Choose “every turn” or “none”."))
+            return
+        if mode == "none":
+            content = _(
+                "No notifications: your tiles direct message is updated in place, silently, "
+                "also on your turns."
+            )
+        else:
+            content = _("A direct message will notify you on each of your turns.")
+        await self.replies.answer(interaction, content)
+
+    @app_commands.command(
         name=command_name("reglas", "rules"), description=text("This server's rules")
     )
     async def reglas(self, interaction: discord.Interaction[Any]) -> None:
@@ -261,9 +299,7 @@ class DominoCog(
             ephemeral=True,
         )
 
-    @app_commands.command(
-        name=command_name("ayuda", "help"), description=text("How to play with this bot")
-    )
+    @app_commands.command(name=command_name(*HELP), description=text("How to play with this bot"))
     async def ayuda(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
             help_text(player_language(interaction)), ephemeral=True

@@ -19,15 +19,24 @@ from bot.present.i18n import Translator, language_of, translator
 
 __all__ = [
     "DOMAIN",
+    "GROUP",
+    "HELP",
     "DominoTranslator",
     "chat_language",
     "command_name",
+    "help_command",
     "player_language",
     "text",
     "texts",
 ]
 
 DOMAIN = "discord"
+
+GROUP = ("domino", "domino")
+"""The slash command group: (Spanish name, message id), as :func:`command_name` takes."""
+
+HELP = ("ayuda", "help")
+"""The help subcommand: (Spanish name, message id)."""
 
 _ES = translator("es", DOMAIN, "core")
 
@@ -51,6 +60,13 @@ def command_name(spanish: str, msgid: str) -> app_commands.locale_str:
     """A command, option or choice name: ``spanish`` is its identity on Discord (what an
     interaction carries whatever the member's language); ``msgid`` names it elsewhere."""
     return app_commands.locale_str(spanish, msgid=msgid)
+
+
+def help_command(language: str | None) -> str:
+    """The help command as a member reading ``language`` sees it in Discord's menu:
+    ``/domino ayuda`` (Spanish), ``/domino help`` (English)."""
+    _ = texts(language)
+    return f"/{_(GROUP[1])} {_(HELP[1])}"
 
 
 def player_language(interaction: discord.Interaction[Any]) -> str:

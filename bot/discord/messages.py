@@ -140,6 +140,7 @@ def help_text(language: str) -> str:
             ),
             _("`/domino saldo`, `/domino top`, `/domino historial`: money, rankings, records."),
             _("`/domino perfil`: your rating, statistics and partners (or a member's)."),
+            _("`/domino avisos`: a notification on each of your turns, or none."),
             _("`/domino reglas`: this server's rules; admins change them with `/domino-config`."),
             _("`/domino-cerrar`: admins close a stuck table now; every stake is refunded."),
         ]
@@ -211,8 +212,9 @@ def tiles_content(event: YourTiles, place: str) -> str:
 
 
 def turn_ping(event: YourTiles, mention: str) -> str:
-    """The channel's "your turn" for a member whose DMs are closed (``mention`` them)."""
-    _ = texts(event.to.language)
+    """The channel's "your turn" for a member whose DMs are closed (``mention`` them), in
+    the chat's language (everyone there reads it)."""
+    _ = texts(event.chat.language)
     label = event.label or event.table_id
     if event.deadline is None:
         return _(

@@ -65,7 +65,7 @@ from bot.core import (
 )
 from bot.discord.analysis import analysis_view
 from bot.discord.buttons import board_view
-from bot.discord.i18n import texts
+from bot.discord.i18n import help_command, texts
 from bot.discord.messages import (
     PLATFORM,
     board_embed,
@@ -183,12 +183,20 @@ class DiscordPort:
         self._render_match_result = render_match_result
         self.boards: dict[str, _Board] = {}
         self.links = links
-        self.desk = TilesDesk(client, render_hand, self._channel, self.unusable, links)
+        self.desk = TilesDesk(
+            client, render_hand, self._channel, self.unusable, links, self._turn_dms
+        )
         self.dms_closed = self.desk.dms_closed  # user ids (the desk's set)
         self._closing = False
         # (server, channel or None for all) being closed now, and the tasks doing it
         self._unreachable: set[tuple[str, str | None]] = set()
         self._closers: set[asyncio.Task[None]] = set()
+
+    async def _turn_dms(self, player: PlayerRef) -> bool:
+        """Whether ``player`` wants a notifying DM on each own turn (their setting)."""
+        if self._notes is None:
+            return True
+        return await self._notes.turn_notifications(player) != "none"
 
     # ------------------------------------------------------------------ port
     async def deliver(self, event: Event) -> None:
@@ -649,7 +657,12 @@ class DiscordPort:
         chat, language = event.chat, event.chat.language
         guild = self.client.get_guild(int(chat.chat_id)) if chat.chat_id.isdigit() else None
         standings = Standings(Ranking.SEASON, chat, event.season, rows=event.rows, final=True)
-        facts = standings_facts(standings, language, chat_title=guild.name if guild else None)
+        facts = standings_facts(
+            standings,
+            language,
+            chat_title=guild.name if guild else None,
+            help_command=help_command(language),
+        )
         png = await self._draw(self._render_standings, facts)
         content = season_ended_text(event, language)
         for channel_id in self.season_channels(chat.chat_id):

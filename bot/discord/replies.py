@@ -125,7 +125,7 @@ class Replies:
         label = state.label if state is not None else self.port.label_of(table_id)
         lines = [seated_text(reply, player_language(interaction))]
         view: discord.ui.View | None = None
-        if await self.can_dm(interaction, label):
+        if await self.can_dm(interaction, label, table_id):
             lines.append(_("Your tiles will come by direct message."))
         else:
             lines.append(
@@ -138,14 +138,17 @@ class Replies:
                 view = tiles_view(table_id, player_language(interaction))
         await self.answer(interaction, "\n".join(lines), **({"view": view} if view else {}))
 
-    async def can_dm(self, interaction: discord.Interaction[Any], label: str) -> bool:
-        """Whether the member accepts DMs from the bot (a short DM is the test)."""
+    async def can_dm(
+        self, interaction: discord.Interaction[Any], label: str, table_id: str = ""
+    ) -> bool:
+        """Whether the member accepts DMs from the bot (a short DM is the test; it
+        becomes their first tiles of ``table_id``, edited in place)."""
         user_id = str(interaction.user.id)
         _ = texts(player_language(interaction))
         chat = chat_of(interaction)
         place = place_name(self.port.client, chat) if chat is not None else ""
         try:
-            await interaction.user.send(
+            sent = await interaction.user.send(
                 _(
                     "You sit at table {label} ({place}). Your tiles will come here.",
                     label=label,
@@ -159,6 +162,8 @@ class Replies:
             self.port.dms_closed.add(user_id)
             return False
         self.port.dms_closed.discard(user_id)
+        if table_id:
+            self.port.desk.seated(table_id, user_id, sent)
         return True
 
     async def show_tiles(self, interaction: discord.Interaction[Any], reply: Reply) -> None:

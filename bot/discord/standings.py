@@ -23,7 +23,7 @@ from typing import Any, Final
 import discord
 
 from bot.core import ChatRef, Manager, PlayerRef, Ranking
-from bot.discord.i18n import player_language, texts
+from bot.discord.i18n import help_command, player_language, texts
 from bot.discord.messages import PLATFORM
 from bot.discord.replies import chat_of, player_of
 from bot.present.standings import (
@@ -192,7 +192,9 @@ class StandingsDesk:
         )
         guild = interaction.guild
         title = guild.name if guild is not None else None
-        facts = standings_facts(standings, language, chat_title=title)
+        facts = standings_facts(
+            standings, language, chat_title=title, help_command=help_command(language)
+        )
         caption = standings_caption(standings, language, chat_title=title)
         png = await asyncio.to_thread(self._render_standings, facts)
         view = top_view(ranking, everyone, language, server=chat is not None)

@@ -1,8 +1,13 @@
-"""Each player's tiles on Discord: a DM per turn, or an ephemeral message.
+"""Each player's tiles on Discord: one notifying DM per own turn, or an ephemeral message.
 
-:class:`TilesDesk` is the tiles half of :class:`bot.discord.port.DiscordPort`: a DM per
-turn naming the server and the table, with one button per legal move; between turns the
-same DM is edited (buttons removed). A member whose DMs are closed (Discord error 50007)
+:class:`TilesDesk` is the tiles half of :class:`bot.discord.port.DiscordPort`. As on
+Telegram, a player is notified once per own turn: a new DM naming the server and the
+table, with one button per legal move (the previous DM's buttons are taken off).
+Everything else is an edit of the player's last tiles DM: a new hand's tiles, a turn
+that ran out, the first tiles after sitting down (the "you sit at table N" DM becomes
+them, :meth:`TilesDesk.seated`), and after a restart the DM already there (issue 27:
+129-132 DMs a match were about 1 + one per own turn). The first DM of a table when
+there is no message to edit goes silently (no notification). A member whose DMs are closed (Discord error 50007)
 gets their tiles ephemerally instead: the last ephemeral tiles message they opened is
 edited while its interaction token lives. When there is none (never opened, or its token
 expired: 15 minutes, then "Unknown Webhook"), their turn is a short mention in the
@@ -17,7 +22,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +30,7 @@ import discord
 
 from bot.core import ChatRef, PlayerRef, YourTiles
 from bot.discord.buttons import custom_ids, moves_view, tiles_view
-from bot.discord.messages import place_name, tiles_content, turn_ping
+from bot.discord.messages import PLATFORM, place_name, tiles_content, turn_ping
 from bot.pacing import mark_urgent
 from bot.present.facts import hand_facts
 from bot.present.live import TableLinks
@@ -91,6 +96,9 @@ class TilesDesk:
             longer use it; True when that is what the error says (nothing to log).
         links: the web table, when it runs: each tiles message gets the player's
             personal link (private: a DM, or a message only they see).
+        notify: whether a player wants a notifying DM on each own turn (their setting,
+            asked on each own turn); False: their turns edit their tiles DM in place,
+            silently. Default: everyone does.
     """
 
     def __init__(
@@ -100,9 +108,11 @@ class TilesDesk:
         channel_of: Callable[[ChatRef], discord.abc.Messageable | None] | None = None,
         unusable: Callable[[ChatRef, discord.HTTPException], bool] | None = None,
         links: TableLinks | None = None,
+        notify: Callable[[PlayerRef], Awaitable[bool]] | None = None,
     ) -> None:
         self.client = client
         self.links = links
+        self._notify = notify
         self._render_hand = render_hand
         self._channel_of = channel_of
         self._unusable = unusable
@@ -110,6 +120,16 @@ class TilesDesk:
         self.dms_closed: set[str] = set()  # user ids
         self.ephemeral: dict[tuple[str, str], _Ephemeral] = {}
         self._dm_channels: dict[str, int] = {}  # user id -> their DM channel's id
+
+    def seated(self, table_id: str, user_id: str, message: discord.Message) -> None:
+        """The "you sit at table N" DM just sent to ``user_id``: their first tiles of
+        that table are shown by editing it (no second DM before their first turn)."""
+        slot = self.tiles.get((table_id, user_id))
+        if slot is None:
+            player = PlayerRef(PLATFORM, user_id, "")
+            slot = self.tiles[(table_id, user_id)] = _Tiles(player, table_id)
+        if slot.message is None:
+            slot.message, slot.has_buttons = message, False
 
     def deliver(self, event: YourTiles, *, resumed: bool = False) -> None:
         """Queue ``event`` for its player (the latest state wins). ``resumed``: the table
@@ -120,6 +140,7 @@ class TilesDesk:
             slot = self.tiles[(event.table_id, event.to.user_id)] = _Tiles(
                 event.to, event.table_id, resumed=resumed
             )
+        slot.player = event.to
         slot.pending = event
         if slot.task is None or slot.task.done():
             slot.task = asyncio.create_task(self._tiles_worker(slot))
@@ -187,18 +208,32 @@ class TilesDesk:
             if adopted:
                 slot.shown = shown
                 return
+            if slot.message is None and event.is_your_turn:
+                # no turn DM out there: the last tiles DM is the one edited (a player
+                # without notifications) or whose place the new turn DM takes
+                await self._adopt_tiles_dm(slot, event)
         content, file, view = await self.tiles_message(event)
+        notify = event.is_your_turn and bool(event.moves) and await self.notify(event.to)
         try:
-            if event.is_your_turn or new_hand or slot.message is None:
+            if notify or slot.message is None:
+                # One notifying DM per own turn; the first of a table without a message
+                # to edit goes silently.
                 user = await self.dm_user(user_id)
-                message = await user.send(content, file=file, **with_view(view))
+                message = await user.send(content, file=file, silent=not notify, **with_view(view))
                 old, slot.message = slot.message, message
                 if old is not None and slot.has_buttons:
                     with contextlib.suppress(discord.HTTPException):
                         await old.edit(view=None)
             else:
-                # Buttons still up but no longer usable (time ran out, a robot moved).
-                await slot.message.edit(content=content, attachments=[file], view=view)
+                # The same DM, edited: a new hand's tiles, a turn that ran out, a turn
+                # of a player who asked for no notifications.
+                try:
+                    await slot.message.edit(content=content, attachments=[file], view=view)
+                except discord.NotFound:  # the player deleted it: a new one, silently
+                    user = await self.dm_user(user_id)
+                    slot.message = await user.send(
+                        content, file=file, silent=True, **with_view(view)
+                    )
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:
                 self.dms_closed.add(user_id)
@@ -225,18 +260,22 @@ class TilesDesk:
         return True
 
     async def _adopt_tiles_dm(self, slot: _Tiles, event: YourTiles) -> bool:
-        """After a restart, off turn: when the player's DMs already show these very tiles
-        of this table (its picture is named after table, hand and tiles) they are kept,
-        and True is returned: no second "your tiles"."""
+        """After a restart, off turn: the player's last tiles DM of this table (its
+        picture is named after table, hand and tiles; a turn DM also by its buttons)
+        becomes the message edited from now on (no second "your tiles"). True when it
+        already shows these very tiles without buttons: nothing to edit."""
         me, name = self.client.user, hand_file(event)
+        prefix, marker = f"fichas-{event.table_id}-", f":{event.table_id}:"
         try:
             channel = await self.dm_user(event.to.user_id)
             async for message in channel.history(limit=TILES_LOOKUP):
                 if me is None or message.author.id != me.id:
                     continue
-                if any(a.filename == name for a in message.attachments):
-                    slot.message, slot.has_buttons = message, bool(custom_ids(message))
-                    return not slot.has_buttons
+                files = [a.filename for a in message.attachments]
+                ids = custom_ids(message)
+                if any(f.startswith(prefix) for f in files) or any(marker in i for i in ids):
+                    slot.message, slot.has_buttons = message, bool(ids)
+                    return name in files and not slot.has_buttons
         except discord.HTTPException:
             log.info("cannot read the DMs with %s", event.to.user_id)
         return False
@@ -258,14 +297,16 @@ class TilesDesk:
     async def _show_tiles_closed_dms(
         self, slot: _Tiles, event: YourTiles, *, refresh: bool
     ) -> None:
-        """The tiles of a member whose DMs are closed: their live ephemeral message, else
-        (on their turn) a mention in the channel; the mention goes once the turn is over."""
+        """The tiles of a member whose DMs are closed: their live ephemeral message is
+        refreshed, and on each of their turns a mention in the channel tells them (a
+        refreshed ephemeral message notifies nobody, issue 27); the mention goes once the
+        turn is over."""
         shown = refresh and await self._show_tiles_ephemeral(event)
         if shown:
             slot.has_buttons = bool(event.moves)
         if not event.is_your_turn:
             await self._unping(slot)
-        elif not shown:
+        else:
             await self._ping(slot, event)
         slot.shown = (event.hand_number, event.move_number, event.is_your_turn)
 
@@ -292,6 +333,17 @@ class TilesDesk:
         if ping is not None:
             with contextlib.suppress(discord.HTTPException):
                 await ping.delete()
+
+    async def notify(self, player: PlayerRef) -> bool:
+        """Whether ``player`` wants a notifying DM on their turn (True when their setting
+        cannot be read: a turn is never missed for that)."""
+        if self._notify is None:
+            return True
+        try:
+            return await self._notify(player)
+        except Exception:
+            log.warning("could not read the notifications of %s", player.user_id, exc_info=True)
+            return True
 
     def buttons_removed(self, table_id: str, user_id: str, message_id: int) -> None:
         """A move press was answered by removing the buttons of its tiles message."""

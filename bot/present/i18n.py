@@ -243,6 +243,7 @@ REFUSALS: dict[str, str] = {
     "not_seated": N_("You have no seat at that table."),
     "no_table": N_("You have no table here."),
     "no_finished_hand": N_("No hand of yours has ended yet: ask again after this one."),
+    "analysis_running": N_("Your analysis is on its way: it arrives in a few seconds."),
     "which_table": N_("There are several tables here ({labels}); say which one."),
     "stale": N_("That button is out of date; use the latest one."),
     "not_your_turn": N_("It is not your turn."),

@@ -198,9 +198,16 @@ def _win_rate(wins: int, matches: int, language: str) -> str:
 
 
 def standings_facts(
-    standings: Standings, language: str, *, chat_title: str | None = None
+    standings: Standings,
+    language: str,
+    *,
+    chat_title: str | None = None,
+    help_command: str | None = None,
 ) -> StandingsFacts:
-    """The picture of a top list (``render.standings``); ``chat_title`` names the chat."""
+    """The picture of a top list (``render.standings``); ``chat_title`` names the chat;
+    ``help_command`` is the front end's own help command as its players type it (e.g.
+    ``/ayuda`` on Telegram, ``/domino ayuda`` on Discord), named under the rating list;
+    None names none."""
     lang = language_of(language)
     _ = translator(lang)
     title = _title(_, standings, lang, chat_title)
@@ -261,7 +268,7 @@ def standings_facts(
     )
     return StandingsFacts(
         title=title,
-        subtitle=_subtitle(_, standings, lang),
+        subtitle=_subtitle(_, standings, lang, help_command),
         headers=headers,
         rows=rows,
         empty_text=empty,
@@ -269,7 +276,7 @@ def standings_facts(
     )
 
 
-def _subtitle(_: Translator, standings: Standings, language: str) -> str:
+def _subtitle(_: Translator, standings: Standings, language: str, help_command: str | None) -> str:
     if standings.ranking is Ranking.SEASON and standings.season is not None:
         end = dt.datetime.fromtimestamp(season_bounds(standings.season)[1], dt.UTC).date()
         last = end - dt.timedelta(days=1)
@@ -278,7 +285,9 @@ def _subtitle(_: Translator, standings: Standings, language: str) -> str:
         return _("Until {date} (UTC)", date=format_skeleton("MMMd", last, locale=language))
     if standings.ranking is Ranking.BALANCE:
         return _("Active players (a match in the last 30 days)")
-    return _("Team rating (openskill); see /ayuda")
+    if help_command is None:
+        return _("Team rating (openskill)")
+    return _("Team rating (openskill); see {help}", help=help_command)
 
 
 def standings_caption(standings: Standings, language: str, *, chat_title: str | None = None) -> str:

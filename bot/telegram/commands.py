@@ -13,7 +13,7 @@ from typing import Any
 
 from telegram import BotCommand
 
-from bot.present.i18n import N_, translator
+from bot.present.i18n import N_, language_of, translator
 from bot.present.labels import (
     language_from_input,
     option_from_input,
@@ -31,6 +31,7 @@ __all__ = [
     "TableArgs",
     "bot_commands",
     "command_names",
+    "help_command",
     "read_table_args",
 ]
 
@@ -84,6 +85,12 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("start", "start", "start", N_("Start"), in_menu=False),
 )
 """Every command, in menu order."""
+
+
+def help_command(language: str | None) -> str:
+    """The help command as the menu of ``language`` names it: ``/ayuda``, ``/help``."""
+    spec = next(spec for spec in COMMANDS if spec.key == "help")
+    return "/" + (spec.english if language_of(language) == "en" else spec.spanish)
 
 
 def command_names() -> dict[str, str]:

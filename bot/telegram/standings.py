@@ -28,6 +28,7 @@ from bot.present.standings import (
     standings_caption,
     standings_facts,
 )
+from bot.telegram.commands import help_command
 from bot.telegram.keyboards import top_keyboard
 from bot.telegram.links import TopPress
 from bot.telegram.sender import is_photo_refused, send
@@ -78,7 +79,9 @@ class Lists:
             ranking, scope, asker=asker, season=season, limit=TOP_ROWS
         )
         title = self.s.titles.get(self.s.chat_id(group)) if group is not None else None
-        facts = standings_facts(standings, language, chat_title=title)
+        facts = standings_facts(
+            standings, language, chat_title=title, help_command=help_command(language)
+        )
         caption = standings_caption(standings, language, chat_title=title)
         markup = top_keyboard(
             ranking, everyone or group is None, group=group is not None, language=language
@@ -202,7 +205,10 @@ class Lists:
         try:
             if s.chat_id(chat) not in s.no_photos:
                 png = await self.render(
-                    standings_png, standings_facts(standings, language, chat_title=title)
+                    standings_png,
+                    standings_facts(
+                        standings, language, chat_title=title, help_command=help_command(language)
+                    ),
                 )
                 try:
                     await s.to_chat(
