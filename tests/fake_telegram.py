@@ -9,7 +9,8 @@ by long polling (``getUpdates``).
 Update payloads are built with PTB's own classes (``telegram.Update``, ``Message``,
 ``CallbackQuery``...) and serialised with ``to_dict()``, so the library parses exactly what
 it would get from Telegram: a command carries its ``bot_command`` entity (without it PTB
-ignores the command silently) and an unparsable update can never loop forever.
+ignores the command silently); an update PTB cannot parse is queued only on purpose
+(``push(..., checked=False)``, :meth:`FakeTelegram.unreadable_member_update`).
 
 Typical use (an async test)::
 
@@ -464,6 +465,30 @@ class FakeTelegram:
         change = ChatMemberUpdated(chat, by, datetime.now(UTC), old, new)
         return self.push(Update(next(self._update_ids), my_chat_member=change))
 
+    def unreadable_member_update(self, chat: Chat, by: User) -> int:
+        """A ``my_chat_member`` update making the bot an administrator, as a Bot API
+        server older than 7.3 sends it: without the story rights PTB 22 requires (PTB
+        cannot parse it); returns its update_id."""
+        change = ChatMemberUpdated(
+            chat, by, datetime.now(UTC), ChatMemberLeft(self.bot), ChatMemberMember(self.bot)
+        ).to_dict()
+        change["new_chat_member"] = {
+            "status": "administrator",
+            "user": self.bot.to_dict(),
+            "can_be_edited": False,
+            "is_anonymous": False,
+            "can_manage_chat": True,
+            "can_delete_messages": True,
+            "can_manage_video_chats": False,
+            "can_restrict_members": False,
+            "can_promote_members": False,
+            "can_change_info": False,
+            "can_invite_users": True,
+        }
+        return self.push(
+            {"update_id": next(self._update_ids), "my_chat_member": change}, checked=False
+        )
+
     def private_chat(self, user: User) -> Chat:
         return Chat(user.id, Chat.PRIVATE, first_name=user.first_name, username=user.username)
 
@@ -503,11 +528,12 @@ class FakeTelegram:
         ids = self._message_ids.setdefault(chat_id, itertools.count(1))
         return next(ids)
 
-    def push(self, update: Update | dict[str, Any]) -> int:
-        """Queue an update for getUpdates; returns its update_id."""
+    def push(self, update: Update | dict[str, Any], *, checked: bool = True) -> int:
+        """Queue an update for getUpdates; returns its update_id. ``checked=False``
+        queues it even if PTB cannot read it (an older or newer Bot API server's)."""
         data = update.to_dict() if isinstance(update, Update) else dict(update)
-        # Check PTB can read it back (an unparsable update would be refetched forever).
-        Update.de_json(data, None)
+        if checked:  # PTB can read it back (the bot must skip one it cannot)
+            Update.de_json(data, None)
         self._updates.append(data)
         self._schedule_notify()
         return int(data["update_id"])
