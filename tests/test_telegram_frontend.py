@@ -1135,3 +1135,19 @@ async def test_a_new_hands_deal_is_drawn_with_the_openers_tile_or_alone_when_the
         assert f"Le toca a {opener.first_name}" in dealt
         await world.play(opener, world.move_labels(opener)[0])
         assert "Última jugada: " + opener.first_name in _board_captions(world, mark)[-1]
+
+
+async def test_an_anonymous_admins_jugar_is_told_to_write_as_themselves_and_seats_nobody() -> None:
+    async with TelegramWorld() as world:
+        group = world.fake.add_group(GROUP, "Dominó")
+        for text in ("/jugar", "/saldo"):
+            mark = len(world.fake.calls)
+            world.fake.anonymous_admin_says(group, text)
+            await world.settle()
+            (answer,) = [c for c in world.fake.calls[mark:] if c.method == "sendMessage"]
+            assert answer.chat_id == GROUP
+            assert answer.params["text"] == (
+                "Escribes como el grupo (administrador anónimo), así que no sé quién eres. "
+                "Para jugar, escribe como tú mismo."
+            )
+        assert world.manager.tables() == []

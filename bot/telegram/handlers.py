@@ -76,12 +76,14 @@ class Said:
 
 
 def said(
-    *, anyone: bool = False, group: bool = False
+    *, anyone: bool = False, group: bool = False, person: bool = True
 ) -> Callable[[Callable[[Commands, Said], Awaitable[None]]], Callable[[Commands], Handler]]:
     """Turn ``handler(self, said)`` into a PTB handler factory.
 
     ``anyone``: also run when Telegram names no author; ``group``: in a private chat,
-    answer that the command works in groups only.
+    answer that the command works in groups only; ``person``: the command is about its
+    author (a seat, a balance), so a message sent as a chat (an anonymous administrator
+    writing as the group, a linked channel) is told to write as themselves.
     """
 
     def wrap(
@@ -104,6 +106,15 @@ def said(
                 chat = self.s.chat_ref(message)
                 if chat is not None:  # a group message speaks the group's language
                     language = (await self.s.manager.chat_rules(chat)).language
+                if person and not anyone and message.sender_chat is not None:
+                    # Telegram names @GroupAnonymousBot ("Group"): nobody to seat or pay.
+                    _ = self.s.t(language)
+                    text = _(
+                        "You are writing as the group (an anonymous administrator), so I "
+                        "cannot tell who you are. To play, write as yourself."
+                    )
+                    self.s.spawn(self._reply_later(message, text))
+                    return
                 await handler(
                     self, Said(message, user, player, chat, list(context.args or []), language)
                 )
@@ -352,7 +363,7 @@ class Commands:
             text += "\n" + _("The admins have not chosen rules: these are the defaults (/config).")
         await self.s.reply(said.message, text)
 
-    @said(group=True)
+    @said(group=True, person=False)
     async def close(self, said: Said) -> None:
         """/cerrar [N], /close [N]: admins close a stuck table of this group now, the one
         in this topic or table N; every stake is refunded and the board says so."""
@@ -364,7 +375,7 @@ class Commands:
         label = said.args[0].lstrip("#") if said.args else None
         await self._run(said, p.CloseTable(said.by, said.group, label=label, is_admin=True))
 
-    @said(group=True)
+    @said(group=True, person=False)
     async def config(self, said: Said) -> None:
         """/config: admins choose the chat's preset and single options (menu or words).
 
