@@ -1151,3 +1151,12 @@ async def test_an_anonymous_admins_jugar_is_told_to_write_as_themselves_and_seat
                 "Para jugar, escribe como tú mismo."
             )
         assert world.manager.tables() == []
+
+
+async def test_an_unknown_private_command_is_answered_with_the_help() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        answer = await world.reply_to(world.fake.private_chat(ana), ana, "/foo bar")
+        text = answer.params["text"]
+        assert text.startswith("No conozco /foo.\n\nDominó de cuatro, por parejas.")
+        assert "/jugar" in text

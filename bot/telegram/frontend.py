@@ -257,6 +257,9 @@ class TelegramFrontEnd:
         for spec in COMMANDS:
             handler = self.commands.handler(spec.key)
             app.add_handler(CommandHandler(list(spec.names), handler, filters=not_edited))
+        # Any other command in a private chat: the help (a group's are for other bots too).
+        private_command = filters.ChatType.PRIVATE & filters.COMMAND & not_edited
+        app.add_handler(MessageHandler(private_command, self.commands.unknown))
         app.add_handler(CallbackQueryHandler(self.callbacks.on_callback))
         private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND & not_edited
         app.add_handler(MessageHandler(private_text, self.moves.on_text))

@@ -451,6 +451,18 @@ class Commands:
         """/ayuda, /help: how to play."""
         await self.s.reply(said.message, help_text(said.language))
 
+    async def unknown(self, update: Update, context: Context) -> None:
+        """A command the bot does not have, in a private chat: say so, then the help."""
+        message, user = update.effective_message, update.effective_user
+        if message is None or not message.text:
+            return
+        self.s.seen(user)
+        language = language_of(user.language_code if user else None)
+        _ = self.s.t(language)
+        word = message.text.split(maxsplit=1)[0][:ECHO_LIMIT]
+        text = _("I do not know {command}.", command=word) + "\n\n" + help_text(language)
+        await self.s.reply(message, text)
+
     @said()
     async def start(self, said: Said) -> None:
         """/start [payload]: the private chat works now; a deep link finishes seating."""
