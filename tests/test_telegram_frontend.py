@@ -1160,3 +1160,16 @@ async def test_an_unknown_private_command_is_answered_with_the_help() -> None:
         text = answer.params["text"]
         assert text.startswith("No conozco /foo.\n\nDominó de cuatro, por parejas.")
         assert "/jugar" in text
+
+
+async def test_a_forged_analysis_button_naming_no_table_says_it_does_not_exist() -> None:
+    from bot.telegram.links import encode_analysis
+
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        await world.table_with_robots(ana, group)
+        board = world.fake.calls_to("sendPhoto", chat_id=GROUP)[0].result
+        answer = await world.press(ana, board, encode_analysis("nosuchtable"))
+        assert answer.params["text"] == "Esa mesa no existe."
+        assert answer.params["show_alert"] is True
