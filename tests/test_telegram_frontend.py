@@ -1173,3 +1173,14 @@ async def test_a_forged_analysis_button_naming_no_table_says_it_does_not_exist()
         answer = await world.press(ana, board, encode_analysis("nosuchtable"))
         assert answer.params["text"] == "Esa mesa no existe."
         assert answer.params["show_alert"] is True
+
+
+async def test_a_right_to_left_name_is_isolated_so_the_sentence_keeps_its_order() -> None:
+    async with TelegramWorld() as world:
+        mohamed = world.fake.add_user(1001, "محمد")
+        ana = world.fake.add_user(1002, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        arabic = await world.reply_to(group, mohamed, "/saldo")
+        latin = await world.reply_to(group, ana, "/saldo")
+        assert arabic.params["text"] == "\u2068محمد\u2069, tu saldo: $1000"
+        assert latin.params["text"] == "Ana, tu saldo: $1000"

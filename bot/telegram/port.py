@@ -18,7 +18,7 @@ from telegram.error import TelegramError
 
 import bot.core as p
 from bot.present.facts import table_facts
-from bot.present.i18n import emote_label
+from bot.present.i18n import emote_label, isolate
 from bot.present.labels import LANGUAGE_LABELS, rules_text
 from bot.present.screens import hand_ended_text, match_ended_caption
 from bot.present.texts import GROUP_CLOSES, closed_text, refused
@@ -66,7 +66,8 @@ class TelegramPort:
             board = s.boards.get(event.table_id)
             if board is not None and board.event is not None:
                 label = emote_label(event.name, board.language)
-                board.emote = (f"{event.player.display_name}: {label}", s.now() + EMOTE_SECONDS)
+                who = isolate(event.player.display_name)
+                board.emote = (f"{who}: {label}", s.now() + EMOTE_SECONDS)
                 drawing.board(event.table_id)
         elif isinstance(event, p.HandEnded):
             board = s.boards.get(event.table_id)
