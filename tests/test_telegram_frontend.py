@@ -1184,3 +1184,35 @@ async def test_a_right_to_left_name_is_isolated_so_the_sentence_keeps_its_order(
         latin = await world.reply_to(group, ana, "/saldo")
         assert arabic.params["text"] == "\u2068محمد\u2069, tu saldo: $1000"
         assert latin.params["text"] == "Ana, tu saldo: $1000"
+
+
+async def test_a_player_whose_private_chat_is_closed_is_pinged_in_the_group_on_every_turn() -> None:
+    async with TelegramWorld(missed_turns_limit=99) as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        await world.table_with_robots(ana, group, "/mesa meta=50")
+        world.fake.started.discard(ana.id)  # Ana blocked the bot after sitting down
+        refused = []
+        for _ in range(400):
+            refused = [c for c in world.fake.calls_to("sendPhoto", chat_id=ana.id) if not c.ok]
+            if len(refused) >= 3:
+                break
+            when = world.clock.next_deadline()
+            assert when is not None
+            await world.clock.advance(max(0.0, when - world.clock.now()))
+            await world.settle()
+        assert len(refused) == 3  # three of her turns could not be sent to her
+        said = [
+            c
+            for c in world.fake.calls_to("sendMessage", chat_id=GROUP)
+            if "Ana" in c.params["text"] and "chat privado" in c.params["text"]
+        ]
+        # The first time the warning with the link; every later turn one short line.
+        assert [bool(c.buttons()) for c in said] == [True, False, False]
+        for ping in said[1:]:
+            assert ping.params["text"] == (
+                "Ana, te toca: abre nuestro chat privado para ver tus fichas."
+            )
+            (mention,) = ping.params["entities"]
+            assert mention["type"] == "text_mention" and mention["user"]["id"] == ana.id
+            assert (mention["offset"], mention["length"]) == (0, 3)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -21,6 +21,7 @@ from telegram import (
     InlineKeyboardMarkup,
     MaybeInaccessibleMessage,
     Message,
+    MessageEntity,
     ReplyKeyboardMarkup,
     ReplyKeyboardRemove,
     User,
@@ -260,13 +261,19 @@ class Shared:
             return None
 
     def group_text(
-        self, chat: p.ChatRef, text: str, markup: InlineKeyboardMarkup | None = None
+        self,
+        chat: p.ChatRef,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        entities: Sequence[MessageEntity] | None = None,
     ) -> None:
         """Queue a message to a group: sent by the chat's own worker, in order, so its flood
-        limit never holds up a player's private messages or the table's events."""
+        limit never holds up a player's private messages or the table's events.
+        ``entities``: Telegram's entities of ``text`` (a mention that notifies)."""
         if self.chat_id(chat) in self.gone:
             return
-        self.to_group(chat, lambda: self._send_group_text(chat, text, markup))
+        self.to_group(chat, lambda: self._send_group_text(chat, text, markup, entities))
 
     def to_group(self, chat: p.ChatRef, job: Callable[[], Awaitable[None]]) -> None:
         self.group_jobs.put(self.chat_id(chat), job)
@@ -314,14 +321,18 @@ class Shared:
             await self.on_migrated(old, new)
 
     async def _send_group_text(
-        self, chat: p.ChatRef, text: str, markup: InlineKeyboardMarkup | None = None
+        self,
+        chat: p.ChatRef,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        entities: Sequence[MessageEntity] | None = None,
     ) -> None:
         thread = int(chat.thread_id) if chat.thread_id else None
         try:
             await self.to_chat(
                 chat,
                 lambda chat_id: self.bot.send_message(
-                    chat_id, text, reply_markup=markup, message_thread_id=thread
+                    chat_id, text, reply_markup=markup, message_thread_id=thread, entities=entities
                 ),
             )
         except TelegramError as error:
