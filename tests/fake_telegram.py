@@ -307,6 +307,9 @@ class FakeTelegram:
         self.messages: dict[tuple[int, int], _Stored] = {}
         # private chat -> the reply keyboard its client shows now (markup, the message's id)
         self.keyboards: dict[int, tuple[dict[str, Any], int]] = {}
+        # private chat -> the reply keyboard its client keeps (a one-time keyboard hidden by
+        # a press can be opened again from the text field until a remove_keyboard)
+        self.kept_keyboards: dict[int, dict[str, Any]] = {}
         self.files: dict[str, bytes] = {}
         self.failures: list[TelegramFailure] = []
         self.holds: list[tuple[str, int | None, asyncio.Event]] = []
@@ -628,6 +631,20 @@ class FakeTelegram:
             self.keyboards.pop(user.id, None)
         return self.send_text(self.private_chat(user), user, label)
 
+    def kept_labels(self, user: User) -> list[str]:
+        """The buttons of the reply keyboard ``user``'s client keeps (shown or hidden by
+        a press, not removed), row by row."""
+        markup = self.kept_keyboards.get(user.id)
+        rows = markup["keyboard"] if markup is not None else []
+        return [b["text"] if isinstance(b, dict) else str(b) for row in rows for b in row]
+
+    def press_kept_key(self, user: User, label: str) -> int:
+        """``user`` opens the keyboard their client keeps and presses ``label`` (its text
+        sent as their message). Fails if no such button is kept."""
+        if label not in self.kept_labels(user):
+            raise AssertionError(f"{user.first_name} keeps no button {label!r}")
+        return self.send_text(self.private_chat(user), user, label)
+
     def press(self, user: User, message: dict[str, Any] | Message, data: str) -> str:
         return self.press_update(user, message, data)[0]
 
@@ -934,8 +951,10 @@ class FakeTelegram:
             data["reply_markup"] = markup  # a Message names only an inline keyboard
         elif isinstance(markup, dict) and "keyboard" in markup:
             self.keyboards[chat.id] = (markup, message_id)
+            self.kept_keyboards[chat.id] = markup
         elif isinstance(markup, dict) and markup.get("remove_keyboard"):
             self.keyboards.pop(chat.id, None)
+            self.kept_keyboards.pop(chat.id, None)
         stored = _Stored(chat.id, message_id, data)
         stored.fingerprint = self._fingerprint(data)
         self.messages[(chat.id, message_id)] = stored
@@ -1420,7 +1439,11 @@ class TelegramWorld:
                 if not labels:
                     continue
                 mark = await self.play(user, choose(labels))
-                answers = [c for c in self.fake.calls[mark:] if c.method == "sendMessage"]
+                answers = [  # a silent line removing a finished table's keyboard aside
+                    c
+                    for c in self.fake.calls[mark:]
+                    if c.method == "sendMessage" and not c.params.get("disable_notification")
+                ]
                 assert [c for c in answers if c.chat_id == user.id] == [], answers
                 presses += 1
                 pressed = True

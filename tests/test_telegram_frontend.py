@@ -32,9 +32,11 @@ async def test_one_human_and_three_robots_play_a_whole_match_through_buttons() -
         await world.settle()
 
         assert presses >= 7  # at least one hand's worth of Ana's own moves
-        # A move is a reply-keyboard press: nothing to answer, nothing said back to Ana.
+        # A move is a reply-keyboard press: nothing to answer, nothing said back to Ana;
+        # at the end, one silent line takes her turn keyboard away.
         assert world.fake.calls_to("answerCallbackQuery") == []
-        assert world.fake.calls_to("sendMessage", chat_id=ana.id) == []
+        said = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=ana.id)]
+        assert said == ["La mesa 1 terminó: ya no hay jugadas allí."]
         # One board photo, edited in place, plus the match result photo.
         photos = world.fake.calls_to("sendPhoto", chat_id=GROUP)
         assert len(photos) == 2
@@ -98,7 +100,7 @@ async def test_stale_foreign_repeated_and_forged_presses_are_refused_and_change_
         mark = await world.command(world.fake.private_chat(eve), eve, label)
         await world.settle()
         (foreign,) = [c for c in world.fake.calls[mark:] if c.chat_id == eve.id]
-        assert foreign.params["text"] == "No te toca."
+        assert foreign.params["text"] == "Ahora no tienes mesa: no te espera ninguna jugada."
         assert foreign.params["reply_markup"] == {"remove_keyboard": True}
         # Forged and stale callback data (the inline route of a move) are refused too.
         forged = await world.press(ana, board, "dm1:m:" + table_id + ":1:1:99")
@@ -797,10 +799,13 @@ async def test_private_messages_are_one_per_own_turn_never_edited_nor_deleted() 
         await world.settle()
 
         # Besides the probe made when she sat down, only her turns: no dealt hand (her
-        # turn's message shows it a few seconds later), nothing edited or deleted.
+        # turn's message shows it a few seconds later), nothing edited or deleted; at the
+        # end one silent line that takes her turn keyboard away.
         private = [c for c in world.fake.calls if c.chat_id == ana.id]
         assert [c.method for c in private].count("sendChatAction") == 1
-        turns = [c for c in private if c.method != "sendChatAction"]
+        *turns, last = [c for c in private if c.method != "sendChatAction"]
+        assert last.params["reply_markup"] == {"remove_keyboard": True}
+        assert last.params["disable_notification"] is True
         assert {c.method for c in turns} == {"sendPhoto"}
         assert len(turns) == presses  # one notification per own turn, each one pressed
         for call in turns:
@@ -1063,6 +1068,7 @@ async def test_a_player_who_gets_up_mid_match_is_answered_before_the_group_is_to
         ]
         assert said == [
             (GROUP, "Te levantaste de la mesa 1."),
+            (pepe.id, "Te levantaste de la mesa 1: allí no te espera ninguna jugada."),
             (
                 pepe.id,
                 "Un robot juega por ti en la mesa 1. Vuelve antes de 5 min para conservar tu "

@@ -463,6 +463,8 @@ class Drawing:
             self._private_done(user_id)
         s.stats.hand_sends += 1
         s.reachable.add(user_id)
+        if turn:
+            s.keyboards.add(user_id)  # kept by their client until removed
         slot.shown = shown
         await self._note_hand(key, slot)
 

@@ -97,6 +97,11 @@ class TelegramPort:
                         done = None if s.manager.tables_of(human) else ReplyKeyboardRemove()
                         text = closed_text(event, human.language)
                         await s.private_text(int(human.user_id), text, done)
+            # Nobody has a turn coming at it: a turn keyboard left from it goes.
+            why = "left" if event.reason is p.CloseReason.NO_HUMANS else "ended"
+            for human in event.humans:
+                if not self._elsewhere(human, event.table_id):
+                    await s.no_turn_coming(human, why, event.label)
         elif isinstance(event, p.ChatRulesChanged):
             s.group_text(event.chat, self._rules_changed(event))
         elif isinstance(event, p.SeasonEnded):
@@ -181,8 +186,15 @@ class TelegramPort:
             link_keyboard(url, event.chat.language),
         )
 
+    def _elsewhere(self, player: p.PlayerRef, table_id: str) -> bool:
+        """Whether ``player`` sits at a live table other than ``table_id``."""
+        return any(t != table_id for t in self.s.manager.tables_of(player))
+
     async def _seat_taken(self, event: p.SeatTakenByRobot) -> None:
         s = self.s
+        if event.reason is p.AwayReason.LEFT and not self._elsewhere(event.player, event.table_id):
+            board = s.boards.get(event.table_id)
+            await s.no_turn_coming(event.player, "left", board.label if board else "")
         _ = s.t(event.chat.language)
         minutes = max(1, round((event.back_by - s.now()) / 60))
         s.group_text(

@@ -149,6 +149,11 @@ class Shared:
         self.no_photos: set[int] = set()  # groups whose admins were told photos are refused
         self.gone: set[int] = set()  # groups the bot can no longer use (removed from them)
         self.usernames: dict[str, User] = {}  # lower-case @username -> the user, newest last
+        # players whose client keeps a turn keyboard (a one-time keyboard is only hidden
+        # by a press: it can be opened again until a ReplyKeyboardRemove)
+        self.keyboards: set[int] = set()
+        # player -> why their last table is no more for them ("ended", "left"), newest last
+        self.farewells: dict[int, str] = {}
         # follows a group that became a supergroup (set by bot.telegram.chats)
         self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
@@ -346,11 +351,17 @@ class Shared:
         user_id: int,
         text: str,
         markup: InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove | None = None,
+        *,
+        silent: bool = False,
     ) -> bool:
-        """Send ``text`` to a player's private chat; False when it could not be (they
-        blocked the bot, or Telegram failed: logged)."""
+        """Send ``text`` to a player's private chat (``silent``: without a notification);
+        False when it could not be (they blocked the bot, or Telegram failed: logged)."""
         try:
-            await send(lambda: self.bot.send_message(user_id, text, reply_markup=markup))
+            await send(
+                lambda: self.bot.send_message(
+                    user_id, text, reply_markup=markup, disable_notification=silent or None
+                )
+            )
         except Forbidden:
             self.reachable.discard(user_id)
             return False
@@ -359,7 +370,44 @@ class Shared:
             log.warning("could not write to user %s", user_id, exc_info=True)
             return False
         self.reachable.add(user_id)
+        if isinstance(markup, ReplyKeyboardRemove):
+            self.keyboards.discard(user_id)
+        elif isinstance(markup, ReplyKeyboardMarkup):
+            self.keyboards.add(user_id)
         return True
+
+    async def no_turn_coming(self, player: p.PlayerRef, why: str, label: str) -> None:
+        """``player`` has no turn coming at table ``label`` (``why``: ``"ended"``, the
+        table is over; ``"left"``, they got up): their turn keyboard, if their client
+        keeps one and no other table of theirs is live, is removed with one silent line
+        saying why; a press of it later is answered the same way (:meth:`farewell`)."""
+        if player.platform != PLATFORM:
+            return
+        user_id = int(player.user_id)
+        self.farewells.pop(user_id, None)
+        self.farewells[user_id] = why
+        if len(self.farewells) > USERNAMES_KEPT:
+            del self.farewells[next(iter(self.farewells))]
+        if user_id not in self.keyboards:
+            return
+        self.keyboards.discard(user_id)  # at most one removal, even if this one fails
+        text = self.farewell(user_id, player.language, label)
+        await self.private_text(user_id, text, ReplyKeyboardRemove(), silent=True)
+
+    def farewell(self, user_id: int, language: str, label: str = "") -> str:
+        """Why a player has no move to make (their table ended, or they left it), for a
+        turn keyboard pressed after its table."""
+        _ = self.t(language)
+        why = self.farewells.get(user_id)
+        if why == "left":
+            if label:
+                return _("You left table {label}: no move of yours waits there.", label=label)
+            return _("You left your table: no move of yours waits.")
+        if why == "ended":
+            if label:
+                return _("Table {label} has ended: no move waits there.", label=label)
+            return _("Your table has ended: no move waits.")
+        return _("You have no table now: no move waits.")
 
     async def can_reach(self, user_id: int) -> bool:
         """Whether the bot may write to the user privately (they started it).
