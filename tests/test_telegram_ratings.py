@@ -320,7 +320,26 @@ async def test_a_past_season_is_shown_by_its_key_or_as_the_previous_one() -> Non
         answer = await world.fake.wait_for("sendMessage", lambda c: c.chat_id == GROUP, after=mark)
         assert answer.params["text"] == (
             f"Aquí no hay temporada 2019-01. Temporadas jugadas: {played}. "
-            "Prueba /top temporada anterior."
+            f"Prueba /top temporada {played}."
+        )
+
+
+async def test_an_english_group_asking_for_a_previous_season_that_is_not_there_is_told_in_english() -> (
+    None
+):
+    async with TelegramWorld() as world:
+        boss = world.fake.add_user(1001, "Boss", language_code="en")
+        group = world.fake.add_group(GROUP, "Dominoes", admins={1001})
+        await world.reply_to(group, boss, "/config idioma=en")
+        for words in ("/top season previous", "/top temporada anterior"):
+            answer = await world.reply_to(group, boss, words)
+            assert answer.params["text"] == (
+                "There is no earlier season here yet. /top season shows this one."
+            )
+        spanish = world.fake.add_group(GROUP - 1, "Dominó")
+        answer = await world.reply_to(spanish, boss, "/top temporada anterior")
+        assert answer.params["text"] == (
+            "Aquí todavía no hay una temporada anterior. /top temporada muestra la actual."
         )
 
 

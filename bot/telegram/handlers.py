@@ -23,7 +23,7 @@ from telegram.ext import ContextTypes
 import bot.core as p
 from bot.present.i18n import Translator, language_of
 from bot.present.labels import rules_text
-from bot.present.standings import ranking_from_input, season_from_input
+from bot.present.standings import PREVIOUS_WORDS, ranking_from_input, season_from_input
 from bot.present.texts import confirmation, refused
 from bot.telegram.commands import read_table_args
 from bot.telegram.drawing import Drawing
@@ -276,16 +276,17 @@ class Commands:
             )
             if season is None:
                 _ = self.s.t(said.language)
-                names = ", ".join(played[:6]) or "—"
-                await self.s.reply(
-                    said.message,
-                    _(
-                        "No season {word} here. Seasons played: {seasons}. Try /top temporada "
-                        "anterior.",
+                if not played or said.args[1].strip().lower() in PREVIOUS_WORDS:
+                    text = _("There is no earlier season here yet. /top season shows this one.")
+                else:  # a season named that was not played: one that was, as an example
+                    text = _(
+                        "There is no season {word} here. Seasons played: {seasons}. Try /top "
+                        "season {example}.",
                         word=_echo(said.args[1:2]),
-                        seasons=names,
-                    ),
-                )
+                        seasons=", ".join(played[:6]),
+                        example=played[0],
+                    )
+                await self.s.reply(said.message, text)
                 return
         screen = await self.lists.top_screen(
             ranking,
