@@ -430,3 +430,15 @@ async def test_the_analysis_button_asks_a_player_it_cannot_write_to_to_open_the_
         sent = [c for c in world.fake.calls[mark:] if c.method in ("sendPhoto", "sendMessage")]
         assert [c for c in sent if c.chat_id == ana.id] == []
     search.shutdown()
+
+
+async def test_perfil_at_username_without_a_mention_entity_finds_a_player_seen_before() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(3000, "Ana")
+        caro = world.fake.add_user(3002, "Caro", username="caro_d")
+        group = world.fake.add_group(GROUP, "Club Dominó")
+        await world.reply_to(group, caro, "/saldo")  # the bot sees @caro_d
+        mark = await world.command(group, ana, "/perfil @Caro_D")  # no entity with it
+        photo = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
+
+        assert (photo.caption() or "").startswith("Caro — ")

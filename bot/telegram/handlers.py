@@ -349,7 +349,11 @@ class Commands:
         if replied is not None and replied.from_user and not replied.from_user.is_bot:
             self.s.seen(replied.from_user)
             return replied.from_user, None
-        if said.args:  # a name typed without a mention: it cannot be looked up
+        if said.args:  # typed without a mention entity: an @username seen is known
+            word = said.args[0]
+            known = self.s.usernames.get(word.lstrip("@").lower()) if word.startswith("@") else None
+            if known is not None:
+                return known, None
             return said.author, " ".join(said.args)
         return said.author, None
 
