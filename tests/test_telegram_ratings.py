@@ -122,7 +122,7 @@ async def test_top_sends_the_rating_picture_with_the_players_in_its_caption() ->
         assert all(len(b["callback_data"].encode()) <= 64 for b in photo.buttons())
 
 
-async def test_the_season_and_global_switches_edit_the_same_message() -> None:
+async def test_the_season_and_global_switches_of_the_asker_edit_the_same_message() -> None:
     async with TelegramWorld() as world:
         users = await _four_humans_play(world)
         photo = await _top(world, users[0])
@@ -140,7 +140,7 @@ async def test_the_season_and_global_switches_edit_the_same_message() -> None:
 
         mark = len(world.fake.calls)
         stored = world.fake.message(GROUP, message_id)
-        await world.press(users[2], stored, _button(stored, "Global"))
+        await world.press(users[0], stored, _button(stored, "Global"))
         everyone = await world.fake.wait_for("editMessageMedia", after=mark)
         _keep(world, everyone, "top-season-global")
         assert everyone.params["message_id"] == message_id
@@ -442,3 +442,34 @@ async def test_perfil_at_username_without_a_mention_entity_finds_a_player_seen_b
         photo = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
 
         assert (photo.caption() or "").startswith("Caro — ")
+
+
+async def test_a_switch_pressed_by_another_member_sends_them_the_list_and_leaves_the_groups() -> (
+    None
+):
+    async with TelegramWorld() as world:
+        users = await _four_humans_play(world)
+        photo = await _top(world, users[0])
+        message_id = photo.result["message_id"]
+        before = world.fake.message(GROUP, message_id)
+
+        mark = len(world.fake.calls)
+        answer = await world.press(users[2], photo.result, _button(photo, "Temporada"))
+        mine = await world.fake.wait_for(
+            "sendPhoto", lambda c: c.chat_id == users[2].id, after=mark
+        )
+        await world.settle()
+
+        assert not answer.params.get("show_alert")
+        assert (mine.caption() or "").startswith("Temporada ")
+        assert world.fake.message(GROUP, message_id) == before
+        assert [c.method for c in world.fake.calls[mark:] if c.chat_id == GROUP] == []
+        # Without a private chat, the list comes as a new reply in the group instead.
+        world.fake.started.discard(users[3].id)
+        mark = len(world.fake.calls)
+        await world.press(users[3], photo.result, _button(photo, "Saldo"))
+        reply = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
+        await world.settle()
+        assert (reply.caption() or "").startswith("Saldo · Club Dominó")
+        assert reply.params["reply_parameters"]["message_id"] == message_id
+        assert world.fake.message(GROUP, message_id) == before

@@ -296,7 +296,9 @@ class Commands:
             language=said.language,
             season=season,
         )
-        await self.lists.reply(said.message, screen)
+        sent = await self.lists.reply(said.message, screen)
+        if sent is not None and said.user is not None:
+            self.s.list_asked(sent.chat.id, sent.message_id, said.user.id)
 
     @said()
     async def analysis(self, said: Said) -> None:

@@ -152,6 +152,9 @@ class Shared:
         # players whose client keeps a turn keyboard (a one-time keyboard is only hidden
         # by a press: it can be opened again until a ReplyKeyboardRemove)
         self.keyboards: set[int] = set()
+        # a group's /top list (chat, message) -> who asked for it: only they switch it in
+        # place, anyone else gets the list they switch to for themselves
+        self.lists_asked: dict[tuple[int, int], int] = {}
         # player -> why their last table is no more for them ("ended", "left"), newest last
         self.farewells: dict[int, str] = {}
         # follows a group that became a supergroup (set by bot.telegram.chats)
@@ -375,6 +378,13 @@ class Shared:
         elif isinstance(markup, ReplyKeyboardMarkup):
             self.keyboards.add(user_id)
         return True
+
+    def list_asked(self, chat_id: int, message_id: int, user_id: int) -> None:
+        """Remember who asked for the /top list ``message_id`` in a group (the
+        :data:`USERNAMES_KEPT` newest)."""
+        self.lists_asked[(chat_id, message_id)] = user_id
+        if len(self.lists_asked) > USERNAMES_KEPT:
+            del self.lists_asked[next(iter(self.lists_asked))]
 
     async def no_turn_coming(self, player: p.PlayerRef, why: str, label: str) -> None:
         """``player`` has no turn coming at table ``label`` (``why``: ``"ended"``, the
