@@ -9,7 +9,8 @@ by long polling (``getUpdates``).
 Update payloads are built with PTB's own classes (``telegram.Update``, ``Message``,
 ``CallbackQuery``...) and serialised with ``to_dict()``, so the library parses exactly what
 it would get from Telegram: a command carries its ``bot_command`` entity (without it PTB
-ignores the command silently) and an unparsable update can never loop forever.
+ignores the command silently); an update PTB cannot parse is queued only on purpose
+(``push(..., checked=False)``, :meth:`FakeTelegram.unreadable_member_update`).
 
 Typical use (an async test)::
 
@@ -309,6 +310,9 @@ class FakeTelegram:
         self.messages: dict[tuple[int, int], _Stored] = {}
         # private chat -> the reply keyboard its client shows now (markup, the message's id)
         self.keyboards: dict[int, tuple[dict[str, Any], int]] = {}
+        # private chat -> the reply keyboard its client keeps (a one-time keyboard hidden by
+        # a press can be opened again from the text field until a remove_keyboard)
+        self.kept_keyboards: dict[int, dict[str, Any]] = {}
         self.files: dict[str, bytes] = {}
         self.failures: list[TelegramFailure] = []
         self.holds: list[tuple[str, int | None, asyncio.Event]] = []
@@ -467,6 +471,30 @@ class FakeTelegram:
         change = ChatMemberUpdated(chat, by, datetime.now(UTC), old, new)
         return self.push(Update(next(self._update_ids), my_chat_member=change))
 
+    def unreadable_member_update(self, chat: Chat, by: User) -> int:
+        """A ``my_chat_member`` update making the bot an administrator, as a Bot API
+        server older than 7.3 sends it: without the story rights PTB 22 requires (PTB
+        cannot parse it); returns its update_id."""
+        change = ChatMemberUpdated(
+            chat, by, datetime.now(UTC), ChatMemberLeft(self.bot), ChatMemberMember(self.bot)
+        ).to_dict()
+        change["new_chat_member"] = {
+            "status": "administrator",
+            "user": self.bot.to_dict(),
+            "can_be_edited": False,
+            "is_anonymous": False,
+            "can_manage_chat": True,
+            "can_delete_messages": True,
+            "can_manage_video_chats": False,
+            "can_restrict_members": False,
+            "can_promote_members": False,
+            "can_change_info": False,
+            "can_invite_users": True,
+        }
+        return self.push(
+            {"update_id": next(self._update_ids), "my_chat_member": change}, checked=False
+        )
+
     def private_chat(self, user: User) -> Chat:
         return Chat(user.id, Chat.PRIVATE, first_name=user.first_name, username=user.username)
 
@@ -506,11 +534,12 @@ class FakeTelegram:
         ids = self._message_ids.setdefault(chat_id, itertools.count(1))
         return next(ids)
 
-    def push(self, update: Update | dict[str, Any]) -> int:
-        """Queue an update for getUpdates; returns its update_id."""
+    def push(self, update: Update | dict[str, Any], *, checked: bool = True) -> int:
+        """Queue an update for getUpdates; returns its update_id. ``checked=False``
+        queues it even if PTB cannot read it (an older or newer Bot API server's)."""
         data = update.to_dict() if isinstance(update, Update) else dict(update)
-        # Check PTB can read it back (an unparsable update would be refetched forever).
-        Update.de_json(data, None)
+        if checked:  # PTB can read it back (the bot must skip one it cannot)
+            Update.de_json(data, None)
         self._updates.append(data)
         self._schedule_notify()
         return int(data["update_id"])
@@ -603,6 +632,20 @@ class FakeTelegram:
             raise AssertionError(f"{user.first_name} sees no button {label!r}")
         if shown[0].get("one_time_keyboard"):
             self.keyboards.pop(user.id, None)
+        return self.send_text(self.private_chat(user), user, label)
+
+    def kept_labels(self, user: User) -> list[str]:
+        """The buttons of the reply keyboard ``user``'s client keeps (shown or hidden by
+        a press, not removed), row by row."""
+        markup = self.kept_keyboards.get(user.id)
+        rows = markup["keyboard"] if markup is not None else []
+        return [b["text"] if isinstance(b, dict) else str(b) for row in rows for b in row]
+
+    def press_kept_key(self, user: User, label: str) -> int:
+        """``user`` opens the keyboard their client keeps and presses ``label`` (its text
+        sent as their message). Fails if no such button is kept."""
+        if label not in self.kept_labels(user):
+            raise AssertionError(f"{user.first_name} keeps no button {label!r}")
         return self.send_text(self.private_chat(user), user, label)
 
     def press(self, user: User, message: dict[str, Any] | Message, data: str) -> str:
@@ -911,8 +954,10 @@ class FakeTelegram:
             data["reply_markup"] = markup  # a Message names only an inline keyboard
         elif isinstance(markup, dict) and "keyboard" in markup:
             self.keyboards[chat.id] = (markup, message_id)
+            self.kept_keyboards[chat.id] = markup
         elif isinstance(markup, dict) and markup.get("remove_keyboard"):
             self.keyboards.pop(chat.id, None)
+            self.kept_keyboards.pop(chat.id, None)
         stored = _Stored(chat.id, message_id, data)
         stored.fingerprint = self._fingerprint(data)
         self.messages[(chat.id, message_id)] = stored
@@ -1397,7 +1442,11 @@ class TelegramWorld:
                 if not labels:
                     continue
                 mark = await self.play(user, choose(labels))
-                answers = [c for c in self.fake.calls[mark:] if c.method == "sendMessage"]
+                answers = [  # a silent line removing a finished table's keyboard aside
+                    c
+                    for c in self.fake.calls[mark:]
+                    if c.method == "sendMessage" and not c.params.get("disable_notification")
+                ]
                 assert [c for c in answers if c.chat_id == user.id] == [], answers
                 presses += 1
                 pressed = True

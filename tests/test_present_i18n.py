@@ -185,3 +185,14 @@ def test_an_unknown_phrase_is_answered_with_the_phrase_names_of_the_players_lang
     )
     spanish = refusal_text("unknown_emote", params, "es")
     assert "buena, gracias, rapido, ups, jaja, pensando, capicua, hola" in spanish
+
+
+def test_names_with_right_to_left_letters_or_direction_controls_are_isolated_others_kept() -> None:
+    from bot.present.i18n import isolate, translator
+
+    assert isolate("שרה") == "\u2068שרה\u2069"
+    assert isolate("Ana\u202e") == "\u2068Ana\u202e\u2069"  # an override ends inside
+    assert isolate("Ana 😀 2") == "Ana 😀 2"
+    _ = translator("es")
+    assert _("{name}: {emote}", name="محمد", emote="Hola") == "\u2068محمد\u2069: Hola"
+    assert _("{n} {name}", n="محمد", name="Ana") == "محمد Ana"  # only the name parameters

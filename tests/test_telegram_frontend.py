@@ -33,9 +33,11 @@ async def test_one_human_and_three_robots_play_a_whole_match_through_buttons() -
         await world.settle()
 
         assert presses >= 7  # at least one hand's worth of Ana's own moves
-        # A move is a reply-keyboard press: nothing to answer, nothing said back to Ana.
+        # A move is a reply-keyboard press: nothing to answer, nothing said back to Ana;
+        # at the end, one silent line takes her turn keyboard away.
         assert world.fake.calls_to("answerCallbackQuery") == []
-        assert world.fake.calls_to("sendMessage", chat_id=ana.id) == []
+        said = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=ana.id)]
+        assert said == ["La mesa 1 terminó: ya no hay jugadas allí."]
         # One board photo, edited in place, plus the match result photo.
         photos = world.fake.calls_to("sendPhoto", chat_id=GROUP)
         assert len(photos) == 2
@@ -99,7 +101,7 @@ async def test_stale_foreign_repeated_and_forged_presses_are_refused_and_change_
         mark = await world.command(world.fake.private_chat(eve), eve, label)
         await world.settle()
         (foreign,) = [c for c in world.fake.calls[mark:] if c.chat_id == eve.id]
-        assert foreign.params["text"] == "No te toca."
+        assert foreign.params["text"] == "Ahora no tienes mesa: no te espera ninguna jugada."
         assert foreign.params["reply_markup"] == {"remove_keyboard": True}
         # Forged and stale callback data (the inline route of a move) are refused too.
         forged = await world.press(ana, board, "dm1:m:" + table_id + ":1:1:99")
@@ -840,10 +842,13 @@ async def test_private_messages_are_one_per_own_turn_never_edited_nor_deleted() 
         await world.settle()
 
         # Besides the probe made when she sat down, only her turns: no dealt hand (her
-        # turn's message shows it a few seconds later), nothing edited or deleted.
+        # turn's message shows it a few seconds later), nothing edited or deleted; at the
+        # end one silent line that takes her turn keyboard away.
         private = [c for c in world.fake.calls if c.chat_id == ana.id]
         assert [c.method for c in private].count("sendChatAction") == 1
-        turns = [c for c in private if c.method != "sendChatAction"]
+        *turns, last = [c for c in private if c.method != "sendChatAction"]
+        assert last.params["reply_markup"] == {"remove_keyboard": True}
+        assert last.params["disable_notification"] is True
         assert {c.method for c in turns} == {"sendPhoto"}
         assert len(turns) == presses  # one notification per own turn, each one pressed
         for call in turns:
@@ -1205,3 +1210,84 @@ async def test_a_new_hands_deal_is_drawn_with_the_openers_tile_or_alone_when_the
         assert f"Le toca a {opener.first_name}" in dealt
         await world.play(opener, world.move_labels(opener)[0])
         assert "Última jugada: " + opener.first_name in _board_captions(world, mark)[-1]
+
+
+async def test_an_anonymous_admins_jugar_is_told_to_write_as_themselves_and_seats_nobody() -> None:
+    async with TelegramWorld() as world:
+        group = world.fake.add_group(GROUP, "Dominó")
+        for text in ("/jugar", "/saldo"):
+            mark = len(world.fake.calls)
+            world.fake.anonymous_admin_says(group, text)
+            await world.settle()
+            (answer,) = [c for c in world.fake.calls[mark:] if c.method == "sendMessage"]
+            assert answer.chat_id == GROUP
+            assert answer.params["text"] == (
+                "Escribes como el grupo (administrador anónimo), así que no sé quién eres. "
+                "Para jugar, escribe como tú mismo."
+            )
+        assert world.manager.tables() == []
+
+
+async def test_an_unknown_private_command_is_answered_with_the_help() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        answer = await world.reply_to(world.fake.private_chat(ana), ana, "/foo bar")
+        text = answer.params["text"]
+        assert text.startswith("No conozco /foo.\n\nDominó de cuatro, por parejas.")
+        assert "/jugar" in text
+
+
+async def test_a_forged_analysis_button_naming_no_table_says_it_does_not_exist() -> None:
+    from bot.telegram.links import encode_analysis
+
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        await world.table_with_robots(ana, group)
+        board = world.fake.calls_to("sendPhoto", chat_id=GROUP)[0].result
+        answer = await world.press(ana, board, encode_analysis("nosuchtable"))
+        assert answer.params["text"] == "Esa mesa no existe."
+        assert answer.params["show_alert"] is True
+
+
+async def test_a_right_to_left_name_is_isolated_so_the_sentence_keeps_its_order() -> None:
+    async with TelegramWorld() as world:
+        mohamed = world.fake.add_user(1001, "محمد")
+        ana = world.fake.add_user(1002, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        arabic = await world.reply_to(group, mohamed, "/saldo")
+        latin = await world.reply_to(group, ana, "/saldo")
+        assert arabic.params["text"] == "\u2068محمد\u2069, tu saldo: $1000"
+        assert latin.params["text"] == "Ana, tu saldo: $1000"
+
+
+async def test_a_player_whose_private_chat_is_closed_is_pinged_in_the_group_on_every_turn() -> None:
+    async with TelegramWorld(missed_turns_limit=99) as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        await world.table_with_robots(ana, group, "/mesa meta=50")
+        world.fake.started.discard(ana.id)  # Ana blocked the bot after sitting down
+        refused = []
+        for _ in range(400):
+            refused = [c for c in world.fake.calls_to("sendPhoto", chat_id=ana.id) if not c.ok]
+            if len(refused) >= 3:
+                break
+            when = world.clock.next_deadline()
+            assert when is not None
+            await world.clock.advance(max(0.0, when - world.clock.now()))
+            await world.settle()
+        assert len(refused) == 3  # three of her turns could not be sent to her
+        said = [
+            c
+            for c in world.fake.calls_to("sendMessage", chat_id=GROUP)
+            if "Ana" in c.params["text"] and "chat privado" in c.params["text"]
+        ]
+        # The first time the warning with the link; every later turn one short line.
+        assert [bool(c.buttons()) for c in said] == [True, False, False]
+        for ping in said[1:]:
+            assert ping.params["text"] == (
+                "Ana, te toca: abre nuestro chat privado para ver tus fichas."
+            )
+            (mention,) = ping.params["entities"]
+            assert mention["type"] == "text_mention" and mention["user"]["id"] == ana.id
+            assert (mention["offset"], mention["length"]) == (0, 3)

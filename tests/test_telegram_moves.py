@@ -62,7 +62,7 @@ async def test_private_chat_that_names_no_move_is_left_alone_when_no_turn_waits(
         assert _said(world, ana, mark) == []
         mark = await world.command(chat, ana, "6-4")  # a move, but no table: told so
         await world.settle()
-        assert _said(world, ana, mark) == ["No te toca."]
+        assert _said(world, ana, mark) == ["Ahora no tienes mesa: no te espera ninguna jugada."]
 
 
 async def test_a_text_that_names_no_move_during_her_turn_gets_how_to_move_and_her_keyboard() -> (
@@ -147,3 +147,47 @@ async def test_a_player_with_turns_at_two_tables_says_where_and_an_unplaced_move
         assert _said(world, ana, mark) == []
         numbers[there] += 1
         assert {t: world.manager.table_state(t).move_number for t in (one, two)} == numbers
+
+
+async def test_the_turn_keyboard_goes_when_the_match_ends_and_a_kept_button_says_why() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await world.table_with_robots(ana, group, "/mesa meta=50")
+        await world.until_turn(ana)
+        old_label = world.move_labels(ana)[0]
+        await world.play_out(table_id, {0: ana})
+        await world.settle()
+
+        assert world.manager.tables() == []
+        assert world.fake.kept_labels(ana) == []  # nothing left under her text field
+        (gone,) = [
+            c
+            for c in world.fake.calls_to("sendMessage", chat_id=ana.id)
+            if c.params.get("reply_markup") == {"remove_keyboard": True}
+        ]
+        assert gone.params["text"] == "La mesa 1 terminó: ya no hay jugadas allí."
+        assert gone.params["disable_notification"] is True
+        # A button pressed anyway (an old keyboard, typed again): why, and none given back.
+        mark = await world.command(world.fake.private_chat(ana), ana, old_label)
+        await world.settle()
+        assert _said(world, ana, mark) == ["Tu mesa terminó: ya no hay jugadas."]
+
+
+async def test_the_turn_keyboard_goes_when_the_player_leaves_during_her_turn() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        await world.table_with_robots(ana, group)
+        await world.until_turn(ana)
+        label = world.move_labels(ana)[0]
+        assert world.fake.kept_labels(ana) != []
+        await world.command(group, ana, "/levantarse")
+        await world.settle()
+
+        assert world.fake.kept_labels(ana) == []
+        texts = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=ana.id)]
+        assert "Te levantaste de la mesa 1: allí no te espera ninguna jugada." in texts
+        mark = await world.command(world.fake.private_chat(ana), ana, label)
+        await world.settle()
+        assert _said(world, ana, mark) == ["Te levantaste de tu mesa: no te espera ninguna jugada."]

@@ -137,7 +137,7 @@ async def test_top_sends_the_rating_picture_with_the_players_in_its_caption(
 
 
 @pytest.mark.asyncio(loop_scope="module")
-async def test_the_season_and_global_switches_edit_the_same_message(
+async def test_the_season_and_global_switches_of_the_asker_edit_the_same_message(
     played_once: tuple[TelegramWorld, list[User]],
 ) -> None:
     world, users = played_once
@@ -156,7 +156,7 @@ async def test_the_season_and_global_switches_edit_the_same_message(
 
     mark = len(world.fake.calls)
     stored = world.fake.message(GROUP, message_id)
-    await world.press(users[2], stored, _button(stored, "Global"))
+    await world.press(users[0], stored, _button(stored, "Global"))
     everyone = await world.fake.wait_for("editMessageMedia", after=mark)
     _keep(world, everyone, "top-season-global")
     assert everyone.params["message_id"] == message_id
@@ -343,7 +343,26 @@ async def test_a_past_season_is_shown_by_its_key_or_as_the_previous_one() -> Non
         answer = await world.fake.wait_for("sendMessage", lambda c: c.chat_id == GROUP, after=mark)
         assert answer.params["text"] == (
             f"Aquí no hay temporada 2019-01. Temporadas jugadas: {played}. "
-            "Prueba /top temporada anterior."
+            f"Prueba /top temporada {played}."
+        )
+
+
+async def test_an_english_group_asking_for_a_previous_season_that_is_not_there_is_told_in_english() -> (
+    None
+):
+    async with TelegramWorld() as world:
+        boss = world.fake.add_user(1001, "Boss", language_code="en")
+        group = world.fake.add_group(GROUP, "Dominoes", admins={1001})
+        await world.reply_to(group, boss, "/config idioma=en")
+        for words in ("/top season previous", "/top temporada anterior"):
+            answer = await world.reply_to(group, boss, words)
+            assert answer.params["text"] == (
+                "There is no earlier season here yet. /top season shows this one."
+            )
+        spanish = world.fake.add_group(GROUP - 1, "Dominó")
+        answer = await world.reply_to(spanish, boss, "/top temporada anterior")
+        assert answer.params["text"] == (
+            "Aquí todavía no hay una temporada anterior. /top temporada muestra la actual."
         )
 
 
@@ -434,3 +453,47 @@ async def test_the_analysis_button_asks_a_player_it_cannot_write_to_to_open_the_
         sent = [c for c in world.fake.calls[mark:] if c.method in ("sendPhoto", "sendMessage")]
         assert [c for c in sent if c.chat_id == ana.id] == []
     search.shutdown()
+
+
+async def test_perfil_at_username_without_a_mention_entity_finds_a_player_seen_before() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(3000, "Ana")
+        caro = world.fake.add_user(3002, "Caro", username="caro_d")
+        group = world.fake.add_group(GROUP, "Club Dominó")
+        await world.reply_to(group, caro, "/saldo")  # the bot sees @caro_d
+        mark = await world.command(group, ana, "/perfil @Caro_D")  # no entity with it
+        photo = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
+
+        assert (photo.caption() or "").startswith("Caro — ")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_switch_pressed_by_another_member_sends_them_the_list_and_leaves_the_groups(
+    played_once: tuple[TelegramWorld, list[User]],
+) -> None:
+    world, users = played_once
+    photo = await _top(world, users[0])
+    message_id = photo.result["message_id"]
+    before = world.fake.message(GROUP, message_id)
+
+    mark = len(world.fake.calls)
+    answer = await world.press(users[2], photo.result, _button(photo, "Temporada"))
+    mine = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == users[2].id, after=mark)
+    await world.settle()
+
+    assert not answer.params.get("show_alert")
+    assert (mine.caption() or "").startswith("Temporada ")
+    assert world.fake.message(GROUP, message_id) == before
+    assert [c.method for c in world.fake.calls[mark:] if c.chat_id == GROUP] == []
+    # Without a private chat, the list comes as a new reply in the group instead.
+    world.fake.started.discard(users[3].id)
+    try:
+        mark = len(world.fake.calls)
+        await world.press(users[3], photo.result, _button(photo, "Saldo"))
+        reply = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
+        await world.settle()
+        assert (reply.caption() or "").startswith("Saldo · Club Dominó")
+        assert reply.params["reply_parameters"]["message_id"] == message_id
+        assert world.fake.message(GROUP, message_id) == before
+    finally:
+        world.fake.started.add(users[3].id)  # the module's world is shared

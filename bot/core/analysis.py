@@ -161,7 +161,9 @@ class Analyst:
         core = self.core
         if table_id is not None and table_id not in core.tables:
             ended = core.ended.get(table_id)
-            if ended is None or ended.match is None:
+            if ended is None:  # never existed (a forged id), or forgotten: not "it ended"
+                raise Refused(RefusalReason.TABLE_GONE, table_id, unknown=1)
+            if ended.match is None:
                 raise Refused(RefusalReason.TABLE_GONE, table_id)
             seat = next(
                 (i for i, s in enumerate(ended.seats) if s.player is not None

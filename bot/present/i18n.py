@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +30,7 @@ __all__ = [
     "LOCALES_DIR",
     "Translator",
     "emote_label",
+    "isolate",
     "language_of",
     "level_label",
     "refusal_text",
@@ -106,6 +108,28 @@ def _catalog(language: str, domain: str) -> _Catalog:
     return _Catalog(out, plurals, rule)
 
 
+FSI, PDI = "\u2068", "\u2069"
+"""Unicode's first-strong isolate and its end (UAX #9): text between them is laid out on
+its own, in its own direction, and moves nothing around it."""
+
+_BIDI_ACTIVE = frozenset({"R", "AL", "RLE", "RLO", "LRE", "LRO", "PDF", "RLI", "LRI", "FSI", "PDI"})
+
+NAME_PARAMS = frozenset({"name", "who", "team", "names", "members", "group"})
+"""The catalog parameters that carry a name a person chose (a player, a partnership, a
+group's title): :func:`_format` passes each through :func:`isolate`."""
+
+
+def isolate(name: str) -> str:
+    """``name`` between bidi isolates (U+2068 … U+2069) when it holds right-to-left
+    letters or direction controls, so an Arabic or Hebrew name keeps the sentence's
+    colon and words where they belong; any other name unchanged (nothing to move).
+    The one home for names put into sentences (every catalog ``{name}``, ``{who}``...).
+    """
+    if any(unicodedata.bidirectional(ch) in _BIDI_ACTIVE for ch in name):
+        return FSI + name + PDI
+    return name
+
+
 class _Format(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
@@ -141,6 +165,11 @@ class Translator:
 def _format(msgid: str, text: str, params: Mapping[str, Any]) -> str:
     if not params:
         return text
+    if not NAME_PARAMS.isdisjoint(params):
+        params = {
+            k: isolate(v) if k in NAME_PARAMS and isinstance(v, str) else v
+            for k, v in params.items()
+        }
     try:
         return text.format_map(_Format(params))
     except (ValueError, IndexError):  # a broken translation must not break a table

@@ -27,13 +27,20 @@ import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from telegram import InlineKeyboardMarkup, InputMediaPhoto, ReplyKeyboardMarkup, ReplyKeyboardRemove
+from telegram import (
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    MessageEntity,
+    ReplyKeyboardMarkup,
+    ReplyKeyboardRemove,
+    User,
+)
 from telegram.error import ChatMigrated, Forbidden, TelegramError
 
 import bot.core as p
 from bot.core.bus import JsonValue
 from bot.present.facts import board_facts, hand_facts, table_facts
-from bot.present.i18n import language_of
+from bot.present.i18n import isolate, language_of
 from bot.present.screens import board_caption, board_text, hand_caption
 from bot.telegram.keyboards import board_keyboard, hand_keyboard, link_keyboard, turn_keyboard
 from bot.telegram.links import JoinLink
@@ -446,6 +453,8 @@ class Drawing:
             if not slot.warned and board is not None:
                 slot.warned = True
                 await self._warn_unreachable(event, board)
+            elif turn and board is not None:  # every later turn of theirs: a short ping
+                self._ping_unreachable(event, board)
             return
         except TelegramError:
             s.stats.failures += 1
@@ -454,6 +463,8 @@ class Drawing:
             self._private_done(user_id)
         s.stats.hand_sends += 1
         s.reachable.add(user_id)
+        if turn:
+            s.keyboards.add(user_id)  # kept by their client until removed
         slot.shown = shown
         await self._note_hand(key, slot)
 
@@ -519,6 +530,36 @@ class Drawing:
             ),
             link_keyboard(url, board.language),
         )
+
+    def _ping_unreachable(self, event: p.YourTiles, board: Board) -> None:
+        """One short line in the group naming (and notifying) a player whose turn it is
+        while their private chat stays closed (after :meth:`_warn_unreachable`)."""
+        name = isolate(event.to.display_name)
+        text = self.s.t(board.language)(
+            "{name}, it is your turn: open our private chat to see your tiles.",
+            name=event.to.display_name,
+        )
+        thread = board.thread_id
+        chat = p.ChatRef(PLATFORM, str(board.chat_id), thread_id=str(thread) if thread else None)
+        start = text.find(name)
+        mention = (
+            [
+                MessageEntity(
+                    MessageEntity.TEXT_MENTION,
+                    _utf16(text[:start]),
+                    _utf16(name),
+                    user=User(int(event.to.user_id), event.to.display_name, is_bot=False),
+                )
+            ]
+            if start >= 0
+            else None
+        )
+        self.s.group_text(chat, text, entities=mention)
+
+
+def _utf16(text: str) -> int:
+    """The length of ``text`` in UTF-16 code units (how Telegram counts entity offsets)."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 def _fresh_deal(board: Board) -> bool:

@@ -9,6 +9,7 @@ edit. No rule, score or money is decided here. Its parts, sharing one
 * :mod:`bot.telegram.handlers`: the slash commands.
 * :mod:`bot.telegram.callbacks`: button presses and the admins' /config menu.
 * :mod:`bot.telegram.moves`: moves sent as private messages (a turn keyboard's button).
+* :mod:`bot.telegram.reading`: getUpdates that skips an update PTB cannot parse.
 * :mod:`bot.telegram.chats`: a group's own life (the bot added or removed, the group
   upgraded to a supergroup).
 * :mod:`bot.telegram.port`: the core's events as messages.
@@ -58,6 +59,7 @@ from bot.telegram.drawing import BOARD_SPACING, PRIVATE_GAP, Drawing
 from bot.telegram.handlers import Commands
 from bot.telegram.moves import Moves
 from bot.telegram.port import TelegramPort
+from bot.telegram.reading import ReadingBot
 from bot.telegram.sender import rate_limiter as default_rate_limiter
 from bot.telegram.sender import send
 from bot.telegram.shared import BOARD_NOTE, PLATFORM, Board, Hand, Shared, Stats
@@ -120,18 +122,21 @@ class TelegramFrontEnd:
         self.clock: p.Clock | None = clock if clock is not None else getattr(manager, "clock", None)
         self.language = language_of(language)
         self.poll_timeout = poll_timeout
-        builder = (
-            Application.builder()
-            .token(token)
-            .rate_limiter(rate_limiter if rate_limiter is not None else default_rate_limiter())
-            .concurrent_updates(64)
+        # PTB's own bot, except that an update it cannot parse is skipped, not fetched
+        # again for ever (bot.telegram.reading); the requests as PTB's builder makes them.
+        reader = ReadingBot(
+            token,
+            base_url=base_url or "https://api.telegram.org/bot",
+            base_file_url=base_file_url or "https://api.telegram.org/file/bot",
+            request=HTTPXRequest(connection_pool_size=256),
+            get_updates_request=(
+                HTTPXRequest(connection_pool_size=1)
+                if before_poll is None
+                else _GatedRequest(before_poll)
+            ),
+            rate_limiter=rate_limiter if rate_limiter is not None else default_rate_limiter(),
         )
-        if base_url:
-            builder = builder.base_url(base_url)
-        if base_file_url:
-            builder = builder.base_file_url(base_file_url)
-        if before_poll is not None:
-            builder = builder.get_updates_request(_GatedRequest(before_poll))
+        builder = Application.builder().bot(reader).concurrent_updates(64)
         self.application: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         self.shared = Shared(
             self.application, manager, self.clock, self.language, links=links, webapp=webapp
@@ -260,6 +265,9 @@ class TelegramFrontEnd:
         for spec in COMMANDS:
             handler = self.commands.handler(spec.key)
             app.add_handler(CommandHandler(list(spec.names), handler, filters=not_edited))
+        # Any other command in a private chat: the help (a group's are for other bots too).
+        private_command = filters.ChatType.PRIVATE & filters.COMMAND & not_edited
+        app.add_handler(MessageHandler(private_command, self.commands.unknown))
         app.add_handler(CallbackQueryHandler(self.callbacks.on_callback))
         private_text = filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND & not_edited
         app.add_handler(MessageHandler(private_text, self.moves.on_text))

@@ -23,7 +23,7 @@ from telegram.ext import ContextTypes
 import bot.core as p
 from bot.present.i18n import Translator, language_of
 from bot.present.labels import rules_text
-from bot.present.standings import ranking_from_input, season_from_input
+from bot.present.standings import PREVIOUS_WORDS, ranking_from_input, season_from_input
 from bot.present.texts import confirmation, refused
 from bot.telegram.commands import read_table_args
 from bot.telegram.drawing import Drawing
@@ -76,12 +76,14 @@ class Said:
 
 
 def said(
-    *, anyone: bool = False, group: bool = False
+    *, anyone: bool = False, group: bool = False, person: bool = True
 ) -> Callable[[Callable[[Commands, Said], Awaitable[None]]], Callable[[Commands], Handler]]:
     """Turn ``handler(self, said)`` into a PTB handler factory.
 
     ``anyone``: also run when Telegram names no author; ``group``: in a private chat,
-    answer that the command works in groups only.
+    answer that the command works in groups only; ``person``: the command is about its
+    author (a seat, a balance), so a message sent as a chat (an anonymous administrator
+    writing as the group, a linked channel) is told to write as themselves.
     """
 
     def wrap(
@@ -104,6 +106,15 @@ def said(
                 chat = self.s.chat_ref(message)
                 if chat is not None:  # a group message speaks the group's language
                     language = (await self.s.manager.chat_rules(chat)).language
+                if person and not anyone and message.sender_chat is not None:
+                    # Telegram names @GroupAnonymousBot ("Group"): nobody to seat or pay.
+                    _ = self.s.t(language)
+                    text = _(
+                        "You are writing as the group (an anonymous administrator), so I "
+                        "cannot tell who you are. To play, write as yourself."
+                    )
+                    self.s.spawn(self._reply_later(message, text))
+                    return
                 await handler(
                     self, Said(message, user, player, chat, list(context.args or []), language)
                 )
@@ -265,16 +276,17 @@ class Commands:
             )
             if season is None:
                 _ = self.s.t(said.language)
-                names = ", ".join(played[:6]) or "—"
-                await self.s.reply(
-                    said.message,
-                    _(
-                        "No season {word} here. Seasons played: {seasons}. Try /top temporada "
-                        "anterior.",
+                if not played or said.args[1].strip().lower() in PREVIOUS_WORDS:
+                    text = _("There is no earlier season here yet. /top season shows this one.")
+                else:  # a season named that was not played: one that was, as an example
+                    text = _(
+                        "There is no season {word} here. Seasons played: {seasons}. Try /top "
+                        "season {example}.",
                         word=_echo(said.args[1:2]),
-                        seasons=names,
-                    ),
-                )
+                        seasons=", ".join(played[:6]),
+                        example=played[0],
+                    )
+                await self.s.reply(said.message, text)
                 return
         screen = await self.lists.top_screen(
             ranking,
@@ -284,7 +296,9 @@ class Commands:
             language=said.language,
             season=season,
         )
-        await self.lists.reply(said.message, screen)
+        sent = await self.lists.reply(said.message, screen)
+        if sent is not None and said.user is not None:
+            self.s.list_asked(sent.chat.id, sent.message_id, said.user.id)
 
     @said()
     async def analysis(self, said: Said) -> None:
@@ -337,7 +351,11 @@ class Commands:
         if replied is not None and replied.from_user and not replied.from_user.is_bot:
             self.s.seen(replied.from_user)
             return replied.from_user, None
-        if said.args:  # a name typed without a mention: it cannot be looked up
+        if said.args:  # typed without a mention entity: an @username seen is known
+            word = said.args[0]
+            known = self.s.usernames.get(word.lstrip("@").lower()) if word.startswith("@") else None
+            if known is not None:
+                return known, None
             return said.author, " ".join(said.args)
         return said.author, None
 
@@ -352,7 +370,7 @@ class Commands:
             text += "\n" + _("The admins have not chosen rules: these are the defaults (/config).")
         await self.s.reply(said.message, text)
 
-    @said(group=True)
+    @said(group=True, person=False)
     async def close(self, said: Said) -> None:
         """/cerrar [N], /close [N]: admins close a stuck table of this group now, the one
         in this topic or table N; every stake is refunded and the board says so."""
@@ -364,7 +382,7 @@ class Commands:
         label = said.args[0].lstrip("#") if said.args else None
         await self._run(said, p.CloseTable(said.by, said.group, label=label, is_admin=True))
 
-    @said(group=True)
+    @said(group=True, person=False)
     async def config(self, said: Said) -> None:
         """/config: admins choose the chat's preset and single options (menu or words).
 
@@ -439,6 +457,18 @@ class Commands:
     async def help(self, said: Said) -> None:
         """/ayuda, /help: how to play."""
         await self.s.reply(said.message, help_text(said.language))
+
+    async def unknown(self, update: Update, context: Context) -> None:
+        """A command the bot does not have, in a private chat: say so, then the help."""
+        message, user = update.effective_message, update.effective_user
+        if message is None or not message.text:
+            return
+        self.s.seen(user)
+        language = language_of(user.language_code if user else None)
+        _ = self.s.t(language)
+        word = message.text.split(maxsplit=1)[0][:ECHO_LIMIT]
+        text = _("I do not know {command}.", command=word) + "\n\n" + help_text(language)
+        await self.s.reply(message, text)
 
     @said()
     async def start(self, said: Said) -> None:

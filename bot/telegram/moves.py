@@ -7,7 +7,9 @@ each of their tables, so nothing is remembered here and a restart changes nothin
 the matching move's payload goes to the core as ``PressButton``, which checks it like
 any button. A move needs no answer (the keyboard hides itself, the board shows the
 move); only a text that cannot be played is answered, in the player's private chat.
-Other private chat (no move named, no turn waiting) is left alone.
+Other private chat (no move named, no turn waiting) is left alone. A move typed or
+pressed by a player with no table (a turn keyboard kept after its table ended or they
+left) is told why, and the keyboard removed.
 """
 
 from __future__ import annotations
@@ -49,6 +51,20 @@ class Moves:
                     turns.append((event, place))
         return turns
 
+    def _no_seat_to_play(self, player: p.PlayerRef) -> bool:
+        """Whether ``player`` plays no seat now: no table, or they left and a robot plays
+        for them at each."""
+        tables = self.s.manager.tables_of(player)
+        if tables and self.s.farewells.get(int(player.user_id)) != "left":
+            return False
+        for table_id in tables:
+            state = self.s.manager.table_state(table_id)
+            seats = state.seats if state is not None else ()
+            mine = [i for i in seats if i.player is not None and i.player.key == player.key]
+            if not mine or not all(i.away for i in mine):
+                return False
+        return True
+
     async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A private message: the move it names is played, or the player told why not
         (in the background, so the front end's ``idle`` waits for it)."""
@@ -83,6 +99,10 @@ class Moves:
                 "Choose your move with the buttons, or type it: 6-4, 6-4 izq., paso."
             )
             await self._say(player, user.id, hint, turns)
+            return
+        if not turns and self._no_seat_to_play(player):
+            # a turn keyboard kept after its table: why no move waits, and it goes
+            await self._say(player, user.id, self.s.farewell(user.id, player.language), [])
             return
         if not turns:
             reason, params = RefusalReason.NOT_YOUR_TURN, {}

@@ -18,7 +18,7 @@ from telegram.error import TelegramError
 
 import bot.core as p
 from bot.present.facts import table_facts
-from bot.present.i18n import emote_label
+from bot.present.i18n import emote_label, isolate
 from bot.present.labels import LANGUAGE_LABELS, rules_text
 from bot.present.screens import hand_ended_text, match_ended_caption
 from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text, refused
@@ -66,7 +66,8 @@ class TelegramPort:
             board = s.boards.get(event.table_id)
             if board is not None and board.event is not None:
                 label = emote_label(event.name, board.language)
-                board.emote = (f"{event.player.display_name}: {label}", s.now() + EMOTE_SECONDS)
+                who = isolate(event.player.display_name)
+                board.emote = (f"{who}: {label}", s.now() + EMOTE_SECONDS)
                 drawing.board(event.table_id)
         elif isinstance(event, p.HandEnded):
             board = s.boards.get(event.table_id)
@@ -98,6 +99,11 @@ class TelegramPort:
                         done = None if s.manager.tables_of(human) else ReplyKeyboardRemove()
                         text = closed_text(event, human.language)
                         await s.private_text(int(human.user_id), text, done)
+            # Nobody has a turn coming at it: a turn keyboard left from it goes.
+            why = "left" if event.reason is p.CloseReason.NO_HUMANS else "ended"
+            for human in event.humans:
+                if not self._elsewhere(human, event.table_id):
+                    await s.no_turn_coming(human, why, event.label)
         elif isinstance(event, p.ChatRulesChanged):
             s.group_text(event.chat, self._rules_changed(event))
         elif isinstance(event, p.SeasonEnded):
@@ -182,8 +188,15 @@ class TelegramPort:
             link_keyboard(url, event.chat.language),
         )
 
+    def _elsewhere(self, player: p.PlayerRef, table_id: str) -> bool:
+        """Whether ``player`` sits at a live table other than ``table_id``."""
+        return any(t != table_id for t in self.s.manager.tables_of(player))
+
     async def _seat_taken(self, event: p.SeatTakenByRobot) -> None:
         s = self.s
+        if event.reason is p.AwayReason.LEFT and not self._elsewhere(event.player, event.table_id):
+            board = s.boards.get(event.table_id)
+            await s.no_turn_coming(event.player, "left", board.label if board else "")
         _ = s.t(event.chat.language)
         minutes = max(1, round((event.back_by - s.now()) / 60))
         s.group_text(

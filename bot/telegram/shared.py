@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -21,6 +21,7 @@ from telegram import (
     InlineKeyboardMarkup,
     MaybeInaccessibleMessage,
     Message,
+    MessageEntity,
     ReplyKeyboardMarkup,
     ReplyKeyboardRemove,
     User,
@@ -148,6 +149,14 @@ class Shared:
         self.no_photos: set[int] = set()  # groups whose admins were told photos are refused
         self.gone: set[int] = set()  # groups the bot can no longer use (removed from them)
         self.usernames: dict[str, User] = {}  # lower-case @username -> the user, newest last
+        # players whose client keeps a turn keyboard (a one-time keyboard is only hidden
+        # by a press: it can be opened again until a ReplyKeyboardRemove)
+        self.keyboards: set[int] = set()
+        # a group's /top list (chat, message) -> who asked for it: only they switch it in
+        # place, anyone else gets the list they switch to for themselves
+        self.lists_asked: dict[tuple[int, int], int] = {}
+        # player -> why their last table is no more for them ("ended", "left"), newest last
+        self.farewells: dict[int, str] = {}
         # follows a group that became a supergroup (set by bot.telegram.chats)
         self.on_migrated: Callable[[int, int], Awaitable[None]] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
@@ -260,13 +269,19 @@ class Shared:
             return None
 
     def group_text(
-        self, chat: p.ChatRef, text: str, markup: InlineKeyboardMarkup | None = None
+        self,
+        chat: p.ChatRef,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        entities: Sequence[MessageEntity] | None = None,
     ) -> None:
         """Queue a message to a group: sent by the chat's own worker, in order, so its flood
-        limit never holds up a player's private messages or the table's events."""
+        limit never holds up a player's private messages or the table's events.
+        ``entities``: Telegram's entities of ``text`` (a mention that notifies)."""
         if self.chat_id(chat) in self.gone:
             return
-        self.to_group(chat, lambda: self._send_group_text(chat, text, markup))
+        self.to_group(chat, lambda: self._send_group_text(chat, text, markup, entities))
 
     def to_group(self, chat: p.ChatRef, job: Callable[[], Awaitable[None]]) -> None:
         self.group_jobs.put(self.chat_id(chat), job)
@@ -314,14 +329,18 @@ class Shared:
             await self.on_migrated(old, new)
 
     async def _send_group_text(
-        self, chat: p.ChatRef, text: str, markup: InlineKeyboardMarkup | None = None
+        self,
+        chat: p.ChatRef,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        entities: Sequence[MessageEntity] | None = None,
     ) -> None:
         thread = int(chat.thread_id) if chat.thread_id else None
         try:
             await self.to_chat(
                 chat,
                 lambda chat_id: self.bot.send_message(
-                    chat_id, text, reply_markup=markup, message_thread_id=thread
+                    chat_id, text, reply_markup=markup, message_thread_id=thread, entities=entities
                 ),
             )
         except TelegramError as error:
@@ -335,11 +354,17 @@ class Shared:
         user_id: int,
         text: str,
         markup: InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove | None = None,
+        *,
+        silent: bool = False,
     ) -> bool:
-        """Send ``text`` to a player's private chat; False when it could not be (they
-        blocked the bot, or Telegram failed: logged)."""
+        """Send ``text`` to a player's private chat (``silent``: without a notification);
+        False when it could not be (they blocked the bot, or Telegram failed: logged)."""
         try:
-            await send(lambda: self.bot.send_message(user_id, text, reply_markup=markup))
+            await send(
+                lambda: self.bot.send_message(
+                    user_id, text, reply_markup=markup, disable_notification=silent or None
+                )
+            )
         except Forbidden:
             self.reachable.discard(user_id)
             return False
@@ -348,7 +373,51 @@ class Shared:
             log.warning("could not write to user %s", user_id, exc_info=True)
             return False
         self.reachable.add(user_id)
+        if isinstance(markup, ReplyKeyboardRemove):
+            self.keyboards.discard(user_id)
+        elif isinstance(markup, ReplyKeyboardMarkup):
+            self.keyboards.add(user_id)
         return True
+
+    def list_asked(self, chat_id: int, message_id: int, user_id: int) -> None:
+        """Remember who asked for the /top list ``message_id`` in a group (the
+        :data:`USERNAMES_KEPT` newest)."""
+        self.lists_asked[(chat_id, message_id)] = user_id
+        if len(self.lists_asked) > USERNAMES_KEPT:
+            del self.lists_asked[next(iter(self.lists_asked))]
+
+    async def no_turn_coming(self, player: p.PlayerRef, why: str, label: str) -> None:
+        """``player`` has no turn coming at table ``label`` (``why``: ``"ended"``, the
+        table is over; ``"left"``, they got up): their turn keyboard, if their client
+        keeps one and no other table of theirs is live, is removed with one silent line
+        saying why; a press of it later is answered the same way (:meth:`farewell`)."""
+        if player.platform != PLATFORM:
+            return
+        user_id = int(player.user_id)
+        self.farewells.pop(user_id, None)
+        self.farewells[user_id] = why
+        if len(self.farewells) > USERNAMES_KEPT:
+            del self.farewells[next(iter(self.farewells))]
+        if user_id not in self.keyboards:
+            return
+        self.keyboards.discard(user_id)  # at most one removal, even if this one fails
+        text = self.farewell(user_id, player.language, label)
+        await self.private_text(user_id, text, ReplyKeyboardRemove(), silent=True)
+
+    def farewell(self, user_id: int, language: str, label: str = "") -> str:
+        """Why a player has no move to make (their table ended, or they left it), for a
+        turn keyboard pressed after its table."""
+        _ = self.t(language)
+        why = self.farewells.get(user_id)
+        if why == "left":
+            if label:
+                return _("You left table {label}: no move of yours waits there.", label=label)
+            return _("You left your table: no move of yours waits.")
+        if why == "ended":
+            if label:
+                return _("Table {label} has ended: no move waits there.", label=label)
+            return _("Your table has ended: no move waits.")
+        return _("You have no table now: no move waits.")
 
     async def can_reach(self, user_id: int) -> bool:
         """Whether the bot may write to the user privately (they started it).

@@ -168,7 +168,10 @@ class Lists:
         answer: Callable[[str | None, bool], Awaitable[None]],
     ) -> None:
         """A switch of a /top list: the same message shows the list pressed (the presser
-        highlighted). A switch that cannot be on that message changes nothing."""
+        highlighted) when it is the presser's own (a private chat, or a group's list they
+        asked for); in a group, anyone else gets the list for themselves, privately (else
+        as a new reply), so no member flips everyone's list or spends the group's edits.
+        A switch that cannot be on that message changes nothing."""
         s = self.s
         message = query.message
         if not isinstance(message, Message) or (chat is None and not press.everyone):
@@ -183,7 +186,17 @@ class Lists:
             asker=player,
             language=language,
         )
-        await self.edit(message, screen)
+        user_id = query.from_user.id
+        if chat is None or s.lists_asked.get((message.chat.id, message.message_id)) == user_id:
+            await self.edit(message, screen)
+            return
+        # theirs alone: privately without switches (a group's list there has none), or
+        # a new reply in the group that they may switch in place
+        if await s.can_reach(user_id) and await self.send_private(user_id, screen):
+            return
+        sent = await self.reply(message, screen)
+        if sent is not None:
+            s.list_asked(sent.chat.id, sent.message_id, user_id)
 
     # ------------------------------------------------------------------ season finals
     def season_ended(self, event: p.SeasonEnded) -> None:
