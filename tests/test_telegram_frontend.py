@@ -1137,6 +1137,7 @@ async def test_a_player_who_gets_up_mid_match_is_answered_before_the_group_is_to
                 "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu "
                 "asiento hasta el final.",
             ),
+            (pepe.id, "Te levantaste de la mesa 1: allí no te espera ninguna jugada."),
             (
                 GROUP,
                 "Pepe dejó la partida: pierde su apuesta ($10) y un robot juega su asiento "
