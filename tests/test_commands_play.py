@@ -132,6 +132,8 @@ def test_domino_play_takes_over_the_claim_of_a_process_that_is_gone(tmp_path: Pa
     import socket
     import time
 
+    from bot.core.ownership import OwnerId, process_space
+
     dead = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"],
         capture_output=True,
@@ -139,7 +141,8 @@ def test_domino_play_takes_over_the_claim_of_a_process_that_is_gone(tmp_path: Pa
         check=True,
     )
     db = tmp_path / "crashed.db"
-    _claim_terminal(db, f"{socket.gethostname()}:{int(dead.stdout)}:old", time.time())
+    gone = OwnerId(socket.gethostname(), int(dead.stdout), "old", process_space())
+    _claim_terminal(db, str(gone), time.time())
     result = subprocess.run(
         [sys.executable, "-m", "bot.cli", "play", "--db", str(db), "--lang", "en"],
         input="q\n",
