@@ -418,15 +418,10 @@ async def _flush(name: str, front_end: FrontEnd) -> None:
     """Let a front end send what it holds (a turn's buttons) before it stops: Discord's
     port drops pending sends when closed, and a restart does not send a turn's buttons
     again."""
-    hurry = getattr(front_end, "hurry", None)  # Telegram: boards shown at once, not spaced
-    if hurry is not None:
-        hurry()
     try:
         await asyncio.wait_for(front_end.idle(), FLUSH_SECONDS)
     except TimeoutError:
-        unsent = getattr(front_end, "unsent", None)  # Telegram says which chats, how many
-        what = unsent() if unsent is not None else "messages"
-        log.warning("%s: stopping with %s still unsent", name, what)
+        log.warning("%s: stopping with messages still unsent", name)
     except Exception:
         log.exception("%s: could not send what was pending", name)
 

@@ -1292,20 +1292,3 @@ async def test_a_player_whose_private_chat_is_closed_is_pinged_in_the_group_on_e
             (mention,) = ping.params["entities"]
             assert mention["type"] == "text_mention" and mention["user"]["id"] == ana.id
             assert (mention["offset"], mention["length"]) == (0, 3)
-
-
-async def test_stopping_shows_a_spaced_board_at_once_instead_of_waiting_out_its_spacing() -> None:
-    async with TelegramWorld() as world:
-        ana = world.fake.add_user(1001, "Ana")
-        group = world.fake.add_group(GROUP, "Dominó")
-        table_id = await world.table_with_robots(ana, group)
-        await world.until_turn(ana)
-        world.front.drawing.board_spacing = 600.0  # the next edit would wait 10 minutes
-        mark = await world.play(ana, world.move_labels(ana)[0])
-        state = world.manager.table_state(table_id)
-        assert state is not None
-        await asyncio.wait_for(world.front.stop(flush_seconds=600.0), 5.0)
-
-        edits = [c for c in world.fake.calls[mark:] if c.method == "editMessageMedia"]
-        assert edits != []  # the newest board went out before the bot stopped
-        assert edits[-1].ok

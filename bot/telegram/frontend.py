@@ -215,11 +215,10 @@ class TelegramFrontEnd:
             await updater.stop()
         if self.application.running:
             await self.application.stop()
-        self.hurry()
         try:
             await asyncio.wait_for(self.idle(), flush_seconds)
         except TimeoutError:
-            log.warning("stopping after %.1f s with %s", flush_seconds, self.unsent())
+            log.warning("stopping with board updates still pending")
         await self.drawing.close()
         await self.shared.group_jobs.close()
         tasks = self.shared.tasks
@@ -243,32 +242,6 @@ class TelegramFrontEnd:
             log.error("another process is polling with this bot's token; stop it (%s)", error)
         else:
             log.warning("getUpdates failed (%s); retrying", error)
-
-    def hurry(self) -> None:
-        """The bot is about to stop: boards are shown at once, not spaced (what is held is
-        sent in the shortest time Telegram allows)."""
-        self.drawing.hurry()
-
-    def unsent(self) -> str:
-        """What is not sent yet, for the log: which chats, how many, which kind, e.g.
-        ``"2 board(s) (chats -100123, -100456); 1 player's tiles (users 1001); 3 group
-        message(s) (-100123: 3)"``; ``"nothing"`` when all is sent."""
-        shared, parts = self.shared, []
-        tables = self.drawing.boards.unshown()
-        if tables:
-            chats = sorted({b.chat_id for t in tables if (b := shared.boards.get(t)) is not None})
-            parts.append(f"{len(tables)} board(s) (chats {', '.join(map(str, chats))})")
-        hands = self.drawing.hands.unshown()
-        if hands:
-            users = sorted({str(user) for user, _table in hands})
-            parts.append(f"{len(hands)} player's tiles (users {', '.join(users)})")
-        groups = shared.group_jobs.unsent()
-        if groups:
-            each = ", ".join(f"{chat}: {n}" for chat, n in sorted(groups.items()))
-            parts.append(f"{sum(groups.values())} group message(s) ({each})")
-        if shared.tasks:
-            parts.append(f"{len(shared.tasks)} other send(s) (answers, private messages)")
-        return "; ".join(parts) or "nothing"
 
     async def idle(self) -> None:
         """Wait until every board, hand and message scheduled so far has been sent."""

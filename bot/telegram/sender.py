@@ -250,10 +250,6 @@ class Latest(Generic[T]):
         """Whether a newer state of ``key`` waits (the one being shown is outdated)."""
         return key in self._pending
 
-    def unshown(self) -> list[Any]:
-        """The keys whose newest state is not shown yet (waiting, or being shown)."""
-        return list(self._workers)
-
     @property
     def busy(self) -> bool:
         return bool(self._workers)
@@ -304,10 +300,6 @@ class Ordered:
             self._workers.pop(key, None)
             if not self._queues.get(key):
                 self._queues.pop(key, None)
-
-    def unsent(self) -> dict[Any, int]:
-        """The jobs not done yet per key (queued, plus the one running)."""
-        return {key: len(self._queues.get(key, ())) + 1 for key in self._workers}
 
     @property
     def busy(self) -> bool:
