@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.core import ChatRef, Command, Leave, Manager, PlayerRef, PressKind, Reply, YourTiles
+from bot.core import ChatRef, Command, Manager, PlayerRef, PressKind, Reply, YourTiles
 from bot.discord.buttons import tiles_view
 from bot.discord.i18n import chat_language, player_language, texts
 from bot.discord.messages import PLATFORM, place_name, refusal_content
@@ -93,20 +93,9 @@ class Replies:
         self, interaction: discord.Interaction[Any], done: type[Command] | PressKind, reply: Reply
     ) -> None:
         """The accepted command's sentence, ephemerally (nothing when nothing needs
-        saying); a member who left a match is also told a robot plays for them and
-        until when they may come back (rules.md, "The house")."""
+        saying)."""
         language = player_language(interaction)
         content = confirmation(done, reply, language)
-        if done in (Leave, PressKind.LEAVE) and reply.table_id and reply.seat is not None:
-            state = self.manager.table_state(reply.table_id)
-            seat = state.seats[reply.seat] if state is not None else None
-            if seat is not None and seat.away and seat.back_by is not None:
-                content += " " + texts(language)(
-                    "A robot plays for you now: come back within 5 minutes (before "
-                    "{deadline}) with the board's “Come back” button to keep your seat and "
-                    "your stake.",
-                    deadline=f"<t:{int(seat.back_by)}:t>",
-                )
         if content:
             await self.answer(interaction, content)
 
