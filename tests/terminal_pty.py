@@ -5,9 +5,11 @@ given width, types lines into it and reads what it prints. Run as a program, thi
 is ``domino play``'s loop (:func:`bot.terminal.play`, interactive, wrapped at the
 terminal's width) on an in-memory database with a clock the test moves: each line written
 to the control descriptor is a number of seconds to advance it, so a turn runs out only
-when the test says so.
+when the test says so; once the clock has moved (every timer that fell due has run), the
+program writes one line to the acknowledgement descriptor, so the test types its next
+line at a known table time.
 
-    python -m tests.terminal_pty --control FD --seed 11 [--lang en]
+    python -m tests.terminal_pty --control FD --ack FD --seed 11 [--lang en]
 """
 
 from __future__ import annotations
@@ -47,11 +49,13 @@ class TerminalProcess:
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         env["PYTHONPATH"] = str(ROOT)
         self.control: int | None = None
+        self.ack: int | None = None
         passed: tuple[int, ...] = ()
         if clock:
             control_read, self.control = os.pipe()
-            args = [*args, "--control", str(control_read)]
-            passed = (control_read,)
+            self.ack, ack_write = os.pipe()
+            args = [*args, "--control", str(control_read), "--ack", str(ack_write)]
+            passed = (control_read, ack_write)
         self.errors = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
         self.process = subprocess.Popen(
             args,
@@ -75,9 +79,13 @@ class TerminalProcess:
         os.write(self.master, line.encode() + b"\n")
 
     def advance(self, seconds: float) -> None:
-        """Move the program's clock on by ``seconds`` (its timers fire)."""
-        assert self.control is not None
+        """Move the program's clock on by ``seconds`` and wait until it has (its timers
+        fired), so what is typed next reaches the table at a known time."""
+        assert self.control is not None and self.ack is not None
         os.write(self.control, f"{seconds}\n".encode())
+        ready, _, _ = select.select([self.ack], [], [], WAIT_SECONDS)
+        if not ready or os.read(self.ack, 1) != b"\n":
+            raise AssertionError(f"the clock never moved {seconds} s; printed:\n{self.output}")
 
     def read_until(self, text: str) -> str:
         """What the program printed from the last mark up to and including ``text``
@@ -114,6 +122,8 @@ class TerminalProcess:
         os.close(self.master)
         if self.control is not None:
             os.close(self.control)
+        if self.ack is not None:
+            os.close(self.ack)
         self.errors.seek(0)
         self.error_text = self.errors.read().decode("utf-8", errors="replace")
         self.errors.close()
@@ -151,8 +161,10 @@ async def _main(arguments: argparse.Namespace) -> int:
     threading.Thread(target=read_control, daemon=True).start()
 
     async def move_time() -> None:
-        while True:
-            await clock.advance(await steps.get())
+        with os.fdopen(arguments.ack, "wb", buffering=0) as ack:
+            while True:
+                await clock.advance(await steps.get())
+                ack.write(b"\n")
 
     mover = asyncio.ensure_future(move_time())
     try:
@@ -174,6 +186,7 @@ async def _main(arguments: argparse.Namespace) -> int:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--control", type=int, required=True)
+    parser.add_argument("--ack", type=int, required=True)
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--lang", default="es")
     parser.add_argument("--level", default="experto")
