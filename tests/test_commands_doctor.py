@@ -455,6 +455,33 @@ async def test_every_held_lease_is_shown_with_its_process_one_per_discord_shard(
     assert code == 0
 
 
+@pytest.mark.parametrize(
+    ("takeover", "expected"),
+    [
+        (None, "warn  tables: the telegram tables were run by bot-0:7:a, which is gone"),
+        ("60", "ok    tables: telegram tables run by bot-0:7:a (30 s ago)"),
+    ],
+)
+async def test_a_lease_is_called_gone_after_the_takeover_time_domino_run_reads(
+    capsys: pytest.CaptureFixture[str],
+    environment: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    takeover: str | None,
+    expected: str,
+) -> None:
+    import time
+
+    if takeover is not None:
+        monkeypatch.setenv("DOMINO_LEASE_TAKEOVER_SECONDS", takeover)
+    storage = await SqliteStorage.open(environment)
+    beat = time.time() - 30  # renewed 30 s ago: past the default 20 s, within 60 s
+    assert await storage.claim_tables("telegram", "bot-0:7:a", now=beat, replacing=None) == 1
+    await storage.close()
+    code, out = await checkup(capsys)
+    assert lines(out)["tables"].startswith(expected)
+    assert code == 0
+
+
 async def test_a_postgresql_database_is_opened_and_its_ledger_checked(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,

@@ -23,7 +23,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from bot.commands import no_database
-from bot.core.ownership import CLAIM_STALE_SECONDS, new_owner_id, owner_is_gone
+from bot.core.ownership import LeaseTimes, new_owner_id, owner_is_gone
 from storage.base import Storage
 
 HELP = "check configuration, database and tokens (what an admin runs first)"
@@ -93,7 +93,7 @@ async def _run(args: argparse.Namespace) -> int:
     from storage import redact_dsn
 
     report.line("ok", "configuration read", f"database {redact_dsn(settings.db)}")
-    await _check_database(settings.db, report, health=args.health)
+    await _check_database(settings.db, report, settings.lease_times(), health=args.health)
     if args.health:
         beat = heartbeat_path(settings.db)
         try:
@@ -180,7 +180,11 @@ def _report_pending(shown: str, pending: list[str], schema: int, report: Report)
     )
 
 
-async def _check_database(path: Path | str, report: Report, *, health: bool = False) -> None:
+async def _check_database(
+    path: Path | str, report: Report, leases: LeaseTimes, *, health: bool = False
+) -> None:
+    """The database at ``path``: its schema, then its ledger, escrows and table leases
+    (a lease is abandoned after ``leases.takeover`` seconds, as ``domino run`` reads it)."""
     from storage import is_postgres_url, redact_dsn
     from storage.migrations import MIGRATIONS
 
@@ -188,7 +192,9 @@ async def _check_database(path: Path | str, report: Report, *, health: bool = Fa
         from storage.postgres_migrations import POSTGRES_MIGRATIONS
 
         shown = redact_dsn(path)
-        await _check_contents(str(path), shown, " (PostgreSQL)", len(POSTGRES_MIGRATIONS), report)
+        await _check_contents(
+            str(path), shown, " (PostgreSQL)", len(POSTGRES_MIGRATIONS), report, leases
+        )
         return
     path = Path(path)
     if path.parent and not path.parent.exists():
@@ -203,13 +209,13 @@ async def _check_database(path: Path | str, report: Report, *, health: bool = Fa
             f"{no_database(path.resolve())}; `domino run` or `domino play` creates it there",
         )
         return
-    await _check_contents(path, str(path), "", len(MIGRATIONS), report)
+    await _check_contents(path, str(path), "", len(MIGRATIONS), report, leases)
     if not os.access(path, os.W_OK):
         report.line("FAIL", "database", f"{path} is not writable")
 
 
 async def _check_contents(
-    target: Path | str, shown: str, kind: str, schema: int, report: Report
+    target: Path | str, shown: str, kind: str, schema: int, report: Report, leases: LeaseTimes
 ) -> None:
     """The schema of the database at ``target`` (``shown`` as the lines name it, ``kind``
     after) against this version's ``schema`` migrations, read without writing; when it is
@@ -233,14 +239,17 @@ async def _check_contents(
                 report.line("FAIL", "ledger", problem)
         else:
             report.line("ok", "ledger", "every balance equals its rows; all sums are zero")
-        await _check_escrows(storage, report)
+        await _check_escrows(storage, report, leases)
     finally:
         await storage.close()
 
 
-async def _check_escrows(storage: Storage, report: Report) -> None:
+async def _check_escrows(storage: Storage, report: Report, leases: LeaseTimes) -> None:
     """Every open escrow belongs to a stored table that has started its match (issue 13,
-    item 5): stakes that no table owns would stay in escrow for ever."""
+    item 5): stakes that no table owns would stay in escrow for ever. Then every held
+    lease, called gone when its heartbeat is older than ``leases.takeover`` seconds
+    (``DOMINO_LEASE_TAKEOVER_SECONDS``, the time after which ``domino run`` takes it
+    over) or its process is known gone."""
     tables = {str(t.get("table_id")): t for t in await storage.load_tables()}
     stray: list[str] = []
     for escrow in await storage.open_escrows():
@@ -263,7 +272,7 @@ async def _check_escrows(storage: Storage, report: Report) -> None:
     for claim in await storage.tables_claims():  # every held lease (docs/capacity.md)
         scope = claim.platform
         age = time.time() - claim.heartbeat_at
-        if age > CLAIM_STALE_SECONDS or owner_is_gone(claim.owner, new_owner_id()):
+        if age > leases.takeover or owner_is_gone(claim.owner, new_owner_id()):
             report.line(
                 "warn",
                 "tables",
