@@ -1,15 +1,16 @@
-"""The parts of the core wired together as ``bot.core.bus.TableManager`` wires them, on
-in-memory storage and a manual clock, for tests of one part at a time."""
+"""The parts of the core wired by the one bootstrap (``bot.core.bootstrap``, as
+``bot.core.bus.TableManager`` is), on the storage and manual clock a test gives, for
+tests of one part at a time."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any
 
 from conftest import RecordingPort
 
 from bot.core import ChatRef, PlayerRef
+from bot.core.bootstrap import bootstrap
 from bot.core.chat_rules import ChatRules
 from bot.core.clock import ManualClock
 from bot.core.lobby import Lobby
@@ -17,10 +18,8 @@ from bot.core.session import Session
 from bot.core.settlement import Settlement
 from bot.core.state import Core, HouseTimes
 from bot.core.table import Table
-from bot.core.timers import Pacer, Timers
+from bot.core.timers import Timers
 from bot.core.vocabulary import DeadlineKind
-from engine.robots import make_robot
-from engine.rules import find_preset
 from storage.base import Storage
 
 CHAT = ChatRef("test", "group-1")
@@ -53,35 +52,20 @@ def build_parts(
     unless ``times`` says otherwise."""
     settings: dict[str, Any] = {"robot_delay": 0.0, "hand_pause": 0.0, "robot_level": "aprendiz"}
     settings.update(times)
-    core = Core(
-        storage=storage,
-        clock=clock,
-        times=HouseTimes(**settings),
-        default_preset=default_preset,
-        default_rules=find_preset(default_preset),
-        robot_factory=make_robot,
-        ids=random.Random(1),
-        seeds=random.Random(1),
+    wired = bootstrap(
+        storage, clock=clock, seed=1, times=HouseTimes(**settings), default_preset=default_preset
     )
     port = RecordingPort()
-    core.outbox.register("*", port)
-    timers = Timers(clock, Pacer(0.005))
-    settlement = Settlement(core, timers)
-    session = Session(core, timers, settlement)
-    rules = ChatRules(core)
-    lobby = Lobby(core, timers, session, settlement, rules)
-    timers.install(
-        {
-            DeadlineKind.FILL: lobby.fill_on_time,
-            DeadlineKind.START: session.start_match,
-            DeadlineKind.NEXT_HAND: session.next_hand,
-            DeadlineKind.TURN: session.turn_timed_out,
-            DeadlineKind.FORCED: session.forced_move,
-            DeadlineKind.ROBOT: session.auto_move,
-        },
-        away=session.away_expired,
+    wired.core.outbox.register("*", port)
+    return Parts(
+        wired.core,
+        wired.timers,
+        wired.settlement,
+        wired.session,
+        wired.rules,
+        wired.lobby,
+        port,
     )
-    return Parts(core, timers, settlement, session, rules, lobby, port)
 
 
 async def until_turn(parts: Parts, clock: ManualClock, table: Table, seat: int) -> None:

@@ -46,12 +46,12 @@ def test_every_command_type_has_exactly_one_handler(make_manager):
     manager = make_manager()
     commands = get_args(Command)
     assert len(commands) == len(set(commands)) == 14
-    assert set(manager._handlers) == set(commands)
+    assert set(manager.wiring.bus.handlers) == set(commands)
 
 
 def test_the_commands_that_seat_or_unseat_run_under_the_lobby_lock(make_manager):
     manager = make_manager()
-    assert {kind for kind, (_, lobby) in manager._handlers.items() if lobby} == SEATING
+    assert {kind for kind, (_, lobby) in manager.wiring.bus.handlers.items() if lobby} == SEATING
 
 
 async def test_two_concurrent_play_nows_in_one_place_end_at_one_table(make_manager):

@@ -1,8 +1,9 @@
 """The core: the table manager, presentation-free (design.md, "Shape").
 
-Front ends import what they need from here: the commands they send, the events they
-receive, button payloads, and :class:`TableManager`. The core decides and never phrases
-text; :mod:`bot.present` turns its events into screens in the reader's language.
+Front ends import what they need from here: the commands (and chores) they send, the
+events they receive, button payloads, and :class:`TableManager`. The core decides and
+never phrases text; :mod:`bot.present` turns its events into screens in the reader's
+language.
 """
 
 from __future__ import annotations
@@ -20,13 +21,17 @@ from bot.core.buttons import (
 from bot.core.clock import Clock, ManualClock, SystemClock
 from bot.core.commands import (
     ChatRef,
+    ChatUnreachable,
+    Chore,
     CloseTable,
     ComeBack,
     Command,
     Emote,
     FillWithRobots,
     InvitePartner,
+    JsonValue,
     Leave,
+    MoveChat,
     OpenTable,
     PlayerRef,
     PlayMove,
@@ -35,6 +40,9 @@ from bot.core.commands import (
     Rematch,
     RobotSeat,
     SetChatRules,
+    SetFrontEndNote,
+    SetSeasonPeriod,
+    SetTurnNotifications,
     ShowMyTiles,
     SitAt,
 )
@@ -99,6 +107,8 @@ __all__ = [
     "ChatRef",
     "ChatRulesChanged",
     "ChatRulesInfo",
+    "ChatUnreachable",
+    "Chore",
     "Clock",
     "CloseReason",
     "CloseTable",
@@ -114,12 +124,14 @@ __all__ = [
     "HandEnded",
     "HandStarted",
     "InvitePartner",
+    "JsonValue",
     "LeaseTimes",
     "Leave",
     "Manager",
     "ManualClock",
     "MatchEnded",
     "MatchStarted",
+    "MoveChat",
     "MoveChoice",
     "MovePlayed",
     "MovedBy",
@@ -148,6 +160,9 @@ __all__ = [
     "SeatInfo",
     "SeatTakenByRobot",
     "SetChatRules",
+    "SetFrontEndNote",
+    "SetSeasonPeriod",
+    "SetTurnNotifications",
     "ShowMyTiles",
     "SitAt",
     "Standings",

@@ -3,7 +3,9 @@
 Commands are frozen dataclasses; each carries the acting :class:`PlayerRef` and, where a
 chat matters, the :class:`ChatRef` it came from. ``await manager.handle(command)``
 applies one and returns a :class:`~bot.core.events.Reply` at once (see
-:mod:`bot.core.bus`). Nothing here draws or phrases text.
+:mod:`bot.core.messagebus`). The writes that are no player's move at a table are
+chores (:class:`Chore`, at the end): ``await manager.run(chore)`` returns their result.
+Nothing here draws or phrases text.
 
 Seats: 0..3, counter-clockwise; seat ``s + 1`` plays after seat ``s`` and sits on its
 right, ``s + 2`` is its partner (across), ``s + 3`` sits on its left (rules.md, "The fixed
@@ -14,18 +16,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from engine.rules import OptionValue
+from storage.ratings import SeasonPeriod
 
 __all__ = [
     "ChatRef",
+    "ChatUnreachable",
+    "Chore",
     "CloseTable",
     "ComeBack",
     "Command",
     "Emote",
     "FillWithRobots",
     "InvitePartner",
+    "JsonValue",
     "Leave",
+    "MoveChat",
     "OpenTable",
     "PlayMove",
     "PlayNow",
@@ -34,6 +42,9 @@ __all__ = [
     "Rematch",
     "RobotSeat",
     "SetChatRules",
+    "SetFrontEndNote",
+    "SetSeasonPeriod",
+    "SetTurnNotifications",
     "ShowMyTiles",
     "SitAt",
 ]
@@ -308,3 +319,69 @@ Command = (
     | CloseTable
 )
 """Everything an adapter may ask of the core."""
+
+
+# --------------------------------------------------------------------------- chores
+
+R = TypeVar("R", covariant=True)
+
+JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
+"""A JSON value, as a front end's note holds it."""
+
+
+class Chore(Generic[R]):
+    """A write that is no player's move at a table: a front end's note, a chat that moved
+    or became unreachable, a player's or a chat's setting. ``manager.run(chore)``
+    (:meth:`bot.core.messagebus.MessageBus.run`) returns its ``R``; the table manager's
+    methods of the same names send them."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SetFrontEndNote(Chore[bool]):
+    """Keep ``value`` with live table ``table_id`` under ``key``, for a front end
+    (:mod:`bot.core.notes`); returns False when there is no such live table."""
+
+    table_id: str
+    key: str
+    value: JsonValue
+
+
+@dataclass(frozen=True, slots=True)
+class SetTurnNotifications(Chore[None]):
+    """Set whether ``player`` is notified on each own turn (``storage.base.NOTIFICATIONS``)."""
+
+    player: PlayerRef
+    notifications: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetSeasonPeriod(Chore[None]):
+    """Change how long ``chat``'s seasons last (the front end checked ``player`` is one of
+    its admins)."""
+
+    chat: ChatRef
+    period: SeasonPeriod
+    player: PlayerRef
+
+
+@dataclass(frozen=True, slots=True)
+class MoveChat(Chore[list[str]]):
+    """The platform gave a chat a new id (a Telegram group upgraded to a supergroup):
+    its tables, rules, history and rankings follow (:mod:`bot.core.chats`); returns the
+    ids of the live tables moved."""
+
+    platform: str
+    old_chat_id: str
+    new_chat_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChatUnreachable(Chore[list[str]]):
+    """The bot can no longer use a chat (or only its ``channel_id``): its live tables
+    close, every held stake refunded (:mod:`bot.core.chats`); returns their ids."""
+
+    platform: str
+    chat_id: str
+    channel_id: str | None = None

@@ -2,7 +2,7 @@
 :mod:`bot.core.ownership` for the scheme; issue 13, 17 and 28).
 
 :class:`Leases` is the one place that talks to ``Storage.claim_tables`` and its kin for a
-running :class:`~bot.core.bus.TableManager`. It keeps :attr:`Core.fences` (the scopes
+running core (wired by :mod:`bot.core.bootstrap`). It keeps :attr:`Core.fences` (the scopes
 held and the fencing token each write carries), renews them every
 ``LeaseTimes.heartbeat`` seconds and decides when a lease is lost:
 

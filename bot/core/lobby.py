@@ -14,7 +14,7 @@ with robots, the countdown, rematch, and leaving.
   or left.
 
 Commands that change which tables exist or who sits where run under the lobby lock
-(declared in :mod:`bot.core.bus`), one at a time.
+(declared in :mod:`bot.core.bootstrap`), one at a time.
 """
 
 from __future__ import annotations

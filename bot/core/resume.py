@@ -10,6 +10,7 @@ is idempotent).
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 
 from bot.core.projection import table_changed, your_tiles
 from bot.core.session import ROBOT_DEADLINES, Session
@@ -31,6 +32,46 @@ class Resume:
         self.core = core
         self.timers = timers
         self.session = session
+
+    async def restore(self, scopes: Collection[str] | None) -> None:
+        """Reload the unfinished tables of ``scopes`` (None: every one) from storage and
+        resume each; then refund the open escrows no stored table owns.
+
+        Snapshots that no longer load are logged and dropped; a table already live is
+        left as it is. Escrows are read before tables: a table is saved before its
+        stakes are taken and deleted after they are paid out, so every escrow open now
+        has a snapshot in what is read next, even if another process is opening tables
+        meanwhile.
+        """
+        core = self.core
+        escrows = {e.match_id: e for e in await core.storage.open_escrows()}
+        restored: list[Table] = []
+        stored = await core.storage.load_tables()
+        for data in stored:
+            try:
+                table = Table.from_snapshot(data)
+            except (KeyError, TypeError, ValueError) as exc:
+                log.error("dropping table snapshot %r: %s", data.get("table_id"), exc)
+                continue
+            if table.id in core.tables and not core.stopped:
+                continue  # already live (e.g. restored by an earlier start)
+            if scopes is not None and core.scope_of(table.chat) not in scopes:
+                log.info(
+                    "table %s of %s left in storage: not hosted here",
+                    table.id,
+                    core.scope_of(table.chat),
+                )
+                continue
+            core.tables[table.id] = table
+            restored.append(table)
+        core.stopped = False
+        for table in restored:
+            async with table.lock:
+                await self.resume(table, escrows.pop(table.id, None))
+        await self.refund_orphans(
+            [e for e in escrows.values() if e.match_id not in core.tables],
+            {str(data.get("table_id")) for data in stored},
+        )
 
     async def resume(self, table: Table, escrow: OpenEscrow | None = None) -> None:
         """Re-arm a reloaded table's timers from its stored deadlines and send each human

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from bot.core.commands import ChatRef, PlayerRef
+from bot.core.commands import ChatRef, PlayerRef, SetSeasonPeriod
 from bot.core.events import SeasonEnded
 from bot.core.state import Core
 from bot.core.vocabulary import Ranking
@@ -30,7 +30,6 @@ from storage.ratings import (
     DEFAULT_PERIOD,
     PAIR_MIN_MATCHES,
     PARTNER_MIN_MATCHES,
-    SeasonPeriod,
     season_key,
 )
 
@@ -200,13 +199,14 @@ class StandingsBook:
             record=await storage.player_record(player_id),
         )
 
-    async def set_season_period(
-        self, chat: ChatRef, period: SeasonPeriod, player: PlayerRef
-    ) -> None:
+    async def set_period(self, chore: SetSeasonPeriod) -> None:
         """Store the chat's season length (the caller checked the player is an admin)."""
         core = self.core
         await core.storage.set_season_period(
-            chat.key, period, changed_by=await core.player_id(player), now=core.clock.now()
+            chore.chat.key,
+            chore.period,
+            changed_by=await core.player_id(chore.player),
+            now=core.clock.now(),
         )
 
     async def announce_season_finals(self, scopes: set[str], limit: int = 10) -> int:

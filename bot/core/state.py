@@ -1,6 +1,6 @@
 """The core's shared state: the live tables, the closed ones, the clock, storage and
 outbox, and the house's timings. Every part of the core (lobby, session, settlement)
-works on one :class:`Core`; only the table manager (:mod:`bot.core.bus`) builds it."""
+works on one :class:`Core`; only the bootstrap (:mod:`bot.core.bootstrap`) builds it."""
 
 from __future__ import annotations
 
