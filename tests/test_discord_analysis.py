@@ -44,7 +44,7 @@ async def test_five_fast_presses_start_one_search_and_each_gets_one_private_answ
     await seat_and_fill(fake, harness, ana)
     await play_until_closed(fake, harness, {ana.id: lambda: fake.last_dm(ana)})
     executor = GatedExecutor()
-    harness.manager._analyst._executor = executor  # the search waits until the presses are in
+    harness.manager.wiring.analyst._executor = executor  # the search waits until the presses are in
     channel = fake.channel_of(guild)
     result = next(
         m for m in reversed(fake.messages_in(channel))
