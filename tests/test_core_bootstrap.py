@@ -10,8 +10,10 @@ import pytest
 from bot.core import Chore, Command, TableManager
 from bot.core.bootstrap import Wiring, bootstrap
 from bot.core.commands import (
+    AnnounceSeasonFinals,
     ChatUnreachable,
     MoveChat,
+    OpenRobotTable,
     SetFrontEndNote,
     SetSeasonPeriod,
     SetTurnNotifications,
@@ -20,10 +22,18 @@ from bot.core.state import HouseTimes
 from bot.core.vocabulary import DeadlineKind
 from engine.robots import DEFAULT_LEVEL
 
-CHORES = {SetFrontEndNote, SetTurnNotifications, SetSeasonPeriod, MoveChat, ChatUnreachable}
+CHORES = {
+    SetFrontEndNote,
+    SetTurnNotifications,
+    SetSeasonPeriod,
+    MoveChat,
+    ChatUnreachable,
+    AnnounceSeasonFinals,
+    OpenRobotTable,
+}
 
 
-def test_every_chore_type_is_one_of_the_five_writes_the_bus_runs() -> None:
+def test_every_chore_type_is_one_of_the_seven_writes_the_bus_runs() -> None:
     # a slotted dataclass is a second class of the same name: compare the names
     assert {kind.__name__ for kind in Chore.__subclasses__()} == {k.__name__ for k in CHORES}
 

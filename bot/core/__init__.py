@@ -20,6 +20,7 @@ from bot.core.buttons import (
 )
 from bot.core.clock import Clock, ManualClock, SystemClock
 from bot.core.commands import (
+    AnnounceSeasonFinals,
     ChatRef,
     ChatUnreachable,
     Chore,
@@ -32,6 +33,7 @@ from bot.core.commands import (
     JsonValue,
     Leave,
     MoveChat,
+    OpenRobotTable,
     OpenTable,
     PlayerRef,
     PlayMove,
@@ -103,6 +105,7 @@ __all__ = [
     "PRESS_PREFIX",
     "ROBOT_NAMES",
     "STANDBY_SECONDS",
+    "AnnounceSeasonFinals",
     "AwayReason",
     "ChatRef",
     "ChatRulesChanged",
@@ -135,6 +138,7 @@ __all__ = [
     "MoveChoice",
     "MovePlayed",
     "MovedBy",
+    "OpenRobotTable",
     "OpenTable",
     "OwnerId",
     "Phase",

@@ -20,6 +20,7 @@ from bot.core.chat_rules import ChatRules
 from bot.core.chats import ChatLife
 from bot.core.clock import Clock, SystemClock
 from bot.core.commands import (
+    AnnounceSeasonFinals,
     ChatUnreachable,
     CloseTable,
     ComeBack,
@@ -28,6 +29,7 @@ from bot.core.commands import (
     InvitePartner,
     Leave,
     MoveChat,
+    OpenRobotTable,
     OpenTable,
     PlayMove,
     PlayNow,
@@ -142,10 +144,12 @@ def bootstrap(
         leases.fenced_out(exc)
 
     timers = Timers(clock, pacer, on_fenced_out=fenced_out)
+    rules = ChatRules(core)
     standings = StandingsBook(core)
+    bus = MessageBus(core, rules, fenced_out)
 
     async def season_finals() -> int:  # with each heartbeat: the chats of this process
-        return await standings.announce_season_finals(set(core.fences))
+        return await bus.run(AnnounceSeasonFinals())
 
     leases = Leases(
         core, timers, owner or new_owner_id(), lease_times or LeaseTimes(), on_beat=season_finals
@@ -153,7 +157,6 @@ def bootstrap(
     core.outbox.may_send = leases.held
     settlement = Settlement(core, timers)
     session = Session(core, timers, settlement)
-    rules = ChatRules(core)
     analyst = Analyst(core, analysis_executor)
     lobby = Lobby(core, timers, session, settlement, rules)
     timers.install(
@@ -169,7 +172,6 @@ def bootstrap(
     )
     chats = ChatLife(core, settlement)
     notes = Notes(core)
-    bus = MessageBus(core, rules, fenced_out)
     bus.on(PlayNow, lobby.play_now, lobby=True)
     bus.on(OpenTable, lobby.open_table, lobby=True)
     bus.on(SitAt, lobby.sit_at, lobby=True)
@@ -189,6 +191,8 @@ def bootstrap(
     bus.on_chore(SetSeasonPeriod, standings.set_period)
     bus.on_chore(MoveChat, chats.move)
     bus.on_chore(ChatUnreachable, chats.unreachable)
+    bus.on_chore(AnnounceSeasonFinals, standings.announce_finals)
+    bus.on_chore(OpenRobotTable, lobby.open_robot_table)
     return Wiring(
         core=core,
         pacer=pacer,

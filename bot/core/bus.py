@@ -34,12 +34,14 @@ from bot.core.analysis import AnalysisReply
 from bot.core.bootstrap import Wiring, bootstrap
 from bot.core.clock import Clock
 from bot.core.commands import (
+    AnnounceSeasonFinals,
     ChatRef,
     ChatUnreachable,
     Chore,
     Command,
     JsonValue,
     MoveChat,
+    OpenRobotTable,
     PlayerRef,
     SetFrontEndNote,
     SetSeasonPeriod,
@@ -52,7 +54,7 @@ from bot.core.standings import Profile, Standings
 from bot.core.state import HouseTimes
 from bot.core.vocabulary import Ranking
 from engine.robots import DEFAULT_LEVEL, Robot, make_robot
-from engine.rules import PRESETS, Rules
+from engine.rules import Rules
 from storage.base import FencedOut, Storage, StoredMatch
 from storage.ratings import SeasonPeriod
 
@@ -409,7 +411,7 @@ class TableManager:
     async def announce_season_finals(self) -> int:
         """Send the final standings of every ended season of this process's chats
         (also done with each claim heartbeat); returns how many were sent."""
-        return await self.wiring.standings.announce_season_finals(set(self._core.fences))
+        return await self.run(AnnounceSeasonFinals())
 
     # ------------------------------------------------------------------ tools
 
@@ -428,7 +430,5 @@ class TableManager:
         Raises:
             ValueError: an unknown robot level.
         """
-        chosen = list(levels) if levels else [self.robot_level] * 4
-        return await self.wiring.lobby.open_robot_table(
-            chat, rules or PRESETS["venezolano"], chosen, start=start
-        )
+        chosen = tuple(levels) if levels else None
+        return await self.run(OpenRobotTable(chat, rules, chosen, start))

@@ -18,10 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from engine.rules import OptionValue
+from engine.rules import OptionValue, Rules
 from storage.ratings import SeasonPeriod
 
 __all__ = [
+    "AnnounceSeasonFinals",
     "ChatRef",
     "ChatUnreachable",
     "Chore",
@@ -34,6 +35,7 @@ __all__ = [
     "JsonValue",
     "Leave",
     "MoveChat",
+    "OpenRobotTable",
     "OpenTable",
     "PlayMove",
     "PlayNow",
@@ -331,7 +333,8 @@ JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "Jso
 
 class Chore(Generic[R]):
     """A write that is no player's move at a table: a front end's note, a chat that moved
-    or became unreachable, a player's or a chat's setting. ``manager.run(chore)``
+    or became unreachable, a player's or a chat's setting, a season's finals sent, a
+    robot table opened (tools, benches). ``manager.run(chore)``
     (:meth:`bot.core.messagebus.MessageBus.run`) returns its ``R``; the table manager's
     methods of the same names send them."""
 
@@ -385,3 +388,28 @@ class ChatUnreachable(Chore[list[str]]):
     platform: str
     chat_id: str
     channel_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnnounceSeasonFinals(Chore[int]):
+    """Send the final standings of every ended season of this process's chats, once each
+    (also done with each lease heartbeat; :mod:`bot.core.standings`); returns how many
+    were sent."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRobotTable(Chore[str]):
+    """Open a table of four robots (simulations, benchmarks, tests); returns its id.
+
+    Attributes:
+        chat: where the table lives.
+        rules: its rules (None: the ``venezolano`` preset).
+        levels: the four robots' levels (None: the house's robot level for each); an
+            unknown one raises ValueError.
+        start: skip the countdown and deal the first hand at once.
+    """
+
+    chat: ChatRef
+    rules: Rules | None = None
+    levels: tuple[str, ...] | None = None
+    start: bool = True

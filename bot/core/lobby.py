@@ -29,6 +29,7 @@ from bot.core.commands import (
     FillWithRobots,
     InvitePartner,
     Leave,
+    OpenRobotTable,
     OpenTable,
     PlayerRef,
     PlayNow,
@@ -45,7 +46,7 @@ from bot.core.table import Seat, Table
 from bot.core.timers import Timers
 from bot.core.vocabulary import AwayReason, CloseReason, DeadlineKind, Phase, RefusalReason
 from engine.robots import LEVELS
-from engine.rules import Rules
+from engine.rules import PRESETS, Rules
 
 __all__ = ["Lobby"]
 
@@ -318,12 +319,16 @@ class Lobby:
             robot_level=core.times.robot_level,
         )
 
-    async def open_robot_table(
-        self, chat: ChatRef, rules: Rules, levels: list[str], *, start: bool
-    ) -> str:
+    async def open_robot_table(self, chore: OpenRobotTable) -> str:
         """A table of four robots (simulations, benchmarks, tests); with ``start`` the
-        countdown is skipped and the first hand dealt at once."""
-        table = self.new_table(chat, rules)
+        countdown is skipped and the first hand dealt at once.
+
+        Raises:
+            ValueError: an unknown robot level.
+        """
+        levels = list(chore.levels) if chore.levels else [self.core.times.robot_level] * 4
+        table = self.new_table(chore.chat, chore.rules or PRESETS["venezolano"])
+        start = chore.start
         for index, level in enumerate(levels):
             if level not in LEVELS:
                 raise ValueError(f"unknown robot level {level!r}")

@@ -10,7 +10,7 @@ Two kinds of command (:mod:`bot.core.commands`):
   into the command it stands for and goes through the same table.
 - a chore (:class:`~bot.core.commands.Chore`): a write that is no player's move at a
   table (a front end's note, a chat that moved or became unreachable, a player's or a
-  chat's setting), run by :meth:`MessageBus.run`, which returns what its handler returns.
+  chat's setting, a season's finals, a robot table), run by :meth:`MessageBus.run`, which returns what its handler returns.
 
 The handlers are the parts' own methods, given to the bus by :mod:`bot.core.bootstrap`
 (cosmicpython's ``messagebus.py`` is the model). Reads never come here: they are the

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from bot.core.commands import ChatRef, PlayerRef, SetSeasonPeriod
+from bot.core.commands import AnnounceSeasonFinals, ChatRef, PlayerRef, SetSeasonPeriod
 from bot.core.events import SeasonEnded
 from bot.core.state import Core
 from bot.core.vocabulary import Ranking
@@ -208,6 +208,10 @@ class StandingsBook:
             changed_by=await core.player_id(chore.player),
             now=core.clock.now(),
         )
+
+    async def announce_finals(self, chore: AnnounceSeasonFinals) -> int:
+        """:meth:`announce_season_finals` of the scopes this process holds."""
+        return await self.announce_season_finals(set(self.core.fences))
 
     async def announce_season_finals(self, scopes: set[str], limit: int = 10) -> int:
         """Tell each chat of ``scopes`` (lease scopes, ``Core.scope_of``) whose season
