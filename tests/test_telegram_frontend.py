@@ -1134,15 +1134,11 @@ async def test_a_player_who_gets_up_mid_match_is_answered_before_the_group_is_to
         assert said == [
             (
                 GROUP,
-                "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu "
-                "asiento hasta el final.",
+                "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y, sin nadie más en la "
+                "mesa, la partida termina.",
             ),
             (pepe.id, "Te levantaste de la mesa 1: allí no te espera ninguna jugada."),
-            (
-                GROUP,
-                "Pepe dejó la partida: pierde su apuesta ($10) y un robot juega su asiento "
-                "hasta el final.",
-            ),
+            (GROUP, "Pepe dejó la partida: pierde su apuesta ($10)."),
             (
                 GROUP,
                 "La mesa se cerró: todos dejaron la partida; sus apuestas se quedan en el bote.",
