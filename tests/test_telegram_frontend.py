@@ -1292,3 +1292,36 @@ async def test_a_player_whose_private_chat_is_closed_is_pinged_in_the_group_on_e
             (mention,) = ping.params["entities"]
             assert mention["type"] == "text_mention" and mention["user"]["id"] == ana.id
             assert (mention["offset"], mention["length"]) == (0, 3)
+
+
+async def test_hurry_shows_a_board_waiting_for_its_spacing_at_once() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await world.table_with_robots(ana, group)
+        await world.until_turn(ana)
+        world.front.drawing.board_spacing = 600.0  # the next edit would wait 10 minutes
+        mark = len(world.fake.calls)
+        world.fake.press_key(ana, world.move_labels(ana)[0])
+        await world.fake.drained()
+        await world.manager.idle()
+        await world.front.drawing.hands.idle()
+        assert world.front.drawing.boards.unshown() == [table_id]  # waiting for its spacing
+        board_edits = [
+            c
+            for c in world.fake.calls[mark:]
+            if c.method == "editMessageMedia" and c.chat_id == GROUP
+        ]
+        assert board_edits == []
+        assert world.front.unsent() == "1 board(s) (chats -1001000)"
+
+        world.front.hurry()
+        await asyncio.wait_for(world.front.idle(), 5.0)  # bounds a failure only
+
+        board_edits = [
+            c
+            for c in world.fake.calls[mark:]
+            if c.method == "editMessageMedia" and c.chat_id == GROUP
+        ]
+        assert [c.ok for c in board_edits] == [True]  # shown at once, not 10 minutes later
+        assert world.front.unsent() == "nothing"
