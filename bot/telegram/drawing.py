@@ -455,8 +455,18 @@ class Drawing:
         user_id = int(event.to.user_id)
         if not await self._paced(user_id, lambda: not force and self.hands.pending(key)):
             return  # a newer state of this hand waits: it is shown instead, in this slot
+        # the one notifying message of a turn, unless the player asked for none (/avisos)
+        silent = turn and not await self._notifies(event.to)
         try:
-            await send(lambda: s.bot.send_photo(user_id, png, caption=caption, reply_markup=markup))
+            await send(
+                lambda: s.bot.send_photo(
+                    user_id,
+                    png,
+                    caption=caption,
+                    reply_markup=markup,
+                    disable_notification=silent or None,
+                )
+            )
         except Forbidden:
             s.reachable.discard(user_id)
             if not slot.warned and board is not None:
@@ -476,6 +486,15 @@ class Drawing:
             s.keyboards.add(user_id)  # kept by their client until removed
         slot.shown = shown
         await self._note_hand(key, slot)
+
+    async def _notifies(self, player: p.PlayerRef) -> bool:
+        """Whether ``player``'s turn message notifies them (their /avisos); True when
+        their setting cannot be read: a turn is never missed for that."""
+        try:
+            return await self.s.manager.turn_notifications(player) != "none"
+        except Exception:
+            log.warning("could not read the notifications of %s", player.user_id, exc_info=True)
+            return True
 
     async def private_reply(self, user_id: int, text: str, markup: ReplyMarkup | None) -> None:
         """A short answer in a player's private chat (a move typed or pressed that cannot

@@ -22,7 +22,7 @@ from telegram.ext import ContextTypes
 
 import bot.core as p
 from bot.present.i18n import Translator, language_of
-from bot.present.labels import rules_text
+from bot.present.labels import notifications_from_input, notifications_hint, rules_text
 from bot.present.standings import PREVIOUS_WORDS, ranking_from_input, season_from_input
 from bot.present.texts import confirmation, refused
 from bot.telegram.commands import read_table_args
@@ -358,6 +358,26 @@ class Commands:
                 return known, None
             return said.author, " ".join(said.args)
         return said.author, None
+
+    @said()
+    async def notifications(self, said: Said) -> None:
+        """/avisos [en cada turno|ninguno], /notifications [every turn|none]: whether my
+        turn message notifies me (issue 27); without a choice, how it is now."""
+        manager, _ = self.s.manager, self.s.t(said.language)
+        if said.args:
+            chosen = notifications_from_input(" ".join(said.args))
+            if chosen is None:
+                await self.s.reply(said.message, notifications_hint(said.language))
+                return
+            await manager.set_turn_notifications(said.by, chosen)
+        now = await manager.turn_notifications(said.by)
+        if now == "none":
+            text = _("No notifications: your turn messages come silently, with your tiles.")
+        else:
+            text = _("Your turn message will notify you on each of your turns.")
+        if not said.args:
+            text += "\n" + notifications_hint(said.language)
+        await self.s.reply(said.message, text)
 
     @said(anyone=True)
     async def rules(self, said: Said) -> None:
