@@ -473,6 +473,23 @@ async def test_perfil_at_username_without_a_mention_entity_finds_a_player_seen_b
         assert (photo.caption() or "").startswith("Caro — ")
 
 
+async def test_perfil_at_username_finds_a_player_after_a_restart_from_the_database() -> None:
+    """Issue 27.13: the username is kept with the player, not only in the process."""
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(3000, "Ana", username="ana")
+        beto = world.fake.add_user(3001, "Beto")
+        group = world.fake.add_group(GROUP, "Club Dominó")
+        await world.reply_to(group, ana, "/saldo")  # her first command: she is a player now
+        await world.settle()
+        await world.restart()  # a new front end on the same storage: nobody seen yet
+        assert world.front.shared.usernames == {}
+
+        mark = await world.command(group, beto, "/perfil @ana")  # typed, no entity
+        photo = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
+
+        assert (photo.caption() or "").startswith("Ana — ")
+
+
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_switch_pressed_by_another_member_sends_them_the_list_and_leaves_the_groups(
     played_once: tuple[TelegramWorld, list[User]],

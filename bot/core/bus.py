@@ -117,6 +117,8 @@ class Manager(Protocol):
     ) -> list[StoredMatch]: ...
     async def player_id(self, player: PlayerRef) -> int: ...
     async def turn_notifications(self, player: PlayerRef) -> str: ...
+    async def note_username(self, player: PlayerRef, username: str | None) -> bool: ...
+    async def player_by_username(self, platform: str, username: str) -> PlayerRef | None: ...
     async def set_turn_notifications(self, player: PlayerRef, notifications: str) -> None: ...
     def table_state(self, table_id: str) -> TableChanged | None: ...
     def tables_of(self, player: PlayerRef) -> list[str]: ...
@@ -672,6 +674,20 @@ class TableManager:
     async def player_id(self, player: PlayerRef) -> int:
         """The storage id of ``player`` (their account is opened on first sight)."""
         return await self._core.player_id(player)
+
+    async def note_username(self, player: PlayerRef, username: str | None) -> bool:
+        """Remember ``player``'s platform username (Telegram's ``@name``) if they are a
+        player already (nobody's account is opened for it); False when they are not."""
+        return await self._core.storage.set_username(player.platform, player.user_id, username)
+
+    async def player_by_username(self, platform: str, username: str) -> PlayerRef | None:
+        """The player of ``platform`` who last wrote with ``username`` (``"@ana"``), as
+        they were last seen; None when nobody known has it."""
+        found = await self._core.storage.find_by_username(platform, username)
+        if found is None:
+            return None
+        user_id, stored = found
+        return PlayerRef(platform, user_id, stored.display_name, stored.language)
 
     async def turn_notifications(self, player: PlayerRef) -> str:
         """Whether ``player`` is notified on each own turn: ``"turn"`` (the default) or
