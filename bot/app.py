@@ -126,7 +126,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> int
         await manager.stop()
         for name, front_end in host.front_ends.items():
             if name not in host.lost:  # a lost platform's tables are shown by their owner
-                await _flush(name, front_end)
+                await _flush(name, front_end, settings.stop_wait_seconds)
             try:  # no more commands; what the front end still holds is sent
                 await front_end.stop()
             except Exception:  # one platform's failure must not stop the others' shutdown
@@ -340,6 +340,7 @@ def _build_telegram(
             links=links,
             webapp=settings.telegram_webapp,
             before_poll=lambda: manager.leases.may_poll("telegram"),
+            stop_wait=settings.stop_wait_seconds,
         )
     except Exception:
         log.exception("telegram could not start")
@@ -410,18 +411,20 @@ async def _start_platform(
     raise ValueError(f"unknown platform {name!r}")
 
 
-FLUSH_SECONDS = 3.0
-"""At shutdown, how long a front end may take to send what it holds."""
-
-
-async def _flush(name: str, front_end: FrontEnd) -> None:
+async def _flush(name: str, front_end: FrontEnd, seconds: float) -> None:
     """Let a front end send what it holds (a turn's buttons) before it stops: Discord's
     port drops pending sends when closed, and a restart does not send a turn's buttons
-    again."""
+    again. ``seconds`` (``DOMINO_STOP_WAIT_SECONDS``) is the longest wait; what is still
+    unsent then is logged (by kind, chat and count when the front end can say)."""
+    hurry = getattr(front_end, "hurry", None)  # Telegram: boards shown at once, not spaced
+    if hurry is not None:
+        hurry()
     try:
-        await asyncio.wait_for(front_end.idle(), FLUSH_SECONDS)
+        await asyncio.wait_for(front_end.idle(), seconds)
     except TimeoutError:
-        log.warning("%s: stopping with messages still unsent", name)
+        unsent = getattr(front_end, "unsent", None)  # Telegram says which chats, how many
+        what = unsent() if unsent is not None else "messages"
+        log.warning("%s: stopping with %s still unsent", name, what)
     except Exception:
         log.exception("%s: could not send what was pending", name)
 

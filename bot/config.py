@@ -48,6 +48,9 @@ class Settings(BaseSettings):
             holder (more than the heartbeat).
         standby_seconds: ``DOMINO_STANDBY_SECONDS`` (default 5): how often a standby
             looks whether a lease it waits for became free.
+        stop_wait_seconds: ``DOMINO_STOP_WAIT_SECONDS`` (default 3, 0–60): on SIGTERM
+            or Ctrl-C, how long each platform may take to send what it still holds (a
+            turn's buttons, the newest board); what is still unsent then is logged.
         telegram_token: ``TELEGRAM_TOKEN`` from BotFather; Telegram is off without it.
         telegram_api_base_url: ``TELEGRAM_API_BASE_URL``: a self-hosted Bot API server
             (e.g. ``http://localhost:8081/bot``); empty for Telegram's own.
@@ -101,6 +104,9 @@ class Settings(BaseSettings):
     )
     standby_seconds: float = Field(
         5.0, gt=0, le=600, validation_alias=AliasChoices("DOMINO_STANDBY_SECONDS")
+    )
+    stop_wait_seconds: float = Field(
+        3.0, ge=0, le=60, validation_alias=AliasChoices("DOMINO_STOP_WAIT_SECONDS")
     )
     telegram_token: SecretStr | None = Field(None, validation_alias=AliasChoices("TELEGRAM_TOKEN"))
     telegram_api_base_url: str | None = Field(

@@ -651,6 +651,24 @@ class PlayersAndWallets(ABC):
         """
 
     @abstractmethod
+    async def set_username(
+        self, platform: str, platform_user_id: str, username: str | None
+    ) -> bool:
+        """Remember the platform's username of a linked user (Telegram's ``@ana``: stored
+        as ``"ana"``, without the ``@`` and in lower case; None or "" forgets it), so a
+        player can be found by it (:meth:`find_by_username`) after a restart. A platform
+        username belongs to one user: another user of the platform who held it loses it.
+
+        Returns:
+            False when no player is linked to that user (nothing is stored).
+        """
+
+    @abstractmethod
+    async def find_by_username(self, platform: str, username: str) -> tuple[str, Player] | None:
+        """The platform user id and player that last wrote with ``username`` (with or
+        without the ``@``, any case), or None."""
+
+    @abstractmethod
     async def set_player_language(self, player_id: int, language: str) -> None:
         """Set a player's preferred language.
 

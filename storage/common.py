@@ -250,6 +250,13 @@ def check_chat_move(old: str, new: str) -> None:
         raise ValueError(f"chat {old!r} cannot move to itself")
 
 
+def username_key(username: str | None) -> str | None:
+    """A platform username as stored and looked up: without a leading ``@``, lower
+    case; None for none (``"@Ana"`` -> ``"ana"``)."""
+    key = (username or "").strip().lstrip("@").lower()
+    return key or None
+
+
 def check_notifications(notifications: str) -> str:
     """``notifications`` when it is one of :data:`NOTIFICATIONS`.
 

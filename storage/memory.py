@@ -66,6 +66,7 @@ from storage.common import (
     plan_top_up,
     player_account,
     to_json,
+    username_key,
 )
 from storage.ratings import (
     ALL_CHATS,
@@ -131,6 +132,7 @@ class MemoryStorage(Storage):
     def __init__(self) -> None:
         self._players: dict[int, _PlayerRow] = {}
         self._links: dict[tuple[str, str], int] = {}
+        self._usernames: dict[tuple[str, str], str] = {}  # link -> username_key
         self._balances: dict[str, int] = {HOUSE: 0}
         self._transactions: dict[str, _Transaction] = {}
         self._escrows: dict[str, _Escrow] = {}
@@ -275,6 +277,29 @@ class MemoryStorage(Storage):
         if linked is not None and linked != player_id:
             raise ValueError(f"{platform} user {platform_user_id} is linked to another player")
         self._links[(platform, platform_user_id)] = player_id
+
+    async def set_username(
+        self, platform: str, platform_user_id: str, username: str | None
+    ) -> bool:
+        check_platform_ids(platform, platform_user_id)
+        key = username_key(username)
+        for link, held in list(self._usernames.items()):
+            if link[0] == platform and held == key and link[1] != platform_user_id:
+                del self._usernames[link]
+        if (platform, platform_user_id) not in self._links:
+            return False
+        if key is None:
+            self._usernames.pop((platform, platform_user_id), None)
+        else:
+            self._usernames[(platform, platform_user_id)] = key
+        return True
+
+    async def find_by_username(self, platform: str, username: str) -> tuple[str, Player] | None:
+        key = username_key(username)
+        for (link_platform, user_id), held in self._usernames.items():
+            if key is not None and link_platform == platform and held == key:
+                return user_id, self._player(self._links[(platform, user_id)])
+        return None
 
     async def set_player_language(self, player_id: int, language: str) -> None:
         row = self._row(player_id)

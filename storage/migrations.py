@@ -293,6 +293,16 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             " CHECK (notifications IN ('turn', 'none'))",
         ),
     ),
+    Migration(
+        # A platform user's username (Telegram's @name, lower case, without the @), so
+        # /perfil @name finds a player after a restart (issue 27.13).
+        "0010_link_usernames",
+        (
+            "ALTER TABLE player_links ADD COLUMN username TEXT",
+            "CREATE INDEX player_links_username ON player_links (platform, username)"
+            " WHERE username IS NOT NULL",
+        ),
+    ),
 )
 """Every migration, oldest first. Append only."""
 

@@ -282,5 +282,14 @@ POSTGRES_MIGRATIONS: Final[tuple[Migration, ...]] = (
             " CHECK (notifications IN ('turn', 'none'))",
         ),
     ),
+    Migration(
+        # A platform user's username (SQLite's 0010_link_usernames).
+        "0004_link_usernames",
+        (
+            "ALTER TABLE player_links ADD COLUMN username TEXT",
+            "CREATE INDEX player_links_username ON player_links (platform, username)"
+            " WHERE username IS NOT NULL",
+        ),
+    ),
 )
 """Every PostgreSQL migration, oldest first. Append only."""

@@ -98,6 +98,7 @@ from storage.common import (
     plan_top_up,
     player_account,
     to_json,
+    username_key,
 )
 from storage.ratings import (
     ALL_CHATS,
@@ -1072,6 +1073,50 @@ class SqlStorage(Storage):
                 )
 
         await self._transact(write)
+
+    async def set_username(
+        self, platform: str, platform_user_id: str, username: str | None
+    ) -> bool:
+        check_platform_ids(platform, platform_user_id)
+        key = username_key(username)
+
+        async def write(tx: Tx) -> bool:
+            if key is not None:  # one user per username: whoever held it before loses it
+                await tx.run(
+                    "UPDATE player_links SET username = NULL WHERE platform = ? AND username = ?"
+                    " AND platform_user_id <> ?",
+                    platform,
+                    key,
+                    platform_user_id,
+                )
+            await tx.run(
+                "UPDATE player_links SET username = ? WHERE platform = ? AND platform_user_id = ?",
+                key,
+                platform,
+                platform_user_id,
+            )
+            linked = await tx.value(
+                "SELECT 1 FROM player_links WHERE platform = ? AND platform_user_id = ?",
+                platform,
+                platform_user_id,
+            )
+            return linked is not None
+
+        return await self._transact(write)
+
+    async def find_by_username(self, platform: str, username: str) -> tuple[str, Player] | None:
+        key = username_key(username)
+        if key is None:
+            return None
+        row = await self._query(
+            lambda tx: tx.row(
+                "SELECT p.id, p.display_name, p.language, l.platform_user_id FROM player_links l"
+                " JOIN players p ON p.id = l.player_id WHERE l.platform = ? AND l.username = ?",
+                platform,
+                key,
+            )
+        )
+        return None if row is None else (str(row[3]), _player(row))
 
     async def set_player_language(self, player_id: int, language: str) -> None:
         async def write(tx: Tx) -> None:

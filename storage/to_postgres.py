@@ -33,8 +33,8 @@ MIGRATE_LOCK: Final = 2
 
 TABLES: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     # (table, columns) in the order the foreign keys need; accounts without the house
-    ("players", ("id", "display_name", "language", "created_at", "last_top_up")),
-    ("player_links", ("platform", "platform_user_id", "player_id")),
+    ("players", ("id", "display_name", "language", "created_at", "last_top_up", "notifications")),
+    ("player_links", ("platform", "platform_user_id", "player_id", "username")),
     ("accounts", ("id", "key", "kind", "player_id", "match_id")),
     ("transactions", ("id", "key", "kind", "match_id", "created_at")),
     ("entries", ("id", "transaction_id", "account_id", "amount")),

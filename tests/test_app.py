@@ -816,3 +816,34 @@ async def test_the_heartbeat_file_is_touched_only_while_the_leases_hold(tmp_path
         stop.set()
         await task
         assert path.exists() is healthy
+
+
+async def test_stopping_logs_what_telegram_still_holds_when_its_server_does_not_answer_in_time(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """SIGTERM's flush waits at most ``DOMINO_STOP_WAIT_SECONDS`` (here 0.01 s), then says
+    which kind, which chats and how many sends are left (issue 27.9)."""
+    from bot.app import _flush
+    from tests.fake_telegram import TelegramWorld
+
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        await world.table_with_robots(ana, group)
+        await world.until_turn(ana)
+        gate = world.fake.hold("editMessageMedia", chat_id=GROUP)  # the group board hangs
+        mark = len(world.fake.calls)
+        world.fake.press_key(ana, world.move_labels(ana)[0])
+        await world.fake.drained()
+        await world.manager.idle()
+        await world.fake.wait_for(
+            "editMessageMedia", lambda c: c.chat_id == GROUP, after=mark
+        )  # bounds a failure only
+        await world.front.drawing.hands.idle()  # her tiles are sent; only the board is not
+
+        with caplog.at_level("WARNING", logger="domino.run"):
+            await _flush("telegram", world.front, 0.01)
+
+        lines = [r.getMessage() for r in caplog.records if r.name == "domino.run"]
+        assert lines == [f"telegram: stopping with 1 board(s) (chats {GROUP}) still unsent"]
+        gate.set()

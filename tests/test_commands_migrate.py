@@ -57,6 +57,8 @@ async def fill(path: Path) -> None:
         ]
         await store.link_player(ids[0], "discord", "99")
         await store.set_player_language(ids[1], "en")
+        await store.set_username("telegram", "3", "tres")
+        await store.set_player_notifications(ids[3], "none")
         for n in range(6):
             seats: list[int | None] = [ids[n % 6], ids[(n + 1) % 6], ids[(n + 2) % 6], None]
             humans = [p for p in seats if p is not None]
@@ -109,6 +111,8 @@ async def everything(store: Storage) -> dict[str, Any]:
         "standings": await store.season_standings("*", "2026-09"),
         "chat_standings": await store.season_standings("telegram:-1", "2026-09"),
         "linked": await store.find_player("discord", "99"),
+        "by_username": await store.find_by_username("telegram", "@tres"),
+        "notifications": [await store.player_notifications(i) for i in range(1, 7)],
         "chat_rules": await store.get_chat_rules("telegram:-1"),
     }
 

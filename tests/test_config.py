@@ -328,6 +328,17 @@ def test_the_lease_times_default_to_5_20_and_5_seconds_and_are_settings(
     assert Settings(_env_file=None).lease_times() == LeaseTimes(0.5, 2.0, 0.25)
 
 
+def test_the_wait_for_unsent_messages_at_stop_defaults_to_3_seconds_and_is_a_setting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert Settings(_env_file=None).stop_wait_seconds == 3.0
+    monkeypatch.setenv("DOMINO_STOP_WAIT_SECONDS", "0.5")
+    assert Settings(_env_file=None).stop_wait_seconds == 0.5
+    monkeypatch.setenv("DOMINO_STOP_WAIT_SECONDS", "-1")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None)
+
+
 def test_a_takeover_time_not_above_the_heartbeat_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -13,6 +13,7 @@ from bot.core.commands import (
     AnnounceSeasonFinals,
     ChatUnreachable,
     MoveChat,
+    NoteUsername,
     OpenRobotTable,
     SetFrontEndNote,
     SetSeasonPeriod,
@@ -25,6 +26,7 @@ from engine.robots import DEFAULT_LEVEL
 CHORES = {
     SetFrontEndNote,
     SetTurnNotifications,
+    NoteUsername,
     SetSeasonPeriod,
     MoveChat,
     ChatUnreachable,
@@ -33,7 +35,7 @@ CHORES = {
 }
 
 
-def test_every_chore_type_is_one_of_the_seven_writes_the_bus_runs() -> None:
+def test_every_chore_type_is_one_of_the_eight_writes_the_bus_runs() -> None:
     # a slotted dataclass is a second class of the same name: compare the names
     assert {kind.__name__ for kind in Chore.__subclasses__()} == {k.__name__ for k in CHORES}
 

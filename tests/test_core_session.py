@@ -7,6 +7,7 @@ import pytest
 from core_parts import ANA, BETO, CHAT, build_parts, until_turn
 
 from bot.core import (
+    CloseReason,
     ComeBack,
     Emote,
     Leave,
@@ -20,6 +21,7 @@ from bot.core import (
     SeatTakenByRobot,
     ShowMyTiles,
     SitAt,
+    TableClosed,
 )
 from bot.core.events import Refused
 from bot.core.vocabulary import AwayReason, DeadlineKind, MovedBy, Phase, RefusalReason
@@ -242,6 +244,18 @@ async def test_leaving_a_started_match_forfeits_the_stake_at_once_and_closes_the
         )
     assert table.seats[0].away is True
     assert table.phase is Phase.PLAYING  # Beto plays on with a robot for a partner
+    assert await memory_storage.check_ledger() == []
+    assert (reply.match_ended, abandoned.last) == (False, False)
+
+
+async def test_the_last_human_leaving_ends_the_match_and_is_told_so(parts, clock, memory_storage):
+    table = await start_with_robots(parts, clock)
+    reply = await parts.lobby.leave(Leave(ANA, CHAT, table.id))
+    assert (reply.forfeited, reply.match_ended) == (10, True)
+    events = await parts.events()
+    assert events.last(SeatAbandoned).last is True
+    assert events.last(TableClosed).reason is CloseReason.NO_HUMANS
+    assert table.closed is True
     assert await memory_storage.check_ledger() == []
 
 

@@ -303,9 +303,9 @@ async def test_leaving_mid_match_says_the_stake_is_forfeited_in_english_too(
     leave = next(i for i in board.custom_ids() if i.startswith("dm1:x:"))
     press = await fake.click(ana, board, leave)
     (said_to_ana,) = await fake.replied(press)
-    assert said_to_ana.text() == (
-        "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu asiento "
-        "hasta el final."
+    assert said_to_ana.text() == (  # the last human: nobody is left to play on
+        "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y, sin nadie más en la mesa, "
+        "la partida termina."
     )
     assert state.seats[0].player is not None
     assert await harness.manager.balance(state.seats[0].player) == 990

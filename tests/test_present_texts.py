@@ -206,6 +206,21 @@ def test_leaving_a_started_match_says_the_stake_is_forfeited_in_both_languages()
     )
 
 
+def test_the_last_human_leaving_is_told_the_match_ends_and_no_robot_plays_on() -> None:
+    from bot.core import Leave, Reply
+    from bot.present.texts import confirmation
+
+    paid = Reply(table_id="t", label="3", seat=0, forfeited=10, match_ended=True)
+    unstaked = Reply(table_id="t", label="3", seat=0, forfeited=0, match_ended=True)
+    assert confirmation(Leave, paid, "es") == (
+        "Te levantaste de la mesa 3: pierdes tu apuesta ($10) y, sin nadie más en la mesa, "
+        "la partida termina."
+    )
+    assert confirmation(Leave, unstaked, "en") == (
+        "You left table 3: with no player left the match ends."
+    )
+
+
 def test_the_table_is_told_who_abandoned_and_that_the_stake_is_lost() -> None:
     from bot.core import SeatAbandoned
     from bot.core.vocabulary import AwayReason
@@ -233,6 +248,28 @@ def test_the_table_is_told_who_abandoned_and_that_the_stake_is_lost() -> None:
     assert said(AwayReason.MISSED_TURNS, 0, "es") == (
         "Ana no volvió a tiempo: un robot juega su asiento hasta el final."
     )
+
+
+def test_the_table_is_not_told_a_robot_plays_on_for_the_last_human_who_abandons() -> None:
+    from bot.core import SeatAbandoned
+    from bot.core.vocabulary import AwayReason
+    from bot.present.texts import abandoned_text
+
+    chat = ChatRef("telegram", "-1")
+    ana = PlayerRef("telegram", "1", "Ana")
+
+    def said(reason: AwayReason, stake: int, language: str) -> str:
+        event = SeatAbandoned(
+            table_id="t", chat=chat, seat=0, player=ana, reason=reason, stake=stake, last=True
+        )
+        return abandoned_text(event, language)
+
+    assert said(AwayReason.LEFT, 10, "es") == "Ana dejó la partida: pierde su apuesta ($10)."
+    assert said(AwayReason.LEFT, 0, "en") == "Ana left the match."
+    assert said(AwayReason.MISSED_TURNS, 10, "en") == (
+        "Ana did not come back in time: their stake ($10) is forfeited."
+    )
+    assert said(AwayReason.MISSED_TURNS, 0, "es") == "Ana no volvió a tiempo."
 
 
 def test_an_admin_refused_closing_a_live_match_is_told_why() -> None:

@@ -222,6 +222,25 @@ async def test_turn_notifications_are_every_turn_until_the_player_chooses_none(
         await store.player_notifications(999)
 
 
+async def test_a_player_is_found_by_the_username_they_last_wrote_with_and_it_names_one_user(
+    store: Storage,
+) -> None:
+    ana = await store.ensure_player("telegram", "1", "Ana", language="en", now=0.0)
+    beto = await store.ensure_player("telegram", "2", "Beto", now=0.0)
+    assert await store.set_username("telegram", "1", "@Ana_R") is True
+    assert await store.find_by_username("telegram", "@ana_r") == ("1", ana)
+    assert await store.find_by_username("telegram", "ANA_R") == ("1", ana)
+    assert await store.find_by_username("discord", "ana_r") is None  # per platform
+    assert await store.set_username("telegram", "3", "carla") is False  # no player: not kept
+    assert await store.find_by_username("telegram", "carla") is None
+    # Ana gave up the name and Beto took it: it names Beto only.
+    assert await store.set_username("telegram", "2", "ana_r") is True
+    assert await store.find_by_username("telegram", "ana_r") == ("2", beto)
+    assert await store.set_username("telegram", "2", None) is True
+    assert await store.find_by_username("telegram", "ana_r") is None
+    assert await store.find_by_username("telegram", "@") is None
+
+
 async def test_the_balance_of_an_unknown_player_is_an_error(store: Storage) -> None:
     with pytest.raises(UnknownPlayerError) as caught:
         await store.balance(77)

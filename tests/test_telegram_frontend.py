@@ -1134,15 +1134,11 @@ async def test_a_player_who_gets_up_mid_match_is_answered_before_the_group_is_to
         assert said == [
             (
                 GROUP,
-                "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu "
-                "asiento hasta el final.",
+                "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y, sin nadie más en la "
+                "mesa, la partida termina.",
             ),
             (pepe.id, "Te levantaste de la mesa 1: allí no te espera ninguna jugada."),
-            (
-                GROUP,
-                "Pepe dejó la partida: pierde su apuesta ($10) y un robot juega su asiento "
-                "hasta el final.",
-            ),
+            (GROUP, "Pepe dejó la partida: pierde su apuesta ($10)."),
             (
                 GROUP,
                 "La mesa se cerró: todos dejaron la partida; sus apuestas se quedan en el bote.",
@@ -1292,3 +1288,89 @@ async def test_a_player_whose_private_chat_is_closed_is_pinged_in_the_group_on_e
             (mention,) = ping.params["entities"]
             assert mention["type"] == "text_mention" and mention["user"]["id"] == ana.id
             assert (mention["offset"], mention["length"]) == (0, 3)
+
+
+async def test_hurry_shows_a_board_waiting_for_its_spacing_at_once() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        table_id = await world.table_with_robots(ana, group)
+        await world.until_turn(ana)
+        world.front.drawing.board_spacing = 600.0  # the next edit would wait 10 minutes
+        mark = len(world.fake.calls)
+        world.fake.press_key(ana, world.move_labels(ana)[0])
+        await world.fake.drained()
+        await world.manager.idle()
+        await world.front.drawing.hands.idle()
+        assert world.front.drawing.boards.unshown() == [table_id]  # waiting for its spacing
+        board_edits = [
+            c
+            for c in world.fake.calls[mark:]
+            if c.method == "editMessageMedia" and c.chat_id == GROUP
+        ]
+        assert board_edits == []
+        assert world.front.unsent() == "1 board(s) (chats -1001000)"
+
+        world.front.hurry()
+        await asyncio.wait_for(world.front.idle(), 5.0)  # bounds a failure only
+
+        board_edits = [
+            c
+            for c in world.fake.calls[mark:]
+            if c.method == "editMessageMedia" and c.chat_id == GROUP
+        ]
+        assert [c.ok for c in board_edits] == [True]  # shown at once, not 10 minutes later
+        assert world.front.unsent() == "nothing"
+
+
+async def test_avisos_ninguno_sends_the_turn_message_silently_and_en_cada_turno_notifies_again() -> (
+    None
+):
+    """Issue 27.6: one notifying message per own turn, unless the player asked for none."""
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        private = world.fake.private_chat(ana)
+        told = await world.reply_to(private, ana, "/avisos ninguno")
+        assert told.params["text"] == (
+            "Sin avisos: tus mensajes de turno llegan en silencio, con tus fichas."
+        )
+        await world.table_with_robots(ana, group)
+        await world.until_turn(ana)
+        turn = world.fake.calls_to("sendPhoto", chat_id=ana.id)[-1]
+        assert "keyboard" in (turn.markup() or {})  # the turn message
+        assert turn.params["disable_notification"] is True
+
+        told = await world.reply_to(private, ana, "/avisos en cada turno")
+        assert told.params["text"] == "Tu mensaje de turno te avisará en cada uno de tus turnos."
+        before = len(world.fake.calls_to("sendPhoto", chat_id=ana.id))
+        await world.play(ana, world.move_labels(ana)[0])
+        await world.until_turn(ana)
+        sent = world.fake.calls_to("sendPhoto", chat_id=ana.id)[before:]
+        assert [
+            ("keyboard" in (c.markup() or {}), "disable_notification" in c.params) for c in sent
+        ] == [(True, False)]
+
+
+async def test_avisos_without_a_choice_says_how_it_is_and_a_wrong_choice_changes_nothing() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana", language_code="en")
+        private = world.fake.private_chat(ana)
+        told = await world.reply_to(private, ana, "/notifications")
+        assert told.params["text"] == (
+            "Your turn message will notify you on each of your turns.\n"
+            "Choose “every turn” or “none”."
+        )
+        told = await world.reply_to(private, ana, "/notifications sometimes")
+        assert told.params["text"] == "Choose “every turn” or “none”."
+        assert await world.manager.turn_notifications(world.front._player(ana)) == "turn"
+        await world.reply_to(private, ana, "/notifications none")
+        assert await world.manager.turn_notifications(world.front._player(ana)) == "none"
+        menus = {
+            c.params.get("language_code"): [
+                (m["command"], m["description"]) for m in c.params["commands"]
+            ]
+            for c in world.fake.calls_to("setMyCommands")
+        }
+        assert ("avisos", "Un aviso en cada uno de tus turnos, o ninguno") in menus[None]
+        assert ("notifications", "A notification on each of your turns, or none") in menus["en"]

@@ -18,6 +18,7 @@ import pytest_asyncio
 from telegram import MessageEntity, User
 
 from bot.core import ChatRef, Ranking
+from bot.core.ownership import LeaseTimes
 from storage.ratings import SeasonPeriod, season_bounds, season_key
 from tests.fake_telegram import Call, TelegramWorld
 
@@ -297,8 +298,13 @@ async def test_config_season_is_for_admins_only() -> None:
         assert await world.storage.season_period(f"telegram:{GROUP}") is SeasonPeriod.MONTHLY
 
 
+HOURLY_LEASES = LeaseTimes(heartbeat=3600.0, takeover=7200.0, standby=3600.0)
+"""Leases renewed (and season ends looked for) once an hour: a test that moves the clock a
+month on fires 744 heartbeats instead of 535,000 at the default 5 s."""
+
+
 async def test_a_season_end_posts_the_final_standings_picture_once() -> None:
-    async with TelegramWorld(platforms=["telegram"]) as world:
+    async with TelegramWorld(platforms=["telegram"], lease_times=HOURLY_LEASES) as world:
         await _four_humans_play(world)
         now = world.clock.now()
         end = season_bounds(season_key(SeasonPeriod.MONTHLY, now))[1]
@@ -322,11 +328,11 @@ async def test_a_season_end_posts_the_final_standings_picture_once() -> None:
 
 
 async def test_a_past_season_is_shown_by_its_key_or_as_the_previous_one() -> None:
-    async with TelegramWorld(platforms=["telegram"]) as world:
+    async with TelegramWorld(platforms=["telegram"], lease_times=HOURLY_LEASES) as world:
         users = await _four_humans_play(world)
         now = world.clock.now()
         played = season_key(SeasonPeriod.MONTHLY, now)
-        await world.clock.advance(season_bounds(played)[1] - now + 60)
+        await world.clock.advance(season_bounds(played)[1] - now + 3600)
         await world.settle()  # the season's end was announced meanwhile (a photo too)
         group = world.fake.groups[GROUP]
         for text in ("/top temporada anterior", f"/top temporada {played}"):
@@ -465,6 +471,23 @@ async def test_perfil_at_username_without_a_mention_entity_finds_a_player_seen_b
         photo = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
 
         assert (photo.caption() or "").startswith("Caro — ")
+
+
+async def test_perfil_at_username_finds_a_player_after_a_restart_from_the_database() -> None:
+    """Issue 27.13: the username is kept with the player, not only in the process."""
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(3000, "Ana", username="ana")
+        beto = world.fake.add_user(3001, "Beto")
+        group = world.fake.add_group(GROUP, "Club Dominó")
+        await world.reply_to(group, ana, "/saldo")  # her first command: she is a player now
+        await world.settle()
+        await world.restart()  # a new front end on the same storage: nobody seen yet
+        assert world.front.shared.usernames == {}
+
+        mark = await world.command(group, beto, "/perfil @ana")  # typed, no entity
+        photo = await world.fake.wait_for("sendPhoto", lambda c: c.chat_id == GROUP, after=mark)
+
+        assert (photo.caption() or "").startswith("Ana — ")
 
 
 @pytest.mark.asyncio(loop_scope="module")

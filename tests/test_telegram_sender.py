@@ -151,6 +151,39 @@ async def test_ordered_runs_each_chats_jobs_in_order_and_a_slow_chat_holds_up_no
     assert not jobs.busy and done == ["b1", "a1", "a2"]
 
 
+async def test_a_cancelled_wait_for_idle_leaves_the_pending_sends_running() -> None:
+    """A stop's flush gives up after its wait; what is being sent must still be there (to
+    be logged as unsent, and sent if the server answers before the bot closes)."""
+    gate = asyncio.Event()
+    shown: list[int] = []
+    done: list[str] = []
+
+    async def show(key: str, state: int) -> None:
+        await gate.wait()
+        shown.append(state)
+
+    async def job() -> None:
+        await gate.wait()
+        done.append("sent")
+
+    latest: Latest[int] = Latest(show)
+    jobs = Ordered()
+    latest.put("board", 1)
+    jobs.put("group", job)
+    for idle in (latest.idle(), jobs.idle()):
+        waiter = asyncio.create_task(idle)
+        await asyncio.sleep(0)  # it waits on the workers now
+        waiter.cancel()  # what a stop's timeout does
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+
+    assert latest.unshown() == ["board"] and jobs.unsent() == {"group": 1}
+    gate.set()
+    await latest.idle()
+    await jobs.idle()
+    assert shown == [1] and done == ["sent"]
+
+
 async def test_requests_held_by_a_429_take_their_rate_slots_after_it_one_by_one() -> None:
     from telegram.error import RetryAfter
 

@@ -73,8 +73,8 @@ async def test_emotes_help_and_bad_numbers_are_answered_without_moving():
     assert "You play [" in text
     # q leaves the started match: the stake is forfeited and said (issue 27, items 2, 10)
     assert text.rstrip().endswith(
-        "You left table 1: your stake ($10) is forfeited and a robot plays your seat to the "
-        "end.\nYour balance: $990."
+        "You left table 1: your stake ($10) is forfeited, and with no player left the match "
+        "ends.\nYour balance: $990."
     )
 
 
@@ -432,8 +432,8 @@ def test_q_leaves_the_match_for_good_at_once_says_the_stake_is_lost_and_ends_the
         terminal.type("q")
         said = terminal.read_until("$990.\n").replace("\n  ", " ")
         assert said == (
-            "q\nTe levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu "
-            "asiento hasta el final.\nTu saldo: $990.\n"
+            "q\nTe levantaste de la mesa 1: pierdes tu apuesta ($10) y, sin nadie más en la "
+            "mesa, la partida termina.\nTu saldo: $990.\n"
         )
         assert terminal.process.wait(timeout=30) == 0
     finally:

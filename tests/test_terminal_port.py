@@ -204,7 +204,9 @@ def test_lines_wrap_at_the_terminal_width_between_tiles_never_inside_one(second_
         "\nEscribe el número de una jugada, o la jugada (6-4, 6-4 izq., paso); e NOMBRE\n"
         "  para una frase (buena, gracias, rapido, ups, jaja, pensando, capicua, hola); t\n"
         "  para ver tus fichas; a para ver qué debiste jugar en tu última mano; b para\n"
-        "  volver; q para levantarte de la mesa.\n"
+        "  recuperar tu asiento del robot que lo tomó por turnos perdidos (antes de 5\n"
+        "  minutos); q para levantarte de la partida del todo (si ya empezó, pierdes tu\n"
+        "  apuesta).\n"
     ) in second_hand
 
 

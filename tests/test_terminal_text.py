@@ -45,6 +45,22 @@ def test_the_help_lists_the_emotes_in_the_players_language():
     assert "(buena, gracias, rapido, ups, jaja, pensando, capicua, hola)" in spanish
 
 
+def test_the_help_says_what_b_and_q_do_now_in_both_languages():
+    """Issue 27: ``b`` takes a seat back from the robot that took it over for missed turns;
+    ``q`` leaves the match for good, forfeiting the stake once it started."""
+    english = help_text(translator("en"), "en")
+    assert english.endswith(
+        "; b to take your seat back from the robot that took it over for missed turns "
+        "(within 5 minutes); q to leave the match for good (once it has started, your stake "
+        "is lost)."
+    )
+    spanish = help_text(translator("es"), "es")
+    assert spanish.endswith(
+        "; b para recuperar tu asiento del robot que lo tomó por turnos perdidos (antes de 5 "
+        "minutos); q para levantarte de la partida del todo (si ya empezó, pierdes tu apuesta)."
+    )
+
+
 async def test_the_moves_are_numbered_and_labelled_as_the_move_buttons_are(
     monkeypatch: pytest.MonkeyPatch,
 ):

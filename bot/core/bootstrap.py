@@ -29,6 +29,7 @@ from bot.core.commands import (
     InvitePartner,
     Leave,
     MoveChat,
+    NoteUsername,
     OpenRobotTable,
     OpenTable,
     PlayMove,
@@ -188,6 +189,7 @@ def bootstrap(
     bus.on(PressButton, bus.press)
     bus.on_chore(SetFrontEndNote, notes.set_front_end_note)
     bus.on_chore(SetTurnNotifications, notes.set_turn_notifications)
+    bus.on_chore(NoteUsername, notes.note_username)
     bus.on_chore(SetSeasonPeriod, standings.set_period)
     bus.on_chore(MoveChat, chats.move)
     bus.on_chore(ChatUnreachable, chats.unreachable)

@@ -41,6 +41,7 @@ from bot.core.commands import (
     Command,
     JsonValue,
     MoveChat,
+    NoteUsername,
     OpenRobotTable,
     PlayerRef,
     SetFrontEndNote,
@@ -97,6 +98,8 @@ class Manager(Protocol):
     ) -> list[StoredMatch]: ...
     async def player_id(self, player: PlayerRef) -> int: ...
     async def turn_notifications(self, player: PlayerRef) -> str: ...
+    async def note_username(self, player: PlayerRef, username: str | None) -> bool: ...
+    async def player_by_username(self, platform: str, username: str) -> PlayerRef | None: ...
     async def set_turn_notifications(self, player: PlayerRef, notifications: str) -> None: ...
     def table_state(self, table_id: str) -> TableChanged | None: ...
     def tables_of(self, player: PlayerRef) -> list[str]: ...
@@ -187,6 +190,7 @@ class TableManager:
         self.match_of = views.match_of
         self.player_id = views.player_id
         self.turn_notifications = views.turn_notifications
+        self.player_by_username = views.player_by_username
         self.balance = views.balance
         self.chat_rules = views.chat_rules
         self.standings = views.standings
@@ -381,6 +385,12 @@ class TableManager:
         :meth:`bot.core.notes.Notes.set_front_end_note`): False when there is no such
         live table. Raises TypeError when ``value`` is not JSON (nothing kept)."""
         return await self.run(SetFrontEndNote(table_id, key, value))
+
+    async def note_username(self, player: PlayerRef, username: str | None) -> bool:
+        """:class:`~bot.core.commands.NoteUsername`: remember ``player``'s platform
+        username (Telegram's ``@name``) if they are a player already (nobody's account is
+        opened for it); False when they are not."""
+        return await self.run(NoteUsername(player, username))
 
     async def set_turn_notifications(self, player: PlayerRef, notifications: str) -> None:
         """:class:`~bot.core.commands.SetTurnNotifications`. Raises ValueError when

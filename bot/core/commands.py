@@ -35,6 +35,7 @@ __all__ = [
     "JsonValue",
     "Leave",
     "MoveChat",
+    "NoteUsername",
     "OpenRobotTable",
     "OpenTable",
     "PlayMove",
@@ -357,6 +358,15 @@ class SetTurnNotifications(Chore[None]):
 
     player: PlayerRef
     notifications: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoteUsername(Chore[bool]):
+    """Remember ``player``'s platform username (Telegram's ``@name``; None: they have
+    none now) if they are a player already; returns False when they are not."""
+
+    player: PlayerRef
+    username: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -307,12 +307,15 @@ class SeatAbandoned(_TableEvent):
             terminal); ``missed_turns``: a robot played for them and they did not come
             back within the 5 minutes.
         stake: the dollars forfeited (0 at a table without a stake).
+        last: no human is left at the table: the match ends with this, nobody paid (no
+            robot plays on).
     """
 
     seat: int
     player: PlayerRef
     reason: AwayReason
     stake: int
+    last: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -448,6 +451,8 @@ class Reply:
         forfeited: after :class:`~bot.core.commands.Leave` of a started match, the
             dollars of the stake the player forfeited by leaving (0 without a stake);
             None when leaving cost nothing (before the match started).
+        match_ended: after leaving a started match, True when no human was left at the
+            table, so the match ended there (nobody paid; rules.md, "The house").
     """
 
     refusal: Refusal | None = None
@@ -457,6 +462,7 @@ class Reply:
     events: tuple[Event, ...] = ()
     preset: str | None = None
     forfeited: int | None = None
+    match_ended: bool = False
 
     @property
     def ok(self) -> bool:

@@ -227,7 +227,13 @@ class Lobby:
                 # the match plays on whoever is left, robots included (rules.md, "The
                 # house"): leaving never cancels it, nor can it pay
                 forfeited = await self.session.abandon(table, seat, AwayReason.LEFT)
-                return Reply(table_id=table.id, label=table.label, seat=seat, forfeited=forfeited)
+                return Reply(
+                    table_id=table.id,
+                    label=table.label,
+                    seat=seat,
+                    forfeited=forfeited,
+                    match_ended=table.closed,
+                )
         return Reply(table_id=table.id, label=table.label, seat=seat)
 
     async def close_table(self, command: CloseTable) -> Reply:

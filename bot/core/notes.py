@@ -1,5 +1,6 @@
 """What the front ends keep through the core: a note with a live table (e.g. where
-Telegram shows the table's board), and a player's turn notifications (issue 27). The
+Telegram shows the table's board), a player's turn notifications and platform username
+(issue 27). The
 writes are chores (:class:`~bot.core.commands.Chore`); reading them back is a query of
 :mod:`bot.core.views`."""
 
@@ -7,14 +8,14 @@ from __future__ import annotations
 
 import json
 
-from bot.core.commands import SetFrontEndNote, SetTurnNotifications
+from bot.core.commands import NoteUsername, SetFrontEndNote, SetTurnNotifications
 from bot.core.state import Core
 
 __all__ = ["Notes"]
 
 
 class Notes:
-    """Keeps the front ends' notes and the players' turn notifications."""
+    """Keeps the front ends' notes, the players' turn notifications and usernames."""
 
     def __init__(self, core: Core) -> None:
         self._core = core
@@ -64,4 +65,12 @@ class Notes:
         core = self._core
         await core.storage.set_player_notifications(
             await core.player_id(chore.player), chore.notifications
+        )
+
+    async def note_username(self, chore: NoteUsername) -> bool:
+        """Remember ``player``'s platform username (Telegram's ``@name``) if they are a
+        player already (nobody's account is opened for it); False when they are not."""
+        player = chore.player
+        return await self._core.storage.set_username(
+            player.platform, player.user_id, chore.username
         )

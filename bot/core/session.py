@@ -454,6 +454,7 @@ class Session:
         was_away = state.away
         stake = await self.settlement.forfeit(table, seat)
         state.left = reason is AwayReason.LEFT
+        last = not table.humans()
         core.emit(
             table,
             SeatAbandoned(
@@ -463,9 +464,10 @@ class Session:
                 player=player,
                 reason=reason,
                 stake=stake,
+                last=last,
             ),
         )
-        if not table.humans():
+        if last:
             await self.settlement.close(table, CloseReason.NO_HUMANS)
             return stake
         if not was_away:

@@ -78,6 +78,15 @@ class Views:
         ``"none"`` (``storage.base.NOTIFICATIONS``; issue 27). Front ends honour it."""
         return await self._core.storage.player_notifications(await self.player_id(player))
 
+    async def player_by_username(self, platform: str, username: str) -> PlayerRef | None:
+        """The player of ``platform`` who last wrote with ``username`` (``"@ana"``), as
+        they were last seen; None when nobody known has it."""
+        found = await self._core.storage.find_by_username(platform, username)
+        if found is None:
+            return None
+        user_id, stored = found
+        return PlayerRef(platform, user_id, stored.display_name, stored.language)
+
     async def balance(self, player: PlayerRef) -> int:
         """The player's balance in dollars (rules.md, "The house")."""
         return await self._core.storage.balance(await self.player_id(player))

@@ -44,7 +44,12 @@ from bot.discord.messages import help_text, rules_embed, stats_lines
 from bot.discord.replies import PLATFORM, Replies, chat_of, player_of
 from bot.discord.standings import StandingsDesk
 from bot.present.i18n import LEVEL_NAMES
-from bot.present.labels import PRESET_LABELS
+from bot.present.labels import (
+    NOTIFICATION_LABELS,
+    NOTIFICATIONS_CHOICE,
+    PRESET_LABELS,
+    notifications_hint,
+)
 from bot.present.standings import RANKING_LABELS, ranking_from_input
 from bot.present.texts import confirmation
 from engine.robots import LEVELS
@@ -238,14 +243,14 @@ class DominoCog(
 
     @app_commands.command(
         name=command_name("avisos", "notifications"),
-        description=text("A notification on each of your turns, or none"),
+        description=text(NOTIFICATIONS_CHOICE),
     )
     @app_commands.rename(mode=command_name("modo", "mode"))
     @app_commands.describe(mode=text("Every turn, or none (your tiles are still updated)"))
     @app_commands.choices(
         mode=[
-            app_commands.Choice(name=text("every turn"), value="turn"),
-            app_commands.Choice(name=text("none"), value="none"),
+            app_commands.Choice(name=text(label), value=value)
+            for value, label in NOTIFICATION_LABELS.items()
         ]
     )
     async def avisos(self, interaction: discord.Interaction[Any], mode: str) -> None:
@@ -255,7 +260,7 @@ class DominoCog(
         try:
             await self.manager.set_turn_notifications(player_of(interaction), mode)
         except ValueError:
-            await self.replies.answer(interaction, _("Choose “every turn” or “none”."))
+            await self.replies.answer(interaction, notifications_hint(player_language(interaction)))
             return
         if mode == "none":
             content = _(

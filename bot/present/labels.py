@@ -18,9 +18,12 @@ from bot.core.events import SeatInfo
 from bot.present.i18n import N_, translator
 from engine.moves import Move
 from engine.rules import OPTION_VALUES, PRESET_NAMES, OptionValue, Rules, preset_key
+from storage.base import NOTIFICATIONS
 
 __all__ = [
     "LANGUAGE_LABELS",
+    "NOTIFICATIONS_CHOICE",
+    "NOTIFICATION_LABELS",
     "OPTION_LABELS",
     "OPTION_WORDS",
     "PRESET_LABELS",
@@ -30,6 +33,8 @@ __all__ = [
     "allowed_text",
     "language_from_input",
     "move_text",
+    "notifications_from_input",
+    "notifications_hint",
     "option_from_input",
     "option_label",
     "option_word",
@@ -82,6 +87,13 @@ VALUE_LABELS: Final[dict[str, str]] = {
 
 LANGUAGE_LABELS: Final[dict[str, str]] = {"es": "Español", "en": "English"}
 """The languages by their own names (the same in every language)."""
+
+NOTIFICATIONS_CHOICE: Final = N_("A notification on each of your turns, or none")
+"""What the turn notifications command does (its menu line on every platform)."""
+
+NOTIFICATION_LABELS: Final[dict[str, str]] = {"turn": N_("every turn"), "none": N_("none")}
+"""A player's turn notifications (``storage.base.NOTIFICATIONS``) as the choices name
+them: a notifying message on each own turn, or none."""
 
 OPTION_WORDS: Final[dict[str, dict[str, str]]] = {
     "es": {
@@ -232,6 +244,27 @@ def preset_from_input(word: str) -> str | None:
 def language_from_input(word: str) -> str | None:
     """The language a typed word names (``"en"``, ``"inglés"``, ``"español"``), or None."""
     return _LANGUAGE_WORDS.get(_plain(word))
+
+
+def notifications_from_input(text: str) -> str | None:
+    """The turn notifications (``"turn"`` or ``"none"``) a typed choice names: its label
+    in Spanish or English (``"en cada turno"``, ``"ninguno"``, ``"every turn"``,
+    ``"none"``) or the setting's own word; None for anything else."""
+    plain = " ".join(_plain(text).replace("-", " ").split())
+    for setting in NOTIFICATIONS:
+        words = {
+            setting,
+            *(_plain(translator(lang)(NOTIFICATION_LABELS[setting])) for lang in ("es", "en")),
+        }
+        if plain in words:
+            return setting
+    return None
+
+
+def notifications_hint(language: str | None) -> str:
+    """What a player types to choose their turn notifications, e.g. "Choose “every turn”
+    or “none”."""
+    return translator(language)("Choose “every turn” or “none”.")
 
 
 def _lang(language: str | None) -> str:

@@ -118,6 +118,15 @@ def left_text(reply: Reply, language: str) -> str:
     _ = translator(language)
     if reply.forfeited is None:
         return _("You left table {label}.", label=reply.label)
+    if reply.match_ended:  # nobody was left to play on
+        if reply.forfeited:
+            return _(
+                "You left table {label}: your stake (${stake}) is forfeited, and with no "
+                "player left the match ends.",
+                label=reply.label,
+                stake=reply.forfeited,
+            )
+        return _("You left table {label}: with no player left the match ends.", label=reply.label)
     if reply.forfeited:
         return _(
             "You left table {label}: your stake (${stake}) is forfeited and a robot plays "
@@ -133,6 +142,22 @@ def abandoned_text(event: SeatAbandoned, language: str) -> str:
     or not back within the 5 minutes; the stake forfeited and the robot playing on."""
     _ = translator(language)
     name = event.player.display_name
+    if event.last:  # the table closes next and says why; no robot plays on
+        if event.reason is AwayReason.LEFT:
+            if event.stake:
+                return _(
+                    "{name} left the match: their stake (${stake}) is forfeited.",
+                    name=name,
+                    stake=event.stake,
+                )
+            return _("{name} left the match.", name=name)
+        if event.stake:
+            return _(
+                "{name} did not come back in time: their stake (${stake}) is forfeited.",
+                name=name,
+                stake=event.stake,
+            )
+        return _("{name} did not come back in time.", name=name)
     if event.reason is AwayReason.LEFT:
         if event.stake:
             return _(

@@ -15,6 +15,7 @@ from telegram import BotCommand
 
 from bot.present.i18n import N_, language_of, translator
 from bot.present.labels import (
+    NOTIFICATIONS_CHOICE,
     language_from_input,
     option_from_input,
     preset_from_input,
@@ -72,6 +73,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("balance", "saldo", "balance", N_("Your balance")),
     CommandSpec("top", "top", "top", N_("Top lists: rating, season, balance, pairs")),
     CommandSpec("profile", "perfil", "profile", N_("Your profile and rating")),
+    CommandSpec("notifications", "avisos", "notifications", NOTIFICATIONS_CHOICE),
     CommandSpec(
         "analysis", "analisis", "analysis", N_("What should I have played? (your last hand)")
     ),
@@ -99,8 +101,9 @@ def command_names() -> dict[str, str]:
 
 
 def bot_commands(language: str) -> list[BotCommand]:
-    """The menu for ``language`` (``"es"``: Spanish names; ``"en"``: English aliases)."""
-    _ = translator(language, "telegram")
+    """The menu for ``language`` (``"es"``: Spanish names; ``"en"``: English aliases).
+    A line shared with the other platforms is read from the ``core`` catalog."""
+    _ = translator(language, "telegram", "core")
     return [
         BotCommand(spec.english if language == "en" else spec.spanish, _(spec.description))
         for spec in COMMANDS

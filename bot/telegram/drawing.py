@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import math
@@ -106,6 +107,7 @@ class Drawing:
         self.board_spacing = board_spacing
         self.private_gap = private_gap
         self._edited: dict[str, float] = {}  # table -> loop time of its board's last edit
+        self._hurry = asyncio.Event()  # stopping: boards shown at once, no spacing
         self._private_free: dict[int, float] = {}  # private chat -> loop time of its next slot
         self.boards: Latest[None] = Latest(self._show_board)
         self.hands: Latest[HandState] = Latest(self._show_hand)
@@ -132,6 +134,10 @@ class Drawing:
         for key in list(self.s.hands):
             if key[1] == table_id:
                 self.hands.put(key, (None, True))
+
+    def hurry(self) -> None:
+        """The bot is stopping: every board waiting for its spacing is shown at once."""
+        self._hurry.set()
 
     @property
     def busy(self) -> bool:
@@ -242,10 +248,13 @@ class Drawing:
             # too soon after the last edit: wait, and show whatever is newest by then
             wait = self._edited.get(table_id, -math.inf) + self.board_spacing
             wait -= asyncio.get_running_loop().time()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            if _fresh_deal(board) and await self._newer(
-                table_id, DEAL_SPACINGS * self.board_spacing
+            if wait > 0 and not self._hurry.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._hurry.wait(), wait)
+            if (
+                not self._hurry.is_set()
+                and _fresh_deal(board)
+                and await self._newer(table_id, DEAL_SPACINGS * self.board_spacing)
             ):
                 return  # the opener's tile came: it is shown with the deal, in one edit
         event = board.event
@@ -362,7 +371,7 @@ class Drawing:
         until = loop.time() + seconds
         while not self.boards.pending(table_id):
             left = until - loop.time()
-            if left <= 0:
+            if left <= 0 or self._hurry.is_set():
                 return False
             await asyncio.sleep(min(left, DEAL_POLL))
         return True
@@ -446,8 +455,18 @@ class Drawing:
         user_id = int(event.to.user_id)
         if not await self._paced(user_id, lambda: not force and self.hands.pending(key)):
             return  # a newer state of this hand waits: it is shown instead, in this slot
+        # the one notifying message of a turn, unless the player asked for none (/avisos)
+        silent = turn and not await self._notifies(event.to)
         try:
-            await send(lambda: s.bot.send_photo(user_id, png, caption=caption, reply_markup=markup))
+            await send(
+                lambda: s.bot.send_photo(
+                    user_id,
+                    png,
+                    caption=caption,
+                    reply_markup=markup,
+                    disable_notification=silent or None,
+                )
+            )
         except Forbidden:
             s.reachable.discard(user_id)
             if not slot.warned and board is not None:
@@ -467,6 +486,15 @@ class Drawing:
             s.keyboards.add(user_id)  # kept by their client until removed
         slot.shown = shown
         await self._note_hand(key, slot)
+
+    async def _notifies(self, player: p.PlayerRef) -> bool:
+        """Whether ``player``'s turn message notifies them (their /avisos); True when
+        their setting cannot be read: a turn is never missed for that."""
+        try:
+            return await self.s.manager.turn_notifications(player) != "none"
+        except Exception:
+            log.warning("could not read the notifications of %s", player.user_id, exc_info=True)
+            return True
 
     async def private_reply(self, user_id: int, text: str, markup: ReplyMarkup | None) -> None:
         """A short answer in a player's private chat (a move typed or pressed that cannot

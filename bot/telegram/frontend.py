@@ -72,6 +72,10 @@ log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 """The only updates the bot asks Telegram for (getUpdates ``allowed_updates``)."""
 
+STOP_WAIT = 3.0
+"""Seconds :meth:`TelegramFrontEnd.stop` waits at most for what is unsent (the default of
+``DOMINO_STOP_WAIT_SECONDS``)."""
+
 
 class TelegramFrontEnd:
     """Hosts tables in Telegram groups (a :class:`bot.core.Port` for ``"telegram"``).
@@ -97,6 +101,8 @@ class TelegramFrontEnd:
             (Telegram's one message a second there; 0: none).
         before_poll: asked before each getUpdates (``domino run``: whether this process
             still holds the Telegram lease); False reads nothing.
+        stop_wait: seconds :meth:`stop` waits at most for what is still unsent
+            (``DOMINO_STOP_WAIT_SECONDS``).
     """
 
     def __init__(
@@ -116,8 +122,10 @@ class TelegramFrontEnd:
         board_spacing: float = BOARD_SPACING,
         private_gap: float = PRIVATE_GAP,
         before_poll: Callable[[], Awaitable[bool]] | None = None,
+        stop_wait: float = STOP_WAIT,
     ) -> None:
         self.manager = manager
+        self.stop_wait = stop_wait
         self.storage = storage
         self.clock: p.Clock | None = clock if clock is not None else getattr(manager, "clock", None)
         self.language = language_of(language)
@@ -202,11 +210,12 @@ class TelegramFrontEnd:
         )
         log.info("Telegram bot @%s polling", self.bot.username)
 
-    async def stop(self, *, flush_seconds: float = 5.0) -> None:
-        """Stop polling, finish showing pending boards (at most ``flush_seconds``), and
-        close the connection. Events delivered afterwards are dropped (the tables are
-        snapshotted by the manager and redrawn after a restart). Safe to call after a
-        failed :meth:`start`."""
+    async def stop(self, *, flush_seconds: float | None = None) -> None:
+        """Stop polling, show pending boards at once and finish sending (at most
+        ``flush_seconds``, by default the front end's ``stop_wait``; what is still unsent
+        then is logged), and close the connection. Events delivered afterwards are
+        dropped (the tables are snapshotted by the manager and redrawn after a restart).
+        Safe to call after a failed :meth:`start`."""
         self._closed = True
         self._gone.set()
         self._ready.set()  # release deliveries waiting for a start that will not come
@@ -215,10 +224,12 @@ class TelegramFrontEnd:
             await updater.stop()
         if self.application.running:
             await self.application.stop()
+        self.hurry()
+        wait = self.stop_wait if flush_seconds is None else flush_seconds
         try:
-            await asyncio.wait_for(self.idle(), flush_seconds)
+            await asyncio.wait_for(self.idle(), wait)
         except TimeoutError:
-            log.warning("stopping with board updates still pending")
+            log.warning("stopping after %g s with %s still unsent", wait, self.unsent())
         await self.drawing.close()
         await self.shared.group_jobs.close()
         tasks = self.shared.tasks
@@ -243,6 +254,32 @@ class TelegramFrontEnd:
         else:
             log.warning("getUpdates failed (%s); retrying", error)
 
+    def hurry(self) -> None:
+        """The bot is about to stop: boards are shown at once, not spaced (what is held is
+        sent in the shortest time Telegram allows)."""
+        self.drawing.hurry()
+
+    def unsent(self) -> str:
+        """What is not sent yet, for the log: which chats, how many, which kind, e.g.
+        ``"2 board(s) (chats -100123, -100456); 1 player's tiles (users 1001); 3 group
+        message(s) (-100123: 3)"``; ``"nothing"`` when all is sent."""
+        shared, parts = self.shared, []
+        tables = self.drawing.boards.unshown()
+        if tables:
+            chats = sorted({b.chat_id for t in tables if (b := shared.boards.get(t)) is not None})
+            parts.append(f"{len(tables)} board(s) (chats {', '.join(map(str, chats))})")
+        hands = self.drawing.hands.unshown()
+        if hands:
+            users = sorted({str(user) for user, _table in hands})
+            parts.append(f"{len(hands)} player's tiles (users {', '.join(users)})")
+        groups = shared.group_jobs.unsent()
+        if groups:
+            each = ", ".join(f"{chat}: {n}" for chat, n in sorted(groups.items()))
+            parts.append(f"{sum(groups.values())} group message(s) ({each})")
+        if shared.tasks:
+            parts.append(f"{len(shared.tasks)} other send(s) (answers, private messages)")
+        return "; ".join(parts) or "nothing"
+
     async def idle(self) -> None:
         """Wait until every board, hand and message scheduled so far has been sent."""
         shared = self.shared
@@ -250,7 +287,7 @@ class TelegramFrontEnd:
             await self.drawing.idle()
             await shared.group_jobs.idle()
             if shared.tasks:
-                await asyncio.gather(*list(shared.tasks), return_exceptions=True)
+                await asyncio.wait(list(shared.tasks))  # a timeout must not cancel them
 
     async def _set_commands(self) -> None:
         try:

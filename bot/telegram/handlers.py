@@ -22,7 +22,7 @@ from telegram.ext import ContextTypes
 
 import bot.core as p
 from bot.present.i18n import Translator, language_of
-from bot.present.labels import rules_text
+from bot.present.labels import notifications_from_input, notifications_hint, rules_text
 from bot.present.standings import PREVIOUS_WORDS, ranking_from_input, season_from_input
 from bot.present.texts import confirmation, refused
 from bot.telegram.commands import read_table_args
@@ -118,6 +118,7 @@ def said(
                 await handler(
                     self, Said(message, user, player, chat, list(context.args or []), language)
                 )
+                self.s.remember(user)  # after the command: it may have made them a player
 
             return run
 
@@ -318,7 +319,7 @@ class Commands:
     async def profile(self, said: Said) -> None:
         """/perfil, /profile: my profile; as a reply, the replied-to author's; with a
         mention, that user's (an @username only if I have seen them)."""
-        target, unknown = self._profile_target(said)
+        target, unknown = await self._profile_target(said)
         if unknown is not None:
             _ = self.s.t(said.language)
             await self.s.reply(
@@ -330,34 +331,58 @@ class Commands:
                 ),
             )
             return
-        screen = await self.lists.profile_screen(self.s.player(target), said.chat, said.language)
+        screen = await self.lists.profile_screen(target, said.chat, said.language)
         await self.lists.reply(said.message, screen)
 
-    def _profile_target(self, said: Said) -> tuple[User, str | None]:
+    async def _profile_target(self, said: Said) -> tuple[p.PlayerRef, str | None]:
         """Whose profile ``/perfil`` asks for, or (the author, the name not known)."""
-        message = said.message
+        message, me = said.message, said.by
         for entity in message.entities:
             if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
                 if entity.user.is_bot:
                     continue
-                return entity.user, None
+                return self.s.player(entity.user), None
             elif entity.type == MessageEntity.MENTION:
                 name = message.parse_entity(entity)
-                known = self.s.usernames.get(name.lstrip("@").lower())
-                if known is None:
-                    return said.author, name
-                return known, None
+                known = await self._by_username(name)
+                return (me, name) if known is None else (known, None)
         replied = message.reply_to_message
         if replied is not None and replied.from_user and not replied.from_user.is_bot:
             self.s.seen(replied.from_user)
-            return replied.from_user, None
-        if said.args:  # typed without a mention entity: an @username seen is known
+            return self.s.player(replied.from_user), None
+        if said.args:  # typed without a mention entity: an @username of a player is known
             word = said.args[0]
-            known = self.s.usernames.get(word.lstrip("@").lower()) if word.startswith("@") else None
-            if known is not None:
-                return known, None
-            return said.author, " ".join(said.args)
-        return said.author, None
+            known = await self._by_username(word) if word.startswith("@") else None
+            return (me, " ".join(said.args)) if known is None else (known, None)
+        return me, None
+
+    async def _by_username(self, name: str) -> p.PlayerRef | None:
+        """The user an @username names: seen in this process, else a player who wrote
+        with it before (kept with their player, so it survives a restart)."""
+        seen = self.s.usernames.get(name.lstrip("@").lower())
+        if seen is not None:
+            return self.s.player(seen)
+        return await self.s.manager.player_by_username(PLATFORM, name)
+
+    @said()
+    async def notifications(self, said: Said) -> None:
+        """/avisos [en cada turno|ninguno], /notifications [every turn|none]: whether my
+        turn message notifies me (issue 27); without a choice, how it is now."""
+        manager, _ = self.s.manager, self.s.t(said.language)
+        if said.args:
+            chosen = notifications_from_input(" ".join(said.args))
+            if chosen is None:
+                await self.s.reply(said.message, notifications_hint(said.language))
+                return
+            await manager.set_turn_notifications(said.by, chosen)
+        now = await manager.turn_notifications(said.by)
+        if now == "none":
+            text = _("No notifications: your turn messages come silently, with your tiles.")
+        else:
+            text = _("Your turn message will notify you on each of your turns.")
+        if not said.args:
+            text += "\n" + notifications_hint(said.language)
+        await self.s.reply(said.message, text)
 
     @said(anyone=True)
     async def rules(self, said: Said) -> None:

@@ -250,14 +250,19 @@ class Latest(Generic[T]):
         """Whether a newer state of ``key`` waits (the one being shown is outdated)."""
         return key in self._pending
 
+    def unshown(self) -> list[Any]:
+        """The keys whose newest state is not shown yet (waiting, or being shown)."""
+        return list(self._workers)
+
     @property
     def busy(self) -> bool:
         return bool(self._workers)
 
     async def idle(self) -> None:
-        """Wait until every pending state has been shown."""
+        """Wait until every pending state has been shown. Cancelling the wait (a stop's
+        timeout) leaves the workers running."""
         while self._workers:
-            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+            await asyncio.wait(list(self._workers.values()))  # gather would cancel them
 
     async def close(self) -> None:
         """Drop pending states and cancel the workers."""
@@ -301,14 +306,19 @@ class Ordered:
             if not self._queues.get(key):
                 self._queues.pop(key, None)
 
+    def unsent(self) -> dict[Any, int]:
+        """The jobs not done yet per key (queued, plus the one running)."""
+        return {key: len(self._queues.get(key, ())) + 1 for key in self._workers}
+
     @property
     def busy(self) -> bool:
         return bool(self._workers)
 
     async def idle(self) -> None:
-        """Wait until every queued job has run."""
+        """Wait until every queued job has run. Cancelling the wait (a stop's timeout)
+        leaves the workers running."""
         while self._workers:
-            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+            await asyncio.wait(list(self._workers.values()))  # gather would cancel them
 
     async def close(self) -> None:
         """Drop queued jobs and cancel the workers."""

@@ -149,6 +149,7 @@ class Shared:
         self.no_photos: set[int] = set()  # groups whose admins were told photos are refused
         self.gone: set[int] = set()  # groups the bot can no longer use (removed from them)
         self.usernames: dict[str, User] = {}  # lower-case @username -> the user, newest last
+        self.stored_usernames: dict[int, str] = {}  # user -> username stored with their player
         # players whose client keeps a turn keyboard (a one-time keyboard is only hidden
         # by a press: it can be opened again until a ReplyKeyboardRemove)
         self.keyboards: set[int] = set()
@@ -217,6 +218,28 @@ class Shared:
         self.usernames[key] = user
         if len(self.usernames) > USERNAMES_KEPT:
             del self.usernames[next(iter(self.usernames))]
+
+    def remember(self, user: User | None) -> None:
+        """Store ``user``'s @username with their player (once per change in this process),
+        so ``/perfil @name`` finds them after a restart; a user who is no player yet is
+        tried again on their next command."""
+        if user is None or not user.username or user.is_bot:
+            return
+        key = user.username.lower()
+        if self.stored_usernames.get(user.id) != key:
+            self.spawn(self._store_username(user, key))
+
+    async def _store_username(self, user: User, key: str) -> None:
+        try:
+            stored = await self.manager.note_username(self.player(user), key)
+        except Exception:
+            log.warning("could not store the username of %s", user.id, exc_info=True)
+            return
+        if stored:
+            self.stored_usernames.pop(user.id, None)
+            self.stored_usernames[user.id] = key
+            if len(self.stored_usernames) > USERNAMES_KEPT:
+                del self.stored_usernames[next(iter(self.stored_usernames))]
 
     def chat_ref(self, message: MaybeInaccessibleMessage) -> p.ChatRef | None:
         """The group (and forum topic) a message belongs to; None for a private chat."""

@@ -31,6 +31,11 @@ def help_text(language: str) -> str:
             "/saldo, /top, /reglas, /historial. Admins choose the rules with /config and close a "
             "stuck table with /cerrar."
         )
+        + "\n"
+        + _(
+            "/avisos ninguno: your turn messages come without a notification; /avisos en cada "
+            "turno: with one (the default)."
+        )
         + "\n\n"
         + _(
             "Ratings: /top shows the rating, season, balance and pairs lists; /perfil your "

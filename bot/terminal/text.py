@@ -118,6 +118,7 @@ def help_text(_: Translator, language: str) -> str:
     return _(
         "Type the number of a move, or the move (6-4, 6-4 left, pass); e NAME for a phrase "
         "({emotes}); t for your tiles; a for what you should have played in your last hand; "
-        "b to come back; q to leave the table.",
+        "b to take your seat back from the robot that took it over for missed turns (within 5 "
+        "minutes); q to leave the match for good (once it has started, your stake is lost).",
         emotes=", ".join(emote_names(language)),
     )
