@@ -180,7 +180,7 @@ class TableManager:
         """The core's parts (:mod:`bot.core.bootstrap`), for tests and tools."""
         self._core = self.wiring.core
         self._bus = self.wiring.bus
-        self._views = views = self.wiring.views
+        views = self.wiring.views
         self._leases = self.wiring.leases
         # the queries, as the views answer them (bot.core.views)
         self.tables = views.tables
