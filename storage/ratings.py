@@ -241,6 +241,8 @@ class MatchFacts:
         score: the final score by team (points).
         hands: hands played.
         seasons: (chat season key, global season key) the match counts in.
+        abandoned: every human abandoned it; it ended there, lost by the team of the
+            last one (records.md ``abandoned_by``): the winners' humans gain nothing.
     """
 
     match_id: str
@@ -251,6 +253,7 @@ class MatchFacts:
     score: tuple[int, int]
     hands: int
     seasons: tuple[str, str]
+    abandoned: bool = False
 
     @property
     def rated(self) -> bool:
@@ -317,7 +320,8 @@ def facts_of(
 
     The winner is the team of the humans' results (the record's ``winner_team`` when no
     human played); the score comes from the record's ``score``, or from replaying a
-    record written before that field (0-0 when it does not replay).
+    record written before that field (0-0 when it does not replay). A record with a
+    seat number as ``abandoned_by`` is an abandoned match (:attr:`MatchFacts.abandoned`).
     """
     score = record.get("score")
     hands = record.get("hands")
@@ -343,7 +347,12 @@ def facts_of(
         score=(int(score[0]), int(score[1])),
         hands=count,
         seasons=seasons,
+        abandoned=_seat_number(record.get("abandoned_by")),
     )
+
+
+def _seat_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4
 
 
 def rate_match(facts: MatchFacts, skills: Mapping[int, Skill]) -> dict[int, Skill]:
@@ -351,7 +360,9 @@ def rate_match(facts: MatchFacts, skills: Mapping[int, Skill]) -> dict[int, Skil
 
     ``skills`` holds the humans' skills before the match (missing: :data:`NEW_SKILL`).
     Robots play at their level's fixed skill. A human whose seat a robot played most
-    of the match takes the loss when their team lost and keeps their skill when it won.
+    of the match takes the loss when their team lost and keeps their skill when it won;
+    in an abandoned match (:attr:`MatchFacts.abandoned`, every human left) no human of
+    the winning team gains, and the last leaver's team takes the loss.
     Returns player id -> skill for every human of the match.
     """
     teams: list[list[Any]] = [[], []]
@@ -372,7 +383,7 @@ def rate_match(facts: MatchFacts, skills: Mapping[int, Skill]) -> dict[int, Skil
         if seat.player_id is None:
             continue
         before = skills.get(seat.player_id, NEW_SKILL)
-        if seat.absent and seat.team == facts.winner_team:
+        if (seat.absent or facts.abandoned) and seat.team == facts.winner_team:
             out[seat.player_id] = before
         else:
             out[seat.player_id] = Skill(float(new.mu), float(new.sigma))

@@ -51,10 +51,10 @@ def test_domino_play_runs_from_the_command_line_with_a_database(tmp_path: Path):
     )
     assert again.returncode == 0, again.stderr
     first_balance = int(result.stdout.rstrip().rsplit("$", 1)[1].rstrip("."))
-    # q hands the seat to a robot that plays the second match out (leaving never cancels
-    # a started match): it starts from the first run's balance and moves one stake
-    change = 10 if "We won the match" in again.stdout else -10
-    assert again.stdout.rstrip().endswith(f"Your balance: ${first_balance + change}.")
+    # q leaves the started second match (leaving never cancels it): the only human
+    # leaving ends it, lost; it started from the first run's balance and costs one stake
+    assert "We won the match" not in again.stdout
+    assert again.stdout.rstrip().endswith(f"Your balance: ${first_balance - 10}.")
 
 
 def test_an_unknown_preset_is_a_clear_error(tmp_path: Path):
@@ -217,8 +217,50 @@ def test_a_match_whose_domino_play_was_killed_goes_on_at_the_next_start_and_cost
     assert "tú y un robot de compañero contra dos robots" not in again.stdout  # no new table
     assert "Fichas que quedan: Rival derecho: " in again.stdout  # the seats have their names
     assert " (derecha)" not in again.stdout
-    # the killed match was played on (then left with q and the end of input): one stake
+    # the killed match was played on (then left with q, which ends it): one stake
     assert again.stdout.rstrip().endswith(
-        "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu asiento\n"
-        "  hasta el final.\nTu saldo: $990."
+        "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y, sin nadie más en la\n"
+        "  mesa, la partida termina.\nTu saldo: $990."
     )
+
+
+def test_leaving_a_match_with_q_counts_it_as_a_lost_match_in_domino_profile(tmp_path: Path):
+    """Issue 27 follow-up: the only human leaving a started match with ``q`` ends it; it
+    is recorded as lost (leaving never protects a rating), so ``domino profile`` on the
+    same database shows one match played and none won."""
+    from tests.terminal_pty import TerminalProcess
+
+    db = tmp_path / "left.db"
+    command = [sys.executable, "-m", "bot.cli", "play", "--seed", "5", "--db", str(db)]
+    terminal = TerminalProcess(command, columns=80)
+    try:
+        terminal.read_until("Te toca (45 s): ")
+        terminal.read_until("\n")
+        terminal.type("1")
+        terminal.read_until("Te toca (45 s): ")
+        terminal.type("q")
+        terminal.read_until("Tu saldo: $990.")
+        assert terminal.process.wait(timeout=30) == 0
+    finally:
+        terminal.close()
+    profile = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "profile",
+            "--db",
+            str(db),
+            "--out",
+            str(tmp_path / "perfil.png"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert profile.returncode == 0, profile.stderr
+    lines = profile.stdout.splitlines()
+    assert lines[0].startswith("Tú — ") and lines[0].endswith(" (provisional)")
+    assert int(lines[0].removeprefix("Tú — ").split()[0]) < 1000  # a new player shows 1,000
+    assert lines[1].startswith("Partidas: 1 · Ganadas: 0 (0\u00a0%) · ")
+    assert " · Racha: 1 perdida · Saldo: $990" in lines[1]

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 import sqlite3
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
+from bot.terminal import play
 from storage import open_storage, redact_dsn
 from storage.base import PlayerResult, Rating, RatingPoint, Storage
 from storage.ratings import ALL_CHATS, ALL_TIME, ROBOT_SKILLS, SeasonPeriod
@@ -230,6 +232,42 @@ def test_one_match_is_counted_in_the_singular(
     rated = asyncio.run(make_database(db, 1))
     assert main(["ratings", "--check", "--db", str(db)]) == 0
     assert f"replayed 1 match: {rated} rated," in capsys.readouterr().out
+
+
+def test_a_match_left_with_q_is_rated_as_lost_and_checking_or_rebuilding_agrees(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 27 follow-up: the only human leaving a started ``domino play`` match ends
+    it, stored as abandoned and rated as a loss; replaying the records gives the same."""
+    db = tmp_path / "left.db"
+
+    async def leave_a_match() -> int:
+        storage = await open_storage(db)
+        try:
+            code = await play(storage, stdin=io.StringIO("1\nq\n"), stdout=io.StringIO(), seed=5)
+            assert code == 0
+            (stored,) = await storage.match_records()
+            assert stored.record["abandoned_by"] == 0
+            (player,) = {s["player"] for s in stored.record["seats"] if "player" in s}
+            return player
+        finally:
+            await storage.close()
+
+    player = asyncio.run(leave_a_match())
+    before = asyncio.run(every_rating(db))
+    rating = before[0][(ALL_CHATS, ALL_TIME, player)]
+    assert rating is not None
+    assert (rating.matches, rating.wins) == (1, 0)
+    assert rating.display < 1000  # a new player shows 1,000: the loss counted
+    assert len(before[1][player]) == 1
+
+    assert main(["ratings", "--check", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "replayed 1 match: 1 rated," in out
+    assert "differences: 0 " in out
+    assert main(["ratings", "--rebuild", "--db", str(db)]) == 0
+    assert "differences: 0 " in capsys.readouterr().out
+    assert asyncio.run(every_rating(db)) == before
 
 
 def test_a_postgresql_database_is_checked_from_domino_db(

@@ -25,6 +25,8 @@ from bot.core import (
 )
 from bot.core.events import Refused
 from bot.core.vocabulary import AwayReason, DeadlineKind, MovedBy, Phase, RefusalReason
+from engine.records import replay, replay_summary
+from storage.ratings import NEW_SKILL
 
 
 @pytest.fixture
@@ -256,6 +258,36 @@ async def test_the_last_human_leaving_ends_the_match_and_is_told_so(parts, clock
     assert events.last(SeatAbandoned).last is True
     assert events.last(TableClosed).reason is CloseReason.NO_HUMANS
     assert table.closed is True
+    assert await memory_storage.check_ledger() == []
+
+
+async def test_a_lone_human_leaving_a_started_match_has_it_recorded_as_a_loss_and_rated_down(
+    parts, clock, memory_storage
+):
+    """Issue 27 follow-up: leaving never protects a rating. Ana alone with three robots
+    plays one move, then leaves: the match ends there, stored as played so far and marked
+    abandoned by her seat, lost by her team in her statistics and her rating."""
+    table = await start_with_robots(parts, clock)
+    ana = table.seats[0].player_id
+    await parts.session.play_move(ana_move(table))
+    await until_turn(parts, clock, table, 0)
+    played = table.match
+    assert await memory_storage.player_rating(ana) is None  # new: shown as 1,000
+    await parts.lobby.leave(Leave(ANA, CHAT, table.id))
+    (stored,) = await memory_storage.match_records(player_id=ana)
+    assert stored.match_id == table.id
+    assert (stored.record["abandoned_by"], stored.record["winner_team"]) == (0, 1)
+    assert stored.record["score"] == list(played.score)
+    assert stored.record["seats"][0] == {"player": ana, "moves": 1, "robot_moves": 0}
+    summary = replay_summary(replay(stored.record))
+    assert (summary["finished"], summary["hands"][-1]["end"]) == (False, "unfinished")
+    stats = await memory_storage.player_stats(ana)
+    assert (stats.matches_played, stats.matches_won) == (1, 0)
+    rating = await memory_storage.player_rating(ana)
+    assert (rating.matches, rating.wins) == (1, 0)
+    assert rating.mu < NEW_SKILL.mu
+    assert rating.display < NEW_SKILL.display == 1000
+    assert await memory_storage.balance(ana) == 990  # her stake, and nothing more
     assert await memory_storage.check_ledger() == []
 
 

@@ -16,6 +16,7 @@ from bot.core.vocabulary import AwayReason, CloseReason, Phase, RefusalReason
 from engine.match import Match
 from engine.rules import find_preset
 from storage.base import MatchClosedError
+from storage.ratings import NEW_SKILL
 
 
 @pytest.fixture
@@ -135,6 +136,48 @@ async def test_a_table_every_human_abandoned_closes_and_pays_nobody(parts, memor
     assert await memory_storage.check_ledger() == []
     with pytest.raises(MatchClosedError):  # the pot is closed: nothing left to refund
         await memory_storage.refund(table.id, now=parts.core.clock.now())
+
+
+def match_under_way(rules, moves: int = 9) -> Match:
+    """The engine's match above after its first ``moves`` moves (the first hand goes on)."""
+    match = Match.new(rules, random.Random(1))
+    for _ in range(moves):
+        match = match.apply(match.hand.legal_moves()[0])
+    assert not match.hand.is_over
+    return match
+
+
+async def test_the_last_human_abandoning_loses_the_match_and_an_earlier_opponent_gains_nothing(
+    parts, memory_storage
+):
+    """Issue 27 follow-up: Beto (team 0) abandons first, then Ana (team 1), the last
+    human: the match is recorded as played so far, lost by Ana's team; Beto's team wins
+    but he abandoned too, so his rating does not move; nobody is paid."""
+    table = await seated_table(parts)
+    ana, beto = table.seats[1].player_id, table.seats[0].player_id
+    await parts.settlement.take_stakes(table)
+    table.phase = Phase.PLAYING
+    table.match = match_under_way(table.rules)
+    await parts.settlement.forfeit(table, 0)
+    await parts.settlement.forfeit(table, 1)
+    await parts.settlement.abandoned(table, 1)
+    events = await parts.events()
+    assert events.last(TableClosed).reason is CloseReason.NO_HUMANS
+    assert not events.of(MatchEnded)
+    (stored,) = await memory_storage.match_records(player_id=ana)
+    assert (stored.record["abandoned_by"], stored.record["winner_team"]) == (1, 0)
+    assert len(stored.record["hands"]) == 1 and len(stored.record["hands"][0]["moves"]) == 9
+    ana_stats, beto_stats = [await memory_storage.player_stats(p) for p in (ana, beto)]
+    assert (ana_stats.matches_played, ana_stats.matches_won) == (1, 0)
+    assert (beto_stats.matches_played, beto_stats.matches_won) == (1, 1)
+    ana_rating = await memory_storage.player_rating(ana)
+    beto_rating = await memory_storage.player_rating(beto)
+    assert ana_rating.mu < NEW_SKILL.mu
+    assert (beto_rating.mu, beto_rating.sigma) == (NEW_SKILL.mu, NEW_SKILL.sigma)
+    assert (beto_rating.matches, beto_rating.wins) == (1, 1)
+    assert [await memory_storage.balance(p) for p in (ana, beto)] == [990, 990]
+    assert await memory_storage.check_ledger() == []
+    assert (await memory_storage.rebuild_ratings(write=False)).differences == ()
 
 
 async def test_closing_an_empty_table_refunds_nothing(parts):

@@ -8,6 +8,7 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
 from conftest import wait_until
 from telegram import User
 
@@ -1321,6 +1322,34 @@ async def test_hurry_shows_a_board_waiting_for_its_spacing_at_once() -> None:
         ]
         assert [c.ok for c in board_edits] == [True]  # shown at once, not 10 minutes later
         assert world.front.unsent() == "nothing"
+
+
+async def test_stopping_waits_no_longer_than_the_setting_counted_from_the_first_hurry(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The run's flush and the front end's stop share one ``DOMINO_STOP_WAIT_SECONDS``:
+    once it has passed since the first :meth:`hurry`, ``stop`` waits no more (it was
+    waiting it a second time)."""
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(1001, "Ana")
+        group = world.fake.add_group(GROUP, "Dominó")
+        await world.table_with_robots(ana, group)
+        await world.until_turn(ana)
+        gate = world.fake.hold("editMessageMedia", chat_id=GROUP)  # the group board hangs
+        mark = len(world.fake.calls)
+        world.fake.press_key(ana, world.move_labels(ana)[0])
+        await world.fake.drained()
+        await world.manager.idle()
+        await world.fake.wait_for("editMessageMedia", lambda c: c.chat_id == GROUP, after=mark)
+        await world.front.drawing.hands.idle()
+        world.front.stop_wait = 3600.0  # an hour: a wait of it would fail the test's bound
+        world.front.hurry()  # the run's flush started; its hour is over (moved back):
+        world.front._stop_by = asyncio.get_running_loop().time() - 1.0
+        with caplog.at_level("WARNING", logger="bot.telegram.frontend"):
+            await asyncio.wait_for(world.front.stop(), 30.0)  # bounds a failure only
+        lines = [r.getMessage() for r in caplog.records if r.name == "bot.telegram.frontend"]
+        assert lines == [f"stopping after 0 s with 1 board(s) (chats {GROUP}) still unsent"]
+        gate.set()
 
 
 async def test_avisos_ninguno_sends_the_turn_message_silently_and_en_cada_turno_notifies_again() -> (

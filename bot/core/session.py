@@ -11,6 +11,8 @@ house").
   A timed-out turn with a single legal move (a forced pass) is no missed turn.
 * Leaving a started match on purpose abandons it at once: the stake is forfeited, a
   robot plays the seat to the end and the seat is closed to its player (no coming back).
+  When the last human abandons, the match ends there: recorded as played so far and
+  lost by that human's team (:meth:`Settlement.abandoned`).
 * ``rules.forced_move_seconds`` plays a single legal move for the player after that delay.
 * Determinism: hand ``n`` is dealt from ``Random(f"{seed}:deal:{n}")`` and the robot's
   move ``k`` of hand ``n`` uses ``Random(f"{seed}:robot:{n}:{k}")``, so a resumed table
@@ -445,8 +447,9 @@ class Session:
     async def abandon(self, table: Table, seat: int, reason: AwayReason) -> int:
         """The human at ``seat`` abandoned (``reason``: left on purpose, or not back
         within the 5 minutes): their stake is forfeited now and the seat is closed to
-        them; when no human is left entitled to the pot, the table ends and nobody is
-        paid. Returns the dollars forfeited."""
+        them; when no human is left entitled to the pot, the table ends, nobody is
+        paid and the match counts as lost by this seat's team. Returns the dollars
+        forfeited."""
         core = self.core
         state = table.seats[seat]
         player = state.player
@@ -467,8 +470,8 @@ class Session:
                 last=last,
             ),
         )
-        if last:
-            await self.settlement.close(table, CloseReason.NO_HUMANS)
+        if last:  # the match ends, lost by this seat's team (rules.md, "The house")
+            await self.settlement.abandoned(table, seat)
             return stake
         if not was_away:
             await self.after_away(table, seat)  # the robot takes the turn if it was theirs

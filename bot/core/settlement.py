@@ -6,7 +6,9 @@ ledger itself (escrow, payouts, idempotency) is the storage's.
   human's stake into the match's escrow in one storage transaction.
 * A human who abandons a started match forfeits their stake at that moment (leaving on
   purpose, or not coming back within the 5 minutes); whoever is left plays on for the
-  pot, robots included. A table where every human abandoned ends, unpaid.
+  pot, robots included. A table where every human abandoned ends, unpaid, and its
+  match is recorded as played so far, lost by the team of the last human who
+  abandoned it (rules.md, "The house"; ratings.md).
 * The winners are paid twice the stake when the match ends; robots are never paid, nor
   is a seat a robot still plays for its human when the match ends (their stake is
   forfeited then: only a player who came back before the end is paid).
@@ -187,6 +189,42 @@ class Settlement:
         core.matches_finished += 1
         await self.close(table, CloseReason.FINISHED)
 
+    async def abandoned(self, table: Table, seat: int) -> None:
+        """The last human, at ``seat``, abandoned a started match: record it and close
+        the table (rules.md, "The house").
+
+        The match ends there, nobody is paid (every stake was forfeited): it is stored
+        as played so far (an unfinished record with ``abandoned_by``, records.md, "What
+        the bot adds") and counts as lost by ``seat``'s team, in the statistics and the
+        ratings of every human who sat in it. The escrow closes unpaid in the same
+        storage transaction (``finish_match`` with no winners); idempotent like
+        :meth:`finish`.
+        """
+        core = self.core
+        match = table.match
+        if match is not None and not match.is_over:
+            winner_team = 1 - team_of(seat)
+            record = record_of(
+                match,
+                seats=[seat_record(state, table.robot_level) for state in table.seats],
+                score=list(match.score),
+                winner_team=winner_team,
+                abandoned_by=seat,
+            )
+            try:
+                await core.storage.finish_match(
+                    table.id,
+                    table.chat.key,
+                    winners=[],
+                    record=record,
+                    results=player_results(table, match, winner_team),
+                    now=core.clock.now(),
+                    fence=core.fence(table),
+                )
+            except MatchClosedError as exc:
+                log.error("table %s: recording the abandoned match failed: %s", table.id, exc)
+        await self.close(table, CloseReason.NO_HUMANS)
+
     async def close(self, table: Table, reason: CloseReason) -> None:
         """Close a table: refund a called-off match (:data:`REFUNDING_CLOSES`), drop its
         snapshot, remember it."""
@@ -233,10 +271,15 @@ def seat_record(state: Seat, robot_level: str) -> dict[str, Any]:
     return {"robot": state.robot_level or robot_level, "moves": state.moves}
 
 
-def player_results(table: Table, match: Match) -> list[PlayerResult]:
-    """Each seated human's statistics of a finished match (for the storage's record)."""
+def player_results(
+    table: Table, match: Match, winner_team: int | None = None
+) -> list[PlayerResult]:
+    """Each seated human's statistics of a finished match (for the storage's record);
+    ``winner_team`` is the match's winner (default: the finished match's), given for a
+    match every human abandoned (:meth:`Settlement.abandoned`)."""
     results = []
     outcomes = match.outcomes
+    winner = match.winner_team if winner_team is None else winner_team
     for index, state in enumerate(table.seats):
         if state.player is None or state.player_id is None:
             continue
@@ -245,7 +288,7 @@ def player_results(table: Table, match: Match) -> list[PlayerResult]:
             PlayerResult(
                 player_id=state.player_id,
                 team=team,
-                won_match=match.winner_team == team,
+                won_match=winner == team,
                 hands_won=sum(1 for o in outcomes if o.winner_team == team),
                 dominoes=sum(
                     1 for o in outcomes if o.end is Termination.DOMINO and o.winner_seat == index

@@ -126,6 +126,7 @@ class TelegramFrontEnd:
     ) -> None:
         self.manager = manager
         self.stop_wait = stop_wait
+        self._stop_by: float | None = None  # loop time: the stop's waits end (first hurry)
         self.storage = storage
         self.clock: p.Clock | None = clock if clock is not None else getattr(manager, "clock", None)
         self.language = language_of(language)
@@ -212,8 +213,10 @@ class TelegramFrontEnd:
 
     async def stop(self, *, flush_seconds: float | None = None) -> None:
         """Stop polling, show pending boards at once and finish sending (at most
-        ``flush_seconds``, by default the front end's ``stop_wait``; what is still unsent
-        then is logged), and close the connection. Events delivered afterwards are
+        ``flush_seconds``, by default what is left of the front end's ``stop_wait``
+        counted from the first :meth:`hurry`, so a flush before this and this wait no
+        longer than the setting together; what is still unsent then is logged), and close
+        the connection. Events delivered afterwards are
         dropped (the tables are snapshotted by the manager and redrawn after a restart).
         Safe to call after a failed :meth:`start`."""
         self._closed = True
@@ -225,7 +228,9 @@ class TelegramFrontEnd:
         if self.application.running:
             await self.application.stop()
         self.hurry()
-        wait = self.stop_wait if flush_seconds is None else flush_seconds
+        assert self._stop_by is not None
+        left = max(0.0, self._stop_by - asyncio.get_running_loop().time())
+        wait = left if flush_seconds is None else flush_seconds
         try:
             await asyncio.wait_for(self.idle(), wait)
         except TimeoutError:
@@ -256,7 +261,10 @@ class TelegramFrontEnd:
 
     def hurry(self) -> None:
         """The bot is about to stop: boards are shown at once, not spaced (what is held is
-        sent in the shortest time Telegram allows)."""
+        sent in the shortest time Telegram allows). The first call starts the stop's
+        ``stop_wait`` seconds (see :meth:`stop`)."""
+        if self._stop_by is None:
+            self._stop_by = asyncio.get_running_loop().time() + self.stop_wait
         self.drawing.hurry()
 
     def unsent(self) -> str:
