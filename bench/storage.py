@@ -31,13 +31,17 @@ Then two figures of issue 14:
 
 Target: >= 1,000 matches per second.
 
-``--db postgresql://user@host/database`` runs the same matches on PostgreSQL
-(storage/postgres.py, ``--connections`` operations at once) and then on a fresh temporary
-SQLite file, and prints the stake + finish (or settle) cycles per second of both side by
-side. The PostgreSQL database may be used again: each run's match ids are new.
+Without ``--db`` the same matches run first on PostgreSQL (storage/postgres.py,
+``--connections`` operations at once) on a throwaway server started as the tests start
+theirs (tests/postgres_server.py: Debian's binaries, a free port of 127.0.0.1, fsync off;
+stopped at the end), then on a fresh temporary SQLite file, and the stake + finish (or
+settle) cycles per second of both are printed side by side (issue 28's throughput
+target: both at least 1,000, the lease fence on). ``--sqlite-only`` skips PostgreSQL;
+``--db postgresql://user@host/database`` uses that server instead (the database may be
+used again: each run's match ids are new); ``--db PATH`` measures that SQLite file only.
 
 Run: ``python bench/storage.py [--matches 10000] [--tables 50] [--path finish]
-[--db PATH|URL] [--connections 8] [--rating-matches 2000]``
+[--db PATH|URL] [--sqlite-only] [--connections 8] [--rating-matches 2000]``
 """
 
 from __future__ import annotations
@@ -424,6 +428,25 @@ _PATH_HELP = {
 }
 
 
+def _temporary_postgres() -> tuple[Any, str]:
+    """A throwaway PostgreSQL server started as the tests start theirs
+    (tests/postgres_server.py: Debian's binaries, a free port of 127.0.0.1, fsync off)
+    and a fresh migrated database on it: (the server, to ``stop()``; the database's DSN).
+
+    Raises:
+        PostgresUnavailable: no server can be had here (the message says why).
+    """
+    from tests.postgres_server import start_server
+
+    server = start_server()
+    try:
+        dsn = asyncio.run(server.create_database())
+    except BaseException:
+        server.stop()
+        raise
+    return server, dsn
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--matches", type=int, default=10_000)
@@ -433,8 +456,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--path", choices=PATHS, default="finish", help="how a match ends")
     parser.add_argument(
         "--db",
-        help="database file, or a postgresql:// URL to compare PostgreSQL with SQLite"
-        " (default: a fresh temporary SQLite file)",
+        help="a SQLite file (measured alone), or a postgresql:// URL to compare with a fresh"
+        " SQLite file (default: a throwaway PostgreSQL server and a fresh SQLite file)",
     )
     parser.add_argument(
         "--connections", type=int, default=8, help="PostgreSQL connections (operations at once)"
@@ -450,25 +473,40 @@ def main(argv: list[str] | None = None) -> int:
         default=2000,
         help="matches of the rating cost figure (0: skip it)",
     )
+    parser.add_argument(
+        "--sqlite-only",
+        action="store_true",
+        help="without --db: measure SQLite alone (no temporary PostgreSQL server)",
+    )
     args = parser.parse_args(argv)
     postgres = args.db is not None and is_postgres_url(args.db)
     figures: dict[str, float] = {}
     code = 0
+    server = None
+    if args.db is None and not args.sqlite_only:
+        server, dsn = _temporary_postgres()
+        postgres = True
+    else:
+        dsn = args.db
     with tempfile.TemporaryDirectory() as tmp:
         if postgres:
-            code |= asyncio.run(
-                run(
-                    args.matches,
-                    args.tables,
-                    args.players,
-                    args.db,
-                    args.seed,
-                    args.path,
-                    args.connections,
-                    figures,
-                    not args.unfenced,
+            try:
+                code |= asyncio.run(
+                    run(
+                        args.matches,
+                        args.tables,
+                        args.players,
+                        dsn,
+                        args.seed,
+                        args.path,
+                        args.connections,
+                        figures,
+                        not args.unfenced,
+                    )
                 )
-            )
+            finally:
+                if server is not None:
+                    server.stop()
             print()
         db = Path(args.db) if args.db is not None and not postgres else Path(tmp) / "bench.db"
         code |= asyncio.run(
