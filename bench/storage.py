@@ -199,6 +199,7 @@ async def run(
         refused = [0]
         per_table = [matches // tables + (1 if t < matches % tables else 0) for t in range(tables)]
         start = time.perf_counter()
+        cpu_start = time.process_time()
         await asyncio.gather(
             *(
                 _table(
@@ -218,6 +219,7 @@ async def run(
             )
         )
         elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu_start
         problems = await storage.check_ledger()
         played = len(latencies["finish"])
         writes = {"finish": 2, "separate": 3, "settle": 2}[path]
@@ -232,6 +234,10 @@ async def run(
         print(f"matches/second: {matches / elapsed:,.0f} (target >= 1,000)")
         print(f"write transactions/second: {(played * writes + refused[0]) / elapsed:,.0f}")
         print(f"stake + {path} cycles/second: {played / elapsed:,.0f}")
+        print(
+            f"this process's CPU: {cpu:.2f} s, {1000 * cpu / max(played, 1):.2f} ms per cycle"
+            " (a shared machine's wall clock also counts waiting for a core)"
+        )
         if figures is not None:
             figures[where] = played / elapsed
         for name, values in latencies.items():
