@@ -49,6 +49,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import inspect
+import os
 import random
 import statistics
 import sys
@@ -168,6 +169,7 @@ async def run(
     connections: int = 8,
     figures: dict[str, float] | None = None,
     fenced: bool = True,
+    server_pid: int | None = None,
 ) -> int:
     storage: Storage
     if is_postgres_url(db):
@@ -200,6 +202,7 @@ async def run(
         per_table = [matches // tables + (1 if t < matches % tables else 0) for t in range(tables)]
         start = time.perf_counter()
         cpu_start = time.process_time()
+        server_start = _server_cpu(server_pid)
         await asyncio.gather(
             *(
                 _table(
@@ -220,6 +223,7 @@ async def run(
         )
         elapsed = time.perf_counter() - start
         cpu = time.process_time() - cpu_start
+        server_cpu = _server_cpu(server_pid) - server_start
         problems = await storage.check_ledger()
         played = len(latencies["finish"])
         writes = {"finish": 2, "separate": 3, "settle": 2}[path]
@@ -238,6 +242,11 @@ async def run(
             f"this process's CPU: {cpu:.2f} s, {1000 * cpu / max(played, 1):.2f} ms per cycle"
             " (a shared machine's wall clock also counts waiting for a core)"
         )
+        if server_pid is not None:
+            print(
+                f"the PostgreSQL server's CPU: {server_cpu:.2f} s,"
+                f" {1000 * server_cpu / max(played, 1):.2f} ms per cycle"
+            )
         if figures is not None:
             figures[where] = played / elapsed
         for name, values in latencies.items():
@@ -434,6 +443,36 @@ _PATH_HELP = {
 }
 
 
+def _server_cpu(pid: int | None) -> float:
+    """CPU seconds used so far by the server process ``pid`` and its children (the
+    PostgreSQL backends: the live ones', and the ended ones' counted in their parent);
+    0.0 without a pid or where /proc cannot tell."""
+    if pid is None:
+        return 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def used(p: int, ended_children: bool) -> int:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0
+        own = int(fields[11]) + int(fields[12])  # utime, stime
+        return own + (int(fields[13]) + int(fields[14]) if ended_children else 0)
+
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    return (used(pid, True) + sum(used(int(c), False) for c in children)) / ticks
+
+
+def _postmaster(server: Any) -> int | None:
+    """The PID of a throwaway server's postmaster (None for a server given by --db)."""
+    if server is None or server.data_dir is None:
+        return None
+    return int((server.data_dir / "data" / "postmaster.pid").read_text().split()[0])
+
+
 def _temporary_postgres() -> tuple[Any, str]:
     """A throwaway PostgreSQL server started as the tests start theirs
     (tests/postgres_server.py: Debian's binaries, a free port of 127.0.0.1, fsync off)
@@ -508,6 +547,7 @@ def main(argv: list[str] | None = None) -> int:
                         args.connections,
                         figures,
                         not args.unfenced,
+                        _postmaster(server),
                     )
                 )
             finally:

@@ -378,8 +378,23 @@ class PostgresTx(Tx):
 
     async def many(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
         rows = list(args)
-        if rows:
+        if not rows:
+            return
+        shape = _insert_shape(sql)
+        if shape is None or len(rows) == 1 or _repeats_a_conflict(shape, rows):
             await self.conn.executemany(POSTGRES.sql(sql), rows)
+            return
+        types = _COLUMN_TYPES.get(shape.table)
+        if types is None:
+            types = _COLUMN_TYPES[shape.table] = {
+                str(name): str(kind)
+                for name, kind in await self.conn.fetch(
+                    "SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute"
+                    " WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped",
+                    shape.table,
+                )
+            }
+        await self.conn.execute(shape.unnest(types), *zip(*rows, strict=True))
 
     async def integrity(self) -> list[str]:
         import asyncpg
@@ -472,6 +487,92 @@ class PostgresTx(Tx):
             CHAT_LOCK_SPACE,
             list(chats),
         )
+
+
+_INSERT = re.compile(r"INSERT INTO (\w+)( AS \w+)? \(([^)]*)\) VALUES \(([^)]*)\)(.*)", re.DOTALL)
+_CONFLICT = re.compile(r"ON CONFLICT \(([^)]*)\) DO UPDATE")
+
+_COLUMN_TYPES: dict[str, dict[str, str]] = {}
+"""table -> column -> its PostgreSQL type (``PostgresTx.many``; read once per process)."""
+
+
+@dataclass(frozen=True)
+class _InsertShape:
+    """An ``INSERT ... VALUES (...)`` statement of ``Tx.many``, taken apart.
+
+    Attributes:
+        table, alias: the target (``alias`` with its leading `` AS``, or empty).
+        columns: the target columns, in order.
+        values: each column's value: ``?`` (the row's next parameter) or a constant.
+        rest: what follows the values (``ON CONFLICT ...``).
+        conflict: the columns of ``ON CONFLICT (...) DO UPDATE``, empty without one.
+    """
+
+    table: str
+    alias: str
+    columns: tuple[str, ...]
+    values: tuple[str, ...]
+    rest: str
+    conflict: tuple[str, ...]
+
+    def unnest(self, types: Mapping[str, str]) -> str:
+        """The statement inserting every row at once: one array parameter per ``?``
+        column (``unnest``, in the rows' order)."""
+        arrays: list[str] = []
+        select: list[str] = []
+        for column, value in zip(self.columns, self.values, strict=True):
+            if value == "?":
+                arrays.append(f"${len(arrays) + 1}::{types[column]}[]")
+                select.append(f"u.c{len(arrays)}")
+            else:
+                select.append(value)
+        names = ", ".join(f"c{n}" for n in range(1, len(arrays) + 1))
+        return (
+            f"INSERT INTO {self.table}{self.alias} ({', '.join(self.columns)})"
+            f" SELECT {', '.join(select)} FROM unnest({', '.join(arrays)})"
+            f" WITH ORDINALITY AS u ({names}, n) ORDER BY u.n{self.rest}"
+        )
+
+
+_SHAPES: dict[str, _InsertShape | None] = {}
+
+
+def _insert_shape(sql: str) -> _InsertShape | None:
+    """``sql`` taken apart when it is a one-row ``INSERT ... VALUES`` of plain ``?``
+    parameters and constants (None otherwise: run row by row); cached."""
+    if sql in _SHAPES:
+        return _SHAPES[sql]
+    shape = None
+    m = _INSERT.fullmatch(sql)
+    if m is not None:
+        columns = tuple(c.strip() for c in m.group(3).split(","))
+        values = tuple(v.strip() for v in m.group(4).split(","))
+        conflict = _CONFLICT.search(m.group(5))
+        if len(columns) == len(values) and all(
+            v == "?" or re.fullmatch(r"-?\d+|'[^']*'", v) for v in values
+        ):
+            shape = _InsertShape(
+                m.group(1),
+                m.group(2) or "",
+                columns,
+                values,
+                m.group(5),
+                tuple(c.strip() for c in conflict.group(1).split(",")) if conflict else (),
+            )
+    _SHAPES[sql] = shape
+    return shape
+
+
+def _repeats_a_conflict(shape: _InsertShape, rows: Sequence[Sequence[Any]]) -> bool:
+    """Whether two rows meet the same ``ON CONFLICT ... DO UPDATE`` key: one statement
+    may not update a row twice, so such rows go one by one (the later one wins, as in
+    SQLite)."""
+    if not shape.conflict:
+        return False
+    marks = [c for c, v in zip(shape.columns, shape.values, strict=True) if v == "?"]
+    at = [marks.index(c) for c in shape.conflict if c in marks]
+    keys = {tuple(row[i] for i in at) for row in rows}
+    return len(keys) < len(rows)
 
 
 def _entries(plan: Plan) -> list[tuple[str, int]]:
