@@ -803,27 +803,19 @@ async def _check_players(tx: Tx, player_ids: Sequence[int]) -> None:
             raise UnknownPlayerError(pid)
 
 
-async def _balances(tx: Tx, player_ids: Sequence[int]) -> dict[int, int]:
-    """player id -> balance, in the given order.
-
-    Raises:
-        UnknownPlayerError: no such player.
-    """
+async def _lock_balances(tx: Tx, player_ids: Sequence[int]) -> dict[int, int]:
+    """player id -> balance of those of ``player_ids`` that have an account (an unknown
+    player is left out), their accounts locked to the commit by id (step 3 of
+    PostgreSQL's lock order, as :meth:`Tx.lock_players`; nothing to lock on SQLite): one
+    statement for the lock and the read."""
     if not player_ids:
         return {}
-    keys = [player_account(pid) for pid in player_ids]
-    found = {
-        str(r[0]): int(r[1])
-        for r in await tx.rows(
-            f"SELECT key, balance FROM accounts WHERE key IN ({_marks(len(keys))})", *keys
-        )
-    }
-    out: dict[int, int] = {}
-    for pid, key in zip(player_ids, keys, strict=True):
-        if key not in found:
-            raise UnknownPlayerError(pid)
-        out[pid] = found[key]
-    return out
+    rows = await tx.rows(
+        "SELECT player_id, balance FROM accounts"
+        f" WHERE key IN ({_marks(len(player_ids))}) ORDER BY id" + tx.dialect.for_update,
+        *(player_account(pid) for pid in player_ids),
+    )
+    return {int(pid): int(balance) for pid, balance in rows}
 
 
 async def _record(
@@ -844,7 +836,13 @@ async def _record(
     Raises:
         UnknownPlayerError: a result names an unknown player.
     """
-    if await tx.value("SELECT 1 FROM matches WHERE match_id = ?", match_id):
+    stored, chosen = await tx.row(
+        "SELECT (SELECT 1 FROM matches WHERE match_id = ?),"
+        " (SELECT period FROM chat_seasons WHERE chat = ?)",
+        match_id,
+        chat,
+    ) or (None, None)
+    if stored:
         return False
     if not players_checked:
         await _check_players(tx, [r.player_id for r in results])
@@ -882,7 +880,7 @@ async def _record(
         " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)" + _add_totals(tx),
         [(chat, row[1], *row[5:], now) for row in rows],
     )
-    period = await season_period(tx, chat)
+    period = DEFAULT_PERIOD if chosen is None else SeasonPeriod(chosen)  # as season_period
     seasons = (season_key(period, now), season_key(DEFAULT_PERIOD, now))
     await write_facts(tx, facts_of(match_id, chat, now, record, results, seasons))
     return True
@@ -1408,16 +1406,18 @@ class SqlStorage(Storage):
 
         async def write(tx: Tx) -> MatchSettlement:
             await tx.lock_chat(chat)
-            await _check_players(tx, [r.player_id for r in results])
             found = await _find_escrow(tx, match_id, lock=True)
-            if found is not None and found[1] == "refunded":
-                raise MatchClosedError(match_id, found[1])
             holders = [] if found is None else list(found[2])
             ids = list(dict.fromkeys([*holders, *(r.player_id for r in results)]))
-            await tx.lock_players(ids)
             # read under the players' locks: after the settlement they are these plus
             # the payouts (the record is written first, the money last: Tx.post)
-            after = await _balances(tx, ids)
+            balances = await _lock_balances(tx, ids)
+            for r in results:
+                if r.player_id not in balances:
+                    raise UnknownPlayerError(r.player_id)
+            if found is not None and found[1] == "refunded":
+                raise MatchClosedError(match_id, found[1])
+            after = {pid: balances[pid] for pid in ids}
             recorded = False
             if found is not None or results:
                 recorded = await _record(
