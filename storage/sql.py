@@ -38,6 +38,7 @@ race. Why not SQLAlchemy Core or aiosql: measured in bench/storage_libraries.py
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sqlite3
@@ -236,7 +237,19 @@ class Tx:
 
     @abstractmethod
     async def many(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
-        """Run one statement once per parameter row (nothing when there is none)."""
+        """Run one statement once per parameter row (nothing when there is none).
+        PostgreSQL may hold it and send it with the next statement (:class:`PostgresTx`):
+        it must not need the rows written before it in the same operation by a write
+        that is also held."""
+
+    async def write(self, sql: str, *args: Any) -> None:
+        """Run a statement whose outcome is not read, maybe later: before the next
+        statement that reads, as :meth:`many`."""
+        await self.run(sql, *args)
+
+    async def flush(self) -> None:
+        """Send the writes held (:meth:`write`, :meth:`many`); the storage calls it
+        before the commit. Nothing on SQLite, which holds none."""
 
     async def lock_chats(self, chats: Sequence[str]) -> None:
         """Hold the chats' locks to the commit: exclusively, with the ratings lock
@@ -355,33 +368,60 @@ class SqliteTx(Tx):
 
 
 class PostgresTx(Tx):
-    """An asyncpg connection inside a transaction."""
+    """An asyncpg connection inside a transaction.
+
+    Writes whose outcome the operation does not read (:meth:`many`, :meth:`write`) are
+    held and sent together, as the data-modifying ``WITH`` parts of one statement, just
+    before the next statement that reads (or with the ledger write, :meth:`post`, or by
+    :meth:`flush` before the commit): one round trip for what was several. They all see
+    the transaction as it was before that statement, so only writes that do not read
+    each other's rows are held (inserts of a match's record, results, statistics, seats,
+    ratings; an update of a player's row)."""
 
     dialect = POSTGRES
 
     def __init__(self, conn: asyncpg.Connection[asyncpg.Record]) -> None:
         self.conn = conn
+        self._held: list[tuple[str, Sequence[Any]]] = []
+
+    async def flush(self) -> None:
+        if not self._held:
+            return
+        held, self._held = self._held, []
+        if len(held) == 1:
+            await self.conn.execute(held[0][0], *held[0][1])
+            return
+        parts, args = _with_parts(held)
+        await self.conn.execute(f"WITH {parts} SELECT 1", *args)
 
     async def rows(self, sql: str, *args: Any) -> list[Row]:
+        await self.flush()
         return cast(list[Row], await self.conn.fetch(POSTGRES.sql(sql), *args))
 
     async def row(self, sql: str, *args: Any) -> Row | None:
+        await self.flush()
         return cast(Row | None, await self.conn.fetchrow(POSTGRES.sql(sql), *args))
 
     async def value(self, sql: str, *args: Any) -> Any:
+        await self.flush()
         return await self.conn.fetchval(POSTGRES.sql(sql), *args)
 
     async def run(self, sql: str, *args: Any) -> int:
+        await self.flush()
         status = await self.conn.execute(POSTGRES.sql(sql), *args)
         last = status.rsplit(" ", 1)[-1]
         return int(last) if last.isdigit() else 0
+
+    async def write(self, sql: str, *args: Any) -> None:
+        self._held.append((POSTGRES.sql(sql), args))
 
     async def many(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
         rows = list(args)
         if not rows:
             return
         shape = _insert_shape(sql)
-        if shape is None or len(rows) == 1 or _repeats_a_conflict(shape, rows):
+        if shape is None or _repeats_a_conflict(shape, rows):
+            await self.flush()
             await self.conn.executemany(POSTGRES.sql(sql), rows)
             return
         types = _COLUMN_TYPES.get(shape.table)
@@ -394,11 +434,12 @@ class PostgresTx(Tx):
                     shape.table,
                 )
             }
-        await self.conn.execute(shape.unnest(types), *zip(*rows, strict=True))
+        self._held.append((shape.unnest(types), list(zip(*rows, strict=True))))
 
     async def integrity(self) -> list[str]:
         import asyncpg
 
+        await self.flush()
         problems: list[str] = []
         # PostgreSQL's own guards, in place of SQLite's quick_check and foreign_key_check:
         # every constraint validated, every ledger trigger enabled, the ledger's indexes
@@ -430,10 +471,14 @@ class PostgresTx(Tx):
     async def lock_ratings(self) -> None:
         from storage.postgres import LOCK_SPACE, RATINGS_LOCK
 
+        await self.flush()
+
         await self.conn.execute("SELECT pg_advisory_xact_lock($1, $2)", LOCK_SPACE, RATINGS_LOCK)
 
     async def lock_chat(self, chat: str) -> None:
         from storage.postgres import CHAT_LOCK_SPACE, LOCK_SPACE, RATINGS_LOCK
+
+        await self.flush()
 
         await self.conn.execute(
             "SELECT pg_advisory_xact_lock_shared($1, $2),"
@@ -446,6 +491,7 @@ class PostgresTx(Tx):
 
     async def lock_players(self, player_ids: Sequence[int]) -> None:
         if player_ids:
+            await self.flush()
             await self.conn.execute(
                 "SELECT 1 FROM accounts WHERE player_id = ANY($1::bigint[]) ORDER BY id FOR UPDATE",
                 list(player_ids),
@@ -471,12 +517,19 @@ class PostgresTx(Tx):
             args += [open_stake, list(plan.statuses), escrow_account(plan.match_id)]
         else:
             sql = "WITH" + _PG_POST + _PG_POST_ACCOUNTS
+        if self._held:  # the held writes go as the first parts of its WITH
+            parts, held_args = _with_parts(self._held)
+            self._held = []
+            sql = f"WITH {parts}," + _shift_parameters(sql.removeprefix("WITH"), len(held_args))
+            args = held_args + args
         status = await self.conn.execute(sql, *args)
         if int(status.rsplit(" ", 1)[-1]) != len(entries):
             raise AssertionError(f"transaction {plan.key} names a missing account")
 
     async def lock_chats(self, chats: Sequence[str]) -> None:
         from storage.postgres import CHAT_LOCK_SPACE, LOCK_SPACE, RATINGS_LOCK
+
+        await self.flush()
 
         await self.conn.execute(
             "SELECT pg_advisory_xact_lock_shared($1, $2)", LOCK_SPACE, RATINGS_LOCK
@@ -573,6 +626,26 @@ def _repeats_a_conflict(shape: _InsertShape, rows: Sequence[Sequence[Any]]) -> b
     at = [marks.index(c) for c in shape.conflict if c in marks]
     keys = {tuple(row[i] for i in at) for row in rows}
     return len(keys) < len(rows)
+
+
+_DOLLAR = re.compile(r"\$(\d+)")
+
+
+@functools.lru_cache(maxsize=256)
+def _shift_parameters(sql: str, by: int) -> str:
+    """``sql`` (PostgreSQL's ``$N`` parameters) with every ``$N`` made ``$(N + by)``."""
+    return _DOLLAR.sub(lambda m: f"${int(m.group(1)) + by}", sql) if by else sql
+
+
+def _with_parts(held: Sequence[tuple[str, Sequence[Any]]]) -> tuple[str, list[Any]]:
+    """Held writes as the parts of one ``WITH`` (``w1 AS (...), w2 AS (...)``) and
+    their parameters, numbered one after another."""
+    parts: list[str] = []
+    args: list[Any] = []
+    for n, (sql, values) in enumerate(held, start=1):
+        parts.append(f"w{n} AS ({_shift_parameters(sql, len(args))})")
+        args.extend(values)
+    return ", ".join(parts), args
 
 
 def _entries(plan: Plan) -> list[tuple[str, int]]:
@@ -846,7 +919,7 @@ async def _record(
         return False
     if not players_checked:
         await _check_players(tx, [r.player_id for r in results])
-    await tx.run(
+    await tx.write(
         "INSERT INTO matches (match_id, chat, finished_at, record) VALUES (?, ?, ?, ?)",
         match_id,
         chat,
@@ -943,7 +1016,7 @@ INSERT_HISTORY: Final = (
 async def write_facts(tx: Tx, facts: MatchFacts) -> None:
     """Write a match's seats, seasons and rating changes (docs/ratings.md; on PostgreSQL
     the humans' rows are locked)."""
-    await tx.run(INSERT_SEASON, facts.match_id, *facts.seasons, int(facts.rated))
+    await tx.write(INSERT_SEASON, facts.match_id, *facts.seasons, int(facts.rated))
     await tx.many(INSERT_SEAT, seat_rows(facts))
     if not facts.rated:
         return
@@ -1284,7 +1357,7 @@ class SqlStorage(Storage):
                 raise InsufficientFunds(short)
             for pid, added in top_ups.items():
                 await tx.post(plan_top_up(pid, added, match_id=match_id, now=now), now)
-                await tx.run("UPDATE players SET last_top_up = ? WHERE id = ?", now, pid)
+                await tx.write("UPDATE players SET last_top_up = ? WHERE id = ?", now, pid)
             await tx.post(plan_stake(match_id, stake, ids), now, open_stake=stake)
 
         await self._transact(write, fence)
