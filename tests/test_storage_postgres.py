@@ -354,3 +354,42 @@ async def test_rows_written_together_are_all_stored_and_a_repeated_conflict_key_
     finally:
         await store.close()
     assert [tuple(r) for r in stored] == [rows[0], rows[1], repeated[1]]
+
+
+async def test_held_writes_are_seen_by_the_next_read_and_committed_with_the_operation(
+    postgres_dsn: str,
+) -> None:
+    store = await PostgresStorage.open(postgres_dsn)
+    insert = "INSERT INTO chat_seasons (chat, period, changed_at) VALUES (?, ?, 0)"
+    try:
+
+        async def write_then_read(tx: Tx) -> Any:
+            await tx.write(insert, "c:1", "weekly")
+            await tx.many(insert, [("c:2", "monthly"), ("c:3", "quarterly")])
+            return await tx.value("SELECT COUNT(*) FROM chat_seasons")
+
+        async def write_only(tx: Tx) -> None:
+            await tx.many(insert, [("c:4", "weekly")])
+            await tx.write(insert, "c:5", "monthly")
+
+        async def write_a_bad_row(tx: Tx) -> None:
+            await tx.write(insert, "c:6", "weekly")
+            await tx.write(insert, "c:7", "yearly")  # refused by the period's CHECK
+
+        seen = await store._transact(write_then_read)
+        await store._transact(write_only)
+        with pytest.raises(asyncpg.CheckViolationError):
+            await store._transact(write_a_bad_row)
+        stored = await store._query(
+            lambda tx: tx.rows("SELECT chat, period FROM chat_seasons ORDER BY chat")
+        )
+    finally:
+        await store.close()
+    assert seen == 3
+    assert [tuple(r) for r in stored] == [
+        ("c:1", "weekly"),
+        ("c:2", "monthly"),
+        ("c:3", "quarterly"),
+        ("c:4", "weekly"),
+        ("c:5", "monthly"),
+    ]
