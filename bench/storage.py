@@ -40,8 +40,18 @@ target: both at least 1,000, the lease fence on). ``--sqlite-only`` skips Postgr
 ``--db postgresql://user@host/database`` uses that server instead (the database may be
 used again: each run's match ids are new); ``--db PATH`` measures that SQLite file only.
 
+The timed matches follow ``--warmup`` matches (2,000 by default; then ``ANALYZE`` on
+PostgreSQL): a database in service, whose statistics autovacuum keeps, not one seconds
+old. On a new database PostgreSQL plans the accounts' statements while the table holds a
+few hundred rows (a sequential scan is the cheaper plan then) and keeps those plans as
+every match adds its escrow's account; ``--warmup 0`` times that. Besides the cycles a
+second, each run prints the CPU the bench's process used per cycle and, for the
+throwaway server, the server's (a shared machine's wall clock also counts the time
+spent waiting for a core).
+
 Run: ``python bench/storage.py [--matches 10000] [--tables 50] [--path finish]
-[--db PATH|URL] [--sqlite-only] [--connections 8] [--rating-matches 2000]``
+[--db PATH|URL] [--sqlite-only] [--warmup 2000] [--connections 8]
+[--rating-matches 2000]``
 """
 
 from __future__ import annotations
@@ -170,6 +180,7 @@ async def run(
     figures: dict[str, float] | None = None,
     fenced: bool = True,
     server_pid: int | None = None,
+    warmup: int = 0,
 ) -> int:
     storage: Storage
     if is_postgres_url(db):
@@ -197,9 +208,32 @@ async def run(
             fence = Fence(scope, "bench", token)
         rng = random.Random(seed)
         clock = [0.0]
+        if warmup > 0:
+            # A database in service, not one seconds old: matches already played, and
+            # on PostgreSQL statistics that know it (autovacuum's ANALYZE would have
+            # run). On a new database PostgreSQL plans the statements of the accounts
+            # while they are a few hundred rows (a sequential scan is cheaper then) and
+            # keeps those plans as the escrows' accounts grow by one a match.
+            await asyncio.gather(
+                *(
+                    _table(
+                        storage, f"{run_id}w", t, n, ids, random.Random(rng.random()), clock,
+                        {"stake": [], "finish": []}, [0], path, fence,
+                    )
+                    for t, n in enumerate(_split(warmup, tables))
+                )
+            )  # fmt: skip
+            if is_postgres_url(db):
+                import asyncpg
+
+                conn = await asyncpg.connect(str(db))
+                try:
+                    await conn.execute("ANALYZE")
+                finally:
+                    await conn.close()
         latencies: dict[str, list[float]] = {"stake": [], "finish": []}
         refused = [0]
-        per_table = [matches // tables + (1 if t < matches % tables else 0) for t in range(tables)]
+        per_table = _split(matches, tables)
         start = time.perf_counter()
         cpu_start = time.process_time()
         server_start = _server_cpu(server_pid)
@@ -233,6 +267,7 @@ async def run(
         print(
             f"{matches} matches over {tables} concurrent tables, {players} players:"
             f" {played} staked and finished, {refused[0]} refused (insufficient funds)"
+            + (f", after {warmup} matches of warm-up" if warmup else ", on a new database")
         )
         print(f"elapsed: {elapsed:.2f} s")
         print(f"matches/second: {matches / elapsed:,.0f} (target >= 1,000)")
@@ -443,6 +478,11 @@ _PATH_HELP = {
 }
 
 
+def _split(matches: int, tables: int) -> list[int]:
+    """``matches`` shared among ``tables`` as evenly as can be."""
+    return [matches // tables + (1 if t < matches % tables else 0) for t in range(tables)]
+
+
 def _server_cpu(pid: int | None) -> float:
     """CPU seconds used so far by the server process ``pid`` and its children (the
     PostgreSQL backends: the live ones', and the ended ones' counted in their parent);
@@ -519,6 +559,13 @@ def main(argv: list[str] | None = None) -> int:
         help="matches of the rating cost figure (0: skip it)",
     )
     parser.add_argument(
+        "--warmup",
+        type=int,
+        default=2000,
+        help="matches played before the timed ones (then ANALYZE on PostgreSQL; 0: time"
+        " a new database)",
+    )
+    parser.add_argument(
         "--sqlite-only",
         action="store_true",
         help="without --db: measure SQLite alone (no temporary PostgreSQL server)",
@@ -548,6 +595,7 @@ def main(argv: list[str] | None = None) -> int:
                         figures,
                         not args.unfenced,
                         _postmaster(server),
+                        args.warmup,
                     )
                 )
             finally:
@@ -566,6 +614,8 @@ def main(argv: list[str] | None = None) -> int:
                 1,
                 figures,
                 not args.unfenced,
+                None,
+                args.warmup,
             )
         )
         if len(figures) > 1:
