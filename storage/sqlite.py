@@ -350,7 +350,11 @@ class SqliteStorage(SqlStorage):
                     outcomes = await hop(_run_batch, self._conn._conn, batch)
                 except BaseException as exc:  # the connection is gone, or the loop stops
                     for call in batch:
-                        if not call.done.done():
+                        if call.done.done():
+                            continue
+                        if isinstance(exc, asyncio.CancelledError):
+                            call.done.cancel()
+                        else:
                             call.done.set_exception(exc)
                     if not isinstance(exc, Exception):
                         raise
