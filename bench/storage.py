@@ -31,13 +31,27 @@ Then two figures of issue 14:
 
 Target: >= 1,000 matches per second.
 
-``--db postgresql://user@host/database`` runs the same matches on PostgreSQL
-(storage/postgres.py, ``--connections`` operations at once) and then on a fresh temporary
-SQLite file, and prints the stake + finish (or settle) cycles per second of both side by
-side. The PostgreSQL database may be used again: each run's match ids are new.
+Without ``--db`` the same matches run first on PostgreSQL (storage/postgres.py,
+``--connections`` operations at once) on a throwaway server started as the tests start
+theirs (tests/postgres_server.py: Debian's binaries, a free port of 127.0.0.1, fsync off;
+stopped at the end), then on a fresh temporary SQLite file, and the stake + finish (or
+settle) cycles per second of both are printed side by side (issue 28's throughput
+target: both at least 1,000, the lease fence on). ``--sqlite-only`` skips PostgreSQL;
+``--db postgresql://user@host/database`` uses that server instead (the database may be
+used again: each run's match ids are new); ``--db PATH`` measures that SQLite file only.
+
+The timed matches follow ``--warmup`` matches (2,000 by default; then ``ANALYZE`` on
+PostgreSQL): a database in service, whose statistics autovacuum keeps, not one seconds
+old. On a new database PostgreSQL plans the accounts' statements while the table holds a
+few hundred rows (a sequential scan is the cheaper plan then) and keeps those plans as
+every match adds its escrow's account; ``--warmup 0`` times that. Besides the cycles a
+second, each run prints the CPU the bench's process used per cycle and, for the
+throwaway server, the server's (a shared machine's wall clock also counts the time
+spent waiting for a core).
 
 Run: ``python bench/storage.py [--matches 10000] [--tables 50] [--path finish]
-[--db PATH|URL] [--connections 8] [--rating-matches 2000]``
+[--db PATH|URL] [--sqlite-only] [--warmup 2000] [--connections 8]
+[--rating-matches 2000]``
 """
 
 from __future__ import annotations
@@ -45,6 +59,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import inspect
+import os
 import random
 import statistics
 import sys
@@ -164,6 +179,8 @@ async def run(
     connections: int = 8,
     figures: dict[str, float] | None = None,
     fenced: bool = True,
+    server_pid: int | None = None,
+    warmup: int = 0,
 ) -> int:
     storage: Storage
     if is_postgres_url(db):
@@ -191,10 +208,35 @@ async def run(
             fence = Fence(scope, "bench", token)
         rng = random.Random(seed)
         clock = [0.0]
+        if warmup > 0:
+            # A database in service, not one seconds old: matches already played, and
+            # on PostgreSQL statistics that know it (autovacuum's ANALYZE would have
+            # run). On a new database PostgreSQL plans the statements of the accounts
+            # while they are a few hundred rows (a sequential scan is cheaper then) and
+            # keeps those plans as the escrows' accounts grow by one a match.
+            await asyncio.gather(
+                *(
+                    _table(
+                        storage, f"{run_id}w", t, n, ids, random.Random(rng.random()), clock,
+                        {"stake": [], "finish": []}, [0], path, fence,
+                    )
+                    for t, n in enumerate(_split(warmup, tables))
+                )
+            )  # fmt: skip
+            if is_postgres_url(db):
+                import asyncpg
+
+                conn = await asyncpg.connect(str(db))
+                try:
+                    await conn.execute("ANALYZE")
+                finally:
+                    await conn.close()
         latencies: dict[str, list[float]] = {"stake": [], "finish": []}
         refused = [0]
-        per_table = [matches // tables + (1 if t < matches % tables else 0) for t in range(tables)]
+        per_table = _split(matches, tables)
         start = time.perf_counter()
+        cpu_start = time.process_time()
+        server_start = _server_cpu(server_pid)
         await asyncio.gather(
             *(
                 _table(
@@ -214,6 +256,8 @@ async def run(
             )
         )
         elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu_start
+        server_cpu = _server_cpu(server_pid) - server_start
         problems = await storage.check_ledger()
         played = len(latencies["finish"])
         writes = {"finish": 2, "separate": 3, "settle": 2}[path]
@@ -223,11 +267,21 @@ async def run(
         print(
             f"{matches} matches over {tables} concurrent tables, {players} players:"
             f" {played} staked and finished, {refused[0]} refused (insufficient funds)"
+            + (f", after {warmup} matches of warm-up" if warmup else ", on a new database")
         )
         print(f"elapsed: {elapsed:.2f} s")
         print(f"matches/second: {matches / elapsed:,.0f} (target >= 1,000)")
         print(f"write transactions/second: {(played * writes + refused[0]) / elapsed:,.0f}")
         print(f"stake + {path} cycles/second: {played / elapsed:,.0f}")
+        print(
+            f"this process's CPU: {cpu:.2f} s, {1000 * cpu / max(played, 1):.2f} ms per cycle"
+            " (a shared machine's wall clock also counts waiting for a core)"
+        )
+        if server_pid is not None:
+            print(
+                f"the PostgreSQL server's CPU: {server_cpu:.2f} s,"
+                f" {1000 * server_cpu / max(played, 1):.2f} ms per cycle"
+            )
         if figures is not None:
             figures[where] = played / elapsed
         for name, values in latencies.items():
@@ -424,6 +478,60 @@ _PATH_HELP = {
 }
 
 
+def _split(matches: int, tables: int) -> list[int]:
+    """``matches`` shared among ``tables`` as evenly as can be."""
+    return [matches // tables + (1 if t < matches % tables else 0) for t in range(tables)]
+
+
+def _server_cpu(pid: int | None) -> float:
+    """CPU seconds used so far by the server process ``pid`` and its children (the
+    PostgreSQL backends: the live ones', and the ended ones' counted in their parent);
+    0.0 without a pid or where /proc cannot tell."""
+    if pid is None:
+        return 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def used(p: int, ended_children: bool) -> int:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0
+        own = int(fields[11]) + int(fields[12])  # utime, stime
+        return own + (int(fields[13]) + int(fields[14]) if ended_children else 0)
+
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    return (used(pid, True) + sum(used(int(c), False) for c in children)) / ticks
+
+
+def _postmaster(server: Any) -> int | None:
+    """The PID of a throwaway server's postmaster (None for a server given by --db)."""
+    if server is None or server.data_dir is None:
+        return None
+    return int((server.data_dir / "data" / "postmaster.pid").read_text().split()[0])
+
+
+def _temporary_postgres() -> tuple[Any, str]:
+    """A throwaway PostgreSQL server started as the tests start theirs
+    (tests/postgres_server.py: Debian's binaries, a free port of 127.0.0.1, fsync off)
+    and a fresh migrated database on it: (the server, to ``stop()``; the database's DSN).
+
+    Raises:
+        PostgresUnavailable: no server can be had here (the message says why).
+    """
+    from tests.postgres_server import start_server
+
+    server = start_server()
+    try:
+        dsn = asyncio.run(server.create_database())
+    except BaseException:
+        server.stop()
+        raise
+    return server, dsn
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--matches", type=int, default=10_000)
@@ -433,8 +541,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--path", choices=PATHS, default="finish", help="how a match ends")
     parser.add_argument(
         "--db",
-        help="database file, or a postgresql:// URL to compare PostgreSQL with SQLite"
-        " (default: a fresh temporary SQLite file)",
+        help="a SQLite file (measured alone), or a postgresql:// URL to compare with a fresh"
+        " SQLite file (default: a throwaway PostgreSQL server and a fresh SQLite file)",
     )
     parser.add_argument(
         "--connections", type=int, default=8, help="PostgreSQL connections (operations at once)"
@@ -450,25 +558,49 @@ def main(argv: list[str] | None = None) -> int:
         default=2000,
         help="matches of the rating cost figure (0: skip it)",
     )
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=2000,
+        help="matches played before the timed ones (then ANALYZE on PostgreSQL; 0: time"
+        " a new database)",
+    )
+    parser.add_argument(
+        "--sqlite-only",
+        action="store_true",
+        help="without --db: measure SQLite alone (no temporary PostgreSQL server)",
+    )
     args = parser.parse_args(argv)
     postgres = args.db is not None and is_postgres_url(args.db)
     figures: dict[str, float] = {}
     code = 0
+    server = None
+    if args.db is None and not args.sqlite_only:
+        server, dsn = _temporary_postgres()
+        postgres = True
+    else:
+        dsn = args.db
     with tempfile.TemporaryDirectory() as tmp:
         if postgres:
-            code |= asyncio.run(
-                run(
-                    args.matches,
-                    args.tables,
-                    args.players,
-                    args.db,
-                    args.seed,
-                    args.path,
-                    args.connections,
-                    figures,
-                    not args.unfenced,
+            try:
+                code |= asyncio.run(
+                    run(
+                        args.matches,
+                        args.tables,
+                        args.players,
+                        dsn,
+                        args.seed,
+                        args.path,
+                        args.connections,
+                        figures,
+                        not args.unfenced,
+                        _postmaster(server),
+                        args.warmup,
+                    )
                 )
-            )
+            finally:
+                if server is not None:
+                    server.stop()
             print()
         db = Path(args.db) if args.db is not None and not postgres else Path(tmp) / "bench.db"
         code |= asyncio.run(
@@ -482,6 +614,8 @@ def main(argv: list[str] | None = None) -> int:
                 1,
                 figures,
                 not args.unfenced,
+                None,
+                args.warmup,
             )
         )
         if len(figures) > 1:

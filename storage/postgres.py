@@ -183,6 +183,15 @@ def _fenced(fn: Callable[[Conn], Awaitable[T]], fence: Fence) -> Callable[[Conn]
     return checked
 
 
+async def _whole(op: Op[T], conn: Conn) -> T:
+    """``op`` on ``conn``, the writes it held sent before it returns (before the commit:
+    :class:`PostgresTx`)."""
+    tx = PostgresTx(conn)
+    result = await op(tx)
+    await tx.flush()
+    return result
+
+
 # --------------------------------------------------------------- the ledger check
 
 # -------------------------------------------------------------------- storage
@@ -344,10 +353,10 @@ class PostgresStorage(SqlStorage):
 
     async def _query(self, op: Op[T], *, snapshot: bool = False) -> T:
         run = self._snapshot if snapshot else self._read
-        return await run(lambda conn: op(PostgresTx(conn)))
+        return await run(lambda conn: _whole(op, conn))
 
     async def _transact(self, op: Op[T], fence: Fence | None = None) -> T:
-        return await self._write(lambda conn: op(PostgresTx(conn)), fence)
+        return await self._write(lambda conn: _whole(op, conn), fence)
 
     # ------------------------------------------------------------------ players
 

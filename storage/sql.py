@@ -38,6 +38,7 @@ race. Why not SQLAlchemy Core or aiosql: measured in bench/storage_libraries.py
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sqlite3
@@ -237,7 +238,19 @@ class Tx:
 
     @abstractmethod
     async def many(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
-        """Run one statement once per parameter row (nothing when there is none)."""
+        """Run one statement once per parameter row (nothing when there is none).
+        PostgreSQL may hold it and send it with the next statement (:class:`PostgresTx`):
+        it must not need the rows written before it in the same operation by a write
+        that is also held."""
+
+    async def write(self, sql: str, *args: Any) -> None:
+        """Run a statement whose outcome is not read, maybe later: before the next
+        statement that reads, as :meth:`many`."""
+        await self.run(sql, *args)
+
+    async def flush(self) -> None:
+        """Send the writes held (:meth:`write`, :meth:`many`); the storage calls it
+        before the commit. Nothing on SQLite, which holds none."""
 
     async def lock_chats(self, chats: Sequence[str]) -> None:
         """Hold the chats' locks to the commit: exclusively, with the ratings lock
@@ -356,35 +369,78 @@ class SqliteTx(Tx):
 
 
 class PostgresTx(Tx):
-    """An asyncpg connection inside a transaction."""
+    """An asyncpg connection inside a transaction.
+
+    Writes whose outcome the operation does not read (:meth:`many`, :meth:`write`) are
+    held and sent together, as the data-modifying ``WITH`` parts of one statement, just
+    before the next statement that reads (or with the ledger write, :meth:`post`, or by
+    :meth:`flush` before the commit): one round trip for what was several. They all see
+    the transaction as it was before that statement, so only writes that do not read
+    each other's rows are held (inserts of a match's record, results, statistics, seats,
+    ratings; an update of a player's row)."""
 
     dialect = POSTGRES
 
     def __init__(self, conn: asyncpg.Connection[asyncpg.Record]) -> None:
         self.conn = conn
+        self._held: list[tuple[str, Sequence[Any]]] = []
+
+    async def flush(self) -> None:
+        if not self._held:
+            return
+        held, self._held = self._held, []
+        if len(held) == 1:
+            await self.conn.execute(held[0][0], *held[0][1])
+            return
+        parts, args = _with_parts(held)
+        await self.conn.execute(f"WITH {parts} SELECT 1", *args)
 
     async def rows(self, sql: str, *args: Any) -> list[Row]:
+        await self.flush()
         return cast(list[Row], await self.conn.fetch(POSTGRES.sql(sql), *args))
 
     async def row(self, sql: str, *args: Any) -> Row | None:
+        await self.flush()
         return cast(Row | None, await self.conn.fetchrow(POSTGRES.sql(sql), *args))
 
     async def value(self, sql: str, *args: Any) -> Any:
+        await self.flush()
         return await self.conn.fetchval(POSTGRES.sql(sql), *args)
 
     async def run(self, sql: str, *args: Any) -> int:
+        await self.flush()
         status = await self.conn.execute(POSTGRES.sql(sql), *args)
         last = status.rsplit(" ", 1)[-1]
         return int(last) if last.isdigit() else 0
 
+    async def write(self, sql: str, *args: Any) -> None:
+        self._held.append((POSTGRES.sql(sql), args))
+
     async def many(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
         rows = list(args)
-        if rows:
+        if not rows:
+            return
+        shape = _insert_shape(sql)
+        if shape is None or _repeats_a_conflict(shape, rows):
+            await self.flush()
             await self.conn.executemany(POSTGRES.sql(sql), rows)
+            return
+        types = _COLUMN_TYPES.get(shape.table)
+        if types is None:
+            types = _COLUMN_TYPES[shape.table] = {
+                str(name): str(kind)
+                for name, kind in await self.conn.fetch(
+                    "SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute"
+                    " WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped",
+                    shape.table,
+                )
+            }
+        self._held.append((shape.unnest(types), list(zip(*rows, strict=True))))
 
     async def integrity(self) -> list[str]:
         import asyncpg
 
+        await self.flush()
         problems: list[str] = []
         # PostgreSQL's own guards, in place of SQLite's quick_check and foreign_key_check:
         # every constraint validated, every ledger trigger enabled, the ledger's indexes
@@ -416,10 +472,14 @@ class PostgresTx(Tx):
     async def lock_ratings(self) -> None:
         from storage.postgres import LOCK_SPACE, RATINGS_LOCK
 
+        await self.flush()
+
         await self.conn.execute("SELECT pg_advisory_xact_lock($1, $2)", LOCK_SPACE, RATINGS_LOCK)
 
     async def lock_chat(self, chat: str) -> None:
         from storage.postgres import CHAT_LOCK_SPACE, LOCK_SPACE, RATINGS_LOCK
+
+        await self.flush()
 
         await self.conn.execute(
             "SELECT pg_advisory_xact_lock_shared($1, $2),"
@@ -432,6 +492,7 @@ class PostgresTx(Tx):
 
     async def lock_players(self, player_ids: Sequence[int]) -> None:
         if player_ids:
+            await self.flush()
             await self.conn.execute(
                 "SELECT 1 FROM accounts WHERE player_id = ANY($1::bigint[]) ORDER BY id FOR UPDATE",
                 list(player_ids),
@@ -457,12 +518,19 @@ class PostgresTx(Tx):
             args += [open_stake, list(plan.statuses), escrow_account(plan.match_id)]
         else:
             sql = "WITH" + _PG_POST + _PG_POST_ACCOUNTS
+        if self._held:  # the held writes go as the first parts of its WITH
+            parts, held_args = _with_parts(self._held)
+            self._held = []
+            sql = f"WITH {parts}," + _shift_parameters(sql.removeprefix("WITH"), len(held_args))
+            args = held_args + args
         status = await self.conn.execute(sql, *args)
         if int(status.rsplit(" ", 1)[-1]) != len(entries):
             raise AssertionError(f"transaction {plan.key} names a missing account")
 
     async def lock_chats(self, chats: Sequence[str]) -> None:
         from storage.postgres import CHAT_LOCK_SPACE, LOCK_SPACE, RATINGS_LOCK
+
+        await self.flush()
 
         await self.conn.execute(
             "SELECT pg_advisory_xact_lock_shared($1, $2)", LOCK_SPACE, RATINGS_LOCK
@@ -473,6 +541,112 @@ class PostgresTx(Tx):
             CHAT_LOCK_SPACE,
             list(chats),
         )
+
+
+_INSERT = re.compile(r"INSERT INTO (\w+)( AS \w+)? \(([^)]*)\) VALUES \(([^)]*)\)(.*)", re.DOTALL)
+_CONFLICT = re.compile(r"ON CONFLICT \(([^)]*)\) DO UPDATE")
+
+_COLUMN_TYPES: dict[str, dict[str, str]] = {}
+"""table -> column -> its PostgreSQL type (``PostgresTx.many``; read once per process)."""
+
+
+@dataclass(frozen=True)
+class _InsertShape:
+    """An ``INSERT ... VALUES (...)`` statement of ``Tx.many``, taken apart.
+
+    Attributes:
+        table, alias: the target (``alias`` with its leading `` AS``, or empty).
+        columns: the target columns, in order.
+        values: each column's value: ``?`` (the row's next parameter) or a constant.
+        rest: what follows the values (``ON CONFLICT ...``).
+        conflict: the columns of ``ON CONFLICT (...) DO UPDATE``, empty without one.
+    """
+
+    table: str
+    alias: str
+    columns: tuple[str, ...]
+    values: tuple[str, ...]
+    rest: str
+    conflict: tuple[str, ...]
+
+    def unnest(self, types: Mapping[str, str]) -> str:
+        """The statement inserting every row at once: one array parameter per ``?``
+        column (``unnest``, in the rows' order)."""
+        arrays: list[str] = []
+        select: list[str] = []
+        for column, value in zip(self.columns, self.values, strict=True):
+            if value == "?":
+                arrays.append(f"${len(arrays) + 1}::{types[column]}[]")
+                select.append(f"u.c{len(arrays)}")
+            else:
+                select.append(value)
+        names = ", ".join(f"c{n}" for n in range(1, len(arrays) + 1))
+        return (
+            f"INSERT INTO {self.table}{self.alias} ({', '.join(self.columns)})"
+            f" SELECT {', '.join(select)} FROM unnest({', '.join(arrays)})"
+            f" WITH ORDINALITY AS u ({names}, n) ORDER BY u.n{self.rest}"
+        )
+
+
+_SHAPES: dict[str, _InsertShape | None] = {}
+
+
+def _insert_shape(sql: str) -> _InsertShape | None:
+    """``sql`` taken apart when it is a one-row ``INSERT ... VALUES`` of plain ``?``
+    parameters and constants (None otherwise: run row by row); cached."""
+    if sql in _SHAPES:
+        return _SHAPES[sql]
+    shape = None
+    m = _INSERT.fullmatch(sql)
+    if m is not None:
+        columns = tuple(c.strip() for c in m.group(3).split(","))
+        values = tuple(v.strip() for v in m.group(4).split(","))
+        conflict = _CONFLICT.search(m.group(5))
+        if len(columns) == len(values) and all(
+            v == "?" or re.fullmatch(r"-?\d+|'[^']*'", v) for v in values
+        ):
+            shape = _InsertShape(
+                m.group(1),
+                m.group(2) or "",
+                columns,
+                values,
+                m.group(5),
+                tuple(c.strip() for c in conflict.group(1).split(",")) if conflict else (),
+            )
+    _SHAPES[sql] = shape
+    return shape
+
+
+def _repeats_a_conflict(shape: _InsertShape, rows: Sequence[Sequence[Any]]) -> bool:
+    """Whether two rows meet the same ``ON CONFLICT ... DO UPDATE`` key: one statement
+    may not update a row twice, so such rows go one by one (the later one wins, as in
+    SQLite)."""
+    if not shape.conflict:
+        return False
+    marks = [c for c, v in zip(shape.columns, shape.values, strict=True) if v == "?"]
+    at = [marks.index(c) for c in shape.conflict if c in marks]
+    keys = {tuple(row[i] for i in at) for row in rows}
+    return len(keys) < len(rows)
+
+
+_DOLLAR = re.compile(r"\$(\d+)")
+
+
+@functools.lru_cache(maxsize=256)
+def _shift_parameters(sql: str, by: int) -> str:
+    """``sql`` (PostgreSQL's ``$N`` parameters) with every ``$N`` made ``$(N + by)``."""
+    return _DOLLAR.sub(lambda m: f"${int(m.group(1)) + by}", sql) if by else sql
+
+
+def _with_parts(held: Sequence[tuple[str, Sequence[Any]]]) -> tuple[str, list[Any]]:
+    """Held writes as the parts of one ``WITH`` (``w1 AS (...), w2 AS (...)``) and
+    their parameters, numbered one after another."""
+    parts: list[str] = []
+    args: list[Any] = []
+    for n, (sql, values) in enumerate(held, start=1):
+        parts.append(f"w{n} AS ({_shift_parameters(sql, len(args))})")
+        args.extend(values)
+    return ", ".join(parts), args
 
 
 def _entries(plan: Plan) -> list[tuple[str, int]]:
@@ -703,27 +877,19 @@ async def _check_players(tx: Tx, player_ids: Sequence[int]) -> None:
             raise UnknownPlayerError(pid)
 
 
-async def _balances(tx: Tx, player_ids: Sequence[int]) -> dict[int, int]:
-    """player id -> balance, in the given order.
-
-    Raises:
-        UnknownPlayerError: no such player.
-    """
+async def _lock_balances(tx: Tx, player_ids: Sequence[int]) -> dict[int, int]:
+    """player id -> balance of those of ``player_ids`` that have an account (an unknown
+    player is left out), their accounts locked to the commit by id (step 3 of
+    PostgreSQL's lock order, as :meth:`Tx.lock_players`; nothing to lock on SQLite): one
+    statement for the lock and the read."""
     if not player_ids:
         return {}
-    keys = [player_account(pid) for pid in player_ids]
-    found = {
-        str(r[0]): int(r[1])
-        for r in await tx.rows(
-            f"SELECT key, balance FROM accounts WHERE key IN ({_marks(len(keys))})", *keys
-        )
-    }
-    out: dict[int, int] = {}
-    for pid, key in zip(player_ids, keys, strict=True):
-        if key not in found:
-            raise UnknownPlayerError(pid)
-        out[pid] = found[key]
-    return out
+    rows = await tx.rows(
+        "SELECT player_id, balance FROM accounts"
+        f" WHERE key IN ({_marks(len(player_ids))}) ORDER BY id" + tx.dialect.for_update,
+        *(player_account(pid) for pid in player_ids),
+    )
+    return {int(pid): int(balance) for pid, balance in rows}
 
 
 async def _record(
@@ -744,11 +910,17 @@ async def _record(
     Raises:
         UnknownPlayerError: a result names an unknown player.
     """
-    if await tx.value("SELECT 1 FROM matches WHERE match_id = ?", match_id):
+    stored, chosen = await tx.row(
+        "SELECT (SELECT 1 FROM matches WHERE match_id = ?),"
+        " (SELECT period FROM chat_seasons WHERE chat = ?)",
+        match_id,
+        chat,
+    ) or (None, None)
+    if stored:
         return False
     if not players_checked:
         await _check_players(tx, [r.player_id for r in results])
-    await tx.run(
+    await tx.write(
         "INSERT INTO matches (match_id, chat, finished_at, record) VALUES (?, ?, ?, ?)",
         match_id,
         chat,
@@ -782,7 +954,7 @@ async def _record(
         " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)" + _add_totals(tx),
         [(chat, row[1], *row[5:], now) for row in rows],
     )
-    period = await season_period(tx, chat)
+    period = DEFAULT_PERIOD if chosen is None else SeasonPeriod(chosen)  # as season_period
     seasons = (season_key(period, now), season_key(DEFAULT_PERIOD, now))
     await write_facts(tx, facts_of(match_id, chat, now, record, results, seasons))
     return True
@@ -845,7 +1017,7 @@ INSERT_HISTORY: Final = (
 async def write_facts(tx: Tx, facts: MatchFacts) -> None:
     """Write a match's seats, seasons and rating changes (docs/ratings.md; on PostgreSQL
     the humans' rows are locked)."""
-    await tx.run(INSERT_SEASON, facts.match_id, *facts.seasons, int(facts.rated))
+    await tx.write(INSERT_SEASON, facts.match_id, *facts.seasons, int(facts.rated))
     await tx.many(INSERT_SEAT, seat_rows(facts))
     if not facts.rated:
         return
@@ -1230,7 +1402,7 @@ class SqlStorage(Storage):
                 raise InsufficientFunds(short)
             for pid, added in top_ups.items():
                 await tx.post(plan_top_up(pid, added, match_id=match_id, now=now), now)
-                await tx.run("UPDATE players SET last_top_up = ? WHERE id = ?", now, pid)
+                await tx.write("UPDATE players SET last_top_up = ? WHERE id = ?", now, pid)
             await tx.post(plan_stake(match_id, stake, ids), now, open_stake=stake)
 
         await self._transact(write, fence)
@@ -1352,16 +1524,18 @@ class SqlStorage(Storage):
 
         async def write(tx: Tx) -> MatchSettlement:
             await tx.lock_chat(chat)
-            await _check_players(tx, [r.player_id for r in results])
             found = await _find_escrow(tx, match_id, lock=True)
-            if found is not None and found[1] == "refunded":
-                raise MatchClosedError(match_id, found[1])
             holders = [] if found is None else list(found[2])
             ids = list(dict.fromkeys([*holders, *(r.player_id for r in results)]))
-            await tx.lock_players(ids)
             # read under the players' locks: after the settlement they are these plus
             # the payouts (the record is written first, the money last: Tx.post)
-            after = await _balances(tx, ids)
+            balances = await _lock_balances(tx, ids)
+            for r in results:
+                if r.player_id not in balances:
+                    raise UnknownPlayerError(r.player_id)
+            if found is not None and found[1] == "refunded":
+                raise MatchClosedError(match_id, found[1])
+            after = {pid: balances[pid] for pid in ids}
             recorded = False
             if found is not None or results:
                 recorded = await _record(

@@ -1,12 +1,18 @@
-"""The SQLite storage (aiosqlite): one writer connection, one transaction per operation.
+"""The SQLite storage (aiosqlite): one writer connection, writes committed in groups.
 
 Following Datasette's write path (``execute_write_fn``): a single connection, living on
 aiosqlite's own thread, does every read and write, and each business operation is one
-plain function run whole on that thread inside one ``BEGIN IMMEDIATE`` transaction. The
-thread runs one function at a time, in order, so operations never interleave; an
-operation is entirely written or entirely absent, even if the process is killed at any
-instant, and a cancelled caller cannot leave a transaction half done (the function
-still runs to its end; idempotency keys make the retry safe).
+plain function run whole on that thread inside a ``BEGIN IMMEDIATE`` transaction. The
+thread runs one function at a time, in the order they were called, so operations never
+interleave; an operation is entirely written or entirely absent, even if the process is
+killed at any instant, and a cancelled caller cannot leave a transaction half done (the
+function still runs to its end; idempotency keys make the retry safe).
+
+Group commit: the writes called while the thread is busy run together at its next turn,
+in one transaction, each in its own savepoint (one that raises is undone alone), with one
+commit; each caller hears back only after that commit (:func:`_run_batch`). A commit
+(its WAL frames written) costs more than the statements of a match, so under load this is
+what lets one connection keep up (bench/storage.py, docs/capacity.md).
 
 The operations themselves are written once, for SQLite and PostgreSQL, in
 :mod:`storage.sql`; this module is how they run here (:meth:`SqliteStorage._query`,
@@ -20,12 +26,14 @@ foreign keys on. Migrations (:mod:`storage.migrations`) run on open.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 import aiosqlite
 
@@ -155,6 +163,91 @@ def _find_escrow(db: Db, match_id: str) -> tuple[int, str, dict[int, str]] | Non
     return int(row[0]), str(row[1]), {int(p): str(s) for p, s in holders}
 
 
+@dataclass(frozen=True)
+class _Call(Generic[T]):
+    """A call queued for the connection's thread (:meth:`SqliteStorage._submit`)."""
+
+    fn: Callable[[Db], T]
+    write: bool
+    fence: Fence | None
+    done: asyncio.Future[T]
+
+
+def _run_batch(db: Db, batch: Sequence[_Call[Any]]) -> list[tuple[bool, Any]]:
+    """Run queued calls in order on the connection's thread: (True, what it returned) or
+    (False, what it raised) for each.
+
+    Group commit: consecutive writes share one ``BEGIN IMMEDIATE`` transaction, each in
+    its own savepoint (a write that raises is rolled back to it, alone, and the next one
+    goes on), and one ``COMMIT`` at the end of the run of writes; a read (or any call
+    that is not a write) runs after that commit, outside any transaction. A write counts
+    as done only once its commit succeeded: a commit that fails, or an error after which
+    SQLite rolled the whole transaction back itself (disk full, I/O error), fails every
+    write of that transaction with that error, nothing of them written. A commit costs
+    far more than a statement (the WAL's frames written; bench/storage.py), so the
+    writes queued while one batch runs are committed together in the next.
+
+    Raises:
+        BaseException: a call raised something that is not an ``Exception``
+            (``KeyboardInterrupt``): the open transaction is rolled back first.
+    """
+    out: list[tuple[bool, Any]] = [(False, None)] * len(batch)
+    group: list[int] = []  # the writes of the open transaction, done but not committed
+
+    def fail_group(exc: Exception) -> None:
+        for i in group:
+            out[i] = (False, exc)
+        group.clear()
+
+    def commit() -> None:
+        if db.in_transaction:
+            try:
+                db.execute("COMMIT")
+            except Exception as exc:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                fail_group(exc)
+        group.clear()
+
+    try:
+        for i, call in enumerate(batch):
+            if not call.write:
+                commit()
+                try:
+                    out[i] = (True, call.fn(db))
+                except Exception as exc:
+                    out[i] = (False, exc)
+                continue
+            try:
+                if not db.in_transaction:
+                    db.execute("BEGIN IMMEDIATE")
+                db.execute("SAVEPOINT write")
+            except Exception as exc:  # the database is locked by another process
+                out[i] = (False, exc)
+                continue
+            try:
+                if call.fence is not None:
+                    drive(check_fence(SqliteTx(db), call.fence))
+                result = call.fn(db)
+            except Exception as exc:
+                out[i] = (False, exc)
+                if db.in_transaction:
+                    db.execute("ROLLBACK TO write")
+                    db.execute("RELEASE write")
+                else:  # SQLite rolled back the whole transaction: the group's writes too
+                    fail_group(exc)
+                continue
+            db.execute("RELEASE write")
+            out[i] = (True, result)
+            group.append(i)
+        commit()
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return out
+
+
 class SqliteStorage(SqlStorage):
     """The storage port on one SQLite database file (WAL mode, one writer connection).
 
@@ -168,6 +261,8 @@ class SqliteStorage(SqlStorage):
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self._conn = conn
         self._closed = False
+        self._queue: list[_Call[Any]] = []
+        self._flusher: asyncio.Future[None] | None = None
         self.path = path
         self.applied_migrations: list[str] = []
 
@@ -214,6 +309,8 @@ class SqliteStorage(SqlStorage):
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
+            if self._flusher is not None:  # what was queued before still runs
+                await asyncio.shield(self._flusher)
             await self._conn.close()
 
     async def backup(self, target: str | os.PathLike[str]) -> None:
@@ -229,37 +326,63 @@ class SqliteStorage(SqlStorage):
 
     # ------------------------------------------------------------------ plumbing
 
-    async def _run(self, fn: Callable[[Db], T]) -> T:
-        """Run ``fn(connection)`` on the connection's own thread, alone."""
-        # aiosqlite has no public "run this callable on your thread"; its _execute is
-        # the queue every public method uses. One hop per operation instead of one per
-        # statement is what makes >1,000 matches/s possible (bench/storage.py).
+    def _submit(self, fn: Callable[[Db], T], *, write: bool, fence: Fence | None) -> Awaitable[T]:
+        """Queue ``fn`` for the connection's thread; what it returns or raises, once done.
+
+        Calls run in the order they were queued. Writes queued one after another share
+        one hop to the thread and one commit (:func:`_run_batch`)."""
         if self._closed:
             raise StorageError("the storage is closed")
-        conn = self._conn
-        run = cast(Callable[..., Any], conn._execute)
-        return cast(T, await run(lambda: fn(conn._conn)))
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Call(fn, write, fence, done))
+        if self._flusher is None:
+            self._flusher = asyncio.ensure_future(self._flush())
+        return done
+
+    async def _flush(self) -> None:
+        """Run what is queued, batch after batch, until the queue is empty: what is
+        queued while a batch runs on the thread makes the next batch."""
+        try:
+            while self._queue:
+                batch, self._queue = self._queue, []
+                try:
+                    hop = cast(Callable[..., Any], self._conn._execute)
+                    outcomes = await hop(_run_batch, self._conn._conn, batch)
+                except BaseException as exc:  # the connection is gone, or the loop stops
+                    for call in batch:
+                        if call.done.done():
+                            continue
+                        if isinstance(exc, asyncio.CancelledError):
+                            call.done.cancel()
+                        else:
+                            call.done.set_exception(exc)
+                    if not isinstance(exc, Exception):
+                        raise
+                    continue
+                for call, (ok, value) in zip(batch, outcomes, strict=True):
+                    if call.done.done():  # its caller went away (the call still ran)
+                        continue
+                    if ok:
+                        call.done.set_result(value)
+                    else:
+                        call.done.set_exception(value)
+        finally:
+            self._flusher = None
+
+    async def _run(self, fn: Callable[[Db], T]) -> T:
+        """Run ``fn(connection)`` on the connection's own thread, alone, outside any
+        transaction, after every call queued before it."""
+        return await self._submit(fn, write=False, fence=None)
 
     async def _write(self, fn: Callable[[Db], T], fence: Fence | None = None) -> T:
-        """Run ``fn`` inside one ``BEGIN IMMEDIATE`` transaction; an exception rolls back.
+        """Run ``fn`` inside one ``BEGIN IMMEDIATE`` transaction, whole or not at all: an
+        exception undoes its writes (it runs in a savepoint of a transaction it may share
+        with the writes queued beside it, :func:`_run_batch`) and is raised here.
+        Returns once its writes are committed.
 
         With ``fence``, the scope's claim is checked first in the same transaction
         (:class:`FencedOut` when stale, nothing written)."""
-
-        def transaction(db: Db) -> T:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                if fence is not None:
-                    drive(check_fence(SqliteTx(db), fence))
-                result = fn(db)
-            except BaseException:
-                if db.in_transaction:  # SQLite may have rolled back already (disk full)
-                    db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-            return result
-
-        return await self._run(transaction)
+        return await self._submit(fn, write=True, fence=fence)
 
     async def _query(self, op: Op[T], *, snapshot: bool = False) -> T:
         return await self._run(lambda db: drive(op(SqliteTx(db))))

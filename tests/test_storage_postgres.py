@@ -25,6 +25,7 @@ from storage.base import OPENING_BALANCE, PlayerResult, SchemaError
 from storage.migrations import Migration
 from storage.postgres import PostgresStorage, pending_migrations, redact_dsn
 from storage.postgres_migrations import POSTGRES_MIGRATIONS
+from storage.sql import UPSERT_RATING, Tx
 from tests import postgres_server as helper
 from tests.postgres_server import PostgresServer
 from tests.postgres_worker import PLAYERS, STAKE, shared_match
@@ -327,3 +328,68 @@ async def test_a_notice_published_by_one_process_reaches_the_others_on_the_datab
     finally:
         await one.close()
         await two.close()
+
+
+async def test_rows_written_together_are_all_stored_and_a_repeated_conflict_key_keeps_the_last(
+    postgres_dsn: str,
+) -> None:
+    store = await PostgresStorage.open(postgres_dsn)
+    try:
+        a = (await store.ensure_player("telegram", "1", "Ana", now=0.0)).id
+        b = (await store.ensure_player("telegram", "2", "Bea", now=0.0)).id
+        rows = [("*", "*", a, 25.0, 8.0, 1, 1, 1.0), ("*", "*", b, 24.5, 7.5, 1, 0, 1.0)]
+        repeated = [("c:1", "*", a, 20.0, 8.0, 1, 0, 2.0), ("c:1", "*", a, 21.0, 7.0, 2, 1, 3.0)]
+
+        async def write(tx: Tx) -> None:
+            await tx.many(UPSERT_RATING, rows)
+            await tx.many(UPSERT_RATING, repeated)
+
+        await store._transact(write)
+        stored = await store._query(
+            lambda tx: tx.rows(
+                "SELECT chat, season, player_id, mu, sigma, matches, wins, updated_at"
+                " FROM ratings ORDER BY chat, player_id"
+            )
+        )
+    finally:
+        await store.close()
+    assert [tuple(r) for r in stored] == [rows[0], rows[1], repeated[1]]
+
+
+async def test_held_writes_are_seen_by_the_next_read_and_committed_with_the_operation(
+    postgres_dsn: str,
+) -> None:
+    store = await PostgresStorage.open(postgres_dsn)
+    insert = "INSERT INTO chat_seasons (chat, period, changed_at) VALUES (?, ?, 0)"
+    try:
+
+        async def write_then_read(tx: Tx) -> Any:
+            await tx.write(insert, "c:1", "weekly")
+            await tx.many(insert, [("c:2", "monthly"), ("c:3", "quarterly")])
+            return await tx.value("SELECT COUNT(*) FROM chat_seasons")
+
+        async def write_only(tx: Tx) -> None:
+            await tx.many(insert, [("c:4", "weekly")])
+            await tx.write(insert, "c:5", "monthly")
+
+        async def write_a_bad_row(tx: Tx) -> None:
+            await tx.write(insert, "c:6", "weekly")
+            await tx.write(insert, "c:7", "yearly")  # refused by the period's CHECK
+
+        seen = await store._transact(write_then_read)
+        await store._transact(write_only)
+        with pytest.raises(asyncpg.CheckViolationError):
+            await store._transact(write_a_bad_row)
+        stored = await store._query(
+            lambda tx: tx.rows("SELECT chat, period FROM chat_seasons ORDER BY chat")
+        )
+    finally:
+        await store.close()
+    assert seen == 3
+    assert [tuple(r) for r in stored] == [
+        ("c:1", "weekly"),
+        ("c:2", "monthly"),
+        ("c:3", "quarterly"),
+        ("c:4", "weekly"),
+        ("c:5", "monthly"),
+    ]

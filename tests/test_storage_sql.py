@@ -12,7 +12,7 @@ import pytest
 
 from storage.base import Fence, FencedOut
 from storage.common import plan_opening
-from storage.sql import POSTGRES, SQLITE, SqliteTx, Tx, check_fence, drive
+from storage.sql import POSTGRES, SQLITE, SqliteTx, Tx, _insert_shape, check_fence, drive
 from storage.sqlite import SqliteStorage
 
 
@@ -87,3 +87,27 @@ async def test_a_stale_fence_is_refused_and_the_current_one_passes(tmp_path: Pat
         await store._query(lambda tx: check_fence(tx, Fence("telegram", "b", 2)))
     finally:
         await store.close()
+
+
+def test_a_batch_insert_becomes_one_unnest_statement_on_postgresql() -> None:
+    shape = _insert_shape(
+        "INSERT INTO player_chat_totals AS t (chat, player_id, matches_played, last_played)"
+        " VALUES (?, ?, 1, ?) ON CONFLICT (chat, player_id) DO UPDATE SET"
+        " matches_played = t.matches_played + excluded.matches_played"
+    )
+    assert shape is not None
+    types = {"chat": "text", "player_id": "bigint", "last_played": "double precision"}
+    assert shape.unnest(types) == (
+        "INSERT INTO player_chat_totals AS t (chat, player_id, matches_played, last_played)"
+        " SELECT u.c1, u.c2, 1, u.c3 FROM unnest($1::text[], $2::bigint[],"
+        " $3::double precision[]) WITH ORDINALITY AS u (c1, c2, c3, n) ORDER BY u.n"
+        " ON CONFLICT (chat, player_id) DO UPDATE SET"
+        " matches_played = t.matches_played + excluded.matches_played"
+    )
+    assert shape.conflict == ("chat", "player_id")
+
+
+def test_a_statement_that_is_not_a_plain_insert_runs_row_by_row_on_postgresql() -> None:
+    assert _insert_shape("UPDATE escrow_holders SET status = ? WHERE match_id = ?") is None
+    assert _insert_shape("INSERT INTO t (a, b) VALUES (?1, ?2)") is None
+    assert _insert_shape("INSERT INTO t (a, b) VALUES (?, lower(?))") is None

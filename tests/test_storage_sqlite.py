@@ -209,6 +209,87 @@ async def test_check_ledger_reports_statistics_that_disagree_with_the_results(
     ]
 
 
+async def _names(store: SqliteStorage) -> list[str]:
+    return [
+        str(r[0])
+        for r in await store._run(
+            lambda db: db.execute("SELECT display_name FROM players ORDER BY id").fetchall()
+        )
+    ]
+
+
+async def test_writes_queued_together_share_one_commit_and_a_failing_one_is_undone_alone(
+    store: SqliteStorage,
+) -> None:
+    statements: list[str] = []
+    await store._run(lambda db: db.set_trace_callback(statements.append))
+
+    def insert_then_fail(db: sqlite3.Connection) -> None:
+        db.execute("UPDATE players SET display_name = 'Nadie'")
+        raise RuntimeError("refused")
+
+    outcomes = await asyncio.gather(
+        store.ensure_player("telegram", "1", "Ana", now=0.0),
+        store._write(insert_then_fail),
+        store.ensure_player("telegram", "2", "Bea", now=0.0),
+        return_exceptions=True,
+    )
+    await store._run(lambda db: db.set_trace_callback(None))
+
+    assert [type(o).__name__ for o in outcomes] == ["Player", "RuntimeError", "Player"]
+    assert await _names(store) == ["Ana", "Bea"]
+    assert [s for s in statements if s.startswith(("BEGIN", "COMMIT", "ROLLBACK"))] == [
+        "BEGIN IMMEDIATE",
+        "ROLLBACK TO write",
+        "COMMIT",
+    ]
+    assert await store.check_ledger() == []
+
+
+async def test_a_read_queued_after_writes_sees_them_and_runs_after_their_commit(
+    store: SqliteStorage,
+) -> None:
+    def names_outside_a_transaction(db: sqlite3.Connection) -> tuple[bool, list[str]]:
+        rows = db.execute("SELECT display_name FROM players ORDER BY id").fetchall()
+        return db.in_transaction, [str(r[0]) for r in rows]
+
+    ana, read = await asyncio.gather(
+        store.ensure_player("telegram", "1", "Ana", now=0.0),
+        store._run(names_outside_a_transaction),
+    )
+    assert (ana.display_name, read) == ("Ana", (False, ["Ana"]))
+
+
+async def test_a_transaction_sqlite_rolled_back_itself_fails_every_write_it_held(
+    store: SqliteStorage,
+) -> None:
+    def disk_full(db: sqlite3.Connection) -> None:
+        db.execute("ROLLBACK")  # as SQLite does itself on SQLITE_FULL
+        raise sqlite3.OperationalError("database or disk is full")
+
+    outcomes = await asyncio.gather(
+        store.ensure_player("telegram", "1", "Ana", now=0.0),
+        store._write(disk_full),
+        store.ensure_player("telegram", "2", "Bea", now=0.0),
+        return_exceptions=True,
+    )
+    assert [str(o) for o in outcomes[:2]] == ["database or disk is full"] * 2
+    assert type(outcomes[2]).__name__ == "Player"
+    assert await _names(store) == ["Bea"]
+    assert await store.check_ledger() == []
+
+
+async def test_closing_waits_for_the_writes_already_queued(tmp_path: Path) -> None:
+    store = await SqliteStorage.open(tmp_path / "domino.db")
+    queued = asyncio.ensure_future(store.ensure_player("telegram", "1", "Ana", now=0.0))
+    await asyncio.sleep(0)  # queued, not yet run
+    await store.close()
+    assert (await queued).display_name == "Ana"
+    reopened = await SqliteStorage.open(tmp_path / "domino.db")
+    assert await _names(reopened) == ["Ana"]
+    await reopened.close()
+
+
 async def test_a_backup_taken_while_open_is_a_whole_database(
     store: SqliteStorage, tmp_path: Path
 ) -> None:
