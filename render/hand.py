@@ -38,7 +38,8 @@ from render.text import clean_name, fit_text, text_width
 __all__ = ["HAND_SIZE", "hand_image", "hand_png", "move_labels", "tile_boxes"]
 
 HAND_SIZE: Final = (960, 380)
-_SHORT: Final = 64
+TILE_SHORT: Final = 64
+"""The short side of the hand's tiles, in pixels (a tile is twice as tall)."""
 _PITCH: Final = 130
 _TOP: Final = 124
 _LIFT: Final = 14
@@ -73,7 +74,7 @@ def move_labels(view: SeatView, language: str = "es") -> list[tuple[Move, str]]:
 def tile_boxes(count: int) -> list[tuple[int, int]]:
     """Top-left corners of ``count`` upright tiles, centred in the strip (no lift)."""
     width = count * _PITCH
-    x = (HAND_SIZE[0] - width) // 2 + (_PITCH - _SHORT) // 2
+    x = (HAND_SIZE[0] - width) // 2 + (_PITCH - TILE_SHORT) // 2
     return [(x + i * _PITCH, _TOP) for i in range(count)]
 
 
@@ -137,13 +138,13 @@ def hand_image(view: SeatView, facts: TableFacts) -> Image.Image:
         if playable:
             y -= _LIFT
             draw.rounded_rectangle(
-                (x - 5, y - 5, x + _SHORT + 4, y + 2 * _SHORT + 4), radius=18, fill=GOLD
+                (x - 5, y - 5, x + TILE_SHORT + 4, y + 2 * TILE_SHORT + 4), radius=18, fill=GOLD
             )
-        sprite = tile_sprite(_SHORT, tile.high, tile.low, True, look)
+        sprite = tile_sprite(TILE_SHORT, tile.high, tile.low, True, look)
         image.paste(sprite, (x, y), sprite)
-        cx = x + _SHORT // 2
+        cx = x + TILE_SHORT // 2
         for i, label in enumerate(by_tile.get(tile, [])):
-            ly = _TOP + 2 * _SHORT + 10 + i * (_LABEL_HEIGHT + 6)
+            ly = _TOP + 2 * TILE_SHORT + 10 + i * (_LABEL_HEIGHT + 6)
             # Bold when it fits under the tile, else the narrower regular face.
             bold = text_width(label, LABEL_SIZE, True) + 12 <= _PITCH - 2
             w = min(_PITCH - 2, int(text_width(label, LABEL_SIZE, bold)) + 20)
