@@ -215,7 +215,8 @@ def grown_hand_view(count: int = 21) -> SeatView:
     left = 24 - count
     counts = [left // 3 + (1 if i < left % 3 else 0) for i in range(3)]
     counts.insert(view.seat, count)
-    return dataclasses.replace(view, tiles=tiles, tile_counts=tuple(counts))
+    a, b, c, d = counts
+    return dataclasses.replace(view, tiles=tiles, tile_counts=(a, b, c, d))
 
 
 def _both_sides(match: Match) -> bool:
