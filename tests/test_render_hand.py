@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 
@@ -13,7 +14,7 @@ from engine.views import SeatView, public_view, seat_view
 from render import hand_png, move_labels
 from render.hand import HAND_SIZE, PER_ROW, ROW_PITCH, TILE_SHORT, hand_size, tile_boxes
 from render.samples import find_match, grown_hand_view
-from tests.render_golden import FACTS, assert_matches_golden, scripted_match
+from tests.render_golden import CUBAN_HAND, FACTS, assert_matches_golden, scripted_match
 
 
 def _two_sided(match: Match) -> bool:
@@ -103,6 +104,19 @@ def test_a_21_tile_hand_lifts_the_tiles_that_fit_and_dims_the_rest_in_every_row(
     view = grown_hand_view(21)
     assert len(view.tiles) == 21 and view.is_my_turn
     _lifted_and_dimmed(view)
+
+
+def test_a_double_nine_hand_matches_its_golden_picture() -> None:
+    """7, 8 and 9 as dots (7 = the 6 plus its centre, 8 = a ring, 9 = three rows of
+    three), ten tiles of a Cuban deal in two rows of five."""
+    match = scripted_match(9)
+    view = dataclasses.replace(
+        seat_view(match, (match.hand.turn + 2) % 4),
+        tiles=CUBAN_HAND,  # type: ignore[arg-type]
+    )
+    png = hand_png(view, FACTS)
+    assert Image.open(io.BytesIO(png)).size == (960, 636)
+    assert_matches_golden(png, "hand-double-nine.png")
 
 
 def test_a_21_tile_hand_matches_its_golden_picture() -> None:
