@@ -361,7 +361,8 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     Empty line, one tile, mid-game, the full 28-tile snake, long names of every
     script, every pass marker, a tranca, hands (two-sided tile, waiting, forced pass),
     hand results (domino, capicúa, tranca, tied tranca), a match result, a
-    leaderboard and a player's profile.
+    leaderboard, a player's profile, a 21-tile hand grown by drawing and a board
+    with a boneyard count.
     """
     from engine.hand import Termination
     from engine.views import public_view, seat_view
@@ -432,4 +433,7 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     out.append(("15-match-result.png", match_result_png(public_view(done), facts, payouts)))
     out.append(("16-standings.png", standings_png(sample_standings(language))))
     out.append(("17-profile.png", profile_png(sample_profile(language))))
+    out.append(("18-hand-21-tiles.png", hand_png(grown_hand_view(21), facts)))
+    boneyard = dataclasses.replace(facts, boneyard=12)
+    out.append(("19-board-boneyard.png", board_png(public_view(mid), boneyard)))
     return out
