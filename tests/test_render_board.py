@@ -25,7 +25,7 @@ from render.canvas import LABEL_SIZE
 from render.layout import TileBox
 from render.samples import LONG_NAMES, chain_of_all_tiles, find_match, full_line_view, line_view
 from render.text import text_width
-from tests.render_golden import FACTS, assert_matches_golden, scripted_match
+from tests.render_golden import FACTS, NINE_LINE, assert_matches_golden, scripted_match
 
 
 def _image(png: bytes) -> Image.Image:
@@ -345,3 +345,12 @@ def test_the_boneyard_label_sits_left_of_the_table_above_the_left_seat_readable_
     phone = [image.resize((400, 400), Image.Resampling.LANCZOS) for image in full]
     small = ImageChops.difference(*phone).point(lambda v: 255 if v > 48 else 0).getbbox()
     assert small is not None and small[3] - small[1] >= 8
+
+
+def test_a_double_nine_line_matches_its_golden_picture() -> None:
+    """7, 8 and 9 as dots on the board's tiles, upright and lying, and on the last
+    tile's highlight (stand-in tiles until engine has the double-nine set)."""
+    rng = random.Random(3)
+    view = line_view(list(NINE_LINE), 1, rng, counts=(7, 7, 7, 7))  # type: ignore[arg-type]
+    assert board_layout(view).short == 48
+    assert_matches_golden(board_png(view, FACTS), "board-double-nine.png")
