@@ -51,6 +51,7 @@ from render.text import clean_name, fit_text, font, text_width, wrap_text
 
 __all__ = [
     "BOARD_SIZE",
+    "BONEYARD_WIDTH",
     "SEAT_PANELS",
     "TABLE_AREA",
     "board_image",
@@ -80,6 +81,8 @@ _CHIP_HEIGHT: Final = 36
 _LINE: Final = 32  # the step from one line of LABEL_SIZE text to the next
 SCORE_SIZE: Final = 30  # the score's text size (pixels) beside the partnership's name
 SCORE_NAME_WIDTH: Final = 110  # the widest a partnership's name is drawn there (pixels)
+BONEYARD_WIDTH: Final = TABLE_AREA.x0 - 8 - 18 - 8
+"""The widest a line of the boneyard's label is drawn, left of the table's frame (172)."""
 
 
 def seat_name(facts: TableFacts, seat: int) -> str:
@@ -262,17 +265,26 @@ def _draw_corners(
     # Top left: hand number, target, table label ("Mesa 7", phrased by bot/present).
     draw_text(image, 18, 10, text(lang, "hand", n=view.hand_number), 30, bold=True)
     draw_text(image, 18, 50, text(lang, "target", n=view.rules.target), LABEL_SIZE, color=MUTED)
+    y = 86
     if facts.table_label:
         draw_text(
             image,
             18,
-            86,
+            y,
             clean_name(facts.table_label, ""),
             LABEL_SIZE,
             color=MUTED,
             max_width=SEAT_PANELS[2][0] - 30,
             ltr=False,
         )
+        y += 36
+    if facts.boneyard is not None:
+        # Under them, the tiles left to draw ("Pozo: 12"), beside the table's frame:
+        # on two lines when it does not fit on one ("Boneyard:" over "12").
+        label = text(lang, "boneyard", n=facts.boneyard)
+        for line in wrap_text(label, LABEL_SIZE, True, BONEYARD_WIDTH, 2):
+            draw_text(image, 18, y, line, LABEL_SIZE, bold=True)
+            y += _LINE
     # Top right: the score, one row per partnership; once a hand is over ("+24 → 134")
     # the name and the score may not fit side by side: then the score goes under it.
     names = [team_name(lang, team) for team in (0, 1)]

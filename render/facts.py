@@ -43,9 +43,20 @@ class TableFacts:
         seconds_left: seconds the seat to move has left, or None to show no timer.
         table_label: a short label for the table (shown small in a corner), may be "".
         language: ``"es"`` (default) or ``"en"``; anything else falls back to Spanish.
+        boneyard: how many tiles are left in the boneyard (pozo), shown on the board as
+            "Pozo: 12" ("Boneyard: 12"); None (default) for a deal with no boneyard,
+            which shows nothing (the partnership double-six game deals all 28 tiles).
+
+    Raises:
+        ValueError: ``boneyard`` is negative.
     """
 
     seats: tuple[SeatFacts, SeatFacts, SeatFacts, SeatFacts]
     seconds_left: int | None = None
     table_label: str = ""
     language: str = "es"
+    boneyard: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.boneyard is not None and self.boneyard < 0:
+            raise ValueError(f"a boneyard holds no fewer than 0 tiles, not {self.boneyard}")

@@ -1,9 +1,13 @@
 """One player's picture of their own tiles, and the labels of their move buttons.
 
-Size: 960 x 380 pixels, a wide strip that sits above the buttons in a private chat
-and fills a phone's width; tiles stand upright at 64 x 128 pixels (seven in a row),
-so they stay readable at a third of the size, and no text is smaller than
-:data:`render.canvas.MIN_TEXT_SIZE`. Tiles are sorted (high half first); when
+Size: 960 x 380 pixels for up to seven tiles, a wide strip that sits above the buttons
+in a private chat and fills a phone's width; tiles stand upright at 64 x 128 pixels
+(seven in a row), so they stay readable at a third of the size, and no text is smaller
+than :data:`render.canvas.MIN_TEXT_SIZE`. A hand that grew by drawing from the boneyard
+(a one-against-one hand can reach 21 tiles) wraps into rows of at most seven tiles of
+the same size, as even as they come (8 tiles: two rows of four; 21: three of seven),
+and the picture grows :data:`ROW_PITCH` pixels taller per extra row (:func:`hand_size`;
+21 tiles: 960 x 892, under Telegram's 1280). Tiles are sorted (high half first); when
 it is the player's turn the tiles that fit are lifted and ringed in gold, with the same
 label under them as on their buttons (:func:`move_labels`), and the rest are dimmed.
 """
@@ -35,14 +39,31 @@ from render.sprites import DIM, FACE, tile_sprite
 from render.strings import text
 from render.text import clean_name, fit_text, text_width
 
-__all__ = ["HAND_SIZE", "hand_image", "hand_png", "move_labels", "tile_boxes"]
+__all__ = [
+    "HAND_SIZE",
+    "PER_ROW",
+    "ROW_PITCH",
+    "TILE_SHORT",
+    "hand_image",
+    "hand_png",
+    "hand_size",
+    "move_labels",
+    "tile_boxes",
+]
 
 HAND_SIZE: Final = (960, 380)
-_SHORT: Final = 64
+"""The picture's size for a hand of up to :data:`PER_ROW` tiles (one row)."""
+TILE_SHORT: Final = 64
+"""The short side of the hand's tiles, in pixels (a tile is twice as tall)."""
 _PITCH: Final = 130
 _TOP: Final = 124
 _LIFT: Final = 14
 _LABEL_HEIGHT: Final = 36
+PER_ROW: Final = 7
+"""The most tiles in one row of the hand picture."""
+ROW_PITCH: Final = _LIFT + 2 * TILE_SHORT + 10 + 2 * (_LABEL_HEIGHT + 6) + 20
+"""From one row of tiles to the next, in pixels (256): a lifted tile, two labels under
+it, and 20 pixels between the second label and the gold ring of a lifted tile below."""
 
 
 def move_labels(view: SeatView, language: str = "es") -> list[tuple[Move, str]]:
@@ -70,16 +91,34 @@ def move_labels(view: SeatView, language: str = "es") -> list[tuple[Move, str]]:
     return labels
 
 
+def _rows(count: int) -> list[int]:
+    """How many tiles each row holds: at most :data:`PER_ROW`, as even as they come,
+    the longer rows first."""
+    rows = max(1, -(-count // PER_ROW))
+    base, extra = divmod(count, rows)
+    return [base + (1 if r < extra else 0) for r in range(rows)]
+
+
+def hand_size(count: int) -> tuple[int, int]:
+    """The hand picture's size for ``count`` tiles: :data:`HAND_SIZE` for up to
+    :data:`PER_ROW` tiles, then :data:`ROW_PITCH` pixels taller per extra row."""
+    return HAND_SIZE[0], HAND_SIZE[1] + (len(_rows(count)) - 1) * ROW_PITCH
+
+
 def tile_boxes(count: int) -> list[tuple[int, int]]:
-    """Top-left corners of ``count`` upright tiles, centred in the strip (no lift)."""
-    width = count * _PITCH
-    x = (HAND_SIZE[0] - width) // 2 + (_PITCH - _SHORT) // 2
-    return [(x + i * _PITCH, _TOP) for i in range(count)]
+    """Top-left corners of ``count`` upright tiles (no lift), row by row, left to right;
+    each row centred in the picture, rows :data:`ROW_PITCH` apart."""
+    boxes: list[tuple[int, int]] = []
+    for row, length in enumerate(_rows(count)):
+        x = (HAND_SIZE[0] - length * _PITCH) // 2 + (_PITCH - TILE_SHORT) // 2
+        y = _TOP + row * ROW_PITCH
+        boxes.extend((x + i * _PITCH, y) for i in range(length))
+    return boxes
 
 
-@lru_cache(maxsize=2)
-def _background() -> Image.Image:
-    return Image.new("RGB", HAND_SIZE, BACKGROUND)
+@lru_cache(maxsize=4)
+def _background(size: tuple[int, int]) -> Image.Image:
+    return Image.new("RGB", size, BACKGROUND)
 
 
 def _sorted_tiles(tiles: tuple[Tile, ...]) -> list[Tile]:
@@ -87,9 +126,10 @@ def _sorted_tiles(tiles: tuple[Tile, ...]) -> list[Tile]:
 
 
 def hand_image(view: SeatView, facts: TableFacts) -> Image.Image:
-    """The hand picture as a Pillow image (RGB, :data:`HAND_SIZE`)."""
+    """The hand picture as a Pillow image (RGB, :func:`hand_size` of its tile count)."""
     lang = facts.language
-    image = _background().copy()
+    size = hand_size(len(view.tiles))
+    image = _background(size).copy()
     draw = ImageDraw.Draw(image)
     seat = view.seat
     team = seat & 1
@@ -131,19 +171,20 @@ def hand_image(view: SeatView, facts: TableFacts) -> Image.Image:
             by_tile.setdefault(move.tile, []).append(label)
     tiles = _sorted_tiles(view.tiles)
     my_turn = view.is_my_turn
-    for tile, (x, y) in zip(tiles, tile_boxes(len(tiles)), strict=True):
+    for tile, (x, top) in zip(tiles, tile_boxes(len(tiles)), strict=True):
+        y = top
         playable = tile in by_tile
         look = FACE if (playable or not my_turn) else DIM
         if playable:
             y -= _LIFT
             draw.rounded_rectangle(
-                (x - 5, y - 5, x + _SHORT + 4, y + 2 * _SHORT + 4), radius=18, fill=GOLD
+                (x - 5, y - 5, x + TILE_SHORT + 4, y + 2 * TILE_SHORT + 4), radius=18, fill=GOLD
             )
-        sprite = tile_sprite(_SHORT, tile.high, tile.low, True, look)
+        sprite = tile_sprite(TILE_SHORT, tile.high, tile.low, True, look)
         image.paste(sprite, (x, y), sprite)
-        cx = x + _SHORT // 2
+        cx = x + TILE_SHORT // 2
         for i, label in enumerate(by_tile.get(tile, [])):
-            ly = _TOP + 2 * _SHORT + 10 + i * (_LABEL_HEIGHT + 6)
+            ly = top + 2 * TILE_SHORT + 10 + i * (_LABEL_HEIGHT + 6)
             # Bold when it fits under the tile, else the narrower regular face.
             bold = text_width(label, LABEL_SIZE, True) + 12 <= _PITCH - 2
             w = min(_PITCH - 2, int(text_width(label, LABEL_SIZE, bold)) + 20)
@@ -177,16 +218,18 @@ def hand_image(view: SeatView, facts: TableFacts) -> Image.Image:
         m = int(text_width(message, LABEL_SIZE, True))
         w = int(text_width(label, LABEL_SIZE, True)) + 40
         x = (HAND_SIZE[0] - (m + 18 + w)) // 2
-        draw_text(image, x, 310, message, LABEL_SIZE, bold=True, color=WHITE)
-        pill(draw, (x + m + 18, 304, x + m + 18 + w, 344), GOLD)
+        y = size[1] - 70  # under the last row
+        draw_text(image, x, y, message, LABEL_SIZE, bold=True, color=WHITE)
+        pill(draw, (x + m + 18, y - 6, x + m + 18 + w, y + 34), GOLD)
         draw_text(
-            image, x + m + 18 + w // 2, 310, label, LABEL_SIZE, bold=True, color=INK, anchor="m"
+            image, x + m + 18 + w // 2, y, label, LABEL_SIZE, bold=True, color=INK, anchor="m"
         )
     return image
 
 
 def hand_png(view: SeatView, facts: TableFacts) -> bytes:
-    """One seat's tiles as PNG bytes (960 x 380), for that player only.
+    """One seat's tiles as PNG bytes (960 x 380; taller for more than seven tiles, see
+    :func:`hand_size`), for that player only.
 
     Takes the seat's own view (its tiles and the public table), never the full hand.
     Same view and facts, same bytes.

@@ -4,11 +4,13 @@ Every sample is built with the engine (:class:`engine.match.Match`, random legal
 moves from a seeded :class:`random.Random`), except :func:`full_line_view`: a real hand
 ends when the first player runs out (at most 25 tiles on the line), so the 28-tile
 line that proves the snake fits is a synthetic public view of a legal chain of all
-28 tiles.
+28 tiles, and :func:`grown_hand_view`, a hand grown by drawing (the double-six
+partnership deal has no boneyard), is a real position given more tiles.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections.abc import Callable
@@ -18,7 +20,7 @@ from engine.match import Match
 from engine.moves import Move, Side
 from engine.rules import Rules, find_preset
 from engine.tiles import ALL_TILES, Tile
-from engine.views import PublicView
+from engine.views import PublicView, SeatView, seat_view
 from render.facts import SeatFacts, TableFacts
 from render.profile import ProfileFacts
 from render.standings import StandingRow, StandingsFacts
@@ -28,6 +30,7 @@ __all__ = [
     "chain_of_all_tiles",
     "find_match",
     "full_line_view",
+    "grown_hand_view",
     "line_view",
     "play",
     "sample_facts",
@@ -183,6 +186,39 @@ def full_line_view(seed: int = 7) -> PublicView:
     return line_view(chain, 13, rng)
 
 
+def grown_hand_view(count: int = 21) -> SeatView:
+    """The seat to move holding ``count`` tiles (at most 24), as a hand grown by drawing.
+
+    A real position (four tiles on the line, ends 5 and 2, the 5-2 in no hand, so it
+    fits both ends differently and gets two labels), where the seat to move is given
+    the 5-2 and the first ``count - 1`` other tiles not on the line; the other seats
+    share the rest (synthetic).
+
+    Raises:
+        ValueError: ``count`` is not 1..24.
+    """
+    if not 1 <= count <= 24:
+        raise ValueError(f"a hand of {count} tiles does not fit beside a 4-tile line")
+    match = find_match(
+        lambda m: (
+            not m.hand.is_over
+            and m.hand.ends == (5, 2)
+            and len(m.hand.line) == 4
+            and Tile(5, 2) not in {p.tile for p in m.hand.line}
+        ),
+        seeds=range(50),
+    )
+    view = seat_view(match, match.hand.turn)
+    on_line = {p.tile for p in view.line}
+    rest = [t for t in ALL_TILES if t not in on_line and t != Tile(5, 2)]
+    tiles = tuple(sorted((Tile(5, 2), *rest[: count - 1])))
+    left = 24 - count
+    counts = [left // 3 + (1 if i < left % 3 else 0) for i in range(3)]
+    counts.insert(view.seat, count)
+    a, b, c, d = counts
+    return dataclasses.replace(view, tiles=tiles, tile_counts=(a, b, c, d))
+
+
 def _both_sides(match: Match) -> bool:
     moves = match.hand.legal_moves()
     tiles = [m.tile for m in moves if m.tile is not None]
@@ -325,7 +361,8 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     Empty line, one tile, mid-game, the full 28-tile snake, long names of every
     script, every pass marker, a tranca, hands (two-sided tile, waiting, forced pass),
     hand results (domino, capicúa, tranca, tied tranca), a match result, a
-    leaderboard and a player's profile.
+    leaderboard, a player's profile, a 21-tile hand grown by drawing and a board
+    with a boneyard count.
     """
     from engine.hand import Termination
     from engine.views import public_view, seat_view
@@ -396,4 +433,7 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     out.append(("15-match-result.png", match_result_png(public_view(done), facts, payouts)))
     out.append(("16-standings.png", standings_png(sample_standings(language))))
     out.append(("17-profile.png", profile_png(sample_profile(language))))
+    out.append(("18-hand-21-tiles.png", hand_png(grown_hand_view(21), facts)))
+    boneyard = dataclasses.replace(facts, boneyard=12)
+    out.append(("19-board-boneyard.png", board_png(public_view(mid), boneyard)))
     return out

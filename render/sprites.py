@@ -2,7 +2,8 @@
 
 A face is drawn at 4x and scaled down (smooth dots and corners), then cached, so a board
 only pastes ready sprites (the renderer's hot path). Dots follow the usual domino
-patterns; a horizontal tile is the vertical one turned a quarter turn.
+patterns (:data:`PIP_SPOTS`), 0 to 9 for the double-six and double-nine sets; a
+horizontal tile is the vertical one turned a quarter turn.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ DIM: Final = "dim"
 
 _SCALE: Final = 4
 
-# Where the dots of 0..6 sit in a half, as (column, row) on a 3x3 grid.
 PIP_SPOTS: Final[dict[int, tuple[tuple[int, int], ...]]] = {
     0: (),
     1: ((1, 1),),
@@ -29,7 +29,20 @@ PIP_SPOTS: Final[dict[int, tuple[tuple[int, int], ...]]] = {
     4: ((0, 0), (2, 0), (0, 2), (2, 2)),
     5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
     6: ((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)),
+    7: ((0, 0), (0, 1), (0, 2), (1, 1), (2, 0), (2, 1), (2, 2)),
+    8: ((0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)),
+    9: ((0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2)),
 }
+"""Where the dots of 0..9 sit in a half, as (column, row) on a 3x3 grid.
+
+0 to 6 are the double-six set's patterns (6: two columns of three, along the tile's
+long side). 7 to 9 are the patterns printed on the usual double-nine sets: 9 fills
+the grid, three rows of three; 8 is the 9 without its centre dot (a ring of eight);
+7 is the 6 with a centre dot. So every number is drawn as dots, never as a digit, and
+7, 8 and 9 read as the 6 grown by one, two and three dots. All numbers use the same dot
+(0.095 of the half's width, 0.26 apart): a 9 counts right at every tile size the
+pictures use from 28 pixels up, shrunk to a phone's 400-pixel width.
+"""
 
 TILE_LOOKS: Final[
     dict[str, tuple[tuple[int, int, int], tuple[int, int, int], tuple[int, int, int]]]
@@ -78,8 +91,8 @@ def tile_sprite(
 
     Args:
         short: the tile's short side in pixels.
-        first: pips on the top half (vertical) or the left half (horizontal), 0..6.
-        second: pips on the bottom (vertical) or right (horizontal) half, 0..6.
+        first: pips on the top half (vertical) or the left half (horizontal), 0..9.
+        second: pips on the bottom (vertical) or right (horizontal) half, 0..9.
         vertical: the long side runs top to bottom.
         look: :data:`FACE`, :data:`HIGHLIGHT` (the last tile played) or :data:`DIM`
             (a tile that cannot be played now).

@@ -81,6 +81,7 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "preset_internacional": "Internacional",
         "preset_espanol": "Español",
         "preset_dominicano": "Dominicano",
+        "boneyard": "Pozo: {n}",
     },
     "en": {
         "hand": "Hand {n}",
@@ -150,6 +151,7 @@ STRINGS: Final[dict[str, dict[str, str]]] = {
         "preset_internacional": "International",
         "preset_espanol": "Spanish",
         "preset_dominicano": "Dominican",
+        "boneyard": "Boneyard: {n}",
     },
 }
 

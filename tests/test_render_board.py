@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 
@@ -12,6 +13,7 @@ from engine.views import PublicView, public_view
 from render import SeatFacts, TableFacts, board_png
 from render.board import (
     BOARD_SIZE,
+    SEAT_PANELS,
     TABLE_AREA,
     board_layout,
     end_tags,
@@ -23,7 +25,7 @@ from render.canvas import LABEL_SIZE
 from render.layout import TileBox
 from render.samples import LONG_NAMES, chain_of_all_tiles, find_match, full_line_view, line_view
 from render.text import text_width
-from tests.render_golden import FACTS, assert_matches_golden, scripted_match
+from tests.render_golden import FACTS, NINE_LINE, assert_matches_golden, scripted_match
 
 
 def _image(png: bytes) -> Image.Image:
@@ -303,3 +305,52 @@ def test_a_picture_for_the_seat_to_move_says_te_toca_and_sales_tu_not_le_toca_tu
     drawn.clear()
     board_png(view, replace(FACTS, seconds_left=None))
     assert "Le toca" in drawn and "Te toca" not in drawn
+
+
+def test_a_board_with_a_boneyard_count_matches_its_golden_picture() -> None:
+    facts = dataclasses.replace(FACTS, boneyard=12)
+    assert_matches_golden(board_png(public_view(scripted_match(14)), facts), "board-boneyard.png")
+
+
+def test_the_boneyard_count_is_drawn_as_pozo_n_and_not_at_all_without_a_boneyard(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    view = public_view(scripted_match(14))
+    none = _texts_drawn(monkeypatch, view, FACTS)
+    assert not any(t.startswith(("Pozo", "Boneyard")) for t in none)
+    assert "Pozo: 12" in _texts_drawn(monkeypatch, view, dataclasses.replace(FACTS, boneyard=12))
+    assert "Pozo: 0" in _texts_drawn(monkeypatch, view, dataclasses.replace(FACTS, boneyard=0))
+    english = _texts_drawn(
+        monkeypatch, view, dataclasses.replace(FACTS, boneyard=21, language="en")
+    )
+    at = english.index("Boneyard:")  # too wide for one line beside the table: two
+    assert english[at : at + 2] == ["Boneyard:", "21"]
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+@pytest.mark.parametrize("table_label", ["Mesa 1", ""])
+def test_the_boneyard_label_sits_left_of_the_table_above_the_left_seat_readable_on_a_phone(
+    language: str, table_label: str
+) -> None:
+    from PIL import ImageChops
+
+    view = public_view(scripted_match(14))
+    plain = dataclasses.replace(FACTS, language=language, table_label=table_label)
+    counted = dataclasses.replace(plain, boneyard=12)
+    full = [_image(board_png(view, f)).convert("L") for f in (plain, counted)]
+    ink = ImageChops.difference(*full).point(lambda v: 255 if v > 48 else 0).getbbox()
+    assert ink is not None
+    assert ink[0] >= 18 and ink[2] <= TABLE_AREA.x0 - 8  # left of the table's frame
+    assert ink[1] >= (122 if table_label else 86) and ink[3] <= SEAT_PANELS[3][1]
+    phone = [image.resize((400, 400), Image.Resampling.LANCZOS) for image in full]
+    small = ImageChops.difference(*phone).point(lambda v: 255 if v > 48 else 0).getbbox()
+    assert small is not None and small[3] - small[1] >= 8
+
+
+def test_a_double_nine_line_matches_its_golden_picture() -> None:
+    """7, 8 and 9 as dots on the board's tiles, upright and lying, and on the last
+    tile's highlight (stand-in tiles until engine has the double-nine set)."""
+    rng = random.Random(3)
+    view = line_view(list(NINE_LINE), 1, rng, counts=(7, 7, 7, 7))  # type: ignore[arg-type]
+    assert board_layout(view).short == 48
+    assert_matches_golden(board_png(view, FACTS), "board-double-nine.png")

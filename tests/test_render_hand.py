@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 
@@ -9,11 +10,11 @@ from PIL import Image, ImageStat
 from engine.match import Match
 from engine.moves import PASS, Move, Side
 from engine.tiles import Tile
-from engine.views import public_view, seat_view
+from engine.views import SeatView, public_view, seat_view
 from render import hand_png, move_labels
-from render.hand import HAND_SIZE, tile_boxes
-from render.samples import find_match
-from tests.render_golden import FACTS, assert_matches_golden, scripted_match
+from render.hand import HAND_SIZE, PER_ROW, ROW_PITCH, TILE_SHORT, hand_size, tile_boxes
+from render.samples import find_match, grown_hand_view
+from tests.render_golden import CUBAN_HAND, FACTS, assert_matches_golden, scripted_match
 
 
 def _two_sided(match: Match) -> bool:
@@ -79,9 +80,8 @@ def _brightness(image: Image.Image, x: int, y: int) -> float:
     return float(sum(ImageStat.Stat(crop).mean))
 
 
-def test_playable_tiles_are_lifted_and_the_rest_dimmed_on_the_players_turn() -> None:
-    match = scripted_match(9)
-    view = seat_view(match, match.hand.turn)
+def _lifted_and_dimmed(view: SeatView) -> None:
+    """On the seat's turn every tile that fits is lifted and every other tile dimmed."""
     image = Image.open(io.BytesIO(hand_png(view, FACTS))).convert("RGB")
     playable = set(view.playable_tiles())
     assert playable and len(playable) < len(view.tiles)
@@ -93,6 +93,38 @@ def test_playable_tiles_are_lifted_and_the_rest_dimmed_on_the_players_turn() -> 
             assert bottom[1] > bottom[0] + 30, (tile, bottom)  # felt green
         else:
             assert abs(bottom[0] - bottom[1]) < 30, (tile, bottom)  # grey tile face
+
+
+def test_playable_tiles_are_lifted_and_the_rest_dimmed_on_the_players_turn() -> None:
+    match = scripted_match(9)
+    _lifted_and_dimmed(seat_view(match, match.hand.turn))
+
+
+def test_a_21_tile_hand_lifts_the_tiles_that_fit_and_dims_the_rest_in_every_row() -> None:
+    view = grown_hand_view(21)
+    assert len(view.tiles) == 21 and view.is_my_turn
+    _lifted_and_dimmed(view)
+
+
+def test_a_double_nine_hand_matches_its_golden_picture() -> None:
+    """7, 8 and 9 as dots (7 = the 6 plus its centre, 8 = a ring, 9 = three rows of
+    three), ten tiles of a Cuban deal in two rows of five."""
+    match = scripted_match(9)
+    view = dataclasses.replace(
+        seat_view(match, (match.hand.turn + 2) % 4),
+        tiles=CUBAN_HAND,  # type: ignore[arg-type]
+    )
+    png = hand_png(view, FACTS)
+    assert Image.open(io.BytesIO(png)).size == (960, 636)
+    assert_matches_golden(png, "hand-double-nine.png")
+
+
+def test_a_21_tile_hand_matches_its_golden_picture() -> None:
+    """A one-against-one hand grown by drawing: three rows of seven, the 5-2 with its
+    two labels above a lifted tile of the next row."""
+    png = hand_png(grown_hand_view(21), FACTS)
+    assert Image.open(io.BytesIO(png)).size == (960, 892)
+    assert_matches_golden(png, "hand-21-tiles.png")
 
 
 def test_hand_pictures_are_deterministic_and_sized_for_a_phone() -> None:
@@ -115,6 +147,44 @@ def test_tile_slots_are_centred_and_never_overlap(count: int) -> None:
         left = boxes[0][0]
         right = HAND_SIZE[0] - (boxes[-1][0] + 64)
         assert abs(left - right) <= 1 and left >= 0
+
+
+@pytest.mark.parametrize(
+    ("count", "rows", "size"),
+    [
+        (0, [0], (960, 380)),
+        (7, [7], (960, 380)),
+        (8, [4, 4], (960, 636)),
+        (13, [7, 6], (960, 636)),
+        (15, [5, 5, 5], (960, 892)),
+        (20, [7, 7, 6], (960, 892)),
+        (21, [7, 7, 7], (960, 892)),
+    ],
+)
+def test_a_hand_of_more_than_seven_tiles_wraps_into_even_rows_of_at_most_seven(
+    count: int, rows: list[int], size: tuple[int, int]
+) -> None:
+    boxes = tile_boxes(count)
+    assert hand_size(count) == size
+    tops = sorted({y for _, y in boxes})
+    assert [sum(1 for _, y in boxes if y == top) for top in tops] == [n for n in rows if n]
+    assert [b - a for a, b in itertools.pairwise(tops)] == [ROW_PITCH] * (len(tops) - 1)
+    assert boxes == sorted(boxes, key=lambda b: (b[1], b[0]))  # row by row, left to right
+
+
+@pytest.mark.parametrize("count", range(8, 22))
+def test_wrapped_rows_are_centred_inside_the_picture_and_never_overlap(count: int) -> None:
+    width, height = hand_size(count)
+    boxes = tile_boxes(count)
+    assert len(boxes) == count
+    for top in {y for _, y in boxes}:
+        row = sorted(x for x, y in boxes if y == top)
+        assert len(row) <= PER_ROW
+        assert all(b - a >= TILE_SHORT + 40 for a, b in itertools.pairwise(row))
+        left, right = row[0], width - (row[-1] + TILE_SHORT)
+        assert abs(left - right) <= 1 and left >= 0
+    # room under the last row for a lifted tile's two labels
+    assert max(y for _, y in boxes) + 2 * TILE_SHORT + 10 + 2 * 42 <= height - 20
 
 
 def test_an_empty_hand_after_a_domino_draws_without_error() -> None:
