@@ -246,11 +246,11 @@ async def serve(config: dict[str, Any]) -> None:
     line ``{"tables": live tables, "full": tables with four seated, "cpu": CPU seconds,
     "tiles": tiles played, "passes": passes}``."""
     from bot.core import TableManager
-    from storage.memory import MemoryStorage
+    from storage import open_storage
 
     scale = float(config["scale"])
     clock = ScaledClock(scale)
-    storage = MemoryStorage()
+    storage = await open_storage(":memory:")
     moves = MoveCounter()
     manager = TableManager(
         storage, clock=clock, seed=config["seed"], robot_level="novato", ports={"*": moves}
@@ -310,6 +310,7 @@ async def serve(config: dict[str, Any]) -> None:
     else:
         await manager.stop()
         await front.stop()
+    await storage.close()
 
 
 class MoveCounter:

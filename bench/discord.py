@@ -30,7 +30,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
 from bot.core import Leave, PlayerRef  # noqa: E402
-from storage.memory import MemoryStorage  # noqa: E402
+from storage import open_storage  # noqa: E402
 from tests.fake_discord import FakeDiscord, FakeMessage, Harness  # noqa: E402
 
 
@@ -45,7 +45,8 @@ async def run(moves: int) -> dict[str, list[float]]:
     guild = fake.add_guild("Bench")
     channel = fake.channel_of(guild)
     ana = fake.add_user("Ana")
-    harness = await Harness(fake, MemoryStorage()).start()
+    storage = await open_storage(":memory:")
+    harness = await Harness(fake, storage).start()
     callbacks: list[float] = []
     boards: list[float] = []
     try:
@@ -106,6 +107,7 @@ async def run(moves: int) -> dict[str, list[float]]:
     finally:
         await harness.stop()
         await fake.close()
+        await storage.close()
     return {"callback": callbacks, "board": boards}
 
 

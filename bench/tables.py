@@ -1,7 +1,7 @@
 """Many concurrent robot tables in one process (issue 6's benchmark).
 
 Runs the real :class:`bot.core.TableManager` (commands, timers on the event loop,
-events to a port, a snapshot after every move into the in-memory storage) with
+events to a port, a snapshot after every move into SQLite on ``:memory:``) with
 ``--tables`` tables of four robots at once and zero think time (``robot_delay=0``); a
 finished table is replaced at once so the count of live tables stays constant.
 
@@ -10,8 +10,9 @@ Prints:
 - moves per second;
 - event-loop lag: how late a 10 ms ticker wakes up, p50 / p99 / max (target p99 <= 100 ms);
 - memory per live table: Python heap (tracemalloc) growth with the tables live and
-  mid-match, divided by the number of tables, snapshots in storage included
-  (target <= 100 KB).
+  mid-match, divided by the number of tables, and the same with the bytes of each
+  table's stored snapshot added (SQLite keeps them outside Python's heap; target
+  <= 100 KB).
 
 Robots play at ``--level`` (default ``aprendiz``, a cheap level: this measures the table
 manager, not the robots' thinking; stronger levels spend milliseconds per move).
@@ -48,7 +49,9 @@ from bot.core import (  # noqa: E402  # noqa: E402
     tune_gc_for_serving,
 )
 from bot.core.clock import ManualClock, SystemClock  # noqa: E402
-from storage.memory import MemoryStorage  # noqa: E402
+from storage import open_storage  # noqa: E402
+from storage.base import Storage  # noqa: E402
+from storage.common import to_json  # noqa: E402
 
 
 class CountingPort:
@@ -69,8 +72,8 @@ class CountingPort:
 
 
 async def measure_memory(tables: int, level: str) -> tuple[float, float]:
-    """Heap bytes per live table, mid-match: (tables only, tables + their snapshots)."""
-    storage = MemoryStorage()
+    """Bytes per live table, mid-match: (Python heap, Python heap + stored snapshot)."""
+    storage = await open_storage(":memory:")
     clock = ManualClock()
     manager = TableManager(
         storage, clock=clock, seed=1, robot_delay=1.0, hand_pause=1.0, robot_level=level
@@ -85,28 +88,22 @@ async def measure_memory(tables: int, level: str) -> tuple[float, float]:
     await clock.advance(40.5)
     await manager.idle()
     gc.collect()
-    with_snapshots = tracemalloc.get_traced_memory()[0] - before
-    snapshot_bytes = sum(len(v) for v in _snapshot_texts(storage))
+    heap = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
+    snapshot_bytes = await _snapshot_bytes(storage)
     live = len(manager.tables())
-    return (with_snapshots - snapshot_bytes) / live, with_snapshots / live
+    await manager.stop()
+    await storage.close()
+    return heap / live, (heap + snapshot_bytes) / live
 
 
-def _snapshot_texts(storage: MemoryStorage) -> list[str]:
-    texts = []
-    for name in ("_tables", "tables", "_snapshots"):
-        value = getattr(storage, name, None)
-        if isinstance(value, dict):
-            for item in value.values():
-                if isinstance(item, str):
-                    texts.append(item)
-                elif isinstance(item, tuple | list):
-                    texts.extend(x for x in item if isinstance(x, str))
-    return texts
+async def _snapshot_bytes(storage: Storage) -> int:
+    """The stored snapshots' size: each live table's snapshot as the JSON text stored."""
+    return sum(len(to_json(s).encode()) for s in await storage.load_tables())
 
 
 async def measure_throughput(tables: int, seconds: float, level: str) -> dict[str, float]:
-    storage = MemoryStorage()
+    storage = await open_storage(":memory:")
     port = CountingPort()
     manager = TableManager(
         storage,
@@ -151,6 +148,7 @@ async def measure_throughput(tables: int, seconds: float, level: str) -> dict[st
     stopping = time.perf_counter()
     await manager.stop()
     stop_seconds = time.perf_counter() - stopping
+    await storage.close()
     lags.sort()
     return {
         "matches_per_second": finished / elapsed,
@@ -183,7 +181,7 @@ async def main() -> None:
     heap, heap_with_snapshots = await measure_memory(args.tables, args.level)
     print(
         f"memory per live table (mid-match): {heap / 1024:.1f} KB"
-        f" ({heap_with_snapshots / 1024:.1f} KB with its snapshot in the in-memory storage)"
+        f" ({heap_with_snapshots / 1024:.1f} KB with its stored snapshot)"
         f"  [target <= 100 KB]"
     )
     gc.collect()  # the memory run's tables are garbage now: not the timed run's business

@@ -46,10 +46,12 @@ def _server(tables: int, conn: Any) -> None:
         from bot.core import ChatRef, PlayerRef, PlayNow, TableManager
         from bot.web.auth import WebAuth, link_secret
         from bot.web.server import WebTable
-        from storage.memory import MemoryStorage
+        from storage import open_storage
 
-        manager = TableManager(MemoryStorage(), seed=1, robot_delay=0.0, countdown_seconds=0.5,
-                               hand_pause=0.5)  # fmt: skip
+        storage = await open_storage(":memory:")
+        manager = TableManager(
+            storage, seed=1, robot_delay=0.0, countdown_seconds=0.5, hand_pause=0.5
+        )
         auth = WebAuth(telegram_token=None, secret=link_secret("bench"), clock=time.time)
         web = WebTable(manager, auth, public_url="http://127.0.0.1:1", clock=time.time)
         port = await web.start("127.0.0.1", 0)
@@ -75,6 +77,7 @@ def _server(tables: int, conn: Any) -> None:
                 break
         await web.stop()
         await manager.stop()
+        await storage.close()
 
     if os.environ.get("BENCH_PROFILE"):  # where the server's time goes
         import cProfile

@@ -2,8 +2,8 @@
 
 ``open_storage(path)`` opens the database the bot uses: a SQLite file (the default), or a
 PostgreSQL database when given a ``postgresql://`` / ``postgres://`` URL (several
-processes or machines sharing one database); ``MemoryStorage`` keeps the same behaviour
-in memory for tests. The interface is :class:`storage.base.Storage`.
+processes or machines sharing one database); ``":memory:"`` is a private SQLite database
+in memory (what the tests use). The interface is :class:`storage.base.Storage`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from storage.base import (
     UnknownMatchError,
     UnknownPlayerError,
 )
-from storage.memory import MemoryStorage
 
 __all__ = [
     "DEFAULT_DB_PATH",
@@ -40,7 +39,6 @@ __all__ = [
     "LedgerEntry",
     "MatchClosedError",
     "MatchSettlement",
-    "MemoryStorage",
     "NotInMatchError",
     "Player",
     "PlayerResult",

@@ -1,9 +1,10 @@
 """The storage interface: players, the wallet ledger, statistics, presets, snapshots.
 
-:class:`Storage` is a small abstract async port. Three implementations keep the same
-behaviour: :class:`storage.sqlite.SqliteStorage` (aiosqlite, the bot's default),
-:class:`storage.postgres.PostgresStorage` (asyncpg, for several processes) and
-:class:`storage.memory.MemoryStorage` (for tests). Money rules follow rules.md,
+:class:`Storage` is a small abstract async port. Two implementations keep the same
+behaviour, both :class:`storage.sql.SqlStorage` (the SQL written once):
+:class:`storage.sqlite.SqliteStorage` (aiosqlite, the bot's default; on ``":memory:"``
+what the tests use) and :class:`storage.postgres.PostgresStorage` (asyncpg, for several
+processes). Money rules follow rules.md,
 "The house": an account opens with $1,000, every human pays the stake into the match's
 escrow at match start, each winning human receives twice the stake, an abandoner's stake
 goes to the house, and a balance below the stake is topped up to $100 at most once every
@@ -1158,7 +1159,7 @@ class TablesClaimsAndNotices(ABC):
     async def publish(self, channel: str, message: str) -> None:
         """Hand ``message`` (text, at most :data:`NOTICE_BYTES` in UTF-8) to every
         subscriber of ``channel``, this process's included: those of this storage object
-        here (memory, SQLite: one process), those of every process on the database on
+        here (SQLite: one process), those of every process on the database on
         PostgreSQL (``NOTIFY``). Nothing is kept: a process subscribing later never sees
         it.
 
@@ -1191,7 +1192,7 @@ class Storage(
     :class:`PlayersAndWallets`, :class:`MatchesAndRecords`, :class:`RatingsAndSeasons`,
     :class:`ChatsAndRules` and :class:`TablesClaimsAndNotices`. Errors leave nothing
     written. Methods taking ``now`` use it as the time of the change (epoch seconds).
-    Implementations: ``SqliteStorage``, ``PostgresStorage``, ``MemoryStorage``.
+    Implementations: ``SqliteStorage``, ``PostgresStorage``.
     """
 
     @abstractmethod

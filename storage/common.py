@@ -1,4 +1,4 @@
-"""Rules both storages share, so that memory and SQLite behave the same.
+"""Rules both storages share, so that SQLite and PostgreSQL behave the same.
 
 Account keys name the ledger's accounts: ``"house"``, ``"player:<id>"`` and
 ``"escrow:<match id>"``. Every money movement (opening, top-up, stake, forfeit,

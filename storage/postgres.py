@@ -6,7 +6,7 @@ advisory lock (several processes may open the same database at once) and returns
 storage. Every business operation is one transaction written from the same plans
 (:mod:`storage.common`) and the same pure rating rules (:mod:`storage.ratings`) as SQLite,
 so both give the same answers, errors, orderings and floats (design.md, "storage"); the
-contract tests run against memory, SQLite and PostgreSQL.
+contract tests run against SQLite and PostgreSQL.
 
 The operations are written once, for SQLite and PostgreSQL, in :mod:`storage.sql`
 (PostgreSQL's own statements, the ledger write and the locks, are its ``PostgresTx``);

@@ -466,8 +466,8 @@ def rating_changes(
 
 
 class RatingBook:
-    """Every rating table in memory, built by applying matches in order (the memory
-    storage's state, and ``domino ratings --rebuild``'s)."""
+    """Every rating table in memory, built by applying matches in order
+    (``domino ratings --rebuild``'s state)."""
 
     def __init__(self) -> None:
         self.tables: dict[Scope, dict[int, RatingState]] = {}

@@ -23,6 +23,7 @@ from typing import Any, Final
 import asyncpg
 
 from storage import redact_dsn
+from storage.base import Storage
 from storage.postgres import LOCK_SPACE, PostgresStorage
 from storage.sqlite import SqliteStorage
 
@@ -171,6 +172,14 @@ async def _target_holds_data(conn: asyncpg.Connection[asyncpg.Record]) -> list[s
     return held
 
 
+async def _ledger_problems(storage: Storage) -> list[str]:
+    """``storage.check_ledger()``, then the storage closed."""
+    try:
+        return await storage.check_ledger()
+    finally:
+        await storage.close()
+
+
 async def copy_sqlite_to_postgres(source: str | Path, dsn: str) -> CopyReport:
     """Copy the SQLite database at ``source`` into the PostgreSQL database at ``dsn``.
 
@@ -187,11 +196,7 @@ async def copy_sqlite_to_postgres(source: str | Path, dsn: str) -> CopyReport:
     if not path.is_file():
         raise CopyError(f"no SQLite database at {path}")
     shown = redact_dsn(dsn)
-    sqlite_store = await SqliteStorage.open(path)  # brings its schema up to date
-    try:
-        problems = await sqlite_store.check_ledger()
-    finally:
-        await sqlite_store.close()
+    problems = await _ledger_problems(await SqliteStorage.open(path))  # migrates it
     if problems:
         raise CopyError(f"the source's ledger is not whole: {'; '.join(problems[:5])}")
     rows, balances = _read_source(path)
@@ -220,11 +225,7 @@ async def copy_sqlite_to_postgres(source: str | Path, dsn: str) -> CopyReport:
     finally:
         await conn.close()
 
-    target = await PostgresStorage.open(dsn)
-    try:
-        problems = await target.check_ledger()
-    finally:
-        await target.close()
+    problems = await _ledger_problems(await PostgresStorage.open(dsn))
     if problems:
         raise CopyError(f"the copy in {shown} does not check out: {'; '.join(problems[:5])}")
     return CopyReport({t: len(r) for t, r in rows.items()}, len(balances), shown)

@@ -1196,8 +1196,8 @@ class _ErrorLog(logging.Handler):
 
 
 class TelegramWorld:
-    """The fake server, a table manager (in-memory storage, manual clock, robots without
-    delay) and the real PTB front end, started together.
+    """The fake server, a table manager (SQLite on ``:memory:``, manual clock, robots
+    without delay) and the real PTB front end, started together.
 
     Any ERROR logged by PTB or the bot (a handler exception, a failed delivery) fails the
     test at exit unless the test called :meth:`allow_errors`.
@@ -1231,13 +1231,13 @@ class TelegramWorld:
     async def __aenter__(self) -> TelegramWorld:
 
         from bot.core.clock import ManualClock
-        from storage.memory import MemoryStorage
+        from storage import open_storage
 
         for name in ("telegram", "bot"):
             logging.getLogger(name).addHandler(self._errors)
         await self.fake.start()
         self.clock = ManualClock()
-        self.storage = MemoryStorage()
+        self.storage = await open_storage(":memory:")
         await self._start_bot()
         return self
 
@@ -1282,6 +1282,7 @@ class TelegramWorld:
             await self.manager.stop()
             await self.fake.stop()
         finally:
+            await self.storage.close()
             for name in ("telegram", "bot"):
                 logging.getLogger(name).removeHandler(self._errors)
         if exc[0] is None and not self._allowed_errors and self._errors.records:
@@ -1318,9 +1319,13 @@ class TelegramWorld:
         return self._errors.records
 
     async def settle(self) -> None:
-        """Wait until the bot has fetched every update and shown every event so far."""
+        """Wait until the bot has fetched and handled every update and shown every event
+        so far. A handler's storage calls run on the database's thread, so a few turns of
+        the loop are not enough: PTB's update queue is joined (each update is done when its
+        handler returns)."""
         await self.fake.drained()
         for _ in range(3):
+            await self.front.application.update_queue.join()
             await self.manager.idle()
             await self.front.idle()
             await asyncio.sleep(0)

@@ -3,7 +3,7 @@
 :class:`TerminalProcess` starts a process whose stdin and stdout are a pseudo-terminal of a
 given width, types lines into it and reads what it prints. Run as a program, this module
 is ``domino play``'s loop (:func:`bot.terminal.play`, interactive, wrapped at the
-terminal's width) on an in-memory database with a clock the test moves: each line written
+terminal's width) on a SQLite ``:memory:`` database with a clock the test moves: each line written
 to the control descriptor is a number of seconds to advance it, so a turn runs out only
 when the test says so; once the clock has moved (every timer that fell due has run), the
 program writes one line to the acknowledgement descriptor, so the test types its next
@@ -147,7 +147,7 @@ def worker(seed: int, *, language: str = "es", level: str = "experto") -> list[s
 async def _main(arguments: argparse.Namespace) -> int:
     from bot.core.clock import ManualClock
     from bot.terminal import play, terminal_width
-    from storage.memory import MemoryStorage
+    from storage import open_storage
 
     clock = ManualClock()
     loop = asyncio.get_running_loop()
@@ -166,10 +166,11 @@ async def _main(arguments: argparse.Namespace) -> int:
                 await clock.advance(await steps.get())
                 ack.write(b"\n")
 
+    storage = await open_storage(":memory:")
     mover = asyncio.ensure_future(move_time())
     try:
         return await play(
-            MemoryStorage(),
+            storage,
             stdin=sys.stdin,
             stdout=sys.stdout,
             seed=arguments.seed,
@@ -181,6 +182,7 @@ async def _main(arguments: argparse.Namespace) -> int:
         )
     finally:
         mover.cancel()
+        await storage.close()
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from storage.postgres import PostgresStorage
 from storage.ratings import SeasonPeriod
 from storage.sqlite import SqliteStorage
 from tests.postgres_server import PostgresServer
-from tests.test_storage_memory import state
+from tests.test_storage_base import state
 
 DAY = 24 * 60 * 60.0
 NOW = 1_790_000_000.0  # September 2026

@@ -28,18 +28,34 @@ from bot.core import (
     encode_press,
 )
 from bot.core.vocabulary import RefusalReason
-from storage.memory import MemoryStorage
+from storage import open_storage
+from storage.sqlite import SqliteStorage
 
 SEATING = {PlayNow, OpenTable, SitAt, Rematch, Leave, CloseTable}
 
 
-class YieldingStorage(MemoryStorage):
-    """Memory storage that lets other tasks run while it opens an account, as a real
-    database would."""
+class YieldingStorage(SqliteStorage):
+    """A storage that lets other tasks run before it opens an account, as a database
+    another process also writes to would."""
 
     async def ensure_player(self, *args, **kwargs):
         await asyncio.sleep(0)
         return await super().ensure_player(*args, **kwargs)
+
+
+@pytest.fixture
+async def yielding_storage():
+    storage = await YieldingStorage.open(":memory:")
+    yield storage
+    await storage.close()
+
+
+@pytest.fixture
+async def other_storage():
+    """A second database, apart from ``memory_storage``."""
+    storage = await open_storage(":memory:")
+    yield storage
+    await storage.close()
 
 
 def test_every_command_type_has_exactly_one_handler(make_manager):
@@ -54,8 +70,10 @@ def test_the_commands_that_seat_or_unseat_run_under_the_lobby_lock(make_manager)
     assert {kind for kind, (_, lobby) in manager.wiring.bus.handlers.items() if lobby} == SEATING
 
 
-async def test_two_concurrent_play_nows_in_one_place_end_at_one_table(make_manager):
-    manager = make_manager(storage=YieldingStorage())
+async def test_two_concurrent_play_nows_in_one_place_end_at_one_table(
+    make_manager, yielding_storage
+):
+    manager = make_manager(storage=yielding_storage)
     first, second = await asyncio.gather(
         manager.handle(PlayNow(ANA, CHAT)), manager.handle(PlayNow(BETO, CHAT))
     )
@@ -110,9 +128,11 @@ def pair(kind: PressKind, table_id: str):
 
 
 @pytest.mark.parametrize("kind", list(PressKind))
-async def test_a_press_has_the_same_result_as_the_command_it_stands_for(make_manager, kind):
+async def test_a_press_has_the_same_result_as_the_command_it_stands_for(
+    make_manager, other_storage, kind
+):
     pressed = make_manager()
-    commanded = make_manager(storage=MemoryStorage())
+    commanded = make_manager(storage=other_storage)
     table_id = (await pressed.handle(PlayNow(ANA, CHAT))).table_id
     assert (await commanded.handle(PlayNow(ANA, CHAT))).table_id == table_id
     payload, command = pair(kind, table_id)

@@ -10,7 +10,7 @@ from test_manager import ANA, CHAT, run_table, seat_with_robots
 
 from bot.core import ChatRef, PlayerRef, Ranking, SeasonEnded
 from bot.core.events import MatchEnded
-from storage.memory import MemoryStorage
+from storage.base import Storage
 from storage.ratings import ALL_CHATS, SeasonPeriod, season_key
 
 DAY = 24 * 60 * 60.0
@@ -25,7 +25,7 @@ def seats(*players: int | str) -> list[dict[str, Any]]:
 
 
 async def record(
-    storage: MemoryStorage, match_id: str, players: list[int | str], winner: int, *, at: float
+    storage: Storage, match_id: str, players: list[int | str], winner: int, *, at: float
 ) -> None:
     from storage.base import PlayerResult
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from bot.core import ROBOT_NAMES
-from storage.memory import MemoryStorage
+from storage.base import Storage
 from tests.fake_discord import (
     EPHEMERAL,
     ErrorLog,
@@ -185,6 +185,7 @@ async def test_mesa_reserves_the_seats_of_invited_members_and_mentions_them(
 
 
 async def test_a_command_that_fails_tells_the_member_and_logs_the_error(
+    memory_storage: Storage,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     fake = FakeDiscord()
@@ -192,7 +193,7 @@ async def test_a_command_that_fails_tells_the_member_and_logs_the_error(
     guild = fake.add_guild("Club")
     ana = fake.add_user("Ana")
     with ErrorLog() as errors:
-        harness = await Harness(fake, MemoryStorage()).start()
+        harness = await Harness(fake, memory_storage).start()
         try:
 
             async def broken(player: object) -> int:
@@ -231,12 +232,13 @@ async def test_a_command_that_no_longer_exists_is_said_so_without_an_error(
 
 
 async def test_a_member_seated_in_one_channel_is_sent_to_it_from_another_of_the_server(
+    memory_storage: Storage,
     fake: FakeDiscord,
 ) -> None:
     guild = fake.add_guild("Club", channels=("mesa-1", "mesa-2"))
     first, second = fake.channel_of(guild, 0), fake.channel_of(guild, 1)
     ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
-    harness = await Harness(fake, MemoryStorage()).start()
+    harness = await Harness(fake, memory_storage).start()
     try:
         await fake.replied(await fake.slash(ana, guild, "domino", "jugar", channel_id=first))
         await fake.replied(await fake.slash(beto, guild, "domino", "jugar", channel_id=second))

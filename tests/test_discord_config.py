@@ -3,7 +3,7 @@ Discord: admin rights, what is sent to the core and the rules shown after."""
 
 from __future__ import annotations
 
-from storage.memory import MemoryStorage
+from storage.base import Storage
 from tests.fake_discord import (
     FakeDiscord,
     Harness,
@@ -114,10 +114,11 @@ async def test_domino_cerrar_is_refused_for_a_match_that_moves_and_for_an_admin_
 
 
 async def test_an_admin_closes_a_stuck_table_its_stakes_come_back_and_the_channel_is_told(
+    memory_storage: Storage,
     fake: FakeDiscord,
 ) -> None:
     fake.add_guild("Club")
-    harness = await Harness(fake, MemoryStorage(), stuck_seconds=0).start()  # all stuck
+    harness = await Harness(fake, memory_storage, stuck_seconds=0).start()  # all stuck
     try:
         await _close_a_stuck_table(fake, harness)
     finally:

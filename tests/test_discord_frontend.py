@@ -19,7 +19,7 @@ from bot.core import TableManager
 from bot.discord import DiscordFrontEnd, intents
 from bot.discord_shards import shard_of
 from bot.present.facts import board_facts
-from storage.memory import MemoryStorage
+from storage.base import Storage
 from storage.sqlite import SqliteStorage
 from tests.fake_discord import (
     FakeDiscord,
@@ -44,9 +44,11 @@ async def seat_with_robots(fake: FakeDiscord, user: Any, guild: int) -> FakeMess
     return board[0]
 
 
-async def test_commands_are_synced_globally_at_start_up(fake: FakeDiscord) -> None:
+async def test_commands_are_synced_globally_at_start_up(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
     fake.add_guild("Club")
-    harness = await Harness(fake, MemoryStorage()).start()
+    harness = await Harness(fake, memory_storage).start()
     try:
         names = {c["name"]: c for c in fake.commands[None]}
         assert set(names) == {"domino", "domino-config", "domino-cerrar"}
@@ -71,9 +73,11 @@ async def test_commands_are_synced_globally_at_start_up(fake: FakeDiscord) -> No
         await harness.stop()
 
 
-async def test_commands_sync_to_the_test_guild_when_one_is_configured(fake: FakeDiscord) -> None:
+async def test_commands_sync_to_the_test_guild_when_one_is_configured(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
     guild = fake.add_guild("Pruebas")
-    harness = await Harness(fake, MemoryStorage()).start(test_guild=guild)
+    harness = await Harness(fake, memory_storage).start(test_guild=guild)
     try:
         assert None not in fake.commands
         assert {c["name"] for c in fake.commands[guild]} == {
@@ -85,11 +89,13 @@ async def test_commands_sync_to_the_test_guild_when_one_is_configured(fake: Fake
         await harness.stop()
 
 
-async def test_a_configured_gateway_wins_over_the_one_rest_advertises(fake: FakeDiscord) -> None:
+async def test_a_configured_gateway_wins_over_the_one_rest_advertises(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
     # Behind a gateway proxy, REST may still name Discord's own gateway.
     fake.add_guild("Club")
     fake.advertised_gateway = "ws://127.0.0.1:9/not-here"
-    harness = await Harness(fake, MemoryStorage()).start()
+    harness = await Harness(fake, memory_storage).start()
     try:
         assert fake.gateway_connections == 1
         assert harness.front.bot.is_ready()
@@ -98,11 +104,12 @@ async def test_a_configured_gateway_wins_over_the_one_rest_advertises(fake: Fake
 
 
 async def test_start_returns_after_its_timeout_while_the_gateway_keeps_trying(
+    memory_storage: Storage,
     fake: FakeDiscord,
 ) -> None:
     fake.add_guild("Club")
     fake.hold_ready = True
-    harness = await Harness(fake, MemoryStorage()).start(ready_timeout=0.2)
+    harness = await Harness(fake, memory_storage).start(ready_timeout=0.2)
     try:
         assert not harness.front.bot.is_ready()
         assert fake.identifies == [] and fake.gateway_connections == 1
@@ -110,19 +117,23 @@ async def test_start_returns_after_its_timeout_while_the_gateway_keeps_trying(
         await harness.stop()
 
 
-async def test_a_refused_token_fails_start_with_login_failure(fake: FakeDiscord) -> None:
+async def test_a_refused_token_fails_start_with_login_failure(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
     fake.add_guild("Club")
     fake.valid_token = "the-real-token"
-    harness = Harness(fake, MemoryStorage())
+    harness = Harness(fake, memory_storage)
     with pytest.raises(discord.LoginFailure):
         await harness.start()
     await harness.stop()
     assert fake.gateway_connections == 0
 
 
-async def test_the_bot_asks_only_for_the_guilds_intent(fake: FakeDiscord) -> None:
+async def test_the_bot_asks_only_for_the_guilds_intent(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
     fake.add_guild("Club")
-    harness = await Harness(fake, MemoryStorage()).start()
+    harness = await Harness(fake, memory_storage).start()
     try:
         assert intents().value == 1
         assert fake.identifies[0]["intents"] == 1
@@ -131,7 +142,7 @@ async def test_the_bot_asks_only_for_the_guilds_intent(fake: FakeDiscord) -> Non
 
 
 async def test_a_configured_shard_count_opens_one_gateway_session_per_shard(
-    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+    memory_storage: Storage, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake.add_guild("Club")
     fake.add_guild("Otro")
@@ -142,7 +153,7 @@ async def test_a_configured_shard_count_opens_one_gateway_session_per_shard(
     from bot.discord import DominoBot
 
     monkeypatch.setattr(DominoBot, "before_identify_hook", no_wait)
-    harness = await Harness(fake, MemoryStorage()).start(shard_count=2)
+    harness = await Harness(fake, memory_storage).start(shard_count=2)
     try:
         assert sorted(tuple(i["shard"]) for i in fake.identifies) == [(0, 2), (1, 2)]
         assert len(harness.front.bot.guilds) == 2
@@ -152,7 +163,7 @@ async def test_a_configured_shard_count_opens_one_gateway_session_per_shard(
 
 
 async def test_without_a_shard_count_every_shard_discord_recommends_is_served_as_shard_0(
-    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+    memory_storage: Storage, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # discord.py asks GET /gateway/bot for the count and opens every shard: this process
     # alone is the whole bot, named by its shard 0.
@@ -166,7 +177,7 @@ async def test_without_a_shard_count_every_shard_discord_recommends_is_served_as
     from bot.discord import DominoBot
 
     monkeypatch.setattr(DominoBot, "before_identify_hook", no_wait)
-    harness = await Harness(fake, MemoryStorage()).start()
+    harness = await Harness(fake, memory_storage).start()
     try:
         assert [i["shard"] for i in fake.identifies] == [[0, 2], [1, 2]]
         assert len(harness.front.bot.guilds) == 2
@@ -175,9 +186,11 @@ async def test_without_a_shard_count_every_shard_discord_recommends_is_served_as
         await harness.stop()
 
 
-def test_shard_ids_without_a_shard_count_are_refused_before_connecting() -> None:
+async def test_shard_ids_without_a_shard_count_are_refused_before_connecting(
+    memory_storage: Storage,
+) -> None:
     with pytest.raises(ValueError, match="needs DISCORD_SHARD_COUNT"):
-        DiscordFrontEnd("fake-token", TableManager(MemoryStorage()), MemoryStorage(), shard_ids=[1])
+        DiscordFrontEnd("fake-token", TableManager(memory_storage), memory_storage, shard_ids=[1])
 
 
 class Process:
@@ -201,12 +214,14 @@ class Process:
 
 
 @pytest.fixture
-async def processes(fake: FakeDiscord) -> AsyncIterator[tuple[Process, Process]]:
+async def processes(
+    fake: FakeDiscord, memory_storage: Storage
+) -> AsyncIterator[tuple[Process, Process]]:
     """Two processes on one database splitting two shards, [0] and [1] of 2, with a server
     on each shard: "Club Cero" and "Club Uno"."""
     zero = fake.add_guild("Club Cero", shard=(0, 2))
     one = fake.add_guild("Club Uno", shard=(1, 2))
-    storage = MemoryStorage()
+    storage = memory_storage
     first = await Harness(fake, storage, seed=1).start(shard_count=2, shard_ids=[0])
     second = await Harness(fake, storage, seed=2).start(shard_count=2, shard_ids=[1])
     yield Process(first, zero), Process(second, one)
@@ -313,11 +328,13 @@ async def test_a_dm_press_of_a_table_no_process_has_is_refused_where_it_arrived(
     assert press.followups[0].content == "Esa mesa no existe."
 
 
-async def test_one_human_and_three_robots_play_a_whole_match(fake: FakeDiscord) -> None:
+async def test_one_human_and_three_robots_play_a_whole_match(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
     guild = fake.add_guild("Club de Dominó")
     channel = fake.channel_of(guild)
     ana = fake.add_user("Ana")
-    storage = MemoryStorage()
+    storage = memory_storage
     harness = await Harness(fake, storage).start()
     try:
         board = await seat_with_robots(fake, ana, guild)
@@ -363,12 +380,12 @@ def board_table(board: FakeMessage) -> str:
     return next(i.split(":")[2] for i in board.custom_ids())
 
 
-async def test_four_humans_play_a_whole_match(fake: FakeDiscord) -> None:
+async def test_four_humans_play_a_whole_match(memory_storage: Storage, fake: FakeDiscord) -> None:
     guild = fake.add_guild("Club")
     channel = fake.channel_of(guild)
     people = [fake.add_user(name) for name in ("Ana", "Beto", "Caro", "Dani")]
     people[0].permissions |= 1 << 5  # Ana manages the server
-    harness = await Harness(fake, MemoryStorage()).start()
+    harness = await Harness(fake, memory_storage).start()
     try:
         # A short match: the server's admin sets the target to 50 points first.
         config = await fake.slash(
@@ -445,6 +462,7 @@ async def test_old_buttons_still_work_after_a_restart_between_two_clicks(
 
 
 async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
+    memory_storage: Storage,
     fake: FakeDiscord,
 ) -> None:
     from bot.discord.port import BOARD_FILE
@@ -453,7 +471,7 @@ async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
     guild = fake.add_guild("Club")
     channel = fake.channel_of(guild)
     ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
-    harness = await Harness(fake, MemoryStorage()).start()
+    harness = await Harness(fake, memory_storage).start()
     try:
         await fake.replied(await fake.slash(ana, guild, "domino", "jugar"))
         (board,) = await fake.wait_until(lambda: boards(fake, channel))
@@ -492,12 +510,13 @@ async def test_a_waiting_table_shows_the_waiting_picture_until_the_match_starts(
 
 
 async def test_a_table_saved_before_notes_finds_its_board_in_the_channel_history(
+    memory_storage: Storage,
     fake: FakeDiscord,
 ) -> None:
     guild = fake.add_guild("Club")
     channel = fake.channel_of(guild)
     ana = fake.add_user("Ana")
-    storage = MemoryStorage()
+    storage = memory_storage
     clock = eager_clock()
     first = await Harness(fake, storage, clock=clock).start()
     try:
@@ -612,13 +631,14 @@ async def test_after_a_restart_no_player_gets_their_tiles_dm_a_second_time(
 
 
 async def test_tables_in_two_channels_of_one_server_have_different_numbers(
+    memory_storage: Storage,
     fake: FakeDiscord,
 ) -> None:
     guild = fake.add_guild("Club")
     first = fake.channel_of(guild)
     second = fake.add_channel(guild, "domino-2")
     ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
-    harness = await Harness(fake, MemoryStorage()).start()
+    harness = await Harness(fake, memory_storage).start()
     try:
         for user, where in ((ana, first), (beto, second)):
             (sat,) = await fake.replied(

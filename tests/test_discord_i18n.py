@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 from bot.discord.i18n import DominoTranslator, command_name, text, texts
-from storage.memory import MemoryStorage
+from storage.base import Storage
 from tests.fake_discord import FakeDiscord, Harness
 
 LOCALES = Path(__file__).resolve().parent.parent / "bot" / "locales"
@@ -79,9 +79,11 @@ def test_a_missing_language_falls_back_to_spanish() -> None:
     assert texts("en")("My tiles") == "My tiles"
 
 
-async def test_synced_commands_carry_their_english_localizations(fake: FakeDiscord) -> None:
+async def test_synced_commands_carry_their_english_localizations(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
     fake.add_guild("Club")
-    harness = await Harness(fake, MemoryStorage()).start()
+    harness = await Harness(fake, memory_storage).start()
     try:
         domino = next(c for c in fake.commands[None] if c["name"] == "domino")
         jugar = next(o for o in domino["options"] if o["name"] == "jugar")

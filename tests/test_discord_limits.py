@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import aiohttp
 
-from storage.memory import MemoryStorage
+from storage.base import Storage
 from tests.fake_discord import DiscordLimits, FakeDiscord, Harness, Request, play_until_closed
 
 
@@ -48,13 +48,15 @@ async def test_the_global_limit_answers_429_global(fake: FakeDiscord) -> None:
     assert last[1]["global"] is True and last[0]["X-RateLimit-Global"] == "true"
 
 
-async def test_four_humans_finish_a_match_with_the_limits_on(fake: FakeDiscord) -> None:
+async def test_four_humans_finish_a_match_with_the_limits_on(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
     # Time 10 times faster for the limits: 5 messages per 0.5 s per channel.
     fake.limits = DiscordLimits(time_scale=10.0)
     guild = fake.add_guild("Club")
     people = [fake.add_user(name) for name in ("Ana", "Beto", "Caro", "Dani")]
     people[0].permissions |= 1 << 5
-    harness = await Harness(fake, MemoryStorage()).start()
+    harness = await Harness(fake, memory_storage).start()
     try:
         config = await fake.slash(
             people[0], guild, "domino-config", options={"reglas": "venezolano", "meta": 50}
@@ -72,7 +74,9 @@ async def test_four_humans_finish_a_match_with_the_limits_on(fake: FakeDiscord) 
         await harness.stop()
 
 
-async def test_a_429_is_waited_out_and_retried_by_discord_py(fake: FakeDiscord) -> None:
+async def test_a_429_is_waited_out_and_retried_by_discord_py(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
     # discord.py keeps to the route buckets it learns from the headers, but it cannot
     # foresee the global limit: a low one refuses the burst of a table's start, each 429
     # is slept off (retry_after) and the same request sent again. Time runs 10 times
@@ -80,7 +84,7 @@ async def test_a_429_is_waited_out_and_retried_by_discord_py(fake: FakeDiscord) 
     fake.limits = DiscordLimits(global_per_second=1, time_scale=10.0)
     guild = fake.add_guild("Club")
     ana = fake.add_user("Ana")
-    harness = await Harness(fake, MemoryStorage()).start()
+    harness = await Harness(fake, memory_storage).start()
     try:
         await fake.replied(await fake.slash(ana, guild, "domino", "jugar"))
         await harness.idle()

@@ -12,7 +12,7 @@ from bot.core import TableManager
 from bot.discord import DiscordFrontEnd
 from bot.discord.pacer import GLOBAL_PER_SECOND, GlobalPacer, is_paced
 from bot.pacing import mark_urgent
-from storage.memory import MemoryStorage
+from storage.base import Storage
 from tests.fake_discord import DiscordLimits, FakeDiscord, Harness
 
 BASE = "http://127.0.0.1:8080/api/v10"
@@ -45,8 +45,10 @@ def test_the_pace_comes_in_slices_of_a_tenth_of_a_second_also_in_compressed_time
     assert GlobalPacer(5.0).slots.burst == 1.0  # never less than one request
 
 
-def test_the_whole_bot_takes_the_whole_pace_and_a_process_its_shards_share() -> None:
-    storage = MemoryStorage()
+async def test_the_whole_bot_takes_the_whole_pace_and_a_process_its_shards_share(
+    memory_storage: Storage,
+) -> None:
+    storage = memory_storage
     whole = DiscordFrontEnd("fake-token", TableManager(storage), storage, shard_count=4)
     half = DiscordFrontEnd(
         "fake-token", TableManager(storage), storage, shard_count=4, shard_ids=[0, 2]
@@ -68,9 +70,11 @@ async def burst(harness: Harness, requests: int) -> list[object]:
     )
 
 
-async def test_a_burst_of_requests_meets_no_global_429_at_the_bots_pace(fake: FakeDiscord) -> None:
+async def test_a_burst_of_requests_meets_no_global_429_at_the_bots_pace(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
     fake.limits = DiscordLimits(time_scale=10.0)  # 500 requests a real second
-    harness = await Harness(fake, MemoryStorage()).start(pacer=GlobalPacer(time_scale=10.0))
+    harness = await Harness(fake, memory_storage).start(pacer=GlobalPacer(time_scale=10.0))
     try:
         before = len(fake.requests)
         answers = await burst(harness, 300)
@@ -86,9 +90,11 @@ async def test_a_burst_of_requests_meets_no_global_429_at_the_bots_pace(fake: Fa
     assert times[-1] - times[0] >= (300 - 4.5) / 450 - 0.01
 
 
-async def test_without_the_pacer_the_same_burst_meets_the_global_limit(fake: FakeDiscord) -> None:
+async def test_without_the_pacer_the_same_burst_meets_the_global_limit(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
     fake.limits = DiscordLimits(time_scale=10.0)
-    harness = await Harness(fake, MemoryStorage()).start(pacer=GlobalPacer(1e6))
+    harness = await Harness(fake, memory_storage).start(pacer=GlobalPacer(1e6))
     try:
         await burst(harness, 300)
     finally:
@@ -98,11 +104,12 @@ async def test_without_the_pacer_the_same_burst_meets_the_global_limit(fake: Fak
 
 
 async def test_a_players_dm_waiting_for_a_slot_goes_before_the_boards_waiting(
+    memory_storage: Storage,
     fake: FakeDiscord,
 ) -> None:
     # a channel each, so that discord.py's route buckets hold none of them back
     channels = [fake.channel_of(fake.add_guild(f"Club {i}")) for i in range(7)]
-    harness = await Harness(fake, MemoryStorage()).start(pacer=GlobalPacer(20.0))
+    harness = await Harness(fake, memory_storage).start(pacer=GlobalPacer(20.0))
     http = harness.front.bot.http
 
     async def post(content: str, *, urgent: bool) -> None:

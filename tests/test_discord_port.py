@@ -11,7 +11,7 @@ import pytest
 from bot.core import Event, MatchEnded, PlayerRef, Refusal, RefusalReason, TableChanged
 from bot.present.facts import table_facts
 from render import board_png
-from storage.memory import MemoryStorage
+from storage.base import Storage
 from tests.fake_discord import (
     FakeDiscord,
     FakeMessage,
@@ -219,12 +219,12 @@ async def test_a_channel_the_bot_can_no_longer_use_closes_its_table_once_refunde
 
 
 async def test_removed_from_a_server_its_tables_close_refunded_and_other_servers_play_on(
-    fake: FakeDiscord, caplog: pytest.LogCaptureFixture
+    memory_storage: Storage, fake: FakeDiscord, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
     club = fake.add_guild("Club", channels=("domino", "otra"))
     other = fake.add_guild("Otro")
-    harness = await Harness(fake, MemoryStorage()).start()
+    harness = await Harness(fake, memory_storage).start()
     try:
         ana, bob = await start_two_humans(fake, harness, club)
         dani = fake.add_user("Dani")  # waiting alone in #otra (table 2): no stake taken yet

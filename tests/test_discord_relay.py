@@ -1,17 +1,19 @@
 """The relay of DM presses between the processes of a split Discord bot
-(bot/discord/relay.py), on its own: stand-in gateway parsers and in-memory notices.
-tests/test_discord_frontend.py plays it through the real discord.py and the fake."""
+(bot/discord/relay.py), on its own: stand-in gateway parsers and the in-process notices
+of a SQLite database on ``:memory:``. tests/test_discord_frontend.py plays it through the real discord.py and the fake."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from bot.core.buttons import encode_press
 from bot.discord.relay import CHANNEL, TAKEN_WAIT, PressRelay
-from storage.memory import MemoryStorage
+from storage import open_storage
+from storage.base import Storage
 
 
 def dm_press(table_id: str, interaction_id: str = "901") -> dict[str, Any]:
@@ -35,7 +37,7 @@ def dm_press(table_id: str, interaction_id: str = "901") -> dict[str, Any]:
 class Process:
     """One process's side: its live tables, its relay and what its gateway dispatched."""
 
-    def __init__(self, notices: MemoryStorage, name: str, live: set[str], *, relays: bool):
+    def __init__(self, notices: Storage, name: str, live: set[str], *, relays: bool):
         self.live = live
         self.dispatched: list[dict[str, Any]] = []
         self.relay = PressRelay(notices, live.__contains__, name, relays=relays)
@@ -51,8 +53,10 @@ class Process:
 
 
 @pytest.fixture
-async def notices() -> MemoryStorage:
-    return MemoryStorage()
+async def notices() -> AsyncIterator[Storage]:
+    storage = await open_storage(":memory:")
+    yield storage
+    await storage.close()
 
 
 async def settle() -> None:
@@ -61,7 +65,7 @@ async def settle() -> None:
 
 
 async def test_a_dm_press_of_a_table_played_elsewhere_is_dispatched_only_by_that_process(
-    notices: MemoryStorage,
+    notices: Storage,
 ) -> None:
     heard: list[str] = []
     await notices.subscribe(CHANNEL, heard.append)
@@ -88,7 +92,7 @@ async def test_a_dm_press_of_a_table_played_elsewhere_is_dispatched_only_by_that
 
 
 async def test_a_dm_press_nobody_takes_is_dispatched_where_it_arrived_after_the_wait(
-    notices: MemoryStorage,
+    notices: Storage,
 ) -> None:
     shard0 = await Process(notices, "p0", set(), relays=True).install()
     await Process(notices, "p1", {"another"}, relays=False).install()
@@ -101,7 +105,7 @@ async def test_a_dm_press_nobody_takes_is_dispatched_where_it_arrived_after_the_
 
 
 async def test_presses_of_live_tables_server_presses_and_a_process_that_does_not_relay_stay_here(
-    notices: MemoryStorage,
+    notices: Storage,
 ) -> None:
     heard: list[str] = []
     await notices.subscribe(CHANNEL, heard.append)
@@ -119,7 +123,7 @@ async def test_presses_of_live_tables_server_presses_and_a_process_that_does_not
     assert heard == []
 
 
-async def test_malformed_own_and_foreign_notices_change_nothing(notices: MemoryStorage) -> None:
+async def test_malformed_own_and_foreign_notices_change_nothing(notices: Storage) -> None:
     shard1 = await Process(notices, "p1", {"t1"}, relays=False).install()
     for text in (
         "not json",

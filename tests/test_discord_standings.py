@@ -17,7 +17,8 @@ from bot.discord.analysis import parse_analysis
 from bot.discord.standings import parse_top, top_custom_id, top_view
 from bot.discord_http import point_discord_at
 from bot.present.standings import season_name
-from storage.memory import MemoryStorage
+from storage import open_storage
+from storage.base import Storage
 from storage.ratings import SeasonPeriod
 from tests.fake_discord import (
     ErrorLog,
@@ -79,11 +80,13 @@ async def played_once() -> AsyncIterator[Finished]:
     await fake.start()
     with ErrorLog() as errors:
         fake.add_guild("Club")
-        harness = await Harness(fake, MemoryStorage()).start()
+        storage = await open_storage(":memory:")
+        harness = await Harness(fake, storage).start()
         people = await four_humans_finish_a_match(fake, harness)
         yield Finished(fake, harness, people)
         point_discord_at(fake.api_base_url, fake.gateway_url)
         await harness.stop()
+        await storage.close()
     await fake.close()
     assert errors.messages() == []
 
@@ -234,10 +237,11 @@ async def test_a_season_end_posts_the_final_standings_once_where_the_board_was(
 
 
 async def test_without_a_board_the_season_end_goes_to_the_first_channel_the_bot_may_post_in(
+    memory_storage: Storage,
     fake: FakeDiscord,
 ) -> None:
     guild = fake.add_guild("Club", channels=("general", "domino"))
-    first = await Harness(fake, MemoryStorage()).start()
+    first = await Harness(fake, memory_storage).start()
     try:
         await four_humans_finish_a_match(fake, first)
     finally:
@@ -302,7 +306,9 @@ async def test_every_hand_result_offers_each_member_their_own_analysis_privately
     assert no.ephemeral and no.content == "No tienes asiento en esa mesa."
 
 
-async def test_the_rating_picture_names_discords_own_help_command(fake: FakeDiscord) -> None:
+async def test_the_rating_picture_names_discords_own_help_command(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
     import render
 
     drawn: list[Any] = []
@@ -322,7 +328,7 @@ async def test_the_rating_picture_names_discords_own_help_command(fake: FakeDisc
         "render_standings": standings_png,
         "render_profile": render.profile_png,
     }
-    harness = await Harness(fake, MemoryStorage()).start(render=renderers)
+    harness = await Harness(fake, memory_storage).start(render=renderers)
     try:
         await fake.replied(await fake.slash(ana, guild, "domino", "top"))
         assert [f.subtitle for f in drawn] == ["Rating por parejas (openskill); ver /domino ayuda"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from storage.memory import MemoryStorage
+from storage.base import Storage
 from tests.fake_discord import (
     FakeDiscord,
     FakeMessage,
@@ -52,6 +52,7 @@ async def test_a_turn_that_times_out_takes_the_buttons_off_the_dm(
 
 
 async def test_private_messages_of_a_table_in_a_thread_or_a_forum_post_name_the_thread(
+    memory_storage: Storage,
     fake: FakeDiscord,
 ) -> None:
     guild = fake.add_guild("Club")
@@ -60,7 +61,7 @@ async def test_private_messages_of_a_table_in_a_thread_or_a_forum_post_name_the_
     forum = fake.add_channel(guild, "partidas", forum=True)
     post = fake.add_thread(guild, forum, "Mesa de Beto")
     ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
-    harness = await Harness(fake, MemoryStorage()).start()
+    harness = await Harness(fake, memory_storage).start()
     try:
         for user, where in ((ana, thread), (beto, post)):
             await fake.replied(await fake.slash(user, guild, "domino", "jugar", channel_id=where))

@@ -1,4 +1,4 @@
-"""Stakes, settlement and refunds through the in-memory and the SQLite storage."""
+"""Stakes, settlement and refunds through the table manager, on a SQLite file."""
 
 from __future__ import annotations
 
@@ -31,9 +31,11 @@ EVA = PlayerRef("test", "5", "Eva")
 FIDEL = PlayerRef("test", "6", "Fidel")
 
 
-@pytest.fixture(params=["memory", "sqlite"])
-def storage(request, memory_storage, sqlite_storage):
-    return memory_storage if request.param == "memory" else sqlite_storage
+@pytest.fixture
+def storage(sqlite_storage):
+    """A SQLite file, as the bot keeps its money (tests/test_storage_base.py runs the money
+    rules on PostgreSQL as well)."""
+    return sqlite_storage
 
 
 async def test_partners_pay_the_stake_at_the_start_and_winners_get_twice_it(

@@ -25,7 +25,6 @@ from bot.core import (
 )
 from bot.core.clock import ManualClock
 from bot.core.table import Table
-from storage.memory import MemoryStorage
 from storage.sqlite import SqliteStorage
 
 ANA = PlayerRef("test", "1", "Ana")
@@ -83,17 +82,6 @@ async def play_through(storage_factory, crash_at=None):
     return ended, balance, problems, crashed, clock.now()
 
 
-def memory_factory():
-    holder: dict[str, MemoryStorage] = {}
-
-    async def factory(reopen=None):
-        if reopen is None:
-            holder["s"] = MemoryStorage()
-        return holder["s"]
-
-    return factory
-
-
 def sqlite_factory(path: Path):
     async def factory(reopen=None):
         if reopen is not None:
@@ -103,17 +91,14 @@ def sqlite_factory(path: Path):
     return factory
 
 
-@pytest.mark.parametrize("kind", ["memory", "sqlite"])
 @pytest.mark.parametrize(("hand", "moves"), [(1, 5), (2, 0), (2, 11)])
 async def test_a_crash_mid_hand_and_a_restart_end_like_an_uninterrupted_match(
-    tmp_path, kind, hand, moves
+    tmp_path, hand, moves
 ):
-    def factory(name):
-        return memory_factory() if kind == "memory" else sqlite_factory(tmp_path / name)
-
-    plain = await play_through(factory("plain.db"))
+    plain = await play_through(sqlite_factory(tmp_path / "plain.db"))
     resumed = await play_through(
-        factory("crash.db"), crash_at=lambda m, t: middle_of_hand(m, t, hand, moves)()
+        sqlite_factory(tmp_path / "crash.db"),
+        crash_at=lambda m, t: middle_of_hand(m, t, hand, moves)(),
     )
     ended_a, balance_a, problems_a, _, time_a = plain
     ended_b, balance_b, problems_b, crashed, time_b = resumed
@@ -241,25 +226,27 @@ async def test_a_note_that_is_not_json_or_for_no_table_is_refused_and_changes_no
 
 
 async def test_setting_a_note_to_the_value_it_has_writes_nothing(clock, recorder):
-    class CountingStorage(MemoryStorage):
+    class CountingStorage(SqliteStorage):
         saves = 0
 
         async def save_table(self, table_id, snapshot, *, now, fence=None):
             CountingStorage.saves += 1
             await super().save_table(table_id, snapshot, now=now, fence=fence)
 
-    storage = CountingStorage()
-    manager = build(storage, clock, recorder)
-    await manager.start()
-    await manager.handle(PlayNow(ANA, CHAT))
-    (table_id,) = manager.tables()
-    await manager.set_front_end_note(table_id, "k", [1, 2])
-    saves = CountingStorage.saves
-    await manager.set_front_end_note(table_id, "k", [1, 2])
-    assert CountingStorage.saves == saves
-    await manager.set_front_end_note(table_id, "k", [1, 3])
-    assert CountingStorage.saves == saves + 1
-    await storage.close()
+    storage = await CountingStorage.open(":memory:")
+    try:
+        manager = build(storage, clock, recorder)
+        await manager.start()
+        await manager.handle(PlayNow(ANA, CHAT))
+        (table_id,) = manager.tables()
+        await manager.set_front_end_note(table_id, "k", [1, 2])
+        saves = CountingStorage.saves
+        await manager.set_front_end_note(table_id, "k", [1, 2])
+        assert CountingStorage.saves == saves
+        await manager.set_front_end_note(table_id, "k", [1, 3])
+        assert CountingStorage.saves == saves + 1
+    finally:
+        await storage.close()
 
 
 async def crash_and_restart(storage, clock, seat_to_move: Callable[[int], bool]):
@@ -415,13 +402,11 @@ async def test_the_five_minutes_to_come_back_do_not_run_while_the_bot_is_down(
     assert (await again.handle(ComeBack(ANA, CHAT))).ok
 
 
-class CrashAfterStakes(MemoryStorage):
-    """Memory storage whose process 'dies' right after the stakes are taken: from then on
-    no table snapshot reaches it (the save that would record the start is lost)."""
+class CrashAfterStakes(SqliteStorage):
+    """A storage whose process 'dies' right after the stakes are taken: from then on no
+    table snapshot reaches it (the save that would record the start is lost)."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.dead = False
+    dead = False
 
     async def stake(self, *args, **kwargs):
         await super().stake(*args, **kwargs)
@@ -435,28 +420,31 @@ class CrashAfterStakes(MemoryStorage):
 async def test_stakes_taken_just_before_a_crash_start_the_match_on_restart_and_nothing_is_stranded(
     clock,
 ):
-    storage = CrashAfterStakes()
-    first = build(storage, clock, RecordingPort())
-    await first.start()
-    reply = await first.handle(PlayNow(ANA, CHAT))
-    await first.handle(PlayNow(BETO, CHAT))
-    await first.handle(FillWithRobots(ANA, CHAT))
-    await clock.advance(first.times.countdown_seconds)
-    assert storage.dead and await first.balance(ANA) == 990
-    [saved] = await storage.load_tables()
-    assert saved["phase"] == "countdown"  # the save of the start never landed
-    # the restart: the table comes back in its countdown, with its stakes in escrow
-    storage.dead = False
-    port = RecordingPort()
-    again = build(storage, ManualClock(clock.now() + 60), port)
-    await again.start()
-    assert again.table_state(reply.table_id).phase == "playing"
-    assert [e.match_id for e in await storage.open_escrows()] == [reply.table_id]
-    # leaving now is a started match's leave (a robot plays), never a free exit
-    assert (await again.handle(Leave(BETO, CHAT))).ok
-    assert await again.balance(BETO) == 990
-    assert await again.balance(ANA) == 990
-    assert await storage.check_ledger() == []
+    storage = await CrashAfterStakes.open(":memory:")
+    try:
+        first = build(storage, clock, RecordingPort())
+        await first.start()
+        reply = await first.handle(PlayNow(ANA, CHAT))
+        await first.handle(PlayNow(BETO, CHAT))
+        await first.handle(FillWithRobots(ANA, CHAT))
+        await clock.advance(first.times.countdown_seconds)
+        assert storage.dead and await first.balance(ANA) == 990
+        [saved] = await storage.load_tables()
+        assert saved["phase"] == "countdown"  # the save of the start never landed
+        # the restart: the table comes back in its countdown, with its stakes in escrow
+        storage.dead = False
+        port = RecordingPort()
+        again = build(storage, ManualClock(clock.now() + 60), port)
+        await again.start()
+        assert again.table_state(reply.table_id).phase == "playing"
+        assert [e.match_id for e in await storage.open_escrows()] == [reply.table_id]
+        # leaving now is a started match's leave (a robot plays), never a free exit
+        assert (await again.handle(Leave(BETO, CHAT))).ok
+        assert await again.balance(BETO) == 990
+        assert await again.balance(ANA) == 990
+        assert await storage.check_ledger() == []
+    finally:
+        await storage.close()
 
 
 async def test_an_open_escrow_no_table_owns_is_refunded_at_start(memory_storage, clock):

@@ -1,7 +1,7 @@
 """The PostgreSQL storage (storage/postgres.py): what only a shared database server has.
 
-Behaviour shared with the other storages is tested in tests/test_storage_base.py and
-tests/test_storage_memory.py; here: several processes opening and writing one database at
+Behaviour shared with SQLite is tested in tests/test_storage_base.py (the contract suite,
+random scripts included); here: several processes opening and writing one database at
 once (the ledger stays whole, every dollar accounted for, ratings as a replay computes
 them), the guards the schema itself puts on the ledger, migrations, and ``open_storage``
 choosing PostgreSQL for a URL. The server comes from tests/postgres_server.py (skipped

@@ -1,6 +1,6 @@
 """The Telegram front end, driven end to end: the real python-telegram-bot against the fake
 Bot API server (tests/fake_telegram.py), a real table manager on a manual clock with
-in-memory storage, robots without delay."""
+SQLite on ``:memory:``, robots without delay."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from telegram import User
 
 from bot.core import encode_action, encode_press
 from bot.present.facts import board_facts
+from storage.base import Storage
 from tests.fake_telegram import NOT_MODIFIED, TelegramWorld
 
 GROUP = -1001000
@@ -556,7 +557,9 @@ async def test_after_a_restart_the_board_is_edited_in_place_and_the_turn_keyboar
         assert len(world.fake.calls_to("sendPhoto", chat_id=GROUP)) == 1
 
 
-async def test_a_refused_token_is_reported_and_never_holds_up_the_manager() -> None:
+async def test_a_refused_token_is_reported_and_never_holds_up_the_manager(
+    memory_storage: Storage,
+) -> None:
     import asyncio
 
     import pytest
@@ -565,11 +568,10 @@ async def test_a_refused_token_is_reported_and_never_holds_up_the_manager() -> N
     from bot.core import ChatRef, PlayerRef, PlayNow, TableManager
     from bot.core.clock import ManualClock
     from bot.telegram import TelegramFrontEnd
-    from storage.memory import MemoryStorage
     from tests.fake_telegram import FakeTelegram
 
     async with FakeTelegram() as fake:
-        manager = TableManager(MemoryStorage(), clock=ManualClock(), seed=1, robot_delay=0)
+        manager = TableManager(memory_storage, clock=ManualClock(), seed=1, robot_delay=0)
         front = TelegramFrontEnd(
             "999:wrong", manager, manager.storage, base_url=fake.base_url, poll_timeout=1
         )

@@ -11,17 +11,28 @@ from pathlib import Path
 from bot.present.i18n import translator
 from bot.terminal import play
 from bot.terminal.text import help_text
-from storage.memory import MemoryStorage
+from storage import open_storage
+from storage.base import Storage
 from tests.terminal_pty import TerminalProcess, worker
 
 
-async def run_script(script: str, seed: int = 7, **options) -> tuple[int, str, MemoryStorage]:
-    storage = MemoryStorage()
+async def run_script(
+    script: str, seed: int = 7, *, storage: Storage | None = None, **options
+) -> tuple[int, str]:
+    """``domino play`` fed ``script``: (exit code, everything printed), on ``storage``
+    (default: a new SQLite ``:memory:`` database, closed at the end)."""
+    own = storage is None
+    if storage is None:
+        storage = await open_storage(":memory:")
     out = io.StringIO()
-    code = await play(
-        storage, stdin=io.StringIO(script), stdout=out, seed=seed, level="aprendiz", **options
-    )
-    return code, out.getvalue(), storage
+    try:
+        code = await play(
+            storage, stdin=io.StringIO(script), stdout=out, seed=seed, level="aprendiz", **options
+        )
+    finally:
+        if own:
+            await storage.close()
+    return code, out.getvalue()
 
 
 def answers_from(text: str, prompt: str) -> list[list[str]]:
@@ -30,8 +41,9 @@ def answers_from(text: str, prompt: str) -> list[list[str]]:
     return [answer.split("\n") for answer in text[text.index(prompt) :].split("\n> ")[1:]]
 
 
-async def test_a_scripted_match_from_piped_input_plays_to_the_end():
-    code, text, storage = await run_script("1\n" * 400)
+async def test_a_scripted_match_from_piped_input_plays_to_the_end(memory_storage):
+    storage = memory_storage
+    code, text = await run_script("1\n" * 400, storage=storage)
     assert code == 0
     assert "Mesa 1: tú y un robot de compañero contra dos robots." in text
     assert "Empieza la partida" in text and "Apuesta: $10." in text
@@ -54,15 +66,12 @@ async def test_the_same_seed_gives_the_same_match():
     first = await run_script("1\n" * 400)
     second = await run_script("1\n" * 400)
     assert first[1] == second[1]
-    out = io.StringIO()
-    await play(
-        MemoryStorage(), stdin=io.StringIO("1\n" * 400), stdout=out, seed=8, level="aprendiz"
-    )
-    assert out.getvalue() != first[1]  # another seed, other deals
+    _, other = await run_script("1\n" * 400, seed=8)
+    assert other != first[1]  # another seed, other deals
 
 
 async def test_emotes_help_and_bad_numbers_are_answered_without_moving():
-    code, text, _ = await run_script("e hola\ne hola\ne bravo\n99\n?\nt\n1\nq\n", language="en")
+    code, text = await run_script("e hola\ne hola\ne bravo\n99\n?\nt\n1\nq\n", language="en")
     assert code == 0
     assert "  You: “Hello, table”" in text  # English quotes in English
     assert "Wait 5 s before the next phrase." in text
@@ -81,7 +90,7 @@ async def test_emotes_help_and_bad_numbers_are_answered_without_moving():
 async def test_a_move_typed_as_on_telegram_is_played_and_a_line_with_more_changes_nothing():
     # seed 7: the first turn offers 1) 6-2 and 2) 6-5; the player holds no 4-4
     script = "²\n1 more\nq now\n4-4\n9-9\n5 6\n"
-    code, text, _ = await run_script(script, language="en")
+    code, text = await run_script(script, language="en")
     assert code == 0
     first_turn = text[text.index("Your turn (45 s): 1) 6-2  2) 6-5") :]
     answers = first_turn.split("\n> ")[1:]
@@ -99,11 +108,11 @@ async def test_a_move_typed_as_on_telegram_is_played_and_a_line_with_more_change
 
 async def test_a_number_past_the_moves_is_read_as_the_tile_it_names_as_on_telegram():
     # seed 11: you open hand 1 with the 6-6, your only move
-    _code, text, _ = await run_script("66\n", seed=11)
+    _code, text = await run_script("66\n", seed=11)
     answers = answers_from(text, "Te toca (45 s): 1) 6-6\n")
     assert answers[0][:2] == ["66", "  Juegas [6|6]."]
     # seed 7: the first turn offers 1) 6-2 and 2) 6-5; the player holds no 2-1
-    _code, text, _ = await run_script("21\n65\n", language="en")
+    _code, text = await run_script("21\n65\n", language="en")
     answers = answers_from(text, "Your turn (45 s): 1) 6-2  2) 6-5\n")
     assert answers[0][:2] == ["21", "  ! That move is not allowed now."]
     assert answers[1][:2] == ["65", "  You play [6|5] on the right."]
@@ -111,7 +120,7 @@ async def test_a_number_past_the_moves_is_read_as_the_tile_it_names_as_on_telegr
 
 async def test_a_line_of_thousands_of_digits_gets_the_help_and_changes_nothing():
     # seed 7: the first turn offers 1) 6-2 and 2) 6-5
-    code, text, _ = await run_script("1" * 5000 + "\n2\n", language="en")
+    code, text = await run_script("1" * 5000 + "\n2\n", language="en")
     assert code == 0
     answers = answers_from(text, "Your turn (45 s): 1) 6-2  2) 6-5\n")
     assert answers[0][1] == help_text(translator("en"), "en")
@@ -148,45 +157,57 @@ async def test_a_number_within_the_moves_is_the_moves_number_though_it_names_a_t
 
 async def test_a_number_past_the_only_move_is_told_to_type_1():
     # seed 11: you open hand 1 with the 6-6, your only move
-    _code, spanish, _ = await run_script("7\n", seed=11)
+    _code, spanish = await run_script("7\n", seed=11)
     assert answers_from(spanish, "Te toca (45 s): 1) 6-6\n")[0][:2] == ["7", "  ! Escribe 1."]
-    _code, english, _ = await run_script("7\n", seed=11, language="en")
+    _code, english = await run_script("7\n", seed=11, language="en")
     assert answers_from(english, "Your turn (45 s): 1) 6-6\n")[0][:2] == ["7", "  ! Type 1."]
     # seed 7: the first turn offers two moves
-    _code, text, _ = await run_script("9\n", language="en")
+    _code, text = await run_script("9\n", language="en")
     answers = answers_from(text, "Your turn (45 s): 1) 6-2  2) 6-5\n")
     assert answers[0][:2] == ["9", "  ! Choose a number from 1 to 2."]
 
 
 async def test_emote_names_are_listed_in_the_players_language_and_both_are_understood():
-    _, english, _ = await run_script("e hello\nq\n", language="en")
+    _, english = await run_script("e hello\nq\n", language="en")
     assert "(nice, thanks, hurry, oops, haha, thinking, capicua, hello)" in english
     assert "  You: “Hello, table”" in english
-    _, spanish, _ = await run_script("e Rápido\nq\n")
+    _, spanish = await run_script("e Rápido\nq\n")
     assert "(buena, gracias, rapido, ups, jaja, pensando, capicua, hola)" in spanish
     assert "  Tú: «Rápido»" in spanish
 
 
-async def test_the_end_of_the_input_leaves_the_table_cleanly_and_forfeits_the_stake():
-    code, text, storage = await run_script("1\n1\n")
+async def test_the_end_of_the_input_leaves_the_table_cleanly_and_forfeits_the_stake(
+    memory_storage,
+):
+    storage = memory_storage
+    code, text = await run_script("1\n1\n", storage=storage)
     assert code == 0
     assert "Fin de la entrada: dejas la mesa." in text
     assert text.rstrip().endswith("Tu saldo: $990.")
     assert await storage.load_tables() == []
 
 
+async def played_as(script: str, **options) -> tuple[str, str]:
+    """(the terminal player's name as stored, the text) after ``script`` on a new database."""
+    storage = await open_storage(":memory:")
+    try:
+        _code, text = await run_script(script, storage=storage, **options)
+        player = await storage.find_player("terminal", "local")
+    finally:
+        await storage.close()
+    assert player is not None
+    return player.display_name, text
+
+
 async def test_the_player_is_called_tu_unless_named_and_the_robots_level_is_said():
-    _code, text, storage = await run_script("q\n")
-    player = await storage.find_player("terminal", "local")
-    assert player is not None and player.display_name == "Tú"
+    name, text = await played_as("q\n")
+    assert name == "Tú"
     assert "Nivel de los robots: Aprendiz." in text
-    _, english, storage = await run_script("q\n", language="en")
-    player = await storage.find_player("terminal", "local")
-    assert player is not None and player.display_name == "You"
+    name, english = await played_as("q\n", language="en")
+    assert name == "You"
     assert "Robots' level: Apprentice." in english
-    _, _, storage = await run_script("q\n", name="Ana")
-    player = await storage.find_player("terminal", "local")
-    assert player is not None and player.display_name == "Ana"
+    name, _ = await played_as("q\n", name="Ana")
+    assert name == "Ana"
 
 
 def _play_process(tmp_path: Path, *args: str) -> subprocess.Popen[bytes]:
@@ -272,10 +293,12 @@ def test_a_closed_stdout_leaves_the_table_quietly_and_forfeits_like_any_leaving(
     assert _balance(tmp_path) == "Tu saldo: $990."
 
 
-async def test_domino_play_never_touches_the_bots_live_tables_in_the_same_database():
+async def test_domino_play_never_touches_the_bots_live_tables_in_the_same_database(
+    memory_storage,
+):
     from bot.core import ChatRef, FillWithRobots, ManualClock, PlayerRef, PlayNow, TableManager
 
-    storage = MemoryStorage()
+    storage = memory_storage
     clock = ManualClock(1_800_000_000.0)
     bot = TableManager(storage, clock=clock, seed=3, robot_delay=0.0)
     ana, group = PlayerRef("telegram", "5", "Ana"), ChatRef("telegram", "-100")
@@ -342,7 +365,7 @@ def test_a_line_typed_when_it_is_not_your_turn_is_answered_at_once_and_never_pla
 
 
 async def test_a_asks_for_the_analysis_of_the_last_finished_hand():
-    code, text, _ = await run_script("a\n" + "1\n" * 10 + "a\n" + "1\n" * 400)
+    code, text = await run_script("a\n" + "1\n" * 10 + "a\n" + "1\n" * 400)
     assert code == 0
     # before any hand of yours has ended: the refusal alone, no "Analizando…" before it
     assert answers_from(text, "Te toca (45 s): ")[0] == [

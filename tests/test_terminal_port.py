@@ -8,24 +8,24 @@ from pathlib import Path
 
 import pytest
 
-from storage.memory import MemoryStorage
+from storage.base import Storage
 from tests.terminal_pty import TerminalProcess, worker
 from tests.test_terminal_loop import run_script
 
 
 async def test_the_players_own_seat_is_spoken_to_in_the_second_person():
-    _, spanish, _ = await run_script("1\n" * 400)
+    _, spanish = await run_script("1\n" * 400)
     assert "— Mano 2 — sales tú." in spanish and "sale Tú" not in spanish
     assert "Mano 1: Dominaste; ganamos 10 puntos." in spanish and "Tú dominó" not in spanish
     assert "— Mano 1 — sale el rival izquierdo." in spanish  # others: the third person
-    _, english, _ = await run_script("1\n" * 400, language="en")
+    _, english = await run_script("1\n" * 400, language="en")
     assert "— Hand 2 — you open." in english and "You opens" not in english
     assert "Hand 1: You domino; we win 10 points." in english and "You dominoes" not in english
     assert "Hand 7: Right opponent dominoes; they win 12 points." in english
 
 
 async def test_robots_are_named_with_their_article_in_spanish_sentences_and_alone_in_lists():
-    _, spanish, _ = await run_script("1\n" * 400)
+    _, spanish = await run_script("1\n" * 400)
     lines = spanish.split("\n")
     assert lines[5:7] == [
         "— Mano 1 — sale el rival izquierdo.",
@@ -43,14 +43,14 @@ async def test_robots_are_named_with_their_article_in_spanish_sentences_and_alon
     assert "\nMano 8: El compañero dominó; ganamos 10 puntos.\n" in spanish
     assert "  El rival derecho pasa.\n" in spanish
     assert "Rival derecho juega" not in spanish and "sale Compañero" not in spanish
-    _, english, _ = await run_script("1\n" * 400, language="en")
+    _, english = await run_script("1\n" * 400, language="en")
     assert "\n— Hand 4 — Partner opens.\n" in english  # English: the seat's name as it is
     assert "\n  Right opponent passes.\n" in english
 
 
 async def test_the_board_picture_is_kept_on_disk(tmp_path: Path):
     board = tmp_path / "board.png"
-    code, _text, _ = await run_script("1\n1\n1\nq\n", board_png=board)
+    code, _text = await run_script("1\n1\n1\nq\n", board_png=board)
     assert code == 0
     data = board.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
@@ -69,7 +69,7 @@ async def test_the_board_picture_on_disk_shows_the_last_tile_of_the_match(
         return real(view, facts)
 
     monkeypatch.setattr(render, "board_png", recording)
-    code, _text, _ = await run_script("1\n" * 400, board_png=tmp_path / "board.png")
+    code, _text = await run_script("1\n" * 400, board_png=tmp_path / "board.png")
     assert code == 0
     last_view, last_facts = drawn[-1]
     assert last_view.outcome is not None  # the hand's final line, not the move before
@@ -99,13 +99,15 @@ async def test_when_a_robot_takes_the_seat_the_terminal_keeps_reading_so_b_can_b
     assert "Vuelves a tu asiento." in out.getvalue()
 
 
-async def test_the_board_picture_names_the_robots_as_the_text_does_shortened_to_fit():
+async def test_the_board_picture_names_the_robots_as_the_text_does_shortened_to_fit(
+    memory_storage: Storage,
+):
     from bot.core import ChatRef, OpenTable, PlayerRef, RobotSeat, TableManager
     from bot.terminal import TerminalPort
 
     me = PlayerRef("terminal", "local", "Tú", "es")
     chat = ChatRef("terminal", "local", language="es")
-    manager = TableManager(MemoryStorage(), seed=1, robot_delay=0.0, countdown_seconds=0.0)
+    manager = TableManager(memory_storage, seed=1, robot_delay=0.0, countdown_seconds=0.0)
     port = TerminalPort(me, io.StringIO())
     manager.register("terminal", port)
     await manager.start()
@@ -224,7 +226,7 @@ def test_the_prompt_shows_the_running_score_and_the_target(second_hand: str):
 
 
 async def test_a_is_offered_after_each_hand_but_the_last_when_nothing_more_can_be_typed():
-    _, text, _ = await run_script("1\n" * 400)
+    _, text = await run_script("1\n" * 400)
     hint = "Escribe a para ver qué debiste jugar en esta mano."
     hands = re.findall(r"\n— Mano (\d+) —", text)
     assert len(hands) >= 2

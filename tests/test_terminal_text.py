@@ -10,7 +10,7 @@ from bot.present.i18n import translator
 from bot.terminal import play, tile_text
 from bot.terminal.text import choices_text, help_text, line_text, tiles_text
 from engine.tiles import Tile
-from storage.memory import MemoryStorage
+from storage.base import Storage
 
 
 def test_tiles_are_drawn_as_text():
@@ -62,6 +62,7 @@ def test_the_help_says_what_b_and_q_do_now_in_both_languages():
 
 
 async def test_the_moves_are_numbered_and_labelled_as_the_move_buttons_are(
+    memory_storage: Storage,
     monkeypatch: pytest.MonkeyPatch,
 ):
     from bot.core import YourTiles
@@ -78,7 +79,7 @@ async def test_the_moves_are_numbered_and_labelled_as_the_move_buttons_are(
 
     monkeypatch.setattr("bot.terminal.loop.TerminalPort", Recording)
     out = io.StringIO()
-    await play(MemoryStorage(), stdin=io.StringIO("1\n" * 400), stdout=out, seed=7)
+    await play(memory_storage, stdin=io.StringIO("1\n" * 400), stdout=out, seed=7)
     assert seen
     for tiles in seen:
         expected = "  ".join(

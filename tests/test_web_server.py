@@ -20,7 +20,7 @@ from bot.core import ChatRef, FillWithRobots, MatchEnded, PlayerRef, PlayNow, Ta
 from bot.core.clock import ManualClock
 from bot.web.auth import WebAuth, link_secret
 from bot.web.server import BURST, WebTable
-from storage.memory import MemoryStorage
+from storage.base import Storage
 
 TOKEN = "123456:TEST-TOKEN"
 GROUP = ChatRef("telegram", "-100", language="es")
@@ -83,10 +83,9 @@ class Site:
 
 
 @pytest.fixture
-async def site(recorder: RecordingPort) -> AsyncIterator[Site]:
+async def site(recorder: RecordingPort, memory_storage: Storage) -> AsyncIterator[Site]:
     clock = ManualClock(1_796_083_200.0)
-    storage = MemoryStorage()
-    manager = TableManager(storage, clock=clock, seed=3, robot_delay=0.0, hand_pause=0.0,
+    manager = TableManager(memory_storage, clock=clock, seed=3, robot_delay=0.0, hand_pause=0.0,
                            robot_level="aprendiz")  # fmt: skip
     manager.register("*", recorder)
     auth = WebAuth(telegram_token=TOKEN, secret=link_secret(TOKEN), clock=clock.now)
