@@ -259,14 +259,33 @@ class Rules(BaseModel):
 
     @classmethod
     def build(cls, **options: Any) -> Rules:
-        """Validate options into a rule set.
+        """Validate the table options of rules.md ("The options") into a rule set.
+
+        The format options are unknown here: the tables, their menus and a chat's rules
+        offer only today's game until they play the formats (:meth:`build_any` takes
+        them).
 
         Raises:
             RulesError: an unknown option, or a value outside rules.md's table; the
                 message names the option and its allowed values.
         """
+        return cls._build(options, formats=False)
+
+    @classmethod
+    def build_any(cls, **options: Any) -> Rules:
+        """Like :meth:`build`, with the format options too (rules.md, "Formats"),
+        validated together.
+
+        Raises:
+            RulesError: an unknown option, a bad value, or format options that do not go
+                together (the message says why and names the option).
+        """
+        return cls._build(options, formats=True)
+
+    @classmethod
+    def _build(cls, options: dict[str, Any], *, formats: bool) -> Rules:
         for name in options:
-            if name not in OPTION_VALUES and name not in FORMAT_OPTION_VALUES:
+            if name not in OPTION_VALUES and not (formats and name in FORMAT_OPTION_VALUES):
                 raise RulesError(
                     f"unknown option '{name}' (options: {', '.join(OPTION_VALUES)})",
                     option=name,
@@ -310,7 +329,8 @@ class Rules(BaseModel):
                     option="preset",
                     allowed=", ".join(PRESET_NAMES),
                 )
-            return find_preset(preset, **options)
+            base = find_preset(preset)
+            return cls.build_any(**{**base.model_dump(), **options}) if options else base
         raise RulesError("rules must be a preset name or an object of options", option="rules")
 
     def overrides_from(self, base: Rules) -> dict[str, Any]:
@@ -427,4 +447,4 @@ def find_any_preset(name: str, **overrides: Any) -> Rules:
         )
     if not overrides:
         return FORMAT_PRESETS[key]
-    return Rules.build(**{**FORMAT_PRESETS[key].model_dump(), **overrides})
+    return Rules.build_any(**{**FORMAT_PRESETS[key].model_dump(), **overrides})

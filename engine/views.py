@@ -64,11 +64,14 @@ class PublicView:
         return self.history[-1] if self.history else None
 
     def passes(self) -> list[tuple[int, tuple[int, int]]]:
-        """Every pass as ``(seat, ends at the time)``: the seat holds neither number."""
+        """Every pass as ``(seat, ends at the time)``: the seat holds neither number (a
+        draw is no pass: the drawn tile may fit)."""
         out = []
         ends: tuple[int, int] | None = None
         for seat, move in self.history:
             tile = move.tile
+            if move.draw:
+                continue
             if tile is None:
                 assert ends is not None
                 out.append((seat, ends))

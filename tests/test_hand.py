@@ -313,14 +313,16 @@ FORMATS = [
     find_any_preset("uno-contra-uno"),
     find_any_preset("individual"),
     find_any_preset("cubano"),
-    Rules.build(players=3, partnership=False, boneyard="draw"),
-    Rules.build(players=3, partnership=False, counting="all", capicua_bonus=25),
-    Rules.build(players=2, partnership=False, boneyard="draw", tile_set="double_nine"),
-    Rules.build(
+    Rules.build_any(players=3, partnership=False, boneyard="draw"),
+    Rules.build_any(players=3, partnership=False, counting="all", capicua_bonus=25),
+    Rules.build_any(players=2, partnership=False, boneyard="draw", tile_set="double_nine"),
+    Rules.build_any(
         players=4, partnership=False, boneyard="draw", tile_set="double_nine", first_starter="draw"
     ),
-    Rules.build(players=2, partnership=False, boneyard="draw", hand_size=13, next_starter="winner"),
-    Rules.build(tile_set="double_nine", boneyard="draw", first_starter="random"),
+    Rules.build_any(
+        players=2, partnership=False, boneyard="draw", hand_size=13, next_starter="winner"
+    ),
+    Rules.build_any(tile_set="double_nine", boneyard="draw", first_starter="random"),
 ]
 """A rule set of every format: 2, 3 and 4 players, both sets, draw and pass, both
 partnership and individual play (the property tests draw from these)."""
@@ -414,7 +416,7 @@ def test_every_format_keeps_its_tiles_refuses_no_legal_move_draws_only_when_noth
 
 def fmt(**options: object) -> Rules:
     """A format whose first hand any seat opens with any tile (hand-built positions)."""
-    return Rules.build(first_starter="random", **options)
+    return Rules.build_any(first_starter="random", **options)
 
 
 def test_in_individual_play_a_domino_scores_the_pips_left_in_every_other_hand() -> None:
@@ -538,7 +540,7 @@ def test_a_hand_blocks_when_the_last_tile_is_drawn_and_nothing_fits() -> None:
 
 
 def test_the_first_hand_with_a_boneyard_opens_with_the_highest_double_dealt() -> None:
-    rules = Rules.build(players=2, partnership=False, hand_size=2)
+    rules = Rules.build_any(players=2, partnership=False, hand_size=2)
     assert opening_of(rules, deal_of("1-1 6-5", "2-2 3-0")) == (1, t("2-2"))
     assert opening_of(rules, deal_of("6-3 5-1", "5-4 4-0")) == (0, t("6-3"))
     assert opening_of(rules, deal_of("6-2 5-1", "5-4 4-0")) == (1, t("5-4"))

@@ -144,8 +144,10 @@ FORMAT_RULES = [
     find_any_preset("uno-contra-uno"),
     find_any_preset("individual"),
     find_any_preset("cubano"),
-    Rules.build(players=3, partnership=False, boneyard="draw", next_starter="winner"),
-    Rules.build(players=2, partnership=False, boneyard="draw", tile_set="double_nine", target=50),
+    Rules.build_any(players=3, partnership=False, boneyard="draw", next_starter="winner"),
+    Rules.build_any(
+        players=2, partnership=False, boneyard="draw", tile_set="double_nine", target=50
+    ),
 ]
 
 
@@ -179,7 +181,7 @@ def _score_after(match: Match, hands: int) -> list[int]:
 
 
 def _finished_individual_hand() -> Match:
-    rules = Rules.build(players=3, partnership=False, hand_size=2, first_starter="random")
+    rules = Rules.build_any(players=3, partnership=False, hand_size=2, first_starter="random")
     deal = [[Tile.parse(x) for x in h.split()] for h in ("6-6 2-0", "5-5 3-1", "4-4 4-3")]
     return Match.start(rules, deal, 0).apply(Move(Tile(6, 6)))
 

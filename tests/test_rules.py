@@ -8,6 +8,7 @@ from pydantic import ValidationError
 from engine.errors import RulesError
 from engine.rules import (
     FORMAT_PRESETS,
+    OPTION_VALUES,
     PRESET_NAMES,
     PRESETS,
     Boneyard,
@@ -195,7 +196,7 @@ def test_a_format_rule_set_writes_its_options_and_reads_back_the_same() -> None:
         spec = rules.to_spec()
         assert isinstance(spec, dict) and spec["preset"] == "venezolano"
         assert Rules.from_spec(spec) == rules
-        assert Rules.build(**rules.model_dump()) == rules
+        assert Rules.build_any(**rules.model_dump()) == rules
     assert FORMAT_PRESETS["cubano"].model_dump()["tile_set"] == "double_nine"
     assert FORMAT_PRESETS["uno-contra-uno"].overrides_from(Rules()) == {
         "players": 2,
@@ -235,12 +236,23 @@ def test_format_options_are_validated_together_and_name_the_option(
     options: dict[str, object], option: str, message: str
 ) -> None:
     with pytest.raises(RulesError, match=message) as info:
-        Rules.build(**options)
+        Rules.build_any(**options)
     assert info.value.option == option
 
 
 def test_partnership_may_be_written_as_a_word() -> None:
-    assert Rules.build(partnership="false", players=3).partnership is False
-    assert Rules.build(partnership="true").partnership is True
-    assert Rules.build(partnership=False, players=2, tile_set="double_nine").hand_tiles == 10
-    assert Rules.build(partnership=False, players=2, hand_size=9).hand_tiles == 9
+    assert Rules.build_any(partnership="false", players=3).partnership is False
+    assert Rules.build_any(partnership="true").partnership is True
+    assert Rules.build_any(partnership=False, players=2, tile_set="double_nine").hand_tiles == 10
+    assert Rules.build_any(partnership=False, players=2, hand_size=9).hand_tiles == 9
+
+
+def test_the_tables_rule_builder_and_presets_refuse_the_format_options() -> None:
+    with pytest.raises(RulesError, match="unknown option 'players'") as info:
+        Rules.build(players=2)
+    assert info.value.allowed == ", ".join(OPTION_VALUES)
+    with pytest.raises(RulesError, match="unknown option 'tile_set'"):
+        find_preset("venezolano", tile_set="double_nine")
+    with pytest.raises(RulesError, match="unknown preset 'cubano'"):
+        find_preset("cubano")
+    assert Rules.build_any(players=2, partnership=False).players == 2

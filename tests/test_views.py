@@ -109,3 +109,5 @@ def test_a_seat_view_offers_the_draw_and_shows_the_boneyard_count_but_not_its_ti
         draws += move.is_draw
         match = match.apply(move)
     assert draws > 0
+    passes = [seat for seat, move in match.hand.history if move.is_pass]
+    assert [seat for seat, _ in public_view(match).passes()] == passes
