@@ -9,9 +9,10 @@ The format options (``tile_set``, ``players``, ``partnership``, ``boneyard``,
 ``hand_size``; :data:`FORMAT_OPTION_VALUES`) default to today's game, the partnership
 double-six format, and a rule set writes them (:meth:`Rules.model_dump`) only where they
 differ from those defaults, so every stored rule set and record keeps its exact text.
-The tables offer the four :data:`PRESETS`; the format presets
-(:data:`FORMAT_PRESETS`) are found by :func:`find_any_preset` until the tables play
-them (rules.md, "Formats").
+The tables offer the four :data:`PRESETS` and :meth:`Rules.build` takes only their
+options; the format presets (:data:`FORMAT_PRESETS`) are found by
+:func:`find_any_preset` and the format options taken by :meth:`Rules.build_any` until
+the tables play them (rules.md, "Formats").
 """
 
 from __future__ import annotations
