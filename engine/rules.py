@@ -93,6 +93,9 @@ _FORMAT_DEFAULTS: Final[dict[str, object]] = {
 }
 
 
+_DOUBLE_SIX: Final = TileSet.DOUBLE_SIX
+
+
 class Boneyard(StrEnum):
     """What a player with no tile that fits does (rules.md, "Formats", ``boneyard``)."""
 
@@ -243,11 +246,12 @@ class Rules(BaseModel):
     def is_classic(self) -> bool:
         """True for today's game: partnership double-six, 4 players dealt 7 tiles each
         (no boneyard). The fast path (:mod:`engine.fast`) plays only this format."""
+        size = self.hand_size
         return (
-            self.tile_set is TileSet.DOUBLE_SIX
+            self.partnership
+            and self.tile_set is _DOUBLE_SIX
             and self.players == 4
-            and self.partnership
-            and self.hand_tiles == 7
+            and (size is None or size == 7)
         )
 
     @property
