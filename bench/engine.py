@@ -6,7 +6,10 @@ Measures, in one run:
 - ``engine (fast path)``: :class:`engine.fast.FastHand.random_playout` (bit masks, what
   robots use for their rollouts), dealing included;
 - the PyPI ``dominoes`` package (``Game.new`` + random ``valid_moves``), if installed;
-- OpenSpiel's ``python_team_dominoes`` (chance deal + random legal actions), if installed.
+- OpenSpiel's ``python_team_dominoes`` (chance deal + random legal actions), if installed;
+- ``engine (public API, P)`` for each format preset P (rules.md, "Formats": the boneyard,
+  draws and individual scoring on :class:`engine.hand.HandState`; the fast path plays
+  only today's partnership double-six and refuses the formats).
 
 Prints hands per second and the ratios. Targets: fast path >= 5x ``dominoes`` and
 >= 30x OpenSpiel. Run: ``python bench/engine.py [--seconds S]``.
@@ -27,8 +30,8 @@ import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
 from engine.fast import FastHand  # noqa: E402
-from engine.hand import HandState, deal_tiles  # noqa: E402
-from engine.rules import PRESETS  # noqa: E402
+from engine.hand import HandState, deal_tiles, first_hand  # noqa: E402
+from engine.rules import FORMAT_PRESETS, PRESETS, Rules  # noqa: E402
 from engine.tiles import Tile  # noqa: E402
 
 RULES = PRESETS["venezolano"]
@@ -43,6 +46,25 @@ def public_api_hand(rng: random.Random) -> None:
     choice = rng.choice
     while hand.outcome is None:
         hand = hand.apply(choice(hand.legal_moves()))
+
+
+def format_hand(rules: Rules) -> Callable[[random.Random], None]:
+    """A random hand of a format through the public API (deal, boneyard, draws)."""
+
+    def play(rng: random.Random) -> None:
+        first = first_hand(rules, rng)
+        hand = HandState.start(
+            rules,
+            first.deal,
+            first.starter,
+            opening_tile=first.opening_tile,
+            boneyard=first.boneyard,
+        )
+        choice = rng.choice
+        while hand.outcome is None:
+            hand = hand.apply(choice(hand.legal_moves()))
+
+    return play
 
 
 def fast_hand(rng: random.Random) -> None:
@@ -95,7 +117,7 @@ def measure(name: str, fn: Callable[[random.Random], None], seconds: float) -> f
         if now >= deadline:
             break
     rate = count / (now - start)
-    print(f"{name:<26} {rate:>12,.0f} hands/s")
+    print(f"{name:<36} {rate:>12,.0f} hands/s")
     return rate
 
 
@@ -107,13 +129,16 @@ def main() -> None:
     print("random-playout full hands per second, one core\n")
     public = measure("engine (public API)", public_api_hand, args.seconds)
     fast = measure("engine (fast path)", fast_hand, args.seconds)
+    for name, rules in FORMAT_PRESETS.items():
+        measure(f"engine (public API, {name})", format_hand(rules), args.seconds)
+    print(f"{'engine (fast path, formats)':<36} refused: partnership double-six only")
     other: dict[str, float] = {}
     try:
         import dominoes  # noqa: F401
 
         other["dominoes (PyPI)"] = measure("dominoes (PyPI)", dominoes_hand, args.seconds)
     except ImportError:
-        print("dominoes (PyPI)            not installed (pip install -e '.[bench]')")
+        print(f"{'dominoes (PyPI)':<36} not installed (pip install -e '.[bench]')")
     try:
         import pyspiel
         from open_spiel.python.games import team_dominoes  # noqa: F401
@@ -123,7 +148,7 @@ def main() -> None:
             "OpenSpiel team_dominoes", openspiel_hand, args.seconds
         )
     except ImportError:
-        print("OpenSpiel team_dominoes    not installed (pip install -e '.[bench]')")
+        print(f"{'OpenSpiel team_dominoes':<36} not installed (pip install -e '.[bench]')")
     print()
     targets = {"dominoes (PyPI)": 5.0, "OpenSpiel team_dominoes": 30.0}
     for name, rate in other.items():

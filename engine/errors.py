@@ -39,7 +39,8 @@ class InvalidMoveError(DominoError):
 
 
 class IllegalReason(StrEnum):
-    """Why a well-formed move is not allowed now (rules.md, "The fixed core")."""
+    """Why a well-formed move is not allowed now (rules.md, "The fixed core"; the two
+    draw reasons: "Formats", "The deal and the boneyard")."""
 
     NOT_HELD = "not_held"
     DOES_NOT_FIT = "does_not_fit"
@@ -48,6 +49,8 @@ class IllegalReason(StrEnum):
     MUST_PLAY = "must_play"
     HAND_OVER = "hand_over"
     MUST_OPEN_WITH = "must_open_with"
+    MUST_DRAW = "must_draw"
+    CANNOT_DRAW = "cannot_draw"
 
 
 class IllegalMoveError(DominoError):

@@ -13,6 +13,12 @@ hand ends, which tile was last) are bit-mask code of their own, checked equal to
 
 Tile indices are those of :data:`engine.tiles.ALL_TILES`; a side is ``0`` (left) or
 ``1`` (right).
+
+Formats: this path plays only today's game, partnership double-six with four hands of
+seven (:attr:`engine.rules.Rules.is_classic`). The other formats of rules.md
+("Formats": individual play, the boneyard, double-nine) are played by
+:class:`engine.hand.HandState`; :meth:`FastHand.result` and :func:`check_format` refuse
+them with a :class:`FormatNotSupportedError` rather than score them wrongly.
 """
 
 from __future__ import annotations
@@ -31,8 +37,31 @@ __all__ = [
     "OTHER",
     "PIPS",
     "FastHand",
+    "FormatNotSupportedError",
+    "check_format",
     "pips_of_mask",
 ]
+
+
+class FormatNotSupportedError(ValueError):
+    """The fast path was asked to play a format other than partnership double-six."""
+
+
+def check_format(rules: Rules | Scoring) -> None:
+    """Refuse a rule set the fast path cannot play (rules.md, "Formats").
+
+    Raises:
+        FormatNotSupportedError: the format is not partnership double-six with four
+            hands of seven.
+    """
+    classic = rules.classic if isinstance(rules, Scoring) else rules.is_classic
+    if not classic:
+        name = "this format" if isinstance(rules, Scoring) else rules.format_name
+        raise FormatNotSupportedError(
+            f"the fast path plays only partnership double-six, not {name}:"
+            " use engine.hand.HandState"
+        )
+
 
 HIGH: Final[tuple[int, ...]] = tuple(t.high for t in ALL_TILES)
 LOW: Final[tuple[int, ...]] = tuple(t.low for t in ALL_TILES)
@@ -166,8 +195,13 @@ class FastHand:
         Scored by :class:`engine.hand.Scoring` and :func:`engine.hand.tranca_seat`, as
         :meth:`engine.hand.HandState.apply` scores (rules.md, "Points", "Ties and edge
         cases"). ``rules`` may be a :class:`~engine.hand.Scoring` already built from them.
+
+        Raises:
+            FormatNotSupportedError: the rules are not partnership double-six.
         """
         sc = rules if isinstance(rules, Scoring) else Scoring(rules)
+        if not sc.classic:
+            check_format(rules)
         hands = self.hands
         p0 = pips_of_mask(hands[0])
         p1 = pips_of_mask(hands[1])

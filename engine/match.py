@@ -1,8 +1,12 @@
-"""A match (partida): hands in sequence to the target score (rules.md, "Match").
+"""A match (partida): hands in sequence to the target score (rules.md, "Match", and
+"Scoring in individual play").
 
 :class:`Match` is immutable like :class:`~engine.hand.HandState`. Dealing a new hand
 takes an injected :class:`random.Random` (:meth:`Match.new`, :meth:`Match.next_hand`) or
 a scripted deal (:meth:`Match.start`, :meth:`Match.next_hand_with`).
+
+The score is kept per side: two partnerships, or one entry per player in individual
+play (:attr:`engine.rules.Rules.sides`).
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.hand import SIX_SIX, HandOutcome, HandState, deal_tiles, first_hand_opening
+from engine.hand import HandOutcome, HandState, deal_hand, first_hand, opening_of
 from engine.moves import Move
 from engine.rules import Rules
 from engine.tiles import Tile
@@ -24,7 +28,8 @@ class Match:
     Attributes:
         rules: the rule set.
         hands: every hand so far, the current (possibly finished) one last.
-        score: running totals by team ``(team 0, team 1)`` including finished hands.
+        score: running totals by side including finished hands: ``(team 0, team 1)``
+            in partnership play, one entry per seat in individual play.
     """
 
     __slots__ = ("hands", "rules", "score")
@@ -33,33 +38,46 @@ class Match:
     hands: tuple[HandState, ...]
     score: tuple[int, int]
 
-    def __init__(self, rules: Rules, hands: tuple[HandState, ...], score: tuple[int, int]):
+    def __init__(self, rules: Rules, hands: tuple[HandState, ...], score: tuple[int, ...]):
         self.rules = rules
         self.hands = hands
-        self.score = score
+        self.score = score  # type: ignore[assignment]
 
     @classmethod
     def new(cls, rules: Rules, rng: random.Random) -> Match:
         """A match with its first hand dealt from ``rng`` (opener per ``first_starter``)."""
-        deal, starter, _ = first_hand_opening(rules, rng)
-        return cls.start(rules, deal, starter)
+        first = first_hand(rules, rng)
+        return cls.start(rules, first.deal, first.starter, boneyard=first.boneyard)
 
     @classmethod
-    def start(cls, rules: Rules, deal: Sequence[Sequence[Tile]], starter: int) -> Match:
-        """A match whose first hand has this deal and opener.
+    def start(
+        cls,
+        rules: Rules,
+        deal: Sequence[Sequence[Tile]],
+        starter: int,
+        *,
+        boneyard: Sequence[Tile] | None = None,
+    ) -> Match:
+        """A match whose first hand has this deal (and boneyard, in draw order) and opener.
 
-        Under ``double_six`` the opener must hold 6-6 and opens with it.
+        Under ``double_six`` the opener must hold the highest double dealt (6-6 in
+        today's game; else the highest tile, rules.md "Opening with a boneyard") and
+        opens with it.
 
         Raises:
             ValueError: a bad deal, or an opener that breaks ``double_six``.
         """
         opening = None
         if rules.first_starter == "double_six":
-            if SIX_SIX not in deal[starter]:
-                raise ValueError(f"under double_six the holder of 6-6 opens, not seat {starter}")
-            opening = SIX_SIX
-        hand = HandState.start(rules, deal, starter, opening_tile=opening)
-        return cls(rules, (hand,), (0, 0))
+            if len(deal) != rules.players:
+                raise ValueError(f"the deal has {len(deal)} hands, not {rules.players}")
+            holder, opening = opening_of(rules, deal)
+            if holder != starter:
+                raise ValueError(
+                    f"under double_six the holder of {opening} opens, not seat {starter}"
+                )
+        hand = HandState.start(rules, deal, starter, opening_tile=opening, boneyard=boneyard)
+        return cls(rules, (hand,), (0,) * rules.sides)
 
     @property
     def hand(self) -> HandState:
@@ -79,20 +97,30 @@ class Match:
             return self.score
         s = list(self.score)
         s[outcome.winner_team] -= outcome.points
-        return (s[0], s[1])
+        return tuple(s)  # type: ignore[return-value]
 
     @property
     def is_over(self) -> bool:
-        """True when a team has reached the target and leads (rules.md, "Match")."""
-        a, b = self.score
-        return self.hand.is_over and max(a, b) >= self.rules.target and a != b
+        """True when a side has reached the target and leads every other side alone
+        (rules.md, "Match"; a tie for the lead plays on)."""
+        if not self.hand.is_over:
+            return False
+        score = self.score
+        top = max(score)
+        return top >= self.rules.target and score.count(top) == 1
 
     @property
     def winner_team(self) -> int | None:
-        """The team that won the match, or None while it goes on."""
+        """The side that won the match (a team, or a seat in individual play), or None
+        while it goes on."""
         if not self.is_over:
             return None
-        return 0 if self.score[0] > self.score[1] else 1
+        return self.score.index(max(self.score))
+
+    @property
+    def winner_side(self) -> int | None:
+        """Same as :attr:`winner_team` (a seat in individual play)."""
+        return self.winner_team
 
     def apply(self, move: Move, seat: int | None = None) -> Match:
         """The match after ``move`` in the current hand; scores the hand when it ends.
@@ -106,7 +134,7 @@ class Match:
         if outcome is not None and outcome.winner_team is not None:
             s = list(score)
             s[outcome.winner_team] += outcome.points
-            score = (s[0], s[1])
+            score = tuple(s)  # type: ignore[assignment]
         return Match(self.rules, (*self.hands[:-1], hand), score)
 
     def next_starter(self) -> int:
@@ -121,7 +149,7 @@ class Match:
             raise ValueError("the current hand is not over")
         if self.rules.next_starter == "winner" and outcome.winner_seat is not None:
             return outcome.winner_seat
-        return (hand.starter + 1) & 3
+        return (hand.starter + 1) % self.rules.players
 
     def next_hand(self, rng: random.Random) -> Match:
         """Deal the next hand from ``rng``.
@@ -129,10 +157,18 @@ class Match:
         Raises:
             ValueError: the hand is not over, or the match is.
         """
-        return self.next_hand_with(deal_tiles(rng, self.rules))
+        deal, boneyard = deal_hand(rng, self.rules)
+        return self.next_hand_with(deal, boneyard=boneyard)
 
-    def next_hand_with(self, deal: Sequence[Sequence[Tile]], starter: int | None = None) -> Match:
-        """Start the next hand with a given deal (and opener, which must match the rules).
+    def next_hand_with(
+        self,
+        deal: Sequence[Sequence[Tile]],
+        starter: int | None = None,
+        *,
+        boneyard: Sequence[Tile] | None = None,
+    ) -> Match:
+        """Start the next hand with a given deal (and boneyard in draw order, and
+        opener, which must match the rules).
 
         Raises:
             ValueError: the hand is not over, the match is, or ``starter`` is not the
@@ -143,7 +179,7 @@ class Match:
         expected = self.next_starter()
         if starter is not None and starter != expected:
             raise ValueError(f"the rules give seat {expected} the opening, not seat {starter}")
-        hand = HandState.start(self.rules, deal, expected)
+        hand = HandState.start(self.rules, deal, expected, boneyard=boneyard)
         return Match(self.rules, (*self.hands, hand), self.score)
 
     @property

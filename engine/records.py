@@ -75,6 +75,13 @@ def read_record(source: str | bytes | Mapping[str, Any]) -> MatchRecord:
         rules = Rules.from_spec(data["rules"])
     except RulesError as exc:
         raise RecordError(f"rules: {exc}") from None
+    if not rules.is_classic:
+        # Draws carry hidden information; records of the other formats are not
+        # written yet (rules.md, "Formats").
+        raise RecordError(
+            f"rules: records of {rules.format_name} are not supported yet"
+            " (only partnership double-six)"
+        )
     hands_data = data.get("hands")
     if not isinstance(hands_data, list) or not hands_data:
         raise RecordError("'hands' must be a non-empty list")
@@ -314,7 +321,16 @@ def record_of(match: Match, **extra: Any) -> dict[str, Any]:
 
     Passes are written explicitly; a side is written only where it is needed to
     reproduce the placement. ``extra`` top-level fields (e.g. ``table``) are kept.
+
+    Raises:
+        RecordError: the match is not partnership double-six (records of the other
+            formats, with their hidden draws, are not written yet).
     """
+    if not match.rules.is_classic:
+        raise RecordError(
+            f"records of {match.rules.format_name} are not supported yet"
+            " (only partnership double-six)"
+        )
     hands = []
     for state in match.hands:
         moves = []

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from engine.hand import HandOutcome, HandState, Placement, legal_moves_for
 from engine.match import Match
-from engine.moves import Move, Side
+from engine.moves import DRAW, PASS, Move, Side
 from engine.rules import Rules
 from engine.tiles import Tile, mask_of
 
@@ -35,6 +35,9 @@ class PublicView:
         score: the match score before this hand, by team.
         outcome: the hand's result once it is over (its ``pips_left`` is public then).
         match_score: the running score including this hand once it is over.
+        boneyard_count: tiles left in the boneyard (rules.md, "Formats"; 0 in today's
+            game). Which tiles they are is hidden from everyone.
+        drawable: how many of them may still be drawn (0 unless the rule is ``draw``).
     """
 
     rules: Rules
@@ -49,6 +52,8 @@ class PublicView:
     score: tuple[int, int]
     outcome: HandOutcome | None = None
     match_score: tuple[int, int] = (0, 0)
+    boneyard_count: int = 0
+    drawable: int = 0
 
     @property
     def is_over(self) -> bool:
@@ -59,11 +64,14 @@ class PublicView:
         return self.history[-1] if self.history else None
 
     def passes(self) -> list[tuple[int, tuple[int, int]]]:
-        """Every pass as ``(seat, ends at the time)``: the seat holds neither number."""
+        """Every pass as ``(seat, ends at the time)``: the seat holds neither number (a
+        draw is no pass: the drawn tile may fit)."""
         out = []
         ends: tuple[int, int] | None = None
         for seat, move in self.history:
             tile = move.tile
+            if move.draw:
+                continue
             if tile is None:
                 assert ends is not None
                 out.append((seat, ends))
@@ -108,7 +116,10 @@ class SeatView(PublicView):
         empty when it is not this seat's turn."""
         if not self.is_my_turn:
             return []
-        return legal_moves_for(mask_of(self.tiles), self.ends, self.opening_tile)
+        moves = legal_moves_for(mask_of(self.tiles), self.ends, self.opening_tile)
+        if moves[0] is PASS and self.drawable:
+            return [DRAW]
+        return moves
 
     def playable_tiles(self) -> list[Tile]:
         """The seat's tiles that fit now (for highlighting), ascending."""
@@ -116,6 +127,8 @@ class SeatView(PublicView):
 
 
 def _public_fields(match: Match | HandState) -> dict[str, object]:
+    score: tuple[int, ...]
+    match_score: tuple[int, ...]
     if isinstance(match, Match):
         hand, number, score, match_score = (
             match.hand,
@@ -124,7 +137,8 @@ def _public_fields(match: Match | HandState) -> dict[str, object]:
             match.score,
         )
     else:
-        hand, number, score, match_score = match, 1, (0, 0), (0, 0)
+        zero: tuple[int, ...] = (0,) * match.rules.sides
+        hand, number, score, match_score = match, 1, zero, zero
     return {
         "rules": hand.rules,
         "hand_number": number,
@@ -138,6 +152,8 @@ def _public_fields(match: Match | HandState) -> dict[str, object]:
         "score": score,
         "outcome": hand.outcome,
         "match_score": match_score,
+        "boneyard_count": hand.boneyard_count,
+        "drawable": hand.drawable,
     }
 
 

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.fast import CAPICUA, FastHand, pips_of_mask
+from engine.fast import CAPICUA, FastHand, FormatNotSupportedError, check_format, pips_of_mask
 from engine.hand import HandState, Scoring, Termination, first_hand_opening, is_capicua
 from engine.moves import PASS, Move, Side
-from engine.rules import PRESETS, Rules
+from engine.rules import PRESETS, Rules, find_any_preset
 from engine.tiles import ALL_TILES, Tile, mask_of
 from tests.strategies import overrides, rules_of
 
@@ -211,3 +211,17 @@ def test_the_tranca_tie_break_between_partners_agrees_with_the_hand_state(preset
         if found == 4:
             return
     raise AssertionError(f"only {found} tie-breaks in 3000 {preset} hands")
+
+
+@pytest.mark.parametrize("preset", ["uno-contra-uno", "individual", "cubano"])
+def test_the_fast_path_refuses_every_format_but_partnership_double_six(preset: str) -> None:
+    rules = find_any_preset(preset)
+    fast = FastHand([1, 2, 4, 8])
+    fast.over = 1
+    with pytest.raises(FormatNotSupportedError, match="plays only partnership double-six"):
+        fast.result(rules)
+    with pytest.raises(FormatNotSupportedError, match=rules.format_name):
+        check_format(rules)
+    with pytest.raises(FormatNotSupportedError):
+        fast.result(Scoring(rules))
+    check_format(PRESETS["venezolano"])

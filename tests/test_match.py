@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from engine.match import Match
 from engine.moves import Move
-from engine.rules import PRESETS, Rules, find_preset
+from engine.rules import PRESETS, Rules, find_any_preset, find_preset
 from engine.tiles import Tile
 
 
@@ -136,3 +136,75 @@ def test_the_score_before_the_hand_excludes_the_finished_hands_points() -> None:
 def test_every_random_match_ends_with_a_winner(preset: str, seed: int) -> None:
     match = play_match(PRESETS[preset], seed)
     assert match.winner_team in (0, 1)
+
+
+# -- formats (rules.md, "Scoring in individual play") ---------------------------------
+
+FORMAT_RULES = [
+    find_any_preset("uno-contra-uno"),
+    find_any_preset("individual"),
+    find_any_preset("cubano"),
+    Rules.build_any(players=3, partnership=False, boneyard="draw", next_starter="winner"),
+    Rules.build_any(
+        players=2, partnership=False, boneyard="draw", tile_set="double_nine", target=50
+    ),
+]
+
+
+@pytest.mark.parametrize("rules", FORMAT_RULES, ids=lambda r: r.format_name)
+def test_a_match_of_every_format_ends_when_one_side_reaches_the_target_alone(
+    rules: Rules,
+) -> None:
+    match = play_match(rules, 5)
+    assert match.is_over
+    assert len(match.score) == rules.sides
+    winner = match.winner_team
+    assert winner is not None
+    assert match.score[winner] >= rules.target
+    assert all(match.score[winner] > s for side, s in enumerate(match.score) if side != winner)
+    totals = [0] * rules.sides
+    for outcome in match.outcomes:
+        if outcome.winner_team is not None:
+            totals[outcome.winner_team] += outcome.points
+    assert tuple(totals) == match.score
+    # every hand but the last left the match undecided
+    for number in range(1, len(match.hands)):
+        assert not Match(rules, match.hands[:number], tuple(_score_after(match, number))).is_over
+
+
+def _score_after(match: Match, hands: int) -> list[int]:
+    score = [0] * match.rules.sides
+    for outcome in match.outcomes[:hands]:
+        if outcome.winner_team is not None:
+            score[outcome.winner_team] += outcome.points
+    return score
+
+
+def _finished_individual_hand() -> Match:
+    rules = Rules.build_any(players=3, partnership=False, hand_size=2, first_starter="random")
+    deal = [[Tile.parse(x) for x in h.split()] for h in ("6-6 2-0", "5-5 3-1", "4-4 4-3")]
+    return Match.start(rules, deal, 0).apply(Move(Tile(6, 6)))
+
+
+def test_a_tie_for_the_lead_at_the_target_plays_on_in_individual_play() -> None:
+    finished = _finished_individual_hand()
+    rules, hands = finished.rules, finished.hands
+    assert finished.score == (29, 0, 0)
+    assert not Match(rules, hands, (100, 100, 20)).is_over
+    assert Match(rules, hands, (100, 100, 20)).winner_team is None
+    assert Match(rules, hands, (101, 100, 20)).winner_team == 0
+    assert Match(rules, hands, (20, 99, 120)).winner_team == 2
+    assert not Match(rules, hands, (99, 98, 20)).is_over
+
+
+def test_an_individual_hand_scores_for_the_seat_and_the_next_opener_rotates_among_the_players() -> (
+    None
+):
+    match = _finished_individual_hand()
+    assert match.score_before_hand == (0, 0, 0)
+    assert match.next_starter() == 1
+    rng = random.Random(3)
+    later = match.next_hand(rng)
+    assert later.hand.starter == 1 and later.hand.opening_tile is None
+    assert len(later.hand.deal) == 3
+    assert len(later.hand.boneyard) == 28 - 6

@@ -5,8 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.errors import InvalidMoveError
-from engine.moves import PASS, Move, Side
-from engine.tiles import ALL_TILES, Tile
+from engine.moves import DRAW, PASS, Move, Side
+from engine.tiles import ALL_TILES, Tile, TileSet
 
 moves = st.one_of(
     st.just(PASS),
@@ -46,3 +46,20 @@ def test_text_notation_follows_the_records_format() -> None:
     assert Move(Tile(4, 2), Side.RIGHT).text() == "4-2 right"
     assert Move(Tile(4, 2), Side.RIGHT).text(with_side=False) == "4-2"
     assert PASS.text() == "pass" and PASS.is_pass
+
+
+def test_a_draw_is_written_draw_and_coded_d() -> None:
+    assert (DRAW.text(), DRAW.code(), str(DRAW)) == ("draw", "d", "draw")
+    assert Move.parse("draw") is DRAW and Move.from_code("d") is DRAW
+    assert DRAW.is_draw and not DRAW.is_pass and DRAW.tile is None
+    assert PASS.is_pass and not PASS.is_draw and DRAW != PASS
+
+
+def test_a_double_nine_move_is_read_only_in_the_double_nine_set() -> None:
+    assert Move.from_code("97r", TileSet.DOUBLE_NINE) == Move(Tile(9, 7), Side.RIGHT)
+    assert Move.parse("9-7 left", TileSet.DOUBLE_NINE) == Move(Tile(9, 7), Side.LEFT)
+    assert Move(Tile(9, 7), Side.RIGHT).code() == "97r"
+    with pytest.raises(InvalidMoveError):
+        Move.from_code("97r")
+    with pytest.raises(InvalidMoveError):
+        Move.parse("9-7")

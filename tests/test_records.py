@@ -14,7 +14,7 @@ from engine.errors import RecordError
 from engine.match import Match
 from engine.moves import Move, Side
 from engine.records import read_record, record_of, replay, replay_summary
-from engine.rules import PRESETS, Rules
+from engine.rules import PRESETS, Rules, find_any_preset
 from tests.oracle import expected_outcome
 
 RECORDS = Path(__file__).parent / "records"
@@ -493,3 +493,13 @@ def test_read_record_keeps_extra_top_level_fields() -> None:
     record = example() | {"table": "abc"}
     assert read_record(record).extra == {"table": "abc"}
     assert record_of(replay(record), table="abc")["table"] == "abc"
+
+
+def test_a_record_of_a_new_format_is_refused_clearly_until_records_carry_draws() -> None:
+    record = example()
+    record["rules"] = {"preset": "venezolano", "players": 2, "partnership": False}
+    with pytest.raises(RecordError, match="records of double_six individual 2 pass are not"):
+        read_record(record)
+    match = Match.new(find_any_preset("cubano"), random.Random(1))
+    with pytest.raises(RecordError, match="records of double_nine partnership are not"):
+        record_of(match)

@@ -7,6 +7,7 @@ import pytest
 
 from engine import Match, Tile, find_preset, public_view, seat_view
 from engine.robots import DEFAULT_LEVEL, LEVEL_LABELS, LEVELS, Robot, make_robot
+from engine.rules import find_any_preset
 from engine.views import SeatView
 
 
@@ -53,3 +54,11 @@ def test_a_robot_asked_out_of_turn_refuses() -> None:
     for level in LEVELS:
         with pytest.raises(ValueError, match="turn"):
             make_robot(level).choose(seat_view(match, 0), random.Random(0))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_robot_refuses_a_format_it_does_not_play_yet(level: str) -> None:
+    match = Match.new(find_any_preset("uno-contra-uno"), random.Random(2))
+    view = seat_view(match, match.hand.turn)
+    with pytest.raises(ValueError, match="robots play only partnership double-six"):
+        make_robot(level).choose(view, random.Random(1))

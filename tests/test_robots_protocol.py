@@ -260,3 +260,10 @@ def test_serve_answers_line_by_line_skips_blank_lines_and_keeps_going() -> None:
 def test_read_request_raises_protocol_errors() -> None:
     with pytest.raises(ProtocolError):
         read_request([])
+
+
+def test_a_request_in_a_format_the_protocol_does_not_speak_yet_is_refused() -> None:
+    rules = {"preset": "venezolano", "players": 2, "partnership": False, "boneyard": "draw"}
+    assert error_of(with_(rules=rules)) == (
+        "rules: double_six individual 2 draw is not spoken yet (only partnership double-six)"
+    )

@@ -1,10 +1,22 @@
 from __future__ import annotations
 
+import json
+
 import pytest
 from pydantic import ValidationError
 
 from engine.errors import RulesError
-from engine.rules import PRESET_NAMES, PRESETS, Rules, find_preset
+from engine.rules import (
+    FORMAT_PRESETS,
+    OPTION_VALUES,
+    PRESET_NAMES,
+    PRESETS,
+    Boneyard,
+    Rules,
+    TileSet,
+    find_any_preset,
+    find_preset,
+)
 
 
 def test_the_four_presets_match_the_rule_book_table() -> None:
@@ -105,3 +117,142 @@ def test_rules_are_frozen_and_hashable() -> None:
     assert hash(rules) == hash(Rules())
     with pytest.raises(ValidationError):
         rules.target = 200  # type: ignore[misc]
+
+
+# -- formats (rules.md, "Formats") ----------------------------------------------------
+
+
+def test_the_defaults_are_todays_partnership_double_six_game() -> None:
+    rules = Rules()
+    assert (rules.tile_set, rules.players, rules.partnership, rules.boneyard) == (
+        TileSet.DOUBLE_SIX,
+        4,
+        True,
+        Boneyard.PASS,
+    )
+    assert (rules.hand_size, rules.hand_tiles, rules.sides, rules.is_classic) == (None, 7, 2, True)
+    assert all(preset.is_classic for preset in PRESETS.values())
+
+
+def test_todays_rule_sets_dump_exactly_as_before_the_formats() -> None:
+    old_keys = [
+        "target",
+        "counting",
+        "first_starter",
+        "next_starter",
+        "blocked_winner",
+        "redeal_doubles",
+        "capicua_bonus",
+        "turn_seconds",
+        "forced_move_seconds",
+        "stake",
+    ]
+    for preset in PRESETS.values():
+        assert list(preset.model_dump()) == old_keys
+        assert Rules.build(**preset.model_dump()) == preset
+    assert json.dumps(Rules().model_dump()) == (
+        '{"target": 100, "counting": "opponents", "first_starter": "double_six",'
+        ' "next_starter": "rotate", "blocked_winner": "team", "redeal_doubles": null,'
+        ' "capicua_bonus": 0, "turn_seconds": 45, "forced_move_seconds": null, "stake": 10}'
+    )
+
+
+def test_the_format_presets_match_the_rule_book_table() -> None:
+    one, each, cuban = (FORMAT_PRESETS[n] for n in ("uno-contra-uno", "individual", "cubano"))
+    assert (one.players, one.partnership, one.boneyard, one.target, one.hand_tiles) == (
+        2,
+        False,
+        Boneyard.DRAW,
+        100,
+        7,
+    )
+    assert (each.players, each.partnership, each.boneyard, each.sides) == (
+        4,
+        False,
+        Boneyard.PASS,
+        4,
+    )
+    assert (cuban.tile_set, cuban.players, cuban.partnership, cuban.hand_tiles) == (
+        TileSet.DOUBLE_NINE,
+        4,
+        True,
+        10,
+    )
+    assert (cuban.boneyard, cuban.next_starter, cuban.target) == (Boneyard.PASS, "winner", 100)
+    assert not any(p.is_classic for p in FORMAT_PRESETS.values())
+
+
+def test_a_format_preset_is_found_by_find_any_preset_and_not_offered_to_tables() -> None:
+    assert find_any_preset("Cubano") is FORMAT_PRESETS["cubano"]
+    assert find_any_preset("uno-contra-uno", target=200).target == 200
+    assert find_any_preset("espanol") is PRESETS["espanol"]
+    assert "cubano" not in PRESET_NAMES
+    with pytest.raises(RulesError, match=r"unknown preset 'mexicano'.*cubano"):
+        find_any_preset("mexicano")
+
+
+def test_a_format_rule_set_writes_its_options_and_reads_back_the_same() -> None:
+    for rules in FORMAT_PRESETS.values():
+        spec = rules.to_spec()
+        assert isinstance(spec, dict) and spec["preset"] == "venezolano"
+        assert Rules.from_spec(spec) == rules
+        assert Rules.build_any(**rules.model_dump()) == rules
+    assert FORMAT_PRESETS["cubano"].model_dump()["tile_set"] == "double_nine"
+    assert FORMAT_PRESETS["uno-contra-uno"].overrides_from(Rules()) == {
+        "players": 2,
+        "partnership": False,
+        "boneyard": "draw",
+    }
+    assert Rules().overrides_from(FORMAT_PRESETS["uno-contra-uno"]) == {
+        "players": 4,
+        "partnership": True,
+        "boneyard": "pass",
+    }
+
+
+@pytest.mark.parametrize(
+    ("options", "option", "message"),
+    [
+        ({"players": 2}, "partnership", "partnership play needs 4 players, not 2"),
+        ({"players": 3, "partnership": True}, "partnership", "needs 4 players, not 3"),
+        (
+            {"partnership": False, "hand_size": 8},
+            "hand_size",
+            "4 players x 8 tiles is more than the 28 tiles of double_six",
+        ),
+        (
+            {"partnership": False, "players": 3, "tile_set": "double_nine", "hand_size": 19},
+            "hand_size",
+            "3 players x 19 tiles is more than the 55 tiles of double_nine",
+        ),
+        ({"players": 5, "partnership": False}, "players", "must be one of 2, 3, 4"),
+        ({"tile_set": "double_twelve"}, "tile_set", "must be one of double_six, double_nine"),
+        ({"boneyard": "keep"}, "boneyard", "must be one of pass, draw"),
+        ({"hand_size": 0}, "hand_size", "must be one of none, 1..21"),
+        ({"partnership": 1}, "partnership", "must be one of true, false"),
+    ],
+)
+def test_format_options_are_validated_together_and_name_the_option(
+    options: dict[str, object], option: str, message: str
+) -> None:
+    with pytest.raises(RulesError, match=message) as info:
+        Rules.build_any(**options)
+    assert info.value.option == option
+
+
+def test_partnership_may_be_written_as_a_word() -> None:
+    assert Rules.build_any(partnership="false", players=3).partnership is False
+    assert Rules.build_any(partnership="true").partnership is True
+    assert Rules.build_any(partnership=False, players=2, tile_set="double_nine").hand_tiles == 10
+    assert Rules.build_any(partnership=False, players=2, hand_size=9).hand_tiles == 9
+
+
+def test_the_tables_rule_builder_and_presets_refuse_the_format_options() -> None:
+    with pytest.raises(RulesError, match="unknown option 'players'") as info:
+        Rules.build(players=2)
+    assert info.value.allowed == ", ".join(OPTION_VALUES)
+    with pytest.raises(RulesError, match="unknown option 'tile_set'"):
+        find_preset("venezolano", tile_set="double_nine")
+    with pytest.raises(RulesError, match="unknown preset 'cubano'"):
+        find_preset("cubano")
+    assert Rules.build_any(players=2, partnership=False).players == 2

@@ -8,10 +8,13 @@ from engine.errors import InvalidMoveError
 from engine.tiles import (
     ALL_TILES,
     DOUBLES,
+    NINE_TILES,
     NUMBER_MASKS,
     PIPS,
     Tile,
+    TileSet,
     mask_of,
+    pips_of_any_mask,
     pips_of_mask,
     tiles_of,
 )
@@ -80,3 +83,30 @@ def test_pips_of_a_mask_is_the_sum_of_its_tiles() -> None:
     for _ in range(200):
         tiles = rng.sample(ALL_TILES, rng.randrange(29))
         assert pips_of_mask(mask_of(tiles)) == sum(t.pips for t in tiles)
+
+
+def test_the_double_nine_set_has_55_tiles_and_begins_with_the_double_six_set() -> None:
+    assert len(NINE_TILES) == 55
+    assert NINE_TILES[:28] == ALL_TILES
+    assert [t.index for t in NINE_TILES] == list(range(55))
+    assert TileSet.DOUBLE_NINE.tiles == NINE_TILES and TileSet.DOUBLE_SIX.tiles == ALL_TILES
+    assert [str(d) for d in TileSet.DOUBLE_NINE.doubles][-3:] == ["7-7", "8-8", "9-9"]
+    assert [bin(m).count("1") for m in TileSet.DOUBLE_NINE.number_masks] == [10] * 10
+    assert sum(t.pips for t in NINE_TILES) == 495
+
+
+def test_a_double_nine_tile_is_read_only_in_the_double_nine_set() -> None:
+    assert Tile.parse("9-7", TileSet.DOUBLE_NINE) is Tile(7, 9)
+    assert Tile.parse("6-4", TileSet.DOUBLE_NINE) is Tile(6, 4)
+    with pytest.raises(InvalidMoveError, match="unknown tile '7-1'"):
+        Tile.parse("7-1", TileSet.DOUBLE_SIX)
+    with pytest.raises(InvalidMoveError, match="unknown tile"):
+        Tile(10, 1)
+
+
+def test_the_pips_of_any_mask_count_every_tile_of_either_set() -> None:
+    rng = random.Random(4)
+    for _ in range(200):
+        tiles = rng.sample(NINE_TILES, rng.randrange(56))
+        assert pips_of_any_mask(mask_of(tiles)) == sum(t.pips for t in tiles)
+        assert tiles_of(mask_of(tiles)) == tuple(sorted(tiles))

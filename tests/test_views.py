@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.match import Match
-from engine.rules import PRESETS
+from engine.rules import PRESETS, find_any_preset
 from engine.tiles import Tile
 from engine.views import PublicView, SeatView, public_view, seat_view
 
@@ -89,3 +89,25 @@ def test_views_are_the_types_robots_and_pictures_expect() -> None:
     assert type(public_view(match)) is PublicView
     assert isinstance(seat_view(match, 0), SeatView)
     assert public_view(match).tile_counts == (7, 7, 7, 7)
+
+
+def test_a_seat_view_offers_the_draw_and_shows_the_boneyard_count_but_not_its_tiles() -> None:
+    rng = random.Random(8)
+    rules = find_any_preset("uno-contra-uno")
+    match = Match.new(rules, rng)
+    draws = 0
+    while not match.hand.is_over:
+        hand = match.hand
+        view = seat_view(match, hand.turn)
+        assert view.legal_moves() == hand.legal_moves()
+        assert (view.boneyard_count, view.drawable) == (hand.boneyard_count, hand.drawable)
+        assert view.tile_counts == tuple(len(hand.tiles(s)) for s in range(2))
+        undrawn = set(hand.boneyard[hand.drawn :])
+        assert not (_tiles_in(public_view(match)) & undrawn)
+        assert not (_tiles_in(view) & undrawn)
+        move = rng.choice(hand.legal_moves())
+        draws += move.is_draw
+        match = match.apply(move)
+    assert draws > 0
+    passes = [seat for seat, move in match.hand.history if move.is_pass]
+    assert [seat for seat, _ in public_view(match).passes()] == passes

@@ -85,7 +85,11 @@ def make_robot(level: str = DEFAULT_LEVEL) -> Robot:
 
 
 def legal_or_raise(view: SeatView) -> list[Move]:
-    """The seat's legal moves; raises ValueError when it is not its turn to move."""
+    """The seat's legal moves; raises ValueError when it is not its turn to move, or
+    when the format is not partnership double-six (robots for the other formats of
+    rules.md, "Formats", are not written yet: they refuse rather than play blind)."""
+    if not view.rules.is_classic:
+        raise ValueError(f"robots play only partnership double-six, not {view.rules.format_name}")
     if not view.is_my_turn:
         if view.outcome is not None:
             raise ValueError("the hand is over")

@@ -304,6 +304,11 @@ def read_request(obj: Any) -> tuple[SeatView, bool]:
         rules = Rules.from_spec(_field(obj, "rules"))
     except RulesError as exc:
         raise ProtocolError(f"rules: {exc}") from None
+    if not rules.is_classic:
+        # The protocol does not carry the formats yet (rules.md, "Formats").
+        raise ProtocolError(
+            f"rules: {rules.format_name} is not spoken yet (only partnership double-six)"
+        )
     me = _seat(_field(obj, "seat"), "seat")
     starter = _seat(_field(obj, "starter"), "starter")
     raw_hand = _field(obj, "hand")
