@@ -57,6 +57,7 @@ import asyncpg
 from storage import redact_dsn
 from storage.base import (
     Fence,
+    Storage,
     StorageError,
     check_notice,
 )
@@ -68,7 +69,6 @@ from storage.sql import (
     POSTGRES,
     Op,
     Row,
-    SqlStorage,
     TryAgain,
     Tx,
     _entries,
@@ -513,7 +513,7 @@ async def _whole(op: Op[T], conn: Conn) -> T:
 # -------------------------------------------------------------------- storage
 
 
-class PostgresStorage(SqlStorage):
+class PostgresStorage(Storage):
     """The storage port on a PostgreSQL database (asyncpg).
 
     Open it with ``await PostgresStorage.open(dsn)``; close it with ``await close()``.
