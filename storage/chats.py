@@ -18,10 +18,10 @@ from storage.shapes import (
     check_now,
 )
 from storage.sql import (
-    _SAVE_TABLE,
+    SAVE_TABLE,
     SqlBase,
     Tx,
-    _add_totals,
+    add_totals,
 )
 
 __all__ = ["ChatsAndRules"]
@@ -141,12 +141,12 @@ class ChatsAndRules(SqlBase):
                 " matches_won, hands_won, dominoes, trancas_won, capicuas, last_played)"
                 " SELECT ?2, player_id, matches_played, matches_won, hands_won, dominoes,"
                 " trancas_won, capicuas, last_played FROM player_chat_totals WHERE chat = ?1"
-                + _add_totals(tx),
+                + add_totals(tx),
                 old,
                 new,
             )
             await tx.run("DELETE FROM player_chat_totals WHERE chat = ?", old)
-            await tx.many(_SAVE_TABLE, snapshots)
+            await tx.many(SAVE_TABLE, snapshots)
 
         await self._transact(write)
 

@@ -36,11 +36,11 @@ from storage.sql import (
     Row,
     SqlBase,
     Tx,
-    _add_totals,
-    _find_escrow,
-    _known_player,
-    _marks,
-    _settle,
+    add_totals,
+    find_escrow,
+    known_player,
+    placeholders,
+    settle_escrow,
 )
 
 __all__ = ["MatchesAndRecords"]
@@ -53,7 +53,7 @@ async def _check_players(tx: Tx, player_ids: Sequence[int]) -> None:
     known = {
         int(r[0])
         for r in await tx.rows(
-            f"SELECT id FROM players WHERE id IN ({_marks(len(player_ids))})", *player_ids
+            f"SELECT id FROM players WHERE id IN ({placeholders(len(player_ids))})", *player_ids
         )
     }
     for pid in player_ids:
@@ -70,7 +70,7 @@ async def _lock_balances(tx: Tx, player_ids: Sequence[int]) -> dict[int, int]:
         return {}
     rows = await tx.rows(
         "SELECT player_id, balance FROM accounts"
-        f" WHERE key IN ({_marks(len(player_ids))}) ORDER BY id" + tx.dialect.for_update,
+        f" WHERE key IN ({placeholders(len(player_ids))}) ORDER BY id" + tx.dialect.for_update,
         *(player_account(pid) for pid in player_ids),
     )
     return {int(pid): int(balance) for pid, balance in rows}
@@ -135,7 +135,7 @@ async def _record(
     await tx.many(
         "INSERT INTO player_chat_totals AS t (chat, player_id, matches_played,"
         " matches_won, hands_won, dominoes, trancas_won, capicuas, last_played)"
-        " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)" + _add_totals(tx),
+        " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)" + add_totals(tx),
         [(chat, row[1], *row[5:], now) for row in rows],
     )
     period = DEFAULT_PERIOD if chosen is None else SeasonPeriod(chosen)  # as season_period
@@ -231,7 +231,7 @@ class MatchesAndRecords(SqlBase):
 
         async def write(tx: Tx) -> MatchSettlement:
             await tx.lock_chat(chat)
-            found = await _find_escrow(tx, match_id, lock=True)
+            found = await find_escrow(tx, match_id, lock=True)
             holders = [] if found is None else list(found[2])
             ids = list(dict.fromkeys([*holders, *(r.player_id for r in results)]))
             # read under the players' locks: after the settlement they are these plus
@@ -251,7 +251,7 @@ class MatchesAndRecords(SqlBase):
             payouts: dict[int, int] = {}
             settled = False
             if found is not None:
-                payouts, settled = await _settle(tx, match_id, found, winner_ids, now)
+                payouts, settled = await settle_escrow(tx, match_id, found, winner_ids, now)
                 if settled:
                     for pid, amount in payouts.items():
                         after[pid] += amount
@@ -291,7 +291,7 @@ class MatchesAndRecords(SqlBase):
         """
 
         async def read(tx: Tx) -> Row:
-            await _known_player(tx, player_id)
+            await known_player(tx, player_id)
             row = await tx.row(
                 "SELECT COALESCE(SUM(matches_played), 0), COALESCE(SUM(matches_won), 0),"
                 " COALESCE(SUM(hands_won), 0), COALESCE(SUM(dominoes), 0),"

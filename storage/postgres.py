@@ -65,14 +65,14 @@ from storage.common import Plan, escrow_account
 from storage.migrations import Migration, not_applied
 from storage.postgres_migrations import POSTGRES_MIGRATIONS
 from storage.sql import (
-    _LEDGER_TABLES,
+    LEDGER_TABLES,
     POSTGRES,
     Op,
     Row,
     TryAgain,
     Tx,
-    _entries,
     check_fence,
+    ledger_entries,
 )
 
 if TYPE_CHECKING:
@@ -344,7 +344,7 @@ class PostgresTx(Tx):
             for (index,) in await self.conn.fetch(
                 "SELECT i.indexrelid::regclass::text FROM pg_index i"
                 " WHERE i.indrelid = ANY($1::text[]::regclass[])",
-                list(_LEDGER_TABLES),
+                list(LEDGER_TABLES),
             ):
                 try:
                     async with self.conn.transaction():
@@ -383,7 +383,7 @@ class PostgresTx(Tx):
     async def post(
         self, plan: Plan, at: float, *, close: str | None = None, open_stake: int | None = None
     ) -> None:
-        entries = _entries(plan)
+        entries = ledger_entries(plan)
         keys = [account for account, _ in entries]
         args: list[Any] = [plan.key, plan.kind, plan.match_id, at, keys, [a for _, a in entries]]
         if close is not None:

@@ -44,9 +44,9 @@ from storage.sql import (
     Row,
     SqlBase,
     Tx,
-    _known_player,
-    _marks,
-    _player_rows,
+    known_player,
+    placeholders,
+    player_rows,
 )
 
 __all__ = [
@@ -150,8 +150,8 @@ async def write_facts(tx: Tx, facts: MatchFacts) -> None:
     if humans:
         for row in await tx.rows(
             "SELECT chat, season, player_id, mu, sigma, matches, wins, updated_at FROM ratings"
-            f" WHERE player_id IN ({_marks(len(humans))}) AND chat IN ({_marks(len(chats))})"
-            f" AND season IN ({_marks(len(seasons))})",
+            f" WHERE player_id IN ({placeholders(len(humans))}) AND chat IN ({placeholders(len(chats))})"
+            f" AND season IN ({placeholders(len(seasons))})",
             *humans,
             *chats,
             *seasons,
@@ -373,7 +373,7 @@ class RatingsAndSeasons(SqlBase):
         """
 
         async def read(tx: Tx) -> Row | None:
-            await _known_player(tx, player_id)
+            await known_player(tx, player_id)
             return await tx.row(
                 "SELECT mu, sigma, matches, wins, updated_at FROM ratings"
                 " WHERE chat = ? AND season = ? AND player_id = ?",
@@ -396,7 +396,7 @@ class RatingsAndSeasons(SqlBase):
             UnknownPlayerError: no such player.
         """
         most = max(limit, 0)
-        rows = await self._query(lambda tx: _player_rows(tx, player_id, _HISTORY, player_id, most))
+        rows = await self._query(lambda tx: player_rows(tx, player_id, _HISTORY, player_id, most))
         return [
             RatingPoint(str(m), float(at), display_rating(mu, sigma), float(mu), float(sigma))
             for m, at, mu, sigma in reversed(rows)
@@ -410,7 +410,7 @@ class RatingsAndSeasons(SqlBase):
         """
 
         async def read(tx: Tx) -> PlayerRecord:
-            await _known_player(tx, player_id)
+            await known_player(tx, player_id)
             rivals = []
             for where in ("o.seat % 2 = m.seat % 2", "o.seat % 2 <> m.seat % 2"):
                 rows = await tx.rows(

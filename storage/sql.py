@@ -63,16 +63,28 @@ from storage.shapes import (
 )
 
 __all__ = [
+    "LEDGER_TABLES",
     "POSTGRES",
+    "SAVE_TABLE",
     "SQLITE",
     "Dialect",
+    "Escrow",
     "Op",
+    "Row",
     "SqlBase",
     "SqliteTx",
     "TryAgain",
     "Tx",
+    "add_totals",
     "check_fence",
     "drive",
+    "find_escrow",
+    "known_player",
+    "ledger_entries",
+    "paid_in",
+    "placeholders",
+    "player_rows",
+    "settle_escrow",
 ]
 
 T = TypeVar("T")
@@ -269,7 +281,7 @@ class SqliteTx(Tx):
                 "INSERT INTO escrow_holders (match_id, player_id, position) VALUES (?, ?, ?)",
                 [(plan.match_id, pid, i) for i, pid in enumerate(plan.statuses)],
             )
-        entries = _entries(plan)
+        entries = ledger_entries(plan)
         tx_id = db.execute(
             "INSERT INTO transactions (key, kind, match_id, created_at) VALUES (?, ?, ?, ?)",
             (plan.key, plan.kind, plan.match_id, at),
@@ -297,7 +309,7 @@ class SqliteTx(Tx):
             )
 
 
-def _entries(plan: Plan) -> list[tuple[str, int]]:
+def ledger_entries(plan: Plan) -> list[tuple[str, int]]:
     """The plan's entries that move money (account key, amount).
 
     Raises:
@@ -342,27 +354,27 @@ async def check_fence(tx: Tx, fence: Fence) -> None:
         raise FencedOut(fence)
 
 
-_SAVE_TABLE: Final = (
+SAVE_TABLE: Final = (
     "INSERT INTO table_snapshots (table_id, snapshot, saved_at) VALUES (?, ?, ?)"
     " ON CONFLICT (table_id) DO UPDATE SET snapshot = excluded.snapshot,"
     " saved_at = excluded.saved_at"
 )
 
 
-async def _known_player(tx: Tx, player_id: int) -> None:
+async def known_player(tx: Tx, player_id: int) -> None:
     """Raise :class:`UnknownPlayerError` unless a player has this id."""
     if await tx.value("SELECT 1 FROM players WHERE id = ?", player_id) is None:
         raise UnknownPlayerError(player_id)
 
 
-async def _player_rows(tx: Tx, player_id: int, sql: str, *args: Any) -> list[Row]:
+async def player_rows(tx: Tx, player_id: int, sql: str, *args: Any) -> list[Row]:
     """The rows of ``sql`` (a query of one player's, e.g. a history), once
-    :func:`_known_player` has found the player."""
-    await _known_player(tx, player_id)
+    :func:`known_player` has found the player."""
+    await known_player(tx, player_id)
     return await tx.rows(sql, *args)
 
 
-def _marks(count: int) -> str:
+def placeholders(count: int) -> str:
     """``count`` parameters, for ``IN (...)``."""
     return ", ".join("?" * count)
 
@@ -371,7 +383,7 @@ Escrow = tuple[int, str, dict[int, str]]
 """(stake, state, holders in seat order: player id -> status) of a match's escrow."""
 
 
-async def _find_escrow(tx: Tx, match_id: str, *, lock: bool = False) -> Escrow | None:
+async def find_escrow(tx: Tx, match_id: str, *, lock: bool = False) -> Escrow | None:
     """The match's escrow, None when it has none; ``lock`` locks its row to the commit
     (step 2 of PostgreSQL's lock order)."""
     rows = await tx.rows(
@@ -386,7 +398,7 @@ async def _find_escrow(tx: Tx, match_id: str, *, lock: bool = False) -> Escrow |
     return int(rows[0][0]), str(rows[0][1]), holders
 
 
-async def _paid(tx: Tx, match_id: str, status: str) -> dict[int, int]:
+async def paid_in(tx: Tx, match_id: str, status: str) -> dict[int, int]:
     """What each holder of ``status`` was paid, in seat order."""
     rows = await tx.rows(
         "SELECT player_id, paid FROM escrow_holders WHERE match_id = ? AND status = ?"
@@ -397,7 +409,7 @@ async def _paid(tx: Tx, match_id: str, status: str) -> dict[int, int]:
     return {int(r[0]): int(r[1]) for r in rows}
 
 
-async def _settle(
+async def settle_escrow(
     tx: Tx, match_id: str, found: Escrow, winners: Sequence[int], now: float
 ) -> tuple[dict[int, int], bool]:
     """Settle the escrow (rules.md, "The house"): (payouts, whether it was written now).
@@ -409,7 +421,7 @@ async def _settle(
     """
     stake, state, holders = found
     if state == "settled":
-        return await _paid(tx, match_id, "paid"), False
+        return await paid_in(tx, match_id, "paid"), False
     if state == "refunded":
         raise MatchClosedError(match_id, state)
     plan = plan_settlement(match_id, stake, holders, winners)
@@ -417,7 +429,7 @@ async def _settle(
     return dict(plan.amounts), True
 
 
-def _add_totals(tx: Tx) -> str:
+def add_totals(tx: Tx) -> str:
     """The clause that adds a row of ``player_chat_totals`` (alias ``t``) to the one it
     meets: counts summed, the later ``last_played`` kept."""
     return (
@@ -432,7 +444,7 @@ def _add_totals(tx: Tx) -> str:
     )
 
 
-_LEDGER_TABLES: Final = ("accounts", "transactions", "entries", "escrows", "escrow_holders")
+LEDGER_TABLES: Final = ("accounts", "transactions", "entries", "escrows", "escrow_holders")
 
 
 class SqlBase:

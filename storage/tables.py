@@ -18,7 +18,7 @@ from storage.shapes import (
     check_now,
 )
 from storage.sql import (
-    _SAVE_TABLE,
+    SAVE_TABLE,
     Row,
     SqlBase,
     TryAgain,
@@ -57,7 +57,7 @@ class TablesClaimsAndNotices(SqlBase):
         """
         check_now(now)
         text = to_json(snapshot)
-        await self._transact(lambda tx: tx.run(_SAVE_TABLE, table_id, text, now), fence)
+        await self._transact(lambda tx: tx.run(SAVE_TABLE, table_id, text, now), fence)
 
     async def load_tables(self) -> list[dict[str, Any]]:
         """Every saved snapshot, oldest saved first, as JSON round-tripped them."""

@@ -39,12 +39,12 @@ from storage.sql import (
     Row,
     SqlBase,
     Tx,
-    _find_escrow,
-    _known_player,
-    _marks,
-    _paid,
-    _player_rows,
-    _settle,
+    find_escrow,
+    known_player,
+    paid_in,
+    placeholders,
+    player_rows,
+    settle_escrow,
 )
 
 __all__ = ["PlayersAndWallets"]
@@ -79,12 +79,12 @@ async def _player_row(tx: Tx, player_id: int, *, lock: bool = False) -> Row:
 
 
 async def _escrow(tx: Tx, match_id: str) -> Escrow:
-    """Like :func:`_find_escrow` (locked).
+    """Like :func:`find_escrow` (locked).
 
     Raises:
         UnknownMatchError: the match has no escrow.
     """
-    found = await _find_escrow(tx, match_id, lock=True)
+    found = await find_escrow(tx, match_id, lock=True)
     if found is None:
         raise UnknownMatchError(match_id)
     return found
@@ -266,7 +266,7 @@ class PlayersAndWallets(SqlBase):
         check_platform_ids(platform, platform_user_id)
 
         async def write(tx: Tx) -> None:
-            await _known_player(tx, player_id)
+            await known_player(tx, player_id)
             linked = await tx.value(
                 "SELECT player_id FROM player_links WHERE platform = ? AND platform_user_id = ?",
                 platform,
@@ -348,7 +348,7 @@ class PlayersAndWallets(SqlBase):
         """
 
         async def write(tx: Tx) -> None:
-            await _known_player(tx, player_id)
+            await known_player(tx, player_id)
             if language not in LANGUAGES:
                 raise ValueError(
                     f"language must be one of {', '.join(LANGUAGES)} (got {language!r})"
@@ -366,7 +366,7 @@ class PlayersAndWallets(SqlBase):
         """
 
         async def read(tx: Tx) -> str:
-            await _known_player(tx, player_id)
+            await known_player(tx, player_id)
             return str(await tx.value("SELECT notifications FROM players WHERE id = ?", player_id))
 
         return await self._query(read)
@@ -380,7 +380,7 @@ class PlayersAndWallets(SqlBase):
         """
 
         async def write(tx: Tx) -> None:
-            await _known_player(tx, player_id)
+            await known_player(tx, player_id)
             check_notifications(notifications)
             await tx.run(
                 "UPDATE players SET notifications = ? WHERE id = ?", notifications, player_id
@@ -412,7 +412,7 @@ class PlayersAndWallets(SqlBase):
             UnknownPlayerError: no such player.
         """
         key, most = player_account(player_id), max(limit, 0)
-        rows = await self._query(lambda tx: _player_rows(tx, player_id, _HISTORY, key, most))
+        rows = await self._query(lambda tx: player_rows(tx, player_id, _HISTORY, key, most))
         return [LedgerEntry(str(k), int(a), m, float(t)) for k, a, m, t in rows]
 
     async def stake(
@@ -452,7 +452,7 @@ class PlayersAndWallets(SqlBase):
                 for pid, last, balance, exists in await tx.rows(
                     "SELECT p.id, p.last_top_up, a.balance,"
                     " EXISTS (SELECT 1 FROM escrows WHERE match_id = ?) FROM players p"
-                    f" JOIN accounts a ON a.key = 'player:' || p.id WHERE p.id IN ({_marks(len(ids))})"
+                    f" JOIN accounts a ON a.key = 'player:' || p.id WHERE p.id IN ({placeholders(len(ids))})"
                     " ORDER BY a.id" + tx.dialect.lock_of("a"),
                     match_id,
                     *ids,
@@ -460,7 +460,7 @@ class PlayersAndWallets(SqlBase):
                     found[int(pid)] = (int(balance), last)
                     staked = staked or bool(exists)
             if not found:
-                staked = await _find_escrow(tx, match_id) is not None
+                staked = await find_escrow(tx, match_id) is not None
             if staked:
                 return
             top_ups: dict[int, int] = {}
@@ -478,7 +478,7 @@ class PlayersAndWallets(SqlBase):
                 # on PostgreSQL the check above ran on the snapshot taken before the
                 # players' locks were granted: a stake of this match that committed
                 # meanwhile shows now
-                if await _find_escrow(tx, match_id) is not None:
+                if await find_escrow(tx, match_id) is not None:
                     return
                 for pid in ids:
                     if pid not in found:
@@ -521,7 +521,7 @@ class PlayersAndWallets(SqlBase):
         async def write(tx: Tx) -> dict[int, int]:
             found = await _escrow(tx, match_id)
             await tx.lock_players(list(found[2]))
-            return (await _settle(tx, match_id, found, winners, now))[0]
+            return (await settle_escrow(tx, match_id, found, winners, now))[0]
 
         return await self._transact(write, fence)
 
@@ -545,7 +545,7 @@ class PlayersAndWallets(SqlBase):
         async def write(tx: Tx) -> dict[int, int]:
             stake, state, holders = await _escrow(tx, match_id)
             if state == "refunded":
-                return await _paid(tx, match_id, "refunded")
+                return await paid_in(tx, match_id, "refunded")
             if state == "settled":
                 raise MatchClosedError(match_id, state)
             await tx.lock_players(list(holders))
