@@ -323,8 +323,9 @@ class _Variant:
     Attributes:
         name: as printed.
         robot: the level of every robot seat, or None for rated levels at random.
-        without: a function of ``storage.sql`` replaced by a no-op during this
-            variant's ``finish_match`` calls (None: the code as it is).
+        without: a function replaced by a no-op, in the storage module that calls it
+            (``callers`` in :func:`_time_finishes`), during this variant's ``finish_match`` calls (None: the code
+            as it is).
     """
 
     name: str
@@ -361,7 +362,10 @@ async def _time_finishes(
     """Finish the same ``matches`` (humans: a choice of ``sizes``) one at a time on one
     fresh database per variant, the variants of a match back to back in rotating order;
     returns each variant's ``finish_match`` times."""
-    import storage.sql
+    import storage.matches
+    import storage.seasons
+
+    callers = {"rating_changes": storage.seasons, "write_facts": storage.matches}
 
     folder = Path(tempfile.mkdtemp(dir=folder))  # fresh databases for every call
     stores = [await SqliteStorage.open(folder / f"cost{k}.db") for k in range(len(variants))]
@@ -394,10 +398,11 @@ async def _time_finishes(
                 robots = levels if variant.robot is None else [variant.robot] * 4
                 record = _record(match_id, seats, robots, winning_team, random.Random(n))
                 await store.stake(match_id, humans, 0, now=now)
-                kept = getattr(storage.sql, variant.without) if variant.without else None
+                caller = callers[variant.without] if variant.without else None
+                kept = getattr(caller, variant.without) if variant.without else None
                 if variant.without:
                     nothing = _nothing_async if inspect.iscoroutinefunction(kept) else _nothing
-                    setattr(storage.sql, variant.without, nothing)
+                    setattr(caller, variant.without, nothing)
                 try:
                     t0, c0 = time.perf_counter(), time.process_time()
                     await store.finish_match(
@@ -412,7 +417,7 @@ async def _time_finishes(
                     wall[k].append((time.perf_counter() - t0) * 1000)
                 finally:
                     if variant.without:
-                        setattr(storage.sql, variant.without, kept)
+                        setattr(caller, variant.without, kept)
         return [_Times(sorted(w), sorted(c)) for w, c in zip(wall, cpu, strict=True)]
     finally:
         for store in stores:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.rules import PRESET_NAMES, PRESETS, Rules, find_preset
-from storage.base import LANGUAGES, NOTIFICATIONS, OPENING_BALANCE, PlayerResult
+from storage.shapes import LANGUAGES, NOTIFICATIONS, OPENING_BALANCE, PlayerResult
 
 __all__ = [
     "HOUSE",

@@ -44,27 +44,35 @@ idempotency keys make the caller's retry safe.
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
+import re
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar, cast
 
 import asyncpg
 
 from storage import redact_dsn
 from storage.base import (
     Fence,
+    Storage,
     StorageError,
     check_notice,
 )
+from storage.common import Plan, escrow_account
 from storage.migrations import Migration, not_applied
 from storage.postgres_migrations import POSTGRES_MIGRATIONS
 from storage.sql import (
+    LEDGER_TABLES,
+    POSTGRES,
     Op,
-    PostgresTx,
-    SqlStorage,
+    Row,
     TryAgain,
+    Tx,
     check_fence,
+    ledger_entries,
 )
 
 if TYPE_CHECKING:
@@ -106,6 +114,314 @@ _RETRY: Final = (
 
 
 # ------------------------------------------------------------------ migrations
+
+
+_INSERT = re.compile(r"INSERT INTO (\w+)( AS \w+)? \(([^)]*)\) VALUES \(([^)]*)\)(.*)", re.DOTALL)
+_CONFLICT = re.compile(r"ON CONFLICT \(([^)]*)\) DO UPDATE")
+
+_COLUMN_TYPES: dict[str, dict[str, str]] = {}
+"""table -> column -> its PostgreSQL type (``PostgresTx.many``; read once per process)."""
+
+
+@dataclass(frozen=True)
+class _InsertShape:
+    """An ``INSERT ... VALUES (...)`` statement of ``Tx.many``, taken apart.
+
+    Attributes:
+        table, alias: the target (``alias`` with its leading `` AS``, or empty).
+        columns: the target columns, in order.
+        values: each column's value: ``?`` (the row's next parameter) or a constant.
+        rest: what follows the values (``ON CONFLICT ...``).
+        conflict: the columns of ``ON CONFLICT (...) DO UPDATE``, empty without one.
+    """
+
+    table: str
+    alias: str
+    columns: tuple[str, ...]
+    values: tuple[str, ...]
+    rest: str
+    conflict: tuple[str, ...]
+
+    def unnest(self, types: Mapping[str, str]) -> str:
+        """The statement inserting every row at once: one array parameter per ``?``
+        column (``unnest``, in the rows' order)."""
+        arrays: list[str] = []
+        select: list[str] = []
+        for column, value in zip(self.columns, self.values, strict=True):
+            if value == "?":
+                arrays.append(f"${len(arrays) + 1}::{types[column]}[]")
+                select.append(f"u.c{len(arrays)}")
+            else:
+                select.append(value)
+        names = ", ".join(f"c{n}" for n in range(1, len(arrays) + 1))
+        return (
+            f"INSERT INTO {self.table}{self.alias} ({', '.join(self.columns)})"
+            f" SELECT {', '.join(select)} FROM unnest({', '.join(arrays)})"
+            f" WITH ORDINALITY AS u ({names}, n) ORDER BY u.n{self.rest}"
+        )
+
+
+_SHAPES: dict[str, _InsertShape | None] = {}
+
+
+def _insert_shape(sql: str) -> _InsertShape | None:
+    """``sql`` taken apart when it is a one-row ``INSERT ... VALUES`` of plain ``?``
+    parameters and constants (None otherwise: run row by row); cached."""
+    if sql in _SHAPES:
+        return _SHAPES[sql]
+    shape = None
+    m = _INSERT.fullmatch(sql)
+    if m is not None:
+        columns = tuple(c.strip() for c in m.group(3).split(","))
+        values = tuple(v.strip() for v in m.group(4).split(","))
+        conflict = _CONFLICT.search(m.group(5))
+        if len(columns) == len(values) and all(
+            v == "?" or re.fullmatch(r"-?\d+|'[^']*'", v) for v in values
+        ):
+            shape = _InsertShape(
+                m.group(1),
+                m.group(2) or "",
+                columns,
+                values,
+                m.group(5),
+                tuple(c.strip() for c in conflict.group(1).split(",")) if conflict else (),
+            )
+    _SHAPES[sql] = shape
+    return shape
+
+
+def _repeats_a_conflict(shape: _InsertShape, rows: Sequence[Sequence[Any]]) -> bool:
+    """Whether two rows meet the same ``ON CONFLICT ... DO UPDATE`` key: one statement
+    may not update a row twice, so such rows go one by one (the later one wins, as in
+    SQLite)."""
+    if not shape.conflict:
+        return False
+    marks = [c for c, v in zip(shape.columns, shape.values, strict=True) if v == "?"]
+    at = [marks.index(c) for c in shape.conflict if c in marks]
+    keys = {tuple(row[i] for i in at) for row in rows}
+    return len(keys) < len(rows)
+
+
+_DOLLAR = re.compile(r"\$(\d+)")
+
+
+@functools.lru_cache(maxsize=256)
+def _shift_parameters(sql: str, by: int) -> str:
+    """``sql`` (PostgreSQL's ``$N`` parameters) with every ``$N`` made ``$(N + by)``."""
+    return _DOLLAR.sub(lambda m: f"${int(m.group(1)) + by}", sql) if by else sql
+
+
+def _with_parts(held: Sequence[tuple[str, Sequence[Any]]]) -> tuple[str, list[Any]]:
+    """Held writes as the parts of one ``WITH`` (``w1 AS (...), w2 AS (...)``) and
+    their parameters, numbered one after another."""
+    parts: list[str] = []
+    args: list[Any] = []
+    for n, (sql, values) in enumerate(held, start=1):
+        parts.append(f"w{n} AS ({_shift_parameters(sql, len(args))})")
+        args.extend(values)
+    return ", ".join(parts), args
+
+
+# PostgreSQL's ledger write, one statement (PostgresTx.post)
+_PG_POST: Final = (
+    " t AS (INSERT INTO transactions (key, kind, match_id, created_at)"
+    " VALUES ($1, $2, $3, $4) RETURNING id)"
+    " INSERT INTO entries (transaction_id, account_id, amount)"
+    " SELECT t.id, a.id, x.amount FROM t"
+    " CROSS JOIN unnest($5::text[], $6::bigint[]) WITH ORDINALITY AS x (key, amount, n)"
+)
+_PG_POST_ACCOUNTS: Final = " JOIN accounts a ON a.key = x.key ORDER BY x.n"
+_PG_CLOSE_ESCROW: Final = (
+    "WITH closed_holders AS (UPDATE escrow_holders h SET status = c.status, paid = c.paid"
+    " FROM unnest($7::bigint[], $8::text[], $9::bigint[]) AS c (pid, status, paid)"
+    " WHERE h.match_id = $3 AND h.player_id = c.pid),"
+    " closed_escrow AS (UPDATE escrows SET state = $10, closed_at = $4 WHERE match_id = $3),"
+)
+_PG_OPEN_ESCROW: Final = (
+    "WITH new_account AS (INSERT INTO accounts (key, kind, match_id)"
+    " VALUES ($9, 'escrow', $3) RETURNING id, key),"
+    " new_escrow AS (INSERT INTO escrows (match_id, account_id, stake, created_at)"
+    " SELECT $3, id, $7, $4 FROM new_account RETURNING match_id),"
+    " new_holders AS (INSERT INTO escrow_holders (match_id, player_id, position)"
+    " SELECT m.match_id, h.pid, h.n - 1 FROM new_escrow m"
+    " CROSS JOIN unnest($8::bigint[]) WITH ORDINALITY AS h (pid, n)),"
+)
+_PG_OPEN_ACCOUNTS: Final = (
+    " JOIN (SELECT id, key FROM accounts WHERE key = ANY($5::text[])"
+    " UNION ALL SELECT id, key FROM new_account) a ON a.key = x.key ORDER BY x.n"
+)
+
+
+class PostgresTx(Tx):
+    """An asyncpg connection inside a transaction.
+
+    Writes whose outcome the operation does not read (:meth:`many`, :meth:`write`) are
+    held and sent together, as the data-modifying ``WITH`` parts of one statement, just
+    before the next statement that reads (or with the ledger write, :meth:`post`, or by
+    :meth:`flush` before the commit): one round trip for what was several. They all see
+    the transaction as it was before that statement, so only writes that do not read
+    each other's rows are held (inserts of a match's record, results, statistics, seats,
+    ratings; an update of a player's row)."""
+
+    dialect = POSTGRES
+
+    def __init__(self, conn: asyncpg.Connection[asyncpg.Record]) -> None:
+        self.conn = conn
+        self._held: list[tuple[str, Sequence[Any]]] = []
+
+    async def flush(self) -> None:
+        if not self._held:
+            return
+        held, self._held = self._held, []
+        if len(held) == 1:
+            await self.conn.execute(held[0][0], *held[0][1])
+            return
+        parts, args = _with_parts(held)
+        await self.conn.execute(f"WITH {parts} SELECT 1", *args)
+
+    async def rows(self, sql: str, *args: Any) -> list[Row]:
+        await self.flush()
+        return cast(list[Row], await self.conn.fetch(POSTGRES.sql(sql), *args))
+
+    async def row(self, sql: str, *args: Any) -> Row | None:
+        await self.flush()
+        return cast(Row | None, await self.conn.fetchrow(POSTGRES.sql(sql), *args))
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        await self.flush()
+        return await self.conn.fetchval(POSTGRES.sql(sql), *args)
+
+    async def run(self, sql: str, *args: Any) -> int:
+        await self.flush()
+        status = await self.conn.execute(POSTGRES.sql(sql), *args)
+        last = status.rsplit(" ", 1)[-1]
+        return int(last) if last.isdigit() else 0
+
+    async def write(self, sql: str, *args: Any) -> None:
+        self._held.append((POSTGRES.sql(sql), args))
+
+    async def many(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
+        rows = list(args)
+        if not rows:
+            return
+        shape = _insert_shape(sql)
+        if shape is None or _repeats_a_conflict(shape, rows):
+            await self.flush()
+            await self.conn.executemany(POSTGRES.sql(sql), rows)
+            return
+        types = _COLUMN_TYPES.get(shape.table)
+        if types is None:
+            types = _COLUMN_TYPES[shape.table] = {
+                str(name): str(kind)
+                for name, kind in await self.conn.fetch(
+                    "SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute"
+                    " WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped",
+                    shape.table,
+                )
+            }
+        self._held.append((shape.unnest(types), list(zip(*rows, strict=True))))
+
+    async def integrity(self) -> list[str]:
+        import asyncpg
+
+        await self.flush()
+        problems: list[str] = []
+        # PostgreSQL's own guards, in place of SQLite's quick_check and foreign_key_check:
+        # every constraint validated, every ledger trigger enabled, the ledger's indexes
+        # sound (amcheck, when an administrator installed it).
+        for (name,) in await self.conn.fetch(
+            "SELECT conrelid::regclass::text || '.' || conname FROM pg_constraint"
+            " WHERE NOT convalidated AND connamespace = current_schema()::regnamespace"
+        ):
+            problems.append(f"constraint not validated: {name}")
+        for (name,) in await self.conn.fetch(
+            "SELECT tgrelid::regclass::text || '.' || tgname FROM pg_trigger"
+            " WHERE NOT tgisinternal AND tgenabled = 'D'"
+            " AND tgrelid = ANY(ARRAY['accounts', 'entries', 'transactions']::regclass[])"
+        ):
+            problems.append(f"ledger trigger disabled: {name}")
+        if await self.conn.fetchval("SELECT 1 FROM pg_extension WHERE extname = 'amcheck'"):
+            for (index,) in await self.conn.fetch(
+                "SELECT i.indexrelid::regclass::text FROM pg_index i"
+                " WHERE i.indrelid = ANY($1::text[]::regclass[])",
+                list(LEDGER_TABLES),
+            ):
+                try:
+                    async with self.conn.transaction():
+                        await self.conn.execute("SELECT bt_index_check($1::regclass)", index)
+                except asyncpg.PostgresError as exc:
+                    problems.append(f"index {index}: {exc}")
+        return problems
+
+    async def lock_ratings(self) -> None:
+
+        await self.flush()
+
+        await self.conn.execute("SELECT pg_advisory_xact_lock($1, $2)", LOCK_SPACE, RATINGS_LOCK)
+
+    async def lock_chat(self, chat: str) -> None:
+
+        await self.flush()
+
+        await self.conn.execute(
+            "SELECT pg_advisory_xact_lock_shared($1, $2),"
+            " pg_advisory_xact_lock_shared($3, hashtext($4))",
+            LOCK_SPACE,
+            RATINGS_LOCK,
+            CHAT_LOCK_SPACE,
+            chat,
+        )
+
+    async def lock_players(self, player_ids: Sequence[int]) -> None:
+        if player_ids:
+            await self.flush()
+            await self.conn.execute(
+                "SELECT 1 FROM accounts WHERE player_id = ANY($1::bigint[]) ORDER BY id FOR UPDATE",
+                list(player_ids),
+            )
+
+    async def post(
+        self, plan: Plan, at: float, *, close: str | None = None, open_stake: int | None = None
+    ) -> None:
+        entries = ledger_entries(plan)
+        keys = [account for account, _ in entries]
+        args: list[Any] = [plan.key, plan.kind, plan.match_id, at, keys, [a for _, a in entries]]
+        if close is not None:
+            sql = _PG_CLOSE_ESCROW + _PG_POST + _PG_POST_ACCOUNTS
+            args += [
+                list(plan.statuses),
+                list(plan.statuses.values()),
+                [plan.amounts.get(pid, 0) for pid in plan.statuses],
+                close,
+            ]
+        elif open_stake is not None:
+            assert plan.match_id is not None
+            sql = _PG_OPEN_ESCROW + _PG_POST + _PG_OPEN_ACCOUNTS
+            args += [open_stake, list(plan.statuses), escrow_account(plan.match_id)]
+        else:
+            sql = "WITH" + _PG_POST + _PG_POST_ACCOUNTS
+        if self._held:  # the held writes go as the first parts of its WITH
+            parts, held_args = _with_parts(self._held)
+            self._held = []
+            sql = f"WITH {parts}," + _shift_parameters(sql.removeprefix("WITH"), len(held_args))
+            args = held_args + args
+        status = await self.conn.execute(sql, *args)
+        if int(status.rsplit(" ", 1)[-1]) != len(entries):
+            raise AssertionError(f"transaction {plan.key} names a missing account")
+
+    async def lock_chats(self, chats: Sequence[str]) -> None:
+
+        await self.flush()
+
+        await self.conn.execute(
+            "SELECT pg_advisory_xact_lock_shared($1, $2)", LOCK_SPACE, RATINGS_LOCK
+        )
+        await self.conn.execute(
+            "SELECT pg_advisory_xact_lock($1, h) FROM"
+            " (SELECT DISTINCT hashtext(c) AS h FROM unnest($2::text[]) AS c) x ORDER BY h",
+            CHAT_LOCK_SPACE,
+            list(chats),
+        )
 
 
 async def apply_migrations(
@@ -197,7 +513,7 @@ async def _whole(op: Op[T], conn: Conn) -> T:
 # -------------------------------------------------------------------- storage
 
 
-class PostgresStorage(SqlStorage):
+class PostgresStorage(Storage):
     """The storage port on a PostgreSQL database (asyncpg).
 
     Open it with ``await PostgresStorage.open(dsn)``; close it with ``await close()``.

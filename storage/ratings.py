@@ -30,7 +30,7 @@ from openskill.models import PlackettLuce
 
 from engine.errors import DominoError
 from engine.records import replay
-from storage.base import PairRow, PlayerResult, Rating, RebuildReport, bayesian_rating
+from storage.shapes import PairRow, PlayerResult, Rating, RebuildReport, bayesian_rating
 
 __all__ = [
     "ALL_CHATS",

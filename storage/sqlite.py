@@ -39,11 +39,12 @@ import aiosqlite
 
 from storage.base import (
     Fence,
+    Storage,
     StorageError,
     UnknownMatchError,
 )
 from storage.migrations import MIGRATIONS, Migration, not_applied
-from storage.sql import Op, SqliteTx, SqlStorage, check_fence, drive
+from storage.sql import Op, SqliteTx, check_fence, drive
 
 __all__ = ["SqliteStorage", "apply_migrations", "pending_migrations"]
 
@@ -248,7 +249,7 @@ def _run_batch(db: Db, batch: Sequence[_Call[Any]]) -> list[tuple[bool, Any]]:
     return out
 
 
-class SqliteStorage(SqlStorage):
+class SqliteStorage(Storage):
     """The storage port on one SQLite database file (WAL mode, one writer connection).
 
     Open it with ``await SqliteStorage.open(path)``; close it with ``await close()``.

@@ -25,7 +25,8 @@ from storage.base import OPENING_BALANCE, PlayerResult, SchemaError
 from storage.migrations import Migration
 from storage.postgres import PostgresStorage, pending_migrations, redact_dsn
 from storage.postgres_migrations import POSTGRES_MIGRATIONS
-from storage.sql import UPSERT_RATING, Tx
+from storage.seasons import UPSERT_RATING
+from storage.sql import Tx
 from tests import postgres_server as helper
 from tests.postgres_server import PostgresServer
 from tests.postgres_worker import PLAYERS, STAKE, shared_match

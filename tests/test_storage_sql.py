@@ -12,7 +12,8 @@ import pytest
 
 from storage.base import Fence, FencedOut
 from storage.common import plan_opening
-from storage.sql import POSTGRES, SQLITE, SqliteTx, Tx, _insert_shape, check_fence, drive
+from storage.postgres import _insert_shape
+from storage.sql import POSTGRES, SQLITE, SqliteTx, Tx, check_fence, drive
 from storage.sqlite import SqliteStorage
 
 
