@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import IllegalMoveError, InvalidMoveError, RecordError, RulesError
-from engine.hand import SIX_SIX, HandOutcome, deal_problem, redeal_seat
+from engine.hand import HandOutcome, HandState, deal_problem, opening_of, redeal_seat
 from engine.match import Match
-from engine.moves import PASS, Move, Side
-from engine.rules import Rules
-from engine.tiles import Tile
+from engine.moves import DRAW, PASS, Move, Side
+from engine.rules import Boneyard, Rules
+from engine.tiles import Tile, TileSet
 
 __all__ = [
     "HandRecord",
@@ -31,17 +31,19 @@ __all__ = [
     "replay_summary",
 ]
 
-_HAND_KEYS = frozenset({"deal", "starter", "moves"})
+_HAND_KEYS = frozenset({"deal", "boneyard", "starter", "moves"})
 
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """One hand of a record: the deal by seat, the opener (None: the rules decide) and
-    the moves as written."""
+    """One hand of a record: the deal by seat, the opener (None: the rules decide), the
+    moves as written, and the boneyard in draw order (None: not written, the undealt
+    tiles in ascending order; records.md, "Formats and hidden information")."""
 
     deal: tuple[tuple[Tile, ...], ...]
     starter: int | None
     moves: tuple[str, ...]
+    boneyard: tuple[Tile, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,56 +77,66 @@ def read_record(source: str | bytes | Mapping[str, Any]) -> MatchRecord:
         rules = Rules.from_spec(data["rules"])
     except RulesError as exc:
         raise RecordError(f"rules: {exc}") from None
-    if not rules.is_classic:
-        # Draws carry hidden information; records of the other formats are not
-        # written yet (rules.md, "Formats").
-        raise RecordError(
-            f"rules: records of {rules.format_name} are not supported yet"
-            " (only partnership double-six)"
-        )
     hands_data = data.get("hands")
     if not isinstance(hands_data, list) or not hands_data:
         raise RecordError("'hands' must be a non-empty list")
-    hands = tuple(_read_hand(h, n) for n, h in enumerate(hands_data, 1))
+    hands = tuple(_read_hand(h, n, rules) for n, h in enumerate(hands_data, 1))
     extra = {k: v for k, v in data.items() if k not in ("rules", "hands")}
     return MatchRecord(rules, data["rules"], hands, extra)
 
 
-def _read_hand(data: object, number: int) -> HandRecord:
+def _tiles(data: object, what: str, number: int, tile_set: TileSet) -> tuple[Tile, ...]:
+    if not isinstance(data, list):
+        raise RecordError(f"{what} is not a list of tiles", hand=number)
+    tiles = []
+    for text in data:
+        try:
+            tiles.append(Tile.parse(text, tile_set))
+        except InvalidMoveError:
+            where = "the deal" if what.startswith("the deal") else "the boneyard"
+            raise RecordError(f"unknown tile {text!r} in {where}", hand=number) from None
+    return tuple(tiles)
+
+
+def _read_hand(data: object, number: int, rules: Rules) -> HandRecord:
     if not isinstance(data, Mapping):
         raise RecordError("a hand is an object with 'deal' and 'moves'", hand=number)
     unknown = sorted(set(data) - _HAND_KEYS)
     if unknown:
         raise RecordError(f"unknown field '{unknown[0]}'", hand=number)
+    classic = rules.is_classic
+    players = rules.players
     deal_data = data.get("deal")
-    if not isinstance(deal_data, list) or len(deal_data) != 4:
-        raise RecordError("'deal' must be four lists of seven tiles", hand=number)
-    deal: list[tuple[Tile, ...]] = []
-    for seat, hand in enumerate(deal_data):
-        if not isinstance(hand, list):
-            raise RecordError(f"the deal of seat {seat} is not a list of tiles", hand=number)
-        tiles = []
-        for text in hand:
-            try:
-                tiles.append(Tile.parse(text))
-            except InvalidMoveError:
-                raise RecordError(f"unknown tile {text!r} in the deal", hand=number) from None
-        deal.append(tuple(tiles))
-    problem = deal_problem(deal)
+    if not isinstance(deal_data, list) or len(deal_data) != players:
+        if classic:
+            raise RecordError("'deal' must be four lists of seven tiles", hand=number)
+        raise RecordError(
+            f"'deal' must be {players} lists of {rules.hand_tiles} tiles", hand=number
+        )
+    deal = [
+        _tiles(hand, f"the deal of seat {seat}", number, rules.tile_set)
+        for seat, hand in enumerate(deal_data)
+    ]
+    boneyard = None
+    if "boneyard" in data:
+        boneyard = _tiles(data["boneyard"], "'boneyard'", number, rules.tile_set)
+    problem = deal_problem(deal) if classic else deal_problem(deal, rules, boneyard)
+    if classic and not problem and boneyard:
+        problem = "the boneyard is not the 0 tiles left undealt"
     if problem:
         raise RecordError(problem, hand=number)
     starter = data.get("starter")
     if starter is not None and (
-        isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter <= 3
+        isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter < players
     ):
-        raise RecordError(f"starter must be a seat 0..3, not {starter!r}", hand=number)
+        raise RecordError(f"starter must be a seat 0..{players - 1}, not {starter!r}", hand=number)
     moves = data.get("moves", [])
     if not isinstance(moves, list):
         raise RecordError("'moves' must be a list", hand=number)
     for index, move in enumerate(moves, 1):
         if not isinstance(move, str):
             raise RecordError(f"a move is text, not {move!r}", hand=number, move=index)
-    return HandRecord(tuple(deal), starter, tuple(moves))
+    return HandRecord(tuple(deal), starter, tuple(moves), boneyard)
 
 
 def replay(record: MatchRecord | str | bytes | Mapping[str, Any]) -> Match:
@@ -159,19 +171,19 @@ def replay(record: MatchRecord | str | bytes | Mapping[str, Any]) -> Match:
 def _start_hand(rules: Rules, match: Match | None, hand: HandRecord, number: int) -> Match:
     if match is None:
         if rules.first_starter == "double_six":
-            holder = next(s for s in range(4) if SIX_SIX in hand.deal[s])
+            holder, tile = opening_of(rules, hand.deal)
             if hand.starter is not None and hand.starter != holder:
                 raise RecordError(
-                    f"starter {hand.starter} contradicts double_six (seat {holder} holds 6-6)",
+                    f"starter {hand.starter} contradicts double_six (seat {holder} holds {tile})",
                     hand=number,
                 )
-            return Match.start(rules, hand.deal, holder)
+            return Match.start(rules, hand.deal, holder, boneyard=hand.boneyard)
         if hand.starter is None:
             raise RecordError(
                 f"'starter' is required when first_starter is {rules.first_starter}",
                 hand=number,
             )
-        return Match.start(rules, hand.deal, hand.starter)
+        return Match.start(rules, hand.deal, hand.starter, boneyard=hand.boneyard)
     expected = match.next_starter()
     if hand.starter is not None and hand.starter != expected:
         why = (
@@ -184,24 +196,32 @@ def _start_hand(rules: Rules, match: Match | None, hand: HandRecord, number: int
         raise RecordError(
             f"starter {hand.starter} contradicts {why} (seat {expected} opens)", hand=number
         )
-    return match.next_hand_with(hand.deal, expected)
+    return match.next_hand_with(hand.deal, expected, boneyard=hand.boneyard)
 
 
 def _play_moves(match: Match, moves: Sequence[str], number: int) -> Match:
     mirror = False
+    tile_set = match.rules.tile_set
     for index, text in enumerate(moves, 1):
         state = match.hand
         if state.is_over:
             raise RecordError(
                 f"a move after the hand ended ({_ended(state.outcome)})", hand=number, move=index
             )
+        drawn: Tile | None = None
         try:
-            move = Move.parse(text)
+            if text.startswith("draw "):
+                # A private record may name the drawn tile (records.md): it is checked.
+                drawn = Tile.parse(text[5:], tile_set)
+                move = DRAW
+            else:
+                move = Move.parse(text, tile_set)
         except InvalidMoveError as exc:
             raise RecordError(str(exc), hand=number, move=index) from None
         if move.tile is not None:
-            # A player with no legal move passes automatically (records.md).
-            while not state.can_play(state.turn):
+            # A player with no legal move passes automatically (records.md); a player
+            # who must draw does not: a draw is always written.
+            while state.legal_moves() == [PASS]:
                 match = match.apply(PASS)
                 state = match.hand
             if state.ends is None:
@@ -210,10 +230,26 @@ def _play_moves(match: Match, moves: Sequence[str], number: int) -> Match:
             else:
                 move = _engine_move(move, state.ends, mirror)
         try:
+            if move.draw:
+                _check_draw(state, drawn, number, index)
             match = match.apply(move)
         except IllegalMoveError as exc:
-            raise RecordError(_phrase(exc, mirror, text), hand=number, move=index) from None
+            raise RecordError(_phrase(exc, mirror, text, state), hand=number, move=index) from None
     return match
+
+
+def _check_draw(state: HandState, drawn: Tile | None, number: int, index: int) -> None:
+    """A draw that names its tile must name the boneyard's next one (checked after the
+    draw itself is found legal: :meth:`HandState.resolve` raises first)."""
+    state.resolve(DRAW)
+    if drawn is not None:
+        actual = state.boneyard[state.drawn]
+        if actual != drawn:
+            raise RecordError(
+                f"seat {state.turn} draws {actual} from the boneyard, not {drawn}",
+                hand=number,
+                move=index,
+            )
 
 
 # -- orientation -------------------------------------------------------------------
@@ -255,7 +291,7 @@ def _ended(outcome: HandOutcome | None) -> str:
     return "blocked"
 
 
-def _phrase(exc: IllegalMoveError, mirror: bool, text: str) -> str:
+def _phrase(exc: IllegalMoveError, mirror: bool, text: str, state: HandState) -> str:
     detail = exc.detail
     ends = detail.get("ends")
     if isinstance(ends, tuple):
@@ -263,7 +299,7 @@ def _phrase(exc: IllegalMoveError, mirror: bool, text: str) -> str:
     reason = exc.reason
     tile = detail.get("tile")
     if reason == "not_held":
-        return f"seat {exc.seat} does not hold {Move.parse(text).tile}"
+        return f"seat {exc.seat} does not hold {Move.parse(text, state.rules.tile_set).tile}"
     if reason == "does_not_fit":
         return f"{tile} fits neither end (ends {left} and {right})"
     if reason == "side_missing":
@@ -273,13 +309,29 @@ def _phrase(exc: IllegalMoveError, mirror: bool, text: str) -> str:
         return f"{tile} does not fit the {side} end (ends {left} and {right})"
     if reason == "must_open_with":
         return f"seat {exc.seat} must open with {tile} (double_six)"
+    if reason == "cannot_draw":
+        return _cannot_draw(exc, mirror, state)
     return str(exc)
+
+
+def _cannot_draw(exc: IllegalMoveError, mirror: bool, state: HandState) -> str:
+    seat = exc.seat
+    if state.rules.boneyard is not Boneyard.DRAW:
+        return f"seat {seat} cannot draw: the boneyard rule is pass (nobody draws)"
+    if state.ends is None:
+        return f"seat {seat} cannot draw: it opens the hand with a tile"
+    if state.can_play(state.turn):
+        first = next(m.tile for m in state.legal_moves() if m.tile is not None)
+        left, right = (state.ends[1], state.ends[0]) if mirror else state.ends
+        number = left if first.has(left) else right
+        return f"seat {seat} cannot draw: it holds {first} for the {number} end"
+    return f"seat {seat} cannot draw: the boneyard is empty"
 
 
 def replay_summary(match: Match) -> dict[str, Any]:
     """The ``domino replay`` output for a replayed match (records.md)."""
     hands = []
-    score = [0, 0]
+    score = [0] * match.rules.sides
     for state in match.hands:
         outcome = state.outcome
         if outcome is None:
@@ -290,7 +342,7 @@ def replay_summary(match: Match) -> dict[str, Any]:
                     "winner_seat": None,
                     "points": 0,
                     "capicua": False,
-                    "pips_left": [state.pips(s) for s in range(4)],
+                    "pips_left": [state.pips(s) for s in range(state.players)],
                     "score": list(score),
                 }
             )
@@ -317,49 +369,60 @@ def replay_summary(match: Match) -> dict[str, Any]:
 
 
 def record_of(match: Match, **extra: Any) -> dict[str, Any]:
-    """Write ``match`` (finished or not) as a records.md record.
+    """Write ``match`` (finished or not) as a records.md record: the private record,
+    which holds every hidden fact (each deal, the boneyard in draw order, each drawn
+    tile as ``"draw 3-5"``; records.md, "Formats and hidden information").
 
     Passes are written explicitly; a side is written only where it is needed to
     reproduce the placement. ``extra`` top-level fields (e.g. ``table``) are kept.
-
-    Raises:
-        RecordError: the match is not partnership double-six (records of the other
-            formats, with their hidden draws, are not written yet).
+    Today's format writes exactly the records it always wrote.
     """
-    if not match.rules.is_classic:
-        raise RecordError(
-            f"records of {match.rules.format_name} are not supported yet"
-            " (only partnership double-six)"
-        )
     hands = []
     for state in match.hands:
-        moves = []
-        ends: tuple[int, int] | None = None
-        for _seat, move in state.history:
-            tile = move.tile
-            if tile is None:
-                moves.append("pass")
-                continue
-            if ends is None:
-                moves.append(str(tile))
-                ends = (tile.high, tile.low)
-                continue
-            left, right = ends
-            both = tile.has(left) and tile.has(right)
-            needs_side = (both and left != right) or (left == right and move.side is Side.LEFT)
-            moves.append(move.text(with_side=needs_side))
-            if move.side is Side.LEFT:
-                ends = (tile.other(left), right)
-            else:
-                ends = (left, tile.other(right))
-        hands.append(
-            {
-                "deal": [[str(t) for t in hand] for hand in state.deal],
+        hand: dict[str, Any] = {
+            "deal": [[str(t) for t in tiles] for tiles in state.deal],
+            "starter": state.starter,
+            "moves": _moves_of(state, private=True),
+        }
+        if state.boneyard:
+            hand = {
+                "deal": hand["deal"],
+                "boneyard": [str(t) for t in state.boneyard],
                 "starter": state.starter,
-                "moves": moves,
+                "moves": hand["moves"],
             }
-        )
+        hands.append(hand)
     return {"rules": match.rules.to_spec(), "hands": hands, **extra}
+
+
+def _moves_of(state: HandState, *, private: bool) -> list[str]:
+    """A hand's moves in records.md notation: every pass and draw written; a draw
+    names its tile only in a private record."""
+    moves = []
+    ends: tuple[int, int] | None = None
+    drawn = 0
+    for _seat, move in state.history:
+        tile = move.tile
+        if move.draw:
+            moves.append(f"draw {state.boneyard[drawn]}" if private else "draw")
+            drawn += 1
+            continue
+        if tile is None:
+            moves.append("pass")
+            continue
+        if ends is None:
+            moves.append(str(tile))
+            ends = (tile.high, tile.low)
+            continue
+        left, right = ends
+        both = tile.has(left) and tile.has(right)
+        needs_side = (both and left != right) or (left == right and move.side is Side.LEFT)
+        moves.append(move.text(with_side=needs_side))
+        if move.side is Side.LEFT:
+            ends = (tile.other(left), right)
+        else:
+            ends = (left, tile.other(right))
+    return moves
 
 
 def match_from_record(record: MatchRecord | str | bytes | Mapping[str, Any]) -> Match:
