@@ -15,19 +15,32 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import IllegalMoveError, InvalidMoveError, RecordError, RulesError
-from engine.hand import HandOutcome, HandState, deal_problem, opening_of, redeal_seat
+from engine.hand import (
+    HandOutcome,
+    HandState,
+    Scoring,
+    deal_problem,
+    is_capicua,
+    opening_of,
+    redeal_seat,
+    tranca_seat,
+)
 from engine.match import Match
 from engine.moves import DRAW, PASS, Move, Side
 from engine.rules import Boneyard, Rules
-from engine.tiles import Tile, TileSet
+from engine.tiles import Tile, TileSet, tiles_of
 
 __all__ = [
     "HandRecord",
     "MatchRecord",
+    "check_record",
+    "is_public",
     "match_from_record",
+    "public_record_of",
     "read_record",
     "record_of",
     "replay",
+    "replay_public",
     "replay_summary",
 ]
 
@@ -77,6 +90,11 @@ def read_record(source: str | bytes | Mapping[str, Any]) -> MatchRecord:
         rules = Rules.from_spec(data["rules"])
     except RulesError as exc:
         raise RecordError(f"rules: {exc}") from None
+    if is_public(data):
+        raise RecordError(
+            "a public record hides the deals: it is checked (domino replay), not played"
+            " move by move"
+        )
     hands_data = data.get("hands")
     if not isinstance(hands_data, list) or not hands_data:
         raise RecordError("'hands' must be a non-empty list")
@@ -428,3 +446,343 @@ def _moves_of(state: HandState, *, private: bool) -> list[str]:
 def match_from_record(record: MatchRecord | str | bytes | Mapping[str, Any]) -> Match:
     """The match a record describes (same as :func:`replay`), for resuming a table."""
     return replay(record)
+
+
+# -- public records --------------------------------------------------------------------
+#
+# A public record shows only what the whole table saw (records.md, "The public record"):
+# no deal, no boneyard, and a draw without its tile. Its replay cannot play the hands
+# through HandState (the tiles in hand are hidden), so it follows the line, the tile
+# counts and the boneyard's count, and scores each hand from the pips the players showed
+# at its end, through the engine's one scoring home (Scoring, tranca_seat, is_capicua).
+
+_PUBLIC_HAND_KEYS = frozenset({"starter", "moves", "pips_left"})
+
+
+def is_public(source: Mapping[str, Any]) -> bool:
+    """Whether a decoded record is a public record (``"public": true``)."""
+    return source.get("public") is True
+
+
+def public_record_of(match: Match, **extra: Any) -> dict[str, Any]:
+    """Write ``match`` as a public record (records.md, "The public record"): for each
+    hand its opener, its moves with every draw written ``"draw"`` (never its tile), and,
+    once it is over, the pips each seat showed. No deal and no boneyard.
+    """
+    hands = []
+    for state in match.hands:
+        hand: dict[str, Any] = {
+            "starter": state.starter,
+            "moves": _moves_of(state, private=False),
+        }
+        if state.outcome is not None:
+            hand["pips_left"] = list(state.outcome.pips_left)
+        hands.append(hand)
+    return {"rules": match.rules.to_spec(), "public": True, "hands": hands, **extra}
+
+
+def _decode(source: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
+    if isinstance(source, (str, bytes)):
+        try:
+            data = json.loads(source)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise RecordError(f"not JSON ({exc})") from None
+    else:
+        data = source
+    if not isinstance(data, Mapping):
+        raise RecordError("a record is a JSON object with 'rules' and 'hands'")
+    return data
+
+
+def check_record(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
+    """The ``domino replay`` output of a record of either kind: a private record is
+    replayed in full (:func:`replay`), a public one as far as the public facts allow
+    (:func:`replay_public`).
+
+    Raises:
+        RecordError: the first problem, naming hand and move (records.md).
+    """
+    data = _decode(source)
+    if is_public(data):
+        return replay_public(data)
+    return replay_summary(replay(data))
+
+
+@dataclass
+class _PublicHand:
+    """The public state of a hand being checked."""
+
+    rules: Rules
+    starter: int
+    counts: list[int]
+    boneyard: int
+    ends: tuple[int, int] | None = None
+    played: int = 0  # mask of the tiles on the line
+    line_pips: int = 0
+    passes: int = 0
+    order: int = 0
+    last_placed: list[int] | None = None
+    last_tile: Tile | None = None
+    ends_before_last: tuple[int, int] | None = None
+    domino_seat: int | None = None
+    last_seat: int = 0
+
+
+def replay_public(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
+    """Check a public record and score it (records.md, "The public record"): the same
+    output as :func:`replay_summary`, with ``pips_left`` null for an unfinished hand.
+
+    What it checks without the hidden tiles: the rules; every tile is of the set, is on
+    the line once and fits where it is written; the turn order, with every pass and draw
+    written; draws only under ``draw`` while the boneyard holds tiles, and no pass while
+    it does; no seat plays more tiles than it was dealt and drew; a hand ends at a
+    domino and a finished hand shows pips that the tiles off the line can hold; openers
+    after the first hand; the match's end.
+
+    Raises:
+        RecordError: the first problem, naming hand and move (records.md).
+    """
+    data = _decode(source)
+    if "rules" not in data:
+        raise RecordError("'rules' is missing")
+    try:
+        rules = Rules.from_spec(data["rules"])
+    except RulesError as exc:
+        raise RecordError(f"rules: {exc}") from None
+    hands_data = data.get("hands")
+    if not isinstance(hands_data, list) or not hands_data:
+        raise RecordError("'hands' must be a non-empty list")
+    scoring = Scoring(rules)
+    score = [0] * rules.sides
+    summaries: list[dict[str, Any]] = []
+    next_starter: int | None = None
+    finished = False
+    for number, hand_data in enumerate(hands_data, 1):
+        if summaries and summaries[-1]["end"] == "unfinished":
+            raise RecordError(f"hand {number - 1} did not finish", hand=number)
+        if finished:
+            raise RecordError("the match already ended", hand=number)
+        summary = _public_hand(rules, scoring, hand_data, number, next_starter)
+        winner = summary["winner_team"]
+        if winner is not None:
+            score[winner] += summary["points"]
+        summary["score"] = list(score)
+        summaries.append(summary)
+        if summary["end"] != "unfinished":
+            top = max(score)
+            finished = top >= rules.target and score.count(top) == 1
+            seat = summary["winner_seat"]
+            if rules.next_starter == "winner" and seat is not None:
+                next_starter = seat
+            else:
+                next_starter = (summary.pop("_starter") + 1) % rules.players
+        summary.pop("_starter", None)
+    return {
+        "hands": summaries,
+        "score": list(score),
+        "winner_team": score.index(max(score)) if finished else None,
+        "finished": finished,
+    }
+
+
+def _public_hand(
+    rules: Rules, scoring: Scoring, data: object, number: int, expected: int | None
+) -> dict[str, Any]:
+    if not isinstance(data, Mapping):
+        raise RecordError("a hand is an object with 'starter' and 'moves'", hand=number)
+    unknown = sorted(set(data) - _PUBLIC_HAND_KEYS)
+    if unknown:
+        why = " (a public record hides it)" if unknown[0] in ("deal", "boneyard") else ""
+        raise RecordError(f"unknown field '{unknown[0]}'{why}", hand=number)
+    players = rules.players
+    starter = data.get("starter", expected)
+    if starter is None:
+        raise RecordError(
+            "'starter' is required in a public record's first hand (the deal is hidden)",
+            hand=number,
+        )
+    if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter < players:
+        raise RecordError(f"starter must be a seat 0..{players - 1}, not {starter!r}", hand=number)
+    if expected is not None and starter != expected:
+        raise RecordError(
+            f"starter {starter} contradicts next_starter (seat {expected} opens)", hand=number
+        )
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise RecordError("'moves' must be a list", hand=number)
+    size = len(rules.tile_set.tiles)
+    state = _PublicHand(
+        rules,
+        starter,
+        [rules.hand_tiles] * players,
+        size - rules.hand_tiles * players,
+        last_placed=[-1] * players,
+    )
+    turn = starter
+    for index, text in enumerate(moves, 1):
+        if not isinstance(text, str):
+            raise RecordError(f"a move is text, not {text!r}", hand=number, move=index)
+        if state.domino_seat is not None:
+            raise RecordError(
+                f"a move after the hand ended (domino by seat {state.domino_seat})",
+                hand=number,
+                move=index,
+            )
+        problem = _public_move(state, turn, text, first=number == 1 and expected is None)
+        if problem:
+            raise RecordError(problem, hand=number, move=index)
+        state.last_seat = turn
+        if text != "draw" and state.domino_seat is None:
+            turn = (turn + 1) % players
+    return _public_outcome(state, scoring, data.get("pips_left"), number)
+
+
+def _public_move(state: _PublicHand, turn: int, text: str, *, first: bool) -> str | None:
+    """Check one move of a public record and apply it to ``state``; the problem, or
+    None."""
+    rules = state.rules
+    if text.startswith("draw "):
+        return "a public record never names a drawn tile (write 'draw')"
+    try:
+        move = Move.parse(text, rules.tile_set)
+    except InvalidMoveError as exc:
+        return str(exc)
+    tile = move.tile
+    if move.draw or tile is None:
+        if state.ends is None:
+            return f"seat {turn} opens the hand, cannot {'draw' if move.draw else 'pass'}"
+        drawable = state.boneyard if rules.boneyard is Boneyard.DRAW else 0
+        if move.draw:
+            if rules.boneyard is not Boneyard.DRAW:
+                return f"seat {turn} cannot draw: the boneyard rule is pass (nobody draws)"
+            if not drawable:
+                return f"seat {turn} cannot draw: the boneyard is empty"
+            state.boneyard -= 1
+            state.counts[turn] += 1
+            state.ends_before_last = None
+            return None
+        if drawable:
+            return f"seat {turn} must draw from the boneyard ({drawable} left), cannot pass"
+        state.passes += 1
+        if state.passes >= rules.players:
+            return "every seat passed in a row: the hand was over (blocked) before this pass"
+        return None
+    if state.played & tile.mask:
+        return f"{tile} is already on the line"
+    if state.ends is None:
+        if (
+            first
+            and rules.is_classic
+            and rules.first_starter == "double_six"
+            and tile != Tile(6, 6)
+        ):
+            return f"seat {turn} must open with 6-6 (double_six)"
+        a, b = (int(x) for x in text.split(" ")[0].split("-"))
+        after = (a, b)
+    else:
+        left, right = state.ends
+        on_left, on_right = tile.has(left), tile.has(right)
+        if not on_left and not on_right:
+            return f"{tile} fits neither end (ends {left} and {right})"
+        side = move.side
+        if side is None:
+            if on_left and on_right and left != right:
+                return (
+                    f"{tile} fits both ends ({left} and {right}):"
+                    " its side (left or right) is required"
+                )
+            side = Side.RIGHT if on_right else Side.LEFT
+        elif (side is Side.LEFT and not on_left) or (side is Side.RIGHT and not on_right):
+            return f"{tile} does not fit the {side.value} end (ends {left} and {right})"
+        after = (tile.other(left), right) if side is Side.LEFT else (left, tile.other(right))
+    if state.counts[turn] == 0:
+        return f"seat {turn} has no tile left to play"
+    state.ends_before_last = state.ends
+    state.ends = after
+    state.played |= tile.mask
+    state.line_pips += tile.pips
+    state.counts[turn] -= 1
+    assert state.last_placed is not None
+    state.last_placed[turn] = state.order
+    state.order += 1
+    state.passes = 0
+    state.last_tile = tile
+    if state.counts[turn] == 0:
+        state.domino_seat = turn
+    return None
+
+
+def _public_outcome(
+    state: _PublicHand, scoring: Scoring, pips_data: object, number: int
+) -> dict[str, Any]:
+    rules = state.rules
+    players = rules.players
+    if pips_data is None:
+        if state.domino_seat is not None:
+            raise RecordError(
+                f"seat {state.domino_seat} went out: the hand is over and 'pips_left' is required",
+                hand=number,
+            )
+        return {
+            "end": "unfinished",
+            "winner_team": None,
+            "winner_seat": None,
+            "points": 0,
+            "capicua": False,
+            "pips_left": None,
+            "_starter": state.starter,
+        }
+    if (
+        not isinstance(pips_data, list)
+        or len(pips_data) != players
+        or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in pips_data)
+    ):
+        raise RecordError(f"'pips_left' must be {players} pip counts, one per seat", hand=number)
+    pips = list(pips_data)
+    if state.ends is None:
+        raise RecordError("a hand with 'pips_left' has no tile on the line", hand=number)
+    if state.domino_seat is None and (state.boneyard and rules.boneyard is Boneyard.DRAW):
+        raise RecordError(
+            f"the hand cannot be blocked while the boneyard holds {state.boneyard} tiles to draw",
+            hand=number,
+        )
+    for seat in range(players):
+        if state.counts[seat] == 0 and pips[seat] != 0:
+            raise RecordError(f"seat {seat} holds no tile but shows {pips[seat]} pips", hand=number)
+    off_line = rules.tile_set.full_mask & ~state.played
+    off_pips = sum(t.pips for t in tiles_of(off_line))
+    total = sum(pips)
+    if (state.boneyard == 0 and total != off_pips) or total > off_pips:
+        held = sum(state.counts)
+        raise RecordError(
+            f"the pips left ({total}) cannot be those of the {held} tiles held"
+            f" ({off_pips} pips are off the line)",
+            hand=number,
+        )
+    if state.domino_seat is not None:
+        seat = state.domino_seat
+        side = rules.side_of(seat)
+        assert state.last_tile is not None
+        before = state.ends_before_last
+        capicua = before is not None and is_capicua(state.last_tile, *before)
+        points = scoring.side_points(pips, side, capicua)
+        end, winner_team, winner_seat = "domino", side, seat
+    else:
+        capicua = False
+        winner = scoring.blocked_side(pips)
+        if winner < 0:
+            end, winner_team, winner_seat, points = "blocked", None, None, 0
+        else:
+            assert state.last_placed is not None
+            seat = tranca_seat(winner, pips, state.last_placed) if rules.partnership else winner
+            points = scoring.side_points(pips, winner, False)
+            end, winner_team, winner_seat = "blocked", winner, seat
+    return {
+        "end": end,
+        "winner_team": winner_team,
+        "winner_seat": winner_seat,
+        "points": points,
+        "capicua": capicua,
+        "pips_left": pips,
+        "_starter": state.starter,
+    }

@@ -58,3 +58,30 @@ def test_replay_of_garbage_is_a_record_error(
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("record: not JSON") and err.count("\n") == 1
+
+
+def test_replay_checks_a_public_record_and_refuses_a_drawn_tile_named_in_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = {"preset": "venezolano", "players": 2, "partnership": False, "boneyard": "draw"}
+    hand = {"starter": 0, "moves": ["6-6", "6-0", "3-0"]}
+    path = tmp_path / "public.json"
+    path.write_text(json.dumps({"rules": rules, "public": True, "hands": [hand]}))
+    assert main(["replay", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["hands"] == [
+        {
+            "end": "unfinished",
+            "winner_team": None,
+            "winner_seat": None,
+            "points": 0,
+            "capicua": False,
+            "pips_left": None,
+            "score": [0, 0],
+        }
+    ]
+    hand["moves"].append("draw 6-4")
+    path.write_text(json.dumps({"rules": rules, "public": True, "hands": [hand]}))
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        "hand 1, move 4: a public record never names a drawn tile (write 'draw')\n"
+    )

@@ -14,7 +14,15 @@ from hypothesis import strategies as st
 
 from engine.errors import RecordError
 from engine.match import Match
-from engine.records import read_record, record_of, replay, replay_summary
+from engine.records import (
+    check_record,
+    public_record_of,
+    read_record,
+    record_of,
+    replay,
+    replay_public,
+    replay_summary,
+)
 from engine.rules import FORMAT_PRESETS, Rules, find_any_preset
 from engine.tiles import Tile
 
@@ -249,3 +257,163 @@ def test_a_double_nine_record_reads_tiles_up_to_nine() -> None:
     record = json.loads(json.dumps(record_of(match)))
     assert any("9" in tile for tiles in record["hands"][0]["deal"] for tile in tiles)
     assert read_record(record).rules == find_any_preset("cubano")
+
+
+# -- public records ---------------------------------------------------------------------
+
+
+def public_hand() -> dict[str, Any]:
+    """The hand-built hand as the table saw it: two draws, tiles unnamed."""
+    moves = drawn_hand()["hands"][0]["moves"]
+    moves[9:11] = ["draw", "draw"]
+    return {
+        "rules": dict(ONE_AGAINST_ONE),
+        "public": True,
+        "hands": [{"starter": 0, "moves": moves, "pips_left": [0, 21]}],
+    }
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    name=st.sampled_from([*sorted(FORMATS), "venezolano", "internacional"]),
+    seed=st.integers(0, 2**32),
+    max_moves=st.integers(1, 400),
+)
+def test_a_public_record_of_a_random_game_scores_as_the_private_one_and_hides_the_draws(
+    name: str, seed: int, max_moves: int
+) -> None:
+    match = play_randomly(FORMATS.get(name) or find_any_preset(name), seed, max_moves)
+    public = json.loads(json.dumps(public_record_of(match)))
+    assert all(set(hand) <= {"starter", "moves", "pips_left"} for hand in public["hands"])
+    assert not any(m.startswith("draw ") for hand in public["hands"] for m in hand["moves"])
+    expected = replay_summary(match)
+    if not match.hand.is_over:
+        expected["hands"][-1]["pips_left"] = None
+    assert replay_public(public) == expected
+    assert check_record(public) == expected
+
+
+def test_the_public_record_of_the_hand_built_hand_is_written_and_scored() -> None:
+    assert public_record_of(replay(drawn_hand())) == public_hand()
+    assert check_record(public_hand()) == replay_summary(replay(drawn_hand()))
+
+
+def test_a_public_record_is_not_played_move_by_move() -> None:
+    with pytest.raises(RecordError) as caught:
+        replay(public_hand())
+    assert str(caught.value) == (
+        "record: a public record hides the deals: it is checked (domino replay),"
+        " not played move by move"
+    )
+
+
+def public_with(moves: list[str] | None = None, **fields: object) -> dict[str, Any]:
+    record = public_hand()
+    hand = record["hands"][0]
+    if moves is not None:
+        hand["moves"] = moves
+        hand.pop("pips_left")
+    hand.update(fields)
+    return record
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        (
+            public_with(["6-6", "6-0", "draw 6-4"]),
+            "hand 1, move 3: a public record never names a drawn tile (write 'draw')",
+        ),
+        (
+            public_with([*MOVES_TO_THE_DRAW, "pass"]),
+            "hand 1, move 10: seat 1 must draw from the boneyard (14 left), cannot pass",
+        ),
+        (public_with(["draw"]), "hand 1, move 1: seat 0 opens the hand, cannot draw"),
+        (public_with(["6-6", "6-0", "6-6"]), "hand 1, move 3: 6-6 is already on the line"),
+        (public_with(["6-6", "5-4"]), "hand 1, move 2: 5-4 fits neither end (ends 6 and 6)"),
+        (
+            public_with(["6-6", "6-0", "6-5 right"]),
+            "hand 1, move 3: 6-5 does not fit the right end (ends 6 and 0)",
+        ),
+        (
+            public_with(["6-6", "6-0", "0-6"]),
+            "hand 1, move 3: 6-0 is already on the line",
+        ),
+        (
+            public_with(["6-6", "6-0", "6-1", "1-0"]),
+            "hand 1, move 4: 1-0 fits both ends (1 and 0): its side (left or right) is required",
+        ),
+        (
+            {**public_hand(), "rules": {**ONE_AGAINST_ONE, "boneyard": "pass"}},
+            "hand 1, move 10: seat 1 cannot draw: the boneyard rule is pass (nobody draws)",
+        ),
+        (
+            {**public_hand(), "rules": {**ONE_AGAINST_ONE, "hand_size": 14}},
+            "hand 1, move 10: seat 1 cannot draw: the boneyard is empty",
+        ),
+        (
+            public_with(pips_left=[0, 200]),
+            "hand 1: the pips left (200) cannot be those of the 3 tiles held"
+            " (87 pips are off the line)",
+        ),
+        (
+            public_with(pips_left=[3, 21]),
+            "hand 1: seat 0 holds no tile but shows 3 pips",
+        ),
+        (public_with(pips_left=[0]), "hand 1: 'pips_left' must be 2 pip counts, one per seat"),
+        (
+            public_with(moves=MOVES_TO_THE_DRAW, pips_left=[3, 4]),
+            "hand 1: the hand cannot be blocked while the boneyard holds 14 tiles to draw",
+        ),
+        (
+            public_with(deal=[["6-6"]]),
+            "hand 1: unknown field 'deal' (a public record hides it)",
+        ),
+        (
+            {**public_hand(), "hands": [{"moves": ["6-6"]}]},
+            "hand 1: 'starter' is required in a public record's first hand (the deal is hidden)",
+        ),
+        (
+            {**public_hand(), "hands": [public_hand()["hands"][0], {"starter": 0, "moves": []}]},
+            "hand 2: starter 0 contradicts next_starter (seat 1 opens)",
+        ),
+        (
+            {**public_hand(), "hands": [{"starter": 0, "moves": ["6-6"]}, {"moves": []}]},
+            "hand 2: hand 1 did not finish",
+        ),
+        (
+            {
+                **public_hand(),
+                "hands": [{"starter": 0, "moves": [*public_hand()["hands"][0]["moves"]]}],
+            },
+            "hand 1: seat 0 went out: the hand is over and 'pips_left' is required",
+        ),
+        (
+            public_with([*public_hand()["hands"][0]["moves"], "pass"]),
+            "hand 1, move 16: a move after the hand ended (domino by seat 0)",
+        ),
+        (
+            {
+                "rules": "venezolano",
+                "public": True,
+                "hands": [{"starter": 0, "moves": ["6-5"]}],
+            },
+            "hand 1, move 1: seat 0 must open with 6-6 (double_six)",
+        ),
+        (
+            {
+                "rules": "venezolano",
+                "public": True,
+                "hands": [{"starter": 0, "moves": ["6-6", "pass", "pass", "pass", "pass"]}],
+            },
+            "hand 1, move 5: every seat passed in a row: the hand was over (blocked) before"
+            " this pass",
+        ),
+    ],
+)
+def test_an_invalid_public_record_names_the_hand_the_move_and_the_reason(
+    record: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(RecordError) as caught:
+        replay_public(copy.deepcopy(record))
+    assert str(caught.value) == message

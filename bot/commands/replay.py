@@ -1,7 +1,8 @@
 """``domino replay FILE|-``: check a match record and print its score (records.md).
 
-Exit 0 with one JSON object on standard output for a valid record; exit 2 with one line
-on standard error naming the hand, the move and the reason for an invalid one.
+Exit 0 with one JSON object on standard output for a valid record (private: replayed in
+full; public: checked as far as the public facts allow); exit 2 with one line on
+standard error naming the hand, the move and the reason for an invalid one.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 
 from engine.errors import RecordError
 from engine.match import Match
-from engine.records import replay, replay_summary
+from engine.records import check_record, replay
 
 HELP = "check and score a match record (docs/records.md)"
 
@@ -21,17 +22,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the record (JSON), or - for standard input")
 
 
-def read_match(name: str) -> Match | None:
-    """The match a record file (``-``: standard input) describes; None after printing
-    why it cannot be read or replayed (the caller exits 2)."""
+def _read(name: str) -> bytes | None:
+    """A record file's bytes (``-``: standard input); None after printing why not."""
     try:
         if name == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(name, "rb") as handle:
-                data = handle.read()
+            return sys.stdin.buffer.read()
+        with open(name, "rb") as handle:
+            return handle.read()
     except OSError as exc:
         print(f"record: cannot read {name}: {exc.strerror}", file=sys.stderr)
+        return None
+
+
+def read_match(name: str) -> Match | None:
+    """The match a private record file (``-``: standard input) describes; None after
+    printing why it cannot be read or replayed (the caller exits 2)."""
+    data = _read(name)
+    if data is None:
         return None
     try:
         return replay(data)
@@ -41,9 +48,14 @@ def read_match(name: str) -> Match | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    match = read_match(args.file)
-    if match is None:
+    data = _read(args.file)
+    if data is None:
         return 2
-    json.dump(replay_summary(match), sys.stdout)
+    try:
+        summary = check_record(data)
+    except RecordError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    json.dump(summary, sys.stdout)
     sys.stdout.write("\n")
     return 0
