@@ -64,3 +64,18 @@ def test_a_bad_level_is_refused_by_the_argument_parser() -> None:
     _out, err = proc.communicate("", timeout=20)
     assert proc.returncode == 2
     assert "novato" in err
+
+
+def test_the_robot_answers_a_one_against_one_request_with_a_draw() -> None:
+    request = {
+        "rules": {"preset": "venezolano", "players": 2, "partnership": False, "boneyard": "draw"},
+        "seat": 1,
+        "hand": ["2-2", "4-0", "4-3"],
+        "starter": 0,
+        "moves": ["6-6", "6-0", "3-0", "3-2", "5-2", "5-4", "4-1", "6-1 left", "5-1"],
+        "boneyard": 14,
+    }
+    proc = _start("--level", "maestro", "--seed", "3")
+    out, _err = proc.communicate(json.dumps(request) + "\n", timeout=20)
+    assert proc.returncode == 0
+    assert [json.loads(line) for line in out.splitlines()] == [{"move": "draw"}]

@@ -11,6 +11,12 @@ always written down, so the moves are replayed as the one reading that fits the 
 hand, the tile counts and the numbers the passing seats lack (a seat plays when it can;
 a seat passes only where it then holds nothing that fits).
 
+The formats (robot-protocol.md, "Formats"): ``rules`` names the format, ``score`` has
+one total per side, ``boneyard`` may give the boneyard's count, and every pass and draw
+is written (a draw as ``draw``, never its tile), so the turn order is read straight off
+the moves. The robot levels do not play the formats yet: :func:`stand_in_move` answers
+for them.
+
 Orientation: the opening tile ``a-b`` puts ``a`` on the left (records.md). The engine
 draws an opening with its high half on the left, so when a request opens low-high the
 line is mirrored internally and every side is swapped on the way in and out.
@@ -21,20 +27,28 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
 from engine.errors import DominoError, RulesError
-from engine.hand import Placement
-from engine.moves import PASS, Move, Side
+from engine.hand import Placement, opening_of
+from engine.moves import DRAW, PASS, Move, Side
 from engine.robots.base import Robot
-from engine.rules import Rules
-from engine.tiles import NUMBER_MASKS, Tile, mask_of
+from engine.rules import Boneyard, Rules
+from engine.tiles import NUMBER_MASKS, Tile, TileSet, mask_of
 from engine.views import SeatView
 
-__all__ = ["FIELDS", "ProtocolError", "answer", "move_text", "read_request", "serve"]
+__all__ = [
+    "FIELDS",
+    "ProtocolError",
+    "answer",
+    "move_text",
+    "read_request",
+    "serve",
+    "stand_in_move",
+]
 
-FIELDS = ("rules", "seat", "hand", "starter", "moves", "score")
+FIELDS = ("rules", "seat", "hand", "starter", "moves", "score", "boneyard")
 SIX_SIX = Tile(6, 6)
 _READ_LIMIT = 50_000
 
@@ -51,6 +65,7 @@ class _Step:
     side: Side | None = None  # record orientation; None for the opening and for a pass
     ends_before: tuple[int, int] | None = None  # record orientation
     ends_after: tuple[int, int] | None = None
+    draw: bool = False  # a draw from the boneyard (the formats; no tile is written)
 
 
 @dataclass
@@ -305,10 +320,9 @@ def read_request(obj: Any) -> tuple[SeatView, bool]:
     except RulesError as exc:
         raise ProtocolError(f"rules: {exc}") from None
     if not rules.is_classic:
-        # The protocol does not carry the formats yet (rules.md, "Formats").
-        raise ProtocolError(
-            f"rules: {rules.format_name} is not spoken yet (only partnership double-six)"
-        )
+        return _read_format_request(obj, rules)
+    if obj.get("boneyard", 0) != 0:
+        raise ProtocolError("'boneyard' must be 0: today's game deals every tile")
     me = _seat(_field(obj, "seat"), "seat")
     starter = _seat(_field(obj, "starter"), "starter")
     raw_hand = _field(obj, "hand")
@@ -342,7 +356,7 @@ def _build_view(
     me: int,
     starter: int,
     hand: list[Tile],
-    score: tuple[int, int],
+    score: tuple[int, ...],
     steps: list[_Step],
     reading: _Reading,
 ) -> tuple[SeatView, bool]:
@@ -370,7 +384,7 @@ def _build_view(
             break
         seat = reading.seats[k]
         if st.tile is None:
-            history.append((seat, PASS))
+            history.append((seat, DRAW if st.draw else PASS))
             continue
         tile = st.tile
         counts[seat] -= 1
@@ -412,19 +426,207 @@ def _build_view(
         turn=me,
         tile_counts=(counts[0], counts[1], counts[2], counts[3]),
         history=tuple(history),
-        score=score,
+        score=score,  # type: ignore[arg-type]  # one total per side (a seat in the formats)
         outcome=None,
-        match_score=score,
+        match_score=score,  # type: ignore[arg-type]
         seat=me,
         tiles=tuple(sorted(hand)),
     )
     return view, mirrored
 
 
+# -- the formats (rules.md, "More ways to play: formats") ------------------------------
+#
+# A request of another format than today's writes every pass and every draw (the turn
+# order is then read straight off the moves: a tile or a pass passes the turn on, a
+# draw keeps it), never names a drawn tile, and may give the boneyard's count.
+
+
+def _format_seat(value: Any, name: str, players: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        raise ProtocolError(f"'{name}' must be a seat 0..{players - 1}, not {json.dumps(value)}")
+    return value
+
+
+def _format_tile(text: Any, where: str, tile_set: TileSet) -> Tile:
+    if not isinstance(text, str):
+        raise ProtocolError(f'{where}: a tile is written like "6-4", not {json.dumps(text)}')
+    try:
+        return Tile.parse(text, tile_set)
+    except DominoError:
+        raise ProtocolError(f"{where}: unknown tile '{text}'") from None
+
+
+def _read_format_request(obj: dict[str, Any], rules: Rules) -> tuple[SeatView, bool]:
+    """:func:`read_request` for a format other than partnership double-six."""
+    players = rules.players
+    tile_set = rules.tile_set
+    me = _format_seat(_field(obj, "seat"), "seat", players)
+    starter = _format_seat(_field(obj, "starter"), "starter", players)
+    raw_hand = _field(obj, "hand")
+    if not isinstance(raw_hand, list):
+        raise ProtocolError("'hand' must be a list of tiles")
+    hand = [_format_tile(t, "hand", tile_set) for t in raw_hand]
+    if len(set(hand)) != len(hand):
+        raise ProtocolError("hand: a tile is listed twice")
+    if not hand:
+        raise ProtocolError("the hand has ended (the seat holds no tiles)")
+    sides = rules.sides
+    score_raw = obj.get("score", [0] * sides)
+    if (
+        not isinstance(score_raw, list)
+        or len(score_raw) != sides
+        or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in score_raw)
+    ):
+        zeros = ", ".join(["0"] * sides)
+        raise ProtocolError(f"'score' must be {sides} points totals, like [{zeros}]")
+    hand_mask = mask_of(hand)
+    raw_moves = _field(obj, "moves")
+    if not isinstance(raw_moves, list):
+        raise ProtocolError("'moves' must be a list of moves")
+    undealt = len(tile_set.tiles) - rules.hand_tiles * players
+    counts = [rules.hand_tiles] * players
+    steps: list[_Step] = []
+    seats: list[int] = []
+    seen: set[Tile] = set()
+    ends: tuple[int, int] | None = None
+    draws = passes = 0
+    turn = starter
+    for k, text in enumerate(raw_moves, start=1):
+        where = f"move {k}"
+        if not isinstance(text, str):
+            raise ProtocolError(f'{where}: a move is text like "6-4", not {json.dumps(text)}')
+        if text.startswith("draw "):
+            raise ProtocolError(f"{where}: a request never names a drawn tile (write 'draw')")
+        try:
+            move = Move.parse(text, tile_set)
+        except DominoError:
+            raise ProtocolError(
+                f"{where}: cannot read '{text}' (a tile, a tile and left/right, pass or draw)"
+            ) from None
+        tile = move.tile
+        left_to_draw = undealt - draws if rules.boneyard is Boneyard.DRAW else 0
+        if tile is None:
+            if ends is None:
+                what = "draw" if move.draw else "pass"
+                raise ProtocolError(f"{where}: nobody can {what} before the opening tile")
+            if move.draw:
+                if rules.boneyard is not Boneyard.DRAW:
+                    raise ProtocolError(f"{where}: nobody draws: the boneyard rule is pass")
+                if not left_to_draw:
+                    raise ProtocolError(f"{where}: seat {turn} cannot draw: the boneyard is empty")
+                draws += 1
+                counts[turn] += 1
+                steps.append(_Step(None, None, ends, ends, draw=True))
+                seats.append(turn)
+                continue
+            if left_to_draw:
+                raise ProtocolError(
+                    f"{where}: seat {turn} must draw from the boneyard ({left_to_draw} left),"
+                    " cannot pass"
+                )
+            passes += 1
+            if passes >= players:
+                raise ProtocolError(f"{where}: every seat passed in a row (the hand would be over)")
+            steps.append(_Step(None, None, ends, ends))
+            seats.append(turn)
+            turn = (turn + 1) % players
+            continue
+        if tile in seen:
+            raise ProtocolError(f"{where}: {tile} is already on the line")
+        if hand_mask & tile.mask:
+            raise ProtocolError(f"{where}: {tile} is in the seat's hand, so it cannot be played")
+        seen.add(tile)
+        if ends is None:
+            a, b = (int(x) for x in text.split(" ")[0].split("-"))
+            after = (a, b)
+            steps.append(_Step(tile, None, None, after))
+        else:
+            left, right = ends
+            on_left, on_right = tile.has(left), tile.has(right)
+            if not on_left and not on_right:
+                raise ProtocolError(f"{where}: {tile} fits neither end (ends {left} and {right})")
+            side = move.side
+            if side is None:
+                if on_left and on_right and left != right:
+                    raise ProtocolError(
+                        f"{where}: {tile} fits both ends ({left} and {right}): the side is required"
+                    )
+                side = Side.RIGHT if on_right else Side.LEFT
+            elif (side is Side.LEFT and not on_left) or (side is Side.RIGHT and not on_right):
+                raise ProtocolError(
+                    f"{where}: {tile} does not fit the {side.value} end (ends {left} and {right})"
+                )
+            after = (tile.other(left), right) if side is Side.LEFT else (left, tile.other(right))
+            steps.append(_Step(tile, side, ends, after))
+        ends = after
+        seats.append(turn)
+        counts[turn] -= 1
+        if counts[turn] == 0:
+            if k == len(raw_moves):
+                raise ProtocolError(f"the hand has ended (seat {turn} played its last tile)")
+            raise ProtocolError(f"move {k + 1}: moves after the hand ended (seat {turn} went out)")
+        passes = 0
+        turn = (turn + 1) % players
+    if turn != me:
+        if ends is None:
+            raise ProtocolError(f"it is seat {turn}'s turn to open, not seat {me}'s")
+        raise ProtocolError(
+            f"it is seat {turn}'s turn, not seat {me}'s (every pass and draw is written)"
+        )
+    if counts[me] != len(hand):
+        tiles = "tile" if len(hand) == 1 else "tiles"
+        raise ProtocolError(
+            f"seat {me} holds {len(hand)} {tiles} but the moves leave it {counts[me]}"
+            f" ({rules.hand_tiles} dealt, plus its draws, less its tiles played)"
+        )
+    boneyard = undealt - draws
+    if "boneyard" in obj and obj["boneyard"] != boneyard:
+        raise ProtocolError(
+            f"'boneyard' is {json.dumps(obj['boneyard'])}, but the moves leave {boneyard}"
+            " tiles in it"
+        )
+    score = tuple(score_raw)
+    reading = _Reading(seats, [], me)
+    view, mirrored = _build_view(rules, me, starter, hand, score, steps, reading)
+    opening = None
+    if not steps and rules.first_starter == "double_six" and not any(score) and me == starter:
+        opening = opening_of(rules, [hand])[1]
+    drawable = boneyard if rules.boneyard is Boneyard.DRAW else 0
+    view = replace(
+        view,
+        opening_tile=opening,
+        tile_counts=tuple(counts),  # type: ignore[arg-type]  # one count per seat
+        boneyard_count=boneyard,
+        drawable=drawable,
+    )
+    return view, mirrored
+
+
+def stand_in_move(view: SeatView, rng: random.Random) -> Move:
+    """A legal move chosen at random (``rng``): what ``domino robot`` answers in a
+    format whose robots are not written yet (the robots of engine.robots refuse the
+    formats other than partnership double-six; robot-protocol.md, "Formats"). It plays
+    legally, nothing more."""
+    return rng.choice(view.legal_moves())
+
+
+def _choose(robot: Robot, view: SeatView, rng: random.Random) -> Move:
+    """The robot's move; in a format the robot refuses (ValueError), the stand-in's."""
+    if view.rules.is_classic:
+        return robot.choose(view, rng)
+    try:
+        return robot.choose(view, rng)
+    except ValueError:
+        return stand_in_move(view, rng)
+
+
 def move_text(view: SeatView, move: Move, mirrored: bool) -> str:
     """``move`` in records.md notation for the request's orientation: a side only where
     the tile fits both ends with different numbers."""
     tile = move.tile
+    if move.draw:
+        return "draw"
     if tile is None:
         return "pass"
     if view.ends is None or move.side is None:
@@ -449,7 +651,7 @@ def answer(line: str, robot: Robot, seed: object = None) -> dict[str, str]:
             return {"error": f"not valid JSON: {exc}"}
         view, mirrored = read_request(obj)
         rng = random.Random(f"{seed}|{line.strip()}") if seed is not None else random.Random()
-        move = robot.choose(view, rng)
+        move = _choose(robot, view, rng)
         return {"move": move_text(view, move, mirrored)}
     except ProtocolError as exc:
         return {"error": str(exc)}
