@@ -196,3 +196,28 @@ def test_today_s_requests_may_say_the_boneyard_is_empty_and_nothing_else() -> No
     assert ask({**request, "boneyard": 3}) == {
         "error": "'boneyard' must be 0: today's game deals every tile"
     }
+
+
+def blocked_individual_hand() -> Match:
+    """The first hand of ``individual`` (all 28 tiles dealt) that ends in a tranca when
+    seeded matches play their first legal move."""
+    for seed in range(500):
+        match = Match.new(find_any_preset("individual"), random.Random(seed))
+        while not match.hand.is_over:
+            match = match.apply(match.hand.legal_moves()[0])
+        if match.hand.outcome is not None and match.hand.outcome.end.value == "blocked":
+            return match
+    raise AssertionError("no tranca in 500 seeds")
+
+
+def test_a_request_after_a_tranca_of_individual_play_is_an_error() -> None:
+    hand = blocked_individual_hand().hand
+    last = hand.history[-1][0]
+    seat = (last + 1) % 4
+    view = seat_view(hand, seat)
+    request = request_of(view)
+    assert ask(request) == {"error": "the hand has ended (blocked: no tile left fits the ends)"}
+    request["moves"].append("pass")
+    assert ask(request) == {
+        "error": f"move {len(request['moves'])}: moves after the hand ended (blocked)"
+    }

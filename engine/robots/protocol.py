@@ -519,6 +519,7 @@ def _read_format_request(obj: dict[str, Any], rules: Rules) -> tuple[SeatView, b
                 counts[turn] += 1
                 steps.append(_Step(None, None, ends, ends, draw=True))
                 seats.append(turn)
+                _check_blocked(tile_set, ends, seen, undealt - draws, k, len(raw_moves))
                 continue
             if left_to_draw:
                 raise ProtocolError(
@@ -566,6 +567,8 @@ def _read_format_request(obj: dict[str, Any], rules: Rules) -> tuple[SeatView, b
             if k == len(raw_moves):
                 raise ProtocolError(f"the hand has ended (seat {turn} played its last tile)")
             raise ProtocolError(f"move {k + 1}: moves after the hand ended (seat {turn} went out)")
+        left_out = undealt - draws if rules.boneyard is Boneyard.DRAW else undealt
+        _check_blocked(tile_set, ends, seen, left_out, k, len(raw_moves))
         passes = 0
         turn = (turn + 1) % players
     if turn != me:
@@ -601,6 +604,20 @@ def _read_format_request(obj: dict[str, Any], rules: Rules) -> tuple[SeatView, b
         drawable=drawable,
     )
     return view, mirrored
+
+
+def _check_blocked(
+    tile_set: TileSet, ends: tuple[int, int], seen: set[Tile], hidden_out: int, k: int, n: int
+) -> None:
+    """A tranca the request's moves show: every tile is dealt or drawn (``hidden_out``,
+    the tiles out of every hand, is 0) and each tile showing an open end is on the line."""
+    if hidden_out:
+        return
+    masks = tile_set.number_masks
+    if not (masks[ends[0]] | masks[ends[1]]) & ~mask_of(seen):
+        if k == n:
+            raise ProtocolError("the hand has ended (blocked: no tile left fits the ends)")
+        raise ProtocolError(f"move {k + 1}: moves after the hand ended (blocked)")
 
 
 def stand_in_move(view: SeatView, rng: random.Random) -> Move:
