@@ -1,9 +1,20 @@
 """Match records and their replay (records.md).
 
-A record is JSON: ``{"rules": ..., "hands": [{"deal", "starter", "moves"}, ...]}``.
-:func:`read_record` checks its shape, :func:`replay` plays it through the engine and
-returns the final :class:`~engine.match.Match`, :func:`replay_summary` gives the
-``domino replay`` output, and :func:`record_of` writes a match back. Every problem is a
+A record is JSON: ``{"rules": ..., "hands": [{"deal", "starter", "moves"}, ...]}``,
+in every format of rules.md ("More ways to play: formats"). Records keep hidden
+information apart (records.md, "Formats and hidden information"):
+
+* the **private** record holds every fact: each deal, the boneyard in draw order
+  (``"boneyard"``) and each draw's tile (``"draw 3-5"``). :func:`read_record` checks its
+  shape, :func:`replay` plays it through the engine and returns the final
+  :class:`~engine.match.Match`, :func:`replay_summary` gives the ``domino replay``
+  output, and :func:`record_of` writes a match back;
+* the **public** record (``"public": true``) holds what the table saw: no deal, no
+  boneyard, a draw written ``"draw"``, and the pips shown at each hand's end.
+  :func:`public_record_of` writes it and :func:`replay_public` checks it as far as
+  the public facts allow.
+
+:func:`check_record` is ``domino replay``: either kind. Every problem is a
 :class:`~engine.errors.RecordError` whose text names the hand and move (records.md).
 """
 
