@@ -250,7 +250,7 @@ def _play_moves(match: Match, moves: Sequence[str], number: int) -> Match:
         if move.tile is not None:
             # A player with no legal move passes automatically (records.md); a player
             # who must draw does not: a draw is always written.
-            while state.legal_moves() == [PASS]:
+            while not state.can_play(state.turn) and not state.drawable:
                 match = match.apply(PASS)
                 state = match.hand
             if state.ends is None:
