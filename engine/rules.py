@@ -350,8 +350,8 @@ class Rules(BaseModel):
     def to_spec(self) -> str | dict[str, Any]:
         """The shortest records.md ``rules`` value naming this rule set: a table preset,
         with the options that differ (a format's options among them, e.g. ``{"preset":
-        "venezolano", "tile_set": "double_nine", ...}``; records and robot requests name
-        only the table presets until they carry the formats)."""
+        "venezolano", "tile_set": "double_nine", ...}``: how records and robot requests
+        name a format, whose preset names are not a records.md ``rules`` value)."""
         for name, preset in PRESETS.items():
             if preset == self:
                 return name
