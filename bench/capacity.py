@@ -257,8 +257,8 @@ async def serve(config: dict[str, Any]) -> None:
     )
     front: Any
     if config["platform"] == "telegram":
+        from bot.pacing import BOARD_SPACING, PRIVATE_GAP
         from bot.telegram import TelegramFrontEnd
-        from bot.telegram.drawing import BOARD_SPACING, PRIVATE_GAP
         from bot.telegram.sender import rate_limiter
 
         front = TelegramFrontEnd(

@@ -341,6 +341,8 @@ def _build_telegram(
             webapp=settings.telegram_webapp,
             before_poll=lambda: manager.leases.may_poll("telegram"),
             stop_wait=settings.stop_wait_seconds,
+            board_spacing=settings.telegram_board_spacing,
+            private_gap=settings.telegram_private_gap,
         )
     except Exception:
         log.exception("telegram could not start")

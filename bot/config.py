@@ -14,6 +14,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.core.ownership import LeaseTimes
 from bot.discord_shards import served_shards
+from bot.pacing import BOARD_SPACING, PRIVATE_GAP
 from engine.rules import PRESET_NAMES
 from storage import is_postgres_url
 
@@ -51,6 +52,12 @@ class Settings(BaseSettings):
         stop_wait_seconds: ``DOMINO_STOP_WAIT_SECONDS`` (default 3, 0–60): on SIGTERM
             or Ctrl-C, how long each platform may take to send what it still holds (a
             turn's buttons, the newest board); what is still unsent then is logged.
+        telegram_board_spacing: ``DOMINO_TELEGRAM_BOARD_SPACING`` (default 5, 0–60): the
+            fewest seconds between two edits of a group's board on Telegram (its limit of
+            20 messages a minute per group; the moves made meanwhile come in one edit).
+        telegram_private_gap: ``DOMINO_TELEGRAM_PRIVATE_GAP`` (default 1, 0–10): seconds
+            between two requests in one private chat on Telegram (its one message a
+            second there). Lower values are for a self-hosted test server only.
         telegram_token: ``TELEGRAM_TOKEN`` from BotFather; Telegram is off without it.
         telegram_api_base_url: ``TELEGRAM_API_BASE_URL``: a self-hosted Bot API server
             (e.g. ``http://localhost:8081/bot``); empty for Telegram's own.
@@ -107,6 +114,12 @@ class Settings(BaseSettings):
     )
     stop_wait_seconds: float = Field(
         3.0, ge=0, le=60, validation_alias=AliasChoices("DOMINO_STOP_WAIT_SECONDS")
+    )
+    telegram_board_spacing: float = Field(
+        BOARD_SPACING, ge=0, le=60, validation_alias=AliasChoices("DOMINO_TELEGRAM_BOARD_SPACING")
+    )
+    telegram_private_gap: float = Field(
+        PRIVATE_GAP, ge=0, le=10, validation_alias=AliasChoices("DOMINO_TELEGRAM_PRIVATE_GAP")
     )
     telegram_token: SecretStr | None = Field(None, validation_alias=AliasChoices("TELEGRAM_TOKEN"))
     telegram_api_base_url: str | None = Field(

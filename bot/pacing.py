@@ -18,7 +18,27 @@ import asyncio
 from collections import deque
 from contextvars import ContextVar
 
-__all__ = ["Slots", "is_urgent", "mark_urgent"]
+__all__ = ["BOARD_SPACING", "PRIVATE_GAP", "Slots", "is_urgent", "mark_urgent"]
+
+BOARD_SPACING = 5.0
+"""The fewest seconds between two edits of a board on Telegram, by default
+(``DOMINO_TELEGRAM_BOARD_SPACING``). Telegram allows 20 messages a minute per group (3 s
+apart); 5 s makes players at human pace (a move every 2–6 s) share an
+edit about one move in six, which keeps a move under 2 requests while the board's p95
+stays under 6 s (docs/capacity.md). Moves made meanwhile are merged into the next edit
+(the board shows the newest state), and a board idle for 5 s shows a move at once, so
+a group's board costs at most that pace whatever the speed of play."""
+
+
+PRIVATE_GAP = 1.0
+"""The fewest seconds between two requests in one private chat on Telegram, by default
+(``DOMINO_TELEGRAM_PRIVATE_GAP``): a turn message, then the next when the three others
+pass at once; an answer to a move that could not be played.
+Telegram allows about one message a second per private chat, and a 429 there would stop
+every request of the bot for its retry_after (PTB's AIORateLimiter holds them all). A
+hand's newer state waiting for its slot replaces the older one (only the newest is
+shown)."""
+
 
 _URGENT: ContextVar[bool] = ContextVar("urgent", default=False)
 

@@ -135,6 +135,9 @@ def bot_env(tmp_path: Path, **settings: str) -> dict[str, str]:
             "DOMINO_LEASE_HEARTBEAT_SECONDS": "0.5",
             "DOMINO_LEASE_TAKEOVER_SECONDS": "4",  # 2 s was lost under a loaded CI
             "DOMINO_STANDBY_SECONDS": "0.5",
+            # no pacing of Telegram's requests (the fake server has no flood limits)
+            "DOMINO_TELEGRAM_BOARD_SPACING": "0",
+            "DOMINO_TELEGRAM_PRIVATE_GAP": "0",
             "PYTHONUNBUFFERED": "1",
         }
     )

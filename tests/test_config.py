@@ -339,6 +339,20 @@ def test_the_wait_for_unsent_messages_at_stop_defaults_to_3_seconds_and_is_a_set
         Settings(_env_file=None)
 
 
+def test_telegram_pacing_defaults_to_its_limits_and_is_a_setting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings = Settings(_env_file=None)
+    assert (settings.telegram_board_spacing, settings.telegram_private_gap) == (5.0, 1.0)
+    monkeypatch.setenv("DOMINO_TELEGRAM_BOARD_SPACING", "0")
+    monkeypatch.setenv("DOMINO_TELEGRAM_PRIVATE_GAP", "0")
+    settings = Settings(_env_file=None)
+    assert (settings.telegram_board_spacing, settings.telegram_private_gap) == (0.0, 0.0)
+    monkeypatch.setenv("DOMINO_TELEGRAM_PRIVATE_GAP", "11")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None)
+
+
 def test_a_takeover_time_not_above_the_heartbeat_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

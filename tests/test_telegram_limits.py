@@ -105,7 +105,7 @@ async def test_four_humans_finish_a_match_with_the_limits_on() -> None:
         assert world.manager.table_state(table_id) is None
         results = [c for c in world.fake.calls_to("sendPhoto", chat_id=GROUP) if c.ok]
         assert "ganan la partida" in (results[-1].caption() or "")
-        # each private chat's requests were spaced by the bot (drawing.PRIVATE_GAP): a
+        # each private chat's requests were spaced by the bot (bot.pacing.PRIVATE_GAP): a
         # turn message and the next when the three others pass at once never meet
         # Telegram's one a second there
         private_429s = [c for c in world.fake.calls if c.status == 429 and (c.chat_id or 0) > 0]

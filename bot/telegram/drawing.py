@@ -40,6 +40,7 @@ from telegram.error import ChatMigrated, Forbidden, TelegramError
 
 import bot.core as p
 from bot.core.bus import JsonValue
+from bot.pacing import BOARD_SPACING, PRIVATE_GAP
 from bot.present.facts import board_facts, hand_facts, table_facts
 from bot.present.i18n import isolate, language_of
 from bot.present.screens import board_caption, board_text, hand_caption
@@ -48,7 +49,7 @@ from bot.telegram.links import JoinLink
 from bot.telegram.sender import NOT_MODIFIED, Latest, is_gone, is_photo_refused, send
 from bot.telegram.shared import BOARD_NOTE, HAND_NOTE, PLATFORM, Board, Hand, Shared
 
-__all__ = ["BOARD_SPACING", "DEAL_SPACINGS", "PRIVATE_GAP", "Drawing"]
+__all__ = ["DEAL_SPACINGS", "Drawing"]
 
 log = logging.getLogger(__name__)
 
@@ -59,15 +60,6 @@ command asked for them)."""
 ReplyMarkup = InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove
 
 
-BOARD_SPACING = 5.0
-"""The fewest seconds between two edits of a board. Telegram allows 20 messages a minute
-per group (3 s apart); 5 s makes players at human pace (a move every 2–6 s) share an
-edit about one move in six, which keeps a move under 2 requests while the board's p95
-stays under 6 s (docs/capacity.md). Moves made meanwhile are merged into the next edit
-(the board shows the newest state), and a board idle for 5 s shows a move at once, so
-a group's board costs at most that pace whatever the speed of play."""
-
-
 DEAL_SPACINGS = 1.2
 """A new hand's deal (from the second hand on) waits up to this many board spacings (6 s)
 for the opener's first tile before the board shows it alone. Meanwhile the board keeps
@@ -76,15 +68,6 @@ the tile are one edit. The dealt board is a message the next one replaces a few 
 later: one request a hand saved (docs/capacity.md)."""
 
 DEAL_POLL = 0.05  # seconds between two looks for the opener's tile while a deal waits
-
-
-PRIVATE_GAP = 1.0
-"""The fewest seconds between two requests in one private chat (a turn message, then the
-next when the three others pass at once; an answer to a move that could not be played):
-Telegram allows about one message a second per private chat, and a 429 there would stop
-every request of the bot for its retry_after (PTB's AIORateLimiter holds them all). A
-hand's newer state waiting for its slot replaces the older one (only the newest is
-shown)."""
 
 
 class Drawing:

@@ -50,12 +50,13 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 import bot.core as p
+from bot.pacing import BOARD_SPACING, PRIVATE_GAP
 from bot.present.i18n import language_of
 from bot.present.live import TableLinks
 from bot.telegram.callbacks import Callbacks
 from bot.telegram.chats import Chats
 from bot.telegram.commands import COMMANDS, bot_commands
-from bot.telegram.drawing import BOARD_SPACING, PRIVATE_GAP, Drawing
+from bot.telegram.drawing import Drawing
 from bot.telegram.handlers import Commands
 from bot.telegram.moves import Moves
 from bot.telegram.port import TelegramPort
