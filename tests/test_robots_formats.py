@@ -179,3 +179,32 @@ def test_a_playout_draws_until_a_tile_fits_and_scores_the_domino() -> None:
     # only tile, 6-6, and dominoes, scoring seat 0's 1-0 and 3-3: 7 points.
     side, points = format_playout(hands, [three_three, six_one], 6, 6, 0, rules, Scoring(rules))
     assert (side, points) == (1, 7)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=st.sampled_from(FORMATS), seed=st.integers(0, 100_000))
+def test_the_voids_hold_for_the_real_hands_and_every_sampled_deal_keeps_counts_and_voids(
+    rules: Rules, seed: int
+) -> None:
+    rng = random.Random(seed)
+    match = Match.new(rules, rng)
+    checked = 0
+    while not match.hand.is_over:
+        hand = match.hand
+        view = seat_view(match, hand.turn)
+        know = FormatKnowledge(view)
+        for seat in range(rules.players):
+            assert not hand.hand_mask(seat) & know.forbidden[seat]  # sound: the truth fits
+        hands, boneyard = know.sample(random.Random(seed + checked))
+        assert hands[view.seat] == mask_of(view.tiles)
+        assert [h.bit_count() for h in hands] == list(hand.tile_counts())
+        assert len(boneyard) == hand.boneyard_count
+        dealt = sum(1 << i for i in boneyard)
+        for seat in range(rules.players):
+            assert not dealt & hands[seat]
+            dealt |= hands[seat]
+            assert not hands[seat] & know.forbidden[seat]
+        assert dealt == mask_of(view.tiles) | know.unseen
+        checked += 1
+        match = match.apply(rng.choice(view.legal_moves()))
+    assert checked > 0

@@ -180,7 +180,7 @@ def result_table(tally: Tally, args: argparse.Namespace) -> object:
 
 def ladder_table(rungs: list[tuple[str, str, Tally]], args: argparse.Namespace) -> object:
     """A rich table of the ladder: one row per rung (A over B per hand with its 95 %
-    interval, hands won, A's decision times with a choice)."""
+    interval, hands won, A's decision times: all, and those with a choice)."""
     from rich.table import Table
 
     unit = "match pairs" if args.matches else "duplicate deals"
@@ -190,6 +190,7 @@ def ladder_table(rungs: list[tuple[str, str, Tally]], args: argparse.Namespace) 
     )
     for column in ("A", "B", "A's points per hand over B (95 %)", "hands won A / B"):
         table.add_column(column)
+    table.add_column("A ms per decision: median / p99", justify="right")
     table.add_column("A ms with a choice: median / p99", justify="right")
     for a, b, tally in rungs:
         mean, half = tally.margin()
@@ -199,6 +200,7 @@ def ladder_table(rungs: list[tuple[str, str, Tally]], args: argparse.Namespace) 
             b,
             f"{mean:+.2f} ± {half:.2f}",
             f"{tally.a_hands} / {tally.b_hands}",
+            f"{_fmt_ms(timing['median'])} / {_fmt_ms(timing['p99'])}",
             f"{_fmt_ms(timing['choice_median'])} / {_fmt_ms(timing['choice_p99'])}",
         )
     return table
