@@ -14,6 +14,11 @@ heuristic score). Measured on duplicate deals: a soft model (0.25) gains about 2
 per hand against ``jugador`` and costs nothing measurable against ``experto``; a sharp
 one (0.5 to 1) gains as much against ``jugador`` but loses points against Monte Carlo
 opponents, whose plays the heuristic does not explain.
+
+All of the above is today's game. In the other formats of rules.md (2-4 seats,
+individual play, double-nine, a boneyard) both levels sample the other hands and the
+boneyard and play out with the heuristic in :mod:`engine.robots.formats`
+(``format_samples`` deals; no exact endgame, no inference there).
 """
 
 from __future__ import annotations
