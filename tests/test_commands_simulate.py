@@ -3,7 +3,7 @@ from __future__ import annotations
 import argparse
 
 from bot.cli import SUBCOMMANDS, main
-from bot.commands.simulate import add_arguments, result_table, run_duplicates
+from bot.commands.simulate import LADDER, add_arguments, result_table, run_duplicates
 
 
 def test_simulate_is_a_registered_subcommand() -> None:
@@ -51,3 +51,22 @@ def test_the_table_names_both_levels() -> None:
 
 def test_bad_counts_are_refused() -> None:
     assert main(["simulate", "--a", "jugador", "--b", "novato", "--deals", "0", "--quiet"]) == 2
+
+
+def test_a_format_preset_is_played_once_per_seating() -> None:
+    duel = run_duplicates("uno-contra-uno", "jugador", "novato", 3, seed="f")
+    alone = run_duplicates("individual", "jugador", "novato", 3, seed="f")
+    assert (duel.deals, duel.hands, alone.deals, alone.hands) == (3, 6, 3, 12)
+
+
+def test_without_levels_simulate_prints_the_ladder_of_a_format(capsys) -> None:  # type: ignore[no-untyped-def]
+    code = main(["simulate", "--preset", "cubano", "--deals", "1", "--quiet", "--seed", "l"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "ladder — cubano, 1 duplicate deals per rung" in out
+    for a, b in LADDER:
+        assert any(a in line and b in line for line in out.splitlines())
+
+
+def test_one_level_without_the_other_is_refused() -> None:
+    assert main(["simulate", "--a", "jugador", "--deals", "1", "--quiet"]) == 2

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,7 @@ from engine.robots.arena import (
     play_match,
     seat_rngs,
 )
+from engine.rules import Rules, find_any_preset
 from engine.views import SeatView
 
 
@@ -117,3 +119,25 @@ def test_play_match_can_take_scripted_deals() -> None:
     assert match.is_over
     assert [h.deal for h in match.hands] == [script[n + 1] for n in range(len(match.hands))]
     assert seat_view(match, 0).is_over
+
+
+def test_in_every_format_a_level_against_itself_nets_zero_on_duplicate_deals() -> None:
+    # Individual play seats A at each seat in turn: one seating wins p, the others lose
+    # p / (players - 1) each, so a deterministic level against itself nets zero.
+    for name, players in (("uno-contra-uno", 2), ("individual", 4), ("cubano", 4)):
+        rules = find_any_preset(name)
+        seatings = 2 if rules.partnership else players
+        for index in range(3):
+            result = duplicate_deal(rules, "jugador", "jugador", "z", index)
+            assert result.margin == pytest.approx(0, abs=1e-9)
+            assert result.hands == seatings
+            assert result.a_hands + result.b_hands in (0, seatings)
+
+
+def test_duplicate_matches_of_a_format_play_every_seating_to_the_end() -> None:
+    result = duplicate_match(find_any_preset("uno-contra-uno"), "jugador", "novato", "m", 0)
+    assert result.a_matches + result.b_matches == 2
+    assert set(result.times) == {"jugador", "novato"}
+    three = Rules.build_any(players=3, partnership=False, boneyard="draw", target=50)
+    result = duplicate_match(three, "aprendiz", "novato", "m", 1)
+    assert result.a_matches + result.b_matches == 3

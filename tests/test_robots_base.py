@@ -7,6 +7,7 @@ import pytest
 
 from engine import Match, Tile, find_preset, public_view, seat_view
 from engine.robots import DEFAULT_LEVEL, LEVEL_LABELS, LEVELS, Robot, make_robot
+from engine.robots.base import legal_or_raise
 from engine.rules import find_any_preset
 from engine.views import SeatView
 
@@ -56,9 +57,16 @@ def test_a_robot_asked_out_of_turn_refuses() -> None:
             make_robot(level).choose(seat_view(match, 0), random.Random(0))
 
 
-@pytest.mark.parametrize("level", LEVELS)
-def test_a_robot_refuses_a_format_it_does_not_play_yet(level: str) -> None:
+def test_legal_or_raise_refuses_the_formats_unless_the_robot_plays_them() -> None:
     match = Match.new(find_any_preset("uno-contra-uno"), random.Random(2))
     view = seat_view(match, match.hand.turn)
     with pytest.raises(ValueError, match="robots play only partnership double-six"):
-        make_robot(level).choose(view, random.Random(1))
+        legal_or_raise(view)
+    assert legal_or_raise(view, any_format=True) == view.legal_moves()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_a_legal_move_in_a_format(level: str) -> None:
+    match = Match.new(find_any_preset("uno-contra-uno"), random.Random(2))
+    view = seat_view(match, match.hand.turn)
+    assert make_robot(level).choose(view, random.Random(1)) in view.legal_moves()

@@ -12,9 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import DRAW, Match, seat_view
-from engine.moves import Side
 from engine.robots import LEVELS, make_robot
-from engine.robots.protocol import answer, move_text, read_request, stand_in_move
+from engine.robots.protocol import answer, move_text, read_request
 from engine.rules import FORMAT_PRESETS, Rules, find_any_preset
 from engine.views import SeatView
 
@@ -112,15 +111,6 @@ def test_a_draw_is_written_draw() -> None:
     view, mirrored = read_request(BEFORE_THE_DRAW)
     assert view.legal_moves() == [DRAW]
     assert move_text(view, DRAW, mirrored) == "draw"
-
-
-def test_the_stand_in_plays_a_random_legal_move() -> None:
-    hand = ["5-1", "6-2", "4-4", "1-0", "3-3", "2-2", "6-5"]
-    view, _ = read_request({**BEFORE_THE_DRAW, "hand": hand, "moves": ["6-6"]})
-    moves = {stand_in_move(view, random.Random(seed)) for seed in range(40)}
-    assert moves == set(view.legal_moves())
-    assert {m.side for m in moves} == {Side.RIGHT}
-    assert {str(m.tile) for m in moves} == {"6-2", "6-5"}
 
 
 def test_a_double_nine_opener_must_open_with_its_highest_double() -> None:

@@ -4,6 +4,11 @@ Every deal is played twice with the teams swapping seats (where the first tile i
 opener also rotates); ``--matches`` plays whole matches on the same deal sequences in both
 seatings instead. Prints a rich progress bar, then a table: A's points per hand over B with
 a 95 % interval, hands won, matches won, and each level's decision times.
+
+``--preset`` also takes the format presets (``uno-contra-uno``, ``individual``,
+``cubano``; rules.md, "Formats"): in individual play each deal is played once per seat,
+A at that seat and B at every other. Without ``--a``/``--b`` it prints the **ladder**:
+each level against the one below it (:data:`LADDER`), one row per rung.
 """
 
 from __future__ import annotations
@@ -15,13 +20,18 @@ from collections.abc import Callable, Iterator
 
 from engine.robots import LEVELS, Robot, make_robot
 from engine.robots.arena import DealResult, Tally, duplicate_deal, duplicate_match
-from engine.rules import PRESET_NAMES, Rules, find_preset
+from engine.rules import FORMAT_PRESET_NAMES, PRESET_NAMES, Rules, find_any_preset
 
-__all__ = ["HELP", "add_arguments", "run", "run_duplicates"]
+__all__ = ["HELP", "LADDER", "add_arguments", "ladder_table", "run", "run_duplicates"]
 
 HELP = "compare two robot levels on duplicate deals"
 
 _WORKER: dict[str, object] = {}
+
+LADDER: tuple[tuple[str, str], ...] = tuple(
+    (LEVELS[k + 1], LEVELS[k]) for k in range(len(LEVELS) - 1)
+)
+"""The ladder's rungs as ``(A, B)``: each level against the one below it."""
 _TIME_ROWS = (
     ("median", "median"),
     ("p95", "p95"),
@@ -35,9 +45,14 @@ _TIME_ROWS = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--a", required=True, choices=LEVELS, help="level of team A")
-    parser.add_argument("--b", required=True, choices=LEVELS, help="level of team B")
-    parser.add_argument("--preset", default="venezolano", choices=PRESET_NAMES)
+    parser.add_argument("--a", choices=LEVELS, help="level of team A (omit both: the ladder)")
+    parser.add_argument("--b", choices=LEVELS, help="level of team B (omit both: the ladder)")
+    parser.add_argument(
+        "--preset",
+        default="venezolano",
+        choices=(*PRESET_NAMES, *FORMAT_PRESET_NAMES),
+        help="a table preset or a format preset (rules.md, 'Formats')",
+    )
     parser.add_argument("--deals", type=int, default=200, help="duplicate deals (or matches)")
     parser.add_argument(
         "--matches", action="store_true", help="play whole matches to the preset's target"
@@ -57,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _init_worker(preset: str, a: str, b: str, matches: bool, seed: str, clock: str) -> None:
     _WORKER.update(
         clock=time.process_time if clock == "cpu" else time.perf_counter,
-        rules=find_preset(preset),
+        rules=find_any_preset(preset),
         a=a,
         b=b,
         matches=matches,
@@ -163,6 +178,34 @@ def result_table(tally: Tally, args: argparse.Namespace) -> object:
     return Group(table, times)
 
 
+def ladder_table(rungs: list[tuple[str, str, Tally]], args: argparse.Namespace) -> object:
+    """A rich table of the ladder: one row per rung (A over B per hand with its 95 %
+    interval, hands won, A's decision times: all, and those with a choice)."""
+    from rich.table import Table
+
+    unit = "match pairs" if args.matches else "duplicate deals"
+    table = Table(
+        title=f"ladder — {args.preset}, {args.deals} {unit} per rung, seed {args.seed}",
+        caption=f"decision times: {args.clock} clock",
+    )
+    for column in ("A", "B", "A's points per hand over B (95 %)", "hands won A / B"):
+        table.add_column(column)
+    table.add_column("A ms per decision: median / p99", justify="right")
+    table.add_column("A ms with a choice: median / p99", justify="right")
+    for a, b, tally in rungs:
+        mean, half = tally.margin()
+        timing = tally.timing(a)
+        table.add_row(
+            a,
+            b,
+            f"{mean:+.2f} ± {half:.2f}",
+            f"{tally.a_hands} / {tally.b_hands}",
+            f"{_fmt_ms(timing['median'])} / {_fmt_ms(timing['p99'])}",
+            f"{_fmt_ms(timing['choice_median'])} / {_fmt_ms(timing['choice_p99'])}",
+        )
+    return table
+
+
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import (
@@ -170,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
         MofNCompleteColumn,
         Progress,
         SpinnerColumn,
+        TaskID,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
@@ -181,7 +225,14 @@ def run(args: argparse.Namespace) -> int:
             "[red]domino simulate: --deals and --jobs must be at least 1[/red]"
         )
         return 2
+    if (args.a is None) != (args.b is None):
+        Console(stderr=True).print(
+            "[red]domino simulate: give both --a and --b, or neither (the ladder)[/red]"
+        )
+        return 2
+    pairs = list(LADDER) if args.a is None else [(args.a, args.b)]
     unit = "match pairs" if args.matches else "deals"
+    rungs: list[tuple[str, str, Tally]] = []
     with Progress(
         SpinnerColumn(),
         TextColumn("[bold]{task.description}"),
@@ -193,23 +244,28 @@ def run(args: argparse.Namespace) -> int:
         console=console,
         disable=args.quiet,
     ) as progress:
-        task = progress.add_task(f"{args.a} vs {args.b} ({unit})", total=args.deals, margin="")
+        for a, b in pairs:
+            task = progress.add_task(f"{a} vs {b} ({unit})", total=args.deals, margin="")
 
-        def update(tally: Tally) -> None:
-            mean, half = tally.margin()
-            text = f"A {mean:+.2f} ± {half:.2f}" if half == half else f"A {mean:+.2f}"
-            progress.update(task, completed=tally.deals, margin=text)
+            def update(tally: Tally, task: TaskID = task) -> None:
+                mean, half = tally.margin()
+                text = f"A {mean:+.2f} ± {half:.2f}" if half == half else f"A {mean:+.2f}"
+                progress.update(task, completed=tally.deals, margin=text)
 
-        tally = run_duplicates(
-            args.preset,
-            args.a,
-            args.b,
-            args.deals,
-            matches=args.matches,
-            seed=str(args.seed),
-            jobs=args.jobs,
-            clock=args.clock,
-            on_result=update,
-        )
+            tally = run_duplicates(
+                args.preset,
+                a,
+                b,
+                args.deals,
+                matches=args.matches,
+                seed=str(args.seed),
+                jobs=args.jobs,
+                clock=args.clock,
+                on_result=update,
+            )
+            rungs.append((a, b, tally))
+    if args.a is None:
+        console.print(ladder_table(rungs, args))
+        return 0
     console.print(result_table(tally, args))
     return 0

@@ -16,10 +16,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine.hand import SIX_SIX, Deal, deal_tiles, first_hand_opening
+from engine.hand import (
+    SIX_SIX,
+    Deal,
+    deal_hand,
+    deal_tiles,
+    first_hand,
+    first_hand_opening,
+    opening_of,
+)
 from engine.match import Match
 from engine.robots.base import Robot, make_robot
 from engine.rules import Rules
+from engine.tiles import Tile
 from engine.views import seat_view
 
 __all__ = [
@@ -157,9 +166,24 @@ def _timing_hook(result: DealResult, levels: Sequence[str]) -> DecisionHook:
     return hook
 
 
-def _seatings(a: str, b: str) -> list[tuple[list[str], int]]:
-    """The two seatings: A at seats 0/2 (A is team 0), then A at seats 1/3 (team 1)."""
-    return [([a, b, a, b], 0), ([b, a, b, a], 1)]
+def _seatings(a: str, b: str, rules: Rules | None = None) -> list[tuple[list[str], int]]:
+    """The seatings as ``(level by seat, A's side)``. Partnership: A at seats 0/2 (A is
+    team 0), then A at seats 1/3 (team 1). Individual play (rules.md, "Formats"): A at
+    each seat in turn, B at every other seat (A's side is its seat)."""
+    if rules is None or rules.partnership:
+        return [([a, b, a, b], 0), ([b, a, b, a], 1)]
+    n = rules.players
+    return [([a if s == k else b for s in range(n)], k) for k in range(n)]
+
+
+def _format_first_hand(rules: Rules, deal: Deal, boneyard: Sequence[Tile], index: int) -> Match:
+    """The first hand of a format's duplicate deal: under ``double_six`` the holder of
+    the highest double dealt opens; else seat ``index % players``."""
+    if rules.first_starter == "double_six":
+        starter = opening_of(rules, deal)[0]
+    else:
+        starter = index % rules.players
+    return Match.start(rules, deal, starter, boneyard=boneyard)
 
 
 def duplicate_deal(
@@ -178,16 +202,30 @@ def duplicate_deal(
 
     Under ``double_six`` the holder of 6-6 opens with it; where the first tile is free,
     the opener rotates with ``index`` (seat ``index % 4``) and is the same in both seatings.
+
+    The other formats (rules.md, "Formats") deal the hands and the boneyard once; in
+    individual play the deal is played once per seat, A at that seat and B at the others
+    (see :func:`_score_hand` for A's margin).
     """
     robots = robots if robots is not None else {}
     for level in (level_a, level_b):
         if level not in robots:
             robots[level] = make_robot(level)
-    deal = deal_tiles(random.Random(f"{seed}/deal{index}"), rules)
+    deal_rng = random.Random(f"{seed}/deal{index}")
+    classic = rules.is_classic
+    boneyard: tuple[Tile, ...] = ()
+    if classic:
+        deal = deal_tiles(deal_rng, rules)
+    else:
+        deal, boneyard = deal_hand(deal_rng, rules)  # type: ignore[assignment]
+    seatings = _seatings(level_a, level_b, rules)
     result = DealResult()
-    total = 0
-    for levels, a_team in _seatings(level_a, level_b):
-        match = _first_hand(rules, deal, random.Random(0), starter=index % 4)
+    total = 0.0
+    for levels, a_team in seatings:
+        if classic:
+            match = _first_hand(rules, deal, random.Random(0), starter=index % 4)
+        else:
+            match = _format_first_hand(rules, deal, boneyard, index)
         rngs = seat_rngs(f"{seed}/{index}/{a_team}")
         match = play_hand(
             match,
@@ -197,11 +235,13 @@ def duplicate_deal(
             clock=clock,
         )
         total += _score_hand(result, match, a_team)
-    result.margin = total / 2
+    result.margin = total / len(seatings)
     return result
 
 
-def _score_hand(result: DealResult, match: Match, a_team: int) -> int:
+def _score_hand(result: DealResult, match: Match, a_team: int) -> float:
+    """A's margin in this hand: its points when it wins; when B wins, minus B's points,
+    shared among B's players in individual play of 3 or 4 (A's points minus B's mean)."""
     outcome = match.hand.outcome
     assert outcome is not None
     result.hands += 1
@@ -213,7 +253,8 @@ def _score_hand(result: DealResult, match: Match, a_team: int) -> int:
         return outcome.points
     result.b_hands += 1
     result.b_points += outcome.points
-    return -outcome.points
+    sides = match.rules.sides
+    return -outcome.points if sides == 2 else -outcome.points / (sides - 1)
 
 
 def duplicate_match(
@@ -234,29 +275,44 @@ def duplicate_match(
         if level not in robots:
             robots[level] = make_robot(level)
     deals: dict[int, Deal] = {}
-    first_deal, first_starter, _ = first_hand_opening(
-        rules, random.Random(f"{seed}/match{index}/hand1")
-    )
+    bones: dict[int, tuple[Tile, ...]] = {}
+    classic = rules.is_classic
+    first_rng = random.Random(f"{seed}/match{index}/hand1")
+    if classic:
+        first_deal, first_starter, _ = first_hand_opening(rules, first_rng)
+    else:
+        first = first_hand(rules, first_rng)
+        first_deal, first_starter = first.deal, first.starter  # type: ignore[assignment]
+        bones[1] = first.boneyard
     deals[1] = first_deal
 
     def deal_for(number: int) -> Deal:
         if number not in deals:
-            deals[number] = deal_tiles(random.Random(f"{seed}/match{index}/hand{number}"), rules)
+            deal_rng = random.Random(f"{seed}/match{index}/hand{number}")
+            if classic:
+                deals[number] = deal_tiles(deal_rng, rules)
+            else:
+                deals[number], bones[number] = deal_hand(deal_rng, rules)  # type: ignore[assignment]
         return deals[number]
 
     result = DealResult()
-    total = 0
-    for levels, a_team in _seatings(level_a, level_b):
+    total = 0.0
+    for levels, a_team in _seatings(level_a, level_b, rules):
         seated = [robots[x] for x in levels]
         hook = _timing_hook(result, levels)
         rngs = seat_rngs(f"{seed}/match{index}/{a_team}")
-        match = _first_hand(rules, first_deal, random.Random(0), starter=first_starter)
+        if classic:
+            match = _first_hand(rules, first_deal, random.Random(0), starter=first_starter)
+        else:
+            match = Match.start(rules, first_deal, first_starter, boneyard=bones[1])
         while True:
             match = play_hand(match, seated, rngs, on_decision=hook, clock=clock)
             total += _score_hand(result, match, a_team)
             if match.is_over:
                 break
-            match = match.next_hand_with(deal_for(match.hand_number + 1))
+            number = match.hand_number + 1
+            deal = deal_for(number)
+            match = match.next_hand_with(deal, boneyard=bones.get(number))
         if match.winner_team == a_team:
             result.a_matches += 1
         else:

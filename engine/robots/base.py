@@ -84,11 +84,13 @@ def make_robot(level: str = DEFAULT_LEVEL) -> Robot:
     return factory()
 
 
-def legal_or_raise(view: SeatView) -> list[Move]:
-    """The seat's legal moves; raises ValueError when it is not its turn to move, or
-    when the format is not partnership double-six (robots for the other formats of
-    rules.md, "Formats", are not written yet: they refuse rather than play blind)."""
-    if not view.rules.is_classic:
+def legal_or_raise(view: SeatView, *, any_format: bool = False) -> list[Move]:
+    """The seat's legal moves; raises ValueError when it is not its turn to move, or,
+    unless ``any_format``, when the format is not partnership double-six (a robot
+    written for today's game only, such as ``bench/pimc.py``'s anchor, refuses the
+    other formats of rules.md, "Formats", rather than play blind; the levels of
+    :data:`LEVELS` play every format: :mod:`engine.robots.formats`)."""
+    if not any_format and not view.rules.is_classic:
         raise ValueError(f"robots play only partnership double-six, not {view.rules.format_name}")
     if not view.is_my_turn:
         if view.outcome is not None:

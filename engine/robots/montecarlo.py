@@ -14,6 +14,11 @@ heuristic score). Measured on duplicate deals: a soft model (0.25) gains about 2
 per hand against ``jugador`` and costs nothing measurable against ``experto``; a sharp
 one (0.5 to 1) gains as much against ``jugador`` but loses points against Monte Carlo
 opponents, whose plays the heuristic does not explain.
+
+All of the above is today's game. In the other formats of rules.md (2-4 seats,
+individual play, double-nine, a boneyard) both levels sample the other hands and the
+boneyard and play out with the heuristic in :mod:`engine.robots.formats`
+(``format_samples`` deals; no exact endgame, no inference there).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from engine.fast import HIGH, LOW, OTHER
 from engine.moves import Move, Side
 from engine.robots.base import Robot, legal_or_raise, register_level
 from engine.robots.endgame import Solver
+from engine.robots.formats import format_values
 from engine.robots.knowledge import Knowledge
 from engine.robots.playout import Scoring, move_scores, playout
 from engine.views import SeatView
@@ -94,6 +100,9 @@ class MonteCarloRobot(Robot):
         inference: inverse temperature of the opponents' softmax-heuristic model used to
             weight the deals (0: no weighting).
         partner_inference: the same for the partner.
+        format_samples: deals per decision in the other formats of rules.md (0:
+            ``samples``), played out by :func:`~engine.robots.formats.format_values`
+            (no endgame search, no inference there).
     """
 
     def __init__(
@@ -110,6 +119,7 @@ class MonteCarloRobot(Robot):
         exact_min_samples: int = 0,
         inference: float = 0.0,
         partner_inference: float = 0.0,
+        format_samples: int = 0,
     ):
         self.level = level
         self.samples = samples
@@ -122,6 +132,7 @@ class MonteCarloRobot(Robot):
         self.exact_min_samples = exact_min_samples
         self.inference = inference
         self.partner_inference = partner_inference
+        self.format_samples = format_samples
         self._exp = [math.exp(-inference * d) for d in range(200)]
         self._exp_partner = [math.exp(-partner_inference * d) for d in range(200)]
 
@@ -135,11 +146,16 @@ class MonteCarloRobot(Robot):
         return max(self.samples, min(self.max_samples, budget // n_cands))
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
-        moves = legal_or_raise(view)
+        moves = legal_or_raise(view, any_format=True)
         if len(moves) == 1:
             return moves[0]
         if len(view.tiles) == 1:
             return moves[0]  # going out: every legal move ends the hand the same way
+        if not view.rules.is_classic:
+            values = format_values(
+                view, moves, rng, self.format_samples or self.samples, self.match_aware
+            )
+            return moves[max(range(len(moves)), key=lambda j: values[j])]
         values, cands = self.values(view, moves, rng)
         best = max(range(len(cands)), key=lambda j: values[j])
         return cands[best][0]
@@ -149,7 +165,13 @@ class MonteCarloRobot(Robot):
     ) -> tuple[list[float], list[tuple[Move, int, int, int]]]:
         """The mean value of each legal move over the sampled deals (the search behind
         :meth:`choose`; also the analysis's, ``engine.robots.analysis``), with the
-        candidates in the same order."""
+        candidates in the same order. Today's game only.
+
+        Raises:
+            ValueError: another format (the analysis does not read them yet).
+        """
+        if not view.rules.is_classic:
+            raise ValueError(f"the analysis reads only today's game, not {view.rules.format_name}")
         know = Knowledge(view)
         cands = _candidates(view, moves)
         obs = []
@@ -255,5 +277,6 @@ register_level(
         exact_min_samples=30,
         inference=0.25,
         match_aware=True,
+        format_samples=200,
     ),
 )

@@ -14,8 +14,7 @@ a seat passes only where it then holds nothing that fits).
 The formats (robot-protocol.md, "Formats"): ``rules`` names the format, ``score`` has
 one total per side, ``boneyard`` may give the boneyard's count, and every pass and draw
 is written (a draw as ``draw``, never its tile), so the turn order is read straight off
-the moves. The robot levels do not play the formats yet: :func:`stand_in_move` answers
-for them.
+the moves. Every robot level plays every format (robots.md, "Every format").
 
 Orientation: the opening tile ``a-b`` puts ``a`` on the left (records.md). The engine
 draws an opening with its high half on the left, so when a request opens low-high the
@@ -45,7 +44,6 @@ __all__ = [
     "move_text",
     "read_request",
     "serve",
-    "stand_in_move",
 ]
 
 FIELDS = ("rules", "seat", "hand", "starter", "moves", "score", "boneyard")
@@ -620,24 +618,6 @@ def _check_blocked(
         raise ProtocolError(f"move {k + 1}: moves after the hand ended (blocked)")
 
 
-def stand_in_move(view: SeatView, rng: random.Random) -> Move:
-    """A legal move chosen at random (``rng``): what ``domino robot`` answers in a
-    format whose robots are not written yet (the robots of engine.robots refuse the
-    formats other than partnership double-six; robot-protocol.md, "Formats"). It plays
-    legally, nothing more."""
-    return rng.choice(view.legal_moves())
-
-
-def _choose(robot: Robot, view: SeatView, rng: random.Random) -> Move:
-    """The robot's move; in a format the robot refuses (ValueError), the stand-in's."""
-    if view.rules.is_classic:
-        return robot.choose(view, rng)
-    try:
-        return robot.choose(view, rng)
-    except ValueError:
-        return stand_in_move(view, rng)
-
-
 def move_text(view: SeatView, move: Move, mirrored: bool) -> str:
     """``move`` in records.md notation for the request's orientation: a side only where
     the tile fits both ends with different numbers."""
@@ -668,7 +648,7 @@ def answer(line: str, robot: Robot, seed: object = None) -> dict[str, str]:
             return {"error": f"not valid JSON: {exc}"}
         view, mirrored = read_request(obj)
         rng = random.Random(f"{seed}|{line.strip()}") if seed is not None else random.Random()
-        move = _choose(robot, view, rng)
+        move = robot.choose(view, rng)
         return {"move": move_text(view, move, mirrored)}
     except ProtocolError as exc:
         return {"error": str(exc)}

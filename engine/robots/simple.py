@@ -7,6 +7,7 @@ import random
 
 from engine.moves import Move
 from engine.robots.base import Robot, legal_or_raise, register_level
+from engine.robots.formats import format_heuristic_move
 from engine.robots.knowledge import to_move
 from engine.robots.playout import best_move, best_opening
 from engine.tiles import mask_of
@@ -21,7 +22,7 @@ class RandomRobot(Robot):
     level = "novato"
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
-        moves = legal_or_raise(view)
+        moves = legal_or_raise(view, any_format=True)
         return moves[0] if len(moves) == 1 else rng.choice(moves)
 
 
@@ -31,7 +32,7 @@ class ApprenticeRobot(Robot):
     level = "aprendiz"
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
-        moves = legal_or_raise(view)
+        moves = legal_or_raise(view, any_format=True)
         if len(moves) == 1:
             return moves[0]
         top = max(m.tile.pips for m in moves if m.tile is not None)
@@ -41,14 +42,17 @@ class ApprenticeRobot(Robot):
 
 class HeuristicRobot(Robot):
     """``jugador``: pips, +4 for a double, +3 per other tile still fitting an open end
-    (robots.md, "The heuristic"); deterministic (ties: the first legal move)."""
+    (robots.md, "The heuristic"); deterministic (ties: the first legal move). Every
+    format plays the same heuristic (:func:`~engine.robots.formats.format_heuristic_move`)."""
 
     level = "jugador"
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
-        moves = legal_or_raise(view)
+        moves = legal_or_raise(view, any_format=True)
         if len(moves) == 1:
             return moves[0]
+        if not view.rules.is_classic:
+            return format_heuristic_move(view, moves)
         mine = mask_of(view.tiles)
         if view.ends is None:
             allowed = mask_of(m.tile for m in moves if m.tile is not None)

@@ -1,0 +1,367 @@
+"""The robots' play in every format other than today's (rules.md, "More ways to play:
+formats"; robots.md, "Every format").
+
+Today's game (partnership double-six, 4 × 7 tiles, no boneyard) keeps its own fast code
+(:mod:`engine.robots.knowledge`, :mod:`engine.robots.playout`, the exact endgame of
+:mod:`engine.robots.endgame`); this module plays 2, 3 or 4 seats, individual or
+partnership play, double-six or double-nine, with a boneyard under ``pass`` or ``draw``.
+It works on bit masks of the tiles' indices in :data:`engine.tiles.TileSet.DOUBLE_NINE`
+order (the 28 double-six tiles are its first 28), with the same heuristic as today's
+game (pips, +4 for a double, +3 per other tile still fitting an open end).
+
+Honest information: a seat knows its own tiles, the line, every seat's tile count, the
+boneyard's count and the history. The unseen tiles (the other hands **and** the
+boneyard) are dealt at random by :meth:`FormatKnowledge.sample`, respecting the counts
+and the voids the history reveals:
+
+- a pass on ends ``l``/``r`` proves the seat holds neither number, for the rest of the
+  hand (a pass means nothing could be drawn, so its hand never grows again);
+- a draw on ends ``l``/``r`` proves the seat held neither number; the seat draws until a
+  tile fits and must play it, so once its run of draws ends (with that play, or with a
+  pass) nothing it still holds shows ``l`` or ``r``. A later draw by the seat brings
+  tiles that may show them, so such a void is kept only while the seat has not drawn
+  again (a sound, not a complete, use of what it saw).
+
+The exact endgame and the opponents' model (``inference``) of today's maestro are not
+used here: the formats' maestro is Monte Carlo over heuristic playouts with more deals
+and a match-aware value.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Final
+
+from engine.hand import Scoring
+from engine.moves import Move, Side
+from engine.rules import Boneyard, Rules
+from engine.tiles import TileSet, mask_of, pips_of_any_mask
+from engine.views import SeatView
+
+__all__ = [
+    "FormatKnowledge",
+    "format_heuristic_move",
+    "format_playout",
+    "format_values",
+]
+
+_TILES: Final = TileSet.DOUBLE_NINE.tiles
+_NM: Final[tuple[int, ...]] = TileSet.DOUBLE_NINE.number_masks
+_HIGH: Final[tuple[int, ...]] = tuple(t.high for t in sorted(_TILES, key=lambda t: t.index))
+_LOW: Final[tuple[int, ...]] = tuple(t.low for t in sorted(_TILES, key=lambda t: t.index))
+_BASE: Final[tuple[int, ...]] = tuple(
+    h + lo + (4 if h == lo else 0) for h, lo in zip(_HIGH, _LOW, strict=True)
+)
+"""The move score's part that depends on the tile only: pips, +4 for a double."""
+
+MATCH_BONUS: Final[float] = 60.0
+"""What reaching the target is worth beyond the points (as
+:func:`engine.robots.montecarlo.match_utility`)."""
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        out.append(bit.bit_length() - 1)
+    return out
+
+
+def _other(i: int, number: int) -> int:
+    """The other half of tile ``i`` from ``number`` (which it must show)."""
+    return _LOW[i] if _HIGH[i] == number else _HIGH[i]
+
+
+def score_move(hand: int, i: int, new_left: int, new_right: int) -> int:
+    """The heuristic's score of playing tile ``i`` from ``hand`` leaving these ends:
+    pips, +4 for a double, +3 per other tile of the hand fitting a new end."""
+    rest = hand & ~(1 << i)
+    return _BASE[i] + 3 * (rest & (_NM[new_left] | _NM[new_right])).bit_count()
+
+
+def _placements(i: int, left: int, right: int) -> list[tuple[int, int, int]]:
+    """Tile ``i``'s placements on ends ``left``/``right`` as ``(side, new left, new
+    right)`` (side 0 left, 1 right; equal ends give the right side only), in the
+    engine's order (left before right)."""
+    if left == right:
+        return [(1, left, _other(i, right))] if _HIGH[i] == right or _LOW[i] == right else []
+    out = []
+    if _HIGH[i] == left or _LOW[i] == left:
+        out.append((0, _other(i, left), right))
+    if _HIGH[i] == right or _LOW[i] == right:
+        out.append((1, left, _other(i, right)))
+    return out
+
+
+def _best(hand: int, left: int, right: int) -> tuple[int, int, int] | None:
+    """The heuristic's ``(tile, new left, new right)`` on open ends, None if nothing fits."""
+    fits = hand & (_NM[left] | _NM[right])
+    best = None
+    top = -1
+    while fits:
+        bit = fits & -fits
+        fits ^= bit
+        i = bit.bit_length() - 1
+        for _side, nl, nr in _placements(i, left, right):
+            s = score_move(hand, i, nl, nr)
+            if s > top:
+                top, best = s, (i, nl, nr)
+    return best
+
+
+def _side_of(rules: Rules, seat: int) -> int:
+    return seat & 1 if rules.partnership else seat
+
+
+def format_playout(
+    hands: list[int],
+    boneyard: list[int],
+    left: int,
+    right: int,
+    turn: int,
+    rules: Rules,
+    sc: Scoring,
+) -> tuple[int, int]:
+    """Play the heuristic for every seat to the hand's end (``hands`` is consumed).
+
+    Args:
+        hands: each seat's mask (one per player).
+        boneyard: the boneyard's tile indices in draw order (drawn only under ``draw``).
+        left, right: the open ends (the line is open).
+        turn: the seat to move.
+        rules: the rule set (players, partnership, boneyard rule).
+        sc: its scoring.
+
+    Returns:
+        ``(side, points)``: the winning side (team, or seat in individual play) and its
+        points, or ``(-1, 0)`` for a tied tranca (rules.md, "Scoring in individual play").
+    """
+    n = len(hands)
+    draws = rules.boneyard is Boneyard.DRAW
+    k = 0
+    passes = 0
+    nm = _NM
+    while True:
+        hand = hands[turn]
+        open_ = nm[left] | nm[right]
+        if not hand & open_:
+            while draws and k < len(boneyard) and not hand & open_:
+                hand |= 1 << boneyard[k]
+                k += 1
+            hands[turn] = hand
+        choice = _best(hand, left, right)
+        if choice is None:
+            passes += 1
+            if passes >= n:
+                pips = [pips_of_any_mask(h) for h in hands]
+                side = sc.blocked_side(pips)
+                return (side, sc.side_points(pips, side, False)) if side >= 0 else (-1, 0)
+            turn = turn + 1 if turn + 1 < n else 0
+            continue
+        passes = 0
+        i, nl, nr = choice
+        hand &= ~(1 << i)
+        hands[turn] = hand
+        if not hand:
+            capicua = _HIGH[i] != _LOW[i] and bool((1 << i) & nm[left] & nm[right])
+            pips = [pips_of_any_mask(h) for h in hands]
+            side = _side_of(rules, turn)
+            return side, sc.side_points(pips, side, capicua)
+        left, right = nl, nr
+        turn = turn + 1 if turn + 1 < n else 0
+
+
+class FormatKnowledge:
+    """What a seat knows of the current hand in any format, and deals of the unseen
+    tiles consistent with it (see the module docstring).
+
+    Attributes:
+        seat: the seat (to move); rules: the rule set; players: how many seats.
+        mine: mask of the seat's tiles; unseen: mask of the tiles in the other hands
+            and the boneyard.
+        counts: tiles held per seat; boneyard: tiles in the boneyard.
+        forbidden: per seat, the mask of tiles it cannot hold (its voids).
+        score: the match score before this hand, by side.
+    """
+
+    __slots__ = (
+        "boneyard",
+        "counts",
+        "forbidden",
+        "mine",
+        "players",
+        "rules",
+        "score",
+        "seat",
+        "unseen",
+    )
+
+    def __init__(self, view: SeatView) -> None:
+        rules = view.rules
+        self.seat = view.seat
+        self.rules = rules
+        self.players = n = rules.players
+        self.mine = mask_of(view.tiles)
+        self.unseen = rules.tile_set.full_mask & ~view.played_mask() & ~self.mine
+        self.counts = list(view.tile_counts)[:n]
+        self.boneyard = view.boneyard_count
+        self.score = view.score
+        self.forbidden = self._voids(view)
+        hidden = sum(c for s, c in enumerate(self.counts) if s != self.seat) + self.boneyard
+        if hidden != self.unseen.bit_count():  # pragma: no cover - a view is consistent
+            raise ValueError(f"the view hides {self.unseen.bit_count()} tiles, not {hidden}")
+
+    def _voids(self, view: SeatView) -> list[int]:
+        """Per seat, the numbers its passes and finished runs of draws prove it lacks
+        now (a void from before a later draw of the seat is dropped)."""
+        n = self.players
+        events: list[tuple[int, int, int]] = []  # (seat, numbers mask, run)
+        last_draw_run = [-1] * n
+        ends: tuple[int, int] | None = None
+        run = -1
+        prev = -1
+        for seat, move in view.history:
+            if seat != prev:
+                run += 1
+                prev = seat
+            tile = move.tile
+            if tile is None:
+                if ends is not None:
+                    events.append((seat, _NM[ends[0]] | _NM[ends[1]], run))
+                if move.draw:
+                    last_draw_run[seat] = run
+                continue
+            if ends is None:
+                ends = (tile.high, tile.low)
+            elif move.side is Side.LEFT:
+                ends = (tile.other(ends[0]), ends[1])
+            else:
+                ends = (ends[0], tile.other(ends[1]))
+        forbidden = [0] * n
+        for seat, numbers, at in events:
+            if last_draw_run[seat] <= at:
+                forbidden[seat] |= numbers
+        forbidden[self.seat] = 0
+        return forbidden
+
+    def sample(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """One deal of the unseen tiles: ``(hands, boneyard)``, the hands' masks by seat
+        (this seat's own tiles at its place) and the boneyard's tile indices in a random
+        draw order. Each other seat gets its count of tiles it may hold (most
+        constrained seat first, uniformly among its allowed tiles, retrying on a dead
+        end); the rest is the boneyard. If 50 tries fail the voids are ignored."""
+        others = [s for s in range(self.players) if s != self.seat]
+        for attempt in range(51):
+            strict = attempt < 50
+            remaining = self.unseen
+            hands = [0] * self.players
+            hands[self.seat] = self.mine
+            order = sorted(
+                others,
+                key=lambda s: (remaining & ~self.forbidden[s]).bit_count() - self.counts[s],
+            )
+            ok = True
+            for s in order:
+                allowed = _bits(remaining & ~self.forbidden[s] if strict else remaining)
+                if len(allowed) < self.counts[s]:
+                    ok = False
+                    break
+                mask = 0
+                for i in rng.sample(allowed, self.counts[s]):
+                    mask |= 1 << i
+                hands[s] = mask
+                remaining &= ~mask
+            if ok:
+                rest = _bits(remaining)
+                rng.shuffle(rest)
+                return hands, rest
+        raise ValueError("no deal of the unseen tiles fits the counts")  # pragma: no cover
+
+
+def _new_ends(view: SeatView, move: Move) -> tuple[int, int]:
+    tile = move.tile
+    assert tile is not None
+    if view.ends is None:
+        return tile.high, tile.low
+    left, right = view.ends
+    if move.side is Side.LEFT:
+        return tile.other(left), right
+    return left, tile.other(right)
+
+
+def format_heuristic_move(view: SeatView, moves: list[Move]) -> Move:
+    """``jugador`` in any format: the legal move with the best heuristic score (ties: the
+    first in the engine's order)."""
+    hand = mask_of(view.tiles)
+    best, top = moves[0], -1
+    for move in moves:
+        if move.tile is None:
+            return move
+        nl, nr = _new_ends(view, move)
+        s = score_move(hand, move.tile.index, nl, nr)
+        if s > top:
+            best, top = move, s
+    return best
+
+
+def side_utility(know: FormatKnowledge, match_aware: bool) -> Callable[[int, int], float]:
+    """What a hand's result ``(side, points)`` is worth to the seat's side: its points
+    when it wins; the winner's points when another side wins (split among the other
+    players in individual play of 3 or 4); with ``match_aware`` a bonus of
+    :data:`MATCH_BONUS` for reaching the target (rules.md, "Match")."""
+    rules = know.rules
+    me = _side_of(rules, know.seat)
+    sides = rules.sides
+    score = know.score
+    target = rules.target
+
+    def utility(side: int, points: int) -> float:
+        if side < 0:
+            return 0.0
+        v = float(points)
+        if match_aware and score[side] + points >= target:
+            v += MATCH_BONUS
+        if side == me:
+            return v
+        return -v if sides == 2 else -v / (sides - 1)
+
+    return utility
+
+
+def format_values(
+    view: SeatView, moves: list[Move], rng: random.Random, samples: int, match_aware: bool
+) -> list[float]:
+    """The mean value of each legal move (tile moves) over ``samples`` deals of the
+    unseen tiles, each played out with the heuristic (the same deals for every move)."""
+    know = FormatKnowledge(view)
+    rules = view.rules
+    sc = Scoring(rules)
+    util = side_utility(know, match_aware)
+    seat = view.seat
+    n = know.players
+    nxt = seat + 1 if seat + 1 < n else 0
+    plan = []
+    for move in moves:
+        assert move.tile is not None
+        nl, nr = _new_ends(view, move)
+        i = move.tile.index
+        capicua = view.ends is not None and not move.tile.is_double
+        capicua = capicua and move.tile.has(view.ends[0]) and move.tile.has(view.ends[1])  # type: ignore[index]
+        plan.append((1 << i, nl, nr, capicua))
+    totals = [0.0] * len(moves)
+    for _ in range(samples):
+        hands, bone = know.sample(rng)
+        mine = hands[seat]
+        for j, (bit, nl, nr, capicua) in enumerate(plan):
+            h = hands[:]
+            h[seat] = mine & ~bit
+            if not h[seat]:
+                pips = [pips_of_any_mask(x) for x in h]
+                side = _side_of(rules, seat)
+                totals[j] += util(side, sc.side_points(pips, side, capicua))
+                continue
+            side, points = format_playout(h, bone, nl, nr, nxt, rules, sc)
+            totals[j] += util(side, points)
+    return [t / samples for t in totals]

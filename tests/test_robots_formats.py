@@ -1,0 +1,210 @@
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.hand import HandState, Scoring
+from engine.match import Match
+from engine.moves import DRAW, PASS, Move, Side
+from engine.robots import LEVELS, make_robot
+from engine.robots.formats import FormatKnowledge, format_playout, side_utility
+from engine.rules import Rules, find_any_preset
+from engine.tiles import Tile, TileSet, mask_of
+from engine.views import seat_view
+
+FORMATS = [
+    find_any_preset("uno-contra-uno", target=50),
+    find_any_preset("individual", target=50),
+    find_any_preset("cubano", target=50),
+    Rules.build_any(players=3, partnership=False, boneyard="draw", target=50),
+    Rules.build_any(
+        players=2, partnership=False, boneyard="draw", tile_set="double_nine", target=50
+    ),
+    Rules.build_any(
+        players=4, partnership=False, boneyard="draw", tile_set="double_nine", target=50
+    ),
+    Rules.build_any(tile_set="double_nine", boneyard="draw", first_starter="random", target=50),
+]
+"""2, 3 and 4 seats, both sets, draw and pass, partnership and individual (to 50 points,
+to keep whole matches short)."""
+
+
+def t(text: str) -> Tile:
+    return Tile.parse(text)
+
+
+def deal_of(*hands: str) -> list[list[Tile]]:
+    return [[t(x) for x in hand.split()] for hand in hands]
+
+
+def one_vs_one(hands: tuple[str, str], first_drawn: list[str]) -> HandState:
+    """A 1-vs-1 draw hand (seat 0 opens) whose boneyard starts with ``first_drawn``."""
+    rules = Rules.build_any(
+        players=2,
+        partnership=False,
+        boneyard="draw",
+        first_starter="random",
+        hand_size=len(hands[0].split()),
+    )
+    deal = deal_of(*hands)
+    first = [t(x) for x in first_drawn]
+    dealt = {x for h in deal for x in h}
+    rest = [x for x in TileSet.DOUBLE_SIX.tiles if x not in dealt and x not in first]
+    return HandState.start(rules, deal, 0, boneyard=first + rest)
+
+
+@settings(max_examples=14, deadline=None)
+@given(
+    rules=st.sampled_from(FORMATS),
+    seed=st.integers(0, 10_000),
+    levels=st.lists(st.sampled_from(LEVELS), min_size=4, max_size=4),
+)
+def test_every_level_plays_only_legal_moves_and_a_whole_match_of_any_format_ends(
+    rules: Rules, seed: int, levels: list[str]
+) -> None:
+    rng = random.Random(seed)
+    robots = [make_robot(level) for level in levels[: rules.players]]
+    match = Match.new(rules, rng)
+    moves = 0
+    while not match.is_over:
+        if match.hand.is_over:
+            match = match.next_hand(rng)
+            continue
+        seat = match.hand.turn
+        view = seat_view(match, seat)
+        move = robots[seat].choose(view, rng)
+        assert move in view.legal_moves()
+        match = match.apply(move, seat)
+        moves += 1
+        assert moves < 5_000
+    assert max(match.score) >= rules.target
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_draws_when_drawing_is_its_only_move(level: str) -> None:
+    hand = one_vs_one(("6-6 6-5", "1-0 2-2"), ["3-3", "6-1"]).apply(Move(t("6-6")))
+    view = seat_view(hand, 1)
+    assert view.legal_moves() == [DRAW]
+    assert make_robot(level).choose(view, random.Random(0)) == DRAW
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_the_tile_it_drew_when_it_fits(level: str) -> None:
+    hand = one_vs_one(("6-6 6-5", "1-0 2-2"), ["3-3", "6-1"]).apply(Move(t("6-6")))
+    hand = hand.apply(DRAW).apply(DRAW)
+    view = seat_view(hand, 1)
+    assert make_robot(level).choose(view, random.Random(0)) == Move(t("6-1"), Side.RIGHT)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_passes_when_nothing_fits_and_nothing_may_be_drawn(level: str) -> None:
+    rules = Rules.build_any(
+        players=2, partnership=False, boneyard="pass", first_starter="random", hand_size=2
+    )
+    hand = HandState.start(rules, deal_of("6-6 6-5", "1-0 2-2"), 0).apply(Move(t("6-6")))
+    view = seat_view(hand, 1)
+    assert (view.legal_moves(), view.boneyard_count) == ([PASS], 24)
+    assert make_robot(level).choose(view, random.Random(0)) == PASS
+
+
+def test_the_unseen_tiles_are_the_other_hands_and_the_boneyard_dealt_by_their_counts() -> None:
+    match = Match.new(find_any_preset("individual"), random.Random(3))
+    view = seat_view(match, match.hand.turn)
+    know = FormatKnowledge(view)
+    assert know.unseen == TileSet.DOUBLE_SIX.full_mask & ~mask_of(view.tiles)
+    assert (know.counts, know.boneyard) == ([7, 7, 7, 7], 0)
+    cubano = Match.new(find_any_preset("cubano"), random.Random(3))
+    view = seat_view(cubano, cubano.hand.turn)
+    know = FormatKnowledge(view)
+    for k in range(20):
+        hands, boneyard = know.sample(random.Random(k))
+        assert hands[view.seat] == mask_of(view.tiles)
+        assert [h.bit_count() for h in hands] == [10, 10, 10, 10]
+        assert len(boneyard) == 15
+        together = mask_of(view.tiles) | sum(1 << i for i in boneyard)
+        for seat in range(4):
+            if seat != view.seat:
+                assert not together & hands[seat]
+                together |= hands[seat]
+        assert together == TileSet.DOUBLE_NINE.full_mask
+
+
+def test_a_seat_that_drew_then_played_is_dealt_no_tile_of_the_ends_it_drew_on() -> None:
+    # Seat 1 draws 3-3 (fits neither 6 end) and 6-1 (fits), plays 6-1: its hand, 1-0 2-2
+    # 3-3, shows neither 6 nor 6 (the ends it drew on); seat 0 sees only the counts.
+    hand = one_vs_one(("6-6 6-5 4-4", "1-0 2-2 5-0"), ["3-3", "6-1"]).apply(Move(t("6-6")))
+    hand = hand.apply(DRAW).apply(DRAW).apply(Move(t("6-1"), Side.RIGHT))
+    view = seat_view(hand, 0)
+    know = FormatKnowledge(view)
+    six = TileSet.DOUBLE_NINE.number_masks[6]
+    assert know.forbidden[1] == six
+    assert (know.counts, know.boneyard) == ([2, 4], 20)
+    for k in range(30):
+        hands, boneyard = know.sample(random.Random(k))
+        assert hands[1].bit_count() == 4 and not hands[1] & six
+        assert len(boneyard) == 20
+
+
+def test_a_void_is_dropped_once_the_seat_draws_again() -> None:
+    # Seat 1 draws on 6|6 and plays 6-1; later it draws on 4|1 and plays 4-0: the tile
+    # it drew then may show a 6, so only the last void (4 and 1) is kept.
+    hand = one_vs_one(("6-6 6-4 4-4", "2-2 3-3 0-0"), ["6-1", "5-2", "4-0"])
+    hand = hand.apply(Move(t("6-6"))).apply(DRAW).apply(Move(t("6-1"), Side.RIGHT))
+    hand = hand.apply(Move(t("6-4"), Side.LEFT)).apply(DRAW).apply(DRAW)
+    hand = hand.apply(Move(t("4-0"), Side.LEFT))
+    assert hand.ends == (0, 1)
+    know = FormatKnowledge(seat_view(hand, 0))
+    numbers = TileSet.DOUBLE_NINE.number_masks
+    assert know.forbidden == [0, numbers[4] | numbers[1]]
+
+
+def test_the_utility_splits_another_players_points_among_the_losers_in_individual_play() -> None:
+    match = Match.new(find_any_preset("individual"), random.Random(3))
+    know = FormatKnowledge(seat_view(match, 0))
+    util = side_utility(know, match_aware=False)
+    assert (util(0, 30), util(2, 30), util(-1, 0)) == (30.0, -10.0, 0.0)
+    duel = Match.new(find_any_preset("uno-contra-uno"), random.Random(3))
+    util = side_utility(FormatKnowledge(seat_view(duel, 1)), match_aware=True)
+    assert (util(1, 30), util(0, 100)) == (30.0, -160.0)
+
+
+def test_a_playout_draws_until_a_tile_fits_and_scores_the_domino() -> None:
+    rules = Rules.build_any(players=2, partnership=False, boneyard="draw")
+    six_six, six_one, three_three, one_zero = (t(x).index for x in ("6-6", "6-1", "3-3", "1-0"))
+    hands = [1 << one_zero, 1 << six_six]
+    # Seat 0 on ends 6|6 draws 3-3, then 6-1, and plays 6-1 (ends 6|1); seat 1 plays its
+    # only tile, 6-6, and dominoes, scoring seat 0's 1-0 and 3-3: 7 points.
+    side, points = format_playout(hands, [three_three, six_one], 6, 6, 0, rules, Scoring(rules))
+    assert (side, points) == (1, 7)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=st.sampled_from(FORMATS), seed=st.integers(0, 100_000))
+def test_the_voids_hold_for_the_real_hands_and_every_sampled_deal_keeps_counts_and_voids(
+    rules: Rules, seed: int
+) -> None:
+    rng = random.Random(seed)
+    match = Match.new(rules, rng)
+    checked = 0
+    while not match.hand.is_over:
+        hand = match.hand
+        view = seat_view(match, hand.turn)
+        know = FormatKnowledge(view)
+        for seat in range(rules.players):
+            assert not hand.hand_mask(seat) & know.forbidden[seat]  # sound: the truth fits
+        hands, boneyard = know.sample(random.Random(seed + checked))
+        assert hands[view.seat] == mask_of(view.tiles)
+        assert [h.bit_count() for h in hands] == list(hand.tile_counts())
+        assert len(boneyard) == hand.boneyard_count
+        dealt = sum(1 << i for i in boneyard)
+        for seat in range(rules.players):
+            assert not dealt & hands[seat]
+            dealt |= hands[seat]
+            assert not hands[seat] & know.forbidden[seat]
+        assert dealt == mask_of(view.tiles) | know.unseen
+        checked += 1
+        match = match.apply(rng.choice(view.legal_moves()))
+    assert checked > 0
