@@ -736,6 +736,10 @@ async def test_a_standby_takes_discord_over_from_a_killed_process_and_answers_it
         await open_discord_table(discord_fake, beto, guild)
         player = DiscordPlayer(discord_fake, beto, guild)
         await player.play(1)
+        # killed at Beto's next turn, its buttons out (a press answered but not yet played
+        # when killed is lost, and its buttons stay: the test's player never presses one
+        # twice, so it would wait for the turn to run out)
+        await wait_until(player.turn)
         await first.kill()
         killed_at = time.monotonic()
         await second.wait_for_line(r"discord: taking over as the active process", timeout=40)
