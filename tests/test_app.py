@@ -663,12 +663,14 @@ async def test_a_process_stalled_past_its_lease_is_fenced_out_and_exits_when_it_
     async with active_and_standby(base, tmp_path) as (first, second):
         await open_telegram_table(telegram, ana)
         await player.play(1)
+        await wait_until(player.turn)  # stopped at Ana's next turn, its keyboard out
         assert first.proc is not None
         first.proc.send_signal(signal.SIGSTOP)  # a process that hangs, not one that died
         try:
             await second.wait_for_line(r"telegram: taking over as the active process", timeout=40)
             await player.play(2)  # played by the second
         finally:
+            woken = len(telegram.calls)
             first.proc.send_signal(signal.SIGCONT)
         # the first wakes up still believing it owns the table: its next write or
         # heartbeat meets the fence; it stops at once, and a supervisor's restart would
@@ -678,6 +680,9 @@ async def test_a_process_stalled_past_its_lease_is_fenced_out_and_exits_when_it_
         # it dropped its table unsaved and says so, never "every table is saved"
         assert "stopped; 1 tables were left unsaved to the process that took" in first.log
         assert "every table is saved" not in first.log
+        # it answered nothing it had fetched before it stopped: Ana's keyboard stays
+        told = [c.params.get("text") for c in telegram.calls[woken:] if c.chat_id == ana.id]
+        assert "Ahora no tienes mesa: no te espera ninguna jugada." not in told
         assert await player.play_to_the_end(timeout=90) > 0
         await asyncio.sleep(0.5)
         assert await second.stop() == 0

@@ -339,8 +339,11 @@ class TelegramFrontEnd:
 
 class _GatedRequest(HTTPXRequest):
     """The getUpdates connection of a process that holds the Telegram lease: each poll
-    first asks ``gate`` (``bot.core.leases``: renewed if due), and a process that lost
-    the lease reads no update (they stay for the process that holds it)."""
+    asks ``gate`` (``bot.core.leases``: renewed if due) before it is sent and again when
+    its answer comes, and a process that lost the lease reads no update: they stay for the
+    process that holds it (Telegram confirms updates only by the next poll's offset). The
+    second ask is for a poll in flight while the process was stopped (SIGSTOP, a frozen
+    VM): woken after a standby took over, it must not answer what it fetched."""
 
     def __init__(self, gate: Callable[[], Awaitable[bool]]) -> None:
         super().__init__(connection_pool_size=1)
@@ -349,4 +352,7 @@ class _GatedRequest(HTTPXRequest):
     async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
         if not await self._gate():
             raise NetworkError("the Telegram lease is lost: not polling")
-        return await super().do_request(*args, **kwargs)
+        answer = await super().do_request(*args, **kwargs)
+        if not await self._gate():
+            raise NetworkError("the Telegram lease was lost during the poll: its updates are left")
+        return answer
