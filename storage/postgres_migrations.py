@@ -8,12 +8,16 @@ text is kept as written and validated), text keys that lists are ordered by
 ``COLLATE "C"`` (SQLite compares text byte by byte).
 
 The ledger (design.md, "Money moves only through the ledger") keeps SQLite's rules and
-adds what PostgreSQL can enforce at commit: ``accounts.balance`` changes only through the
+adds what PostgreSQL can enforce: ``accounts.balance`` changes only through the
 trigger on ``entries`` (a direct update is refused), entries and transactions are
 append-only (update, delete and truncate refused), every ledger transaction sums to zero
-(a deferred constraint trigger checks it at commit), CHECK constraints keep player and
-escrow balances from going negative, and an account's key always matches its player or
-match. ``transactions.key`` is the idempotency key.
+(since ``0005``, checked by the same statement-level trigger at the end of each statement
+that inserts entries; before, a deferred constraint trigger checked it at commit), CHECK
+constraints keep player and escrow balances from going negative, and an account's key
+always matches its player or match. ``transactions.key`` is the idempotency key. Since
+``0006`` the history's references to players and matches (results, totals, seats,
+seasons, ratings, rating history) are kept by the code and reported by ``check_ledger``
+instead of foreign keys; the keys of the money tables stay.
 
 Never edit or remove a released migration: append a new one. :func:`storage.postgres
 .apply_migrations` applies them in one transaction under an advisory lock, so several
