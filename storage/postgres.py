@@ -252,6 +252,20 @@ _PG_OPEN_ACCOUNTS: Final = (
 )
 
 
+_UNCHECKED_REFERENCES: Final = (
+    ("match_results", "match_id", "matches", "match_id"),
+    ("match_results", "player_id", "players", "id"),
+    ("player_chat_totals", "player_id", "players", "id"),
+    ("match_seats", "match_id", "matches", "match_id"),
+    ("match_seats", "player_id", "players", "id"),
+    ("match_seasons", "match_id", "matches", "match_id"),
+    ("ratings", "player_id", "players", "id"),
+    ("rating_history", "player_id", "players", "id"),
+)
+"""(table, column, parent, key): the references whose foreign keys migration 0006 dropped,
+checked by :meth:`PostgresTx.integrity` instead."""
+
+
 class PostgresTx(Tx):
     """An asyncpg connection inside a transaction.
 
@@ -340,6 +354,15 @@ class PostgresTx(Tx):
             " AND tgrelid = ANY(ARRAY['accounts', 'entries', 'transactions']::regclass[])"
         ):
             problems.append(f"ledger trigger disabled: {name}")
+        # the history's references to players and matches, kept by the code since
+        # migration 0006 dropped their foreign keys (storage/postgres_migrations.py)
+        for table, column, parent, key in _UNCHECKED_REFERENCES:
+            for (value,) in await self.conn.fetch(
+                f"SELECT DISTINCT c.{column} FROM {table} c WHERE c.{column} IS NOT NULL"
+                f" AND NOT EXISTS (SELECT 1 FROM {parent} p WHERE p.{key} = c.{column})"
+                f" ORDER BY 1"
+            ):
+                problems.append(f"foreign key broken: {table}.{column} = {value!r}")
         if await self.conn.fetchval("SELECT 1 FROM pg_extension WHERE extname = 'amcheck'"):
             for (index,) in await self.conn.fetch(
                 "SELECT i.indexrelid::regclass::text FROM pg_index i"

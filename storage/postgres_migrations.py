@@ -8,12 +8,16 @@ text is kept as written and validated), text keys that lists are ordered by
 ``COLLATE "C"`` (SQLite compares text byte by byte).
 
 The ledger (design.md, "Money moves only through the ledger") keeps SQLite's rules and
-adds what PostgreSQL can enforce at commit: ``accounts.balance`` changes only through the
+adds what PostgreSQL can enforce: ``accounts.balance`` changes only through the
 trigger on ``entries`` (a direct update is refused), entries and transactions are
 append-only (update, delete and truncate refused), every ledger transaction sums to zero
-(a deferred constraint trigger checks it at commit), CHECK constraints keep player and
-escrow balances from going negative, and an account's key always matches its player or
-match. ``transactions.key`` is the idempotency key.
+(since ``0005``, checked by the same statement-level trigger at the end of each statement
+that inserts entries; before, a deferred constraint trigger checked it at commit), CHECK
+constraints keep player and escrow balances from going negative, and an account's key
+always matches its player or match. ``transactions.key`` is the idempotency key. Since
+``0006`` the history's references to players and matches (results, totals, seats,
+seasons, ratings, rating history) are kept by the code and reported by ``check_ledger``
+instead of foreign keys; the keys of the money tables stay.
 
 Never edit or remove a released migration: append a new one. :func:`storage.postgres
 .apply_migrations` applies them in one transaction under an advisory lock, so several
@@ -289,6 +293,69 @@ POSTGRES_MIGRATIONS: Final[tuple[Migration, ...]] = (
             "ALTER TABLE player_links ADD COLUMN username TEXT",
             "CREATE INDEX player_links_username ON player_links (platform, username)"
             " WHERE username IS NOT NULL",
+        ),
+    ),
+    Migration(
+        # The ledger's triggers once per statement instead of once per entry (issue 28,
+        # throughput): one statement inserts all of a ledger transaction's entries
+        # (PostgresTx.post; `domino migrate --to` copies them with one COPY), so the
+        # balances move and the sums are checked once, from the statement's new rows
+        # (a transition table). The accounts are updated in the order of their first
+        # entry, as the per-row trigger did (the house last: storage/postgres.py's lock
+        # order). A transaction's entries must now sum to zero at the end of each
+        # statement that inserts some of them, not only at the commit: stricter.
+        "0005_ledger_statement_triggers",
+        (
+            "DROP TRIGGER entries_balanced ON entries",
+            "DROP TRIGGER entries_post ON entries",
+            "DROP FUNCTION ledger_balanced()",
+            "DROP FUNCTION ledger_post()",
+            """CREATE FUNCTION ledger_post() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                moved RECORD;
+                bad BIGINT;
+                total NUMERIC;
+            BEGIN
+                FOR moved IN SELECT account_id, SUM(amount)::BIGINT AS amount
+                    FROM new_entries GROUP BY account_id ORDER BY MIN(id)
+                LOOP
+                    UPDATE accounts SET balance = balance + moved.amount
+                        WHERE id = moved.account_id;
+                END LOOP;
+                SELECT n.transaction_id, s.total INTO bad, total
+                    FROM (SELECT DISTINCT transaction_id FROM new_entries) n
+                    CROSS JOIN LATERAL (SELECT SUM(e.amount) AS total FROM entries e
+                        WHERE e.transaction_id = n.transaction_id) s
+                    WHERE s.total <> 0 ORDER BY n.transaction_id LIMIT 1;
+                IF bad IS NOT NULL THEN
+                    RAISE EXCEPTION 'ledger transaction % sums to %', bad, total;
+                END IF;
+                RETURN NULL;
+            END
+            $$""",
+            """CREATE TRIGGER entries_post AFTER INSERT ON entries
+                REFERENCING NEW TABLE AS new_entries
+                FOR EACH STATEMENT EXECUTE FUNCTION ledger_post()""",
+        ),
+    ),
+    Migration(
+        # The history's foreign keys to players and matches go (issue 28, throughput:
+        # about 40 of a finish's 70 checks). Every row of these tables is written by a
+        # match record whose players were found first (UnknownPlayerError, nothing
+        # written) and whose match row is written in the same statement; no player or
+        # match is ever deleted or renumbered; PostgresTx.integrity (check_ledger)
+        # reports an orphan row of any of them. The keys that guard money stay: entries,
+        # escrows, escrow_holders, accounts, player_links.
+        "0006_history_without_foreign_keys",
+        (
+            "ALTER TABLE match_results DROP CONSTRAINT match_results_match_id_fkey",
+            "ALTER TABLE match_results DROP CONSTRAINT match_results_player_id_fkey",
+            "ALTER TABLE player_chat_totals DROP CONSTRAINT player_chat_totals_player_id_fkey",
+            "ALTER TABLE match_seats DROP CONSTRAINT match_seats_match_id_fkey",
+            "ALTER TABLE match_seats DROP CONSTRAINT match_seats_player_id_fkey",
+            "ALTER TABLE match_seasons DROP CONSTRAINT match_seasons_match_id_fkey",
+            "ALTER TABLE ratings DROP CONSTRAINT ratings_player_id_fkey",
+            "ALTER TABLE rating_history DROP CONSTRAINT rating_history_player_id_fkey",
         ),
     ),
 )

@@ -177,6 +177,60 @@ async def test_the_ledger_check_reports_a_disabled_trigger(postgres_dsn: str) ->
         await store.close()
 
 
+async def test_the_ledger_check_reports_history_rows_naming_no_player_or_match(
+    postgres_dsn: str,
+) -> None:
+    # migration 0006 dropped these foreign keys; the check reports what they refused
+    store = await PostgresStorage.open(postgres_dsn)
+    try:
+        a = (await store.ensure_player("telegram", "1", "Ana", now=0.0)).id
+        conn = await asyncpg.connect(postgres_dsn)
+        try:
+            await conn.execute(
+                "INSERT INTO ratings (chat, season, player_id, mu, sigma, matches, wins,"
+                " updated_at) VALUES ('*', 'all', $1, 25, 8, 1, 0, 0)",
+                a + 1000,
+            )
+            await conn.execute(
+                "INSERT INTO match_seasons (match_id, chat_season, global_season, rated)"
+                " VALUES ('m-gone', 'all', 'all', 0)"
+            )
+        finally:
+            await conn.close()
+        problems = await store.check_ledger()
+        assert problems == [
+            "foreign key broken: match_seasons.match_id = 'm-gone'",
+            f"foreign key broken: ratings.player_id = {a + 1000}",
+        ]
+    finally:
+        await store.close()
+
+
+async def test_one_statement_posting_two_transactions_moves_each_balance_once(
+    postgres_dsn: str,
+) -> None:
+    # the ledger's statement-level trigger (migration 0005) sums each account's entries
+    store = await PostgresStorage.open(postgres_dsn)
+    try:
+        a = (await store.ensure_player("telegram", "1", "Ana", now=0.0)).id
+        conn = await asyncpg.connect(postgres_dsn)
+        try:
+            await conn.execute(
+                "WITH t AS (INSERT INTO transactions (key, kind, created_at)"
+                " VALUES ('gift-1', 'top_up', 0), ('gift-2', 'top_up', 0) RETURNING id)"
+                " INSERT INTO entries (transaction_id, account_id, amount)"
+                " SELECT t.id, a.id, CASE a.kind WHEN 'house' THEN -7 ELSE 7 END"
+                " FROM t CROSS JOIN accounts a WHERE a.key IN ('house', $1)",
+                f"player:{a}",
+            )
+        finally:
+            await conn.close()
+        assert await store.balance(a) == OPENING_BALANCE + 14
+        assert await store.check_ledger() == []
+    finally:
+        await store.close()
+
+
 async def test_migrations_run_once_and_a_newer_database_is_refused(bare_dsn: str) -> None:
     first = await PostgresStorage.open(bare_dsn)
     assert first.applied_migrations == [m.name for m in POSTGRES_MIGRATIONS]
