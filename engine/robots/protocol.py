@@ -66,6 +66,35 @@ class _Step:
     draw: bool = False  # a draw from the boneyard (the formats; no tile is written)
 
 
+def _placed(
+    tile: Tile, side: Side | None, ends: tuple[int, int], where: str
+) -> tuple[_Step, tuple[int, int]]:
+    """``tile`` played on the line whose ends are ``ends`` (record orientation), on
+    ``side`` (None: the only end it fits, or either when both ends are equal): the
+    checked step and the ends it leaves.
+
+    Raises:
+        ProtocolError: it fits neither end, fits both different ends without a side, or
+            does not fit the side given (``where`` names the move).
+    """
+    left, right = ends
+    on_left, on_right = tile.has(left), tile.has(right)
+    if not on_left and not on_right:
+        raise ProtocolError(f"{where}: {tile} fits neither end (ends {left} and {right})")
+    if side is None:
+        if on_left and on_right and left != right:
+            raise ProtocolError(
+                f"{where}: {tile} fits both ends ({left} and {right}): the side is required"
+            )
+        side = Side.RIGHT if on_right else Side.LEFT
+    elif (side is Side.LEFT and not on_left) or (side is Side.RIGHT and not on_right):
+        raise ProtocolError(
+            f"{where}: {tile} does not fit the {side.value} end (ends {left} and {right})"
+        )
+    after = (tile.other(left), right) if side is Side.LEFT else (left, tile.other(right))
+    return _Step(tile, side, ends, after), after
+
+
 @dataclass
 class _Reading:
     """A reading of the moves: who played each step and the passes left out."""
@@ -136,23 +165,8 @@ def _check_moves(raw: Any, hand_mask: int) -> list[_Step]:
             steps.append(_Step(tile, None, None, after))
             ends = after
         else:
-            left, right = ends
-            on_left, on_right = tile.has(left), tile.has(right)
-            if not on_left and not on_right:
-                raise ProtocolError(f"{where}: {tile} fits neither end (ends {left} and {right})")
-            side = move.side
-            if side is None:
-                if on_left and on_right and left != right:
-                    raise ProtocolError(
-                        f"{where}: {tile} fits both ends ({left} and {right}): the side is required"
-                    )
-                side = Side.RIGHT if on_right else Side.LEFT
-            elif (side is Side.LEFT and not on_left) or (side is Side.RIGHT and not on_right):
-                raise ProtocolError(
-                    f"{where}: {tile} does not fit the {side.value} end (ends {left} and {right})"
-                )
-            after = (tile.other(left), right) if side is Side.LEFT else (left, tile.other(right))
-            steps.append(_Step(tile, side, ends, after))
+            step, after = _placed(tile, move.side, ends, where)
+            steps.append(step)
             ends = after
         seen_mask = mask_of(seen)
         open_mask = NUMBER_MASKS[ends[0]] | NUMBER_MASKS[ends[1]]
@@ -541,23 +555,8 @@ def _read_format_request(obj: dict[str, Any], rules: Rules) -> tuple[SeatView, b
             after = (a, b)
             steps.append(_Step(tile, None, None, after))
         else:
-            left, right = ends
-            on_left, on_right = tile.has(left), tile.has(right)
-            if not on_left and not on_right:
-                raise ProtocolError(f"{where}: {tile} fits neither end (ends {left} and {right})")
-            side = move.side
-            if side is None:
-                if on_left and on_right and left != right:
-                    raise ProtocolError(
-                        f"{where}: {tile} fits both ends ({left} and {right}): the side is required"
-                    )
-                side = Side.RIGHT if on_right else Side.LEFT
-            elif (side is Side.LEFT and not on_left) or (side is Side.RIGHT and not on_right):
-                raise ProtocolError(
-                    f"{where}: {tile} does not fit the {side.value} end (ends {left} and {right})"
-                )
-            after = (tile.other(left), right) if side is Side.LEFT else (left, tile.other(right))
-            steps.append(_Step(tile, side, ends, after))
+            step, after = _placed(tile, move.side, ends, where)
+            steps.append(step)
         ends = after
         seats.append(turn)
         counts[turn] -= 1
