@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.rules import PRESET_NAMES, PRESETS, Rules, find_preset
-from storage.shapes import LANGUAGES, NOTIFICATIONS, OPENING_BALANCE, PlayerResult
+from storage.shapes import (
+    LANGUAGES,
+    NOTIFICATIONS,
+    OPENING_BALANCE,
+    Notifications,
+    PlayerResult,
+)
 
 __all__ = [
     "HOUSE",
@@ -257,8 +263,8 @@ def username_key(username: str | None) -> str | None:
     return key or None
 
 
-def check_notifications(notifications: str) -> str:
-    """``notifications`` when it is one of :data:`NOTIFICATIONS`.
+def check_notifications(notifications: str) -> Notifications:
+    """``notifications`` as :class:`Notifications` when it is one of its values.
 
     Raises:
         ValueError: anything else.
@@ -267,7 +273,7 @@ def check_notifications(notifications: str) -> str:
         raise ValueError(
             f"notifications must be one of {', '.join(NOTIFICATIONS)} (got {notifications!r})"
         )
-    return notifications
+    return Notifications(notifications)
 
 
 def check_chat_language(language: str) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from engine.rules import Rules, find_preset
@@ -43,6 +44,7 @@ __all__ = [
     "MatchClosedError",
     "MatchSettlement",
     "NotInMatchError",
+    "Notifications",
     "OpenEscrow",
     "PairRow",
     "Player",
@@ -92,9 +94,18 @@ RATING_PRIOR_MATCHES: Final = 10
 LANGUAGES: Final[tuple[str, ...]] = ("es", "en")
 """Languages players can choose; the first is the default."""
 
-NOTIFICATIONS: Final[tuple[str, ...]] = ("turn", "none")
-"""A player's turn notifications (issue 27): ``"turn"`` (the default) a notifying private
-message on each own turn; ``"none"``: their tiles message is edited in place, silently."""
+
+class Notifications(StrEnum):
+    """A player's turn notifications (issue 27), stored as their value."""
+
+    TURN = "turn"
+    """The default: a notifying private message on each own turn."""
+    NONE = "none"
+    """Their tiles message is edited in place, silently."""
+
+
+NOTIFICATIONS: Final[tuple[Notifications, ...]] = tuple(Notifications)
+"""Every :class:`Notifications` value, the default first."""
 
 DEFAULT_LANGUAGE: Final = "es"
 

@@ -25,6 +25,7 @@ from storage.shapes import (
     InsufficientFunds,
     LedgerEntry,
     MatchClosedError,
+    Notifications,
     NotInMatchError,
     Player,
     UnknownMatchError,
@@ -357,17 +358,17 @@ class PlayersAndWallets(SqlBase):
 
         await self._transact(write)
 
-    async def player_notifications(self, player_id: int) -> str:
-        """The player's turn notifications, one of :data:`NOTIFICATIONS` (``"turn"``
-        until they choose).
+    async def player_notifications(self, player_id: int) -> Notifications:
+        """The player's turn notifications (:attr:`Notifications.TURN` until they choose).
 
         Raises:
             UnknownPlayerError: no such player.
         """
 
-        async def read(tx: Tx) -> str:
+        async def read(tx: Tx) -> Notifications:
             await known_player(tx, player_id)
-            return str(await tx.value("SELECT notifications FROM players WHERE id = ?", player_id))
+            stored = await tx.value("SELECT notifications FROM players WHERE id = ?", player_id)
+            return Notifications(stored)
 
         return await self._query(read)
 

@@ -33,6 +33,7 @@ from storage.base import (
     InsufficientFunds,
     MatchClosedError,
     MatchSettlement,
+    Notifications,
     NotInMatchError,
     PairRow,
     PlayerResult,
@@ -208,9 +209,9 @@ async def test_turn_notifications_are_every_turn_until_the_player_chooses_none(
     store: Storage,
 ) -> None:
     player = await store.ensure_player("discord", "1", "Ana", now=0.0)
-    assert await store.player_notifications(player.id) == "turn"
+    assert await store.player_notifications(player.id) is Notifications.TURN
     await store.set_player_notifications(player.id, "none")
-    assert await store.player_notifications(player.id) == "none"
+    assert await store.player_notifications(player.id) is Notifications.NONE
     with pytest.raises(ValueError):
         await store.set_player_notifications(player.id, "sometimes")
     assert await store.player_notifications(player.id) == "none"

@@ -98,6 +98,7 @@ from bot.core.vocabulary import (
     Ranking,
     RefusalReason,
 )
+from storage.base import Notifications  # a player's turn notifications, as front ends read them
 
 __all__ = [
     "CLAIM_STALE_SECONDS",
@@ -140,6 +141,7 @@ __all__ = [
     "MovePlayed",
     "MovedBy",
     "NoteUsername",
+    "Notifications",
     "OpenRobotTable",
     "OpenTable",
     "OwnerId",

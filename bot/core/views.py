@@ -17,7 +17,7 @@ from bot.core.standings import Profile, Standings, StandingsBook
 from bot.core.state import Core
 from bot.core.vocabulary import Ranking
 from engine.match import Match
-from storage.base import StoredMatch
+from storage.base import Notifications, StoredMatch
 
 __all__ = ["Views"]
 
@@ -73,9 +73,9 @@ class Views:
         """The storage id of ``player`` (their account is opened on first sight)."""
         return await self._core.player_id(player)
 
-    async def turn_notifications(self, player: PlayerRef) -> str:
-        """Whether ``player`` is notified on each own turn: ``"turn"`` (the default) or
-        ``"none"`` (``storage.base.NOTIFICATIONS``; issue 27). Front ends honour it."""
+    async def turn_notifications(self, player: PlayerRef) -> Notifications:
+        """Whether ``player`` is notified on each own turn: :attr:`Notifications.TURN`
+        (the default) or :attr:`Notifications.NONE` (issue 27). Front ends honour it."""
         return await self._core.storage.player_notifications(await self.player_id(player))
 
     async def player_by_username(self, platform: str, username: str) -> PlayerRef | None:

@@ -49,6 +49,7 @@ from bot.core import (
     HandEnded,
     Manager,
     MatchEnded,
+    Notifications,
     Phase,
     PlayerRef,
     Ranking,
@@ -196,7 +197,7 @@ class DiscordPort:
         """Whether ``player`` wants a notifying DM on each own turn (their setting)."""
         if self._notes is None:
             return True
-        return await self._notes.turn_notifications(player) != "none"
+        return await self._notes.turn_notifications(player) is not Notifications.NONE
 
     # ------------------------------------------------------------------ port
     async def deliver(self, event: Event) -> None:

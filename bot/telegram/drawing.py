@@ -474,7 +474,7 @@ class Drawing:
         """Whether ``player``'s turn message notifies them (their /avisos); True when
         their setting cannot be read: a turn is never missed for that."""
         try:
-            return await self.s.manager.turn_notifications(player) != "none"
+            return await self.s.manager.turn_notifications(player) is not p.Notifications.NONE
         except Exception:
             log.warning("could not read the notifications of %s", player.user_id, exc_info=True)
             return True

@@ -376,7 +376,7 @@ class Commands:
                 return
             await manager.set_turn_notifications(said.by, chosen)
         now = await manager.turn_notifications(said.by)
-        if now == "none":
+        if now is p.Notifications.NONE:
             text = _("No notifications: your turn messages come silently, with your tiles.")
         else:
             text = _("Your turn message will notify you on each of your turns.")
