@@ -86,15 +86,7 @@ def read_record(source: str | bytes | Mapping[str, Any]) -> MatchRecord:
     Raises:
         RecordError: not JSON, bad rules, or a malformed hand.
     """
-    if isinstance(source, (str, bytes)):
-        try:
-            data = json.loads(source)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise RecordError(f"not JSON ({exc})") from None
-    else:
-        data = source
-    if not isinstance(data, Mapping):
-        raise RecordError("a record is a JSON object with 'rules' and 'hands'")
+    data = _decode(source)
     if "rules" not in data:
         raise RecordError("'rules' is missing")
     try:

@@ -66,6 +66,34 @@ class _Step:
     draw: bool = False  # a draw from the boneyard (the formats; no tile is written)
 
 
+def _played(
+    tile: Tile,
+    side: Side | None,
+    text: str,
+    ends: tuple[int, int] | None,
+    seen: set[Tile],
+    hand_mask: int,
+    where: str,
+) -> tuple[_Step, tuple[int, int]]:
+    """``tile`` (written ``text``) played: the opening when ``ends`` is None, as written
+    (``a-b`` puts ``a`` on the left), else placed on ``side`` (:func:`_placed`); added to
+    ``seen``. Returns the checked step and the ends it leaves.
+
+    Raises:
+        ProtocolError: the tile is already on the line or in the seat's hand, or does not
+            fit (``where`` names the move).
+    """
+    if tile in seen:
+        raise ProtocolError(f"{where}: {tile} is already on the line")
+    if hand_mask & tile.mask:
+        raise ProtocolError(f"{where}: {tile} is in the seat's hand, so it cannot be played")
+    seen.add(tile)
+    if ends is None:
+        a, b = (int(x) for x in text.split(" ")[0].split("-"))
+        return _Step(tile, None, None, (a, b)), (a, b)
+    return _placed(tile, side, ends, where)
+
+
 def _placed(
     tile: Tile, side: Side | None, ends: tuple[int, int], where: str
 ) -> tuple[_Step, tuple[int, int]]:
@@ -132,7 +160,6 @@ def _check_moves(raw: Any, hand_mask: int) -> list[_Step]:
         raise ProtocolError("'moves' must be a list of moves")
     steps: list[_Step] = []
     ends: tuple[int, int] | None = None
-    after: tuple[int, int]
     seen: set[Tile] = set()
     for k, text in enumerate(raw, start=1):
         where = f"move {k}"
@@ -154,20 +181,8 @@ def _check_moves(raw: Any, hand_mask: int) -> list[_Step]:
                 raise ProtocolError(f"{where}: a fourth pass in a row (the hand would be over)")
             steps.append(_Step(None, None, ends, ends))
             continue
-        if tile in seen:
-            raise ProtocolError(f"{where}: {tile} is already on the line")
-        if hand_mask & tile.mask:
-            raise ProtocolError(f"{where}: {tile} is in the seat's hand, so it cannot be played")
-        seen.add(tile)
-        if ends is None:
-            a, b = (int(x) for x in text.split(" ")[0].split("-"))
-            after = (a, b)
-            steps.append(_Step(tile, None, None, after))
-            ends = after
-        else:
-            step, after = _placed(tile, move.side, ends, where)
-            steps.append(step)
-            ends = after
+        step, ends = _played(tile, move.side, text, ends, seen, hand_mask, where)
+        steps.append(step)
         seen_mask = mask_of(seen)
         open_mask = NUMBER_MASKS[ends[0]] | NUMBER_MASKS[ends[1]]
         if not open_mask & ~seen_mask & ((1 << 28) - 1):  # a tranca
@@ -545,19 +560,8 @@ def _read_format_request(obj: dict[str, Any], rules: Rules) -> tuple[SeatView, b
             seats.append(turn)
             turn = (turn + 1) % players
             continue
-        if tile in seen:
-            raise ProtocolError(f"{where}: {tile} is already on the line")
-        if hand_mask & tile.mask:
-            raise ProtocolError(f"{where}: {tile} is in the seat's hand, so it cannot be played")
-        seen.add(tile)
-        if ends is None:
-            a, b = (int(x) for x in text.split(" ")[0].split("-"))
-            after = (a, b)
-            steps.append(_Step(tile, None, None, after))
-        else:
-            step, after = _placed(tile, move.side, ends, where)
-            steps.append(step)
-        ends = after
+        step, ends = _played(tile, move.side, text, ends, seen, hand_mask, where)
+        steps.append(step)
         seats.append(turn)
         counts[turn] -= 1
         if counts[turn] == 0:
