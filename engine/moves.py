@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from engine.errors import InvalidMoveError
 from engine.tiles import Tile, TileSet
 
-__all__ = ["DRAW", "PASS", "Move", "Side"]
+__all__ = ["DRAW", "PASS", "Move", "Side", "ends_after"]
 
 
 class Side(enum.Enum):
@@ -128,3 +128,13 @@ PASS = Move(None, None)
 
 DRAW = Move(None, None, True)
 """Draw one tile from the boneyard (rules.md, "Formats": robar)."""
+
+
+def ends_after(ends: tuple[int, int] | None, tile: Tile, side: Side | None) -> tuple[int, int]:
+    """The line's ends (left, right numbers) once ``tile`` is played on ``side``: the
+    opening (``ends`` None) leaves its high number on the left (rules.md, "The line")."""
+    if ends is None:
+        return (tile.high, tile.low)
+    if side is Side.LEFT:
+        return (tile.other(ends[0]), ends[1])
+    return (ends[0], tile.other(ends[1]))

@@ -87,12 +87,7 @@ def read_record(source: str | bytes | Mapping[str, Any]) -> MatchRecord:
         RecordError: not JSON, bad rules, or a malformed hand.
     """
     data = _decode(source)
-    if "rules" not in data:
-        raise RecordError("'rules' is missing")
-    try:
-        rules = Rules.from_spec(data["rules"])
-    except RulesError as exc:
-        raise RecordError(f"rules: {exc}") from None
+    rules = _rules_of(data)
     if is_public(data):
         raise RecordError(
             "a public record hides the deals: it is checked (domino replay), not played"
@@ -484,6 +479,20 @@ def public_record_of(match: Match, **extra: Any) -> dict[str, Any]:
     return {"rules": match.rules.to_spec(), "public": True, "hands": hands, **extra}
 
 
+def _rules_of(data: Mapping[str, Any]) -> Rules:
+    """A decoded record's rule set (records.md, ``rules``).
+
+    Raises:
+        RecordError: missing, or not a rule set.
+    """
+    if "rules" not in data:
+        raise RecordError("'rules' is missing")
+    try:
+        return Rules.from_spec(data["rules"])
+    except RulesError as exc:
+        raise RecordError(f"rules: {exc}") from None
+
+
 def _decode(source: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
     if isinstance(source, (str, bytes)):
         try:
@@ -546,12 +555,7 @@ def replay_public(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         RecordError: the first problem, naming hand and move (records.md).
     """
     data = _decode(source)
-    if "rules" not in data:
-        raise RecordError("'rules' is missing")
-    try:
-        rules = Rules.from_spec(data["rules"])
-    except RulesError as exc:
-        raise RecordError(f"rules: {exc}") from None
+    rules = _rules_of(data)
     hands_data = data.get("hands")
     if not isinstance(hands_data, list) or not hands_data:
         raise RecordError("'hands' must be a non-empty list")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from engine.hand import HandOutcome, HandState, Placement, legal_moves_for
 from engine.match import Match
-from engine.moves import DRAW, PASS, Move, Side
+from engine.moves import DRAW, PASS, Move, ends_after
 from engine.rules import Rules
 from engine.tiles import Tile, mask_of
 
@@ -75,12 +75,8 @@ class PublicView:
             if tile is None:
                 assert ends is not None
                 out.append((seat, ends))
-            elif ends is None:
-                ends = (tile.high, tile.low)
-            elif move.side is Side.LEFT:
-                ends = (tile.other(ends[0]), ends[1])
             else:
-                ends = (ends[0], tile.other(ends[1]))
+                ends = ends_after(ends, tile, move.side)
         return out
 
     def numbers_lacking(self) -> tuple[frozenset[int], ...]:

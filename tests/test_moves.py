@@ -63,3 +63,13 @@ def test_a_double_nine_move_is_read_only_in_the_double_nine_set() -> None:
         Move.from_code("97r")
     with pytest.raises(InvalidMoveError):
         Move.parse("9-7")
+
+
+def test_ends_after_a_tile_open_high_on_the_left_and_follow_the_side_played() -> None:
+    from engine.moves import Side, ends_after
+    from engine.tiles import Tile
+
+    assert ends_after(None, Tile.parse("2-6"), None) == (6, 2)
+    assert ends_after((6, 2), Tile.parse("6-4"), Side.LEFT) == (4, 2)
+    assert ends_after((6, 2), Tile.parse("2-1"), Side.RIGHT) == (6, 1)
+    assert ends_after((6, 2), Tile.parse("2-1"), None) == (6, 1)

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from typing import Final
 
 from engine.hand import Scoring
-from engine.moves import Move, Side
+from engine.moves import Move, Side, ends_after
 from engine.rules import Boneyard, Rules
 from engine.tiles import TileSet, mask_of, pips_of_any_mask
 from engine.views import SeatView
@@ -233,12 +233,7 @@ class FormatKnowledge:
                 if move.draw:
                     last_draw_run[seat] = run
                 continue
-            if ends is None:
-                ends = (tile.high, tile.low)
-            elif move.side is Side.LEFT:
-                ends = (tile.other(ends[0]), ends[1])
-            else:
-                ends = (ends[0], tile.other(ends[1]))
+            ends = ends_after(ends, tile, move.side)
         forbidden = [0] * n
         for seat, numbers, at in events:
             if last_draw_run[seat] <= at:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from engine.moves import Move, Side
+from engine.moves import Move, Side, ends_after
 from engine.rules import Rules
 from engine.tiles import NUMBER_MASKS, mask_of
 from engine.views import SeatView
@@ -95,10 +95,7 @@ class Knowledge:
                 continue
             if seat != self.seat:
                 rows.append((seat, ends[0], ends[1], tile.index, 0))
-            if move.side is Side.LEFT:
-                ends = (tile.other(ends[0]), ends[1])
-            else:
-                ends = (ends[0], tile.other(ends[1]))
+            ends = ends_after(ends, tile, move.side)
         later = [0, 0, 0, 0]
         out = []
         for seat, left, right, index, _ in reversed(rows):
