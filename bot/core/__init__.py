@@ -83,7 +83,7 @@ from bot.core.ownership import (
     TablesHeldElsewhere,
     new_owner_id,
 )
-from bot.core.projection import ROBOT_NAMES
+from bot.core.projection import ROBOT_NAMES, ended_board
 from bot.core.serving import tune_gc_for_serving
 from bot.core.standings import Profile, Standings
 from bot.core.vocabulary import (
@@ -184,6 +184,7 @@ __all__ = [
     "decode_press",
     "encode_action",
     "encode_press",
+    "ended_board",
     "new_owner_id",
     "tune_gc_for_serving",
 ]

@@ -4,14 +4,23 @@ information). Pure functions of a :class:`~bot.core.table.Table`: no labels, no 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from bot.core.buttons import encode_press
 from bot.core.commands import PlayerRef
-from bot.core.events import MoveChoice, SeatInfo, Seats, TableChanged, YourTiles
+from bot.core.events import MatchEnded, MoveChoice, SeatInfo, Seats, TableChanged, YourTiles
 from bot.core.table import Table
+from bot.core.vocabulary import Phase
 from engine.views import PublicView, public_view, seat_view
 
-__all__ = ["ROBOT_NAMES", "public", "seat_infos", "table_changed", "your_tiles"]
+__all__ = [
+    "ROBOT_NAMES",
+    "ended_board",
+    "public",
+    "seat_infos",
+    "table_changed",
+    "your_tiles",
+]
 
 ROBOT_NAMES = ("Robot Tuerca", "Robot Chispa", "Robot Turbo", "Robot Bit")
 """A robot's name by seat: distinct at a table, so "dominó de Robot Chispa" says which
@@ -108,4 +117,20 @@ def your_tiles(table: Table, seat: int, *, to: PlayerRef | None = None) -> YourT
         deadline=table.deadline if mine else None,
         seats=seat_infos(table),
         label=table.label,
+    )
+
+
+def ended_board(latest: TableChanged, final: MatchEnded | None) -> TableChanged:
+    """The board as a finished (or closed) table shows it: ``latest``'s table in the
+    ENDED phase, with no turn or timer, at the match's final position when ``final``
+    (its end) is given; no TableChanged follows the last move, so only the match's end
+    carries the winning tile."""
+    return replace(
+        latest,
+        phase=Phase.ENDED,
+        seats=final.seats if final is not None else latest.seats,
+        view=final.view if final is not None else latest.view,
+        turn=None,
+        deadline=None,
+        seconds_left=None,
     )

@@ -50,7 +50,6 @@ from bot.core import (
     Manager,
     MatchEnded,
     Notifications,
-    Phase,
     PlayerRef,
     Ranking,
     Refusal,
@@ -63,6 +62,7 @@ from bot.core import (
     TableChanged,
     TableClosed,
     YourTiles,
+    ended_board,
 )
 from bot.discord.analysis import analysis_view
 from bot.discord.buttons import board_view
@@ -504,17 +504,7 @@ class DiscordPort:
         if channel is None:
             return
         latest, final = board.latest, board.final
-        ended = TableChanged(
-            table_id=latest.table_id,
-            chat=latest.chat,
-            label=latest.label,
-            phase=Phase.ENDED,
-            rules=latest.rules,
-            seats=final.seats if final is not None else latest.seats,
-            view=final.view if final is not None else latest.view,
-            hand_number=latest.hand_number,
-            move_number=latest.move_number,
-        )
+        ended = ended_board(latest, final)
         language = board.chat.language
         embed = board_embed(ended, language)
         if closed.reason != "finished":

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import logging
-from dataclasses import replace
 
 from telegram import ReplyKeyboardRemove
 from telegram.error import TelegramError
@@ -136,15 +135,7 @@ class TelegramPort:
         board = self.s.boards.get(event.table_id)
         if board is not None and board.event is not None:
             # The final position, as the match result says it (the last move ended it).
-            board.event = replace(
-                board.event,
-                phase=p.Phase.ENDED,
-                seats=event.seats,
-                view=event.view,
-                turn=None,
-                deadline=None,
-                seconds_left=None,
-            )
+            board.event = p.ended_board(board.event, event)
             self.drawing.board(event.table_id)
         label = board.label if board else event.table_id
         if self.s.chat_id(event.chat) in self.s.gone:
