@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from test_manager import ANA, CHAT, seat_with_robots, wait_for_turn
 
-from bot.core import PressButton, ShowMyTiles
-from bot.present.live import BOARD, PAGE_TEXTS, hand_state, link_label, page_texts, table_state
+from bot.core import PressButton, Refusal, RefusalReason, ShowMyTiles
+from bot.present.live import (
+    BOARD,
+    PAGE_TEXTS,
+    hand_state,
+    link_label,
+    page_refusal,
+    page_texts,
+    table_state,
+)
 from bot.present.texts import move_buttons
 from render.board import board_layout
 
@@ -58,7 +66,9 @@ async def test_a_seats_state_offers_the_same_moves_and_labels_as_the_buttons(mak
 
 def test_the_page_has_every_word_in_both_languages() -> None:
     spanish, english = page_texts("es"), page_texts("en")
-    assert set(spanish) == set(english) == {*PAGE_TEXTS, "emote_labels"}
+    assert set(spanish) == set(english) == {*PAGE_TEXTS, "emote_labels", "again"}
+    assert (spanish["again"], english["again"]) == ("Jugar otra vez", "Play again")
+    assert (spanish["ended"], english["ended"]) == ("Partida terminada", "Match over")
     assert spanish["your_turn"] == "Te toca" and english["your_turn"] == "Your turn"
     assert spanish["denied_expired"] == "Este enlace caducó; pide uno nuevo al bot."
     assert all(spanish[k] for k in PAGE_TEXTS)
@@ -68,3 +78,11 @@ def test_the_page_has_every_word_in_both_languages() -> None:
         "Watch the table",
     )
     assert CHAT.key  # the page speaks the player's language, whatever the group's
+
+
+def test_a_stale_press_is_refused_in_the_pages_words_and_others_in_the_chats() -> None:
+    stale = Refusal(to=ANA, reason=RefusalReason.STALE)
+    assert page_refusal(stale, "es") == "Esa jugada ya se hizo o ya no vale."
+    assert page_refusal(stale, "en") == "That move was already made or is no longer valid."
+    turn = Refusal(to=ANA, reason=RefusalReason.NOT_YOUR_TURN)
+    assert page_refusal(turn, "es") == "No te toca."

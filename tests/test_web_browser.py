@@ -23,11 +23,13 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from conftest import wait_until
-from test_web_server import tile_lists
+from conftest import RecordingPort, wait_until
+from test_web_server import ANA, BEA, Site, open_site, started_table, tile_lists
 from web_support import sign_init_data
 
+from bot.core import MatchEnded
 from bot.web.auth import WebAuth, link_secret
+from storage.base import Storage
 from tests.fake_telegram import FakeTelegram
 from tests.test_app import (
     GROUP,
@@ -81,14 +83,19 @@ def free_port() -> int:
 
 
 class Frames:
-    """Every websocket frame a page received, decoded."""
+    """Every websocket frame a page received, decoded, and every frame it sent."""
 
     def __init__(self, page: Any) -> None:
         self.frames: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []
         page.on("websocket", self._socket)
 
     def _socket(self, ws: Any) -> None:
         ws.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+        ws.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
+
+    def sent_presses(self) -> list[str]:
+        return [f["press"] for f in self.sent if "press" in f]
 
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [f for f in self.frames if f.get("type") == kind]
@@ -211,3 +218,145 @@ async def test_a_player_plays_from_the_mini_app_and_the_group_board_follows(
             assert (await page.locator("#status").inner_text()).strip() == sentence
             assert not refused.of("table") and not refused.of("hand")
         assert "tgWebAppData" not in bot.log and init_data[:40] not in bot.log
+
+
+async def test_a_whole_match_is_played_on_a_phone_page_to_its_end_and_its_result_stays(
+    recorder: RecordingPort, memory_storage: Storage, browser: Any
+) -> None:
+    """Issue 31: the page shows every hand's end until the next hand, the match's end
+    with the final position, score and money, and offers a rematch; a double tap sends
+    one move; a spectator sees the same end; screenshots of each moment."""
+    async with open_site(recorder, memory_storage, hand_pause=3.0) as site:
+        await play_a_whole_match_on_a_phone(site, browser)
+
+
+# what the page shows at one moment: the hand's result on screen, and how many tiles it
+# offers to play
+SEEN = """() => [!document.getElementById("result").hidden,
+                 document.querySelectorAll("#tiles .tile.playable").length]"""
+
+
+async def play_a_whole_match_on_a_phone(site: Site, browser: Any) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    table_id = await started_table(site, ANA)
+    phone = await browser.new_page(viewport={"width": 360, "height": 640})
+    frames = Frames(phone)
+    await phone.goto(f"{site.url}/?s={site.web.auth.seat_link(ANA, table_id)}")
+    watcher = await browser.new_page(viewport={"width": 390, "height": 844})
+    watched = Frames(watcher)
+    await watcher.goto(f"{site.url}/?w={site.web.auth.watch_link(table_id)}")
+    await phone.wait_for_selector("#board rect")
+    shot_mid = shot_hand = False
+    seen: list[tuple[bool, int]] = []
+    for _ in range(3000):
+        if site.recorder.of(MatchEnded, table_id=table_id):
+            break
+        tiles = phone.locator("#tiles .tile.playable")
+        if await tiles.count():
+            if not shot_mid:
+                await phone.screenshot(path=str(SHOTS / "match-mid-hand-360x640.png"))
+                shot_mid = True
+            sent = len(frames.sent)
+            await tiles.first.dblclick()  # a double tap: one move
+            await asyncio.sleep(0.05)
+            assert len(frames.sent) - sent <= 1
+        ends = phone.locator("#ends button")
+        if await ends.count() and await ends.first.is_visible():
+            await ends.first.click()
+        result_shown, playable = await phone.evaluate(SEEN)
+        seen.append((result_shown, playable))
+        if result_shown and not shot_hand:
+            await phone.screenshot(path=str(SHOTS / "hand-end-360x640.png"), full_page=True)
+            shot_hand = True
+        await site.clock.advance(1.0)
+        await asyncio.sleep(0.01)
+    [ended] = site.recorder.of(MatchEnded, table_id=table_id)
+    # while a hand's end is shown, nothing is offered to play (not even the tile Ana held
+    # before her domino); it was shown at every hand's end
+    assert [playable for shown, playable in seen if shown] == [0] * sum(s for s, _ in seen)
+    assert sum(shown for shown, _ in seen) >= len(ended.record["hands"]) - 1
+    await phone.wait_for_selector("#match-result:not([hidden])")
+    await phone.wait_for_selector("#again:not([hidden])")
+    await phone.screenshot(path=str(SHOTS / "match-end-360x640.png"), full_page=True)
+    score = f"{ended.score[0]} – {ended.score[1]}"
+    assert score in await phone.locator("#match-result").inner_text()
+    assert score in await phone.locator("#score").inner_text()
+    assert (await phone.locator("#turn").inner_text()).strip() == "Partida terminada"
+    assert await phone.locator("#hand-result").inner_text()  # the last hand's end stays
+    assert await phone.locator("#leave").is_hidden()
+    assert await phone.locator("#tiles .tile.playable").count() == 0
+    assert len(frames.sent_presses()) == len(set(frames.sent_presses()))  # none sent twice
+    assert all(f["type"] != "refused" for f in frames.frames)
+    await watcher.wait_for_selector("#match-result:not([hidden])")
+    await watcher.screenshot(path=str(SHOTS / "spectator-end-390x844.png"), full_page=True)
+    assert score in await watcher.locator("#match-result").inner_text()
+    assert tile_lists(watched.frames) == []
+    # the rematch button opens the same seats at a new table, and the page follows it
+    await phone.locator("#again").click()
+    await wait_until(lambda: frames.of("moved"), timeout=10)
+    new_id = frames.of("moved")[0]["table"]
+    await wait_until(lambda: frames.of("table")[-1]["table"] == new_id, timeout=10)
+    assert await phone.locator("#result").is_hidden()
+    assert site.manager.table_state(new_id) is not None
+    # an error page: a forged link, in words
+    error = await browser.new_page(viewport={"width": 360, "height": 640})
+    await error.goto(f"{site.url}/?s=forged")
+    await error.wait_for_function("document.getElementById('status').textContent.length > 0")
+    assert (await error.locator("#status").inner_text()).strip() == "Este enlace no es válido."
+    await error.screenshot(path=str(SHOTS / "error-360x640.png"))
+    # the server goes away: the phone says so at the top of its screen, scrolled or not
+    await phone.mouse.wheel(0, 2000)
+    await site.web.stop()
+    await phone.wait_for_selector("#status.offline")
+    box = await phone.locator("#status").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 640
+    assert (
+        await phone.locator("#status").inner_text()
+    ).strip() == "Se perdió la conexión; reconectando…"
+    await phone.screenshot(path=str(SHOTS / "offline-360x640.png"))
+
+
+async def test_a_player_who_left_is_offered_no_move_and_one_whose_time_ran_out_the_way_back(
+    recorder: RecordingPort, memory_storage: Storage, browser: Any
+) -> None:
+    # robots move at once: with Ana gone and Bea away a whole hand is played in one step
+    # of the clock, so the pause between hands is long enough to look at Bea's page
+    async with open_site(recorder, memory_storage, hand_pause=120.0) as site:
+        table_id = await started_table(site, ANA, BEA)
+        pages = {}
+        for player in (ANA, BEA):
+            page = await browser.new_page(viewport={"width": 360, "height": 640})
+            await page.goto(f"{site.url}/?s={site.web.auth.seat_link(player, table_id)}")
+            await page.wait_for_selector("#board rect")
+            pages[player.display_name] = page
+        ana, bea = pages["Ana"], pages["Bea"]
+        for _ in range(60):
+            if await ana.locator("#tiles .tile.playable, #ends button").count():
+                break
+            await site.clock.advance(1.0)
+            await asyncio.sleep(0.02)
+        assert (await ana.locator("#turn").inner_text()).startswith("Te toca")
+        # Ana leaves on her turn: a robot plays her seat to the end; no way back
+        await ana.locator("#leave").click()
+        await ana.wait_for_function(
+            "document.getElementById('hand-title').textContent.startsWith('Te levantaste')"
+        )
+        assert await ana.locator("#tiles .tile.playable").count() == 0
+        assert await ana.locator("#ends button").count() == 0
+        assert not (await ana.locator("#turn").inner_text()).startswith("Te toca")
+        assert await ana.locator("#back").is_hidden()
+        assert await ana.locator("#leave").is_hidden()
+        await ana.screenshot(path=str(SHOTS / "left-360x640.png"))
+        # Bea lets her turns run out: a robot plays for her until she takes her seat back
+        for _ in range(600):
+            if await bea.locator("#back").is_visible():
+                break
+            await site.clock.advance(1.0)
+            await asyncio.sleep(0.02)
+        assert (await bea.locator("#back").inner_text()).strip() == "Volver a mi puesto"
+        title = (await bea.locator("#hand-title").inner_text()).strip()
+        assert title == "Un robot juega por ti hasta que vuelvas."
+        assert await bea.locator("#tiles .tile.playable").count() == 0
+        await bea.locator("#back").click()
+        await bea.wait_for_selector("#back", state="hidden")
+        assert await bea.locator("#leave").is_visible()

@@ -346,6 +346,11 @@ def team_names(seats: Sequence[SeatInfo], team: int, language: str) -> str:
     )
 
 
+def rematch_label(language: str | None) -> str:
+    """The label of "the same seats at a new table" under a match's end (chats and page)."""
+    return translator(_lang(language))("Play again")
+
+
 def move_text(move: Move, language: str) -> str:
     """``"6-4"`` or ``"pass"`` in ``language``."""
     return translator(language)("passed") if move.tile is None else str(move.tile)

@@ -17,12 +17,12 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from bot.core.commands import PlayerRef
-from bot.core.events import EmoteShown, TableChanged, YourTiles
-from bot.core.vocabulary import EMOTES
+from bot.core.events import EmoteShown, HandEnded, MatchEnded, Refusal, TableChanged, YourTiles
+from bot.core.vocabulary import EMOTES, RefusalReason
 from bot.present.i18n import N_, emote_label, language_of, translator
-from bot.present.labels import move_text, seat_name, team_names
-from bot.present.screens import board_caption
-from bot.present.texts import move_buttons
+from bot.present.labels import move_text, rematch_label, seat_name, team_names
+from bot.present.screens import board_caption, hand_ended_text, match_ended_caption
+from bot.present.texts import move_buttons, refused
 from render.board import SEAT_PANELS, TABLE_AREA, board_layout
 from render.canvas import (
     BACKGROUND,
@@ -45,7 +45,9 @@ __all__ = [
     "emote_state",
     "hand_state",
     "link_label",
+    "page_refusal",
     "page_texts",
+    "result_state",
     "table_state",
 ]
 
@@ -130,6 +132,7 @@ def table_state(event: TableChanged, language: str, *, now: float) -> Json:
                 "open": info.is_open,
                 "robot": info.is_robot,
                 "away": info.away,
+                "back_by": info.back_by,  # None once the seat was left for good
                 "tiles": view.tile_counts[info.seat] if view is not None else 0,
                 "lacks": (
                     picture_text(lang, "lacks", nums=", ".join(map(str, numbers)))
@@ -211,6 +214,47 @@ def emote_state(event: EmoteShown, language: str) -> Json:
     }
 
 
+def result_state(event: HandEnded | MatchEnded, board: TableChanged | None, language: str) -> Json:
+    """A hand's or the match's end as the page shows it until the next hand: the same
+    sentence the chats get (who closed it, the points, the score; the winners and the
+    money), ``kind`` ``"hand"`` or ``"match"``. ``board`` is the table's latest state (its
+    label and seats name the teams)."""
+    lang = language_of(language)
+    label = board.label if board is not None else ""
+    if isinstance(event, MatchEnded):
+        return {
+            "type": "result",
+            "kind": "match",
+            "table": event.table_id,
+            "hand": board.hand_number if board is not None else 0,
+            "text": match_ended_caption(event, label, lang),
+        }
+    seats = board.seats if board is not None else ()
+    return {
+        "type": "result",
+        "kind": "hand",
+        "table": event.table_id,
+        "hand": event.hand_number,
+        "text": hand_ended_text(event, seats, label, lang),
+    }
+
+
+_PAGE_REFUSALS: dict[RefusalReason, str] = {
+    RefusalReason.STALE: "stale",
+}
+"""Refusals a page says in its own words (a chat's "that button is no longer valid"
+speaks of buttons a page does not have)."""
+
+
+def page_refusal(refusal: Refusal, language: str) -> str:
+    """A refused action as the page says it: its own words where a chat's would not fit
+    (:data:`_PAGE_REFUSALS`), else the chats' sentence."""
+    key = _PAGE_REFUSALS.get(refusal.reason)
+    if key is None:
+        return refused(refusal, language)
+    return translator(language_of(language))(PAGE_TEXTS[key])
+
+
 PAGE_TEXTS: dict[str, str] = {
     "your_turn": N_("Your turn"),
     "waiting": N_("Waiting for the others"),
@@ -218,6 +262,7 @@ PAGE_TEXTS: dict[str, str] = {
     "leave": N_("Leave the table"),
     "back": N_("Take my seat back"),
     "robot_plays": N_("A robot plays for you until you come back."),
+    "robot_ends": N_("You left: a robot plays your seat until the end of the match."),
     "which_end": N_("This tile fits both ends: tap the end."),
     "left": N_("left"),
     "right": N_("right"),
@@ -234,6 +279,8 @@ PAGE_TEXTS: dict[str, str] = {
     "robot": N_("robot"),
     "away": N_("away"),
     "emotes": N_("Emotes"),
+    "ended": N_("Match over"),
+    "stale": N_("That move was already made or is no longer valid."),
 }
 """The page's own words (buttons, states), sent once with the welcome."""
 
@@ -243,6 +290,7 @@ def page_texts(language: str) -> dict[str, Any]:
     _ = translator(language_of(language))
     texts: dict[str, Any] = {key: _(msgid) for key, msgid in PAGE_TEXTS.items()}
     texts["emote_labels"] = {name: emote_label(name, language) for name in EMOTES}
+    texts["again"] = rematch_label(language)
     return texts
 
 

@@ -14,9 +14,12 @@ Protocol (JSON text frames):
   server ``{"type": "welcome", …}``, then ``table`` (and ``hand`` for a seated player);
   a reconnect sends ``hello`` again and gets a fresh state.
 * client ``{"press": payload}``, ``{"emote": name}``, ``{"leave": true}``,
-  ``{"back": true}``; a refused one is answered ``{"type": "refused", "text": …}``.
-* server pushes ``table``, ``hand``, ``emote``, ``notice`` (a hand's or match's result),
-  ``closed``.
+  ``{"back": true}``, ``{"again": true}`` (a rematch of the ended table: the page moves to
+  the new one, ``{"type": "moved", …}``, then its ``table`` and ``hand``); a refused one is
+  answered ``{"type": "refused", "text": …}``.
+* server pushes ``table``, ``hand``, ``emote``, ``result`` (a hand's or the match's end:
+  its text, which stays on the page until the next hand), ``notice``, ``closed``; at the
+  match's end a last ``table`` in the ``ended`` phase shows the final position.
 
 Limits: :data:`MAX_FRAME` bytes per frame, :data:`RATE` frames per second per connection
 (burst :data:`BURST`; a flood closes it), the ``Origin`` header must be the public URL's.
@@ -39,6 +42,7 @@ from aiohttp import WSMsgType, web
 from aiohttp.abc import AbstractAccessLogger
 
 from bot.core import (
+    AwayReason,
     ComeBack,
     Emote,
     EmoteShown,
@@ -48,6 +52,7 @@ from bot.core import (
     MatchEnded,
     PlayerRef,
     PressButton,
+    PressKind,
     Refusal,
     SeatAbandoned,
     ShowMyTiles,
@@ -55,11 +60,19 @@ from bot.core import (
     TableClosed,
     TableManager,
     YourTiles,
+    encode_action,
+    ended_board,
 )
 from bot.present.i18n import language_of
-from bot.present.live import emote_state, hand_state, page_texts, table_state
-from bot.present.screens import hand_ended_text, match_ended_caption
-from bot.present.texts import abandoned_text, closed_text, confirmation, refused
+from bot.present.live import (
+    emote_state,
+    hand_state,
+    page_refusal,
+    page_texts,
+    result_state,
+    table_state,
+)
+from bot.present.texts import abandoned_text, closed_text, confirmation
 from bot.web.auth import AuthError, AuthFailure, SeatPass, WebAuth
 
 __all__ = ["BURST", "MAX_FRAME", "RATE", "WebTable"]
@@ -81,6 +94,12 @@ _STATIC: Final = ("index.html", "app.js", "style.css")
 
 def _encode(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
+def _is_leaver(client: _Client, event: SeatAbandoned) -> bool:
+    """Whether ``client`` is the page of the player who left ``event``'s seat on purpose."""
+    player = client.player
+    return event.reason is AwayReason.LEFT and player is not None and player.key == event.player.key
 
 
 class _QuietAccessLogger(AbstractAccessLogger):
@@ -277,11 +296,18 @@ class WebTable:
             reply = await self.manager.handle(Leave(player, None, table_id))
         elif kind == "back" and value is True:
             reply = await self.manager.handle(ComeBack(player, None, table_id))
+        elif kind == "again" and value is True:  # a rematch: the page follows its new table
+            press = encode_action(PressKind.AGAIN, table_id)
+            reply = await self.manager.handle(PressButton(player, press))
+            if reply.refusal is None and reply.table_id and reply.table_id != table_id:
+                await self._show(client, player, reply.table_id)
+                return
         else:
             self._send(client, {"type": "error", "error": "malformed"})
             return
         if reply.refusal is not None:
-            self._send(client, {"type": "refused", "text": refused(reply.refusal, client.language)})
+            text = page_refusal(reply.refusal, client.language)
+            self._send(client, {"type": "refused", "text": text})
         elif kind == "leave":  # what leaving cost (a started match's stake)
             text = confirmation(Leave, reply, client.language)
             self._send(client, {"type": "notice", "text": text})
@@ -312,18 +338,38 @@ class WebTable:
             self._send(client, {"type": "gone"})
             return
         assert table_id is not None
-        seated = player is not None and any(
-            s.player is not None and s.player.key == player.key for s in state.seats
+        await self._show(client, player, table_id, welcome=True)
+
+    async def _show(
+        self, client: _Client, player: PlayerRef | None, table_id: str, *, welcome: bool = False
+    ) -> None:
+        """Make ``client`` a page of ``table_id``: its table, and the player's tiles when
+        they have a seat there (else the page is a spectator's)."""
+        state = self.manager.table_state(table_id)
+        if state is None:
+            self._send(client, {"type": "gone"})
+            return
+        seat = next(
+            (
+                s.seat
+                for s in state.seats
+                if player is not None and s.player is not None and s.player.key == player.key
+            ),
+            None,
         )
+        seated = seat is not None
         client.player = player if seated else None
         self._watch(client, table_id)
         self._tables[table_id] = state
-        you = None if player is None else {"name": player.display_name, "seated": seated}
-        self._send(
-            client,
-            {"type": "welcome", "texts": page_texts(language), "table": table_id, "you": you},
-        )
-        self._send(client, table_state(state, language, now=self.clock()))
+        you = None
+        if player is not None:
+            you = {"name": player.display_name, "seated": seated, "seat": seat}
+        if welcome:
+            texts = page_texts(client.language)
+            self._send(client, {"type": "welcome", "texts": texts, "table": table_id, "you": you})
+        else:
+            self._send(client, {"type": "moved", "table": table_id, "you": you})
+        self._send(client, table_state(state, client.language, now=self.clock()))
         if seated and player is not None:
             reply = await self.manager.handle(ShowMyTiles(player, None, table_id))
             for event in reply.events:
@@ -367,13 +413,7 @@ class WebTable:
         if not table_id:
             return
         if isinstance(event, TableChanged):
-            self._tables[table_id] = event
-            cache: dict[str, str] = {}  # one encoding per language
-            for client in self._watching(table_id):
-                if client.language not in cache:
-                    state = table_state(event, client.language, now=self.clock())
-                    cache[client.language] = _encode(state)
-                self._send(client, cache[client.language])
+            self._show_table(table_id, event)
             return
         if isinstance(event, EmoteShown):
             for client in self._watching(table_id):
@@ -381,31 +421,39 @@ class WebTable:
             return
         if isinstance(event, SeatAbandoned):
             for client in self._watching(table_id):
+                if _is_leaver(client, event):
+                    continue  # answered already, in their own words
                 text = abandoned_text(event, client.language)
                 self._send(client, {"type": "notice", "text": text})
             return
-        if isinstance(event, (HandEnded, MatchEnded, TableClosed)):
+        if isinstance(event, MatchEnded):
+            # no TableChanged follows the last move: the match's end carries the final
+            # position, shown as the chat boards show it
+            latest = self._tables.get(table_id)
+            if latest is not None:
+                self._show_table(table_id, ended_board(latest, event))
+        if isinstance(event, (HandEnded, MatchEnded)):
             board = self._tables.get(table_id)
             for client in self._watching(table_id):
-                text = self._notice(event, board, client.language)
-                if text:
-                    kind = "closed" if isinstance(event, TableClosed) else "notice"
-                    self._send(client, {"type": kind, "text": text})
-            if isinstance(event, TableClosed):
-                self._tables.pop(table_id, None)
-
-    @staticmethod
-    def _notice(
-        event: HandEnded | MatchEnded | TableClosed, board: TableChanged | None, language: str
-    ) -> str:
+                self._send(client, result_state(event, board, client.language))
+            return
         if isinstance(event, TableClosed):
-            return closed_text(event, language) or ""
-        label = board.label if board is not None else ""
-        if isinstance(event, MatchEnded):
-            return match_ended_caption(event, label, language)
-        if board is None:
-            return ""
-        return hand_ended_text(event, board.seats, label, language)
+            for client in self._watching(table_id):
+                text = closed_text(event, client.language)
+                if text:
+                    self._send(client, {"type": "closed", "text": text})
+            self._tables.pop(table_id, None)
+
+    def _show_table(self, table_id: str, event: TableChanged) -> None:
+        """Keep ``event`` as the table's latest state and send it to its pages (one
+        encoding per language)."""
+        self._tables[table_id] = event
+        cache: dict[str, str] = {}
+        for client in self._watching(table_id):
+            if client.language not in cache:
+                state = table_state(event, client.language, now=self.clock())
+                cache[client.language] = _encode(state)
+            self._send(client, cache[client.language])
 
     def _watch(self, client: _Client, table_id: str | None) -> None:
         """Move ``client`` to the pages of ``table_id`` (None: of no table)."""

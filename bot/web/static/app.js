@@ -7,7 +7,7 @@
   const query = new URLSearchParams(location.search);
   const fragment = new URLSearchParams(location.hash.slice(1));
   const st = { texts: {}, table: null, hand: null, you: null, offset: 0, chosen: null,
-               socket: null, retry: 0, closed: false, denied: false };
+               pending: false, result: 0, socket: null, retry: 0, closed: false, denied: false };
 
   function credentials() {
     const app = window.Telegram && window.Telegram.WebApp;
@@ -137,13 +137,38 @@
     tick();
   }
 
+  function ended() { return !!st.table && st.table.phase === "ended"; }
+
+  // my seat while a robot plays for me (I left, or my turns ran out)
+  function mySeat() {
+    const seat = st.you ? st.you.seat : null;
+    return seat !== null && seat !== undefined && st.table ? st.table.seats[seat] : null;
+  }
+  function away() { const mine = mySeat(); return !!(mine && mine.away); }
+  // ... and whether I may still take it back (not once I left a started match for good)
+  function mayReturn() { const mine = mySeat(); return !!(mine && mine.away && mine.back_by); }
+
+  // the moves I may make now: none once the match is over, while a robot plays for me,
+  // or while my last press is on its way
+  // or while my last press is on its way; moves sent for an earlier position (the hand
+  // ended on my last tile, or others moved since) are no longer mine to make
+  function myMoves() {
+    if (!st.hand || ended() || away() || st.pending) return [];
+    if (st.table.outcome || st.hand.hand !== st.table.hand || st.hand.move !== st.table.move) {
+      return [];
+    }
+    return st.hand.moves;
+  }
+
   function tick() {
     const table = st.table;
     if (!table) return;
     let text = "";
-    if (table.turn !== null && table.phase === "playing" && !table.outcome) {
+    if (ended()) {
+      text = t("ended");
+    } else if (table.turn !== null && table.phase === "playing" && !table.outcome) {
       const seat = table.seats[table.turn];
-      const mine = st.hand && st.hand.seat === table.turn;
+      const mine = st.hand && st.hand.seat === table.turn && !away();
       text = mine ? t("your_turn") : seat.name;
       if (table.deadline) {
         const left = Math.max(0, Math.ceil(table.deadline - (Date.now() / 1000 + st.offset)));
@@ -157,15 +182,20 @@
   function drawHand() {
     const hand = st.hand;
     const section = $("hand");
+    drawActions();
     if (!hand || !st.table) { section.hidden = true; return; }
     section.hidden = false;
-    section.classList.toggle("your-turn", hand.your_turn);
-    $("hand-title").textContent = hand.your_turn ? t("your_turn") : t("tiles");
+    const allowed = myMoves();
+    const turn = hand.your_turn && allowed.length > 0;
+    section.classList.toggle("your-turn", turn);
+    section.classList.toggle("waiting", st.pending);
+    $("hand-title").textContent = away() ? (mayReturn() ? t("robot_plays") : t("robot_ends"))
+                                         : (turn ? t("your_turn") : t("tiles"));
     const tiles = $("tiles");
     tiles.replaceChildren();
     const board = st.table.board;
     for (const tile of hand.tiles) {
-      const moves = hand.moves.filter((m) => m.tile === tile);
+      const moves = allowed.filter((m) => m.tile === tile);
       const button = document.createElement("button");
       button.type = "button";
       button.className = "tile" + (moves.length ? " playable" : "") +
@@ -181,7 +211,7 @@
     }
     const ends = $("ends");
     ends.replaceChildren();
-    const passing = hand.moves.filter((m) => m.tile === null);
+    const passing = allowed.filter((m) => m.tile === null);
     if (st.chosen && st.chosen.length === 2) {
       const note = document.createElement("p");
       note.textContent = t("which_end");
@@ -191,7 +221,6 @@
       ends.appendChild(actionButton(t("pass"), () => press(passing[0].payload)));
     }
     ends.hidden = !ends.childElementCount;
-    drawActions();
   }
 
   function choose(moves) {
@@ -220,20 +249,29 @@
         emotes.appendChild(actionButton(label, () => send({ emote: name })));
       }
     }
+    const over = ended();
     $("leave").textContent = t("leave");
-    const mine = st.hand ? st.table && st.table.seats[st.hand.seat] : null;
     $("back").textContent = t("back");
-    $("back").hidden = !(mine && mine.away);
+    $("back").hidden = over || !mayReturn();
+    $("leave").hidden = over || (away() && !mayReturn());
+    $("again").textContent = t("again");
+    $("again").hidden = !over;
   }
 
   // ---------------------------------------------------------------- messages
+  // one press at a time: a second tap before the server answers sends nothing
   function press(payload) {
+    if (st.pending) return;
     st.chosen = null;
-    send({ press: payload });
+    st.pending = send({ press: payload });
+    drawHand();
+    drawBoard();
   }
 
   function send(message) {
-    if (st.socket && st.socket.readyState === WebSocket.OPEN) st.socket.send(JSON.stringify(message));
+    if (!st.socket || st.socket.readyState !== WebSocket.OPEN) return false;
+    st.socket.send(JSON.stringify(message));
+    return true;
   }
 
   function toast(text) {
@@ -242,6 +280,26 @@
     node.hidden = false;
     clearTimeout(toast.timer);
     toast.timer = setTimeout(() => { node.hidden = true; }, 6000);
+  }
+
+  // a hand's end stays on the page until the next hand starts; the match's end below it
+  function showResult(message) {
+    $("result").hidden = false;
+    if (message.kind === "hand") {
+      st.result = message.hand;
+      $("hand-result").textContent = message.text;
+      $("match-result").hidden = true;
+    } else {
+      $("match-result").textContent = message.text;
+      $("match-result").hidden = false;
+    }
+  }
+
+  function clearResult(table) {
+    if (st.result && table.hand > st.result && table.phase === "playing" && !table.outcome) {
+      st.result = 0;
+      $("result").hidden = true;
+    }
   }
 
   function receive(message) {
@@ -253,23 +311,37 @@
         $("status").textContent = st.you && !st.you.seated ? t("spectator") : (message.you ? "" : t("spectator"));
         break;
       case "table":
+        if (st.table && st.table.move !== message.move) st.pending = false;
         st.table = message;
         st.offset = message.now - Date.now() / 1000;
         document.documentElement.lang = message.language;
         if (st.hand && (st.hand.hand !== message.hand)) st.hand = null;
+        clearResult(message);
         drawBoard();
         drawHeader();
         drawHand();
         break;
+      case "moved":  // a rematch: this page now shows the new table
+        st.you = message.you || null;
+        st.hand = null;
+        st.chosen = null;
+        st.pending = false;
+        st.result = 0;
+        $("result").hidden = true;
+        break;
       case "hand":
         st.hand = message;
         st.chosen = null;
+        st.pending = false;
         drawHand();
         drawBoard();
         tick();
         break;
       case "emote":
         toast(message.name + ": " + message.text);
+        break;
+      case "result":
+        showResult(message);
         break;
       case "notice":
         toast(message.text);
@@ -279,14 +351,18 @@
         $("status").textContent = t("gone");
         break;
       case "refused":
+        st.pending = false;
         toast(message.text);
+        if (st.hand) { drawHand(); drawBoard(); }
         break;
       case "denied":
         st.denied = true;
+        $("status").classList.add("error");
         $("status").textContent = message.text;
         break;
       case "gone":
         st.denied = true;
+        $("status").classList.add("error");
         $("status").textContent = t("gone") || "—";
         break;
       default:
@@ -303,6 +379,7 @@
     st.socket = socket;
     socket.addEventListener("open", () => {
       st.retry = 0;
+      $("status").classList.remove("offline");
       if (!st.denied) $("status").textContent = "";
       socket.send(JSON.stringify({ hello: creds }));
     });
@@ -311,6 +388,8 @@
     });
     socket.addEventListener("close", () => {
       if (st.denied) return;
+      st.pending = false;
+      $("status").classList.add("offline");
       $("status").textContent = t("offline") || "…";
       st.retry = Math.min(st.retry + 1, 5);
       setTimeout(connect, 1000 * st.retry);
@@ -318,7 +397,9 @@
   }
 
   $("leave").addEventListener("click", () => send({ leave: true }));
+  $("toast").addEventListener("click", () => { $("toast").hidden = true; });
   $("back").addEventListener("click", () => send({ back: true }));
+  $("again").addEventListener("click", () => send({ again: true }));
   setInterval(tick, 250);
   const app = window.Telegram && window.Telegram.WebApp;
   if (app && app.ready) { app.ready(); if (app.expand) app.expand(); }
