@@ -280,7 +280,11 @@ async def play_a_whole_match_on_a_phone(site: Site, browser: Any) -> None:
     await phone.screenshot(path=str(SHOTS / "match-end-360x640.png"), full_page=True)
     score = f"{ended.score[0]} – {ended.score[1]}"
     assert score in await phone.locator("#match-result").inner_text()
-    assert score in await phone.locator("#score").inner_text()
+    points = [await phone.locator(f"#team{team} .points").inner_text() for team in (0, 1)]
+    assert points == [str(ended.score[0]), str(ended.score[1])]
+    winner = phone.locator(f"#team{ended.winner_team}")
+    assert "winner" in (await winner.get_attribute("class") or "")
+    assert (await phone.locator("#score").inner_text()).strip() == "a 100"
     assert (await phone.locator("#turn").inner_text()).strip() == "Partida terminada"
     assert await phone.locator("#hand-result").inner_text()  # the last hand's end stays
     assert await phone.locator("#leave").is_hidden()

@@ -212,6 +212,7 @@ async def test_a_whole_match_played_from_a_page_never_shows_a_hidden_tile_to_oth
         assert final["score"] == list(ended.score)
         assert final["outcome"] is not None
         assert f"{ended.score[0]} – {ended.score[1]}" in results[-1]["text"]
+        assert results[-1]["winner_team"] == ended.winner_team
         assert len(final["line"]["tiles"]) == len(ended.view.line)
     # privacy: a spectator never receives a hand; each player only their own seat's
     assert {f["type"] for f in watcher.frames} <= {"welcome", "table", "result", "notice", "emote"}

@@ -94,6 +94,7 @@ def _line(event: TableChanged) -> Json:
                 "a": box.first,
                 "b": box.second,
                 "seat": box.placement.seat,
+                "order": box.placement.order,
             }
             for box in layout.tiles
         ],
@@ -226,6 +227,7 @@ def result_state(event: HandEnded | MatchEnded, board: TableChanged | None, lang
             "type": "result",
             "kind": "match",
             "table": event.table_id,
+            "winner_team": event.winner_team,
             "hand": board.hand_number if board is not None else 0,
             "text": match_ended_caption(event, label, lang),
         }

@@ -7,7 +7,8 @@
   const query = new URLSearchParams(location.search);
   const fragment = new URLSearchParams(location.hash.slice(1));
   const st = { texts: {}, table: null, hand: null, you: null, offset: 0, chosen: null,
-               pending: false, result: 0, socket: null, retry: 0, closed: false, denied: false };
+               pending: false, result: 0, winner: null, shown: null, socket: null, retry: 0, closed: false,
+               denied: false };
 
   function credentials() {
     const app = window.Telegram && window.Telegram.WebApp;
@@ -75,9 +76,18 @@
     el("rect", { x: x0 - 8, y: y0 - 8, width: x1 - x0 + 16, height: y1 - y0 + 16, rx: 28,
                  fill: rgb(c.table), stroke: rgb(c.table_edge), "stroke-width": 4 }, svg);
     for (const seat of table.seats) drawSeat(svg, board, seat, table);
+    // the last tile played is marked; a tile new since the last picture slides in
+    const orders = table.line.tiles.map((box) => box.order);
+    const newest = orders.length ? Math.max(...orders) : -1;
+    const key = table.table + "/" + table.hand;
+    const seen = st.shown && st.shown.key === key;  // not on the page's first picture
+    const before = seen ? st.shown.newest : Infinity;
     for (const box of table.line.tiles) {
-      tileSvg(svg, board, box.x, box.y, box.w, box.h, box.vertical, box.a, box.b);
+      const g = tileSvg(svg, board, box.x, box.y, box.w, box.h, box.vertical, box.a, box.b);
+      if (box.order === newest) g.classList.add("last-tile");
+      if (box.order > before) g.classList.add("new-tile");
     }
+    st.shown = { key, newest };
     const choosing = st.chosen && st.chosen.length === 2;
     for (const end of table.line.ends) {
       const r = Math.max(18, table.line.short * 0.55);
@@ -132,9 +142,51 @@
   function drawHeader() {
     const table = st.table;
     $("title").textContent = table.caption.split("\n")[0];
-    $("score").textContent = t("score") + " " + table.score[0] + " – " + table.score[1] + " (" +
-      t("target", { target: table.target }) + ")";
+    // the points are on the partnerships' own line below the board once play starts
+    const playing = table.phase === "playing" || table.phase === "ended";
+    $("score").textContent = (playing ? "" : t("score") + " " + table.score[0] + " – " +
+      table.score[1] + " · ") + t("target", { target: table.target });
+    $("last").textContent = table.last ? table.seats[table.last.seat].name + ": " + table.last.move : "";
+    drawTeams();
     tick();
+  }
+
+  // each partnership's names and points, in its colour (the board panels' own)
+  function drawTeams() {
+    const table = st.table;
+    const started = table.phase === "playing" || table.phase === "ended";
+    $("teams").hidden = !started;
+    if (!started) return;
+    // the match's winners once it is over, else the hand's while its end is shown
+    const winner = st.winner !== null ? st.winner : (table.outcome ? table.outcome.winner_team : null);
+    table.teams.forEach((names, team) => {
+      const node = $("team" + team);
+      node.style.setProperty("--team", rgb(table.board.colors.teams[team]));
+      node.classList.toggle("winner", winner === team);
+      node.replaceChildren();
+      const who = document.createElement("span");
+      who.className = "names";
+      who.textContent = names;
+      const points = document.createElement("span");
+      points.className = "points";
+      points.textContent = String(table.score[team]);
+      node.append(who, points);
+    });
+  }
+
+  // Telegram's colours when the page is a Mini App (light or dark), else the table's own
+  function applyTheme() {
+    const app = window.Telegram && window.Telegram.WebApp;
+    let theme = app && app.themeParams;
+    if (!theme && fragment.get("tgWebAppThemeParams")) {
+      try { theme = JSON.parse(fragment.get("tgWebAppThemeParams")); } catch (err) { theme = null; }
+    }
+    if (!theme) return;
+    const root = document.documentElement.style;
+    if (theme.bg_color) root.setProperty("--bg", theme.bg_color);
+    if (theme.secondary_bg_color) root.setProperty("--panel", theme.secondary_bg_color);
+    if (theme.text_color) root.setProperty("--white", theme.text_color);
+    if (theme.hint_color) root.setProperty("--muted", theme.hint_color);
   }
 
   function ended() { return !!st.table && st.table.phase === "ended"; }
@@ -290,6 +342,8 @@
       $("hand-result").textContent = message.text;
       $("match-result").hidden = true;
     } else {
+      st.winner = message.winner_team;
+      if (st.table) drawTeams();
       $("match-result").textContent = message.text;
       $("match-result").hidden = false;
     }
@@ -327,6 +381,7 @@
         st.chosen = null;
         st.pending = false;
         st.result = 0;
+        st.winner = null;
         $("result").hidden = true;
         break;
       case "hand":
@@ -403,5 +458,7 @@
   setInterval(tick, 250);
   const app = window.Telegram && window.Telegram.WebApp;
   if (app && app.ready) { app.ready(); if (app.expand) app.expand(); }
+  applyTheme();
+  if (app && app.onEvent) app.onEvent("themeChanged", applyTheme);
   connect();
 })();
