@@ -12,8 +12,10 @@ which turns a missing browser into a failure instead of a skip).
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
+import re
 import shutil
 import socket
 import time
@@ -27,7 +29,9 @@ from conftest import RecordingPort, wait_until
 from test_web_server import ANA, BEA, Site, open_site, started_table, tile_lists
 from web_support import sign_init_data
 
+from bot.commands.play import LOCAL_HOST, LocalWeb
 from bot.core import MatchEnded
+from bot.terminal import play
 from bot.web.auth import WebAuth, link_secret
 from storage.base import Storage
 from tests.fake_telegram import FakeTelegram
@@ -364,3 +368,52 @@ async def test_a_player_who_left_is_offered_no_move_and_one_whose_time_ran_out_t
         await bea.locator("#back").click()
         await bea.wait_for_selector("#back", state="hidden")
         assert await bea.locator("#leave").is_visible()
+
+
+async def test_domino_play_web_opens_the_terminals_match_in_the_browser_and_both_stay_in_step(
+    memory_storage: Storage, browser: Any
+) -> None:
+    """Issue 31: ``domino play --web``: the terminal's match on a page served on
+    127.0.0.1 with a link signed for this run, played from the page to the end; the
+    terminal prints every move the page made and the same result."""
+    opened: list[str] = []
+    # robots move at once here, so the page presses faster than a person could
+    web = LocalWeb(browser=lambda url: opened.append(url) is None, rate=1000.0)
+    read, write = os.pipe()  # the keyboard: nothing is typed, the page plays
+    out = io.StringIO()
+    with os.fdopen(read, "r") as stdin:
+        task = asyncio.create_task(
+            play(memory_storage, stdin=stdin, stdout=out, seed=3, level="aprendiz", companion=web)
+        )
+        try:
+            await wait_until(lambda: opened, timeout=30)
+            [url] = opened
+            assert url.startswith(f"http://{LOCAL_HOST}:") and "/?s=" in url
+            phone = await browser.new_page(viewport={"width": 360, "height": 640})
+            frames = Frames(phone)
+            await phone.goto(url)
+            await phone.wait_for_selector("#board rect")
+            over = "#match-result:not([hidden])"
+            for _ in range(1000):  # each of my turns, until the match's end shows
+                await phone.wait_for_selector(f"{MY_TURN}, {over}", timeout=30000)
+                if await phone.locator(over).count():
+                    break
+                await tap_my_turn(phone)
+                # the press answered (the page sends nothing more until then)
+                await phone.wait_for_function("!document.querySelector('#hand.waiting')")
+            await phone.screenshot(path=str(SHOTS / "play-web-end-360x640.png"), full_page=True)
+            code = await asyncio.wait_for(task, timeout=60)
+        finally:
+            os.close(write)
+            if not task.done():
+                task.cancel()
+    assert code == 0
+    text = out.getvalue()
+    assert f"La mesa en tu navegador: {url}" in text
+    mine = [line for line in text.splitlines() if line.startswith(("  Juegas ", "  Pasas"))]
+    assert len(mine) == len(frames.sent_presses()) > 0  # each press, printed once
+    # the same final score on the page and in the terminal
+    found = re.search(r"\d+ – \d+", await phone.locator("#match-result").inner_text())
+    assert found is not None and f"partida {found.group(0)}" in text
+    assert text.rstrip().splitlines()[-1].startswith("Tu saldo: $")
+    assert web.web is None  # stopped with the match

@@ -335,6 +335,25 @@ async def test_a_flooding_page_is_cut_off_and_the_table_goes_on(site: Site) -> N
     assert again.of("table")[0]["table"] == table_id
 
 
+async def test_frames_past_the_rate_are_answered_once_and_the_page_may_send_again_later(
+    site: Site,
+) -> None:
+    table_id = await started_table(site, ANA)
+    ana = await site.open({"seat": site.web.auth.seat_link(ANA, table_id)})
+    ana.frames.clear()
+    for _ in range(BURST + 2):  # the hello took one token: the last three are over
+        await ana.send({"press": "forged-payload"})
+    await ana.drain()
+    texts = [f["text"] for f in ana.of("refused")]
+    too_fast = "Demasiado rápido: espera un momento y vuelve a intentarlo."
+    assert texts.count(too_fast) == 1 and len(texts) == BURST
+    await site.clock.advance(1.0)  # five more a second
+    await ana.send({"press": "forged-payload"})
+    await ana.drain()
+    assert ana.of("refused")[-1]["text"] != too_fast
+    assert len(ana.of("refused")) == BURST + 1
+
+
 async def test_a_reconnecting_page_gets_the_table_as_it_is_now(site: Site) -> None:
     table_id = await started_table(site, ANA)
     link = site.web.auth.seat_link(ANA, table_id)

@@ -283,6 +283,7 @@ PAGE_TEXTS: dict[str, str] = {
     "emotes": N_("Emotes"),
     "ended": N_("Match over"),
     "stale": N_("That move was already made or is no longer valid."),
+    "too_fast": N_("Too fast: wait a moment and try again."),
 }
 """The page's own words (buttons, states), sent once with the welcome."""
 

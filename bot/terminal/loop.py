@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from bot.core import (
     ChatRef,
@@ -34,13 +34,31 @@ from bot.terminal.reader import LineReader, until
 from bot.terminal.text import help_text, tiles_text
 from storage.base import Storage
 
-__all__ = ["PLATFORM", "local_chat", "local_player", "play"]
+__all__ = ["PLATFORM", "Companion", "local_chat", "local_player", "play"]
 
 PLATFORM = "terminal"
 """The platform of the terminal's players and tables."""
 
 LOCAL = "local"
 """The terminal's one player and one chat (``domino play``, ``domino profile``)."""
+
+
+class Companion(Protocol):
+    """Another view of the terminal's table, served beside it (``domino play --web``: the
+    web table in the local browser). It only shows and forwards commands; the terminal
+    stays in step through the table's own events."""
+
+    async def start(self, manager: TableManager) -> None:
+        """Start serving ``manager``'s tables."""
+        ...
+
+    def open(self, player: PlayerRef, table_id: str) -> str:
+        """Open ``table_id`` as ``player``; returns the address shown to the player."""
+        ...
+
+    async def stop(self) -> None:
+        """Stop serving."""
+        ...
 
 
 def local_player(language: str = "es", name: str | None = None) -> PlayerRef:
@@ -68,6 +86,7 @@ async def play(
     clock: Clock | None = None,
     catch_interrupt: bool = False,
     width: Width = None,
+    companion: Companion | None = None,
 ) -> int:
     """Play one match in the terminal; returns the exit code.
 
@@ -88,6 +107,8 @@ async def play(
         catch_interrupt: handle SIGINT (Ctrl-C) by leaving the table (the command line
             sets it; needs the main thread and a Unix event loop, else it is skipped).
         width: wrap lines at the terminal's width (:data:`bot.terminal.port.Width`).
+        companion: another view of the table served meanwhile (the web table); with a
+            person at the keyboard it stays open after the match until Enter.
     """
     clock = clock or SystemClock()
     me = local_player(language, name)  # "Tú": the name on the board picture too
@@ -107,6 +128,8 @@ async def play(
     port.muted = True  # a restored table speaks once the player has been told of it
     await manager.start(platforms={PLATFORM})
     try:
+        if companion is not None:
+            await companion.start(manager)
         code = await _match(
             manager,
             port,
@@ -115,8 +138,11 @@ async def play(
             level=level,
             interactive=interactive,
             catch_interrupt=catch_interrupt,
+            companion=companion,
         )
     finally:
+        if companion is not None:
+            await companion.stop()
         await manager.stop()
     if code != 2 and port.broken:
         return 141  # stdout was closed (checked after the manager stopped printing)
@@ -132,6 +158,7 @@ async def _match(
     level: str,
     interactive: bool,
     catch_interrupt: bool,
+    companion: Companion | None = None,
 ) -> int:
     """Opens the table against robots and plays it from ``stdin``; the exit code (2, 130
     or 0: :func:`play` makes it 141 when stdout was closed)."""
@@ -174,6 +201,9 @@ async def _match(
         if level in LEVEL_NAMES:
             port.say(_("Robots' level: {level}.", level=_(LEVEL_NAMES[level])))
         port.say(help_text(_, language))
+    if companion is not None and table_id is not None:
+        url = companion.open(me, table_id)
+        port.say(_("The table in your browser: {url}", url=url))
     loop = asyncio.get_running_loop()
     # A person's lines are read as they are typed and answered at once, against the turn
     # on screen then; a script's lines wait in the pipe until it is the player's turn.
@@ -214,6 +244,10 @@ async def _match(
         await manager.idle()
         balance = await manager.balance(me)
         port.say(_("Your balance: ${balance}.", balance=balance))
+        if companion is not None and interactive and port.ended.is_set() and not interrupted:
+            # the page shows the match's end too: it stays until the player is done
+            port.say(_("The web table stays open: press Enter to close it."))
+            await until(reader.readline(), port.stop)
     finally:
         if catch_interrupt:
             loop.remove_signal_handler(signal.SIGINT)

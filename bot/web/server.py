@@ -116,10 +116,10 @@ class _Client:
     """One page's websocket."""
 
     socket: web.WebSocketResponse
+    tokens: float
     player: PlayerRef | None = None
     table_id: str | None = None
     language: str = "es"
-    tokens: float = float(BURST)
     last: float = 0.0
     floods: int = 0
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
@@ -134,6 +134,9 @@ class WebTable:
         public_url: the https address players open (``DOMINO_WEB_URL``); its origin is
             the only one whose pages may connect.
         clock: epoch seconds now (deadlines, token ages, the rate limit).
+        rate, burst: frames a second a page may send, and at once (:data:`RATE`,
+            :data:`BURST`); a frame past them is dropped (the first of a run answered
+            ``refused``), and a page that keeps on is cut off.
     """
 
     def __init__(
@@ -143,8 +146,12 @@ class WebTable:
         *,
         public_url: str,
         clock: Callable[[], float],
+        rate: float = RATE,
+        burst: int = BURST,
     ) -> None:
         self.manager = manager
+        self.rate = rate
+        self.burst = burst
         self.auth = auth
         self.public_url = public_url.rstrip("/")
         parts = urlsplit(self.public_url)
@@ -221,7 +228,7 @@ class WebTable:
             raise web.HTTPForbidden(text="origin")
         socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=30.0)
         await socket.prepare(request)
-        client = _Client(socket, last=self.clock())
+        client = _Client(socket, float(self.burst), last=self.clock())
         self.clients.add(client)
         writer = asyncio.get_running_loop().create_task(self._writer(client))
         try:
@@ -229,9 +236,12 @@ class WebTable:
                 if message.type is not WSMsgType.TEXT:
                     continue
                 if not self._allowed(client):
-                    if client.floods > BURST:
+                    if client.floods > self.burst:
                         await socket.close(code=1008, message=b"too many messages")
                         break
+                    if client.floods == 1:  # answered once, so the page can press again
+                        text = page_texts(client.language)["too_fast"]
+                        self._send(client, {"type": "refused", "text": text})
                     continue
                 await self._receive(client, message.data)
         finally:
@@ -257,7 +267,7 @@ class WebTable:
     def _allowed(self, client: _Client) -> bool:
         """A token bucket: :data:`RATE` per second, :data:`BURST` at once."""
         now = self.clock()
-        client.tokens = min(float(BURST), client.tokens + (now - client.last) * RATE)
+        client.tokens = min(float(self.burst), client.tokens + (now - client.last) * self.rate)
         client.last = now
         if client.tokens >= 1.0:
             client.tokens -= 1.0
