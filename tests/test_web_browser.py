@@ -30,10 +30,12 @@ from test_web_server import ANA, BEA, Site, open_site, started_table, tile_lists
 from web_support import sign_init_data
 
 from bot.commands.play import LOCAL_HOST, LocalWeb
-from bot.core import MatchEnded
+from bot.core import ChatRef, FillWithRobots, MatchEnded, PlayerRef, PlayNow
 from bot.terminal import play
+from bot.web.activity import DiscordActivity
 from bot.web.auth import WebAuth, link_secret
 from storage.base import Storage
+from tests.fake_discord import FakeDiscord
 from tests.fake_telegram import FakeTelegram
 from tests.test_app import (
     GROUP,
@@ -417,3 +419,113 @@ async def test_domino_play_web_opens_the_terminals_match_in_the_browser_and_both
     assert found is not None and f"partida {found.group(0)}" in text
     assert text.rstrip().splitlines()[-1].startswith("Tu saldo: $")
     assert web.web is None  # stopped with the match
+
+
+# A stand-in for Discord's client around an Activity: it hosts the page in an iframe with
+# the query Discord adds, and answers the Embedded App SDK's postMessage protocol as the
+# client does (HANDSHAKE -> READY; AUTHORIZE -> a code; AUTHENTICATE -> the user), noting
+# every command it was sent. Its origin is opaque ("null"), which the SDK accepts.
+DISCORD_FRAME = """<!doctype html><html><body style="margin:0">
+<iframe id="activity" src="%(src)s" style="border:0;width:360px;height:640px"></iframe>
+<script>
+window.seen = [];
+const frame = document.getElementById("activity");
+const user = %(user)s;
+window.addEventListener("message", (event) => {
+  if (event.source !== frame.contentWindow || !Array.isArray(event.data)) return;
+  const [opcode, body] = event.data;
+  const reply = (payload) => frame.contentWindow.postMessage([1, payload], "*");
+  if (opcode === 0) {
+    window.seen.push("HANDSHAKE " + body.client_id);
+    reply({cmd: "DISPATCH", evt: "READY", nonce: null, data: {v: 1,
+           config: {api_endpoint: "//discord.com/api", environment: "production"},
+           user: {id: user.id, username: user.username, discriminator: "0"}}});
+  } else if (opcode === 1 && body.cmd === "AUTHORIZE") {
+    window.seen.push("AUTHORIZE " + body.args.scope.join(","));
+    reply({cmd: "AUTHORIZE", evt: null, nonce: body.nonce, data: {code: "%(code)s"}});
+  } else if (opcode === 1 && body.cmd === "AUTHENTICATE") {
+    window.seen.push("AUTHENTICATE");
+    reply({cmd: "AUTHENTICATE", evt: null, nonce: body.nonce, data: {
+      access_token: body.args.access_token, user, scopes: ["identify"],
+      expires: "2030-01-01T00:00:00.000Z",
+      application: {id: "%(client)s", name: "Dominó", description: ""}}});
+  } else if (opcode === 1) {
+    window.seen.push(body.cmd);
+  }
+});
+</script></body></html>"""
+
+
+async def test_inside_discord_the_activity_logs_in_with_oauth2_and_plays_the_channels_table(
+    recorder: RecordingPort, memory_storage: Storage, browser: Any, fake: FakeDiscord
+) -> None:
+    """Issue 31: the same page as a Discord Activity: the SDK's handshake, authorize, the
+    server's code exchange with (the fake) Discord, authenticate; the player is who
+    Discord says, at the table of the channel the Activity was opened in."""
+    ana = fake.add_user("Ana")
+    guild, channel = "900", "901"
+    activity = DiscordActivity(
+        str(fake.application_id), fake.client_secret, api_base=fake.api_base_url,
+        clock=lambda: 1_796_083_200.0,
+    )  # fmt: skip
+    async with open_site(recorder, memory_storage, activity=activity) as site:
+        player = PlayerRef("discord", str(ana.id), "Ana")
+        chat = ChatRef("discord", guild, channel_id=channel)
+        reply = await site.manager.handle(PlayNow(player, chat))
+        await site.manager.handle(FillWithRobots(player, chat))
+        await site.clock.advance(site.manager.times.countdown_seconds)
+        query = (
+            f"frame_id=f1&instance_id=i-42&platform=desktop&guild_id={guild}&channel_id={channel}"
+        )
+        user = {"id": str(ana.id), "username": "ana", "discriminator": "0",
+                "global_name": "Ana", "avatar": None, "public_flags": 0}  # fmt: skip
+        code = fake.authorize(ana)
+        discord = await browser.new_page(viewport={"width": 360, "height": 640})
+        frames = Frames(discord)
+        html = DISCORD_FRAME % {"src": f"{site.url}/?{query}", "user": json.dumps(user),
+                                "code": code, "client": fake.application_id}  # fmt: skip
+        await discord.set_content(html)
+        page = discord.frame_locator("#activity")
+        await page.locator("#board rect").first.wait_for()
+        welcome = frames.of("welcome")[0]
+        assert welcome["you"] == {"name": "Ana", "seated": True, "seat": 0}
+        assert welcome["table"] == reply.table_id
+        assert await discord.evaluate("window.seen") == [
+            f"HANDSHAKE {fake.application_id}",
+            "AUTHORIZE identify",
+            "AUTHENTICATE",
+        ]
+        assert code not in fake.oauth_codes  # exchanged by the server, once
+        # Ana plays from inside Discord
+        for _ in range(60):
+            if await page.locator("#tiles .tile.playable, #ends button").count():
+                break
+            await site.clock.advance(1.0)
+            await asyncio.sleep(0.02)
+        before = site.manager.table_state(reply.table_id or "")
+        assert before is not None
+        await page.locator("#tiles .tile.playable, #ends button").first.click()
+        ends = page.locator("#ends button")
+        if await ends.count():  # the tile fitted both ends: the first end
+            await ends.first.click()
+        await wait_until(
+            lambda: (
+                (s := site.manager.table_state(reply.table_id or "")) is not None
+                and s.move_number > before.move_number
+            ),
+            timeout=10,
+        )
+        await discord.screenshot(path=str(SHOTS / "discord-activity-360x640.png"))
+        # an access token Discord does not know is refused, in words
+        forged = await browser.new_page(viewport={"width": 360, "height": 640})
+        bad = DISCORD_FRAME % {"src": f"{site.url}/?{query}", "user": json.dumps(user),
+                               "code": "made-up", "client": fake.application_id}  # fmt: skip
+        await forged.set_content(bad)
+        await forged.wait_for_function("window.seen.includes('AUTHORIZE identify')")
+        assert await forged.evaluate("window.seen") == [
+            f"HANDSHAKE {fake.application_id}",
+            "AUTHORIZE identify",
+        ]  # the exchange failed: no AUTHENTICATE, no table
+        status = forged.frame_locator("#activity").locator("#status")
+        await status.wait_for()
+        assert (await status.inner_text()).strip() == "—"

@@ -19,6 +19,7 @@ from web_support import sign_init_data
 
 from bot.core import ChatRef, FillWithRobots, MatchEnded, PlayerRef, PlayNow, TableManager
 from bot.core.clock import ManualClock
+from bot.web.activity import DiscordActivity
 from bot.web.auth import WebAuth, link_secret
 from bot.web.server import BURST, WebTable
 from storage.base import Storage
@@ -91,16 +92,23 @@ async def site(recorder: RecordingPort, memory_storage: Storage) -> AsyncIterato
 
 @contextlib.asynccontextmanager
 async def open_site(
-    recorder: RecordingPort, storage: Storage, *, hand_pause: float = 0.0
+    recorder: RecordingPort,
+    storage: Storage,
+    *,
+    hand_pause: float = 0.0,
+    activity: DiscordActivity | None = None,
 ) -> AsyncIterator[Site]:
     """A table manager on an injected clock (robots move at once) and its web table on a
-    free port of 127.0.0.1; ``hand_pause``: seconds between a hand's end and the next."""
+    free port of 127.0.0.1; ``hand_pause``: seconds between a hand's end and the next;
+    ``activity``: the page is also a Discord Activity."""
     clock = ManualClock(1_796_083_200.0)
     manager = TableManager(storage, clock=clock, seed=3, robot_delay=0.0, hand_pause=hand_pause,
                            robot_level="aprendiz")  # fmt: skip
     manager.register("*", recorder)
     auth = WebAuth(telegram_token=TOKEN, secret=link_secret(TOKEN), clock=clock.now)
-    web = WebTable(manager, auth, public_url="http://127.0.0.1:1", clock=clock.now)
+    web = WebTable(
+        manager, auth, public_url="http://127.0.0.1:1", clock=clock.now, activity=activity
+    )
     port = await web.start("127.0.0.1", 0)
     web.public_url = url = f"http://127.0.0.1:{port}"
     web.origin = url

@@ -427,7 +427,8 @@ class DiscordPort:
             self.board_channels[event.chat.chat_id] = int(where)
         embed = board_embed(event, language)
         watch = self.links.watch_url(event.table_id) if self.links else None
-        view = board_view(event, language, watch_url=watch)
+        activity = self.links.in_discord if self.links else False
+        view = board_view(event, language, watch_url=watch, activity=activity)
         files = [discord.File(io.BytesIO(png), BOARD_FILE)]
         embed.set_image(url=f"attachment://{BOARD_FILE}")
         if board.message_id is None and not board.looked_up:

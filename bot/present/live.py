@@ -314,6 +314,11 @@ class TableLinks(Protocol):
         """The page's own address (a Telegram ``web_app`` button opens it)."""
         ...
 
+    @property
+    def in_discord(self) -> bool:
+        """Whether the page is also a Discord Activity (boards offer to play there)."""
+        ...
+
 
 LINK_LABELS: dict[str, str] = {
     "open": N_("Open the table"),

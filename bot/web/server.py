@@ -9,8 +9,10 @@ with the same checks; the page shows what the core says and decides nothing.
 
 Protocol (JSON text frames):
 
-* client ``{"hello": {"init_data": …[, "table": id]} | {"seat": token} | {"watch": token}}``
-  first (``table``: the table a private chat's Mini App button names);
+* client ``{"hello": {"init_data": …[, "table": id]} | {"seat": token} | {"watch": token}
+  | {"discord": access token, "channel": id}}`` first (``table``: the table a private
+  chat's Mini App button names; ``discord``: inside a Discord Activity, the token its
+  OAuth2 gave, :mod:`bot.web.activity`, and the channel it was opened in);
   server ``{"type": "welcome", …}``, then ``table`` (and ``hand`` for a seated player);
   a reconnect sends ``hello`` again and gets a fresh state.
 * client ``{"press": payload}``, ``{"emote": name}``, ``{"leave": true}``,
@@ -20,6 +22,10 @@ Protocol (JSON text frames):
 * server pushes ``table``, ``hand``, ``emote``, ``result`` (a hand's or the match's end:
   its text, which stays on the page until the next hand), ``notice``, ``closed``; at the
   match's end a last ``table`` in the ``ended`` phase shows the final position.
+
+Inside Discord (an Activity) every path is also served under ``/.proxy/`` (Discord's
+proxy prefix), ``POST /api/token`` exchanges the SDK's code for an access token and
+``GET /api/activity`` gives the page the application's id.
 
 Limits: :data:`MAX_FRAME` bytes per frame, :data:`RATE` frames per second per connection
 (burst :data:`BURST`; a flood closes it), the ``Origin`` header must be the public URL's.
@@ -73,6 +79,7 @@ from bot.present.live import (
     table_state,
 )
 from bot.present.texts import abandoned_text, closed_text, confirmation
+from bot.web.activity import DiscordActivity
 from bot.web.auth import AuthError, AuthFailure, SeatPass, WebAuth
 
 __all__ = ["BURST", "MAX_FRAME", "RATE", "WebTable"]
@@ -89,7 +96,9 @@ BURST: Final = 15
 """Frames a connection may send at once; past it frames are dropped, and a connection
 that keeps flooding is closed."""
 
-_STATIC: Final = ("index.html", "app.js", "style.css")
+_STATIC: Final = ("index.html", "app.js", "style.css", "activity.js")
+"""The page's files (``activity.js``, the Discord SDK's bundle, is loaded only inside
+Discord)."""
 
 
 def _encode(payload: dict[str, Any]) -> str:
@@ -137,6 +146,7 @@ class WebTable:
         rate, burst: frames a second a page may send, and at once (:data:`RATE`,
             :data:`BURST`); a frame past them is dropped (the first of a run answered
             ``refused``), and a page that keeps on is cut off.
+        activity: Discord's OAuth2 when the page is also a Discord Activity, else None.
     """
 
     def __init__(
@@ -148,8 +158,10 @@ class WebTable:
         clock: Callable[[], float],
         rate: float = RATE,
         burst: int = BURST,
+        activity: DiscordActivity | None = None,
     ) -> None:
         self.manager = manager
+        self.activity = activity
         self.rate = rate
         self.burst = burst
         self.auth = auth
@@ -162,13 +174,16 @@ class WebTable:
         self._tables: dict[str, TableChanged] = {}
         self._by_table: dict[str, set[_Client]] = {}
         self.app = web.Application(client_max_size=MAX_FRAME)
-        self.app.add_routes(
-            [
-                web.get("/", self._page),
-                web.get("/static/{name}", self._static),
-                web.get("/ws", self._socket),
+        routes = []
+        for prefix in ("", "/.proxy"):  # Discord's proxy prefix, for the Activity
+            routes += [
+                web.get(f"{prefix}/", self._page),
+                web.get(f"{prefix}/static/{{name}}", self._static),
+                web.get(f"{prefix}/ws", self._socket),
+                web.get(f"{prefix}/api/activity", self._activity_config),
+                web.post(f"{prefix}/api/token", self._token),
             ]
-        )
+        self.app.add_routes(routes)
         manager.register("*", self)
 
     # ------------------------------------------------------------------ links
@@ -198,6 +213,8 @@ class WebTable:
         for client in list(self.clients):
             with contextlib.suppress(Exception):
                 await client.socket.close()
+        if self.activity is not None:
+            await self.activity.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -222,8 +239,46 @@ class WebTable:
             headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"},
         )
 
+    @property
+    def in_discord(self) -> bool:
+        """Whether the page is also a Discord Activity (``DISCORD_CLIENT_ID`` is set)."""
+        return self.activity is not None
+
+    @property
+    def origins(self) -> set[str]:
+        """The origins whose pages may connect: the public URL's, and Discord's iframe of
+        the Activity."""
+        found = {self.origin}
+        if self.activity is not None:
+            found.add(self.activity.origin)
+        return found
+
+    async def _activity_config(self, request: web.Request) -> web.StreamResponse:
+        if self.activity is None:
+            raise web.HTTPNotFound()
+        return web.json_response({"client_id": self.activity.client_id})
+
+    async def _token(self, request: web.Request) -> web.StreamResponse:
+        """The Activity's page posts the SDK's code; the answer is the access token."""
+        if self.activity is None:
+            raise web.HTTPNotFound()
+        if request.headers.get("Origin") not in self.origins:
+            raise web.HTTPForbidden(text="origin")
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        code = body.get("code") if isinstance(body, dict) else None
+        if not isinstance(code, str):
+            return web.json_response({"error": "malformed"}, status=400)
+        try:
+            token = await self.activity.exchange(code)
+        except AuthError as exc:
+            return web.json_response({"error": exc.failure.value}, status=403)
+        return web.json_response({"access_token": token})
+
     async def _socket(self, request: web.Request) -> web.StreamResponse:
-        if request.headers.get("Origin") != self.origin:
+        if request.headers.get("Origin") not in self.origins:
             log.warning("websocket refused: origin %r", request.headers.get("Origin"))
             raise web.HTTPForbidden(text="origin")
         socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=30.0)
@@ -327,7 +382,10 @@ class WebTable:
 
     async def _hello(self, client: _Client, value: object) -> None:
         try:
-            seat_pass = self._authenticate(value)
+            if isinstance(value, dict) and "discord" in value:
+                seat_pass = await self._discord(value)
+            else:
+                seat_pass = self._authenticate(value)
         except AuthError as exc:
             reason = exc.failure.value
             text = page_texts(client.language)[f"denied_{reason}"]
@@ -385,6 +443,30 @@ class WebTable:
             for event in reply.events:
                 if isinstance(event, YourTiles):
                     self._send(client, hand_state(event, now=self.clock()))
+
+    async def _discord(self, value: dict[str, Any]) -> SeatPass:
+        """An Activity's page: its player asked of Discord by the token, and the table of
+        the channel the Activity was opened in (theirs if they sit at it)."""
+        token, channel = value.get("discord"), value.get("channel")
+        if (
+            self.activity is None
+            or len(value) != 2
+            or not isinstance(token, str)
+            or not isinstance(channel, str)
+            or not 0 < len(channel) <= 32
+        ):
+            raise AuthError(AuthFailure.MALFORMED)
+        player = await self.activity.player(token)
+        here = [
+            table_id
+            for table_id in self.manager.tables()
+            if (state := self.manager.table_state(table_id)) is not None
+            and state.chat.platform == player.platform
+            and state.chat.channel_id == channel
+        ]
+        mine = [table_id for table_id in self.manager.tables_of(player) if table_id in here]
+        found = mine or here
+        return SeatPass(player, found[-1] if found else None)
 
     def _authenticate(self, value: object) -> SeatPass:
         if not isinstance(value, dict) or not 1 <= len(value) <= 2:

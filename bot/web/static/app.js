@@ -10,6 +10,34 @@
                pending: false, result: 0, winner: null, shown: null, socket: null, retry: 0, closed: false,
                denied: false };
 
+  // inside Discord (an Activity): Discord opens the page with these in its address
+  const inDiscord = query.has("frame_id") && query.has("instance_id");
+
+  function loadScript(src) {
+    return new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = src;
+      script.onload = resolve;
+      script.onerror = reject;
+      document.head.appendChild(script);
+    });
+  }
+
+  // the Discord SDK's login (static/activity.js, loaded only here), once: its token is
+  // the hello of every (re)connection
+  let discordLogin = null;
+  async function discordCredentials() {
+    if (!discordLogin) {
+      discordLogin = (async () => {
+        const config = await (await fetch(".proxy/api/activity")).json();
+        await loadScript("static/activity.js");
+        return window.DominoActivity.login(config.client_id);
+      })();
+    }
+    const login = await discordLogin;
+    return { discord: login.access_token, channel: login.channel };
+  }
+
   function credentials() {
     const app = window.Telegram && window.Telegram.WebApp;
     const withTable = (data) => (query.get("t") ? { init_data: data, table: query.get("t") }
@@ -425,10 +453,19 @@
     }
   }
 
-  function connect() {
-    const creds = credentials();
-    if (!creds) { $("status").textContent = "—"; return; }
-    const base = location.pathname.replace(/[^/]*$/, "");
+  async function connect() {
+    let creds = null;
+    try {
+      creds = inDiscord ? await discordCredentials() : credentials();
+    } catch (err) {
+      discordLogin = null;  // Discord's consent refused or failed: the next try asks again
+    }
+    if (!creds) {
+      $("status").textContent = "—";
+      if (inDiscord) setTimeout(connect, 3000);
+      return;
+    }
+    const base = location.pathname.replace(/[^/]*$/, "") + (inDiscord ? ".proxy/" : "");
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + base + "ws";
     const socket = new WebSocket(url);
     st.socket = socket;
