@@ -272,6 +272,11 @@ async def play_a_whole_match_on_a_phone(site: Site, browser: Any) -> None:
         result_shown, playable = await phone.evaluate(SEEN)
         seen.append((result_shown, playable))
         if result_shown and not shot_hand:
+            # "¿Qué debí jugar?" on the page: the maestro's analysis of Ana's hand
+            await phone.locator("#analyse").click()
+            await phone.wait_for_function(
+                "document.getElementById('analysis').textContent.startsWith('Mano ')"
+            )
             await phone.screenshot(path=str(SHOTS / "hand-end-360x640.png"), full_page=True)
             shot_hand = True
         await site.clock.advance(1.0)

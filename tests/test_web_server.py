@@ -19,6 +19,7 @@ from web_support import sign_init_data
 
 from bot.core import ChatRef, FillWithRobots, MatchEnded, PlayerRef, PlayNow, TableManager
 from bot.core.clock import ManualClock
+from bot.present.analysis import analysis_text
 from bot.web.activity import DiscordActivity
 from bot.web.auth import WebAuth, link_secret
 from bot.web.server import BURST, WebTable
@@ -321,6 +322,34 @@ async def test_play_again_from_the_page_opens_the_rematch_and_the_page_follows_i
     await ana.drain()
     assert ana.of("refused")[-1]["text"] == "Esa partida aún no terminó."
     assert len(ana.of("moved")) == 1
+
+
+async def test_after_a_hand_a_seated_page_asks_what_it_should_have_played(site: Site) -> None:
+    table_id = await started_table(site, ANA)
+    ana = await site.open({"seat": site.web.auth.seat_link(ANA, table_id)})
+    await ana.send({"analysis": True})  # no hand of hers has ended yet
+    await ana.drain()
+    assert ana.of("refused")[-1]["text"] == (
+        "Aún no ha terminado ninguna mano tuya: pídelo de nuevo al acabar esta."
+    )
+    for _ in range(300):
+        if ana.of("result"):
+            break
+        hands = ana.of("hand")
+        if hands and hands[-1]["your_turn"] and hands[-1]["moves"]:
+            hands[-1]["your_turn"] = False
+            await ana.send({"press": hands[-1]["moves"][0]["payload"]})
+        await site.clock.advance(1.0)
+        await ana.drain(0.01)
+    assert ana.of("result")[0]["kind"] == "hand"
+    await ana.send({"analysis": True})
+    assert (await ana.next())["type"] == "analysing"
+    while not ana.of("analysis"):
+        await ana.next(timeout=60)
+    [analysis] = ana.of("analysis")
+    found = await site.manager.analyze(ANA, None, table_id)
+    assert analysis["text"] == analysis_text(found, "es")
+    assert analysis["text"].startswith("Mano 1")
 
 
 async def test_a_page_from_another_origin_cannot_connect(site: Site) -> None:

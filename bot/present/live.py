@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from bot.core.commands import PlayerRef
 from bot.core.events import EmoteShown, HandEnded, MatchEnded, Refusal, TableChanged, YourTiles
 from bot.core.vocabulary import EMOTES, RefusalReason
+from bot.present.analysis import ANALYSING, analysis_button
 from bot.present.i18n import N_, emote_label, language_of, translator
 from bot.present.labels import move_text, rematch_label, seat_name, team_names
 from bot.present.screens import board_caption, hand_ended_text, match_ended_caption
@@ -294,6 +295,8 @@ def page_texts(language: str) -> dict[str, Any]:
     texts: dict[str, Any] = {key: _(msgid) for key, msgid in PAGE_TEXTS.items()}
     texts["emote_labels"] = {name: emote_label(name, language) for name in EMOTES}
     texts["again"] = rematch_label(language)
+    texts["analysis"] = analysis_button(language)
+    texts["analysing"] = translator(language_of(language))(ANALYSING)
     return texts
 
 

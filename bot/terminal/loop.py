@@ -26,7 +26,7 @@ from bot.core import (
     YourTiles,
 )
 from bot.core.clock import Clock, SystemClock
-from bot.present.analysis import analysis_text
+from bot.present.analysis import ANALYSING, analysis_text
 from bot.present.i18n import LEVEL_NAMES, Translator, emote_from_input, refusal_text, translator
 from bot.present.texts import choices_named, confirmation, move_key, refused
 from bot.terminal.port import TerminalPort, Width
@@ -329,7 +329,7 @@ async def _command(
         if isinstance(search, Refusal):  # nothing to analyse: the refusal alone
             port.say(f"  ! {refused(search)}")
             return
-        port.say(_("Analysing your last hand…"))
+        port.say(_(ANALYSING))
         found = await search
         for line in analysis_text(found, me.language).splitlines():
             port.say(line)

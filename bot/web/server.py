@@ -16,7 +16,8 @@ Protocol (JSON text frames):
   server ``{"type": "welcome", …}``, then ``table`` (and ``hand`` for a seated player);
   a reconnect sends ``hello`` again and gets a fresh state.
 * client ``{"press": payload}``, ``{"emote": name}``, ``{"leave": true}``,
-  ``{"back": true}``, ``{"again": true}`` (a rematch of the ended table: the page moves to
+  ``{"back": true}``, ``{"analysis": true}`` (my last hand's analysis: ``analysing``, then
+  ``analysis`` with its text), ``{"again": true}`` (a rematch of the ended table: the page moves to
   the new one, ``{"type": "moved", …}``, then its ``table`` and ``hand``); a refused one is
   answered ``{"type": "refused", "text": …}``.
 * server pushes ``table``, ``hand``, ``emote``, ``result`` (a hand's or the match's end:
@@ -69,6 +70,7 @@ from bot.core import (
     encode_action,
     ended_board,
 )
+from bot.present.analysis import analysis_text
 from bot.present.i18n import language_of
 from bot.present.live import (
     emote_state,
@@ -172,6 +174,7 @@ class WebTable:
         self.clients: set[_Client] = set()
         self._runner: web.AppRunner | None = None
         self._tables: dict[str, TableChanged] = {}
+        self._tasks: set[asyncio.Task[None]] = set()  # analyses under way
         self._by_table: dict[str, set[_Client]] = {}
         self.app = web.Application(client_max_size=MAX_FRAME)
         routes = []
@@ -210,6 +213,8 @@ class WebTable:
 
     async def stop(self) -> None:
         """Close every page's connection and stop listening."""
+        for task in list(self._tasks):
+            task.cancel()
         for client in list(self.clients):
             with contextlib.suppress(Exception):
                 await client.socket.close()
@@ -361,6 +366,9 @@ class WebTable:
             reply = await self.manager.handle(Leave(player, None, table_id))
         elif kind == "back" and value is True:
             reply = await self.manager.handle(ComeBack(player, None, table_id))
+        elif kind == "analysis" and value is True:  # "¿Qué debí jugar?" of my last hand
+            self._analyse(client, player, table_id)
+            return
         elif kind == "again" and value is True:  # a rematch: the page follows its new table
             press = encode_action(PressKind.AGAIN, table_id)
             reply = await self.manager.handle(PressButton(player, press))
@@ -379,6 +387,25 @@ class WebTable:
         for event in reply.events:
             if isinstance(event, YourTiles):
                 self._send(client, hand_state(event, now=self.clock()))
+
+    def _analyse(self, client: _Client, player: PlayerRef, table_id: str) -> None:
+        """Start the maestro's analysis of the player's last hand: "analysing" at once,
+        the analysis when found (the search runs off the event loop)."""
+        search = self.manager.start_analysis(player, None, table_id)
+        if isinstance(search, Refusal):
+            self._send(client, {"type": "refused", "text": page_refusal(search, client.language)})
+            return
+        texts = page_texts(client.language)
+        self._send(client, {"type": "analysing", "text": texts["analysing"]})
+
+        async def answer() -> None:
+            found = await search
+            text = analysis_text(found, client.language)
+            self._send(client, {"type": "analysis", "table": table_id, "text": text})
+
+        task = asyncio.get_running_loop().create_task(answer())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _hello(self, client: _Client, value: object) -> None:
         try:

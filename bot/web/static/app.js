@@ -369,6 +369,9 @@
       st.result = message.hand;
       $("hand-result").textContent = message.text;
       $("match-result").hidden = true;
+      $("analysis").hidden = true;
+      $("analyse").textContent = "🔍 " + t("analysis");
+      $("analyse").hidden = !(st.you && st.you.seated);
     } else {
       st.winner = message.winner_team;
       if (st.table) drawTeams();
@@ -381,6 +384,7 @@
     if (st.result && table.hand > st.result && table.phase === "playing" && !table.outcome) {
       st.result = 0;
       $("result").hidden = true;
+      $("analysis").hidden = true;
     }
   }
 
@@ -425,6 +429,12 @@
         break;
       case "result":
         showResult(message);
+        break;
+      case "analysing":
+      case "analysis":
+        $("analysis").textContent = message.text;
+        $("analysis").hidden = false;
+        $("analyse").hidden = message.type === "analysis";
         break;
       case "notice":
         toast(message.text);
@@ -492,6 +502,7 @@
   $("toast").addEventListener("click", () => { $("toast").hidden = true; });
   $("back").addEventListener("click", () => send({ back: true }));
   $("again").addEventListener("click", () => send({ again: true }));
+  $("analyse").addEventListener("click", () => { $("analyse").hidden = true; send({ analysis: true }); });
   setInterval(tick, 250);
   const app = window.Telegram && window.Telegram.WebApp;
   if (app && app.ready) { app.ready(); if (app.expand) app.expand(); }
