@@ -66,13 +66,17 @@ async def test_a_seats_state_offers_the_same_moves_and_labels_as_the_buttons(mak
 
 def test_the_page_has_every_word_in_both_languages() -> None:
     spanish, english = page_texts("es"), page_texts("en")
-    assert set(spanish) == set(english) == {
-        *PAGE_TEXTS,
-        "emote_labels",
-        "again",
-        "analysis",
-        "analysing",
-    }
+    assert (
+        set(spanish)
+        == set(english)
+        == {
+            *PAGE_TEXTS,
+            "emote_labels",
+            "again",
+            "analysis",
+            "analysing",
+        }
+    )
     assert (spanish["analysis"], spanish["analysing"]) == (
         "¿Qué debí jugar?",
         "Analizando tu última mano…",

@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 import pytest
 from conftest import RecordingPort, wait_until
-from test_web_server import ANA, BEA, Site, open_site, started_table, tile_lists
+from test_web_server import ANA, BEA, TOKEN, Site, open_site, started_table, tile_lists
 from web_support import sign_init_data
 
 from bot.commands.play import LOCAL_HOST, LocalWeb
@@ -35,7 +35,7 @@ from bot.terminal import play
 from bot.web.activity import DiscordActivity
 from bot.web.auth import WebAuth, link_secret
 from storage.base import Storage
-from tests.fake_discord import FakeDiscord
+from tests.fake_discord import FakeDiscord, FakeUser
 from tests.fake_telegram import FakeTelegram
 from tests.test_app import (
     GROUP,
@@ -226,14 +226,34 @@ async def test_a_player_plays_from_the_mini_app_and_the_group_board_follows(
         assert "tgWebAppData" not in bot.log and init_data[:40] not in bot.log
 
 
+@pytest.mark.parametrize("inside", ["telegram", "discord"])
 async def test_a_whole_match_is_played_on_a_phone_page_to_its_end_and_its_result_stays(
-    recorder: RecordingPort, memory_storage: Storage, browser: Any
+    recorder: RecordingPort, memory_storage: Storage, browser: Any, fake: FakeDiscord, inside: str
 ) -> None:
-    """Issue 31: the page shows every hand's end until the next hand, the match's end
-    with the final position, score and money, and offers a rematch; a double tap sends
-    one move; a spectator sees the same end; screenshots of each moment."""
-    async with open_site(recorder, memory_storage, hand_pause=3.0) as site:
-        await play_a_whole_match_on_a_phone(site, browser)
+    """Issue 31: as a Telegram Mini App (signed initData) and as a Discord Activity (the
+    SDK's login in a stand-in for Discord's frame), the page shows every hand's end until
+    the next hand, the match's end with the final position, score and money, and offers
+    a rematch; a double tap sends one move; a spectator sees the same end; screenshots."""
+    activity = DiscordActivity(
+        str(fake.application_id), fake.client_secret, api_base=fake.api_base_url,
+        clock=lambda: 1_796_083_200.0,
+    )  # fmt: skip
+    async with open_site(recorder, memory_storage, hand_pause=3.0, activity=activity) as site:
+        screen = await browser.new_page(viewport={"width": 360, "height": 640})
+        frames = Frames(screen)
+        if inside == "telegram":
+            table_id = await started_table(site, ANA)
+            data = sign_init_data(TOKEN, user_id=42, first_name="Ana", auth_date=site.clock.now())
+            await screen.goto(f"{site.url}/?t={table_id}#tgWebAppData={quote(data)}")
+            phone: Any = screen
+        else:
+            ana = fake.add_user("Ana")
+            player = PlayerRef("discord", str(ana.id), "Ana")
+            table_id = await started_table_in(site, player, ChatRef("discord", "900", "901"))
+            await screen.set_content(discord_frame(site, fake, ana, "900", "901"))
+            handle = await screen.wait_for_selector("#activity")
+            phone = await handle.content_frame()
+        await play_a_whole_match_on_a_phone(site, browser, table_id, screen, phone, frames, inside)
 
 
 # what the page shows at one moment: the hand's result on screen, and how many tiles it
@@ -242,12 +262,29 @@ SEEN = """() => [!document.getElementById("result").hidden,
                  document.querySelectorAll("#tiles .tile.playable").length]"""
 
 
-async def play_a_whole_match_on_a_phone(site: Site, browser: Any) -> None:
+async def started_table_in(site: Site, player: PlayerRef, chat: ChatRef) -> str:
+    """A table in ``chat`` with ``player`` seated and robots in the other seats, started."""
+    reply = await site.manager.handle(PlayNow(player, chat))
+    assert (await site.manager.handle(FillWithRobots(player, chat))).ok
+    await site.clock.advance(site.manager.times.countdown_seconds)
+    assert reply.table_id is not None
+    return reply.table_id
+
+
+def discord_frame(site: Site, fake: FakeDiscord, user: FakeUser, guild: str, channel: str) -> str:
+    """The stand-in for Discord's client around the Activity, for ``user`` in ``channel``."""
+    query = f"frame_id=f1&instance_id=i-42&platform=mobile&guild_id={guild}&channel_id={channel}"
+    profile = {"id": str(user.id), "username": "ana", "discriminator": "0",
+               "global_name": user.name, "avatar": None, "public_flags": 0}  # fmt: skip
+    return DISCORD_FRAME % {"src": f"{site.url}/?{query}", "user": json.dumps(profile),
+                            "code": fake.authorize(user), "client": fake.application_id}  # fmt: skip
+
+
+async def play_a_whole_match_on_a_phone(
+    site: Site, browser: Any, table_id: str, screen: Any, phone: Any, frames: Frames, inside: str
+) -> None:
+    """Plays Ana's seat from ``phone`` (the page, or the Activity's frame on ``screen``)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    table_id = await started_table(site, ANA)
-    phone = await browser.new_page(viewport={"width": 360, "height": 640})
-    frames = Frames(phone)
-    await phone.goto(f"{site.url}/?s={site.web.auth.seat_link(ANA, table_id)}")
     watcher = await browser.new_page(viewport={"width": 390, "height": 844})
     watched = Frames(watcher)
     await watcher.goto(f"{site.url}/?w={site.web.auth.watch_link(table_id)}")
@@ -260,7 +297,7 @@ async def play_a_whole_match_on_a_phone(site: Site, browser: Any) -> None:
         tiles = phone.locator("#tiles .tile.playable")
         if await tiles.count():
             if not shot_mid:
-                await phone.screenshot(path=str(SHOTS / "match-mid-hand-360x640.png"))
+                await screen.screenshot(path=str(SHOTS / f"{inside}-mid-hand-360x640.png"))
                 shot_mid = True
             sent = len(frames.sent)
             await tiles.first.dblclick()  # a double tap: one move
@@ -277,7 +314,7 @@ async def play_a_whole_match_on_a_phone(site: Site, browser: Any) -> None:
             await phone.wait_for_function(
                 "document.getElementById('analysis').textContent.startsWith('Mano ')"
             )
-            await phone.screenshot(path=str(SHOTS / "hand-end-360x640.png"), full_page=True)
+            await screen.screenshot(path=str(SHOTS / f"{inside}-hand-end-360x640.png"))
             shot_hand = True
         await site.clock.advance(1.0)
         await asyncio.sleep(0.01)
@@ -288,7 +325,7 @@ async def play_a_whole_match_on_a_phone(site: Site, browser: Any) -> None:
     assert sum(shown for shown, _ in seen) >= len(ended.record["hands"]) - 1
     await phone.wait_for_selector("#match-result:not([hidden])")
     await phone.wait_for_selector("#again:not([hidden])")
-    await phone.screenshot(path=str(SHOTS / "match-end-360x640.png"), full_page=True)
+    await screen.screenshot(path=str(SHOTS / f"{inside}-match-end-360x640.png"))
     score = f"{ended.score[0]} – {ended.score[1]}"
     assert score in await phone.locator("#match-result").inner_text()
     points = [await phone.locator(f"#team{team} .points").inner_text() for team in (0, 1)]
@@ -303,7 +340,7 @@ async def play_a_whole_match_on_a_phone(site: Site, browser: Any) -> None:
     assert len(frames.sent_presses()) == len(set(frames.sent_presses()))  # none sent twice
     assert all(f["type"] != "refused" for f in frames.frames)
     await watcher.wait_for_selector("#match-result:not([hidden])")
-    await watcher.screenshot(path=str(SHOTS / "spectator-end-390x844.png"), full_page=True)
+    await watcher.screenshot(path=str(SHOTS / f"{inside}-spectator-end-390x844.png"))
     assert score in await watcher.locator("#match-result").inner_text()
     assert tile_lists(watched.frames) == []
     # the rematch button opens the same seats at a new table, and the page follows it
@@ -320,7 +357,7 @@ async def play_a_whole_match_on_a_phone(site: Site, browser: Any) -> None:
     assert (await error.locator("#status").inner_text()).strip() == "Este enlace no es válido."
     await error.screenshot(path=str(SHOTS / "error-360x640.png"))
     # the server goes away: the phone says so at the top of its screen, scrolled or not
-    await phone.mouse.wheel(0, 2000)
+    await screen.mouse.wheel(0, 2000)
     await site.web.stop()
     await phone.wait_for_selector("#status.offline")
     box = await phone.locator("#status").bounding_box()
@@ -328,7 +365,7 @@ async def play_a_whole_match_on_a_phone(site: Site, browser: Any) -> None:
     assert (
         await phone.locator("#status").inner_text()
     ).strip() == "Se perdió la conexión; reconectando…"
-    await phone.screenshot(path=str(SHOTS / "offline-360x640.png"))
+    await screen.screenshot(path=str(SHOTS / f"{inside}-offline-360x640.png"))
 
 
 async def test_a_player_who_left_is_offered_no_move_and_one_whose_time_ran_out_the_way_back(

@@ -370,7 +370,7 @@
       $("hand-result").textContent = message.text;
       $("match-result").hidden = true;
       $("analysis").hidden = true;
-      $("analyse").textContent = "🔍 " + t("analysis");
+      $("analyse").textContent = t("analysis");
       $("analyse").hidden = !(st.you && st.you.seated);
     } else {
       st.winner = message.winner_team;
