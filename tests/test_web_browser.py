@@ -244,8 +244,19 @@ async def test_a_whole_match_is_played_on_a_phone_page_to_its_end_and_its_result
         if inside == "telegram":
             table_id = await started_table(site, ANA)
             data = sign_init_data(TOKEN, user_id=42, first_name="Ana", auth_date=site.clock.now())
-            await screen.goto(f"{site.url}/?t={table_id}#tgWebAppData={quote(data)}")
+            # Telegram's light theme, as it passes it to a Mini App
+            theme = json.dumps({"bg_color": "#ffffff", "secondary_bg_color": "#efeff4",
+                                "text_color": "#000000", "hint_color": "#707579",
+                                "accent_text_color": "#168acd"})  # fmt: skip
+            await screen.goto(
+                f"{site.url}/?t={table_id}#tgWebAppData={quote(data)}"
+                f"&tgWebAppThemeParams={quote(theme)}"
+            )
             phone: Any = screen
+            background = "getComputedStyle(document.body).backgroundColor"
+            assert await screen.evaluate(background) == "rgb(255, 255, 255)"
+            turn = "getComputedStyle(document.getElementById('turn')).color"
+            assert await screen.evaluate(turn) == "rgb(22, 138, 205)"  # the theme's accent
         else:
             ana = fake.add_user("Ana")
             player = PlayerRef("discord", str(ana.id), "Ana")

@@ -215,6 +215,8 @@
     if (theme.secondary_bg_color) root.setProperty("--panel", theme.secondary_bg_color);
     if (theme.text_color) root.setProperty("--white", theme.text_color);
     if (theme.hint_color) root.setProperty("--muted", theme.hint_color);
+    const accent = theme.accent_text_color || theme.link_color;
+    if (accent) root.setProperty("--accent", accent);
   }
 
   function ended() { return !!st.table && st.table.phase === "ended"; }
