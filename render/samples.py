@@ -48,17 +48,19 @@ LONG_NAMES = (
 
 
 def sample_facts(
-    names: tuple[str, str, str, str] = ("María", "Robotina", "José Luis", "Ana"),
+    names: tuple[str, ...] = ("María", "Robotina", "José Luis", "Ana"),
     *,
     robots: tuple[int, ...] = (1,),
     away: tuple[int, ...] = (),
     seconds_left: int | None = 32,
     language: str = "es",
     table_label: str = "Mesa 7",
+    boneyard: int | None = None,
+    partnership: bool | None = None,
 ) -> TableFacts:
-    """Table facts with four named seats."""
+    """Table facts with a named seat per name (four by default)."""
     seats = tuple(SeatFacts(n, is_robot=i in robots, away=i in away) for i, n in enumerate(names))
-    return TableFacts(seats, seconds_left, table_label, language)  # type: ignore[arg-type]
+    return TableFacts(seats, seconds_left, table_label, language, boneyard, partnership)
 
 
 def play(
