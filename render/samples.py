@@ -18,7 +18,7 @@ from collections.abc import Callable
 from engine.hand import Placement
 from engine.match import Match
 from engine.moves import Move, Side
-from engine.rules import Rules, find_preset
+from engine.rules import Boneyard, Rules, find_any_preset, find_preset
 from engine.tiles import ALL_TILES, Tile
 from engine.views import PublicView, SeatView, seat_view
 from render.facts import SeatFacts, TableFacts
@@ -28,15 +28,19 @@ from render.standings import StandingRow, StandingsFacts
 __all__ = [
     "LONG_NAMES",
     "chain_of_all_tiles",
+    "cuban_match",
     "find_match",
+    "format_facts",
     "full_line_view",
     "grown_hand_view",
     "line_view",
+    "one_against_one_match",
     "play",
     "sample_facts",
     "sample_history",
     "sample_profile",
     "sample_standings",
+    "three_player_match",
 ]
 
 LONG_NAMES = (
@@ -219,6 +223,67 @@ def grown_hand_view(count: int = 21) -> SeatView:
     counts.insert(view.seat, count)
     a, b, c, d = counts
     return dataclasses.replace(view, tiles=tiles, tile_counts=(a, b, c, d))
+
+
+def format_facts(
+    rules: Rules,
+    view: PublicView | None = None,
+    names: tuple[str, ...] = ("María", "Robotina", "José Luis", "Ana"),
+    **options: object,
+) -> TableFacts:
+    """Sample facts for a table of ``rules``: its first ``rules.players`` names, its
+    partnership play or not, and, under the ``draw`` rule, the boneyard's count from
+    ``view`` (as :func:`bot.present.facts.table_facts` fills them); ``options`` go to
+    :func:`sample_facts`."""
+    draws = rules.boneyard is Boneyard.DRAW and view is not None
+    return sample_facts(
+        names[: rules.players],
+        boneyard=view.boneyard_count if draws and view is not None else None,
+        partnership=rules.partnership,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+def one_against_one_match() -> Match:
+    """A one-against-one hand (``uno-contra-uno``: double-six, drawing) where one player
+    has drawn up to 14 tiles: five tiles on the line, two left in the boneyard."""
+    return find_match(
+        lambda m: (
+            not m.hand.is_over
+            and max(m.hand.tile_counts()) == 14
+            and len(m.hand.line) >= 5
+            and m.hand.boneyard_count >= 2
+        ),
+        rules=find_any_preset("uno-contra-uno"),
+    )
+
+
+def three_player_match() -> Match:
+    """Three players each for themselves (double-six, drawing, 7 left in the boneyard
+    after the deal), six tiles on the line after three draws or more, tiles still in
+    the boneyard."""
+    return find_match(
+        lambda m: (
+            not m.hand.is_over
+            and len(m.hand.line) >= 6
+            and m.hand.boneyard_count >= 2
+            and sum(1 for _, move in m.hand.history if move.draw) >= 3
+        ),
+        rules=find_any_preset("individual", players=3, boneyard="draw"),
+    )
+
+
+def cuban_match() -> Match:
+    """A ``cubano`` hand (double-nine partnership, ten tiles each, 15 left out) with
+    twelve tiles on the line, eight of them showing a 7, 8 or 9."""
+    return find_match(
+        lambda m: (
+            not m.hand.is_over
+            and len(m.hand.line) >= 12
+            and sum(1 for p in m.hand.line if p.tile.high >= 7) >= 8
+        ),
+        rules=find_any_preset("cubano"),
+    )
 
 
 def _both_sides(match: Match) -> bool:

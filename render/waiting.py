@@ -45,13 +45,23 @@ def preset_label(rules: Rules, language: str = "es") -> str:
 
     Timers and the stake (``TABLE_OPTIONS``) do not change how a hand is scored, so a
     preset with another turn time or stake keeps its name; any other change reads
-    "Venezolano, con cambios" (the preset the rules differ least from, among those of
-    the same format when there are any: a partnership double-six table is never
-    called "Cubano").
+    "Venezolano, con cambios": the preset the rules differ least from, first in the
+    tile set, then in partnership play, then in one against one or more players, then
+    in the number of options (a partnership double-six table is never called "Cubano",
+    three players each for themselves are "Individual, con cambios").
     """
     presets = {**PRESETS, **FORMAT_PRESETS}
-    same = [n for n, p in presets.items() if p.format_name == rules.format_name]
-    best = min(same or presets, key=lambda n: len(rules.overrides_from(presets[n])))
+
+    def distance(name: str) -> tuple[int, ...]:
+        preset = presets[name]
+        return (
+            preset.tile_set is not rules.tile_set,
+            preset.partnership != rules.partnership,
+            (preset.players == 2) != (rules.players == 2),  # one against one, or not
+            len(rules.overrides_from(preset)),
+        )
+
+    best = min(presets, key=distance)
     name = text(language, f"preset_{best}")
     if set(rules.overrides_from(presets[best])) <= TABLE_OPTIONS:
         return name

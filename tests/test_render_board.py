@@ -9,6 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageStat
 
+from engine.rules import find_any_preset
 from engine.views import PublicView, public_view
 from render import SeatFacts, TableFacts, board_png
 from render.board import (
@@ -26,6 +27,8 @@ from render.layout import TileBox
 from render.samples import LONG_NAMES, chain_of_all_tiles, find_match, full_line_view, line_view
 from render.text import text_width
 from tests.render_golden import FACTS, NINE_LINE, assert_matches_golden, scripted_match
+
+CUBANO = find_any_preset("cubano")
 
 
 def _image(png: bytes) -> Image.Image:
@@ -349,8 +352,8 @@ def test_the_boneyard_label_sits_left_of_the_table_above_the_left_seat_readable_
 
 def test_a_double_nine_line_matches_its_golden_picture() -> None:
     """7, 8 and 9 as dots on the board's tiles, upright and lying, and on the last
-    tile's highlight (stand-in tiles until engine has the double-nine set)."""
+    tile's highlight (the engine's double-nine tiles, under the cubano rules)."""
     rng = random.Random(3)
-    view = line_view(list(NINE_LINE), 1, rng, counts=(7, 7, 7, 7))  # type: ignore[arg-type]
+    view = line_view(list(NINE_LINE), 1, rng, rules=CUBANO, counts=(7, 7, 7, 7))
     assert board_layout(view).short == 48
     assert_matches_golden(board_png(view, FACTS), "board-double-nine.png")

@@ -112,7 +112,7 @@ def test_a_double_nine_hand_matches_its_golden_picture() -> None:
     match = scripted_match(9)
     view = dataclasses.replace(
         seat_view(match, (match.hand.turn + 2) % 4),
-        tiles=CUBAN_HAND,  # type: ignore[arg-type]
+        tiles=CUBAN_HAND,
     )
     png = hand_png(view, FACTS)
     assert Image.open(io.BytesIO(png)).size == (960, 636)
