@@ -246,7 +246,7 @@ def format_facts(
 
 def one_against_one_match() -> Match:
     """A one-against-one hand (``uno-contra-uno``: double-six, drawing) where one player
-    has drawn up to 14 tiles: five tiles on the line, two left in the boneyard."""
+    has drawn up to 14 tiles: five tiles on the line, five left in the boneyard."""
     return find_match(
         lambda m: (
             not m.hand.is_over
