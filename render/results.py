@@ -106,9 +106,10 @@ def _seat_rows(
     winners: int | None,
 ) -> None:
     """One row per seat (name, side colour, a value on the right); the winning side's
-    rows outlined. Fewer than four rows stand in the middle of the four rows' band."""
-    draw_text(image, 940, y - 34, header, LABEL_SIZE, color=MUTED, anchor="r", max_width=900)
+    rows outlined. Fewer than four rows (and their header) stand in the middle of the
+    four rows' band."""
     y += (4 - facts.players) * 26
+    draw_text(image, 940, y - 34, header, LABEL_SIZE, color=MUTED, anchor="r", max_width=900)
     for seat in range(facts.players):
         side = facts.side_of(seat)
         top = y + seat * 52
