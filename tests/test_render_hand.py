@@ -205,9 +205,7 @@ def test_a_hand_is_drawn_only_from_a_seats_view() -> None:
 
 def test_a_seat_with_nothing_that_fits_and_tiles_in_the_boneyard_is_offered_a_draw() -> None:
     rules = find_any_preset("uno-contra-uno")
-    match = find_match(
-        lambda m: not m.hand.is_over and m.hand.legal_moves() == [DRAW], rules=rules
-    )
+    match = find_match(lambda m: not m.hand.is_over and m.hand.legal_moves() == [DRAW], rules=rules)
     view = seat_view(match, match.hand.turn)
     assert move_labels(view) == [(DRAW, "Robar")]
     assert move_labels(view, "en") == [(DRAW, "Draw")]

@@ -10,9 +10,9 @@ from engine.match import Match
 from engine.rules import find_any_preset, find_preset
 from engine.views import public_view
 from render import hand_result_png, match_result_png
-from render.results import RESULT_SIZE, _how, money_lines, net_dollars
 from render.board import score_text
 from render.canvas import MUTED, PASS_RED
+from render.results import RESULT_SIZE, _how, money_lines, net_dollars
 from render.samples import find_match, finished_match, format_facts
 from render.strings import text
 from tests.render_golden import FACTS, assert_matches_golden, scripted_match
