@@ -429,7 +429,10 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     script, every pass marker, a tranca, hands (two-sided tile, waiting, forced pass),
     hand results (domino, capicúa, tranca, tied tranca), a match result, a
     leaderboard, a player's profile, a 21-tile hand grown by drawing and a board
-    with a boneyard count.
+    with a boneyard count; then one picture per format and more (rules.md, "Formats"):
+    a one-against-one board with a 14-tile hand and that hand, a three-player board,
+    a cubano board, four players each for themselves, the waiting pictures for two and
+    three seats, a one-against-one hand result and a three-player match result.
     """
     from engine.hand import Termination
     from engine.views import public_view, seat_view
@@ -438,6 +441,7 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     from render.profile import profile_png
     from render.results import hand_result_png, match_result_png
     from render.standings import standings_png
+    from render.waiting import waiting_png
 
     facts = sample_facts(language=language)
     rules = find_preset("venezolano")
@@ -503,4 +507,36 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     out.append(("18-hand-21-tiles.png", hand_png(grown_hand_view(21), facts)))
     boneyard = dataclasses.replace(facts, boneyard=12)
     out.append(("19-board-boneyard.png", board_png(public_view(mid), boneyard)))
+
+    def formatted(name: str, match: Match) -> None:
+        view = public_view(match)
+        out.append((name, board_png(view, format_facts(match.rules, view, language=language))))
+
+    grown = one_against_one_match()
+    formatted("20-board-one-against-one.png", grown)
+    drawer = seat_view(grown, grown.hand.tile_counts().index(14))
+    drawer_facts = format_facts(grown.rules, drawer, language=language)
+    out.append(("21-hand-one-against-one.png", hand_png(drawer, drawer_facts)))
+    formatted("22-board-three-players.png", three_player_match())
+    formatted("23-board-cubano.png", cuban_match())
+    alone = find_any_preset("individual")
+    formatted(
+        "24-board-four-players-alone.png",
+        find_match(lambda m: not m.hand.is_over and len(m.hand.line) >= 8, rules=alone),
+    )
+    duel = find_any_preset("uno-contra-uno")
+    two = dataclasses.replace(
+        format_facts(duel, language=language),
+        seats=(SeatFacts("María"), SeatFacts("José Luis", is_open=True)),
+    )
+    out.append(("25-waiting-two-seats.png", waiting_png(duel, two)))
+    three = find_any_preset("individual", players=3, boneyard="draw")
+    full = format_facts(three, language=language, seconds_left=5)
+    out.append(("26-waiting-three-seats.png", waiting_png(three, full, starting=True)))
+    ended = public_view(finished_match(rules=duel))
+    duel_facts = format_facts(duel, ended, language=language)
+    out.append(("27-hand-result-one-against-one.png", hand_result_png(ended, duel_facts)))
+    last = public_view(finished_match(rules=three))
+    three_facts = format_facts(three, last, language=language)
+    out.append(("28-match-result-three-players.png", match_result_png(last, three_facts, {})))
     return out
