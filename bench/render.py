@@ -4,6 +4,9 @@ Measures, in one run, the median wall time of:
 - ``board (28 tiles)``: :func:`render.board_png` for the full 28-tile snake;
 - ``board (mid-game)``: a 12-tile line with passes;
 - ``hand``: :func:`render.hand_png` for a seat on its turn;
+- ``board (cubano)``, ``board (3 players)``, ``hand (14 tiles, 1 vs 1)``: the formats'
+  pictures (double-nine partnership; three players each for themselves; a hand grown
+  by drawing);
 - ``hand result`` and ``match result``;
 - ``floor``: Pillow encoding a blank RGB image of the board's size as PNG with default
   settings (the least any PNG of that size costs).
@@ -48,7 +51,17 @@ def main() -> int:
     from engine.views import public_view, seat_view
     from render import board_png, hand_png, hand_result_png, match_result_png
     from render.board import BOARD_SIZE
-    from render.samples import find_match, finished_match, full_line_view, play, sample_facts
+    from render.samples import (
+        cuban_match,
+        find_match,
+        finished_match,
+        format_facts,
+        full_line_view,
+        one_against_one_match,
+        play,
+        sample_facts,
+        three_player_match,
+    )
 
     facts = sample_facts()
     full = full_line_view()
@@ -67,6 +80,13 @@ def main() -> int:
     hand_view = seat_view(turn, turn.hand.turn)
     done = finished_match()
     done_view = public_view(done)
+    cuban = public_view(cuban_match())
+    cuban_facts = format_facts(cuban.rules, cuban)
+    three = public_view(three_player_match())
+    three_facts = format_facts(three.rules, three)
+    grown_match = one_against_one_match()
+    grown = seat_view(grown_match, grown_match.hand.tile_counts().index(14))
+    grown_facts = format_facts(grown.rules, grown)
     blank = Image.new("RGB", BOARD_SIZE)
 
     def floor() -> bytes:
@@ -85,6 +105,18 @@ def main() -> int:
         "hand": (
             median_ms(lambda: hand_png(hand_view, facts), args.runs),
             len(hand_png(hand_view, facts)),
+        ),
+        "board (cubano)": (
+            median_ms(lambda: board_png(cuban, cuban_facts), args.runs),
+            len(board_png(cuban, cuban_facts)),
+        ),
+        "board (3 players)": (
+            median_ms(lambda: board_png(three, three_facts), args.runs),
+            len(board_png(three, three_facts)),
+        ),
+        "hand (14 tiles, 1 vs 1)": (
+            median_ms(lambda: hand_png(grown, grown_facts), args.runs),
+            len(hand_png(grown, grown_facts)),
         ),
         "hand result": (
             median_ms(lambda: hand_result_png(done_view, facts), args.runs),

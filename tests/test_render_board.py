@@ -9,10 +9,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageStat
 
+from engine.rules import find_any_preset
 from engine.views import PublicView, public_view
 from render import SeatFacts, TableFacts, board_png
 from render.board import (
     BOARD_SIZE,
+    PLACES,
     SEAT_PANELS,
     TABLE_AREA,
     board_layout,
@@ -20,12 +22,25 @@ from render.board import (
     passed_last_turn,
     score_text,
     seat_name,
+    seat_panels,
 )
-from render.canvas import LABEL_SIZE
+from render.canvas import BACKGROUND, GOLD, LABEL_SIZE, SIDE_COLORS
 from render.layout import TileBox
-from render.samples import LONG_NAMES, chain_of_all_tiles, find_match, full_line_view, line_view
+from render.samples import (
+    LONG_NAMES,
+    chain_of_all_tiles,
+    cuban_match,
+    find_match,
+    format_facts,
+    full_line_view,
+    line_view,
+    one_against_one_match,
+    three_player_match,
+)
 from render.text import text_width
 from tests.render_golden import FACTS, NINE_LINE, assert_matches_golden, scripted_match
+
+CUBANO = find_any_preset("cubano")
 
 
 def _image(png: bytes) -> Image.Image:
@@ -349,8 +364,117 @@ def test_the_boneyard_label_sits_left_of_the_table_above_the_left_seat_readable_
 
 def test_a_double_nine_line_matches_its_golden_picture() -> None:
     """7, 8 and 9 as dots on the board's tiles, upright and lying, and on the last
-    tile's highlight (stand-in tiles until engine has the double-nine set)."""
+    tile's highlight (the engine's double-nine tiles, under the cubano rules)."""
     rng = random.Random(3)
-    view = line_view(list(NINE_LINE), 1, rng, counts=(7, 7, 7, 7))  # type: ignore[arg-type]
+    view = line_view(list(NINE_LINE), 1, rng, rules=CUBANO, counts=(7, 7, 7, 7))
     assert board_layout(view).short == 48
     assert_matches_golden(board_png(view, FACTS), "board-double-nine.png")
+
+
+def test_a_one_against_one_board_with_a_14_tile_hand_matches_its_golden_picture() -> None:
+    """Two players face to face (bottom and top), one hand grown to 14 tiles by drawing
+    (seven backs and the count), the boneyard's count, and each player's score."""
+    match = one_against_one_match()
+    view = public_view(match)
+    assert (len(view.tile_counts), max(view.tile_counts), view.boneyard_count) == (2, 14, 5)
+    assert len(view.line) == 5
+    facts = format_facts(match.rules, view)
+    assert (facts.players, facts.is_partnership, facts.boneyard) == (2, False, 5)
+    assert_matches_golden(board_png(view, facts), "board-one-against-one.png")
+
+
+def test_a_three_player_board_matches_its_golden_picture() -> None:
+    """Three players each for themselves: bottom, right and left, a colour each, the
+    last move a draw ("José Luis robó"), the boneyard's count."""
+    match = three_player_match()
+    view = public_view(match)
+    assert len(view.tile_counts) == 3 and view.boneyard_count == 4
+    assert_matches_golden(
+        board_png(view, format_facts(match.rules, view)), "board-three-players.png"
+    )
+
+
+def test_a_cuban_board_matches_its_golden_picture() -> None:
+    """The cubano format: double-nine partnership at four seats, 7, 8 and 9 as dots,
+    hands of up to ten tiles, no boneyard count (its 15 tiles are never drawn)."""
+    match = cuban_match()
+    view = public_view(match)
+    assert sum(1 for p in view.line if p.tile.high >= 7) >= 8 and view.boneyard_count == 15
+    facts = format_facts(match.rules, view)
+    assert facts.boneyard is None and facts.is_partnership
+    assert_matches_golden(board_png(view, facts), "board-cubano.png")
+
+
+def test_two_seats_face_each_other_and_three_sit_bottom_right_and_left() -> None:
+    assert PLACES == {
+        2: ("bottom", "top"),
+        3: ("bottom", "right", "left"),
+        4: ("bottom", "right", "top", "left"),
+    }
+    assert seat_panels(2) == {0: SEAT_PANELS[0], 1: SEAT_PANELS[2]}
+    assert seat_panels(3) == {0: SEAT_PANELS[0], 1: SEAT_PANELS[1], 2: SEAT_PANELS[3]}
+    assert seat_panels(4) == SEAT_PANELS
+
+
+def _panel_outline(image: Image.Image, box: tuple[int, int, int, int]) -> tuple[int, ...]:
+    """The colour of a panel's top edge, rounded to a multiple of 8 (the PNG's palette
+    moves a colour by a level or two)."""
+    x0, y0, x1, _ = box
+    pixel = image.convert("RGB").getpixel(((x0 + x1) // 2, y0 + 1))
+    return tuple((v + 4) // 8 for v in pixel)  # type: ignore[union-attr]
+
+
+def _rounded(color: tuple[int, int, int]) -> tuple[int, ...]:
+    return tuple((v + 4) // 8 for v in color)
+
+
+def test_each_seat_of_three_is_drawn_in_its_own_colour_and_no_panel_where_nobody_sits() -> None:
+    match = three_player_match()
+    view = public_view(match)
+    image = _image(board_png(view, format_facts(match.rules, view)))
+    for seat, box in seat_panels(3).items():
+        color = GOLD if seat == view.turn else SIDE_COLORS[seat]
+        assert _panel_outline(image, box) == _rounded(color)
+    assert _panel_outline(image, SEAT_PANELS[2]) == _rounded(BACKGROUND)  # the top: nobody
+
+
+def test_individual_play_lists_each_players_score_and_no_partnership(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    match = three_player_match()
+    view = public_view(match)
+    drawn = _texts_drawn(monkeypatch, view, format_facts(match.rules, view))
+    assert "Azul" not in drawn and "Rojo" not in drawn
+    names = ["María", "Robotina", "José Luis"]
+    at = drawn.index("Pozo: 4") + 1
+    assert drawn[at : at + 6] == [names[0], "0", names[1], "0", names[2], "0"]
+
+
+def test_a_draw_is_told_as_a_draw_and_is_no_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    match = three_player_match()
+    view = public_view(match)
+    seat, move = view.history[-1]
+    assert move.draw and seat == 2
+    assert passed_last_turn(view) == [False, False, False]
+    drawn = _texts_drawn(monkeypatch, view, format_facts(match.rules, view))
+    assert "José Luis robó" in drawn and "Pasó" not in drawn
+    short = format_facts(match.rules, view, names=("Ana", "Eva", "Luz"), language="en")
+    assert "Luz drew" in _texts_drawn(monkeypatch, view, short)
+
+
+def test_in_individual_play_only_the_hands_winner_shows_points_then_total() -> None:
+    match = find_match(lambda m: m.hand.is_over, rules=three_player_match().rules)
+    view = public_view(match)
+    assert view.outcome is not None and view.outcome.winner_team is not None
+    winner = view.outcome.winner_team
+    points = view.outcome.points
+    for seat in range(3):
+        total = view.match_score[seat]
+        expected = f"+{points} → {total}" if seat == winner else str(total)
+        assert score_text(view, seat) == expected
+
+
+def test_facts_for_another_table_than_the_views_are_refused() -> None:
+    match = one_against_one_match()
+    with pytest.raises(ValueError, match=r"facts give 4 seats \(partnership\), the rules 2"):
+        board_png(public_view(match), FACTS)

@@ -110,6 +110,8 @@ def analysis_picture(reply: AnalysisReply, language: str) -> tuple[PublicView, T
         score=view.score,
         outcome=view.outcome,
         match_score=view.match_score,
+        boneyard_count=view.boneyard_count,
+        drawable=view.drawable,
     )
     seats: tuple[SeatInfo, ...] = reply.seats
-    return public, table_facts(seats, reply.label, language_of(language))
+    return public, table_facts(seats, reply.label, language_of(language), view=public)

@@ -217,7 +217,7 @@ class TelegramPort:
 
         s = self.s
         caption = match_ended_caption(event, label, event.chat.language)
-        facts = table_facts(event.seats, label, event.chat.language)
+        facts = table_facts(event.seats, label, event.chat.language, view=event.view)
         markup = rematch_keyboard(event.table_id, event.chat.language)
         thread = int(event.chat.thread_id) if event.chat.thread_id else None
         try:

@@ -413,13 +413,13 @@ class TerminalPort:
         """The board picture's facts, the robots named by their place (:meth:`short_name`)
         and your own seat marked (its turn reads "Te toca")."""
         facts = board_facts(event, self.me.language)
-        a, b, c, d = (
+        seats = tuple(
             replace(seat, name=self.short_name(i))
             if self.robots[i]
             else replace(seat, is_you=i == self.my_seat)
             for i, seat in enumerate(facts.seats)
         )
-        return replace(facts, seats=(a, b, c, d))
+        return replace(facts, seats=seats)
 
     def _draw_board(self, event: TableChanged) -> None:
         if self.board_png is None or event.view is None:
