@@ -417,13 +417,14 @@ class AnnounceSeasonFinals(Chore[int]):
 
 @dataclass(frozen=True, slots=True)
 class OpenRobotTable(Chore[str]):
-    """Open a table of four robots (simulations, benchmarks, tests); returns its id.
+    """Open a table of robots only, one per player of its rules (simulations,
+    benchmarks, tests); returns its id.
 
     Attributes:
         chat: where the table lives.
         rules: its rules (None: the ``venezolano`` preset).
-        levels: the four robots' levels (None: the house's robot level for each); an
-            unknown one raises ValueError.
+        levels: the robots' levels by seat, the first ``rules.players`` used (None:
+            the house's robot level for each); an unknown one raises ValueError.
         start: skip the countdown and deal the first hand at once.
     """
 
