@@ -247,3 +247,18 @@ async def test_hand_points_name_every_side_of_individual_play(make_manager, cloc
     assert len(ended.hand_points) == 4 and len(ended.score) == 4
     assert sum(ended.hand_points) == ended.outcome.points
     assert ended.score == ended.hand_points
+
+
+async def test_a_table_of_three_robots_plays_individual_play_to_its_end_unpaid(
+    make_manager, clock, recorder
+):
+    manager = make_manager()
+    rules = find_any_preset("individual", players=3)
+    table_id = await manager.open_robot_table(CHAT, rules, levels=["aprendiz"] * 4)
+    await run_table(manager, clock, table_id)
+    await manager.idle()
+    ended = recorder.last(MatchEnded)
+    assert len(ended.seats) == 3 and len(ended.score) == 3
+    assert ended.winner_team == ended.score.index(max(ended.score))
+    assert ended.payouts == {} and ended.winners == ()
+    assert replay(dict(ended.record)).rules == rules
