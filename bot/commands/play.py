@@ -22,10 +22,7 @@ from engine.errors import RulesError
 from engine.robots import DEFAULT_LEVEL, LEVELS
 from engine.rules import FORMAT_PRESET_NAMES, PRESET_NAMES, find_any_preset
 
-HELP = (
-    "play a match in the terminal (you and a robot partner against two robots; a format"
-    " preset: you against one robot, or each for themselves)"
-)
+HELP = "play a match in the terminal (you and a robot partner against two robots)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

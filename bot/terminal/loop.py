@@ -36,7 +36,7 @@ from engine.rules import Boneyard, Rules
 from engine.tiles import TileSet
 from storage.base import Storage
 
-__all__ = ["PLATFORM", "local_chat", "local_player", "play", "table_intro"]
+__all__ = ["PLATFORM", "local_chat", "local_player", "play"]
 
 PLATFORM = "terminal"
 """The platform of the terminal's players and tables."""
