@@ -198,7 +198,8 @@ class MatchesAndRecords(SqlBase):
           (same plan, same ledger transaction keyed ``"settle:<match id>"``): each id of
           ``winners`` still holding a stake receives ``share`` times the stake
           (dollars; 2 with partners, the seats in individual play: rules.md, "Money in
-          the formats"), from the escrow and then the house; losers' stakes go to the house; forfeited players,
+          the formats"; a ``share`` below 1 raises ValueError), from the escrow and
+          then the house; losers' stakes go to the house; forfeited players,
           robots and strangers receive nothing. A match without an escrow (never
           staked) moves no money.
         - the match record (``record``, the records.md JSON object) and each human's
@@ -222,16 +223,16 @@ class MatchesAndRecords(SqlBase):
             MatchClosedError: the match's escrow was refunded (a cancelled match).
             UnknownPlayerError: a result names an unknown player.
             ValueError: empty match id or chat, a player with two results, a team not 0
-                or 1, a negative count, ``now`` not finite, or ``share`` below 1.
+                or 1, a negative count, or ``now`` not finite.
             TypeError: the record is not JSON-serialisable.
             In every case nothing is written.
         """
         check_now(now)
         check_results(match_id, chat, results)
-        if isinstance(share, bool) or not isinstance(share, int) or share < 1:
-            raise ValueError(f"share must be a whole number of stakes >= 1 (got {share!r})")
         record_json = to_json(record)
         winner_ids = list(winners)
+        if isinstance(share, bool) or not isinstance(share, int) or share < 1:
+            raise ValueError(f"share must be a whole number of stakes >= 1 (got {share!r})")
 
         async def write(tx: Tx) -> MatchSettlement:
             await tx.lock_chat(chat)
