@@ -436,3 +436,61 @@ def test_a_whole_one_against_one_match_typed_by_a_player_shows_each_draw_and_end
     assert re.search(r"\nMarcador final: Tú \d+, Rival \d+\n", text)
     assert f"\nResultado neto (apuesta $10): Tú {'+$10' if won else '−$10'}\n" in text
     assert text.rstrip().endswith(f"Tu saldo: ${1010 if won else 990}.")
+
+
+@pytest.mark.parametrize(
+    ("by", "said"),
+    [
+        ("timeout", "  Robas [{tile}]. (se acabó el tiempo: jugó un robot)"),
+        ("robot", "  Robas una ficha. (jugó un robot por ti)"),
+    ],
+)
+async def test_a_draw_made_for_you_says_who_made_it(by, said):
+    import random
+
+    from bot.core import MoveChoice, MovedBy, MovePlayed, YourTiles, encode_press
+    from engine.match import Match
+    from engine.moves import DRAW
+    from engine.views import public_view, seat_view
+
+    port, out, rules, seats, chat = _format_port("uno-contra-uno")
+    match = Match.new(rules, random.Random(3))
+    while match.hand.legal_moves() != [DRAW] or match.hand.turn != 0:
+        match = match.apply(match.hand.legal_moves()[0])
+    match = match.apply(DRAW, 0)
+    drawn = match.hand.drawn_tiles(0)[-1]
+    await port.deliver(
+        MovePlayed(
+            table_id="t",
+            chat=chat,
+            seat=0,
+            move=DRAW,
+            by=MovedBy(by),
+            hand_number=1,
+            move_number=9,
+            view=public_view(match),
+        )
+    )
+    if by == "timeout":  # you are at your seat: your tiles come, naming the tile drawn
+        view = seat_view(match, 0)
+        moves = tuple(
+            MoveChoice(m, m.code(), encode_press("t", 1, 10, m.code())) for m in view.legal_moves()
+        )
+        await port.deliver(
+            YourTiles(
+                table_id="t",
+                chat=chat,
+                to=port.me,
+                seat=0,
+                view=view,
+                moves=moves,
+                hand_number=1,
+                move_number=10,
+                is_your_turn=True,
+                deadline=None,
+                seats=seats,
+                drawn=drawn,
+            )
+        )
+    first = out.getvalue().split("\n")[0]
+    assert first == said.format(tile=f"{drawn.high}|{drawn.low}")

@@ -108,6 +108,7 @@ class TerminalPort:
         self.rules: Rules | None = None  # the table's, once an event names them
         # another seat's draws not said yet: (seat, how many, the boneyard's count after)
         self._draws: tuple[int, int, int] | None = None
+        self._my_draw_note = ""  # who drew for you (time ran out, forced), said with the tile
         self.my_turn = asyncio.Event()
         self.ended = asyncio.Event()
         self.result: MatchEnded | None = None
@@ -305,7 +306,8 @@ class TerminalPort:
             self.robots = [s.player is None and s.is_robot for s in event.seats]
             self.rules = event.view.rules
             if event.drawn is not None:
-                self.say("  " + _("You draw {tile}.", tile=tile_text(event.drawn)))
+                note, self._my_draw_note = self._my_draw_note, ""
+                self.say("  " + _("You draw {tile}.", tile=tile_text(event.drawn)) + note)
             if event.is_your_turn and event.drawn is not None:
                 self._say_moves(event)  # the rest of the turn is on screen already
                 self.prompt = event
@@ -391,13 +393,19 @@ class TerminalPort:
             text = _("You play {tile}{side}.", tile=tile_text(move.tile), side=side)
         else:
             text = _("{who} plays {tile}{side}.", who=who, tile=tile_text(move.tile), side=side)
-        if event.by == MovedBy.TIMEOUT:
-            text += " " + _("(time ran out: a robot played)")
-        elif event.by == MovedBy.FORCED:
-            text += " " + _("(single legal move, played by itself)")
-        elif event.by == MovedBy.ROBOT and me:  # while you are away
-            text += " " + _("(a robot played for you)")
-        self.say(f"  {text}")
+        self.say(f"  {text}{self._by_note(event.by, me)}")
+
+    def _by_note(self, by: MovedBy, me: bool) -> str:
+        """Who made a move not chosen by its player: " (time ran out: a robot played)",
+        " (single legal move, played by itself)", " (a robot played for you)", or ""."""
+        _ = self._
+        if by == MovedBy.TIMEOUT:
+            return " " + _("(time ran out: a robot played)")
+        if by == MovedBy.FORCED:
+            return " " + _("(single legal move, played by itself)")
+        if by == MovedBy.ROBOT and me:  # while you are away
+            return " " + _("(a robot played for you)")
+        return ""
 
     def _drew(self, event: MovePlayed) -> None:
         """A draw from the boneyard: yours is said with its tile when your tiles come
@@ -405,8 +413,12 @@ class TerminalPort:
         counted, before its next move ("El rival roba 3 fichas (quedan 9 en el pozo).")."""
         left = event.view.boneyard_count
         if event.seat == self.my_seat:
-            if event.view.is_over:  # the draw blocked the hand: no tiles follow it
-                self.say("  " + self._("You draw a tile."))
+            note = self._by_note(event.by, True)
+            if event.view.is_over or event.by == MovedBy.ROBOT:
+                # the draw blocked the hand, or a robot plays for you: no tiles follow it
+                self.say("  " + self._("You draw a tile.") + note)
+            else:
+                self._my_draw_note = note  # said with the tile drawn, when it comes
             return
         pending = self._draws
         if pending is not None and pending[0] != event.seat:
