@@ -76,6 +76,25 @@ def test_an_unknown_preset_is_a_clear_error(tmp_path: Path):
     )
     assert result.returncode == 2
     assert "unknown preset 'nope'" in result.stderr
+    # the refusal names every preset domino play takes, the format presets among them
+    assert "uno-contra-uno, individual, cubano" in result.stderr
+
+
+def test_a_format_preset_is_played_in_the_terminal(tmp_path: Path):
+    result = subprocess.run(
+        [
+            *(sys.executable, "-m", "bot.cli", "play", "--preset", "uno-contra-uno"),
+            *("--seed", "3", "--level", "aprendiz", "--db", str(tmp_path / "x.db")),
+        ],
+        input="1\n" * 600,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Mesa 1: tú contra un robot, uno contra uno.\n")
+    assert "\n  Robas [" in result.stdout
+    assert result.stdout.rstrip().endswith(("Tu saldo: $1010.", "Tu saldo: $990."))
 
 
 def test_a_database_path_that_is_a_folder_is_one_clear_line(tmp_path: Path):

@@ -148,3 +148,20 @@ async def test_a_search_whose_asker_stopped_waiting_still_serves_the_next_press(
     assert (await found).analysis == analyze_hand(match, len(match.hands) - 1, 0)
     assert executor.searches == 1
     executor.shutdown()
+
+
+async def test_a_finished_hand_of_a_format_is_refused_clearly_not_searched(
+    make_manager: Callable[..., TableManager], clock: ManualClock, recorder
+) -> None:
+    from bot.core import HandEnded, OpenTable, RobotSeat
+
+    manager = make_manager(analysis_executor=ThreadPoolExecutor(1))
+    robot = RobotSeat("aprendiz")
+    opened = await manager.handle(
+        OpenTable(ANA, CHAT, preset="uno-contra-uno", right=robot, formats=True)
+    )
+    table_id = opened.table_id or ""
+    await run_table(manager, clock, table_id, [ANA], until=lambda: bool(recorder.of(HandEnded)))
+    found = await manager.analyze(ANA, CHAT)
+    assert isinstance(found, Refusal) and found.reason is RefusalReason.FORMAT_NOT_ANALYSED
+    assert found.to == ANA

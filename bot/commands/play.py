@@ -1,4 +1,6 @@
-"""``domino play``: a match in the terminal with a robot partner against two robots.
+"""``domino play``: a match in the terminal with a robot partner against two robots, or
+in a format (``--preset uno-contra-uno``, ``individual``, ``cubano``: rules.md, "More
+ways to play: formats") against one robot or each for themselves.
 
 The table, your player and your wallet live in the local SQLite database (``--db``, else
 ``DOMINO_DB``, else ``domino.db``), like the bot's. Input may be piped from a file: a
@@ -25,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from engine.errors import RulesError
 from engine.robots import DEFAULT_LEVEL, LEVELS
-from engine.rules import PRESET_NAMES, find_preset
+from engine.rules import FORMAT_PRESET_NAMES, PRESET_NAMES, find_any_preset
 
 if TYPE_CHECKING:
     from bot.core import PlayerRef, TableManager
@@ -38,7 +40,8 @@ LOCAL_HOST = "127.0.0.1"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--preset", default=None, help=f"rules preset ({', '.join(PRESET_NAMES)})")
+    names = ", ".join((*PRESET_NAMES, *FORMAT_PRESET_NAMES))
+    parser.add_argument("--preset", default=None, help=f"rules preset ({names})")
     parser.add_argument("--seed", type=int, default=None, help="seed for the deals and robots")
     parser.add_argument("--level", default=DEFAULT_LEVEL, choices=LEVELS, help="the robots' level")
     parser.add_argument(
@@ -73,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.preset is not None:
         try:
-            find_preset(args.preset)
+            find_any_preset(args.preset)
         except RulesError as exc:
             print(str(exc), file=sys.stderr)
             return 2

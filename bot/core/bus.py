@@ -433,7 +433,8 @@ class TableManager:
         levels: Sequence[str] | None = None,
         start: bool = True,
     ) -> str:
-        """Open a table of four robots (simulations, benchmarks, tests); returns its id.
+        """Open a table of robots only, one per player of its rules (simulations,
+        benchmarks, tests); returns its id.
 
         With ``start`` the countdown is skipped and the first hand is dealt at once.
 

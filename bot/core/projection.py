@@ -29,7 +29,7 @@ robot tag), so the name fits a seat panel."""
 
 
 def seat_infos(table: Table) -> Seats:
-    """The four seats as everyone may see them."""
+    """The table's seats (2, 3 or 4: ``rules.players``) as everyone may see them."""
     infos = []
     for index, s in enumerate(table.seats):
         if s.player is not None:
@@ -53,7 +53,7 @@ def seat_infos(table: Table) -> Seats:
             )
         else:
             infos.append(SeatInfo(seat=index, reserved_for=s.reserved_for))
-    return (infos[0], infos[1], infos[2], infos[3])
+    return tuple(infos)
 
 
 def public(table: Table) -> PublicView:
@@ -88,9 +88,12 @@ def table_changed(table: Table, now: float) -> TableChanged:
     )
 
 
-def your_tiles(table: Table, seat: int, *, to: PlayerRef | None = None) -> YourTiles:
+def your_tiles(
+    table: Table, seat: int, *, to: PlayerRef | None = None, after_draw: bool = False
+) -> YourTiles:
     """Seat ``seat``'s private view and legal moves (none while a robot plays for it),
-    for the human there (or ``to``)."""
+    for the human there (or ``to``); ``after_draw``: sent right after the seat drew, so
+    it names the tile drawn (``YourTiles.drawn``, private to the seat)."""
     match = table.match
     assert match is not None
     state = table.seats[seat]
@@ -117,6 +120,7 @@ def your_tiles(table: Table, seat: int, *, to: PlayerRef | None = None) -> YourT
         deadline=table.deadline if mine else None,
         seats=seat_infos(table),
         label=table.label,
+        drawn=match.hand.drawn_tiles(seat)[-1] if after_draw else None,
     )
 
 

@@ -80,7 +80,7 @@ class Session:
         """A human's move press: checked against table, hand, move number and turn."""
         table = self.core.live(command.table_id)
         try:
-            move = Move.from_code(command.code)
+            move = Move.from_code(command.code, table.rules.tile_set)
         except DominoError:
             raise Refused(RefusalReason.FORGED, table.id) from None
         async with table.lock:
@@ -292,12 +292,13 @@ class Session:
                 view=public(table),
             ),
         )
-        if table.seats[seat].present and not match.hand.is_over:
+        if table.seats[seat].present and not match.hand.is_over and not move.draw:
+            # after a draw the turn stays with the seat: its tiles come with the turn
             core.emit(table, your_tiles(table, seat))
         if match.hand.is_over:
             outcome = match.hand.outcome
             assert outcome is not None
-            points = [0, 0]
+            points = [0] * table.rules.sides
             if outcome.winner_team is not None:
                 points[outcome.winner_team] = outcome.points
             core.emit(
@@ -307,7 +308,7 @@ class Session:
                     chat=table.chat,
                     hand_number=match.hand_number,
                     outcome=outcome,
-                    hand_points=(points[0], points[1]),
+                    hand_points=tuple(points),  # type: ignore[arg-type]  # one per side
                     score=match.score,
                     view=public(table),
                 ),
@@ -317,12 +318,13 @@ class Session:
                 return
             self.timers.arm(table, core.clock.now() + core.times.hand_pause, DeadlineKind.NEXT_HAND)
         else:
-            self.begin_turn(table, send_tiles=True)
+            self.begin_turn(table, send_tiles=True, after_draw=move.draw)
         core.emit(table, table_changed(table, core.clock.now()))
         await core.save(table)
 
-    def begin_turn(self, table: Table, *, send_tiles: bool) -> None:
-        """Arm the timer of the seat to move and announce the turn."""
+    def begin_turn(self, table: Table, *, send_tiles: bool, after_draw: bool = False) -> None:
+        """Arm the timer of the seat to move and announce the turn (``after_draw``: the
+        seat drew and moves again; its tiles name the tile drawn)."""
         core = self.core
         match = table.match
         assert match is not None
@@ -339,7 +341,7 @@ class Session:
         self.timers.arm(table, deadline, kind)
         self.announce_turn(table, deadline)
         if send_tiles and state.present:
-            core.emit(table, your_tiles(table, seat))
+            core.emit(table, your_tiles(table, seat, after_draw=after_draw))
 
     def announce_turn(self, table: Table, deadline: float) -> None:
         match = table.match

@@ -539,7 +539,7 @@ class DiscordPort:
             await channel.send(content, allowed_mentions=discord.AllowedMentions.none(), **kwargs)
 
     # ------------------------------------------------------------------ results
-    def _seats(self, table_id: str) -> tuple[SeatInfo, SeatInfo, SeatInfo, SeatInfo] | None:
+    def _seats(self, table_id: str) -> tuple[SeatInfo, ...] | None:
         board = self.boards.get(table_id)
         return board.latest.seats if board is not None and board.latest is not None else None
 

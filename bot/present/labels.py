@@ -352,8 +352,12 @@ def rematch_label(language: str | None) -> str:
 
 
 def move_text(move: Move, language: str) -> str:
-    """``"6-4"`` or ``"pass"`` in ``language``."""
-    return translator(language)("passed") if move.tile is None else str(move.tile)
+    """``"6-4"``, ``"passed"`` or ``"drew"`` (a draw from the boneyard, its tile
+    unnamed: rules.md, "Formats") in ``language``."""
+    _ = translator(language)
+    if move.draw:
+        return _("drew")
+    return _("passed") if move.tile is None else str(move.tile)
 
 
 TEAM_MARKS = ("🔵", "🔴")

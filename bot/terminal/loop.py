@@ -32,6 +32,8 @@ from bot.present.texts import choices_named, confirmation, move_key, refused
 from bot.terminal.port import TerminalPort, Width
 from bot.terminal.reader import LineReader, until
 from bot.terminal.text import help_text, tiles_text
+from engine.rules import Boneyard, Rules
+from engine.tiles import TileSet
 from storage.base import Storage
 
 __all__ = ["PLATFORM", "Companion", "local_chat", "local_player", "play"]
@@ -189,6 +191,7 @@ async def _match(
                 right=RobotSeat(level),
                 across=RobotSeat(level),
                 left=RobotSeat(level),
+                formats=True,  # the terminal plays every format (rules.md, "Formats")
             )
         )
         if reply.refusal is not None:
@@ -197,7 +200,9 @@ async def _match(
         table_id = reply.table_id
         state = manager.table_state(table_id or "")
         label = state.label if state is not None else ""
-        port.say(_("Table {table}: you and a robot partner against two robots.", table=label))
+        rules = state.rules if state is not None else None
+        for sentence in table_intro(_, label, rules):
+            port.say(sentence)
         if level in LEVEL_NAMES:
             port.say(_("Robots' level: {level}.", level=_(LEVEL_NAMES[level])))
         port.say(help_text(_, language))
@@ -254,6 +259,33 @@ async def _match(
     return 130 if interrupted else 0
 
 
+def table_intro(_: Translator, label: str, rules: Rules | None) -> list[str]:
+    """Who plays against whom at a new table, and how its format differs from today's
+    game (rules.md, "More ways to play: formats"): drawing, the tile set."""
+    if rules is None or rules.partnership:
+        lines = [_("Table {table}: you and a robot partner against two robots.", table=label)]
+    elif rules.players == 2:
+        lines = [_("Table {table}: you against a robot, one against one.", table=label)]
+    else:
+        lines = [
+            _(
+                "Table {table}: you against {n} robots, each for themselves.",
+                table=label,
+                n=rules.players - 1,
+            )
+        ]
+    if rules is not None and rules.tile_set is TileSet.DOUBLE_NINE:
+        lines.append(_("Double-nine: {n} tiles each.", n=rules.hand_tiles))
+    left = 0 if rules is None else len(rules.tile_set.tiles) - rules.players * rules.hand_tiles
+    if rules is not None and rules.boneyard is Boneyard.PASS and left:
+        lines.append(_("The other {n} tiles stay face down: nobody draws them.", n=left))
+    if rules is not None and rules.boneyard is Boneyard.DRAW:
+        lines.append(
+            _("When no tile of yours fits you draw from the boneyard; once it is empty, you pass.")
+        )
+    return lines
+
+
 async def _leave(
     manager: Manager, port: TerminalPort, chat: ChatRef, table_id: str | None
 ) -> Reply:
@@ -288,7 +320,8 @@ async def _command(
     word, rest = word.lower(), rest.strip()
     # a move's number (a line of thousands of digits is no number: int() refuses it)
     number = int(word) if word.isdecimal() and len(word) <= 6 and not rest else None
-    typed = move_key(text)  # "6-4", "6-4 izq.", "paso", and a number naming a tile: 66
+    top = port.rules.tile_set.top if port.rules is not None else 6  # 9: double-nine
+    typed = move_key(text, top)  # "6-4", "6-4 izq.", "paso", "robar", a number naming a tile
     if number is not None or typed is not None:
         prompt = port.prompt
         if prompt is None:
