@@ -283,3 +283,21 @@ def test_leaving_a_match_with_q_counts_it_as_a_lost_match_in_domino_profile(tmp_
     assert int(lines[0].removeprefix("Tú — ").split()[0]) < 1000  # a new player shows 1,000
     assert lines[1].startswith("Partidas: 1 · Ganadas: 0 (0\u00a0%) · ")
     assert " · Racha: 1 perdida · Saldo: $990" in lines[1]
+
+
+def test_web_with_a_format_the_page_cannot_draw_is_refused_before_anything_opens(
+    tmp_path: Path,
+):
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--web", "--preset", "uno-contra-uno",
+         "--db", str(tmp_path / "play.db")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        "--web shows tables of four in two partnerships only; play uno-contra-uno in the "
+        "terminal (without --web)"
+    )
+    assert not (tmp_path / "play.db").exists()
