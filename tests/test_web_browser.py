@@ -26,7 +26,16 @@ from urllib.parse import quote
 
 import pytest
 from conftest import RecordingPort, wait_until
-from test_web_server import ANA, BEA, TOKEN, Site, open_site, started_table, tile_lists
+from test_web_server import (
+    ANA,
+    BEA,
+    TOKEN,
+    Site,
+    open_site,
+    started_table,
+    tile_lists,
+    unrevealed,
+)
 from web_support import sign_init_data
 
 from bot.commands.play import LOCAL_HOST, LocalWeb
@@ -353,7 +362,9 @@ async def play_a_whole_match_on_a_phone(
     await watcher.wait_for_selector("#match-result:not([hidden])")
     await watcher.screenshot(path=str(SHOTS / f"{inside}-spectator-end-390x844.png"))
     assert score in await watcher.locator("#match-result").inner_text()
-    assert tile_lists(watched.frames) == []
+    assert tile_lists(unrevealed(watched.frames)) == []  # only hands turned up at their end
+    left = watcher.locator("#hands-left .left")
+    assert await left.count() == 4  # the last hand's, every seat's tiles turned up
     # the rematch button opens the same seats at a new table, and the page follows it
     await phone.locator("#again").click()
     await wait_until(lambda: frames.of("moved"), timeout=10)

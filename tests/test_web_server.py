@@ -17,7 +17,15 @@ import pytest
 from conftest import RecordingPort
 from web_support import sign_init_data
 
-from bot.core import ChatRef, FillWithRobots, MatchEnded, PlayerRef, PlayNow, TableManager
+from bot.core import (
+    ChatRef,
+    FillWithRobots,
+    HandEnded,
+    MatchEnded,
+    PlayerRef,
+    PlayNow,
+    TableManager,
+)
 from bot.core.clock import ManualClock
 from bot.present.analysis import analysis_text
 from bot.web.activity import DiscordActivity
@@ -236,7 +244,17 @@ async def test_a_whole_match_played_from_a_page_never_shows_a_hidden_tile_to_oth
     for page, seat in ((ana, 0), (bea, 1)):
         for frame in page.of("hand"):
             assert set(frame["tiles"]) <= set(deals[frame["hand"] - 1]["deal"][seat])
-    assert tile_lists(watcher.frames) == []  # no list of tiles, as a hand would be
+    # no list of tiles, as a hand would be, but the hands turned up once each hand ended
+    assert tile_lists(unrevealed(watcher.frames)) == []
+    revealed = [[[str(t) for t in tiles] for tiles in e.hands]
+                for e in site.recorder.of(HandEnded, table_id=table_id)]  # fmt: skip
+    shown = [[seat["tiles"] for seat in r["hands"]] for r in watcher.of("result") if "hands" in r]
+    assert shown == revealed and len(shown) == len(deals)
+
+
+def unrevealed(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The frames without the hands a hand's end turns up (public once it ended)."""
+    return [{k: v for k, v in f.items() if k != "hands"} for f in frames]
 
 
 def tile_lists(value: object) -> list[list[str]]:

@@ -242,6 +242,8 @@ class HandEnded(_TableEvent):
             or one per seat in individual play), e.g. ``(0, 24)``.
         score: running totals by side after the hand, e.g. ``(24, 34)``.
         view: the public view (outcome set) for ``render.hand_result_png``.
+        hands: each seat's tiles left when the hand ended, by seat: shown to everyone
+            then, as players turn their tiles up to count them (rules.md, "Points").
     """
 
     hand_number: int
@@ -249,6 +251,7 @@ class HandEnded(_TableEvent):
     hand_points: tuple[int, int]
     score: tuple[int, int]
     view: PublicView
+    hands: tuple[tuple[Tile, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

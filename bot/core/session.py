@@ -311,6 +311,7 @@ class Session:
                     hand_points=tuple(points),  # type: ignore[arg-type]  # one per side
                     score=match.score,
                     view=public(table),
+                    hands=tuple(match.hand.tiles(s) for s in range(match.hand.players)),
                 ),
             )
             if match.is_over:

@@ -219,7 +219,8 @@ def emote_state(event: EmoteShown, language: str) -> Json:
 def result_state(event: HandEnded | MatchEnded, board: TableChanged | None, language: str) -> Json:
     """A hand's or the match's end as the page shows it until the next hand: the same
     sentence the chats get (who closed it, the points, the score; the winners and the
-    money), ``kind`` ``"hand"`` or ``"match"``. ``board`` is the table's latest state (its
+    money), ``kind`` ``"hand"`` or ``"match"``; a hand's end also turns every seat's
+    tiles left up, with their pips. ``board`` is the table's latest state (its
     label and seats name the teams)."""
     lang = language_of(language)
     label = board.label if board is not None else ""
@@ -233,12 +234,23 @@ def result_state(event: HandEnded | MatchEnded, board: TableChanged | None, lang
             "text": match_ended_caption(event, label, lang),
         }
     seats = board.seats if board is not None else ()
+    names = {info.seat: seat_name(seats, info.seat, lang) for info in seats if not info.is_open}
     return {
         "type": "result",
         "kind": "hand",
         "table": event.table_id,
         "hand": event.hand_number,
         "text": hand_ended_text(event, seats, label, lang),
+        # the tiles each seat had left, turned up to be counted (public once it ended)
+        "hands": [
+            {
+                "seat": seat,
+                "name": names.get(seat, ""),
+                "tiles": [str(tile) for tile in tiles],
+                "pips": sum(tile.pips for tile in tiles),
+            }
+            for seat, tiles in enumerate(event.hands)
+        ],
     }
 
 

@@ -370,6 +370,7 @@
     if (message.kind === "hand") {
       st.result = message.hand;
       $("hand-result").textContent = message.text;
+      drawHandsLeft(message.hands || []);
       $("match-result").hidden = true;
       $("analysis").hidden = true;
       $("analyse").textContent = t("analysis");
@@ -379,6 +380,32 @@
       if (st.table) drawTeams();
       $("match-result").textContent = message.text;
       $("match-result").hidden = false;
+    }
+  }
+
+  // every seat's tiles left at a hand's end, turned up, with their pips
+  function drawHandsLeft(hands) {
+    const box = $("hands-left");
+    box.replaceChildren();
+    if (!st.table) return;
+    for (const seat of hands) {
+      const row = document.createElement("div");
+      row.className = "left";
+      const who = document.createElement("span");
+      who.className = "who";
+      who.textContent = seat.name;
+      row.appendChild(who);
+      for (const tile of seat.tiles) {
+        const svg = el("svg", { viewBox: "0 0 40 80", "aria-label": tile });
+        const [a, b] = tile.split("-").map(Number);
+        tileSvg(svg, st.table.board, 0, 0, 40, 80, true, a, b);
+        row.appendChild(svg);
+      }
+      const pips = document.createElement("span");
+      pips.className = "pips";
+      pips.textContent = String(seat.pips);
+      row.appendChild(pips);
+      box.appendChild(row);
     }
   }
 
