@@ -6,10 +6,20 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.core import ChatRef, MoveChoice, PlayerRef, SeatInfo, YourTiles, encode_press
+from bot.core import (
+    ChatRef,
+    MoveChoice,
+    PlayerRef,
+    Refusal,
+    RefusalReason,
+    SeatInfo,
+    YourTiles,
+    encode_press,
+)
 from bot.present.texts import (
     PLACE_CHARS,
     MoveKey,
+    bad_rules_text,
     choices_named,
     move_buttons,
     move_key,
@@ -312,3 +322,18 @@ def test_a_draw_button_reads_robar_and_typing_robar_names_it() -> None:
     assert [label for _c, label in move_buttons(english)] == ["Draw"]
     assert [c.move for c in choices_named(spanish, MoveKey(None, "draw"))] == [DRAW]
     assert choices_named(spanish, MoveKey(None, "pass")) == []
+
+
+def test_a_bad_preset_is_answered_with_the_presets_by_name() -> None:
+    """Issue 30: the refusal read "preset puede ser ." with an empty list."""
+    refusal = Refusal(
+        to=PlayerRef("telegram", "1", "Ana"),
+        reason=RefusalReason.BAD_RULES,
+        params={"option": "preset"},
+    )
+    assert bad_rules_text(refusal, "es", {"preset": "reglas=xyz"}) == (
+        "reglas=xyz no vale: reglas puede ser Venezolano, Internacional, Español o Dominicano."
+    )
+    assert bad_rules_text(refusal, "en", {}) == (
+        "preset can be Venezuelan, International, Spanish or Dominican."
+    )

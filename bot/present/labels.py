@@ -108,6 +108,7 @@ OPTION_WORDS: Final[dict[str, dict[str, str]]] = {
         "forced_move_seconds": "automatica",
         "stake": "apuesta",
         "language": "idioma",
+        "preset": "reglas",
     },
     "en": {
         "target": "target",
@@ -121,6 +122,7 @@ OPTION_WORDS: Final[dict[str, dict[str, str]]] = {
         "forced_move_seconds": "auto",
         "stake": "stake",
         "language": "language",
+        "preset": "preset",
     },
 }
 """The word a player of each language types for an option (``meta=150``, ``target=150``)."""
@@ -308,6 +310,8 @@ def allowed_text(option: str, language: str | None) -> str:
     _ = translator(language)
     if option == "language":
         parts = list(LANGUAGE_LABELS)
+    elif option == "preset":  # the table presets, by the names players know them by
+        parts = [preset_label(name, language) for name in PRESET_NAMES]
     else:
         parts = []
         for part in OPTION_VALUES.get(option, "").split(","):
