@@ -195,8 +195,8 @@ def test_domino_play_wraps_its_lines_at_the_width_of_the_terminal_it_runs_in(tmp
         "  ups, jaja, pensando, capicua, hola); t para ver tus\n"
         "  fichas; a para ver qué debiste jugar en tu última mano; b\n"
         "  para recuperar tu asiento del robot que lo tomó por turnos\n"
-        "  perdidos (antes de 5 minutos); q para levantarte de la\n"
-        "  partida del todo (si ya empezó, pierdes tu apuesta).\n"
+        "  perdidos (antes de 5 min); q para levantarte de la partida\n"
+        "  del todo (si ya empezó, pierdes tu apuesta).\n"
     )
     assert (
         "\nFichas que quedan: Rival derecho: 7, Compañero: 7,\n"

@@ -77,12 +77,12 @@ async def test_the_board_picture_on_disk_shows_the_last_tile_of_the_match(
 
 
 async def test_when_a_robot_takes_the_seat_the_terminal_keeps_reading_so_b_can_bring_you_back():
-    from bot.core import ChatRef, PlayerRef, SeatGivenBack, SeatTakenByRobot
+    from bot.core import ChatRef, ManualClock, PlayerRef, SeatGivenBack, SeatTakenByRobot
     from bot.terminal import TerminalPort
 
     me = PlayerRef("terminal", "local", "Ana")
     out = io.StringIO()
-    port = TerminalPort(me, out)
+    port = TerminalPort(me, out, clock=ManualClock(0.0))
     chat = ChatRef("terminal", "local")
     await port.deliver(
         SeatTakenByRobot(
@@ -91,9 +91,9 @@ async def test_when_a_robot_takes_the_seat_the_terminal_keeps_reading_so_b_can_b
     )
     assert port.away and port.my_turn.is_set()
     assert (
-        "Ahora juega un robot por ti. Escribe b antes de 5 minutos para volver a tu"
+        "Ahora juega un robot por ti. Escribe b antes de 5 min para volver a tu asiento"
         in out.getvalue()
-    )
+    )  # the time to come back as the seat's deadline says (the house's setting)
     await port.deliver(SeatGivenBack(table_id="t", chat=chat, seat=0, player=me))
     assert not port.away and not port.my_turn.is_set()
     assert "Vuelves a tu asiento." in out.getvalue()
@@ -339,8 +339,8 @@ def second_hand() -> str:
 def test_a_move_a_robot_makes_for_you_while_you_are_away_says_the_robot_played(second_hand: str):
     assert (
         "\nTe toca (45 s): 1) 1-0  2) 2-0\n"
-        "Ahora juega un robot por ti. Escribe b antes de 5 minutos para volver a tu\n"
-        "  asiento; q te levanta de la partida del todo (y pierdes tu apuesta).\n"
+        "Ahora juega un robot por ti. Escribe b antes de 5 min para volver a tu asiento;\n"
+        "  q te levanta de la partida del todo (y pierdes tu apuesta).\n"
         "  Juegas [2|0] a la izquierda. (se acabó el tiempo: jugó un robot)\n"
     ) in second_hand
     assert "\n  Juegas [1|0] a la derecha. (jugó un robot por ti)\n" in second_hand
@@ -369,7 +369,7 @@ def test_lines_wrap_at_the_terminal_width_between_tiles_never_inside_one(second_
         "  para una frase (buena, gracias, rapido, ups, jaja, pensando, capicua, hola); t\n"
         "  para ver tus fichas; a para ver qué debiste jugar en tu última mano; b para\n"
         "  recuperar tu asiento del robot que lo tomó por turnos perdidos (antes de 5\n"
-        "  minutos); q para levantarte de la partida del todo (si ya empezó, pierdes tu\n"
+        "  min); q para levantarte de la partida del todo (si ya empezó, pierdes tu\n"
         "  apuesta).\n"
     ) in second_hand
 

@@ -86,6 +86,7 @@ from bot.core.ownership import (
 from bot.core.projection import ROBOT_NAMES, ended_board
 from bot.core.serving import tune_gc_for_serving
 from bot.core.standings import Profile, Standings
+from bot.core.state import HouseTimes
 from bot.core.vocabulary import (
     EMOTES,
     AwayReason,
@@ -128,6 +129,7 @@ __all__ = [
     "ForgedPress",
     "HandEnded",
     "HandStarted",
+    "HouseTimes",
     "InvitePartner",
     "JsonValue",
     "LeaseTimes",

@@ -308,7 +308,7 @@ class DominoCog(
     @app_commands.command(name=command_name(*HELP), description=text("How to play with this bot"))
     async def ayuda(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
-            help_text(player_language(interaction)), ephemeral=True
+            help_text(player_language(interaction), self.manager.times), ephemeral=True
         )
 
     # ------------------------------------------------------------------ shared shapes

@@ -294,7 +294,7 @@ REFUSALS: dict[str, str] = {
     "emote_too_soon": N_("Wait {wait_seconds} s before the next phrase."),
     "unknown_emote": N_("Unknown phrase. Phrases: {emotes}."),
     "not_away": N_("You are at your seat already."),
-    "too_late": N_("More than 5 minutes passed: your seat stays with the robot."),
+    "too_late": N_("More than {minutes} min passed: your seat stays with the robot."),
     "left_match": N_(
         "You left that match: your stake (${stake}) is forfeited and a robot plays your seat to the end."
     ),

@@ -41,7 +41,14 @@ __all__ = [
     "seated_text",
     "short_place",
     "typed_move_label",
+    "whole_minutes",
 ]
+
+
+def whole_minutes(seconds: float) -> int:
+    """A time for a sentence, in whole minutes (at least 1): the house's times come from
+    its settings (``HouseTimes``), never written into a phrase."""
+    return max(1, round(seconds / 60))
 
 
 def refused(

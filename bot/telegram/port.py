@@ -20,7 +20,7 @@ from bot.present.facts import table_facts
 from bot.present.i18n import emote_label, isolate
 from bot.present.labels import LANGUAGE_LABELS, rules_text
 from bot.present.screens import hand_ended_text, match_ended_caption
-from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text, refused
+from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text, refused, whole_minutes
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import (
     analysis_keyboard,
@@ -189,7 +189,7 @@ class TelegramPort:
             board = s.boards.get(event.table_id)
             await s.no_turn_coming(event.player, "left", board.label if board else "")
         _ = s.t(event.chat.language)
-        minutes = max(1, round((event.back_by - s.now()) / 60))
+        minutes = whole_minutes(event.back_by - s.now())
         s.group_text(
             event.chat,
             _(

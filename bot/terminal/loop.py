@@ -179,7 +179,7 @@ async def _match(
         state = manager.table_state(leftover)
         label = state.label if state is not None else ""
         port.say(_("Table {table}: your unfinished match goes on.", table=label))
-        port.say(help_text(_, language))
+        port.say(help_text(_, language, manager.times.return_seconds))
         for event in (await manager.handle(ShowMyTiles(me, chat, leftover))).events:
             await port.deliver(event)  # the turn on screen again, if it is yours
     else:
@@ -205,7 +205,7 @@ async def _match(
             port.say(sentence)
         if level in LEVEL_NAMES:
             port.say(_("Robots' level: {level}.", level=_(LEVEL_NAMES[level])))
-        port.say(help_text(_, language))
+        port.say(help_text(_, language, manager.times.return_seconds))
     if companion is not None and table_id is not None:
         url = companion.open(me, table_id)
         port.say(_("The table in your browser: {url}", url=url))
@@ -347,7 +347,7 @@ async def _command(
             choice = named[0]
         reply = await manager.handle(PressButton(me, choice.payload, chat))
     elif rest and word != "e":
-        port.say(help_text(_, me.language))
+        port.say(help_text(_, me.language, manager.times.return_seconds))
         port.remind_turn()
         return
     elif word == "e":
@@ -373,7 +373,7 @@ async def _command(
     elif word == "q":
         reply = await _leave(manager, port, chat, table_id)
     else:
-        port.say(help_text(_, me.language))
+        port.say(help_text(_, me.language, manager.times.return_seconds))
         port.remind_turn()
         return
     if reply.refusal is not None:

@@ -37,7 +37,7 @@ from bot.core.clock import Clock, SystemClock
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label, translator
 from bot.present.screens import match_money_line
-from bot.present.texts import closed_text, refused
+from bot.present.texts import closed_text, refused, whole_minutes
 from bot.terminal.text import (
     choice_items,
     line_items,
@@ -329,10 +329,12 @@ class TerminalPort:
             self.say("  " + _('{who}: "{text}"', who=self.who(event.seat), text=label))
         elif isinstance(event, SeatTakenByRobot):
             if event.seat == self.my_seat:
+                minutes = whole_minutes(event.back_by - self.clock.now())
                 self.say(
                     _(
-                        "A robot plays for you now. Type b within 5 minutes to take your seat "
-                        "back; q leaves the match for good (and forfeits your stake)."
+                        "A robot plays for you now. Type b within {minutes} min to take "
+                        "your seat back; q leaves the match for good (and forfeits your stake).",
+                        minutes=minutes,
                     )
                 )
                 self.away = True
