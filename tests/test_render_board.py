@@ -220,26 +220,15 @@ def test_each_open_end_is_tagged_left_or_right_without_covering_a_tile(
     assert [label for label, _ in end_tags(layout, "en")] == ["left", "right"]
 
 
-def _texts_drawn(monkeypatch: pytest.MonkeyPatch, view: PublicView, facts: TableFacts) -> list[str]:
-    """Every text the board draws for ``view``, in order."""
-    import render.canvas
-
-    drawn: list[str] = []
-    real = render.canvas.text_sprite
-
-    def recording(
-        text: str, size: int, bold: bool, color: tuple[int, int, int, int], ltr: bool = False
-    ) -> Image.Image:
-        drawn.append(text)
-        return real(text, size, bold, color, ltr)
-
-    monkeypatch.setattr(render.canvas, "text_sprite", recording)
+def _texts_drawn(drawn: list[str], view: PublicView, facts: TableFacts) -> list[str]:
+    """Every text the board draws for ``view``, in order (``drawn``: the recorder)."""
+    drawn.clear()
     board_png(view, facts)
-    return drawn
+    return list(drawn)
 
 
 def test_only_a_seat_whose_last_turn_was_a_pass_shows_the_red_pass_chip(
-    monkeypatch: pytest.MonkeyPatch,
+    drawn_texts: list[str],
 ) -> None:
     """Issue 13, item 27: a filled and an outlined "Pasó" chip needed a legend. Now one
     chip, one meaning: the seat's latest turn was a pass; earlier passes show only as
@@ -263,7 +252,7 @@ def test_only_a_seat_whose_last_turn_was_a_pass_shows_the_red_pass_chip(
     assert passed == [last.get(seat, False) for seat in range(4)]
     ever = {seat for seat, move in view.history if move.tile is None}
     assert any(not passed[seat] for seat in ever)  # a seat passed, then played
-    drawn = _texts_drawn(monkeypatch, view, FACTS)
+    drawn = _texts_drawn(drawn_texts, view, FACTS)
     assert drawn.count("Pasó") == sum(passed) >= 1
     assert not any(t.startswith("Pasó ") for t in drawn)
     for seat in ever:  # every seat that ever passed says what it lacks
@@ -271,8 +260,8 @@ def test_only_a_seat_whose_last_turn_was_a_pass_shows_the_red_pass_chip(
         assert f"sin {lacking}" in drawn
 
 
-def test_the_table_label_is_drawn_as_given_with_its_word(monkeypatch: pytest.MonkeyPatch) -> None:
-    drawn = _texts_drawn(monkeypatch, public_view(scripted_match(3)), FACTS)
+def test_the_table_label_is_drawn_as_given_with_its_word(drawn_texts: list[str]) -> None:
+    drawn = _texts_drawn(drawn_texts, public_view(scripted_match(3)), FACTS)
     assert FACTS.table_label == "Mesa 1" and "Mesa 1" in drawn
 
 
@@ -293,21 +282,12 @@ def test_the_table_label_stands_at_least_8_pixels_tall_on_a_400_pixel_wide_phone
 
 
 def test_a_picture_for_the_seat_to_move_says_te_toca_and_sales_tu_not_le_toca_tu(
-    monkeypatch: pytest.MonkeyPatch,
+    drawn_texts: list[str],
 ) -> None:
     """Issue 13, item 28: the terminal's own picture read "Le toca · Tú" and "Sale Tú"."""
+    drawn = drawn_texts
     from dataclasses import replace
 
-    import render.canvas
-
-    drawn: list[str] = []
-    real = render.canvas.text_sprite
-
-    def recording(text, size, bold, color, ltr=False):  # type: ignore[no-untyped-def]
-        drawn.append(text)
-        return real(text, size, bold, color, ltr)
-
-    monkeypatch.setattr(render.canvas, "text_sprite", recording)
     view = public_view(scripted_match(0).hand)
     assert view.turn is not None and not view.line
     seats = list(FACTS.seats)
@@ -328,15 +308,15 @@ def test_a_board_with_a_boneyard_count_matches_its_golden_picture() -> None:
 
 
 def test_the_boneyard_count_is_drawn_as_pozo_n_and_not_at_all_without_a_boneyard(
-    monkeypatch: pytest.MonkeyPatch,
+    drawn_texts: list[str],
 ) -> None:
     view = public_view(scripted_match(14))
-    none = _texts_drawn(monkeypatch, view, FACTS)
+    none = _texts_drawn(drawn_texts, view, FACTS)
     assert not any(t.startswith(("Pozo", "Boneyard")) for t in none)
-    assert "Pozo: 12" in _texts_drawn(monkeypatch, view, dataclasses.replace(FACTS, boneyard=12))
-    assert "Pozo: 0" in _texts_drawn(monkeypatch, view, dataclasses.replace(FACTS, boneyard=0))
+    assert "Pozo: 12" in _texts_drawn(drawn_texts, view, dataclasses.replace(FACTS, boneyard=12))
+    assert "Pozo: 0" in _texts_drawn(drawn_texts, view, dataclasses.replace(FACTS, boneyard=0))
     english = _texts_drawn(
-        monkeypatch, view, dataclasses.replace(FACTS, boneyard=21, language="en")
+        drawn_texts, view, dataclasses.replace(FACTS, boneyard=21, language="en")
     )
     at = english.index("Boneyard:")  # too wide for one line beside the table: two
     assert english[at : at + 2] == ["Boneyard:", "21"]
@@ -439,27 +419,27 @@ def test_each_seat_of_three_is_drawn_in_its_own_colour_and_no_panel_where_nobody
 
 
 def test_individual_play_lists_each_players_score_and_no_partnership(
-    monkeypatch: pytest.MonkeyPatch,
+    drawn_texts: list[str],
 ) -> None:
     match = three_player_match()
     view = public_view(match)
-    drawn = _texts_drawn(monkeypatch, view, format_facts(match.rules, view))
+    drawn = _texts_drawn(drawn_texts, view, format_facts(match.rules, view))
     assert "Azul" not in drawn and "Rojo" not in drawn
     names = ["María", "Robotina", "José Luis"]
     at = drawn.index("Pozo: 4") + 1
     assert drawn[at : at + 6] == [names[0], "0", names[1], "0", names[2], "0"]
 
 
-def test_a_draw_is_told_as_a_draw_and_is_no_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_draw_is_told_as_a_draw_and_is_no_pass(drawn_texts: list[str]) -> None:
     match = three_player_match()
     view = public_view(match)
     seat, move = view.history[-1]
     assert move.draw and seat == 2
     assert passed_last_turn(view) == [False, False, False]
-    drawn = _texts_drawn(monkeypatch, view, format_facts(match.rules, view))
+    drawn = _texts_drawn(drawn_texts, view, format_facts(match.rules, view))
     assert "José Luis robó" in drawn and "Pasó" not in drawn
     short = format_facts(match.rules, view, names=("Ana", "Eva", "Luz"), language="en")
-    assert "Luz drew" in _texts_drawn(monkeypatch, view, short)
+    assert "Luz drew" in _texts_drawn(drawn_texts, view, short)
 
 
 def test_in_individual_play_only_the_hands_winner_shows_points_then_total() -> None:

@@ -157,22 +157,11 @@ def test_an_individual_tranca_goes_to_the_player_with_the_fewest_pips_by_name() 
 
 
 def test_an_individual_match_names_its_one_winner_and_each_player_its_money(
-    monkeypatch: pytest.MonkeyPatch,
+    drawn_texts: list[str],
 ) -> None:
-    import render.canvas
-
+    drawn = drawn_texts
     match = finished_match(rules=THREE)
     view = public_view(match)
-    drawn: list[str] = []
-    real = render.canvas.text_sprite
-
-    def recording(
-        text: str, size: int, bold: bool, color: tuple[int, int, int, int], ltr: bool = False
-    ) -> Image.Image:
-        drawn.append(text)
-        return real(text, size, bold, color, ltr)
-
-    monkeypatch.setattr(render.canvas, "text_sprite", recording)
     match_result_png(view, format_facts(THREE, view), {})
     assert "Gana Robotina" in drawn and not any(t.startswith("Ganan") for t in drawn)
     assert money_lines(format_facts(THREE, view), THREE.stake, {}) == [

@@ -240,20 +240,9 @@ def test_the_rules_list_says_the_format_when_it_is_not_todays_game() -> None:
 
 
 def test_a_three_seat_waiting_table_says_three_seats_and_no_partnership(
-    monkeypatch: pytest.MonkeyPatch,
+    drawn_texts: list[str],
 ) -> None:
-    import render.canvas
-
-    drawn: list[str] = []
-    real = render.canvas.text_sprite
-
-    def recording(
-        text: str, size: int, bold: bool, color: tuple[int, int, int, int], ltr: bool = False
-    ) -> Image.Image:
-        drawn.append(text)
-        return real(text, size, bold, color, ltr)
-
-    monkeypatch.setattr(render.canvas, "text_sprite", recording)
+    drawn = drawn_texts
     facts = TableFacts((SeatFacts("María"), SeatFacts("", is_open=True), SeatFacts("Eva")))
     waiting_png(THREE, facts)
     assert "2\u00a0de\u00a03" in drawn  # under "Asientos:" (the corner is narrow)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -223,10 +224,33 @@ async def test_another_seats_draws_in_a_row_are_said_once_counted_before_its_mov
     assert any(n > 1 for n, _left in expected)  # a run of several draws, said once
 
 
+def my_turn(port: Any, view: Any, chat: Any, seats: Any, drawn: Any, *, move_number: int) -> Any:
+    """Seat 0's turn in hand 1 at ``move_number``: its tiles, moves and the tile it drew."""
+    from bot.core import MoveChoice, YourTiles, encode_press
+
+    moves = tuple(
+        MoveChoice(m, m.code(), encode_press("t", 1, move_number, m.code()))
+        for m in view.legal_moves()
+    )
+    return YourTiles(
+        table_id="t",
+        chat=chat,
+        to=port.me,
+        seat=0,
+        view=view,
+        moves=moves,
+        hand_number=1,
+        move_number=move_number,
+        is_your_turn=True,
+        deadline=None,
+        seats=seats,
+        drawn=drawn,
+    )
+
+
 async def test_your_draw_is_said_with_its_tile_and_your_turn_goes_on_without_repeating_the_table():
     import random
 
-    from bot.core import MoveChoice, YourTiles, encode_press
     from engine.match import Match
     from engine.moves import DRAW
     from engine.views import seat_view
@@ -238,25 +262,7 @@ async def test_your_draw_is_said_with_its_tile_and_your_turn_goes_on_without_rep
     match = match.apply(DRAW, 0)
     view = seat_view(match, 0)
     drawn = match.hand.drawn_tiles(0)[-1]
-    moves = tuple(
-        MoveChoice(m, m.code(), encode_press("t", 1, 9, m.code())) for m in view.legal_moves()
-    )
-    await port.deliver(
-        YourTiles(
-            table_id="t",
-            chat=chat,
-            to=port.me,
-            seat=0,
-            view=view,
-            moves=moves,
-            hand_number=1,
-            move_number=9,
-            is_your_turn=True,
-            deadline=None,
-            seats=seats,
-            drawn=drawn,
-        )
-    )
+    await port.deliver(my_turn(port, view, chat, seats, drawn, move_number=9))
     lines = out.getvalue().split("\n")
     assert lines[0] == f"  Robas [{drawn.high}|{drawn.low}]."
     assert lines[1].startswith("Te toca: 1) ")
@@ -448,7 +454,7 @@ def test_a_whole_one_against_one_match_typed_by_a_player_shows_each_draw_and_end
 async def test_a_draw_made_for_you_says_who_made_it(by, said):
     import random
 
-    from bot.core import MoveChoice, MovedBy, MovePlayed, YourTiles, encode_press
+    from bot.core import MovedBy, MovePlayed
     from engine.match import Match
     from engine.moves import DRAW
     from engine.views import public_view, seat_view
@@ -473,24 +479,6 @@ async def test_a_draw_made_for_you_says_who_made_it(by, said):
     )
     if by == "timeout":  # you are at your seat: your tiles come, naming the tile drawn
         view = seat_view(match, 0)
-        moves = tuple(
-            MoveChoice(m, m.code(), encode_press("t", 1, 10, m.code())) for m in view.legal_moves()
-        )
-        await port.deliver(
-            YourTiles(
-                table_id="t",
-                chat=chat,
-                to=port.me,
-                seat=0,
-                view=view,
-                moves=moves,
-                hand_number=1,
-                move_number=10,
-                is_your_turn=True,
-                deadline=None,
-                seats=seats,
-                drawn=drawn,
-            )
-        )
+        await port.deliver(my_turn(port, view, chat, seats, drawn, move_number=10))
     first = out.getvalue().split("\n")[0]
     assert first == said.format(tile=f"{drawn.high}|{drawn.low}")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 import aiohttp
 
@@ -82,6 +82,19 @@ class DiscordActivity:
             await self._session.close()
             self._session = None
 
+    async def _ask(self, method: str, path: str, **options: Any) -> tuple[int, Any]:
+        """One request to Discord's API: its status and JSON body.
+
+        Raises:
+            AuthError: ``forged`` when Discord cannot be reached or answers no JSON.
+        """
+        try:
+            async with self._client().request(method, self.api_base + path, **options) as answer:
+                return answer.status, await answer.json(content_type=None)
+        except (TimeoutError, aiohttp.ClientError, ValueError):
+            log.warning("Discord's %s %s failed", method, path, exc_info=True)
+            raise AuthError(AuthFailure.FORGED) from None
+
     async def exchange(self, code: str) -> str:
         """The access token for an authorization ``code`` the SDK's authorize gave.
 
@@ -97,13 +110,7 @@ class DiscordActivity:
             "grant_type": "authorization_code",
             "code": code,
         }
-        try:
-            async with self._client().post(f"{self.api_base}/oauth2/token", data=form) as answer:
-                body = await answer.json(content_type=None)
-                status = answer.status
-        except (TimeoutError, aiohttp.ClientError, ValueError):
-            log.warning("Discord's token exchange failed", exc_info=True)
-            raise AuthError(AuthFailure.FORGED) from None
+        status, body = await self._ask("POST", "/oauth2/token", data=form)
         token = body.get("access_token") if isinstance(body, dict) else None
         if status != 200 or not isinstance(token, str):
             raise AuthError(AuthFailure.FORGED)
@@ -123,13 +130,7 @@ class DiscordActivity:
         if known is not None and known[0] > now:
             return known[1]
         headers = {"Authorization": f"Bearer {access_token}"}
-        try:
-            async with self._client().get(f"{self.api_base}/users/@me", headers=headers) as answer:
-                body = await answer.json(content_type=None)
-                status = answer.status
-        except (TimeoutError, aiohttp.ClientError, ValueError):
-            log.warning("Discord's /users/@me failed", exc_info=True)
-            raise AuthError(AuthFailure.FORGED) from None
+        status, body = await self._ask("GET", "/users/@me", headers=headers)
         if status != 200 or not isinstance(body, dict) or not isinstance(body.get("id"), str):
             raise AuthError(AuthFailure.FORGED)
         name = body.get("global_name") or body.get("username") or body["id"]
