@@ -281,7 +281,6 @@ PAGE_TEXTS: dict[str, str] = {
     "which_end": N_("This tile fits both ends: tap the end."),
     "left": N_("left"),
     "right": N_("right"),
-    "pass": N_("Pass"),
     "offline": N_("Connection lost; reconnecting…"),
     "gone": N_("This table is over or does not exist."),
     "denied_forged": N_("This link is not valid."),

@@ -300,7 +300,7 @@
       ends.appendChild(note);
       for (const move of st.chosen) ends.appendChild(actionButton(move.label, () => press(move.payload)));
     } else if (passing.length) {
-      ends.appendChild(actionButton(t("pass"), () => press(passing[0].payload)));
+      ends.appendChild(actionButton(passing[0].label, () => press(passing[0].payload)));  // "Pasar" or "Robar"
     }
     ends.hidden = !ends.childElementCount;
   }
