@@ -93,17 +93,13 @@ class Analyst:
         (its analysis is kept for the next press).
 
         Raises:
-            Refused: NO_TABLE, TABLE_GONE, NOT_SEATED, NO_FINISHED_HAND,
-                FORMAT_NOT_ANALYSED (a format's hand: rules.md, "Formats"; found at once,
-                before any search); ANALYSIS_RUNNING while this player's search of that
-                hand still runs.
+            Refused: NO_TABLE, TABLE_GONE, NOT_SEATED, NO_FINISHED_HAND;
+                ANALYSIS_RUNNING while this player's search of that hand still runs.
         """
         match, seat, label, seats, found = self._find(player, chat, table_id)
         finished = [i for i, hand in enumerate(match.hands) if hand.outcome is not None]
         if not finished:
             raise Refused(RefusalReason.NO_FINISHED_HAND, found)
-        if not match.rules.is_classic:  # the maestro's analysis reads today's game only
-            raise Refused(RefusalReason.FORMAT_NOT_ANALYSED, found)
         key: SearchKey = (player.key, found, finished[-1])
         loop = asyncio.get_running_loop()
         kept = self._searches.get(key)

@@ -149,8 +149,6 @@ class RefusalReason(StrEnum):
     SHUTTING_DOWN = "shutting_down"  # the manager is stopping: nothing is taken now
     NO_FINISHED_HAND = "no_finished_hand"  # nothing to analyse yet (issue 15)
     ANALYSIS_RUNNING = "analysis_running"  # this player's search of that hand runs now
-    # the analysis reads today's game only: a format's hand is not analysed yet
-    FORMAT_NOT_ANALYSED = "format_not_analysed"
 
 
 class EmoteName(StrEnum):

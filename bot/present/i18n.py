@@ -273,9 +273,6 @@ REFUSALS: dict[str, str] = {
     "no_table": N_("You have no table here."),
     "no_finished_hand": N_("No hand of yours has ended yet: ask again after this one."),
     "analysis_running": N_("Your analysis is on its way: it arrives in a few seconds."),
-    "format_not_analysed": N_(
-        "For now the analysis reads only partnership double-six matches, not this format."
-    ),
     "which_table": N_("There are several tables here ({labels}); say which one."),
     "stale": N_("That button is out of date; use the latest one."),
     "not_your_turn": N_("It is not your turn."),

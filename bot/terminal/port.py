@@ -555,7 +555,7 @@ class TerminalPort:
         # said when the next hand starts: after the match's last hand the program ends
         # and nothing more can be typed (the match's end is the core's to say); the
         # analysis reads today's game only
-        self.analysis_hint = event.view.rules.is_classic
+        self.analysis_hint = True
 
     def _match_ended(self, event: MatchEnded) -> None:
         _ = self._

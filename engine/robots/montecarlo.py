@@ -165,13 +165,12 @@ class MonteCarloRobot(Robot):
     ) -> tuple[list[float], list[tuple[Move, int, int, int]]]:
         """The mean value of each legal move over the sampled deals (the search behind
         :meth:`choose`; also the analysis's, ``engine.robots.analysis``), with the
-        candidates in the same order. Today's game only.
-
-        Raises:
-            ValueError: another format (the analysis does not read them yet).
-        """
+        candidates in the same order (in the other formats of rules.md, the moves alone:
+        ``(move, -1, -1, -1)``, valued by :func:`~engine.robots.formats.format_values`)."""
         if not view.rules.is_classic:
-            raise ValueError(f"the analysis reads only today's game, not {view.rules.format_name}")
+            samples = self.format_samples or self.samples
+            values = format_values(view, moves, rng, samples, self.match_aware)
+            return values, [(move, -1, -1, -1) for move in moves]
         know = Knowledge(view)
         cands = _candidates(view, moves)
         obs = []
