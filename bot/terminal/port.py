@@ -589,11 +589,6 @@ class TerminalPort:
     def _draw_board(self, event: TableChanged) -> None:
         if self.board_png is None or event.view is None:
             return
-        if len(event.seats) != 4:  # the picture of 2 and 3 seats is render's to come
-            if self.board_error is None:
-                self.board_error = "seats"
-                self.say("  ! " + self._("The board picture shows tables of four only, for now."))
-            return
         try:
             from render import board_png
 
