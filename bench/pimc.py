@@ -46,7 +46,11 @@ __all__ = [
     "Dealer",
     "FormatAnchor",
     "PimcRobot",
-    "anchor_playout", "deal_hidden", "heuristic_move", "playout"]
+    "anchor_playout",
+    "deal_hidden",
+    "heuristic_move",
+    "playout",
+]
 
 ANCHOR_LEVEL: Final[str] = "pimc100"
 SAMPLES: Final[int] = 100
@@ -304,7 +308,6 @@ class PimcRobot(Robot):
         return moves[best]
 
 
-
 # -- every other format (rules.md, "More ways to play: formats") ---------------------------
 
 _F_TILES: Final = sorted(TileSet.DOUBLE_NINE.tiles, key=lambda t: t.index)
@@ -446,7 +449,6 @@ class FormatAnchor:
         if len(moves) == 1 or len(view.tiles) == 1:
             return moves[0]
         rules = self.rules
-        sc = Scoring(rules)
         me_side = self.me & 1 if rules.partnership else self.me
         sides = rules.sides
         nxt = (self.me + 1) % self.n
