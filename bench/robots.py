@@ -28,9 +28,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir))
 from bench.pimc import ANCHOR_LEVEL
 from bench.protocol import SUFFIX, ProtocolRobot
 from bot.commands.simulate import run_duplicates
-from engine.robots.arena import Tally, _percentile
-from engine.robots.base import register_level
-from engine.rules import FORMAT_PRESET_NAMES
+from engine.robots.arena import Tally, _percentile, duplicate_deal
+from engine.robots.base import Robot, register_level
+from engine.rules import FORMAT_PRESET_NAMES, find_any_preset
 
 TARGETS = {
     # (a, b): (min points per hand, min lower end of the 95 % interval, max median ms,
@@ -74,6 +74,18 @@ def _protocol_times(robot: ProtocolRobot) -> dict[str, float]:
     }
 
 
+def _run_seats(args: argparse.Namespace, a: str, b: str) -> Tally:
+    """``run_duplicates`` in this process for a format preset with ``--players`` seats
+    (the same deals and seeds: ``duplicate_deal`` of ``seed`` and the deal's index)."""
+    rules = find_any_preset(args.preset, players=args.players)
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    tally = Tally()
+    robots: dict[str, Robot] = {}
+    for index in range(args.deals):
+        tally.add(duplicate_deal(rules, a, b, args.seed, index, robots, clock=clock))
+    return tally
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=2000)
@@ -81,6 +93,13 @@ def main() -> int:
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="play a format preset with this many seats (e.g. 3 with uno-contra-uno: "
+        "3-seat individual play with draw; one process)",
+    )
     parser.add_argument(
         "--pairs",
         default=DEFAULT_PAIRS,
@@ -94,7 +113,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.protocol:
         args.jobs = 1
-    print(f"preset {args.preset}, {args.deals} duplicate deals, seed {args.seed!r}, "
+    seats = f" with {args.players} seats" if args.players else ""
+    print(f"preset {args.preset}{seats}, {args.deals} duplicate deals, seed {args.seed!r}, "
           f"{args.jobs} job(s), {os.cpu_count()} CPU(s), {args.clock} clock, "
           f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
     ok = True
@@ -107,9 +127,18 @@ def main() -> int:
             level_a = a + SUFFIX
             register_level(level_a, lambda robot=served: robot)
         start = time.perf_counter()
-        tally: Tally = run_duplicates(
-            args.preset, level_a, b, args.deals, seed=args.seed, jobs=args.jobs, clock=args.clock
-        )
+        if args.players is None:
+            tally: Tally = run_duplicates(
+                args.preset,
+                level_a,
+                b,
+                args.deals,
+                seed=args.seed,
+                jobs=args.jobs,
+                clock=args.clock,
+            )
+        else:
+            tally = _run_seats(args, level_a, b)
         wall = time.perf_counter() - start
         mean, half = tally.margin()
         t = tally.timing(level_a)
