@@ -275,3 +275,17 @@ def test_with_the_endgame_each_move_is_worth_its_exact_value_averaged_over_the_d
             expected[j] += solve_endgame(h, nl, nr, 1, 0, rules, sc, util, 0)
     assert values == [e / ENDGAME_SAMPLES for e in expected]
     assert len(set(values)) > 1
+
+
+def test_no_exact_search_while_a_tile_may_still_be_drawn() -> None:
+    match = Match.new(find_any_preset("uno-contra-uno"), random.Random(2))
+    jugador = make_robot("jugador")
+    rng = random.Random(2)
+    while len(seat_view(match, match.hand.turn).legal_moves()) < 2:
+        match = match.apply(jugador.choose(seat_view(match, match.hand.turn), rng))
+    view = seat_view(match, match.hand.turn)
+    moves = view.legal_moves()
+    assert view.boneyard_count > 0
+    with_search = format_values(view, moves, random.Random(8), 50, False, endgame=True)
+    without = format_values(view, moves, random.Random(8), 50, False, endgame=False)
+    assert with_search == without
