@@ -22,9 +22,10 @@ and the voids the history reveals:
   tiles that may show them, so such a void is kept only while the seat has not drawn
   again (a sound, not a complete, use of what it saw).
 
-The exact endgame and the opponents' model (``inference``) of today's maestro are not
-used here: the formats' maestro is Monte Carlo over heuristic playouts with more deals
-and a match-aware value.
+The opponents' model (``inference``) of today's maestro is not used here: the formats'
+maestro is Monte Carlo over heuristic playouts with more deals and a match-aware value,
+and once nothing can be drawn and few tiles are left it solves each deal exactly
+(:func:`solve_endgame`, its own search on these masks, not :mod:`engine.robots.endgame`).
 """
 
 from __future__ import annotations
