@@ -22,9 +22,10 @@ and the voids the history reveals:
   tiles that may show them, so such a void is kept only while the seat has not drawn
   again (a sound, not a complete, use of what it saw).
 
-The exact endgame and the opponents' model (``inference``) of today's maestro are not
-used here: the formats' maestro is Monte Carlo over heuristic playouts with more deals
-and a match-aware value.
+The opponents' model (``inference``) of today's maestro is not used here: the formats'
+maestro is Monte Carlo over heuristic playouts with more deals and a match-aware value,
+and once nothing can be drawn and few tiles are left it solves each deal exactly
+(:func:`solve_endgame`, its own search on these masks, not :mod:`engine.robots.endgame`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ __all__ = [
     "format_heuristic_move",
     "format_playout",
     "format_values",
+    "solve_endgame",
 ]
 
 _TILES: Final = TileSet.DOUBLE_NINE.tiles
@@ -54,6 +56,15 @@ _BASE: Final[tuple[int, ...]] = tuple(
     h + lo + (4 if h == lo else 0) for h, lo in zip(_HIGH, _LOW, strict=True)
 )
 """The move score's part that depends on the tile only: pips, +4 for a double."""
+
+ENDGAME_TILES: Final[dict[int, int]] = {2: 10, 3: 12, 4: 16}
+"""By number of seats: maestro solves a deal exactly (instead of a heuristic playout)
+when the hands hold at most this many tiles in all and nothing can be drawn (robots.md,
+"Every format"). Two seats get fewer: the search is deeper per tile there (12 tiles in
+1-vs-1 cost up to 1.1 s of CPU for one decision; 10 stay under 70 ms)."""
+
+ENDGAME_SAMPLES: Final[int] = 60
+"""Deals per decision when maestro solves them exactly."""
 
 MATCH_BONUS: Final[float] = 60.0
 """What reaching the target is worth beyond the points (as
@@ -326,10 +337,18 @@ def side_utility(know: FormatKnowledge, match_aware: bool) -> Callable[[int, int
 
 
 def format_values(
-    view: SeatView, moves: list[Move], rng: random.Random, samples: int, match_aware: bool
+    view: SeatView,
+    moves: list[Move],
+    rng: random.Random,
+    samples: int,
+    match_aware: bool,
+    endgame: bool = False,
 ) -> list[float]:
     """The mean value of each legal move (tile moves) over ``samples`` deals of the
-    unseen tiles, each played out with the heuristic (the same deals for every move)."""
+    unseen tiles, each played out with the heuristic (the same deals for every move).
+    With ``endgame``, once nothing can be drawn and the hands hold at most
+    :data:`ENDGAME_TILES` tiles (by seats), each deal is solved exactly (:func:`solve_endgame`)
+    over at most :data:`ENDGAME_SAMPLES` deals."""
     know = FormatKnowledge(view)
     rules = view.rules
     sc = Scoring(rules)
@@ -345,6 +364,14 @@ def format_values(
         capicua = view.ends is not None and not move.tile.is_double
         capicua = capicua and move.tile.has(view.ends[0]) and move.tile.has(view.ends[1])  # type: ignore[index]
         plan.append((1 << i, nl, nr, capicua))
+    exact = (
+        endgame
+        and (rules.boneyard is not Boneyard.DRAW or know.boneyard == 0)
+        and sum(know.counts) <= ENDGAME_TILES[n]
+    )
+    if exact:
+        samples = min(samples, ENDGAME_SAMPLES)
+    me = _side_of(rules, seat)
     totals = [0.0] * len(moves)
     for _ in range(samples):
         hands, bone = know.sample(rng)
@@ -357,6 +384,80 @@ def format_values(
                 side = _side_of(rules, seat)
                 totals[j] += util(side, sc.side_points(pips, side, capicua))
                 continue
+            if exact:
+                totals[j] += solve_endgame(h, nl, nr, nxt, 0, rules, sc, util, me)
+                continue
             side, points = format_playout(h, bone, nl, nr, nxt, rules, sc)
             totals[j] += util(side, points)
     return [t / samples for t in totals]
+
+
+def solve_endgame(
+    hands: list[int],
+    left: int,
+    right: int,
+    turn: int,
+    passes: int,
+    rules: Rules,
+    sc: Scoring,
+    utility: Callable[[int, int], float],
+    me: int,
+    alpha: float = -1e9,
+    beta: float = 1e9,
+) -> float:
+    """The exact value, for side ``me``, of a position where nothing can be drawn (the
+    boneyard is empty or the rule is ``pass``): every seat of side ``me`` maximizes
+    ``utility(side, points)`` of the hand's result, every other seat minimizes it (a
+    paranoid search: in individual play of 3 or 4 the others are taken as allies).
+    Alpha-beta, tiles tried by the heuristic's score first. ``hands`` is not changed.
+
+    Args:
+        hands: each seat's mask; left, right: the open ends; turn: the seat to move;
+        passes: consecutive passes before this move (``players`` of them is a tranca).
+    """
+    n = len(hands)
+    hand = hands[turn]
+    fits = hand & (_NM[left] | _NM[right])
+    maximize = _side_of(rules, turn) == me
+    if not fits:
+        if passes + 1 >= n:
+            pips = [pips_of_any_mask(h) for h in hands]
+            side = sc.blocked_side(pips)
+            return utility(side, sc.side_points(pips, side, False)) if side >= 0 else 0.0
+        nxt = turn + 1 if turn + 1 < n else 0
+        return solve_endgame(
+            hands, left, right, nxt, passes + 1, rules, sc, utility, me, alpha, beta
+        )
+    options = []
+    for i in _bits(fits):
+        for _side, nl, nr in _placements(i, left, right):
+            options.append((score_move(hand, i, nl, nr), i, nl, nr))
+    options.sort(key=lambda o: -o[0])
+    best = -1e9 if maximize else 1e9
+    nxt = turn + 1 if turn + 1 < n else 0
+    for _score, i, nl, nr in options:
+        rest = hand & ~(1 << i)
+        if not rest:
+            capicua = _HIGH[i] != _LOW[i] and bool((1 << i) & _NM[left] & _NM[right])
+            h = hands[:]
+            h[turn] = rest
+            pips = [pips_of_any_mask(x) for x in h]
+            side = _side_of(rules, turn)
+            value = utility(side, sc.side_points(pips, side, capicua))
+        else:
+            h = hands[:]
+            h[turn] = rest
+            value = solve_endgame(h, nl, nr, nxt, 0, rules, sc, utility, me, alpha, beta)
+        if maximize:
+            if value > best:
+                best = value
+            if best > alpha:
+                alpha = best
+        else:
+            if value < best:
+                best = value
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    return best

@@ -153,7 +153,12 @@ class MonteCarloRobot(Robot):
             return moves[0]  # going out: every legal move ends the hand the same way
         if not view.rules.is_classic:
             values = format_values(
-                view, moves, rng, self.format_samples or self.samples, self.match_aware
+                view,
+                moves,
+                rng,
+                self.format_samples or self.samples,
+                self.match_aware,
+                endgame=self.exact_tiles > 0,
             )
             return moves[max(range(len(moves)), key=lambda j: values[j])]
         values, cands = self.values(view, moves, rng)
