@@ -151,16 +151,6 @@ class MonteCarloRobot(Robot):
             return moves[0]
         if len(view.tiles) == 1:
             return moves[0]  # going out: every legal move ends the hand the same way
-        if not view.rules.is_classic:
-            values = format_values(
-                view,
-                moves,
-                rng,
-                self.format_samples or self.samples,
-                self.match_aware,
-                endgame=self.exact_tiles > 0,
-            )
-            return moves[max(range(len(moves)), key=lambda j: values[j])]
         values, cands = self.values(view, moves, rng)
         best = max(range(len(cands)), key=lambda j: values[j])
         return cands[best][0]
@@ -174,7 +164,8 @@ class MonteCarloRobot(Robot):
         ``(move, -1, -1, -1)``, valued by :func:`~engine.robots.formats.format_values`)."""
         if not view.rules.is_classic:
             samples = self.format_samples or self.samples
-            values = format_values(view, moves, rng, samples, self.match_aware)
+            endgame = self.exact_tiles > 0
+            values = format_values(view, moves, rng, samples, self.match_aware, endgame=endgame)
             return values, [(move, -1, -1, -1) for move in moves]
         know = Knowledge(view)
         cands = _candidates(view, moves)
