@@ -30,6 +30,7 @@ from openskill.models import PlackettLuce
 
 from engine.errors import DominoError
 from engine.records import replay
+from engine.rules import Rules
 from storage.shapes import PairRow, PlayerResult, Rating, RebuildReport, bayesian_rating
 
 __all__ = [
@@ -254,13 +255,16 @@ class MatchFacts:
     hands: int
     seasons: tuple[str, str]
     abandoned: bool = False
+    classic: bool = True
 
     @property
     def rated(self) -> bool:
-        """Rated when a human played and every robot seat has a rated level (issue 14)."""
+        """Rated when a human played and every robot seat has a rated level (issue 14),
+        in today's game only: the other formats get lists of their own (issue 29), never
+        today's."""
         humans = [s for s in self.seats if s.player_id is not None]
         robots_rated = all(s.robot in ROBOT_SKILLS for s in self.seats if s.player_id is None)
-        return bool(humans) and robots_rated and len(self.seats) == 4
+        return self.classic and bool(humans) and robots_rated and len(self.seats) == 4
 
     def scopes(self) -> tuple[Scope, Scope, Scope]:
         """The all-time, global season and chat season rating tables this match moves."""
@@ -348,7 +352,19 @@ def facts_of(
         hands=count,
         seasons=seasons,
         abandoned=_seat_number(record.get("abandoned_by")),
+        classic=_is_classic(record),
     )
+
+
+def _is_classic(record: Mapping[str, Any]) -> bool:
+    """Whether a record is of today's game (a record without rules is)."""
+    spec = record.get("rules")
+    if spec is None:
+        return True
+    try:
+        return Rules.from_spec(spec).is_classic
+    except (DominoError, ValueError, TypeError):
+        return False
 
 
 def _seat_number(value: object) -> bool:
