@@ -65,7 +65,7 @@ def main() -> int:
 
     facts = sample_facts()
     full = full_line_view()
-    cold_png = board_png(full, facts)
+    board_png(full, facts)  # the first picture: cold caches
     cold_ms = (time.perf_counter() - start) * 1000
 
     import random
@@ -96,38 +96,19 @@ def main() -> int:
 
     for fn in (lambda: board_png(full, facts), lambda: hand_png(hand_view, facts), floor):
         fn()  # warm every cache before timing
-    figures = {
-        "board (28 tiles)": (median_ms(lambda: board_png(full, facts), args.runs), len(cold_png)),
-        "board (mid-game)": (
-            median_ms(lambda: board_png(mid, facts), args.runs),
-            len(board_png(mid, facts)),
-        ),
-        "hand": (
-            median_ms(lambda: hand_png(hand_view, facts), args.runs),
-            len(hand_png(hand_view, facts)),
-        ),
-        "board (cubano)": (
-            median_ms(lambda: board_png(cuban, cuban_facts), args.runs),
-            len(board_png(cuban, cuban_facts)),
-        ),
-        "board (3 players)": (
-            median_ms(lambda: board_png(three, three_facts), args.runs),
-            len(board_png(three, three_facts)),
-        ),
-        "hand (14 tiles, 1 vs 1)": (
-            median_ms(lambda: hand_png(grown, grown_facts), args.runs),
-            len(hand_png(grown, grown_facts)),
-        ),
-        "hand result": (
-            median_ms(lambda: hand_result_png(done_view, facts), args.runs),
-            len(hand_result_png(done_view, facts)),
-        ),
-        "match result": (
-            median_ms(lambda: match_result_png(done_view, facts, {0: 20, 2: 20}), args.runs),
-            len(match_result_png(done_view, facts, {0: 20, 2: 20})),
-        ),
-        "floor (blank PNG encode)": (median_ms(floor, args.runs), len(floor())),
+    pictures: dict[str, Callable[[], bytes]] = {
+        "board (28 tiles)": lambda: board_png(full, facts),
+        "board (mid-game)": lambda: board_png(mid, facts),
+        "hand": lambda: hand_png(hand_view, facts),
+        "board (cubano)": lambda: board_png(cuban, cuban_facts),
+        "board (3 players)": lambda: board_png(three, three_facts),
+        "hand (14 tiles, 1 vs 1)": lambda: hand_png(grown, grown_facts),
+        "hand result": lambda: hand_result_png(done_view, facts),
+        "match result": lambda: match_result_png(done_view, facts, {0: 20, 2: 20}),
+        "floor (blank PNG encode)": floor,
     }
+    # each picture's median time and its PNG's size
+    figures = {name: (median_ms(draw, args.runs), len(draw())) for name, draw in pictures.items()}
     print(f"median of {args.runs} runs, board {BOARD_SIZE[0]}x{BOARD_SIZE[1]}")
     for name, (ms, size) in figures.items():
         print(f"  {name:<26} {ms:8.2f} ms   {size / 1024:7.1f} KB")
