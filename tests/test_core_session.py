@@ -211,7 +211,10 @@ async def test_coming_back_after_back_by_is_refused_too_late(patient, clock):
     assert table.seats[0].forfeited is True
     with pytest.raises(Refused) as refused:
         await parts.session.come_back(ComeBack(ANA, CHAT, table.id))
-    assert refused.value.reason is RefusalReason.TOO_LATE
+    assert (refused.value.reason, refused.value.params) == (
+        RefusalReason.TOO_LATE,
+        {"seconds": round(parts.core.times.return_seconds)},
+    )
     assert table.seats[0].away is True
 
 

@@ -293,7 +293,7 @@ def test_the_table_is_not_told_a_robot_plays_on_for_the_last_human_who_abandons(
 def test_an_admin_refused_closing_a_live_match_is_told_why() -> None:
     from bot.present.i18n import refusal_text
 
-    assert refusal_text("not_stuck", {"label": "2", "minutes": 10}, "es") == (
+    assert refusal_text("not_stuck", {"label": "2", "seconds": 600}, "es") == (
         "La mesa 2 está en juego: un administrador solo puede cerrar una partida empezada "
         "cuando lleva 10 minutos sin ninguna jugada."
     )

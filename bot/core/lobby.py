@@ -298,8 +298,8 @@ class Lobby:
         stuck = core.times.stuck_seconds
         moved_at = table.moved_at if table.moved_at is not None else core.clock.now()
         if core.clock.now() - moved_at < stuck:
-            minutes = max(1, math.ceil(stuck / 60))
-            raise Refused(RefusalReason.NOT_STUCK, table.id, label=table.label, minutes=minutes)
+            seconds = math.ceil(stuck)
+            raise Refused(RefusalReason.NOT_STUCK, table.id, label=table.label, seconds=seconds)
 
     # ------------------------------------------------------------------ timers
 

@@ -108,9 +108,9 @@ class Session:
             await self.play(table, seat, move, MovedBy.PLAYER)
         return Reply(table_id=table.id, label=table.label, seat=seat)
 
-    def _minutes(self) -> int:
-        """The time to come back (the house's ``return_seconds``), in whole minutes."""
-        return max(1, round(self.core.times.return_seconds / 60))
+    def _back_seconds(self) -> int:
+        """The time to come back (the house's ``return_seconds``), in whole seconds."""
+        return round(self.core.times.return_seconds)
 
     async def come_back(self, command: ComeBack) -> Reply:
         """Take my seat back from the robot within ``return_seconds``, same tiles.
@@ -140,13 +140,13 @@ class Session:
                     stake = table.stakes.get(held[0].player_id or -1, 0)
                     raise Refused(RefusalReason.LEFT_MATCH, table.id, stake=stake)
                 if held:
-                    raise Refused(RefusalReason.TOO_LATE, table.id, minutes=self._minutes())
+                    raise Refused(RefusalReason.TOO_LATE, table.id, seconds=self._back_seconds())
                 raise Refused(RefusalReason.NOT_SEATED, table.id)
             state = table.seats[seat]
             if not state.away:
                 raise Refused(RefusalReason.NOT_AWAY, table.id)
             if state.back_by is not None and core.clock.now() > state.back_by:
-                raise Refused(RefusalReason.TOO_LATE, table.id, minutes=self._minutes())
+                raise Refused(RefusalReason.TOO_LATE, table.id, seconds=self._back_seconds())
             state.away = False
             state.back_by = None
             state.missed = 0

@@ -21,7 +21,7 @@ from bot.core.commands import (
 )
 from bot.core.events import MoveChoice, Refusal, Reply, SeatAbandoned, TableClosed, YourTiles
 from bot.core.vocabulary import AwayReason, CloseReason, PressKind, RefusalReason
-from bot.present.i18n import refusal_text, translator
+from bot.present.i18n import refusal_text, translator, whole_minutes
 from bot.present.labels import allowed_text, option_word, preset_label
 from engine.moves import Move, Side
 from render import move_labels
@@ -43,12 +43,6 @@ __all__ = [
     "typed_move_label",
     "whole_minutes",
 ]
-
-
-def whole_minutes(seconds: float) -> int:
-    """A time for a sentence, in whole minutes (at least 1): the house's times come from
-    its settings (``HouseTimes``), never written into a phrase."""
-    return max(1, round(seconds / 60))
 
 
 def refused(
