@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from test_manager import ANA, CHAT, seat_with_robots, wait_for_turn
 
-from bot.core import PressButton, Refusal, RefusalReason, ShowMyTiles
+from bot.core import OpenTable, PressButton, Refusal, RefusalReason, RobotSeat, ShowMyTiles
 from bot.present.live import (
     BOARD,
     PAGE_TEXTS,
+    board_geometry,
     hand_state,
     link_label,
     page_refusal,
@@ -15,7 +16,8 @@ from bot.present.live import (
     table_state,
 )
 from bot.present.texts import move_buttons
-from render.board import board_layout
+from render.board import board_layout, seat_panels
+from render.canvas import SIDE_COLORS
 
 
 async def test_the_public_state_holds_the_boards_own_layout_and_no_hand(make_manager, clock):
@@ -48,6 +50,53 @@ async def test_the_public_state_holds_the_boards_own_layout_and_no_hand(make_man
         expected = f"sin {', '.join(map(str, numbers))}" if numbers else ""
         assert seat["lacks"] == expected
     assert "playable" not in state and "moves" not in state  # no seat's tiles or moves
+
+
+async def test_a_three_seat_individual_table_gives_each_seat_its_side_place_and_score(
+    make_manager, clock
+):
+    manager = make_manager()
+    robot = RobotSeat("aprendiz")
+    reply = await manager.handle(
+        OpenTable(
+            ANA,
+            CHAT,
+            preset="individual",
+            overrides={"players": 3, "boneyard": "draw"},
+            right=robot,
+            left=robot,
+            formats=True,
+        )
+    )
+    assert reply.ok, reply.refusal
+    await wait_for_turn(manager, clock, reply.table_id, 0)
+    event = manager.table_state(reply.table_id)
+    assert event is not None and event.view is not None
+    state = table_state(event, "es", now=clock.now())
+    names = [seat["name"] for seat in state["seats"]]
+    assert [seat["team"] for seat in state["seats"]] == [0, 1, 2]
+    assert state["teams"] == names and names[0] == "Ana"
+    assert (state["players"], state["partnership"]) == (3, False)
+    assert state["score"] == [0, 0, 0]
+    assert state["board"] is board_geometry(3)
+    assert state["board"]["places"] == {"0": "bottom", "1": "right", "2": "left"}
+    assert state["board"]["panels"] == {str(s): box for s, box in seat_panels(3).items()}
+    assert state["board"]["colors"]["teams"] == SIDE_COLORS
+    left = event.view.boneyard_count
+    assert (state["boneyard"], state["boneyard_text"]) == (left, f"Pozo: {left}")
+    assert left + sum(event.view.tile_counts) + len(event.view.line) == 28  # every tile
+
+
+async def test_todays_game_has_no_boneyard_on_the_page(make_manager, clock):
+    manager = make_manager()
+    table_id = await seat_with_robots(manager, clock)
+    await wait_for_turn(manager, clock, table_id, 0)
+    event = manager.table_state(table_id)
+    assert event is not None
+    state = table_state(event, "es", now=clock.now())
+    assert (state["boneyard"], state["boneyard_text"], state["players"]) == (None, "", 4)
+    assert state["teams"][0].startswith("Ana y ") and " y " in state["teams"][1]
+    assert [seat["team"] for seat in state["seats"]] == [0, 1, 0, 1]
 
 
 async def test_a_seats_state_offers_the_same_moves_and_labels_as_the_buttons(make_manager, clock):

@@ -485,6 +485,70 @@ async def test_domino_play_web_opens_the_terminals_match_in_the_browser_and_both
     assert web.web is None  # stopped with the match
 
 
+async def test_a_one_against_one_match_is_played_on_the_page_drawing_from_the_boneyard_to_its_end(
+    memory_storage: Storage, browser: Any
+) -> None:
+    """Issue 30: ``domino play --preset uno-contra-uno --web``: two seats facing each
+    other, the boneyard's count, "Robar" when no tile fits, each player's own score, and
+    the match to its end from the page; the terminal prints every press the page made."""
+    opened: list[str] = []
+    web = LocalWeb(browser=lambda url: opened.append(url) is None, rate=1000.0)
+    read, write = os.pipe()
+    out = io.StringIO()
+    boneyards: set[str] = set()
+    with os.fdopen(read, "r") as stdin:
+        task = asyncio.create_task(
+            play(
+                memory_storage,
+                stdin=stdin,
+                stdout=out,
+                seed=3,
+                level="aprendiz",
+                companion=web,
+                preset="uno-contra-uno",
+            )
+        )
+        try:
+            await wait_until(lambda: opened, timeout=30)
+            phone = await browser.new_page(viewport={"width": 360, "height": 640})
+            frames = Frames(phone)
+            await phone.goto(opened[0])
+            await phone.wait_for_selector("#board rect")
+            over = "#match-result:not([hidden])"
+            for _ in range(1000):
+                await phone.wait_for_selector(f"{MY_TURN}, {over}", timeout=30000)
+                if await phone.locator(over).count():
+                    break
+                boneyards.add(await phone.locator("#score").inner_text())
+                await tap_my_turn(phone)
+                await phone.wait_for_function("!document.querySelector('#hand.waiting')")
+            await phone.screenshot(
+                path=str(SHOTS / "one-against-one-end-360x640.png"), full_page=True
+            )
+            code = await asyncio.wait_for(task, timeout=60)
+        finally:
+            os.close(write)
+            if not task.done():
+                task.cancel()
+    assert code == 0
+    tables = frames.of("table")
+    assert {len(table["seats"]) for table in tables} == {2}
+    assert tables[-1]["teams"] == ["Tú", tables[-1]["seats"][1]["name"]]
+    assert tables[-1]["board"]["places"] == {"0": "bottom", "1": "top"}
+    assert await phone.locator("#teams .team").count() == 2
+    # the boneyard's count was shown while there were tiles to draw
+    assert any(re.search(r"Pozo: 1[0-4]$", text) for text in boneyards)
+    text = out.getvalue()
+    drew = [line for line in text.splitlines() if line.startswith("  Robas ")]
+    mine = [line for line in text.splitlines() if line.startswith(("  Juegas ", "  Pasas"))]
+    assert len(mine) + len(drew) == len(frames.sent_presses()) and drew
+    result = await phone.locator("#match-result").inner_text()
+    found = re.search(r"(\d+) – (\d+)", result)
+    assert found is not None and max(map(int, found.groups())) >= 100
+    assert f"Marcador final: Tú {found.group(1)}, Rival {found.group(2)}" in text
+    assert "gana la partida" in result
+
+
 # A stand-in for Discord's client around an Activity: it hosts the page in an iframe with
 # the query Discord adds, and answers the Embedded App SDK's postMessage protocol as the
 # client does (HANDSHAKE -> READY; AUTHORIZE -> a code; AUTHENTICATE -> the user), noting

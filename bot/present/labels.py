@@ -27,6 +27,7 @@ __all__ = [
     "OPTION_LABELS",
     "OPTION_WORDS",
     "PRESET_LABELS",
+    "SIDE_MARKS",
     "TEAM_MARKS",
     "VALUE_LABELS",
     "VALUE_WORDS",
@@ -341,8 +342,14 @@ def seat_name(seats: Sequence[SeatInfo], seat: int, language: str) -> str:
     return name if name else translator(language)("free seat")
 
 
-def team_names(seats: Sequence[SeatInfo], team: int, language: str) -> str:
-    """``"Ana y Luis"``: the two seats of partnership ``team`` (seats team and team+2)."""
+def team_names(
+    seats: Sequence[SeatInfo], team: int, language: str, *, partnership: bool = True
+) -> str:
+    """A side's name: ``"Ana y Luis"``, the two seats of partnership ``team`` (seats team
+    and team+2); in individual play (``partnership`` false) the seat's own name, a side
+    being one seat (rules.md, "Formats")."""
+    if not partnership:
+        return seat_name(seats, team, language)
     return translator(language)(
         "{first} and {second}",
         first=seat_name(seats, team, language),
@@ -364,11 +371,29 @@ def move_text(move: Move, language: str) -> str:
     return _("passed") if move.tile is None else str(move.tile)
 
 
-TEAM_MARKS = ("🔵", "🔴")
-"""The partnerships' colours, as the board picture draws them (seats 0 and 2 blue)."""
+SIDE_MARKS = ("🔵", "🔴", "🟣", "🟢")
+"""Each side's colour, as the board picture draws it (``render.canvas.SIDE_COLORS``):
+the partnerships (seats 0 and 2 blue), or each seat in individual play."""
+
+TEAM_MARKS = SIDE_MARKS[:2]
+"""The partnerships' colours (seats 0 and 2 blue, 1 and 3 red)."""
 
 
-def score_line(seats: Sequence[SeatInfo], score: tuple[int, int], language: str) -> str:
+def score_line(
+    seats: Sequence[SeatInfo],
+    score: Sequence[int],
+    language: str,
+    *,
+    partnership: bool = True,
+) -> str:
+    """The running score by side, each side in its colour: ``"🔵 Ana y Luis: 24 – 🔴 Beto
+    y Carla: 34"``, or in individual play one entry per seat (``score`` by side,
+    ``Rules.sides``)."""
+    if not partnership:
+        return " – ".join(
+            f"{SIDE_MARKS[side]} {seat_name(seats, side, language)}: {points}"
+            for side, points in enumerate(score)
+        )
     return translator(language)(
         "{team0}: {score0} – {team1}: {score1}",
         team0=f"{TEAM_MARKS[0]} {team_names(seats, 0, language)}",

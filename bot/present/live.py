@@ -20,20 +20,21 @@ from bot.core.commands import PlayerRef
 from bot.core.events import EmoteShown, HandEnded, MatchEnded, Refusal, TableChanged, YourTiles
 from bot.core.vocabulary import EMOTES, RefusalReason
 from bot.present.analysis import ANALYSING, analysis_button
+from bot.present.facts import boneyard_count
 from bot.present.i18n import N_, emote_label, language_of, translator
 from bot.present.labels import move_text, rematch_label, seat_name, team_names
 from bot.present.screens import board_caption, hand_ended_text, match_ended_caption
 from bot.present.texts import move_buttons, refused
-from render.board import SEAT_PANELS, TABLE_AREA, board_layout
+from render.board import PLACES, TABLE_AREA, board_layout, seat_panels
 from render.canvas import (
     BACKGROUND,
     GOLD,
     MUTED,
     PANEL,
     PASS_RED,
+    SIDE_COLORS,
     TABLE,
     TABLE_EDGE,
-    TEAM_COLORS,
     WHITE,
 )
 from render.sprites import FACE, HIGHLIGHT, PIP_SPOTS, TILE_LOOKS
@@ -43,6 +44,7 @@ __all__ = [
     "BOARD",
     "PAGE_TEXTS",
     "TableLinks",
+    "board_geometry",
     "emote_state",
     "hand_state",
     "link_label",
@@ -52,28 +54,44 @@ __all__ = [
     "table_state",
 ]
 
-BOARD: dict[str, Any] = {
-    "width": 960,
-    "height": 960,
-    "area": [TABLE_AREA.x0, TABLE_AREA.y0, TABLE_AREA.x1, TABLE_AREA.y1],
-    "colors": {
-        "background": BACKGROUND,
-        "table": TABLE,
-        "table_edge": TABLE_EDGE,
-        "panel": PANEL,
-        "white": WHITE,
-        "muted": MUTED,
-        "gold": GOLD,
-        "pass": PASS_RED,
-        "teams": TEAM_COLORS,
-        "face": TILE_LOOKS[FACE],
-        "highlight": TILE_LOOKS[HIGHLIGHT],
-    },
-    "pips": {str(n): spots for n, spots in PIP_SPOTS.items()},
-    "panels": {str(seat): box for seat, box in SEAT_PANELS.items()},
-}
-"""The board's coordinate space, colours and pip patterns (the pictures' own): the page
-scales it to fit and draws the same tiles."""
+
+def board_geometry(players: int) -> dict[str, Any]:
+    """The board's coordinate space, colours and pip patterns (the pictures' own) for a
+    table of ``players`` seats (2..4): the page scales it to fit and draws the same tiles.
+    ``panels`` and ``places`` are each seat's panel box and place around the table
+    (``render.board.seat_panels``, ``PLACES``); ``sides`` the colour of each side (the
+    partnerships', or each seat's in individual play)."""
+    return _GEOMETRY[players]
+
+
+def _geometry(players: int) -> dict[str, Any]:
+    return {
+        "width": 960,
+        "height": 960,
+        "area": [TABLE_AREA.x0, TABLE_AREA.y0, TABLE_AREA.x1, TABLE_AREA.y1],
+        "colors": {
+            "background": BACKGROUND,
+            "table": TABLE,
+            "table_edge": TABLE_EDGE,
+            "panel": PANEL,
+            "white": WHITE,
+            "muted": MUTED,
+            "gold": GOLD,
+            "pass": PASS_RED,
+            "teams": SIDE_COLORS,
+            "face": TILE_LOOKS[FACE],
+            "highlight": TILE_LOOKS[HIGHLIGHT],
+        },
+        "pips": {str(n): spots for n, spots in PIP_SPOTS.items()},
+        "panels": {str(seat): box for seat, box in seat_panels(players).items()},
+        "places": {str(seat): place for seat, place in enumerate(PLACES[players])},
+    }
+
+
+_GEOMETRY: dict[int, dict[str, Any]] = {players: _geometry(players) for players in PLACES}
+
+BOARD: dict[str, Any] = _GEOMETRY[4]
+"""Today's four-seat board (:func:`board_geometry` of 4)."""
 
 Json = dict[str, Any]
 
@@ -106,11 +124,11 @@ def _line(event: TableChanged) -> Json:
     }
 
 
-def _score(event: TableChanged) -> tuple[int, int]:
-    """The running score: after a hand's end, with its points."""
+def _score(event: TableChanged) -> tuple[int, ...]:
+    """The running score by side: after a hand's end, with its points."""
     view = event.view
     if view is None:
-        return (0, 0)
+        return (0,) * event.rules.sides
     return view.match_score if view.outcome is not None else view.score
 
 
@@ -122,14 +140,15 @@ def table_state(event: TableChanged, language: str, *, now: float) -> Json:
     """
     lang = language_of(language)
     view = event.view
-    lacking = view.numbers_lacking() if view is not None else (frozenset(),) * 4
+    rules = event.rules
+    lacking = view.numbers_lacking() if view is not None else (frozenset(),) * rules.players
     seats = []
-    for info in event.seats:
+    for info in event.seats[: rules.players]:
         numbers = sorted(lacking[info.seat])
         seats.append(
             {
                 "seat": info.seat,
-                "team": info.seat % 2,
+                "team": rules.side_of(info.seat),
                 "name": seat_name(event.seats, info.seat, lang) if not info.is_open else "",
                 "open": info.is_open,
                 "robot": info.is_robot,
@@ -147,6 +166,7 @@ def table_state(event: TableChanged, language: str, *, now: float) -> Json:
     if view is not None and view.last_move is not None:
         seat, move = view.last_move
         last = {"seat": seat, "move": move_text(move, lang)}
+    left = boneyard_count(view)
     outcome = None
     if view is not None and view.outcome is not None:
         outcome = {
@@ -161,9 +181,17 @@ def table_state(event: TableChanged, language: str, *, now: float) -> Json:
         "phase": str(event.phase),
         "language": lang,
         "seats": seats,
-        "teams": [team_names(event.seats, 0, lang), team_names(event.seats, 1, lang)],
+        "players": rules.players,
+        "partnership": rules.partnership,
+        "teams": [
+            team_names(event.seats, side, lang, partnership=rules.partnership)
+            for side in range(rules.sides)
+        ],
         "score": list(_score(event)),
-        "target": event.rules.target,
+        "target": rules.target,
+        # the tiles left to draw ("Pozo: 12"), or None where nobody draws
+        "boneyard": left,
+        "boneyard_text": "" if left is None else picture_text(lang, "boneyard", n=left),
         "hand": event.hand_number,
         "move": event.move_number,
         "turn": event.turn,
@@ -172,7 +200,7 @@ def table_state(event: TableChanged, language: str, *, now: float) -> Json:
         "last": last,
         "outcome": outcome,
         "caption": board_caption(event, lang),
-        "board": BOARD,
+        "board": board_geometry(rules.players),
         "line": _line(event),
     }
 

@@ -142,7 +142,8 @@
     el("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 16, fill: rgb(c.panel),
                  stroke: turn ? rgb(c.gold) : rgb(c.teams[seat.team]),
                  "stroke-width": turn ? 6 : 3 }, svg);
-    const side = seat.seat === 1 || seat.seat === 3;
+    const place = board.places[String(seat.seat)];
+    const side = place === "left" || place === "right";
     const cx = (x0 + x1) / 2;
     const lines = [];
     lines.push([seat.open ? "—" : seat.name, 30, c.white, "bold"]);
@@ -172,14 +173,18 @@
     $("title").textContent = table.caption.split("\n")[0];
     // the points are on the partnerships' own line below the board once play starts
     const playing = table.phase === "playing" || table.phase === "ended";
-    $("score").textContent = (playing ? "" : t("score") + " " + table.score[0] + " – " +
-      table.score[1] + " · ") + t("target", { target: table.target });
+    const parts = [];
+    if (!playing) parts.push(t("score") + " " + table.score.join(" – "));
+    parts.push(t("target", { target: table.target }));
+    if (table.boneyard_text) parts.push(table.boneyard_text);  // "Pozo: 12" where tiles are drawn
+    $("score").textContent = parts.join(" · ");
     $("last").textContent = table.last ? table.seats[table.last.seat].name + ": " + table.last.move : "";
     drawTeams();
     tick();
   }
 
-  // each partnership's names and points, in its colour (the board panels' own)
+  // each side's names and points (a partnership, or one seat in individual play), in
+  // its colour (the board panels' own)
   function drawTeams() {
     const table = st.table;
     const started = table.phase === "playing" || table.phase === "ended";
@@ -187,6 +192,14 @@
     if (!started) return;
     // the match's winners once it is over, else the hand's while its end is shown
     const winner = st.winner !== null ? st.winner : (table.outcome ? table.outcome.winner_team : null);
+    const box = $("teams");
+    while (box.childElementCount > table.teams.length) box.lastElementChild.remove();
+    while (box.childElementCount < table.teams.length) {
+      const node = document.createElement("div");
+      node.className = "team";
+      node.id = "team" + box.childElementCount;
+      box.appendChild(node);
+    }
     table.teams.forEach((names, team) => {
       const node = $("team" + team);
       node.style.setProperty("--team", rgb(table.board.colors.teams[team]));
