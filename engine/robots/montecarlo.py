@@ -18,7 +18,8 @@ opponents, whose plays the heuristic does not explain.
 All of the above is today's game. In the other formats of rules.md (2-4 seats,
 individual play, double-nine, a boneyard) both levels sample the other hands and the
 boneyard and play out with the heuristic in :mod:`engine.robots.formats`
-(``format_samples`` deals; no exact endgame, no inference there).
+(``format_samples`` deals; maestro also with its own exact endgame and the same
+opponents' model).
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ class MonteCarloRobot(Robot):
         partner_inference: the same for the partner.
         format_samples: deals per decision in the other formats of rules.md (0:
             ``samples``), played out by :func:`~engine.robots.formats.format_values`
-            (no endgame search, no inference there).
+            (with ``inference`` and an exact endgame when ``exact_tiles``).
     """
 
     def __init__(
@@ -165,7 +166,9 @@ class MonteCarloRobot(Robot):
         if not view.rules.is_classic:
             samples = self.format_samples or self.samples
             endgame = self.exact_tiles > 0
-            values = format_values(view, moves, rng, samples, self.match_aware, endgame=endgame)
+            values = format_values(
+                view, moves, rng, samples, self.match_aware, endgame, self.inference
+            )
             return values, [(move, -1, -1, -1) for move in moves]
         know = Knowledge(view)
         cands = _candidates(view, moves)
