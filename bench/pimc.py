@@ -13,6 +13,16 @@ moves the yardstick:
 - pick the move with the best mean points for the robot's team (ties: the first move in
   the engine's order).
 
+In the other formats of rules.md (2, 3 or 4 seats, individual or partnership play,
+double-six or double-nine, a boneyard under ``pass`` or ``draw``) the same anchor plays
+through :class:`FormatAnchor`: 100 deals of the unseen tiles (the other hands **and** the
+boneyard, in a random draw order), each seat getting its public tile count and no tile
+showing a number its passes prove it lacks (draw-proven voids are not used: the anchor
+stays the plain baseline); each legal tile move is valued by the mean points, for the
+robot's side, of a heuristic playout of every deal (drawing from the sampled boneyard
+until a tile fits), with no match bonus. Its sampler and playout are frozen copies here,
+not :mod:`engine.robots.formats`, so tuning maestro never moves the yardstick.
+
 It sees only its seat's :class:`~engine.views.SeatView` and draws every random number from
 the generator it is given, so the same view and seed give the same move. Importing this
 module registers it as the level ``pimc100`` for :func:`engine.robots.make_robot` (and so
@@ -27,10 +37,20 @@ from typing import Final
 from engine.hand import Scoring, is_capicua
 from engine.moves import Move, Side
 from engine.robots.base import Robot, legal_or_raise, register_level
-from engine.tiles import ALL_TILES, NUMBER_MASKS, PIPS, mask_of
+from engine.rules import Boneyard, Rules
+from engine.tiles import ALL_TILES, NUMBER_MASKS, PIPS, TileSet, mask_of, pips_of_any_mask
 from engine.views import SeatView
 
-__all__ = ["ANCHOR_LEVEL", "Dealer", "PimcRobot", "deal_hidden", "heuristic_move", "playout"]
+__all__ = [
+    "ANCHOR_LEVEL",
+    "Dealer",
+    "FormatAnchor",
+    "PimcRobot",
+    "anchor_playout",
+    "deal_hidden",
+    "heuristic_move",
+    "playout",
+]
 
 ANCHOR_LEVEL: Final[str] = "pimc100"
 SAMPLES: Final[int] = 100
@@ -256,6 +276,8 @@ class PimcRobot(Robot):
         self.level = f"pimc{samples}"
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
+        if not view.rules.is_classic:
+            return FormatAnchor(view).choose(rng, self.samples)
         moves = legal_or_raise(view)
         if len(moves) == 1 or len(view.tiles) == 1:
             return moves[0]
@@ -282,6 +304,178 @@ class PimcRobot(Robot):
                 h = hands[:]
                 h[view.seat] = mine ^ (1 << i)
                 totals[j] += sign * playout(h, nl, nr, nxt, sc)
+        best = max(range(len(moves)), key=lambda j: totals[j])
+        return moves[best]
+
+
+# -- every other format (rules.md, "More ways to play: formats") ---------------------------
+
+_F_TILES: Final = sorted(TileSet.DOUBLE_NINE.tiles, key=lambda t: t.index)
+_F_NM: Final[tuple[int, ...]] = TileSet.DOUBLE_NINE.number_masks
+_F_HIGH: Final[tuple[int, ...]] = tuple(t.high for t in _F_TILES)
+_F_LOW: Final[tuple[int, ...]] = tuple(t.low for t in _F_TILES)
+_F_BASE: Final[tuple[int, ...]] = tuple(
+    h + lo + (DOUBLE_BONUS if h == lo else 0) for h, lo in zip(_F_HIGH, _F_LOW, strict=True)
+)
+
+
+def _f_other(i: int, number: int) -> int:
+    return _F_LOW[i] if _F_HIGH[i] == number else _F_HIGH[i]
+
+
+def _f_best(hand: int, left: int, right: int) -> tuple[int, int, int] | None:
+    """robots.md's heuristic on double-nine index masks: ``(tile, new left, new right)``
+    (ties: tiles ascending, left before right; equal ends: the right side only)."""
+    fits = hand & (_F_NM[left] | _F_NM[right])
+    best = None
+    top = -1
+    while fits:
+        bit = fits & -fits
+        fits ^= bit
+        i = bit.bit_length() - 1
+        rest = hand ^ bit
+        if left == right:
+            options = [(left, _f_other(i, right))]
+        else:
+            options = []
+            if _F_HIGH[i] == left or _F_LOW[i] == left:
+                options.append((_f_other(i, left), right))
+            if _F_HIGH[i] == right or _F_LOW[i] == right:
+                options.append((left, _f_other(i, right)))
+        for nl, nr in options:
+            score = _F_BASE[i] + KEPT_ALIVE_BONUS * (rest & (_F_NM[nl] | _F_NM[nr])).bit_count()
+            if score > top:
+                top, best = score, (i, nl, nr)
+    return best
+
+
+def anchor_playout(
+    hands: list[int], boneyard: list[int], left: int, right: int, turn: int, rules: Rules
+) -> tuple[int, int]:
+    """The heuristic for every seat to the hand's end (``hands`` is consumed): a seat
+    with nothing that fits draws (under ``draw``) from ``boneyard`` in order until a tile
+    fits, else passes; ``(winning side, points)``, ``(-1, 0)`` for a tied tranca."""
+    sc = Scoring(rules)
+    n = len(hands)
+    draws = rules.boneyard is Boneyard.DRAW
+    k = 0
+    passes = 0
+    while True:
+        hand = hands[turn]
+        open_ = _F_NM[left] | _F_NM[right]
+        while draws and not hand & open_ and k < len(boneyard):
+            hand |= 1 << boneyard[k]
+            k += 1
+        hands[turn] = hand
+        choice = _f_best(hand, left, right)
+        if choice is None:
+            passes += 1
+            if passes >= n:
+                pips = [pips_of_any_mask(h) for h in hands]
+                side = sc.blocked_side(pips)
+                return (side, sc.side_points(pips, side, False)) if side >= 0 else (-1, 0)
+            turn = (turn + 1) % n
+            continue
+        passes = 0
+        i, nl, nr = choice
+        hand ^= 1 << i
+        hands[turn] = hand
+        if not hand:
+            capicua = _F_HIGH[i] != _F_LOW[i] and bool((1 << i) & _F_NM[left] & _F_NM[right])
+            pips = [pips_of_any_mask(h) for h in hands]
+            side = turn & 1 if rules.partnership else turn
+            return side, sc.side_points(pips, side, capicua)
+        left, right = nl, nr
+        turn = (turn + 1) % n
+
+
+class FormatAnchor:
+    """The anchor's knowledge of one view in a format other than today's game: the
+    unseen tiles, the seats' counts, the boneyard's count and the pass-proven voids."""
+
+    def __init__(self, view: SeatView) -> None:
+        rules = view.rules
+        self.view = view
+        self.rules = rules
+        self.n = rules.players
+        self.me = view.seat
+        self.mine = mask_of(view.tiles)
+        self.unseen = rules.tile_set.full_mask & ~view.played_mask() & ~self.mine
+        self.counts = list(view.tile_counts)[: self.n]
+        voids = [0] * self.n
+        for seat, numbers in enumerate(view.numbers_lacking()[: self.n]):
+            for number in numbers:
+                voids[seat] |= _F_NM[number]
+        # a pass under `pass` (nothing left to draw) lasts the hand; under `draw` a seat
+        # that passed had nothing to draw either, so its voids last as well
+        voids[self.me] = 0
+        self.voids = voids
+
+    def deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """``(hands by seat, boneyard in draw order)``: each other seat its count of
+        tiles it may hold (the most constrained first), the rest to the boneyard; after
+        50 dead ends the voids are ignored."""
+        others = [s for s in range(self.n) if s != self.me]
+        for attempt in range(51):
+            strict = attempt < 50
+            remaining = self.unseen
+            hands = [0] * self.n
+            hands[self.me] = self.mine
+            ok = True
+            for s in sorted(
+                others, key=lambda s: (remaining & ~self.voids[s]).bit_count() - self.counts[s]
+            ):
+                pool = remaining & ~self.voids[s] if strict else remaining
+                allowed = [i for i in range(pool.bit_length()) if pool >> i & 1]
+                if len(allowed) < self.counts[s]:
+                    ok = False
+                    break
+                mask = 0
+                for i in rng.sample(allowed, self.counts[s]):
+                    mask |= 1 << i
+                hands[s] = mask
+                remaining &= ~mask
+            if ok:
+                rest = [i for i in range(remaining.bit_length()) if remaining >> i & 1]
+                rng.shuffle(rest)
+                return hands, rest
+        raise ValueError("no deal of the unseen tiles fits the counts")  # pragma: no cover
+
+    def choose(self, rng: random.Random, samples: int) -> Move:
+        """The legal move with the best mean points for the seat's side over ``samples``
+        deals (the same deals for every move; ties: the engine's first move)."""
+        view = self.view
+        moves = legal_or_raise(view, any_format=True)
+        if len(moves) == 1 or len(view.tiles) == 1:
+            return moves[0]
+        rules = self.rules
+        me_side = self.me & 1 if rules.partnership else self.me
+        sides = rules.sides
+        nxt = (self.me + 1) % self.n
+        plans = []
+        for move in moves:
+            tile = move.tile
+            assert tile is not None  # draw and pass come alone
+            if view.ends is None:
+                nl, nr = tile.high, tile.low
+            elif move.side is Side.LEFT:
+                nl, nr = tile.other(view.ends[0]), view.ends[1]
+            else:
+                nl, nr = view.ends[0], tile.other(view.ends[1])
+            plans.append((tile.index, nl, nr))
+        totals = [0.0] * len(moves)
+        for _ in range(samples):
+            hands, bone = self.deal(rng)
+            for j, (i, nl, nr) in enumerate(plans):
+                h = hands[:]
+                h[self.me] ^= 1 << i
+                if not h[self.me]:  # pragma: no cover - one tile left returns above
+                    continue
+                side, points = anchor_playout(h, bone, nl, nr, nxt, rules)
+                if side == me_side:
+                    totals[j] += points
+                elif side >= 0:
+                    totals[j] -= points if sides == 2 else points / (sides - 1)
         best = max(range(len(moves)), key=lambda j: totals[j])
         return moves[best]
 

@@ -4,6 +4,9 @@ Measures, in one run, the median wall time of:
 - ``board (28 tiles)``: :func:`render.board_png` for the full 28-tile snake;
 - ``board (mid-game)``: a 12-tile line with passes;
 - ``hand``: :func:`render.hand_png` for a seat on its turn;
+- ``board (cubano)``, ``board (3 players)``, ``hand (14 tiles, 1 vs 1)``: the formats'
+  pictures (double-nine partnership; three players each for themselves; a hand grown
+  by drawing);
 - ``hand result`` and ``match result``;
 - ``floor``: Pillow encoding a blank RGB image of the board's size as PNG with default
   settings (the least any PNG of that size costs).
@@ -48,11 +51,21 @@ def main() -> int:
     from engine.views import public_view, seat_view
     from render import board_png, hand_png, hand_result_png, match_result_png
     from render.board import BOARD_SIZE
-    from render.samples import find_match, finished_match, full_line_view, play, sample_facts
+    from render.samples import (
+        cuban_match,
+        find_match,
+        finished_match,
+        format_facts,
+        full_line_view,
+        one_against_one_match,
+        play,
+        sample_facts,
+        three_player_match,
+    )
 
     facts = sample_facts()
     full = full_line_view()
-    cold_png = board_png(full, facts)
+    board_png(full, facts)  # the first picture: cold caches
     cold_ms = (time.perf_counter() - start) * 1000
 
     import random
@@ -67,6 +80,13 @@ def main() -> int:
     hand_view = seat_view(turn, turn.hand.turn)
     done = finished_match()
     done_view = public_view(done)
+    cuban = public_view(cuban_match())
+    cuban_facts = format_facts(cuban.rules, cuban)
+    three = public_view(three_player_match())
+    three_facts = format_facts(three.rules, three)
+    grown_match = one_against_one_match()
+    grown = seat_view(grown_match, grown_match.hand.tile_counts().index(14))
+    grown_facts = format_facts(grown.rules, grown)
     blank = Image.new("RGB", BOARD_SIZE)
 
     def floor() -> bytes:
@@ -76,26 +96,19 @@ def main() -> int:
 
     for fn in (lambda: board_png(full, facts), lambda: hand_png(hand_view, facts), floor):
         fn()  # warm every cache before timing
-    figures = {
-        "board (28 tiles)": (median_ms(lambda: board_png(full, facts), args.runs), len(cold_png)),
-        "board (mid-game)": (
-            median_ms(lambda: board_png(mid, facts), args.runs),
-            len(board_png(mid, facts)),
-        ),
-        "hand": (
-            median_ms(lambda: hand_png(hand_view, facts), args.runs),
-            len(hand_png(hand_view, facts)),
-        ),
-        "hand result": (
-            median_ms(lambda: hand_result_png(done_view, facts), args.runs),
-            len(hand_result_png(done_view, facts)),
-        ),
-        "match result": (
-            median_ms(lambda: match_result_png(done_view, facts, {0: 20, 2: 20}), args.runs),
-            len(match_result_png(done_view, facts, {0: 20, 2: 20})),
-        ),
-        "floor (blank PNG encode)": (median_ms(floor, args.runs), len(floor())),
+    pictures: dict[str, Callable[[], bytes]] = {
+        "board (28 tiles)": lambda: board_png(full, facts),
+        "board (mid-game)": lambda: board_png(mid, facts),
+        "hand": lambda: hand_png(hand_view, facts),
+        "board (cubano)": lambda: board_png(cuban, cuban_facts),
+        "board (3 players)": lambda: board_png(three, three_facts),
+        "hand (14 tiles, 1 vs 1)": lambda: hand_png(grown, grown_facts),
+        "hand result": lambda: hand_result_png(done_view, facts),
+        "match result": lambda: match_result_png(done_view, facts, {0: 20, 2: 20}),
+        "floor (blank PNG encode)": floor,
     }
+    # each picture's median time and its PNG's size
+    figures = {name: (median_ms(draw, args.runs), len(draw())) for name, draw in pictures.items()}
     print(f"median of {args.runs} runs, board {BOARD_SIZE[0]}x{BOARD_SIZE[1]}")
     for name, (ms, size) in figures.items():
         print(f"  {name:<26} {ms:8.2f} ms   {size / 1024:7.1f} KB")

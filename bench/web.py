@@ -10,17 +10,23 @@ measured, the server's memory per connection (RSS before and after the pages con
 
 Targets: median <= 50 ms, p99 <= 250 ms at 250 tables x 4 pages.
 
-Run: ``python bench/web.py [--tables 250] [--seconds 30] [--pace 3]``
+Also printed first (issue 31): the page's weight, each file and all of them gzipped
+(target <= 150 KB without pictures), and its first paint in headless Chromium on loopback
+(target <= 1 s; skipped without Playwright and Chromium, or with ``--no-paint``).
+
+Run: ``python bench/web.py [--tables 250] [--seconds 30] [--pace 3] [--no-paint]``
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import json
 import multiprocessing as mp
 import os
 import random
+import shutil
 import statistics
 import sys
 import time
@@ -178,12 +184,87 @@ async def _client(port: int, links: list[list[str]], seconds: float, pace: float
     return latencies
 
 
+def page_weight() -> None:
+    """Print each static file's size and gzipped size, and the page's total."""
+    from bot.web.server import _STATIC
+
+    static = Path(__file__).resolve().parent.parent / "bot" / "web" / "static"
+    sizes = {}
+    for name in _STATIC:
+        body = (static / name).read_bytes()
+        sizes[name] = (len(body), len(gzip.compress(body, compresslevel=9)))
+    page = [name for name in _STATIC if name != "activity.js"]  # Discord's loads it too
+    for label, names in (("page weight", page), ("inside Discord", [*page, "activity.js"])):
+        total = sum(sizes[n][0] for n in names)
+        zipped = sum(sizes[n][1] for n in names)
+        parts = ", ".join(f"{n} {sizes[n][0] / 1024:.1f} KB ({sizes[n][1] / 1024:.1f} gz)"
+                          for n in names)  # fmt: skip
+        verdict = "OK" if zipped <= 150 * 1024 else "MISSED"
+        print(f"{label}: {total / 1024:.1f} KB, {zipped / 1024:.1f} KB gzipped "
+              f"(target <= 150 KB: {verdict}): {parts}")  # fmt: skip
+
+
+async def first_paint() -> None:
+    """Print the first contentful paint of a spectator's page in headless Chromium."""
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:
+        print("first paint: skipped (no Playwright)")
+        return
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(chromium).exists():
+        print("first paint: skipped (no Chromium)")
+        return
+    from bot.core import ChatRef, FillWithRobots, PlayerRef, PlayNow, TableManager
+    from bot.web.auth import WebAuth, link_secret
+    from bot.web.server import WebTable
+    from storage import open_storage
+
+    storage = await open_storage(":memory:")
+    manager = TableManager(storage, seed=1, robot_delay=0.0, countdown_seconds=0.0)
+    auth = WebAuth(telegram_token=None, secret=link_secret("bench"), clock=time.time)
+    web = WebTable(manager, auth, public_url="http://127.0.0.1:1", clock=time.time)
+    port = await web.start("127.0.0.1", 0)
+    web.public_url = web.origin = f"http://127.0.0.1:{port}"
+    ana = PlayerRef("telegram", "1", "Ana")
+    chat = ChatRef("telegram", "-1")
+    reply = await manager.handle(PlayNow(ana, chat))
+    await manager.handle(FillWithRobots(ana, chat))
+    url = web.seat_url(ana, reply.table_id or "")
+    paints = []
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=chromium, args=["--headless=new"])
+        for _ in range(5):
+            page = await browser.new_page(viewport={"width": 390, "height": 844})
+            await page.goto(url)
+            await page.wait_for_selector("#board rect")
+            paint = await page.evaluate(
+                "() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime"
+            )
+            board = await page.evaluate("() => performance.now()")
+            paints.append((paint or 0.0, board))
+            await page.close()
+        await browser.close()
+    await web.stop()
+    await manager.stop()
+    await storage.close()
+    paint = statistics.median(p for p, _ in paints)
+    board = statistics.median(b for _, b in paints)
+    verdict = "OK" if board <= 1000 else "MISSED"
+    print(f"first paint: {paint:.0f} ms, board drawn by {board:.0f} ms (median of 5 loads, "
+          f"loopback; target <= 1 s: {verdict})")  # fmt: skip
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=250)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--pace", type=float, default=3.0, help="seconds between a table's moves")
+    parser.add_argument("--no-paint", action="store_true", help="skip the browser's first paint")
     args = parser.parse_args()
+    page_weight()
+    if not args.no_paint:
+        asyncio.run(first_paint())
     print(f"{args.tables} tables x 4 pages, {args.seconds:.0f} s, a move per table every "
           f"~{args.pace:.1f} s; {os.cpu_count()} CPU(s), load {os.getloadavg()[0]:.1f}")  # fmt: skip
     ctx = mp.get_context("spawn")

@@ -319,7 +319,17 @@ def _build_web(settings: Settings, manager: TableManager) -> WebTable | None:
     configured = settings.web_secret.get_secret_value() if settings.web_secret else None
     secret = link_secret(*settings.secrets(), configured=configured)
     auth = WebAuth(telegram_token=token, secret=secret, clock=time.time)
-    return WebTable(manager, auth, public_url=settings.web_url, clock=time.time)
+    activity = None
+    if settings.discord_client_id and settings.discord_client_secret:
+        from bot.web.activity import DiscordActivity
+
+        activity = DiscordActivity(
+            settings.discord_client_id,
+            settings.discord_client_secret.get_secret_value(),
+            api_base=settings.discord_api_base_url,
+            clock=time.time,
+        )
+    return WebTable(manager, auth, public_url=settings.web_url, clock=time.time, activity=activity)
 
 
 def _build_telegram(

@@ -9,7 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.core.ownership import LeaseTimes
@@ -75,6 +82,10 @@ class Settings(BaseSettings):
         discord_api_base_url: ``DISCORD_API_BASE_URL``: a REST proxy (e.g.
             ``http://proxy:8080/api/v10``); empty for Discord's own.
         discord_gateway_url: ``DISCORD_GATEWAY_URL``: a gateway proxy (``ws://...``).
+        discord_client_id, discord_client_secret: ``DISCORD_CLIENT_ID`` (the
+            application's id) and ``DISCORD_CLIENT_SECRET`` (its OAuth2 secret): with
+            ``DOMINO_WEB_URL``, the web table is also a Discord Activity (README, "The web
+            table inside Discord"); both or neither.
         web_url: ``DOMINO_WEB_URL``: the public https address of the web table (README,
             "The web table"); the web table is off without it.
         web_host, web_port: ``DOMINO_WEB_HOST`` (default 127.0.0.1, behind a reverse
@@ -149,6 +160,10 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = Field(
         None, validation_alias=AliasChoices("DISCORD_GATEWAY_URL")
     )
+    discord_client_id: str | None = Field(None, validation_alias=AliasChoices("DISCORD_CLIENT_ID"))
+    discord_client_secret: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("DISCORD_CLIENT_SECRET")
+    )
 
     web_url: str | None = Field(None, validation_alias=AliasChoices("DOMINO_WEB_URL"))
     web_host: str = Field("127.0.0.1", validation_alias=AliasChoices("DOMINO_WEB_HOST"))
@@ -177,6 +192,8 @@ class Settings(BaseSettings):
         "telegram_file_base_url",
         "discord_api_base_url",
         "discord_gateway_url",
+        "discord_client_id",
+        "discord_client_secret",
         "discord_test_guild",
         "discord_shards_old_name",
         "discord_shard_count",
@@ -268,10 +285,20 @@ class Settings(BaseSettings):
             raise ValueError(f"must be one of {', '.join(PRESET_NAMES)}")
         return value
 
+    @model_validator(mode="after")
+    def _activity_pair(self) -> Settings:
+        if (self.discord_client_id is None) != (self.discord_client_secret is None):
+            raise ValueError(
+                "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go together (the Discord "
+                "Activity needs both)"
+            )
+        return self
+
     def secrets(self) -> list[str]:
         """The token values, for redacting them from every log line."""
         out = []
-        for token in (self.telegram_token, self.discord_token, self.web_secret):
+        tokens = (self.telegram_token, self.discord_token, self.web_secret)
+        for token in (*tokens, self.discord_client_secret):
             if token is not None and token.get_secret_value():
                 out.append(token.get_secret_value())
         return out

@@ -9,8 +9,12 @@ No text is smaller than :data:`render.canvas.MIN_TEXT_SIZE` (27 pixels, 11 at a 
 400), so the side panels are wide enough for a name, a tag or a chip at that size.
 
 Seats sit around the table in playing order, counter-clockwise (rules.md, "Order"):
-seat 0 at the bottom, 1 on the right, 2 at the top, 3 on the left, so partners face
-each other and share a colour (blue: seats 0 and 2, red: 1 and 3).
+at four seats, seat 0 at the bottom, 1 on the right, 2 at the top, 3 on the left, so
+partners face each other and share a colour (blue: seats 0 and 2, red: 1 and 3); at two
+seats the players face each other (0 at the bottom, 1 at the top); at three, 0 at the
+bottom, 1 on the right, 2 on the left (:data:`PLACES`). In individual play each seat
+has its own colour (:data:`render.canvas.SIDE_COLORS`) and the top right corner lists
+each player's score instead of the two partnerships'.
 """
 
 from __future__ import annotations
@@ -33,17 +37,18 @@ from render.canvas import (
     PANEL,
     PASS_RED,
     SHADOW,
+    SIDE_COLORS,
+    SIDE_DARK,
     TABLE,
     TABLE_EDGE,
     TEAM_COLORS,
-    TEAM_DARK,
     WHITE,
     Color,
     draw_text,
     encode_png,
     pill,
 )
-from render.facts import TableFacts
+from render.facts import TableFacts, check_facts
 from render.layout import LineLayout, Rect, layout_line
 from render.sprites import FACE, HIGHLIGHT, back_sprite, tile_sprite
 from render.strings import team_name, text
@@ -52,6 +57,7 @@ from render.text import clean_name, fit_text, font, text_width, wrap_text
 __all__ = [
     "BOARD_SIZE",
     "BONEYARD_WIDTH",
+    "PLACES",
     "SEAT_PANELS",
     "TABLE_AREA",
     "board_image",
@@ -61,20 +67,39 @@ __all__ = [
     "passed_last_turn",
     "score_text",
     "seat_name",
+    "seat_panels",
 ]
 
 BOARD_SIZE: Final = (960, 960)
 TABLE_AREA: Final = Rect(206, 146, 754, 814)
 """Where the line's tiles may go (the seats' panels and corner notes sit outside)."""
 
-# Seat panels: seat -> box. Seat 0 bottom, 1 right, 2 top, 3 left. The side panels are
-# wide enough for a name, a tag or a chip in text of at least MIN_TEXT_SIZE (27 px).
-SEAT_PANELS: Final[dict[int, tuple[int, int, int, int]]] = {
-    0: (250, 828, 710, 952),
-    1: (772, 250, 954, 710),
-    2: (250, 8, 710, 132),
-    3: (6, 250, 188, 710),
+Box = tuple[int, int, int, int]
+
+# The panel at each place around the table. The side panels are wide enough for a
+# name, a tag or a chip in text of at least MIN_TEXT_SIZE (27 px).
+_PLACE_BOXES: Final[dict[str, Box]] = {
+    "bottom": (250, 828, 710, 952),
+    "right": (772, 250, 954, 710),
+    "top": (250, 8, 710, 132),
+    "left": (6, 250, 188, 710),
 }
+PLACES: Final[dict[int, tuple[str, ...]]] = {
+    2: ("bottom", "top"),
+    3: ("bottom", "right", "left"),
+    4: ("bottom", "right", "top", "left"),
+}
+"""Where each seat sits, by the number of seats: counter-clockwise from the bottom
+(rules.md, "Order"); two players face each other."""
+
+
+def seat_panels(players: int) -> dict[int, Box]:
+    """Each seat's panel box ``(x0, y0, x1, y1)`` at a table of ``players`` seats (2..4)."""
+    return {seat: _PLACE_BOXES[place] for seat, place in enumerate(PLACES[players])}
+
+
+SEAT_PANELS: Final[dict[int, Box]] = seat_panels(4)
+"""The four seats' panels: seat 0 bottom, 1 right, 2 top, 3 left."""
 _NAME_SIZE: Final = 28
 _SIDE_NAME_SIZE: Final = 28
 _CHIP_HEIGHT: Final = 36
@@ -91,13 +116,17 @@ def seat_name(facts: TableFacts, seat: int) -> str:
 
 
 def score_text(view: PublicView, team: int) -> str:
-    """rules.md score notation for ``team``: during a hand the running total; once the
-    hand is over, the hand's points, then the running total (``"+24 → 34"``: never read
-    as a tied score, as "37 – 37" was after a first hand)."""
+    """rules.md score notation for side ``team`` (a partnership, or a seat in individual
+    play): during a hand the running total; once the hand is over, the hand's points,
+    then the running total (``"+24 → 34"``: never read as a tied score, as "37 – 37"
+    was after a first hand). In individual play a player who scored nothing in the
+    hand shows only the total: of three or four, one scores."""
     outcome = view.outcome
     if outcome is None:
         return str(view.score[team])
     won = outcome.points if outcome.winner_team == team else 0
+    if not won and not view.rules.partnership:
+        return str(view.match_score[team])
     return f"+{won} → {view.match_score[team]}"
 
 
@@ -117,9 +146,10 @@ def _background() -> Image.Image:
     return image
 
 
-def _draw_backs(image: Image.Image, x: int, y: int, count: int, per_row: int, team: int) -> int:
-    """Tile backs for ``count`` tiles; returns the x after the first row."""
-    sprite = back_sprite(14, TEAM_DARK[team])
+def _draw_backs(image: Image.Image, x: int, y: int, count: int, per_row: int, side: int) -> int:
+    """Tile backs for ``count`` tiles (at most 7 are drawn; the number beside them says
+    how many); returns the x after the first row."""
+    sprite = back_sprite(14, SIDE_DARK[side])
     count = max(0, min(count, 7))
     for i in range(count):
         row, col = divmod(i, per_row)
@@ -157,11 +187,11 @@ def passed_last_turn(view: PublicView) -> list[bool]:
     The board marks such a seat with one red chip that says so ("Pasó"); a seat that
     passed earlier and has played since shows only what it lacks ("sin 2, 3"), so the
     picture has no second, look-alike pass state that would need a legend (issue 13,
-    item 27).
+    item 27). A draw from the boneyard is no pass.
     """
-    passed = [False, False, False, False]
+    passed = [False] * len(view.tile_counts)
     for seat, move in view.history:
-        passed[seat] = move.tile is None
+        passed[seat] = move.tile is None and not move.draw
     return passed
 
 
@@ -169,18 +199,18 @@ def _draw_seat(
     image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, facts: TableFacts, seat: int
 ) -> None:
     lang = facts.language
-    x0, y0, x1, y1 = SEAT_PANELS[seat]
-    team = seat & 1
+    x0, y0, x1, y1 = seat_panels(facts.players)[seat]
+    side = facts.side_of(seat)
     to_move = view.outcome is None and view.turn == seat
     draw.rounded_rectangle(
         (x0, y0, x1, y1),
         radius=16,
         fill=PANEL,
-        outline=GOLD if to_move else TEAM_COLORS[team],
+        outline=GOLD if to_move else SIDE_COLORS[side],
         width=5 if to_move else 3,
     )
-    # The partnership's colour as a stripe on the left edge.
-    draw.rounded_rectangle((x0 + 9, y0 + 12, x0 + 15, y1 - 12), radius=3, fill=TEAM_COLORS[team])
+    # The side's colour (its partnership's, or its own) as a stripe on the left edge.
+    draw.rounded_rectangle((x0 + 9, y0 + 12, x0 + 15, y1 - 12), radius=3, fill=SIDE_COLORS[side])
     name = seat_name(facts, seat)
     info = facts.seats[seat]
     tags = [text(lang, "robot")] if info.is_robot else []
@@ -190,7 +220,7 @@ def _draw_seat(
     tiles = view.tile_counts[seat]
     passed = passed_last_turn(view)[seat]
     lacks = text(lang, "lacks", nums=", ".join(str(n) for n in lacking)) if lacking else ""
-    if seat in (1, 3):
+    if PLACES[facts.players][seat] in ("left", "right"):
         _draw_side_seat(image, draw, facts, seat, name, tags, tiles, lacks, passed, to_move)
         return
     inner, right = x0 + 24, x1 - 12
@@ -201,7 +231,7 @@ def _draw_seat(
         tag_w = draw_text(image, right, y0 + 9, tag_text, LABEL_SIZE, color=MUTED, anchor="r")
         name_room -= tag_w + 14
     draw_text(image, inner, y0 + 6, name, _NAME_SIZE, bold=True, max_width=name_room, ltr=False)
-    after = _draw_backs(image, inner, y0 + 46, tiles, 7, team)
+    after = _draw_backs(image, inner, y0 + 46, tiles, 7, side)
     count_w = draw_text(image, after + 8, y0 + 44, str(tiles), LABEL_SIZE, bold=True, color=MUTED)
     if lacks:
         room = right - (after + 8 + count_w + 16)
@@ -233,7 +263,7 @@ def _draw_side_seat(
 ) -> None:
     """A seat on the left or right: its lines stacked in a tall, narrow panel."""
     lang = facts.language
-    x0, y0, x1, y1 = SEAT_PANELS[seat]
+    x0, y0, x1, y1 = seat_panels(facts.players)[seat]
     inner, right = x0 + 24, x1 - 10
     width = right - inner
     y = y0 + 12
@@ -244,7 +274,7 @@ def _draw_side_seat(
         draw_text(image, inner, y, tag, LABEL_SIZE, color=MUTED, max_width=width)
         y += _LINE
     y += 6
-    after = _draw_backs(image, inner, y, tiles, 5, seat & 1)
+    after = _draw_backs(image, inner, y, tiles, 5, facts.side_of(seat))
     draw_text(image, after + 6, y - 1, str(tiles), LABEL_SIZE, bold=True, color=MUTED)
     y += 32 * max(1, (min(tiles, 7) + 4) // 5) + 6
     for line in wrap_text(lacks, LABEL_SIZE, False, width, 2) if lacks else []:
@@ -285,8 +315,20 @@ def _draw_corners(
         for line in wrap_text(label, LABEL_SIZE, True, BONEYARD_WIDTH, 2):
             draw_text(image, 18, y, line, LABEL_SIZE, bold=True)
             y += _LINE
-    # Top right: the score, one row per partnership; once a hand is over ("+24 → 134")
-    # the name and the score may not fit side by side: then the score goes under it.
+    if facts.is_partnership:
+        _draw_team_scores(image, draw, view, facts)
+    else:
+        _draw_player_scores(image, draw, view, facts)
+    _draw_last_move(image, view, facts)
+    _draw_turn(image, view, facts)
+
+
+def _draw_team_scores(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, facts: TableFacts
+) -> None:
+    """Top right: the score, one row per partnership; once a hand is over ("+24 → 134")
+    the name and the score may not fit side by side: then the score goes under it."""
+    lang = facts.language
     names = [team_name(lang, team) for team in (0, 1)]
     scores = [score_text(view, team) for team in (0, 1)]
     side_by_side = all(
@@ -304,21 +346,62 @@ def _draw_corners(
             draw_text(image, 944, y, scores[team], SCORE_SIZE, bold=True, anchor="r")
         else:  # at most 944 - 760 wide, clear of the board's frame below
             draw_text(image, 944, y + 34, scores[team], LABEL_SIZE + 2, bold=True, anchor="r")
-    # Bottom left: the last move.
+
+
+PLAYER_SCORES: Final = Rect(TABLE_AREA.x1 + 18, 8, 944, SEAT_PANELS[1][1] - 8)
+"""Where individual play lists each player's score: right of the table's frame, above
+the right seat's panel (a name over its score, one block per player)."""
+
+
+def _draw_player_scores(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, facts: TableFacts
+) -> None:
+    """Top right, in individual play: each player's colour and name, and under it their
+    score (rules.md notation, see :func:`score_text`), in seat order."""
+    area = PLAYER_SCORES
+    step = min(60, area.height // facts.players)
+    for seat in range(facts.players):
+        y = area.y0 + seat * step
+        draw.ellipse((area.x0, y + 8, area.x0 + 18, y + 26), fill=SIDE_COLORS[seat])
+        name = seat_name(facts, seat)
+        draw_text(
+            image,
+            area.x0 + 26,
+            y,
+            name,
+            LABEL_SIZE,
+            bold=True,
+            max_width=area.x1 - area.x0 - 26,
+            ltr=False,
+        )
+        draw_text(image, area.x1, y + 28, score_text(view, seat), 28, bold=True, anchor="r")
+
+
+def _draw_last_move(image: Image.Image, view: PublicView, facts: TableFacts) -> None:
+    """Bottom left: the last move ("María: 6-4", "María pasó", "María robó")."""
+    lang = facts.language
     last = view.last_move
     room = SEAT_PANELS[0][0] - 30
     if last is not None:
         seat, move = last
         draw_text(image, 18, 842, text(lang, "last_move"), LABEL_SIZE, color=MUTED)
-        if move.tile is None:
-            key, params = "passed_move", {}
+        params: dict[str, str] = {}
+        if move.draw:
+            key = "drew_move"
+        elif move.tile is None:
+            key = "passed_move"
         else:
             key, params = "played", {"tile": str(move.tile)}
         rest = text_width(text(lang, key, name="", **params), LABEL_SIZE, True)
         name = fit_text(seat_name(facts, seat), LABEL_SIZE, True, room - int(rest) - 2)
         line = text(lang, key, name=name, **params)
         draw_text(image, 18, 878, line, LABEL_SIZE, bold=True, max_width=room)
-    # Bottom right: whose turn, or the hand's end.
+
+
+def _draw_turn(image: Image.Image, view: PublicView, facts: TableFacts) -> None:
+    """Bottom right: whose turn (and the seconds left), or the hand's end."""
+    lang = facts.language
+    room = SEAT_PANELS[0][0] - 30
     if view.outcome is not None:
         draw_text(image, 944, 842, text(lang, "hand_over"), LABEL_SIZE, color=MUTED, anchor="r")
         how = "domino_end" if view.outcome.end is Termination.DOMINO else "blocked"
@@ -461,7 +544,7 @@ def board_image(view: PublicView, facts: TableFacts) -> Image.Image:
     """The board as a Pillow image (RGB, :data:`BOARD_SIZE`)."""
     image = _background().copy()
     draw = ImageDraw.Draw(image)
-    for seat in range(4):
+    for seat in range(facts.players):
         _draw_seat(image, draw, view, facts, seat)
     _draw_corners(image, draw, view, facts)
     _draw_line(image, draw, view, facts)
@@ -476,7 +559,9 @@ def board_png(view: PublicView, facts: TableFacts) -> bytes:
 
     Raises:
         TypeError: ``view`` is not a view (e.g. a Match or HandState).
+        ValueError: the facts' seats or partnership do not match the view's rules.
     """
     if not isinstance(view, PublicView):
         raise TypeError(f"board_png draws a PublicView, not {type(view).__name__}")
+    check_facts(facts, view.rules)
     return encode_png(board_image(view, facts))

@@ -19,6 +19,8 @@ __all__ = [
     "PANEL",
     "PHONE_WIDTH",
     "SHADOW",
+    "SIDE_COLORS",
+    "SIDE_DARK",
     "TABLE",
     "TEAM_COLORS",
     "TEAM_DARK",
@@ -44,6 +46,15 @@ GOLD: Final[Color] = (255, 200, 40)
 PASS_RED: Final[Color] = (214, 64, 52)
 TEAM_COLORS: Final[tuple[Color, Color]] = ((70, 140, 250), (240, 96, 72))
 TEAM_DARK: Final[tuple[Color, Color]] = ((28, 62, 120), (118, 40, 30))
+SIDE_COLORS: Final[tuple[Color, Color, Color, Color]] = (
+    *TEAM_COLORS,
+    (184, 118, 240),
+    (40, 196, 184),
+)
+"""A colour per side: the two partnerships' (blue, red), then, in individual play,
+seats 2 and 3 (violet, teal): no side wears gold, the colour of the turn."""
+SIDE_DARK: Final[tuple[Color, Color, Color, Color]] = (*TEAM_DARK, (84, 46, 120), (16, 92, 86))
+"""The tile backs' colour per side (as :data:`SIDE_COLORS`)."""
 
 MIN_TEXT_SIZE: Final = 27
 """The smallest text any picture draws, in pixels (the font size, DejaVu's em).

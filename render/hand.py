@@ -28,13 +28,13 @@ from render.canvas import (
     INK,
     LABEL_SIZE,
     MUTED,
-    TEAM_COLORS,
+    SIDE_COLORS,
     WHITE,
     draw_text,
     encode_png,
     pill,
 )
-from render.facts import TableFacts
+from render.facts import TableFacts, check_facts
 from render.sprites import DIM, FACE, tile_sprite
 from render.strings import text
 from render.text import clean_name, fit_text, text_width
@@ -71,7 +71,7 @@ def move_labels(view: SeatView, language: str = "es") -> list[tuple[Move, str]]:
 
     A tile is labelled ``"6-4"``; a tile that fits both ends differently gets two
     buttons, ``"6-4 izq."`` and ``"6-4 der."`` (English: ``"6-4 left"``/``"6-4 right"``);
-    a pass is ``"Paso"`` (``"Pass"``). Empty when it is not the seat's turn. The hand
+    a pass is ``"Paso"`` (``"Pass"``), a draw from the boneyard ``"Robar"`` (``"Draw"``). Empty when it is not the seat's turn. The hand
     picture shows the same labels under the tiles.
     """
     moves = view.legal_moves()
@@ -81,7 +81,9 @@ def move_labels(view: SeatView, language: str = "es") -> list[tuple[Move, str]]:
             sides[move.tile] = sides.get(move.tile, 0) + 1
     labels: list[tuple[Move, str]] = []
     for move in moves:
-        if move.tile is None:
+        if move.draw:
+            labels.append((move, text(language, "draw")))
+        elif move.tile is None:
             labels.append((move, text(language, "pass")))
         elif sides[move.tile] > 1 and move.side is not None:
             key = "left" if move.side is Side.LEFT else "right"
@@ -132,9 +134,8 @@ def hand_image(view: SeatView, facts: TableFacts) -> Image.Image:
     image = _background(size).copy()
     draw = ImageDraw.Draw(image)
     seat = view.seat
-    team = seat & 1
-    # Header: whose tiles, whose turn, the open ends.
-    draw.rounded_rectangle((12, 12, 20, 80), radius=3, fill=TEAM_COLORS[team])
+    # Header: whose tiles (in their side's colour), whose turn, the open ends.
+    draw.rounded_rectangle((12, 12, 20, 80), radius=3, fill=SIDE_COLORS[facts.side_of(seat)])
     name = clean_name(facts.seats[seat].name, text(lang, "seat", n=seat + 1))
     draw_text(image, 32, 6, text(lang, "your_tiles"), LABEL_SIZE, color=MUTED)
     draw_text(image, 32, 40, name, 30, bold=True, max_width=400, ltr=False)
@@ -236,7 +237,9 @@ def hand_png(view: SeatView, facts: TableFacts) -> bytes:
 
     Raises:
         TypeError: ``view`` is not a seat's view (e.g. the public view or a Match).
+        ValueError: the facts' seats or partnership do not match the view's rules.
     """
     if not isinstance(view, SeatView):
         raise TypeError(f"hand_png draws a SeatView, not {type(view).__name__}")
+    check_facts(facts, view.rules)
     return encode_png(hand_image(view, facts))

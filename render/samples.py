@@ -18,7 +18,7 @@ from collections.abc import Callable
 from engine.hand import Placement
 from engine.match import Match
 from engine.moves import Move, Side
-from engine.rules import Rules, find_preset
+from engine.rules import Boneyard, Rules, find_any_preset, find_preset
 from engine.tiles import ALL_TILES, Tile
 from engine.views import PublicView, SeatView, seat_view
 from render.facts import SeatFacts, TableFacts
@@ -28,15 +28,19 @@ from render.standings import StandingRow, StandingsFacts
 __all__ = [
     "LONG_NAMES",
     "chain_of_all_tiles",
+    "cuban_match",
     "find_match",
+    "format_facts",
     "full_line_view",
     "grown_hand_view",
     "line_view",
+    "one_against_one_match",
     "play",
     "sample_facts",
     "sample_history",
     "sample_profile",
     "sample_standings",
+    "three_player_match",
 ]
 
 LONG_NAMES = (
@@ -48,17 +52,19 @@ LONG_NAMES = (
 
 
 def sample_facts(
-    names: tuple[str, str, str, str] = ("María", "Robotina", "José Luis", "Ana"),
+    names: tuple[str, ...] = ("María", "Robotina", "José Luis", "Ana"),
     *,
     robots: tuple[int, ...] = (1,),
     away: tuple[int, ...] = (),
     seconds_left: int | None = 32,
     language: str = "es",
     table_label: str = "Mesa 7",
+    boneyard: int | None = None,
+    partnership: bool | None = None,
 ) -> TableFacts:
-    """Table facts with four named seats."""
+    """Table facts with a named seat per name (four by default)."""
     seats = tuple(SeatFacts(n, is_robot=i in robots, away=i in away) for i, n in enumerate(names))
-    return TableFacts(seats, seconds_left, table_label, language)  # type: ignore[arg-type]
+    return TableFacts(seats, seconds_left, table_label, language, boneyard, partnership)
 
 
 def play(
@@ -219,6 +225,67 @@ def grown_hand_view(count: int = 21) -> SeatView:
     return dataclasses.replace(view, tiles=tiles, tile_counts=(a, b, c, d))
 
 
+def format_facts(
+    rules: Rules,
+    view: PublicView | None = None,
+    names: tuple[str, ...] = ("María", "Robotina", "José Luis", "Ana"),
+    **options: object,
+) -> TableFacts:
+    """Sample facts for a table of ``rules``: its first ``rules.players`` names, its
+    partnership play or not, and, under the ``draw`` rule, the boneyard's count from
+    ``view`` (as :func:`bot.present.facts.table_facts` fills them); ``options`` go to
+    :func:`sample_facts`."""
+    draws = rules.boneyard is Boneyard.DRAW and view is not None
+    return sample_facts(
+        names[: rules.players],
+        boneyard=view.boneyard_count if draws and view is not None else None,
+        partnership=rules.partnership,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+def one_against_one_match() -> Match:
+    """A one-against-one hand (``uno-contra-uno``: double-six, drawing) where one player
+    has drawn up to 14 tiles: five tiles on the line, five left in the boneyard."""
+    return find_match(
+        lambda m: (
+            not m.hand.is_over
+            and max(m.hand.tile_counts()) == 14
+            and len(m.hand.line) >= 5
+            and m.hand.boneyard_count >= 2
+        ),
+        rules=find_any_preset("uno-contra-uno"),
+    )
+
+
+def three_player_match() -> Match:
+    """Three players each for themselves (double-six, drawing, 7 left in the boneyard
+    after the deal), six tiles on the line after three draws or more, tiles still in
+    the boneyard."""
+    return find_match(
+        lambda m: (
+            not m.hand.is_over
+            and len(m.hand.line) >= 6
+            and m.hand.boneyard_count >= 2
+            and sum(1 for _, move in m.hand.history if move.draw) >= 3
+        ),
+        rules=find_any_preset("individual", players=3, boneyard="draw"),
+    )
+
+
+def cuban_match() -> Match:
+    """A ``cubano`` hand (double-nine partnership, ten tiles each, 15 left out) with
+    twelve tiles on the line, eight of them showing a 7, 8 or 9."""
+    return find_match(
+        lambda m: (
+            not m.hand.is_over
+            and len(m.hand.line) >= 12
+            and sum(1 for p in m.hand.line if p.tile.high >= 7) >= 8
+        ),
+        rules=find_any_preset("cubano"),
+    )
+
+
 def _both_sides(match: Match) -> bool:
     moves = match.hand.legal_moves()
     tiles = [m.tile for m in moves if m.tile is not None]
@@ -362,7 +429,10 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     script, every pass marker, a tranca, hands (two-sided tile, waiting, forced pass),
     hand results (domino, capicúa, tranca, tied tranca), a match result, a
     leaderboard, a player's profile, a 21-tile hand grown by drawing and a board
-    with a boneyard count.
+    with a boneyard count; then one picture per format and more (rules.md, "Formats"):
+    a one-against-one board with a 14-tile hand and that hand, a three-player board,
+    a cubano board, four players each for themselves, the waiting pictures for two and
+    three seats, a one-against-one hand result and a three-player match result.
     """
     from engine.hand import Termination
     from engine.views import public_view, seat_view
@@ -371,6 +441,7 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     from render.profile import profile_png
     from render.results import hand_result_png, match_result_png
     from render.standings import standings_png
+    from render.waiting import waiting_png
 
     facts = sample_facts(language=language)
     rules = find_preset("venezolano")
@@ -436,4 +507,36 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     out.append(("18-hand-21-tiles.png", hand_png(grown_hand_view(21), facts)))
     boneyard = dataclasses.replace(facts, boneyard=12)
     out.append(("19-board-boneyard.png", board_png(public_view(mid), boneyard)))
+
+    def formatted(name: str, match: Match) -> None:
+        view = public_view(match)
+        out.append((name, board_png(view, format_facts(match.rules, view, language=language))))
+
+    grown = one_against_one_match()
+    formatted("20-board-one-against-one.png", grown)
+    drawer = seat_view(grown, grown.hand.tile_counts().index(14))
+    drawer_facts = format_facts(grown.rules, drawer, language=language)
+    out.append(("21-hand-one-against-one.png", hand_png(drawer, drawer_facts)))
+    formatted("22-board-three-players.png", three_player_match())
+    formatted("23-board-cubano.png", cuban_match())
+    alone = find_any_preset("individual")
+    formatted(
+        "24-board-four-players-alone.png",
+        find_match(lambda m: not m.hand.is_over and len(m.hand.line) >= 8, rules=alone),
+    )
+    duel = find_any_preset("uno-contra-uno")
+    two = dataclasses.replace(
+        format_facts(duel, language=language),
+        seats=(SeatFacts("María"), SeatFacts("José Luis", is_open=True)),
+    )
+    out.append(("25-waiting-two-seats.png", waiting_png(duel, two)))
+    three = find_any_preset("individual", players=3, boneyard="draw")
+    full = format_facts(three, language=language, seconds_left=5)
+    out.append(("26-waiting-three-seats.png", waiting_png(three, full, starting=True)))
+    ended = public_view(finished_match(rules=duel))
+    duel_facts = format_facts(duel, ended, language=language)
+    out.append(("27-hand-result-one-against-one.png", hand_result_png(ended, duel_facts)))
+    last = public_view(finished_match(rules=three))
+    three_facts = format_facts(three, last, language=language)
+    out.append(("28-match-result-three-players.png", match_result_png(last, three_facts, {})))
     return out

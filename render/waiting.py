@@ -2,10 +2,12 @@
 
 Drawn in place of the board while seats fill (phase ``waiting``) and during the short
 countdown once the table is full (``countdown``): the same 960 x 960 green table as
-:func:`render.board.board_png`, the four seats in the same places and colours (seat 0 at
-the bottom, 1 on the right, 2 at the top, 3 on the left; rules.md, "Seats"), each with
-its player's name or "libre"; in the middle the table's rules (rules.md, "The options"
-and "Presets") and when the robots fill the free seats or the match starts.
+:func:`render.board.board_png`, its 2, 3 or 4 seats in the same places and colours (at
+four, seat 0 at the bottom, 1 on the right, 2 at the top, 3 on the left; rules.md,
+"Seats"; :data:`render.board.PLACES`), each with its player's name or "libre" (and, in
+partnership play, the partnership's name); in the middle the table's rules (rules.md,
+"The options", "Presets" and "Formats") and when the robots fill the free seats or the
+match starts.
 """
 
 from __future__ import annotations
@@ -14,19 +16,19 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from engine.rules import PRESETS, TABLE_OPTIONS, Rules
-from render.board import BOARD_SIZE, SEAT_PANELS, TABLE_AREA, _background
+from engine.rules import FORMAT_PRESETS, PRESETS, TABLE_OPTIONS, Boneyard, Rules, TileSet
+from render.board import BOARD_SIZE, PLACES, SEAT_PANELS, TABLE_AREA, _background, seat_panels
 from render.canvas import (
     GOLD,
     LABEL_SIZE,
     MUTED,
     PANEL,
-    TEAM_COLORS,
+    SIDE_COLORS,
     WHITE,
     draw_text,
     encode_png,
 )
-from render.facts import TableFacts
+from render.facts import TableFacts, check_facts
 from render.strings import team_name, text
 from render.text import clean_name, wrap_text
 
@@ -39,23 +41,48 @@ _LINE: Final = 32  # the step from one line of LABEL_SIZE text to the next
 
 
 def preset_label(rules: Rules, language: str = "es") -> str:
-    """The name of the preset the rules follow, for people ("Venezolano").
+    """The name of the preset the rules follow, for people ("Venezolano", "Cubano").
 
     Timers and the stake (``TABLE_OPTIONS``) do not change how a hand is scored, so a
     preset with another turn time or stake keeps its name; any other change reads
-    "Venezolano, con cambios" (the preset the rules differ least from).
+    "Venezolano, con cambios": the preset the rules differ least from, first in the
+    tile set, then in partnership play, then in one against one or more players, then
+    in the number of options (a partnership double-six table is never called "Cubano",
+    three players each for themselves are "Individual, con cambios").
     """
-    best = min(PRESETS, key=lambda n: len(rules.overrides_from(PRESETS[n])))
+    presets = {**PRESETS, **FORMAT_PRESETS}
+
+    def distance(name: str) -> tuple[int, ...]:
+        preset = presets[name]
+        return (
+            preset.tile_set is not rules.tile_set,
+            preset.partnership != rules.partnership,
+            (preset.players == 2) != (rules.players == 2),  # one against one, or not
+            len(rules.overrides_from(preset)),
+        )
+
+    best = min(presets, key=distance)
     name = text(language, f"preset_{best}")
-    if set(rules.overrides_from(PRESETS[best])) <= TABLE_OPTIONS:
+    if set(rules.overrides_from(presets[best])) <= TABLE_OPTIONS:
         return name
     return text(language, "preset_changed", name=name)
 
 
 def rules_lines(rules: Rules, language: str = "es") -> list[str]:
-    """The rules the waiting picture lists: target, counting, capicúa bonus (when not
-    0), turn time and stake (rules.md, "The options")."""
-    lines = [
+    """The rules the waiting picture lists: the format when it is not today's
+    partnership double-six game (double-nine; individual play and its number of
+    players; drawing from the boneyard or not, when tiles are left undealt), target,
+    counting, capicúa bonus (when not 0), turn time and stake (rules.md, "The options",
+    "Formats")."""
+    lines = []
+    if rules.tile_set is TileSet.DOUBLE_NINE:
+        lines.append(text(language, "rules_double_nine"))
+    if not rules.partnership:
+        lines.append(text(language, "rules_individual", n=rules.players))
+    if rules.hand_tiles * rules.players < len(rules.tile_set.tiles) and not rules.partnership:
+        key = "rules_draw" if rules.boneyard is Boneyard.DRAW else "rules_no_draw"
+        lines.append(text(language, key))
+    lines += [
         text(language, "target_points", n=rules.target),
         text(language, f"counting_{rules.counting}"),
     ]
@@ -71,10 +98,12 @@ def rules_lines(rules: Rules, language: str = "es") -> list[str]:
 def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, facts: TableFacts, seat: int) -> None:
     lang = facts.language
     info = facts.seats[seat]
-    x0, y0, x1, y1 = SEAT_PANELS[seat]
-    team = seat & 1
+    x0, y0, x1, y1 = seat_panels(facts.players)[seat]
+    color_of_side = SIDE_COLORS[facts.side_of(seat)]
+    # In partnership play a seat says its partnership's name; alone, nothing more.
+    team = [team_name(lang, seat & 1)] if facts.is_partnership else []
     inner, right = x0 + 24, x1 - 12
-    side = seat in (1, 3)
+    side = PLACES[facts.players][seat] in ("left", "right")
     if info.is_open:
         draw.rounded_rectangle((x0, y0, x1, y1), radius=16, fill=PANEL, outline=MUTED, width=2)
         name = text(lang, "free")
@@ -83,7 +112,7 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, facts: TableFacts,
         note = text(lang, "held_for", name=held) if held else text(lang, "seat", n=seat + 1)
     else:
         draw.rounded_rectangle(
-            (x0, y0, x1, y1), radius=16, fill=PANEL, outline=TEAM_COLORS[team], width=3
+            (x0, y0, x1, y1), radius=16, fill=PANEL, outline=color_of_side, width=3
         )
         name = clean_name(info.name, text(lang, "seat", n=seat + 1))
         color = WHITE
@@ -94,7 +123,7 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, facts: TableFacts,
     draw.rounded_rectangle(
         (x0 + 9, y0 + 12, x0 + 15, y1 - 12),
         radius=3,
-        fill=MUTED if info.is_open else TEAM_COLORS[team],
+        fill=MUTED if info.is_open else color_of_side,
     )
     if not side:
         draw_text(
@@ -108,8 +137,11 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, facts: TableFacts,
             max_width=right - inner,
             ltr=info.is_open,
         )
-        draw_text(image, inner, y0 + 44, team_name(lang, team), LABEL_SIZE, bold=True, color=MUTED)
-        draw_text(image, inner, y0 + 80, note, LABEL_SIZE, color=MUTED, max_width=right - inner)
+        y = y0 + 44
+        for line in team:
+            draw_text(image, inner, y, line, LABEL_SIZE, bold=True, color=MUTED)
+            y += 36
+        draw_text(image, inner, y, note, LABEL_SIZE, color=MUTED, max_width=right - inner)
         return
     inner, right = x0 + 24, x1 - 10
     y = y0 + 12
@@ -117,8 +149,9 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, facts: TableFacts,
         draw_text(image, inner, y, line, _SIDE_NAME_SIZE, bold=True, color=color, ltr=info.is_open)
         y += 34
     y += 8
-    draw_text(image, inner, y, team_name(lang, team), LABEL_SIZE, bold=True, color=MUTED)
-    y += _LINE + 4
+    for line in team:
+        draw_text(image, inner, y, line, LABEL_SIZE, bold=True, color=MUTED)
+        y += _LINE + 4
     for line in wrap_text(note, LABEL_SIZE, False, right - inner, 3):
         draw_text(image, inner, y, line, LABEL_SIZE, color=MUTED)
         y += _LINE
@@ -129,7 +162,7 @@ def waiting_image(rules: Rules, facts: TableFacts, *, starting: bool = False) ->
     lang = facts.language
     image = _background().copy()
     draw = ImageDraw.Draw(image)
-    for seat in range(4):
+    for seat in range(facts.players):
         _draw_seat(image, draw, facts, seat)
     seated = sum(1 for s in facts.seats if not s.is_open)
     seconds = None if facts.seconds_left is None else max(0, facts.seconds_left)
@@ -141,7 +174,7 @@ def waiting_image(rules: Rules, facts: TableFacts, *, starting: bool = False) ->
     draw_text(image, 18, 50, text(lang, "target", n=rules.target), LABEL_SIZE, color=MUTED)
     seated_width = 944 - SEAT_PANELS[2][2] - 14
     seated_lines = wrap_text(
-        text(lang, "seated_count", n=seated), LABEL_SIZE, True, seated_width, 2
+        text(lang, "seated_count", n=seated, total=facts.players), LABEL_SIZE, True, seated_width, 2
     )
     for i, line in enumerate(seated_lines):
         draw_text(image, 944, 14 + i * _LINE, line, LABEL_SIZE, bold=True, anchor="r")
@@ -196,7 +229,7 @@ def waiting_png(rules: Rules, facts: TableFacts, *, starting: bool = False) -> b
     Args:
         rules: the table's rule set (its preset, target, counting, turn time, stake are
             listed; rules.md, "The options").
-        facts: the four seats (``SeatFacts.is_open`` for a free seat, its ``name`` then
+        facts: the table's seats (``SeatFacts.is_open`` for a free seat, its ``name`` then
             the player it is held for, or ""), the table label, the language, and
             ``seconds_left``: seconds until the robots fill the free seats (or, when
             ``starting``, until the match starts), None when no timer runs.
@@ -206,9 +239,11 @@ def waiting_png(rules: Rules, facts: TableFacts, *, starting: bool = False) -> b
 
     Raises:
         TypeError: ``rules`` is not a :class:`engine.rules.Rules`.
+        ValueError: the facts' seats or partnership do not match the rules.
     """
     if not isinstance(rules, Rules):
         raise TypeError(f"waiting_png draws Rules, not {type(rules).__name__}")
+    check_facts(facts, rules)
     image = waiting_image(rules, facts, starting=starting)
     assert image.size == BOARD_SIZE
     return encode_png(image)

@@ -142,9 +142,15 @@ def plan_forfeit(match_id: str, stake: int, player_id: int) -> Plan:
 
 
 def plan_settlement(
-    match_id: str, stake: int, holders: Mapping[int, str], winner_ids: Sequence[int]
+    match_id: str,
+    stake: int,
+    holders: Mapping[int, str],
+    winner_ids: Sequence[int],
+    share: int = 2,
 ) -> Plan:
-    """Pay twice the stake to each winner still holding a stake (rules.md, "The house").
+    """Pay ``share`` times the stake to each winner still holding a stake (rules.md,
+    "The house": twice the stake with partners, the stake times the seats in individual
+    play, "Money in the formats").
 
     The escrow is emptied: what it holds pays the winners first, the house pays the rest
     or takes what is left (losers' stakes). Winners are paid in seat order (the order of
@@ -153,9 +159,9 @@ def plan_settlement(
     wanted = set(winner_ids)
     winners = [pid for pid, status in holders.items() if status == "held" and pid in wanted]
     held = sum(stake for status in holders.values() if status == "held")
-    paid = 2 * stake * len(winners)
+    paid = share * stake * len(winners)
     entries = [(escrow_account(match_id), -held), (HOUSE, held - paid)]
-    entries += [(player_account(pid), 2 * stake) for pid in winners]
+    entries += [(player_account(pid), share * stake) for pid in winners]
     statuses = {pid: "lost" for pid, status in holders.items() if status == "held"}
     statuses.update({pid: "paid" for pid in winners})
     return Plan(
@@ -163,7 +169,7 @@ def plan_settlement(
         "payout",
         match_id,
         _nonzero(entries),
-        {pid: 2 * stake for pid in winners},
+        {pid: share * stake for pid in winners},
         statuses,
     )
 

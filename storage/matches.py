@@ -190,6 +190,7 @@ class MatchesAndRecords(SqlBase):
         results: Sequence[PlayerResult],
         now: float,
         fence: Fence | None = None,
+        share: int = 2,
     ) -> MatchSettlement:
         """Finish a match in one transaction: settle, pay, record, count (rules.md, "The house").
 
@@ -197,8 +198,10 @@ class MatchesAndRecords(SqlBase):
 
         - the escrow, if the match has one, is settled exactly as :meth:`settle` does
           (same plan, same ledger transaction keyed ``"settle:<match id>"``): each id of
-          ``winners`` still holding a stake receives twice the stake (dollars), from the
-          escrow and then the house; losers' stakes go to the house; forfeited players,
+          ``winners`` still holding a stake receives ``share`` times the stake
+          (dollars; 2 with partners, the seats in individual play: rules.md, "Money in
+          the formats"; a ``share`` below 1 raises ValueError), from the escrow and
+          then the house; losers' stakes go to the house; forfeited players,
           robots and strangers receive nothing. A match without an escrow (never
           staked) moves no money.
         - the match record (``record``, the records.md JSON object) and each human's
@@ -230,6 +233,8 @@ class MatchesAndRecords(SqlBase):
         check_results(match_id, chat, results, record_rules(record).sides)
         record_json = to_json(record)
         winner_ids = list(winners)
+        if isinstance(share, bool) or not isinstance(share, int) or share < 1:
+            raise ValueError(f"share must be a whole number of stakes >= 1 (got {share!r})")
 
         async def write(tx: Tx) -> MatchSettlement:
             await tx.lock_chat(chat)
@@ -253,7 +258,7 @@ class MatchesAndRecords(SqlBase):
             payouts: dict[int, int] = {}
             settled = False
             if found is not None:
-                payouts, settled = await settle_escrow(tx, match_id, found, winner_ids, now)
+                payouts, settled = await settle_escrow(tx, match_id, found, winner_ids, now, share)
                 if settled:
                     for pid, amount in payouts.items():
                         after[pid] += amount

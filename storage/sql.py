@@ -410,7 +410,7 @@ async def paid_in(tx: Tx, match_id: str, status: str) -> dict[int, int]:
 
 
 async def settle_escrow(
-    tx: Tx, match_id: str, found: Escrow, winners: Sequence[int], now: float
+    tx: Tx, match_id: str, found: Escrow, winners: Sequence[int], now: float, share: int = 2
 ) -> tuple[dict[int, int], bool]:
     """Settle the escrow (rules.md, "The house"): (payouts, whether it was written now).
 
@@ -424,7 +424,7 @@ async def settle_escrow(
         return await paid_in(tx, match_id, "paid"), False
     if state == "refunded":
         raise MatchClosedError(match_id, state)
-    plan = plan_settlement(match_id, stake, holders, winners)
+    plan = plan_settlement(match_id, stake, holders, winners, share)
     await tx.post(plan, now, close="settled")
     return dict(plan.amounts), True
 

@@ -253,3 +253,20 @@ def own_server() -> Iterator[PostgresServer]:
         pytest.skip("DOMINO_TEST_POSTGRES names a server these tests cannot stop")
     yield server
     server.stop()
+
+
+@pytest.fixture
+def drawn_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text a picture draws from now on, in order (render.canvas.text_sprite
+    recorded): what a test reads of a picture besides its golden."""
+    import render.canvas
+
+    drawn: list[str] = []
+    real = render.canvas.text_sprite
+
+    def recording(text: str, size: int, bold: bool, color: Any, ltr: bool = False) -> Any:
+        drawn.append(text)
+        return real(text, size, bold, color, ltr)
+
+    monkeypatch.setattr(render.canvas, "text_sprite", recording)
+    return drawn

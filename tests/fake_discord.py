@@ -51,6 +51,7 @@ from aiohttp import WSMsgType, web
 
 __all__ = [
     "EPHEMERAL",
+    "LAUNCH_ACTIVITY",
     "DiscordLimits",
     "FakeDiscord",
     "FakeMessage",
@@ -79,6 +80,7 @@ CHANNEL_MESSAGE = 4
 DEFERRED_CHANNEL_MESSAGE = 5
 DEFERRED_UPDATE_MESSAGE = 6
 UPDATE_MESSAGE = 7
+LAUNCH_ACTIVITY = 12  # open the application's Activity (no message)
 
 
 def _iso(ts: float) -> str:
@@ -400,6 +402,12 @@ class FakeDiscord:
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
+        # OAuth2 (an Activity's login): the application's secret, the codes a user's
+        # authorize gave (each good once) and the access tokens exchanged for them
+        self.client_secret = "fake-client-secret"
+        self.oauth_codes: dict[str, int] = {}
+        self.access_tokens: dict[str, int] = {}
+        self.identity_asks = 0  # GET /users/@me answered
 
     # ------------------------------------------------------------------ set-up
     def next_id(self) -> int:
@@ -588,10 +596,54 @@ class FakeDiscord:
             self.dms_closed.add(user.id)
         return user
 
+    def authorize(self, user: FakeUser) -> str:
+        """What the Discord client's AUTHORIZE answers after ``user`` consents: a code."""
+        code = f"code-{self.next_id()}"
+        self.oauth_codes[code] = user.id
+        return code
+
+    async def _oauth_token(self, request: web.Request) -> web.Response:
+        """``POST /oauth2/token``: an authorization code for an access token, once."""
+        form = await request.post()
+        code = str(form.get("code", ""))
+        if (
+            form.get("client_id") != str(self.application_id)
+            or form.get("client_secret") != self.client_secret
+        ):
+            return web.json_response({"error": "invalid_client"}, status=401)
+        if form.get("grant_type") != "authorization_code" or code not in self.oauth_codes:
+            return web.json_response({"error": "invalid_grant"}, status=400)
+        token = f"token-{self.next_id()}"
+        self.access_tokens[token] = self.oauth_codes.pop(code)
+        return web.json_response(
+            {
+                "access_token": token,
+                "token_type": "Bearer",
+                "expires_in": 604800,
+                "refresh_token": f"refresh-{token}",
+                "scope": "identify",
+            }
+        )
+
+    async def _users_me(self, request: web.Request) -> web.Response:
+        """``GET /users/@me`` with a Bearer access token: who it belongs to (any other
+        goes to the REST routes: discord.py's login asks the same with the bot token)."""
+        auth = request.headers.get("Authorization", "")
+        if not auth.startswith("Bearer "):
+            return await self._rest(request)
+        self.identity_asks += 1
+        user_id = self.access_tokens.get(auth.removeprefix("Bearer "))
+        if user_id is None:
+            return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        user = self.users[user_id]
+        return web.json_response({**user.payload(), "locale": user.locale})
+
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
+        app.router.add_post("/api/v10/oauth2/token", self._oauth_token)
+        app.router.add_get("/api/v10/users/@me", self._users_me)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
@@ -878,7 +930,7 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ REST
     async def _rest(self, request: web.Request) -> web.Response:
-        path = "/" + request.match_info["tail"]
+        path = "/" + request.path.removeprefix("/api/v10/")
         payload: Any = None
         files: list[tuple[str, bytes]] = []
         if request.content_type.startswith("multipart/"):

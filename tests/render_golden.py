@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import io
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageChops
 
 from engine.match import Match
 from engine.rules import find_preset
-from engine.tiles import ALL_TILES
+from engine.tiles import ALL_TILES, Tile
 from render.facts import SeatFacts, TableFacts
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -50,33 +49,14 @@ FACTS = TableFacts(
 )
 
 
-@dataclass(frozen=True)
-class NineTile:
-    """A double-nine tile as the pictures read a tile (``high``, ``low``, ``is_double``,
-    ``other``, text): a stand-in until engine.tiles holds the double-nine set (issue 29)."""
-
-    high: int
-    low: int
-
-    @property
-    def is_double(self) -> bool:
-        return self.high == self.low
-
-    def other(self, number: int) -> int:
-        return self.low if self.high == number else self.high
-
-    def __str__(self) -> str:
-        return f"{self.high}-{self.low}"
-
-
 CUBAN_HAND = tuple(
-    NineTile(a, b)
+    Tile(a, b)
     for a, b in ((9, 9), (9, 8), (9, 7), (8, 8), (8, 7), (7, 7), (9, 2), (8, 4), (7, 6), (6, 1))
 )
 """Ten double-nine tiles (a Cuban deal), every half from 7 to 9 beside a 6."""
 
 NINE_LINE = tuple(
-    (a, b, NineTile(max(a, b), min(a, b)))
+    (a, b, Tile(a, b))
     for a, b in (
         (5, 9), (9, 9), (9, 8), (8, 8), (8, 7), (7, 7), (7, 9), (9, 6), (6, 8), (8, 3), (3, 7), (7, 1)
     )

@@ -9,7 +9,7 @@ when the test says so; once the clock has moved (every timer that fell due has r
 program writes one line to the acknowledgement descriptor, so the test types its next
 line at a known table time.
 
-    python -m tests.terminal_pty --control FD --ack FD --seed 11 [--lang en]
+    python -m tests.terminal_pty --control FD --ack FD --seed 11 [--lang en] [--preset P]
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import tempfile
 import termios
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,6 +111,23 @@ class TerminalProcess:
         self.output += data.decode("utf-8", errors="replace").replace("\r\n", "\n")
         return bool(data)
 
+    def read_until_any(self, texts: list[str], step: Callable[[], None]) -> str:
+        """Which of ``texts`` the program prints first from the last mark (the mark moves
+        past it), calling ``step`` (e.g. moving the clock) whenever nothing is waiting."""
+        deadline = time.monotonic() + WAIT_SECONDS
+        while True:
+            found = [
+                (self.output.index(t, self.mark), t) for t in texts if t in self.output[self.mark :]
+            ]
+            if found:
+                at, text = min(found)
+                self.mark = at + len(text)
+                return text
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never printed any of {texts!r}; printed:\n{self.output}")
+            if not self._read(0.05):
+                step()
+
     def lines(self) -> list[str]:
         """Every line printed so far."""
         return self.output.split("\n")
@@ -129,8 +147,11 @@ class TerminalProcess:
         self.errors.close()
 
 
-def worker(seed: int, *, language: str = "es", level: str = "experto") -> list[str]:
-    """The command line of a terminal match on a clock the test moves (see the module)."""
+def worker(
+    seed: int, *, language: str = "es", level: str = "experto", preset: str | None = None
+) -> list[str]:
+    """The command line of a terminal match on a clock the test moves (see the module);
+    ``preset`` a table or format preset (``uno-contra-uno``)."""
     return [
         sys.executable,
         "-m",
@@ -141,6 +162,7 @@ def worker(seed: int, *, language: str = "es", level: str = "experto") -> list[s
         language,
         "--level",
         level,
+        *(["--preset", preset] if preset is not None else []),
     ]
 
 
@@ -175,6 +197,7 @@ async def _main(arguments: argparse.Namespace) -> int:
             stdout=sys.stdout,
             seed=arguments.seed,
             level=arguments.level,
+            preset=arguments.preset,
             language=arguments.lang,
             interactive=True,
             clock=clock,
@@ -192,4 +215,5 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--lang", default="es")
     parser.add_argument("--level", default="experto")
+    parser.add_argument("--preset", default=None)
     sys.exit(asyncio.run(_main(parser.parse_args())))

@@ -2,13 +2,15 @@ from __future__ import annotations
 
 import random
 
-from bench.pimc import ANCHOR_LEVEL, Dealer, PimcRobot, heuristic_move, playout
+from bench.pimc import ANCHOR_LEVEL, Dealer, PimcRobot, anchor_playout, heuristic_move, playout
 from engine import Match, Move, Tile, find_preset, seat_view
 from engine.hand import Scoring
 from engine.robots import make_robot
 from engine.robots.arena import duplicate_deal
+from engine.robots.formats import FormatKnowledge, format_playout
 from engine.robots.playout import best_move
 from engine.robots.playout import playout as engine_playout
+from engine.rules import Rules, find_any_preset
 from engine.tiles import ALL_TILES, NUMBER_MASKS, mask_of
 
 T = Tile.parse
@@ -128,3 +130,48 @@ def test_the_anchor_plays_duplicate_deals_in_the_harness() -> None:
     result = duplicate_deal(find_preset("venezolano"), ANCHOR_LEVEL, "jugador", "t", 0)
     assert result.hands == 2
     assert len(result.times[ANCHOR_LEVEL]) > 0
+
+
+FORMATS = [
+    find_any_preset("uno-contra-uno"),
+    find_any_preset("individual"),
+    find_any_preset("cubano"),
+    Rules.build_any(players=3, partnership=False, boneyard="draw"),
+]
+
+
+def test_the_anchor_plays_a_duplicate_deal_of_every_format_once_per_seating() -> None:
+    hands = [duplicate_deal(rules, ANCHOR_LEVEL, "jugador", "anchor", 0).hands for rules in FORMATS]
+    assert hands == [2, 4, 2, 3]
+
+
+def test_the_anchor_chooses_the_same_move_in_a_format_from_the_same_view_and_seed() -> None:
+    match = Match.new(find_any_preset("cubano"), random.Random(4))
+    jugador = make_robot("jugador")
+    rng = random.Random(4)
+    while len(seat_view(match, match.hand.turn).legal_moves()) < 2:
+        view = seat_view(match, match.hand.turn)
+        match = match.apply(jugador.choose(view, rng))
+    view = seat_view(match, match.hand.turn)
+    robot = PimcRobot()
+    first = robot.choose(view, random.Random(9))
+    again = robot.choose(view, random.Random(9))
+    assert first == again
+    assert first in view.legal_moves()
+
+
+def test_the_anchors_frozen_format_playout_agrees_with_the_engines_today() -> None:
+    for rules in FORMATS:
+        sc = Scoring(rules)
+        for seed in range(30):
+            match = Match.new(rules, random.Random(seed))
+            view = seat_view(match, match.hand.turn)
+            know = FormatKnowledge(view)
+            hands, bone = know.sample(random.Random(seed))
+            tile = view.legal_moves()[0].tile
+            assert tile is not None
+            hands[view.seat] &= ~mask_of([tile])
+            nxt = (view.seat + 1) % rules.players
+            ours = anchor_playout(hands[:], bone, tile.high, tile.low, nxt, rules)
+            engine = format_playout(hands[:], bone, tile.high, tile.low, nxt, rules, sc)
+            assert ours == engine

@@ -574,3 +574,15 @@ async def test_the_web_settings_are_checked_and_a_taken_port_is_named(
     web = [line for line in out.splitlines() if "web " in line]
     assert web[0] == f"ok    web table: https://mesa.example.com served from 127.0.0.1:{port}"
     assert not any("TELEGRAM_WEBAPP" in line for line in web)
+    assert web[-1] == "ok    web table: not a Discord Activity (DISCORD_CLIENT_ID not set)"
+    monkeypatch.setenv("DISCORD_CLIENT_ID", "1234")
+    monkeypatch.setenv("DISCORD_CLIENT_SECRET", "s3cret")
+    code, out = await checkup(capsys)
+    web = [line for line in out.splitlines() if "web " in line]
+    assert web[-2:] == [
+        "ok    web table: also a Discord Activity: its URL mapping `/` must point at "
+        "mesa.example.com (pages of https://1234.discordsays.com may connect)",
+        "warn  web table: a Discord Activity without DISCORD_TOKEN: no Discord tables to "
+        "open it on",
+    ]
+    assert "s3cret" not in out

@@ -76,6 +76,25 @@ def test_an_unknown_preset_is_a_clear_error(tmp_path: Path):
     )
     assert result.returncode == 2
     assert "unknown preset 'nope'" in result.stderr
+    # the refusal names every preset domino play takes, the format presets among them
+    assert "uno-contra-uno, individual, cubano" in result.stderr
+
+
+def test_a_format_preset_is_played_in_the_terminal(tmp_path: Path):
+    result = subprocess.run(
+        [
+            *(sys.executable, "-m", "bot.cli", "play", "--preset", "uno-contra-uno"),
+            *("--seed", "3", "--level", "aprendiz", "--db", str(tmp_path / "x.db")),
+        ],
+        input="1\n" * 600,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Mesa 1: tú contra un robot, uno contra uno.\n")
+    assert "\n  Robas [" in result.stdout
+    assert result.stdout.rstrip().endswith(("Tu saldo: $1010.", "Tu saldo: $990."))
 
 
 def test_a_database_path_that_is_a_folder_is_one_clear_line(tmp_path: Path):
@@ -176,8 +195,8 @@ def test_domino_play_wraps_its_lines_at_the_width_of_the_terminal_it_runs_in(tmp
         "  ups, jaja, pensando, capicua, hola); t para ver tus\n"
         "  fichas; a para ver qué debiste jugar en tu última mano; b\n"
         "  para recuperar tu asiento del robot que lo tomó por turnos\n"
-        "  perdidos (antes de 5 minutos); q para levantarte de la\n"
-        "  partida del todo (si ya empezó, pierdes tu apuesta).\n"
+        "  perdidos (antes de 5 min); q para levantarte de la partida\n"
+        "  del todo (si ya empezó, pierdes tu apuesta).\n"
     )
     assert (
         "\nFichas que quedan: Rival derecho: 7, Compañero: 7,\n"
@@ -264,3 +283,21 @@ def test_leaving_a_match_with_q_counts_it_as_a_lost_match_in_domino_profile(tmp_
     assert int(lines[0].removeprefix("Tú — ").split()[0]) < 1000  # a new player shows 1,000
     assert lines[1].startswith("Partidas: 1 · Ganadas: 0 (0\u00a0%) · ")
     assert " · Racha: 1 perdida · Saldo: $990" in lines[1]
+
+
+def test_web_with_a_format_the_page_cannot_draw_is_refused_before_anything_opens(
+    tmp_path: Path,
+):
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--web", "--preset", "uno-contra-uno",
+         "--db", str(tmp_path / "play.db")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        "--web shows tables of four in two partnerships only; play uno-contra-uno in the "
+        "terminal (without --web)"
+    )
+    assert not (tmp_path / "play.db").exists()

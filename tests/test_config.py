@@ -361,3 +361,18 @@ def test_a_takeover_time_not_above_the_heartbeat_is_refused(
     with pytest.raises(ValidationError) as refused:
         Settings(_env_file=None)
     assert "must be more than DOMINO_LEASE_HEARTBEAT_SECONDS (5)" in str(refused.value)
+
+
+def test_the_discord_activitys_id_and_secret_go_together_and_the_secret_is_redacted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DISCORD_CLIENT_ID", "1234")
+    with pytest.raises(ValidationError) as alone:
+        load_settings(env_file=None)
+    assert "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go together" in str(alone.value)
+    monkeypatch.setenv("DISCORD_CLIENT_SECRET", " s3cret \n")
+    settings = load_settings(env_file=None)
+    assert settings.discord_client_id == "1234"
+    assert settings.discord_client_secret is not None
+    assert settings.discord_client_secret.get_secret_value() == "s3cret"
+    assert "s3cret" in settings.secrets()

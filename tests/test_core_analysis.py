@@ -148,3 +148,23 @@ async def test_a_search_whose_asker_stopped_waiting_still_serves_the_next_press(
     assert (await found).analysis == analyze_hand(match, len(match.hands) - 1, 0)
     assert executor.searches == 1
     executor.shutdown()
+
+
+async def test_a_finished_hand_of_a_format_is_analysed_from_the_players_information(
+    make_manager: Callable[..., TableManager], clock: ManualClock, recorder
+) -> None:
+    from bot.core import HandEnded, OpenTable, RobotSeat
+
+    manager = make_manager(analysis_executor=ThreadPoolExecutor(1))
+    robot = RobotSeat("aprendiz")
+    opened = await manager.handle(
+        OpenTable(ANA, CHAT, preset="uno-contra-uno", right=robot, formats=True)
+    )
+    table_id = opened.table_id or ""
+    await run_table(manager, clock, table_id, [ANA], until=lambda: bool(recorder.of(HandEnded)))
+    found = await manager.analyze(ANA, CHAT)
+    assert not isinstance(found, Refusal)
+    match = manager.match_of(table_id)
+    assert match is not None and match.rules.players == 2
+    assert found.analysis == analyze_hand(match, 0, 0)
+    assert found.analysis.seat == 0 and found.analysis.hand == 1

@@ -43,7 +43,8 @@ def test_every_table_button_round_trips():
         "hello",
         "dm2:m:abc:1:1:64",  # another version
         "dm1:z:abc:",  # unknown kind
-        "dm1:m:abc:1:1:77",  # no such tile
+        "dm1:m:abc:1:1:a4",  # no such tile
+        "dm1:m:abc:1:1:dd",  # no such draw
         "dm1:m:abc:1:1:64x",  # no such side
         "dm1:m:abc:-1:1:64",  # negative number
         "dm1:m:abc:01:1:64",  # numbers are written plainly
@@ -80,3 +81,10 @@ def test_encoding_refuses_what_it_could_not_decode():
 def test_a_move_code_from_a_payload_is_an_engine_move_code():
     press = decode_press(encode_press("abc", 1, 3, "p"))
     assert Move.from_code(press.code) == PASS
+
+
+@pytest.mark.parametrize("code", ["d", "98r", "77", "90l"])
+def test_a_draw_and_a_double_nine_tile_are_move_codes(code):
+    """A draw (``d``) and the tiles of double-nine (rules.md, "Formats"); whether the
+    table plays them is the table's to say."""
+    assert decode_press(encode_press("abc", 1, 1, code)).code == code

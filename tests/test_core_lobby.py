@@ -183,7 +183,7 @@ async def test_an_admin_cannot_close_a_live_match_that_still_moves(parts, clock,
         await parts.lobby.close_table(CloseTable(CARLA, CHAT, is_admin=True))
     assert (refused.value.reason, refused.value.params) == (
         RefusalReason.NOT_STUCK,
-        {"label": "1", "minutes": 10},
+        {"label": "1", "seconds": 600},
     )
     assert table.id in parts.core.tables and not table.closed
     assert await memory_storage.balance(table.seats[0].player_id) == 990

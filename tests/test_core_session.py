@@ -10,6 +10,7 @@ from bot.core import (
     CloseReason,
     ComeBack,
     Emote,
+    HandEnded,
     Leave,
     MovePlayed,
     OpenTable,
@@ -210,7 +211,10 @@ async def test_coming_back_after_back_by_is_refused_too_late(patient, clock):
     assert table.seats[0].forfeited is True
     with pytest.raises(Refused) as refused:
         await parts.session.come_back(ComeBack(ANA, CHAT, table.id))
-    assert refused.value.reason is RefusalReason.TOO_LATE
+    assert (refused.value.reason, refused.value.params) == (
+        RefusalReason.TOO_LATE,
+        {"seconds": round(parts.core.times.return_seconds)},
+    )
     assert table.seats[0].away is True
 
 
@@ -336,3 +340,30 @@ async def test_my_tiles_come_in_the_reply_only_and_only_mine(parts, clock):
     assert tiles.deadline == table.deadline
     assert table.deadline_kind is DeadlineKind.TURN
     assert (await parts.events()).events == []
+
+
+async def test_a_hands_end_shows_every_seats_tiles_left(parts, clock):
+    table = await start_with_robots(parts, clock)
+    hand_number = table.hand_number
+    for _turn in range(200):
+        if table.hand_number != hand_number or table.match.hand.is_over:
+            break
+        await until_ana_has(parts, clock, table, lambda moves: True)
+        if table.hand_number != hand_number:
+            break
+        await parts.session.play_move(ana_move(table))
+    events = await parts.events()
+    [ended] = [e for e in events.of(HandEnded) if e.hand_number == hand_number]
+    last = ended.view
+    assert len(ended.hands) == 4
+    assert [sum(t.pips for t in tiles) for tiles in ended.hands] == list(ended.outcome.pips_left)
+    assert [len(tiles) for tiles in ended.hands] == list(last.tile_counts)
+    dealt = set(replay_record_deal(table, hand_number))
+    on_line = {p.tile for p in last.line}
+    left = {t for tiles in ended.hands for t in tiles}
+    assert left | on_line == dealt and not left & on_line  # every tile once
+
+
+def replay_record_deal(table, hand_number):
+    """Every tile dealt in hand ``hand_number`` of ``table``'s match (its four hands)."""
+    return [t for seat in table.match.hands[hand_number - 1].deal for t in seat]

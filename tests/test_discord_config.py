@@ -3,6 +3,7 @@ Discord: admin rights, what is sent to the core and the rules shown after."""
 
 from __future__ import annotations
 
+from bot.present.labels import option_word
 from storage.base import Storage
 from tests.fake_discord import (
     FakeDiscord,
@@ -36,7 +37,7 @@ async def test_an_admin_changes_the_servers_rules_and_the_channel_is_told(
         admin,
         guild_of(fake),
         "domino-config",
-        options={"reglas": "internacional", "turno": 30, "automatica": -1},
+        options={"reglas": "internacional", "tiempo": 30, "automatica": -1},
     )
     (reply,) = await fake.replied(inter)
     assert reply.ephemeral
@@ -57,7 +58,7 @@ async def test_without_a_preset_only_the_options_typed_change_the_servers_rules(
 ) -> None:
     admin = fake.add_user("Admin", admin=True)
     guild = guild_of(fake)
-    options = {"reglas": "internacional", "turno": 30}
+    options = {"reglas": "internacional", "tiempo": 30}
     await fake.replied(await fake.slash(admin, guild, "domino-config", options=options))
     (reply,) = await fake.replied(
         await fake.slash(admin, guild, "domino-config", options={"meta": 300})
@@ -198,3 +199,8 @@ async def test_the_config_options_are_named_in_the_glossarys_words(
         "redeal",
         "auto",
     )
+    # issue 30: the same words as everywhere else (Telegram's /config, the refusals)
+    assert english["tiempo"] == "turn" and "turno" not in names
+    for option in ("target", "counting", "turn_seconds", "stake", "preset"):
+        assert option_word(option, "es") in names
+        assert english[option_word(option, "es")] == option_word(option, "en")

@@ -15,18 +15,22 @@ import discord
 import pytest
 from conftest import wait_until
 
-from bot.core import TableManager
+from bot.core import PlayerRef, TableManager
 from bot.discord import DiscordFrontEnd, intents
+from bot.discord.buttons import ACTIVITY_ID
 from bot.discord_shards import shard_of
 from bot.present.facts import board_facts
 from storage.base import Storage
 from storage.sqlite import SqliteStorage
 from tests.fake_discord import (
+    LAUNCH_ACTIVITY,
     FakeDiscord,
     FakeMessage,
     Harness,
+    board_message,
     eager_clock,
     play_until_closed,
+    seat_and_fill,
 )
 
 
@@ -710,3 +714,38 @@ async def test_after_a_restart_a_player_who_moved_gets_their_last_dm_edited_not_
     finally:
         await second.stop()
         await storage.close()
+
+
+class ActivityLinks:
+    """The web table as the Discord front end sees it, as a Discord Activity too."""
+
+    public_url = "https://mesa.example"
+    in_discord = True
+
+    def seat_url(self, player: Any, table_id: str) -> str:
+        return f"{self.public_url}/?s={table_id}"
+
+    def watch_url(self, table_id: str) -> str:
+        return f"{self.public_url}/?w={table_id}"
+
+
+async def test_with_the_activity_the_board_offers_to_play_in_discord_and_launches_it(
+    fake: FakeDiscord, memory_storage: Storage
+) -> None:
+    fake.add_guild("Club")
+    harness = await Harness(fake, memory_storage).start(links=ActivityLinks())
+    try:
+        ana = fake.add_user("Ana")
+        board = await seat_and_fill(fake, harness, ana)
+        board = await fake.wait_until(
+            lambda: (b := board_message(fake)) and ACTIVITY_ID in b.custom_ids() and b
+        )
+        [button] = [c for row in board.components for c in row["components"]
+                    if c.get("custom_id") == ACTIVITY_ID]  # fmt: skip
+        assert (button["label"], button["emoji"]["name"]) == ("Jugar en Discord", "🎮")
+        inter = await fake.answered(await fake.click(ana, board, ACTIVITY_ID))
+        assert inter.callbacks == [{"type": LAUNCH_ACTIVITY}]
+        # nothing else happened: no command reached the table
+        assert harness.manager.tables_of(PlayerRef("discord", str(ana.id), "Ana"))
+    finally:
+        await harness.stop()

@@ -16,9 +16,11 @@ from bot.core import (
     FillWithRobots,
     Leave,
     MatchEnded,
+    OpenTable,
     PlayerRef,
     PlayNow,
     PressButton,
+    RobotSeat,
     TableManager,
     TurnStarted,
     YourTiles,
@@ -52,15 +54,16 @@ def middle_of_hand(manager: TableManager, table_id: str, hand: int, moves: int):
     return reached
 
 
-async def play_through(storage_factory, crash_at=None):
-    """One match of Ana and three robots; ``crash_at(manager, table_id)`` says when to drop
-    the manager on the floor (no stop()) and start a new one on the same storage."""
+async def play_through(storage_factory, crash_at=None, seat=None):
+    """One match of Ana and three robots (or the table ``seat(manager, clock)`` opens);
+    ``crash_at(manager, table_id)`` says when to drop the manager on the floor (no
+    stop()) and start a new one on the same storage."""
     storage = await storage_factory()
     clock = ManualClock(START)
     port = RecordingPort()
     manager = build(storage, clock, port)
     await manager.start()
-    table_id = await seat_with_robots(manager, clock)
+    table_id = await (seat or seat_with_robots)(manager, clock)
     crashed = False
     if crash_at is not None:
         await run_table(manager, clock, table_id, [ANA], until=lambda: crash_at(manager, table_id))
@@ -107,6 +110,37 @@ async def test_a_crash_mid_hand_and_a_restart_end_like_an_uninterrupted_match(
     assert ended_b.score == ended_a.score
     assert (balance_b, ended_b.payouts) == (balance_a, ended_a.payouts)
     assert time_b == time_a  # even the timers fired at the same moments
+    assert problems_a == problems_b == []
+
+
+async def one_against_one(manager: TableManager, clock: ManualClock) -> str:
+    """Ana against a robot, drawing from the boneyard (the ``uno-contra-uno`` format)."""
+    robot = RobotSeat("aprendiz")
+    reply = await manager.handle(
+        OpenTable(ANA, CHAT, preset="uno-contra-uno", right=robot, formats=True)
+    )
+    assert reply.table_id is not None
+    return reply.table_id
+
+
+@pytest.mark.parametrize(("hand", "moves"), [(1, 7), (2, 3)])
+async def test_a_crash_mid_hand_of_a_format_and_a_restart_end_like_an_uninterrupted_match(
+    tmp_path, hand, moves
+):
+    plain = await play_through(sqlite_factory(tmp_path / "plain.db"), seat=one_against_one)
+    resumed = await play_through(
+        sqlite_factory(tmp_path / "crash.db"),
+        crash_at=lambda m, t: middle_of_hand(m, t, hand, moves)(),
+        seat=one_against_one,
+    )
+    ended_a, balance_a, problems_a, _, time_a = plain
+    ended_b, balance_b, problems_b, crashed, time_b = resumed
+    assert crashed
+    assert len(ended_b.seats) == 2
+    assert any(m.startswith("draw ") for h in ended_b.record["hands"] for m in h["moves"])
+    assert ended_b.record == ended_a.record
+    assert (balance_b, ended_b.payouts) == (balance_a, ended_a.payouts)
+    assert time_b == time_a
     assert problems_a == problems_b == []
 
 

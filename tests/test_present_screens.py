@@ -12,7 +12,7 @@ from bot.present.screens import (
     match_ended_caption,
 )
 from engine.match import Match
-from engine.rules import find_preset
+from engine.rules import find_any_preset, find_preset
 from engine.views import public_view
 
 CHAT = ChatRef("telegram", "-100")
@@ -198,3 +198,90 @@ def test_one_free_seat_and_one_point_are_said_in_the_singular_in_both_languages(
     assert f"{team} ganan 24 puntos." in hand_ended_text(_hand_won(24), SEATS, "4", "es")
     english = "Robot (Experto) and Bea win 1 point."
     assert english in hand_ended_text(_hand_won(1), SEATS, "4", "en")
+
+
+def _format_hand(preset: str, players: int, seed: int) -> Match:
+    """A hand of a format preset played to its end by each seat's first legal move."""
+    match = Match.new(find_any_preset(preset, players=players), random.Random(seed))
+    while not match.hand.is_over:
+        match = match.apply(match.hand.legal_moves()[0])
+    return match
+
+
+THREE = (
+    SeatInfo(seat=0, name="Ana", player=PlayerRef("telegram", "1", "Ana")),
+    SeatInfo(seat=1, name="Robot Chispa", is_robot=True),
+    SeatInfo(seat=2, name="Luis", player=PlayerRef("telegram", "2", "Luis")),
+)
+
+
+def test_individual_play_names_each_player_as_a_side_of_their_own() -> None:
+    """rules.md, "Formats": in individual play a side is one seat; the captions and
+    results name that player (and a verb in the singular) and give every side's score."""
+    match = _format_hand("individual", 3, seed=5)
+    outcome = match.hand.outcome
+    assert outcome is not None and outcome.winner_team is not None
+    points = [0, 0, 0]
+    points[outcome.winner_team] = outcome.points
+    ended = HandEnded(
+        table_id="t",
+        chat=CHAT,
+        hand_number=1,
+        outcome=outcome,
+        hand_points=tuple(points),  # type: ignore[arg-type]
+        score=tuple(points),  # type: ignore[arg-type]
+        view=public_view(match),
+    )
+    winner = THREE[outcome.winner_team].name
+    text = hand_ended_text(ended, THREE, "4", "es")
+    score = " – ".join(map(str, points))
+    assert text.endswith(f"{winner} gana {outcome.points} puntos. Marcador: {score}")
+    assert f"{winner} wins {outcome.points} points. Score: {score}" in hand_ended_text(
+        ended, THREE, "4", "en"
+    )
+    board = TableChanged(
+        table_id="t",
+        chat=CHAT,
+        label="4",
+        phase="playing",
+        rules=match.hand.rules,
+        seats=THREE,
+        view=public_view(match),
+        hand_number=1,
+        move_number=9,
+        turn=None,
+    )
+    expected = f"🔵 Ana: {points[0]} – 🔴 Robot Chispa: {points[1]} – 🟣 Luis: {points[2]}"
+    assert expected in board_caption(board, "es").splitlines()
+    countdown = TableChanged(
+        table_id="t", chat=CHAT, label="4", phase="countdown", rules=match.hand.rules, seats=THREE
+    )
+    assert "Jugadores: Ana, Robot Chispa, Luis" in board_caption(countdown, "es").splitlines()
+    result = MatchEnded(
+        table_id="t",
+        chat=CHAT,
+        winner_team=2,
+        score=(40, 12, 104),  # type: ignore[arg-type]
+        winners=(THREE[2].player,),  # type: ignore[arg-type]
+        payouts={2: 30},
+        payouts_by_player={},
+        balances={},
+        record={},
+        view=public_view(match),
+        seats=THREE,
+    )
+    caption = match_ended_caption(result, "4", "es")
+    assert caption.startswith("Mesa 4: ¡Luis gana la partida 40 – 12 – 104!")
+
+
+def test_one_against_one_is_one_player_against_the_other() -> None:
+    match = _format_hand("uno-contra-uno", 2, seed=2)
+    countdown = TableChanged(
+        table_id="t",
+        chat=CHAT,
+        label="1",
+        phase="countdown",
+        rules=match.hand.rules,
+        seats=THREE[:2],
+    )
+    assert "Ana contra Robot Chispa" in board_caption(countdown, "es").splitlines()

@@ -6,10 +6,20 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.core import ChatRef, MoveChoice, PlayerRef, SeatInfo, YourTiles, encode_press
+from bot.core import (
+    ChatRef,
+    MoveChoice,
+    PlayerRef,
+    Refusal,
+    RefusalReason,
+    SeatInfo,
+    YourTiles,
+    encode_press,
+)
 from bot.present.texts import (
     PLACE_CHARS,
     MoveKey,
+    bad_rules_text,
     choices_named,
     move_buttons,
     move_key,
@@ -17,8 +27,8 @@ from bot.present.texts import (
     typed_move_label,
 )
 from engine.match import Match
-from engine.moves import Move, Side
-from engine.rules import find_preset
+from engine.moves import DRAW, Move, Side
+from engine.rules import find_any_preset, find_preset
 from engine.views import seat_view
 
 
@@ -40,8 +50,16 @@ def test_a_side_and_a_pass_are_read_in_spanish_and_english() -> None:
 
 
 def test_text_that_names_no_move_is_none() -> None:
-    for text in ("hola", "7-1", "6-4-2", "6", "6-4 arriba", "paso paso", "", "¿y ahora?"):
+    for text in ("hola", "7-1", "6-4-2", "6", "6-4 arriba", "paso paso", "robar robar", ""):
         assert move_key(text) is None, text
+
+
+def test_a_draw_and_a_double_nine_tile_are_read_as_moves() -> None:
+    for text in ("Robar", "robo", "ROBA", "draw"):
+        assert move_key(text) == MoveKey(None, "draw"), text
+    assert move_key("7-9 izq.", top=9) == MoveKey(None, "9-7 left")
+    assert move_key("7-1", top=9) == MoveKey(None, "7-1")  # a tile of double-nine
+    assert move_key("7-1") is None  # no tile of double-six
 
 
 def test_a_button_naming_its_place_reads_back_to_that_place() -> None:
@@ -275,7 +293,7 @@ def test_the_table_is_not_told_a_robot_plays_on_for_the_last_human_who_abandons(
 def test_an_admin_refused_closing_a_live_match_is_told_why() -> None:
     from bot.present.i18n import refusal_text
 
-    assert refusal_text("not_stuck", {"label": "2", "minutes": 10}, "es") == (
+    assert refusal_text("not_stuck", {"label": "2", "seconds": 600}, "es") == (
         "La mesa 2 está en juego: un administrador solo puede cerrar una partida empezada "
         "cuando lleva 10 minutos sin ninguna jugada."
     )
@@ -285,4 +303,37 @@ def test_an_admin_refused_closing_a_live_match_is_told_why() -> None:
     )
     assert refusal_text("left_match", {"stake": 10}, "es") == (
         "Dejaste esa partida: perdiste tu apuesta ($10) y un robot juega tu asiento hasta el final."
+    )
+
+
+def _must_draw(rules) -> Match:
+    """A match of ``rules`` played (the first legal move each time) to a turn whose
+    only move is a draw from the boneyard."""
+    match = Match.new(rules, random.Random(3))
+    while match.hand.legal_moves() != [DRAW]:
+        match = match.apply(match.hand.legal_moves()[0])
+    return match
+
+
+def test_a_draw_button_reads_robar_and_typing_robar_names_it() -> None:
+    match = _must_draw(find_any_preset("uno-contra-uno"))
+    spanish, english = _turn(match, "es"), _turn(match, "en")
+    assert [label for _c, label in move_buttons(spanish)] == ["Robar"]
+    assert [label for _c, label in move_buttons(english)] == ["Draw"]
+    assert [c.move for c in choices_named(spanish, MoveKey(None, "draw"))] == [DRAW]
+    assert choices_named(spanish, MoveKey(None, "pass")) == []
+
+
+def test_a_bad_preset_is_answered_with_the_presets_by_name() -> None:
+    """Issue 30: the refusal read "preset puede ser ." with an empty list."""
+    refusal = Refusal(
+        to=PlayerRef("telegram", "1", "Ana"),
+        reason=RefusalReason.BAD_RULES,
+        params={"option": "preset"},
+    )
+    assert bad_rules_text(refusal, "es", {"preset": "reglas=xyz"}) == (
+        "reglas=xyz no vale: reglas puede ser Venezolano, Internacional, Español o Dominicano."
+    )
+    assert bad_rules_text(refusal, "en", {}) == (
+        "preset can be Venezuelan, International, Spanish or Dominican."
     )

@@ -9,10 +9,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageStat
 
+from engine.rules import find_any_preset
 from engine.views import PublicView, public_view
 from render import SeatFacts, TableFacts, board_png
 from render.board import (
     BOARD_SIZE,
+    PLACES,
     SEAT_PANELS,
     TABLE_AREA,
     board_layout,
@@ -20,12 +22,25 @@ from render.board import (
     passed_last_turn,
     score_text,
     seat_name,
+    seat_panels,
 )
-from render.canvas import LABEL_SIZE
+from render.canvas import BACKGROUND, GOLD, LABEL_SIZE, SIDE_COLORS
 from render.layout import TileBox
-from render.samples import LONG_NAMES, chain_of_all_tiles, find_match, full_line_view, line_view
+from render.samples import (
+    LONG_NAMES,
+    chain_of_all_tiles,
+    cuban_match,
+    find_match,
+    format_facts,
+    full_line_view,
+    line_view,
+    one_against_one_match,
+    three_player_match,
+)
 from render.text import text_width
 from tests.render_golden import FACTS, NINE_LINE, assert_matches_golden, scripted_match
+
+CUBANO = find_any_preset("cubano")
 
 
 def _image(png: bytes) -> Image.Image:
@@ -205,26 +220,15 @@ def test_each_open_end_is_tagged_left_or_right_without_covering_a_tile(
     assert [label for label, _ in end_tags(layout, "en")] == ["left", "right"]
 
 
-def _texts_drawn(monkeypatch: pytest.MonkeyPatch, view: PublicView, facts: TableFacts) -> list[str]:
-    """Every text the board draws for ``view``, in order."""
-    import render.canvas
-
-    drawn: list[str] = []
-    real = render.canvas.text_sprite
-
-    def recording(
-        text: str, size: int, bold: bool, color: tuple[int, int, int, int], ltr: bool = False
-    ) -> Image.Image:
-        drawn.append(text)
-        return real(text, size, bold, color, ltr)
-
-    monkeypatch.setattr(render.canvas, "text_sprite", recording)
+def _texts_drawn(drawn: list[str], view: PublicView, facts: TableFacts) -> list[str]:
+    """Every text the board draws for ``view``, in order (``drawn``: the recorder)."""
+    drawn.clear()
     board_png(view, facts)
-    return drawn
+    return list(drawn)
 
 
 def test_only_a_seat_whose_last_turn_was_a_pass_shows_the_red_pass_chip(
-    monkeypatch: pytest.MonkeyPatch,
+    drawn_texts: list[str],
 ) -> None:
     """Issue 13, item 27: a filled and an outlined "Pasó" chip needed a legend. Now one
     chip, one meaning: the seat's latest turn was a pass; earlier passes show only as
@@ -248,7 +252,7 @@ def test_only_a_seat_whose_last_turn_was_a_pass_shows_the_red_pass_chip(
     assert passed == [last.get(seat, False) for seat in range(4)]
     ever = {seat for seat, move in view.history if move.tile is None}
     assert any(not passed[seat] for seat in ever)  # a seat passed, then played
-    drawn = _texts_drawn(monkeypatch, view, FACTS)
+    drawn = _texts_drawn(drawn_texts, view, FACTS)
     assert drawn.count("Pasó") == sum(passed) >= 1
     assert not any(t.startswith("Pasó ") for t in drawn)
     for seat in ever:  # every seat that ever passed says what it lacks
@@ -256,8 +260,8 @@ def test_only_a_seat_whose_last_turn_was_a_pass_shows_the_red_pass_chip(
         assert f"sin {lacking}" in drawn
 
 
-def test_the_table_label_is_drawn_as_given_with_its_word(monkeypatch: pytest.MonkeyPatch) -> None:
-    drawn = _texts_drawn(monkeypatch, public_view(scripted_match(3)), FACTS)
+def test_the_table_label_is_drawn_as_given_with_its_word(drawn_texts: list[str]) -> None:
+    drawn = _texts_drawn(drawn_texts, public_view(scripted_match(3)), FACTS)
     assert FACTS.table_label == "Mesa 1" and "Mesa 1" in drawn
 
 
@@ -278,21 +282,12 @@ def test_the_table_label_stands_at_least_8_pixels_tall_on_a_400_pixel_wide_phone
 
 
 def test_a_picture_for_the_seat_to_move_says_te_toca_and_sales_tu_not_le_toca_tu(
-    monkeypatch: pytest.MonkeyPatch,
+    drawn_texts: list[str],
 ) -> None:
     """Issue 13, item 28: the terminal's own picture read "Le toca · Tú" and "Sale Tú"."""
+    drawn = drawn_texts
     from dataclasses import replace
 
-    import render.canvas
-
-    drawn: list[str] = []
-    real = render.canvas.text_sprite
-
-    def recording(text, size, bold, color, ltr=False):  # type: ignore[no-untyped-def]
-        drawn.append(text)
-        return real(text, size, bold, color, ltr)
-
-    monkeypatch.setattr(render.canvas, "text_sprite", recording)
     view = public_view(scripted_match(0).hand)
     assert view.turn is not None and not view.line
     seats = list(FACTS.seats)
@@ -313,15 +308,15 @@ def test_a_board_with_a_boneyard_count_matches_its_golden_picture() -> None:
 
 
 def test_the_boneyard_count_is_drawn_as_pozo_n_and_not_at_all_without_a_boneyard(
-    monkeypatch: pytest.MonkeyPatch,
+    drawn_texts: list[str],
 ) -> None:
     view = public_view(scripted_match(14))
-    none = _texts_drawn(monkeypatch, view, FACTS)
+    none = _texts_drawn(drawn_texts, view, FACTS)
     assert not any(t.startswith(("Pozo", "Boneyard")) for t in none)
-    assert "Pozo: 12" in _texts_drawn(monkeypatch, view, dataclasses.replace(FACTS, boneyard=12))
-    assert "Pozo: 0" in _texts_drawn(monkeypatch, view, dataclasses.replace(FACTS, boneyard=0))
+    assert "Pozo: 12" in _texts_drawn(drawn_texts, view, dataclasses.replace(FACTS, boneyard=12))
+    assert "Pozo: 0" in _texts_drawn(drawn_texts, view, dataclasses.replace(FACTS, boneyard=0))
     english = _texts_drawn(
-        monkeypatch, view, dataclasses.replace(FACTS, boneyard=21, language="en")
+        drawn_texts, view, dataclasses.replace(FACTS, boneyard=21, language="en")
     )
     at = english.index("Boneyard:")  # too wide for one line beside the table: two
     assert english[at : at + 2] == ["Boneyard:", "21"]
@@ -349,8 +344,117 @@ def test_the_boneyard_label_sits_left_of_the_table_above_the_left_seat_readable_
 
 def test_a_double_nine_line_matches_its_golden_picture() -> None:
     """7, 8 and 9 as dots on the board's tiles, upright and lying, and on the last
-    tile's highlight (stand-in tiles until engine has the double-nine set)."""
+    tile's highlight (the engine's double-nine tiles, under the cubano rules)."""
     rng = random.Random(3)
-    view = line_view(list(NINE_LINE), 1, rng, counts=(7, 7, 7, 7))  # type: ignore[arg-type]
+    view = line_view(list(NINE_LINE), 1, rng, rules=CUBANO, counts=(7, 7, 7, 7))
     assert board_layout(view).short == 48
     assert_matches_golden(board_png(view, FACTS), "board-double-nine.png")
+
+
+def test_a_one_against_one_board_with_a_14_tile_hand_matches_its_golden_picture() -> None:
+    """Two players face to face (bottom and top), one hand grown to 14 tiles by drawing
+    (seven backs and the count), the boneyard's count, and each player's score."""
+    match = one_against_one_match()
+    view = public_view(match)
+    assert (len(view.tile_counts), max(view.tile_counts), view.boneyard_count) == (2, 14, 5)
+    assert len(view.line) == 5
+    facts = format_facts(match.rules, view)
+    assert (facts.players, facts.is_partnership, facts.boneyard) == (2, False, 5)
+    assert_matches_golden(board_png(view, facts), "board-one-against-one.png")
+
+
+def test_a_three_player_board_matches_its_golden_picture() -> None:
+    """Three players each for themselves: bottom, right and left, a colour each, the
+    last move a draw ("José Luis robó"), the boneyard's count."""
+    match = three_player_match()
+    view = public_view(match)
+    assert len(view.tile_counts) == 3 and view.boneyard_count == 4
+    assert_matches_golden(
+        board_png(view, format_facts(match.rules, view)), "board-three-players.png"
+    )
+
+
+def test_a_cuban_board_matches_its_golden_picture() -> None:
+    """The cubano format: double-nine partnership at four seats, 7, 8 and 9 as dots,
+    hands of up to ten tiles, no boneyard count (its 15 tiles are never drawn)."""
+    match = cuban_match()
+    view = public_view(match)
+    assert sum(1 for p in view.line if p.tile.high >= 7) >= 8 and view.boneyard_count == 15
+    facts = format_facts(match.rules, view)
+    assert facts.boneyard is None and facts.is_partnership
+    assert_matches_golden(board_png(view, facts), "board-cubano.png")
+
+
+def test_two_seats_face_each_other_and_three_sit_bottom_right_and_left() -> None:
+    assert PLACES == {
+        2: ("bottom", "top"),
+        3: ("bottom", "right", "left"),
+        4: ("bottom", "right", "top", "left"),
+    }
+    assert seat_panels(2) == {0: SEAT_PANELS[0], 1: SEAT_PANELS[2]}
+    assert seat_panels(3) == {0: SEAT_PANELS[0], 1: SEAT_PANELS[1], 2: SEAT_PANELS[3]}
+    assert seat_panels(4) == SEAT_PANELS
+
+
+def _panel_outline(image: Image.Image, box: tuple[int, int, int, int]) -> tuple[int, ...]:
+    """The colour of a panel's top edge, rounded to a multiple of 8 (the PNG's palette
+    moves a colour by a level or two)."""
+    x0, y0, x1, _ = box
+    pixel = image.convert("RGB").getpixel(((x0 + x1) // 2, y0 + 1))
+    return tuple((v + 4) // 8 for v in pixel)  # type: ignore[union-attr]
+
+
+def _rounded(color: tuple[int, int, int]) -> tuple[int, ...]:
+    return tuple((v + 4) // 8 for v in color)
+
+
+def test_each_seat_of_three_is_drawn_in_its_own_colour_and_no_panel_where_nobody_sits() -> None:
+    match = three_player_match()
+    view = public_view(match)
+    image = _image(board_png(view, format_facts(match.rules, view)))
+    for seat, box in seat_panels(3).items():
+        color = GOLD if seat == view.turn else SIDE_COLORS[seat]
+        assert _panel_outline(image, box) == _rounded(color)
+    assert _panel_outline(image, SEAT_PANELS[2]) == _rounded(BACKGROUND)  # the top: nobody
+
+
+def test_individual_play_lists_each_players_score_and_no_partnership(
+    drawn_texts: list[str],
+) -> None:
+    match = three_player_match()
+    view = public_view(match)
+    drawn = _texts_drawn(drawn_texts, view, format_facts(match.rules, view))
+    assert "Azul" not in drawn and "Rojo" not in drawn
+    names = ["María", "Robotina", "José Luis"]
+    at = drawn.index("Pozo: 4") + 1
+    assert drawn[at : at + 6] == [names[0], "0", names[1], "0", names[2], "0"]
+
+
+def test_a_draw_is_told_as_a_draw_and_is_no_pass(drawn_texts: list[str]) -> None:
+    match = three_player_match()
+    view = public_view(match)
+    seat, move = view.history[-1]
+    assert move.draw and seat == 2
+    assert passed_last_turn(view) == [False, False, False]
+    drawn = _texts_drawn(drawn_texts, view, format_facts(match.rules, view))
+    assert "José Luis robó" in drawn and "Pasó" not in drawn
+    short = format_facts(match.rules, view, names=("Ana", "Eva", "Luz"), language="en")
+    assert "Luz drew" in _texts_drawn(drawn_texts, view, short)
+
+
+def test_in_individual_play_only_the_hands_winner_shows_points_then_total() -> None:
+    match = find_match(lambda m: m.hand.is_over, rules=three_player_match().rules)
+    view = public_view(match)
+    assert view.outcome is not None and view.outcome.winner_team is not None
+    winner = view.outcome.winner_team
+    points = view.outcome.points
+    for seat in range(3):
+        total = view.match_score[seat]
+        expected = f"+{points} → {total}" if seat == winner else str(total)
+        assert score_text(view, seat) == expected
+
+
+def test_facts_for_another_table_than_the_views_are_refused() -> None:
+    match = one_against_one_match()
+    with pytest.raises(ValueError, match=r"facts give 4 seats \(partnership\), the rules 2"):
+        board_png(public_view(match), FACTS)

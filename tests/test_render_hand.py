@@ -8,12 +8,13 @@ import pytest
 from PIL import Image, ImageStat
 
 from engine.match import Match
-from engine.moves import PASS, Move, Side
+from engine.moves import DRAW, PASS, Move, Side
+from engine.rules import find_any_preset
 from engine.tiles import Tile
 from engine.views import SeatView, public_view, seat_view
 from render import hand_png, move_labels
 from render.hand import HAND_SIZE, PER_ROW, ROW_PITCH, TILE_SHORT, hand_size, tile_boxes
-from render.samples import find_match, grown_hand_view
+from render.samples import find_match, format_facts, grown_hand_view, one_against_one_match
 from tests.render_golden import CUBAN_HAND, FACTS, assert_matches_golden, scripted_match
 
 
@@ -112,7 +113,7 @@ def test_a_double_nine_hand_matches_its_golden_picture() -> None:
     match = scripted_match(9)
     view = dataclasses.replace(
         seat_view(match, (match.hand.turn + 2) % 4),
-        tiles=CUBAN_HAND,  # type: ignore[arg-type]
+        tiles=CUBAN_HAND,
     )
     png = hand_png(view, FACTS)
     assert Image.open(io.BytesIO(png)).size == (960, 636)
@@ -200,3 +201,25 @@ def test_a_hand_is_drawn_only_from_a_seats_view() -> None:
         hand_png(public_view(match), FACTS)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="SeatView"):
         hand_png(match, FACTS)  # type: ignore[arg-type]
+
+
+def test_a_seat_with_nothing_that_fits_and_tiles_in_the_boneyard_is_offered_a_draw() -> None:
+    rules = find_any_preset("uno-contra-uno")
+    match = find_match(lambda m: not m.hand.is_over and m.hand.legal_moves() == [DRAW], rules=rules)
+    view = seat_view(match, match.hand.turn)
+    assert move_labels(view) == [(DRAW, "Robar")]
+    assert move_labels(view, "en") == [(DRAW, "Draw")]
+    facts = format_facts(rules, view)
+    assert hand_png(view, facts) == hand_png(view, facts)
+
+
+def test_a_one_against_one_hand_of_14_tiles_matches_its_golden_picture() -> None:
+    """The player who drew up to 14 tiles, on their turn: two rows of seven, the tiles
+    that fit lifted, the rest dimmed (a real position, not a synthetic one)."""
+    match = one_against_one_match()
+    seat = match.hand.tile_counts().index(14)
+    view = seat_view(match, seat)
+    assert len(view.tiles) == 14 and view.is_my_turn
+    png = hand_png(view, format_facts(match.rules, view))
+    assert Image.open(io.BytesIO(png)).size == hand_size(14)
+    assert_matches_golden(png, "hand-one-against-one.png")

@@ -7,13 +7,17 @@ from PIL import Image
 
 from engine.hand import Termination
 from engine.match import Match
-from engine.rules import find_preset
+from engine.rules import find_any_preset, find_preset
 from engine.views import public_view
 from render import hand_result_png, match_result_png
+from render.board import score_text
+from render.canvas import MUTED, PASS_RED
 from render.results import RESULT_SIZE, _how, money_lines, net_dollars
-from render.samples import find_match, finished_match
+from render.samples import find_match, finished_match, format_facts
 from render.strings import text
 from tests.render_golden import FACTS, assert_matches_golden, scripted_match
+
+THREE = find_any_preset("individual", players=3, boneyard="draw")
 
 
 def _ended(end: Termination, **kw: object) -> Match:
@@ -121,3 +125,50 @@ def test_a_human_a_robot_played_at_the_end_shows_the_stake_lost_not_a_robots_das
     lines = money_lines(facts, 10, {0: 20})
     assert [amount for amount, _ in lines] == ["+$10", "—", "−$10", "−$10"]
     assert [net_dollars(10, paid) for paid in (20, 0, 10)] == ["+$10", "−$10", "$0"]
+
+
+def test_a_one_against_one_hand_result_matches_its_golden_picture() -> None:
+    """Two rows, centred where four would be, and a score card per player."""
+    rules = find_any_preset("uno-contra-uno")
+    view = public_view(finished_match(rules=rules))
+    png = hand_result_png(view, format_facts(rules, view))
+    assert Image.open(io.BytesIO(png)).size == RESULT_SIZE
+    assert_matches_golden(png, "hand-result-two-seats.png")
+
+
+def test_a_three_player_match_result_matches_its_golden_picture() -> None:
+    rules = THREE
+    match = finished_match(rules=rules)
+    assert match.winner_team == 1  # Robotina, a robot: every human lost the stake
+    view = public_view(match)
+    png = match_result_png(view, format_facts(rules, view), {})
+    assert_matches_golden(png, "match-result-three-seats.png")
+
+
+def test_an_individual_tranca_goes_to_the_player_with_the_fewest_pips_by_name() -> None:
+    view = public_view(finished_match(rules=THREE))
+    outcome = view.outcome
+    assert outcome is not None and outcome.end is Termination.BLOCKED
+    assert outcome.winner_team == 1 and outcome.pips_left[1] == 10
+    facts = format_facts(THREE, view)
+    assert _how(view, facts) == ("¡Tranca!", "Gana Robotina: tiene menos (10)")
+    english = format_facts(THREE, view, language="en")
+    assert _how(view, english) == ("Blocked!", "Robotina wins: holds the fewest (10)")
+
+
+def test_an_individual_match_names_its_one_winner_and_each_player_its_money(
+    drawn_texts: list[str],
+) -> None:
+    drawn = drawn_texts
+    match = finished_match(rules=THREE)
+    view = public_view(match)
+    match_result_png(view, format_facts(THREE, view), {})
+    assert "Gana Robotina" in drawn and not any(t.startswith("Ganan") for t in drawn)
+    assert money_lines(format_facts(THREE, view), THREE.stake, {}) == [
+        ("−$10", PASS_RED),
+        ("—", MUTED),
+        ("−$10", PASS_RED),
+    ]
+    scores = [score_text(view, seat) for seat in range(3)]
+    assert scores == [str(view.match_score[0]), f"+70 → {view.match_score[1]}", "76"]
+    assert all(s in drawn for s in scores)

@@ -20,6 +20,7 @@ def test_every_text_formats_with_its_placeholders() -> None:
         "team": "Azul",
         "a": 10,
         "b": 12,
+        "total": 4,
     }
     for language in LANGUAGES:
         for key in STRINGS[language]:

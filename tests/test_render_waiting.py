@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from engine.rules import find_preset
+from engine.rules import find_any_preset, find_preset
 from render import SeatFacts, TableFacts, waiting_png
 from render.board import BOARD_SIZE, SEAT_PANELS
 from render.canvas import GOLD, MUTED, TEAM_COLORS
@@ -181,8 +181,76 @@ def test_the_seated_count_in_the_corner_is_never_cut_off(language: str) -> None:
     from render.text import wrap_text
 
     width = 944 - SEAT_PANELS[2][2] - 14
-    for seated in range(5):
-        phrase = text(language, "seated_count", n=seated)
-        lines = wrap_text(phrase, LABEL_SIZE, True, width, 2)
-        assert " ".join(lines).replace("\u00a0", " ") == phrase.replace("\u00a0", " ")
-        assert all("…" not in line for line in lines)
+    for total in (2, 3, 4):
+        for seated in range(total + 1):
+            phrase = text(language, "seated_count", n=seated, total=total)
+            lines = wrap_text(phrase, LABEL_SIZE, True, width, 2)
+            assert " ".join(lines).replace("\u00a0", " ") == phrase.replace("\u00a0", " ")
+            assert all("…" not in line for line in lines)
+
+
+ONE_AGAINST_ONE = find_any_preset("uno-contra-uno")
+THREE = find_any_preset("individual", players=3, boneyard="draw")
+
+
+def test_a_one_against_one_table_waiting_for_its_second_player_matches_its_golden_picture() -> None:
+    facts = TableFacts(
+        (SeatFacts("María"), SeatFacts("José Luis", is_open=True)),
+        seconds_left=32,
+        table_label="Mesa 7",
+    )
+    assert_matches_golden(waiting_png(ONE_AGAINST_ONE, facts), "waiting-two-seats.png")
+
+
+def test_a_full_three_player_table_counting_down_matches_its_golden_picture() -> None:
+    facts = TableFacts(
+        (SeatFacts("María"), SeatFacts("Robotina", is_robot=True), SeatFacts("José Luis")),
+        seconds_left=5,
+        table_label="Mesa 7",
+    )
+    assert_matches_golden(waiting_png(THREE, facts, starting=True), "waiting-three-seats.png")
+
+
+def test_the_format_presets_are_named_and_a_three_player_table_is_individual() -> None:
+    assert preset_label(ONE_AGAINST_ONE) == "Uno contra uno"
+    assert preset_label(find_any_preset("individual")) == "Individual"
+    assert preset_label(find_any_preset("cubano"), "en") == "Cuban"
+    assert preset_label(THREE) == "Individual, con cambios"
+    assert preset_label(find_any_preset("uno-contra-uno", target=150), "en") == (
+        "One against one, changed"
+    )
+
+
+def test_the_rules_list_says_the_format_when_it_is_not_todays_game() -> None:
+    assert rules_lines(ONE_AGAINST_ONE)[:3] == [
+        "2 jugadores, cada uno para sí",
+        "Se roba del pozo",
+        "Partida a 100 puntos",
+    ]
+    assert rules_lines(find_any_preset("individual", players=2), "en")[:2] == [
+        "2 players, each for themselves",
+        "No drawing from the boneyard",
+    ]
+    # four players each for themselves deal every tile: nothing to draw or not
+    assert rules_lines(find_any_preset("individual"))[:2] == [
+        "4 jugadores, cada uno para sí",
+        "Partida a 100 puntos",
+    ]
+    assert rules_lines(find_any_preset("cubano"))[:2] == ["Doble nueve", "Partida a 100 puntos"]
+
+
+def test_a_three_seat_waiting_table_says_three_seats_and_no_partnership(
+    drawn_texts: list[str],
+) -> None:
+    drawn = drawn_texts
+    facts = TableFacts((SeatFacts("María"), SeatFacts("", is_open=True), SeatFacts("Eva")))
+    waiting_png(THREE, facts)
+    assert "2\u00a0de\u00a03" in drawn  # under "Asientos:" (the corner is narrow)
+    assert "Azul" not in drawn and "Rojo" not in drawn
+    # seat 0 at the bottom, 1 (free) on the right, 2 on the left: name, then the note
+    assert drawn[:7] == ["María", "en su asiento", "libre", "Asiento 2", "Eva", "en su", "asiento"]
+
+
+def test_a_waiting_picture_for_another_number_of_seats_than_the_rules_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"facts give 4 seats \(partnership\), the rules 2"):
+        waiting_png(ONE_AGAINST_ONE, WAITING)

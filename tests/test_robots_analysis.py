@@ -12,7 +12,7 @@ import pytest
 from engine.hand import HandOutcome, HandState, Termination
 from engine.match import Match
 from engine.moves import Move
-from engine.records import replay
+from engine.records import record_of, replay
 from engine.robots.analysis import (
     CLOSE_ENOUGH,
     Decision,
@@ -24,7 +24,7 @@ from engine.robots.analysis import (
     evaluate_view,
 )
 from engine.robots.knowledge import Knowledge
-from engine.rules import PRESETS
+from engine.rules import PRESETS, find_any_preset
 from engine.tiles import ALL_TILES, Tile, mask_of
 from engine.views import seat_view
 
@@ -285,3 +285,38 @@ def test_a_crafted_position_is_valued_the_same_whatever_the_hidden_tiles(
     assert other_view == view
     assert played(other, moves).hand.deal != played(deal, moves).hand.deal
     assert evaluate_view(other_view) == evaluate_view(view)
+
+
+def played_hand(preset: str, seed: int) -> Match:
+    """The first hand of a match of ``preset``, each seat playing its first legal move."""
+    match = Match.new(find_any_preset(preset), random.Random(seed))
+    while not match.hand.is_over:
+        match = match.apply(match.hand.legal_moves()[0])
+    return match
+
+
+@pytest.mark.parametrize("preset", ["uno-contra-uno", "individual", "cubano"])
+def test_a_hand_of_every_format_is_analysed_for_each_of_its_seats(preset: str) -> None:
+    """Issue 29: the analysis reads every format from the seat's information (its tiles,
+    drawn ones included; the other hands and the boneyard unseen)."""
+    match = played_hand(preset, 11)
+    players = match.rules.players
+    analyses = [analyze_hand(match, 0, seat) for seat in range(players)]
+    assert sum(len(a.decisions) for a in analyses) > 0
+    for seat, analysis in enumerate(analyses):
+        views = decisions_of(match, 0, seat)
+        assert [
+            (d.number, d.played) for d in sorted(analysis.decisions, key=lambda d: d.number)
+        ] == [(len(view.history) + 1, move) for view, move in views]
+        for decision in analysis.decisions:
+            assert decision.view.seat == seat
+            legal = decision.view.legal_moves()
+            assert sorted(map(str, (v.move for v in decision.values))) == sorted(map(str, legal))
+            values = [v.value for v in decision.values]
+            assert values == sorted(values, reverse=True)
+    with pytest.raises(ValueError, match=f"seat must be 0..{players - 1}"):
+        analyze_hand(match, 0, players)
+    # a record of the match is analysed for every seat of its format
+    record = record_of(match)
+    assert [a.seat for a in analyze_record(record)] == list(range(players))
+    assert analyze_record(record) == analyses

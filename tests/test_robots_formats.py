@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -8,9 +9,20 @@ from hypothesis import strategies as st
 
 from engine.hand import HandState, Scoring
 from engine.match import Match
-from engine.moves import DRAW, PASS, Move, Side
+from engine.moves import DRAW, PASS, Move, Side, ends_after
 from engine.robots import LEVELS, make_robot
-from engine.robots.formats import FormatKnowledge, format_playout, side_utility
+from engine.robots import formats
+from engine.robots.formats import (
+    ENDGAME_MIN_SAMPLES,
+    ENDGAME_SAMPLES,
+    FormatKnowledge,
+    format_observations,
+    format_playout,
+    format_values,
+    observation_weight,
+    side_utility,
+    solve_endgame,
+)
 from engine.rules import Rules, find_any_preset
 from engine.tiles import Tile, TileSet, mask_of
 from engine.views import seat_view
@@ -208,3 +220,136 @@ def test_the_voids_hold_for_the_real_hands_and_every_sampled_deal_keeps_counts_a
         checked += 1
         match = match.apply(rng.choice(view.legal_moves()))
     assert checked > 0
+
+
+def _duel_utility() -> tuple[Rules, Scoring, object]:
+    rules = Rules.build_any(players=2, partnership=False, boneyard="draw")
+    match = Match.new(find_any_preset("uno-contra-uno"), random.Random(3))
+    return rules, Scoring(rules), side_utility(FormatKnowledge(seat_view(match, 0)), False)
+
+
+def test_the_endgame_search_finds_the_blocking_move_the_heuristic_misses() -> None:
+    rules, sc, util = _duel_utility()
+    six_zero, zero_one, six_six = (mask_of([t(x)]) for x in ("6-0", "1-0", "6-6"))
+    # Ends 3|0, seat 0 holds 6-0 and 1-0, seat 1 only 6-6, nothing to draw. The
+    # heuristic plays 6-0 (6 pips against 1) and seat 1 dominoes with 6-6 (1 point for
+    # seat 1); 1-0 leaves ends 3|1, both pass, and the tranca gives seat 0 seat 1's 12.
+    after_six_zero = solve_endgame([zero_one, six_six], 3, 6, 1, 0, rules, sc, util, 0)  # type: ignore[arg-type]
+    after_one_zero = solve_endgame([six_zero, six_six], 3, 1, 1, 0, rules, sc, util, 0)  # type: ignore[arg-type]
+    whole = solve_endgame([six_zero | zero_one, six_six], 3, 0, 0, 0, rules, sc, util, 0)  # type: ignore[arg-type]
+    heuristic = format_playout([six_zero | zero_one, six_six], [], 3, 0, 0, rules, sc)
+    assert (after_six_zero, after_one_zero, whole, heuristic) == (-1.0, 12.0, 12.0, (1, 1))
+
+
+def test_the_endgame_search_leaves_the_hands_unchanged() -> None:
+    rules, sc, util = _duel_utility()
+    hands = [mask_of([t("6-0"), t("1-0")]), mask_of([t("6-6")])]
+    solve_endgame(hands, 3, 0, 0, 0, rules, sc, util, 0)  # type: ignore[arg-type]
+    assert hands == [mask_of([t("6-0"), t("1-0")]), mask_of([t("6-6")])]
+
+
+def _individual_endgame_view() -> tuple[object, list[Move]]:
+    """The first decision with a choice of seat 0 in an ``individual`` hand played by
+    jugador once the hands hold at most 16 tiles."""
+    jugador = make_robot("jugador")
+    rng = random.Random(11)
+    match = Match.new(find_any_preset("individual"), rng)
+    while True:
+        view = seat_view(match, match.hand.turn)
+        moves = view.legal_moves()
+        if view.seat == 0 and sum(view.tile_counts) <= 16 and len(moves) > 1 < len(view.tiles):
+            return view, moves
+        match = match.apply(jugador.choose(view, rng))
+
+
+def test_with_the_endgame_each_move_is_worth_its_exact_value_averaged_over_the_deals() -> None:
+    view, moves = _individual_endgame_view()
+    values = format_values(view, moves, random.Random(5), 200, False, endgame=True)  # type: ignore[arg-type]
+    know = FormatKnowledge(view)  # type: ignore[arg-type]
+    rules = know.rules
+    sc = Scoring(rules)
+    util = side_utility(know, False)
+    rng = random.Random(5)
+    expected = [0.0] * len(moves)
+    for _ in range(ENDGAME_SAMPLES):
+        hands, _bone = know.sample(rng)
+        for j, move in enumerate(moves):
+            h = hands[:]
+            h[0] &= ~mask_of([move.tile])  # type: ignore[list-item]
+            nl, nr = ends_after(view.ends, move.tile, move.side)  # type: ignore[attr-defined, arg-type]
+            expected[j] += solve_endgame(h, nl, nr, 1, 0, rules, sc, util, 0)
+    assert values == [e / ENDGAME_SAMPLES for e in expected]
+    assert len(set(values)) > 1
+
+
+def test_no_exact_search_while_a_tile_may_still_be_drawn() -> None:
+    match = Match.new(find_any_preset("uno-contra-uno"), random.Random(2))
+    jugador = make_robot("jugador")
+    rng = random.Random(2)
+    while len(seat_view(match, match.hand.turn).legal_moves()) < 2:
+        match = match.apply(jugador.choose(seat_view(match, match.hand.turn), rng))
+    view = seat_view(match, match.hand.turn)
+    moves = view.legal_moves()
+    assert view.boneyard_count > 0
+    with_search = format_values(view, moves, random.Random(8), 50, False, endgame=True)
+    without = format_values(view, moves, random.Random(8), 50, False, endgame=False)
+    assert with_search == without
+
+
+def test_the_endgame_budget_stops_starting_deals_once_its_positions_are_searched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A decision's search is bounded: with a budget of one position, only the
+    :data:`ENDGAME_MIN_SAMPLES` deals every decision solves are solved."""
+    monkeypatch.setattr(formats, "ENDGAME_NODES", 1)
+    view, moves = _individual_endgame_view()
+    values = format_values(view, moves, random.Random(5), 200, False, endgame=True)  # type: ignore[arg-type]
+    know = FormatKnowledge(view)  # type: ignore[arg-type]
+    rules = know.rules
+    sc = Scoring(rules)
+    util = side_utility(know, False)
+    rng = random.Random(5)
+    expected = [0.0] * len(moves)
+    for _ in range(ENDGAME_MIN_SAMPLES):
+        hands, _bone = know.sample(rng)
+        for j, move in enumerate(moves):
+            h = hands[:]
+            h[0] &= ~mask_of([move.tile])  # type: ignore[list-item]
+            nl, nr = ends_after(view.ends, move.tile, move.side)  # type: ignore[attr-defined, arg-type]
+            expected[j] += solve_endgame(h, nl, nr, 1, 0, rules, sc, util, 0)
+    assert values == [e / ENDGAME_MIN_SAMPLES for e in expected]
+
+
+def test_the_search_counts_every_position_it_visits() -> None:
+    rules, sc, util = _duel_utility()
+    nodes = [0]
+    hands = [mask_of([t("6-0"), t("1-0")]), mask_of([t("6-6")])]
+    solve_endgame(hands, 3, 0, 0, 0, rules, sc, util, 0, nodes=nodes)  # type: ignore[arg-type]
+    # the root; after 6-0 (3|6) seat 1 to move, it dominoes with 6-6 (1 position); after
+    # 1-0 (3|1) seat 1 to move, it passes, then seat 0 cannot play: a tranca (2 positions)
+    assert nodes == [4]
+
+
+def test_the_opponents_model_reads_only_free_choices_of_a_hand_it_can_rebuild() -> None:
+    # Seat 0 opens 6-6 (the rules name the opening); seat 1 chooses 6-2 over 6-1 (a free
+    # choice); seat 0 plays 6-4; seat 1 draws 5-2 and must play it (forced).
+    hand = one_vs_one(("6-6 6-4 4-4", "6-1 6-2 0-0"), ["5-2"]).apply(Move(t("6-6")))
+    hand = hand.apply(Move(t("6-2"), Side.RIGHT))
+    assert format_observations(seat_view(hand, 0)) == [(1, 6, 6, t("6-2").index, 0)]
+    hand = hand.apply(Move(t("6-4"), Side.LEFT)).apply(DRAW).apply(Move(t("5-2"), Side.RIGHT))
+    # seat 1 drew after choosing 6-2: its hand then is no longer the deal's hand plus
+    # what it played since, so the choice is not read
+    assert format_observations(seat_view(hand, 0)) == []
+
+
+def test_a_deal_where_the_opponent_played_the_heuristics_move_weighs_more() -> None:
+    six_two = t("6-2").index
+    obs = [(1, 6, 6, six_two, 0)]
+    exp = [math.exp(-0.25 * d) for d in range(200)]
+    # held 6-1 too: 6-2 scores 8 + 3 (6-1 still fits), 6-1 scores 7 + 3: the best
+    with_six_one = observation_weight([0, mask_of([t("6-1")])], obs, exp)
+    # held 6-5 too: 6-5 scores 11 + 3, three points above 6-2's 8 + 3
+    with_six_five = observation_weight([0, mask_of([t("6-5")])], obs, exp)
+    assert with_six_one == 1 / (1 + math.exp(-0.25))
+    assert with_six_five == math.exp(-0.75) / (math.exp(-0.75) + 1)
+    assert observation_weight([0, 0], obs, exp) == 1.0  # 6-2 was its only tile that fit

@@ -1127,6 +1127,38 @@ async def test_finishing_a_match_pays_the_winners_and_records_it_in_one_call(
         await store.refund("m1", now=6.0)
 
 
+async def test_a_winner_of_individual_play_is_paid_its_share_of_stakes_and_nothing_else_moves(
+    store: Storage,
+) -> None:
+    """rules.md, "Money in the formats": four each for themselves, two humans staking:
+    the winner receives four stakes, the house paying the robots' two."""
+    a, b = await make_players(store, 2)
+    await store.stake("m1", [a, b], 10, now=1.0)
+    settlement = await store.finish_match(
+        "m1", "terminal:local", winners=[b], record=RECORD, results=[], now=5.0, share=4
+    )
+    assert (settlement.payouts, settlement.balances) == ({b: 40}, {a: 990, b: 1030})
+    assert await store.check_ledger() == []
+
+
+async def test_a_share_below_one_stake_is_refused_and_writes_nothing(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    await store.stake("m1", [a, b], 10, now=1.0)
+    for share in (0, -2, True):
+        with pytest.raises(ValueError, match="share"):
+            await store.finish_match(
+                "m1",
+                "terminal:local",
+                winners=[a],
+                record=RECORD,
+                results=[],
+                now=5.0,
+                share=share,
+            )
+    assert [await store.balance(p) for p in (a, b)] == [990, 990]
+    assert await store.match_records() == []
+
+
 async def test_finishing_a_match_again_changes_nothing_and_returns_the_same_figures(
     store: Storage,
 ) -> None:

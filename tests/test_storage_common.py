@@ -46,6 +46,30 @@ def test_a_settlement_sums_to_zero_and_empties_the_escrow(
     assert all(amount != 0 for _, amount in plan.entries)
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    stake=st.integers(0, 1000),
+    holders=st.dictionaries(st.integers(1, 8), STATUSES, max_size=4),
+    winner=st.integers(1, 10),
+    share=st.integers(2, 4),
+)
+def test_a_settlement_of_individual_play_pays_its_share_and_sums_to_zero(
+    stake: int, holders: dict[int, str], winner: int, share: int
+) -> None:
+    plan = plan_settlement("m", stake, holders, [winner], share)
+    assert sum(amount for _, amount in plan.entries) == 0
+    paid = holders.get(winner) == "held"
+    assert plan.amounts == ({winner: share * stake} if paid else {})
+
+
+def test_the_winner_of_one_against_one_with_a_robot_gets_two_stakes_the_house_paying_one() -> None:
+    plan = plan_settlement("m", 10, {5: "held"}, [5], 2)
+    assert dict(plan.entries) == {escrow_account("m"): -10, HOUSE: -10, "player:5": 20}
+    three = plan_settlement("m", 10, {5: "held", 6: "held"}, [6], 3)
+    assert dict(three.entries) == {escrow_account("m"): -20, HOUSE: -10, "player:6": 30}
+    assert three.statuses == {5: "lost", 6: "paid"}
+
+
 def test_winners_are_paid_in_seat_order_and_losers_marked_lost() -> None:
     plan = plan_settlement("m", 10, {4: "held", 2: "held", 7: "forfeited"}, [2, 4, 7])
     assert list(plan.amounts) == [4, 2]

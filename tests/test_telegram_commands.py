@@ -68,3 +68,11 @@ def test_leaving_is_levantarse_in_the_menu_and_the_old_salir_still_works() -> No
     assert "levantarse" in [c.command for c in bot_commands("es")]
     assert "cerrar" in [c.command for c in bot_commands("es")]
     assert "close" in [c.command for c in bot_commands("en")]
+
+
+def test_a_format_preset_is_not_read_as_a_preset_at_the_telegram_tables_yet() -> None:
+    """The formats come to Telegram with the issue "Every format at every table": until
+    then /mesa uno-contra-uno is answered "I do not understand" and opens nothing."""
+    args = read_table_args(["uno-contra-uno"])
+    assert (args.preset, args.errors) == (None, ["uno-contra-uno"])
+    assert read_table_args(["cubano"], seats=False).errors == ["cubano"]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from bot.core import HouseTimes
 from bot.telegram.texts import help_text
 
 
 def test_the_help_differs_by_language() -> None:
-    assert help_text("es") != help_text("en")
+    assert help_text("es", HouseTimes()) != help_text("en", HouseTimes())
 
 
 def test_every_sentence_of_the_adapter_is_in_both_catalogs_with_its_placeholders() -> None:

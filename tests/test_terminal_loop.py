@@ -94,7 +94,7 @@ async def test_a_move_typed_as_on_telegram_is_played_and_a_line_with_more_change
     assert code == 0
     first_turn = text[text.index("Your turn (45 s): 1) 6-2  2) 6-5") :]
     answers = first_turn.split("\n> ")[1:]
-    help_line = help_text(translator("en"), "en")
+    help_line = help_text(translator("en"), "en", 300.0)
     assert [a.split("\n")[1] for a in answers[:5]] == [
         help_line,  # "²" is no number
         help_line,  # a number with more after it
@@ -123,7 +123,7 @@ async def test_a_line_of_thousands_of_digits_gets_the_help_and_changes_nothing()
     code, text = await run_script("1" * 5000 + "\n2\n", language="en")
     assert code == 0
     answers = answers_from(text, "Your turn (45 s): 1) 6-2  2) 6-5\n")
-    assert answers[0][1] == help_text(translator("en"), "en")
+    assert answers[0][1] == help_text(translator("en"), "en", 300.0)
     assert answers[1][:2] == ["2", "  You play [6|5] on the right."]
 
 
@@ -407,7 +407,7 @@ def test_with_both_ends_on_one_number_a_tile_is_played_on_the_end_typed():
 
 def test_the_turns_moves_are_shown_again_after_the_help():
     terminal = TerminalProcess(worker(7), clock=True)
-    help_line = help_text(translator("es"), "es")
+    help_line = help_text(translator("es"), "es", 300.0)
     try:
         terminal.advance(2)  # the countdown, and the opening 6-6
         terminal.read_until("Te toca (45 s): 1) 6-2  2) 6-5\n")

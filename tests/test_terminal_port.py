@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,12 +78,12 @@ async def test_the_board_picture_on_disk_shows_the_last_tile_of_the_match(
 
 
 async def test_when_a_robot_takes_the_seat_the_terminal_keeps_reading_so_b_can_bring_you_back():
-    from bot.core import ChatRef, PlayerRef, SeatGivenBack, SeatTakenByRobot
+    from bot.core import ChatRef, ManualClock, PlayerRef, SeatGivenBack, SeatTakenByRobot
     from bot.terminal import TerminalPort
 
     me = PlayerRef("terminal", "local", "Ana")
     out = io.StringIO()
-    port = TerminalPort(me, out)
+    port = TerminalPort(me, out, clock=ManualClock(0.0))
     chat = ChatRef("terminal", "local")
     await port.deliver(
         SeatTakenByRobot(
@@ -91,9 +92,9 @@ async def test_when_a_robot_takes_the_seat_the_terminal_keeps_reading_so_b_can_b
     )
     assert port.away and port.my_turn.is_set()
     assert (
-        "Ahora juega un robot por ti. Escribe b antes de 5 minutos para volver a tu"
+        "Ahora juega un robot por ti. Escribe b antes de 5 min para volver a tu asiento"
         in out.getvalue()
-    )
+    )  # the time to come back as the seat's deadline says (the house's setting)
     await port.deliver(SeatGivenBack(table_id="t", chat=chat, seat=0, player=me))
     assert not port.away and not port.my_turn.is_set()
     assert "Vuelves a tu asiento." in out.getvalue()
@@ -124,6 +125,173 @@ async def test_the_board_picture_names_the_robots_as_the_text_does_shortened_to_
         "Rival izquierdo",
     ]  # the text's names, whole
     await manager.stop()
+
+
+# ---------------------------------------------------------------- formats (rules.md, "Formats")
+
+
+def _format_port(preset: str, language: str = "es", **overrides):  # type: ignore[no-untyped-def]
+    """A terminal port at seat 0 of a table of ``preset`` whose other seats are robots
+    (the seats as a TableChanged names them), and what it prints."""
+    from bot.core import ChatRef, PlayerRef, SeatInfo
+    from bot.terminal import TerminalPort
+    from engine.rules import find_any_preset
+
+    rules = find_any_preset(preset, **overrides)
+    me = PlayerRef("terminal", "local", "Tú", language)
+    out = io.StringIO()
+    port = TerminalPort(me, out)
+    port.rules = rules
+    port.names = ["Tú", *(f"Robot {i}" for i in range(1, rules.players))]
+    port.robots = [False, *([True] * (rules.players - 1))]
+    seats = tuple(
+        SeatInfo(seat=i, name=port.names[i], is_robot=i > 0) for i in range(rules.players)
+    )
+    return port, out, rules, seats, ChatRef("terminal", "local", language=language)
+
+
+def test_the_seats_of_every_format_are_named_from_your_place():
+    one, *_ = _format_port("uno-contra-uno")
+    assert (one.who(1), one.in_sentence(1, first=True), one.short_name(1)) == (
+        "Rival",
+        "El rival",
+        "Rival",
+    )
+    three, *_ = _format_port("individual", players=3)
+    assert [three.who(s) for s in (1, 2)] == ["Rival derecho", "Rival izquierdo"]
+    four, *_ = _format_port("individual")
+    assert [four.who(s) for s in (1, 2, 3)] == [
+        "Rival derecho",
+        "Rival de enfrente",
+        "Rival izquierdo",
+    ]
+    assert four.in_sentence(2) == "el rival de enfrente" and four.short_name(2) == "Rival enfr."
+    cuban, *_ = _format_port("cubano")
+    assert cuban.who(2) == "Compañero"  # partners across, as today
+    english, *_ = _format_port("individual", "en")
+    assert english.who(2) == "Opponent across"
+
+
+def test_each_players_score_is_listed_from_you_in_turn_order():
+    port, *_ = _format_port("individual", players=3)
+    assert port.scores((12, 30, 5)) == ["Tú 12", "Rival derecho 30", "Rival izquierdo 5"]
+    assert port.scores((36, 30, 5), (24, 0, 0)) == [
+        "Tú +24 → 36",
+        "Rival derecho +0 → 30",
+        "Rival izquierdo +0 → 5",
+    ]
+
+
+async def test_another_seats_draws_in_a_row_are_said_once_counted_before_its_move():
+    import random
+
+    from bot.core import MovedBy, MovePlayed
+    from engine.match import Match
+    from engine.views import public_view
+
+    port, out, rules, _seats, chat = _format_port("uno-contra-uno")
+    match = Match.new(rules, random.Random(4))
+    expected = []  # the robot's runs of draws: (how many, the boneyard's count after)
+    run = 0
+    number = 0
+    while not match.hand.is_over:
+        seat, move = match.hand.turn, match.hand.legal_moves()[0]
+        match = match.apply(move, seat)
+        view = public_view(match)
+        number += 1
+        if seat == 1 and move.draw:
+            run += 1
+            left = view.boneyard_count
+        elif seat == 1 and run:
+            expected.append((run, left))
+            run = 0
+        await port.deliver(
+            MovePlayed(
+                table_id="t",
+                chat=chat,
+                seat=seat,
+                move=move,
+                by=MovedBy.ROBOT,
+                hand_number=1,
+                move_number=number,
+                view=view,
+            )
+        )
+    said = re.findall(
+        r"  El rival roba (\d+) fichas? \(quedan? (\d+) en el pozo\)\.\n  El rival", out.getvalue()
+    )
+    assert [(int(n), int(left)) for n, left in said] == expected
+    assert any(n > 1 for n, _left in expected)  # a run of several draws, said once
+
+
+def my_turn(port: Any, view: Any, chat: Any, seats: Any, drawn: Any, *, move_number: int) -> Any:
+    """Seat 0's turn in hand 1 at ``move_number``: its tiles, moves and the tile it drew."""
+    from bot.core import MoveChoice, YourTiles, encode_press
+
+    moves = tuple(
+        MoveChoice(m, m.code(), encode_press("t", 1, move_number, m.code()))
+        for m in view.legal_moves()
+    )
+    return YourTiles(
+        table_id="t",
+        chat=chat,
+        to=port.me,
+        seat=0,
+        view=view,
+        moves=moves,
+        hand_number=1,
+        move_number=move_number,
+        is_your_turn=True,
+        deadline=None,
+        seats=seats,
+        drawn=drawn,
+    )
+
+
+async def test_your_draw_is_said_with_its_tile_and_your_turn_goes_on_without_repeating_the_table():
+    import random
+
+    from engine.match import Match
+    from engine.moves import DRAW
+    from engine.views import seat_view
+
+    port, out, rules, seats, chat = _format_port("uno-contra-uno")
+    match = Match.new(rules, random.Random(3))
+    while match.hand.legal_moves() != [DRAW] or match.hand.turn != 0:
+        match = match.apply(match.hand.legal_moves()[0])
+    match = match.apply(DRAW, 0)
+    view = seat_view(match, 0)
+    drawn = match.hand.drawn_tiles(0)[-1]
+    await port.deliver(my_turn(port, view, chat, seats, drawn, move_number=9))
+    lines = out.getvalue().split("\n")
+    assert lines[0] == f"  Robas [{drawn.high}|{drawn.low}]."
+    assert lines[1].startswith("Te toca: 1) ")
+    assert "Marcador" not in out.getvalue() and port.prompt is not None
+
+
+def test_a_new_table_of_a_format_says_who_plays_and_how_it_differs_from_todays_game():
+    from bot.present.i18n import translator
+    from bot.terminal.loop import table_intro
+    from engine.rules import find_any_preset, find_preset
+
+    _ = translator("es")
+    assert table_intro(_, "1", find_any_preset("uno-contra-uno")) == [
+        "Mesa 1: tú contra un robot, uno contra uno.",
+        "Si no te sirve ninguna ficha, robas del pozo; cuando se acaba, pasas.",
+    ]
+    assert table_intro(_, "2", find_any_preset("individual")) == [
+        "Mesa 2: tú contra 3 robots, cada uno para sí."
+    ]
+    assert table_intro(_, "1", find_any_preset("cubano")) == [
+        "Mesa 1: tú y un robot de compañero contra dos robots.",
+        "Doble nueve: 10 fichas cada uno.",
+        "Las otras 15 fichas quedan boca abajo: nadie las roba.",
+    ]
+    assert table_intro(_, "1", find_preset("venezolano")) == [
+        "Mesa 1: tú y un robot de compañero contra dos robots."
+    ]
+    english = table_intro(translator("en"), "1", find_any_preset("uno-contra-uno"))
+    assert english[0] == "Table 1: you against a robot, one against one."
 
 
 # ---------------------------------------------------------------- a person at a terminal
@@ -177,8 +345,8 @@ def second_hand() -> str:
 def test_a_move_a_robot_makes_for_you_while_you_are_away_says_the_robot_played(second_hand: str):
     assert (
         "\nTe toca (45 s): 1) 1-0  2) 2-0\n"
-        "Ahora juega un robot por ti. Escribe b antes de 5 minutos para volver a tu\n"
-        "  asiento; q te levanta de la partida del todo (y pierdes tu apuesta).\n"
+        "Ahora juega un robot por ti. Escribe b antes de 5 min para volver a tu asiento;\n"
+        "  q te levanta de la partida del todo (y pierdes tu apuesta).\n"
         "  Juegas [2|0] a la izquierda. (se acabó el tiempo: jugó un robot)\n"
     ) in second_hand
     assert "\n  Juegas [1|0] a la derecha. (jugó un robot por ti)\n" in second_hand
@@ -207,7 +375,7 @@ def test_lines_wrap_at_the_terminal_width_between_tiles_never_inside_one(second_
         "  para una frase (buena, gracias, rapido, ups, jaja, pensando, capicua, hola); t\n"
         "  para ver tus fichas; a para ver qué debiste jugar en tu última mano; b para\n"
         "  recuperar tu asiento del robot que lo tomó por turnos perdidos (antes de 5\n"
-        "  minutos); q para levantarte de la partida del todo (si ya empezó, pierdes tu\n"
+        "  min); q para levantarte de la partida del todo (si ya empezó, pierdes tu\n"
         "  apuesta).\n"
     ) in second_hand
 
@@ -236,3 +404,81 @@ async def test_a_is_offered_after_each_hand_but_the_last_when_nothing_more_can_b
     last = text[text.rindex("\nMano " + hands[-1] + ": ") :]
     assert hint not in last
     assert re.search(r"\n(¡Ganamos la partida|Ellos ganaron la partida) ", last)
+
+
+def test_a_whole_one_against_one_match_typed_by_a_player_shows_each_draw_and_ends_paid():
+    """``domino play --preset uno-contra-uno`` on a terminal, a player typing 1 at every
+    turn to the match's end: the player's draws named tile by tile, the robot's counted,
+    the boneyard's count beside the robot's tiles, and the balance the money left."""
+    terminal = TerminalProcess(worker(5, level="aprendiz", preset="uno-contra-uno"), clock=True)
+    turns = 0
+    try:
+        terminal.read_until("Mesa 1: tú contra un robot, uno contra uno.\n")
+        while True:
+            seen = terminal.read_until_any(
+                ["Te toca (45 s): ", "Tu saldo: $"], step=lambda: terminal.advance(1)
+            )
+            if seen == "Tu saldo: $":
+                terminal.read_until(".\n")
+                break
+            terminal.read_until("\n")
+            terminal.type("1")
+            terminal.read_until("1\n")  # the terminal's echo
+            turns += 1
+        assert terminal.process.wait(timeout=30) == 0
+    finally:
+        terminal.close()
+    assert terminal.error_text == ""
+    text = terminal.output
+    assert turns > 20
+    assert "\nEmpieza la partida, cada uno para sí: el primero que llegue a 100 puntos" in text
+    assert "\nNo te sirve ninguna ficha: roba del pozo.\nTe toca (45 s): 1) Robar\n" in text
+    drawn = re.findall(r"\n  Robas (\[\d\|\d\])\.\nTe toca \(45 s\): 1\) ", text)
+    assert len(drawn) > 3
+    assert re.search(r"\n  El rival roba \d+ fichas? \(quedan? \d+ en el pozo\)\.\n", text)
+    assert re.search(r"\nFichas que quedan: Rival: \d+, pozo: \d+\n", text)
+    won = "\n¡Ganaste la partida!\n" in text
+    assert won or "\nEl rival ganó la partida.\n" in text
+    assert re.search(r"\nMarcador final: Tú \d+, Rival \d+\n", text)
+    assert f"\nResultado neto (apuesta $10): Tú {'+$10' if won else '−$10'}\n" in text
+    assert text.rstrip().endswith(f"Tu saldo: ${1010 if won else 990}.")
+
+
+@pytest.mark.parametrize(
+    ("by", "said"),
+    [
+        ("timeout", "  Robas [{tile}]. (se acabó el tiempo: jugó un robot)"),
+        ("robot", "  Robas una ficha. (jugó un robot por ti)"),
+    ],
+)
+async def test_a_draw_made_for_you_says_who_made_it(by, said):
+    import random
+
+    from bot.core import MovedBy, MovePlayed
+    from engine.match import Match
+    from engine.moves import DRAW
+    from engine.views import public_view, seat_view
+
+    port, out, rules, seats, chat = _format_port("uno-contra-uno")
+    match = Match.new(rules, random.Random(3))
+    while match.hand.legal_moves() != [DRAW] or match.hand.turn != 0:
+        match = match.apply(match.hand.legal_moves()[0])
+    match = match.apply(DRAW, 0)
+    drawn = match.hand.drawn_tiles(0)[-1]
+    await port.deliver(
+        MovePlayed(
+            table_id="t",
+            chat=chat,
+            seat=0,
+            move=DRAW,
+            by=MovedBy(by),
+            hand_number=1,
+            move_number=9,
+            view=public_view(match),
+        )
+    )
+    if by == "timeout":  # you are at your seat: your tiles come, naming the tile drawn
+        view = seat_view(match, 0)
+        await port.deliver(my_turn(port, view, chat, seats, drawn, move_number=10))
+    first = out.getvalue().split("\n")[0]
+    assert first == said.format(tile=f"{drawn.high}|{drawn.low}")

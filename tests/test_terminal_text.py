@@ -36,28 +36,28 @@ def test_tiles_are_listed_one_after_another():
 
 
 def test_the_help_lists_the_emotes_in_the_players_language():
-    english = help_text(translator("en"), "en")
+    english = help_text(translator("en"), "en", 300.0)
     assert english.startswith(
         "Type the number of a move, or the move (6-4, 6-4 left, pass); e NAME"
     )
     assert "(nice, thanks, hurry, oops, haha, thinking, capicua, hello)" in english
-    spanish = help_text(translator("es"), "es")
+    spanish = help_text(translator("es"), "es", 300.0)
     assert "(buena, gracias, rapido, ups, jaja, pensando, capicua, hola)" in spanish
 
 
 def test_the_help_says_what_b_and_q_do_now_in_both_languages():
     """Issue 27: ``b`` takes a seat back from the robot that took it over for missed turns;
     ``q`` leaves the match for good, forfeiting the stake once it started."""
-    english = help_text(translator("en"), "en")
+    english = help_text(translator("en"), "en", 300.0)
     assert english.endswith(
         "; b to take your seat back from the robot that took it over for missed turns "
-        "(within 5 minutes); q to leave the match for good (once it has started, your stake "
+        "(within 5 min); q to leave the match for good (once it has started, your stake "
         "is lost)."
     )
-    spanish = help_text(translator("es"), "es")
+    spanish = help_text(translator("es"), "es", 300.0)
     assert spanish.endswith(
         "; b para recuperar tu asiento del robot que lo tomó por turnos perdidos (antes de 5 "
-        "minutos); q para levantarte de la partida del todo (si ya empezó, pierdes tu apuesta)."
+        "min); q para levantarte de la partida del todo (si ya empezó, pierdes tu apuesta)."
     )
 
 

@@ -5,6 +5,7 @@ floods and foreign origins."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 from collections.abc import AsyncIterator
@@ -16,8 +17,18 @@ import pytest
 from conftest import RecordingPort
 from web_support import sign_init_data
 
-from bot.core import ChatRef, FillWithRobots, MatchEnded, PlayerRef, PlayNow, TableManager
+from bot.core import (
+    ChatRef,
+    FillWithRobots,
+    HandEnded,
+    MatchEnded,
+    PlayerRef,
+    PlayNow,
+    TableManager,
+)
 from bot.core.clock import ManualClock
+from bot.present.analysis import analysis_text
+from bot.web.activity import DiscordActivity
 from bot.web.auth import WebAuth, link_secret
 from bot.web.server import BURST, WebTable
 from storage.base import Storage
@@ -84,12 +95,29 @@ class Site:
 
 @pytest.fixture
 async def site(recorder: RecordingPort, memory_storage: Storage) -> AsyncIterator[Site]:
+    async with open_site(recorder, memory_storage) as opened:
+        yield opened
+
+
+@contextlib.asynccontextmanager
+async def open_site(
+    recorder: RecordingPort,
+    storage: Storage,
+    *,
+    hand_pause: float = 0.0,
+    activity: DiscordActivity | None = None,
+) -> AsyncIterator[Site]:
+    """A table manager on an injected clock (robots move at once) and its web table on a
+    free port of 127.0.0.1; ``hand_pause``: seconds between a hand's end and the next;
+    ``activity``: the page is also a Discord Activity."""
     clock = ManualClock(1_796_083_200.0)
-    manager = TableManager(memory_storage, clock=clock, seed=3, robot_delay=0.0, hand_pause=0.0,
+    manager = TableManager(storage, clock=clock, seed=3, robot_delay=0.0, hand_pause=hand_pause,
                            robot_level="aprendiz")  # fmt: skip
     manager.register("*", recorder)
     auth = WebAuth(telegram_token=TOKEN, secret=link_secret(TOKEN), clock=clock.now)
-    web = WebTable(manager, auth, public_url="http://127.0.0.1:1", clock=clock.now)
+    web = WebTable(
+        manager, auth, public_url="http://127.0.0.1:1", clock=clock.now, activity=activity
+    )
     port = await web.start("127.0.0.1", 0)
     web.public_url = url = f"http://127.0.0.1:{port}"
     web.origin = url
@@ -126,7 +154,11 @@ async def test_a_mini_app_user_gets_the_table_and_their_own_tiles(site: Site) ->
     data = sign_init_data(TOKEN, user_id=42, first_name="Ana", auth_date=site.clock.now())
     page = await site.open({"init_data": data})
     welcome, table, hand = page.frames[:3]
-    assert welcome["type"] == "welcome" and welcome["you"] == {"name": "Ana", "seated": True}
+    assert welcome["type"] == "welcome" and welcome["you"] == {
+        "name": "Ana",
+        "seated": True,
+        "seat": 0,
+    }
     assert welcome["texts"]["your_turn"] == "Te toca"
     assert (table["type"], table["table"], table["phase"]) == ("table", table_id, "playing")
     assert table["seats"][0]["name"] == "Ana"
@@ -155,6 +187,25 @@ async def test_forged_or_expired_init_data_is_refused_and_shows_nothing(site: Si
         assert await page.next() == {"type": "error", "error": "hello first"}
 
 
+async def play_to_the_end(
+    site: Site, table_id: str, players: tuple[Page, ...], others: tuple[Page, ...] = ()
+) -> None:
+    """Each player's page presses its first legal move on its turns until the match ends."""
+    pages = players + others
+    for _ in range(2000):
+        if site.recorder.of(MatchEnded, table_id=table_id):
+            break
+        await asyncio.gather(*(page.drain(0.01) for page in pages))
+        for page in players:
+            hands = page.of("hand")
+            if hands and hands[-1]["your_turn"] and hands[-1]["moves"]:
+                hands[-1]["your_turn"] = False  # pressed once
+                await page.send({"press": hands[-1]["moves"][0]["payload"]})
+        await site.clock.advance(1.0)
+    await asyncio.gather(*(page.drain(0.1) for page in pages))
+    assert site.recorder.of(MatchEnded, table_id=table_id)
+
+
 async def test_a_whole_match_played_from_a_page_never_shows_a_hidden_tile_to_others(
     site: Site,
 ) -> None:
@@ -162,21 +213,26 @@ async def test_a_whole_match_played_from_a_page_never_shows_a_hidden_tile_to_oth
     ana = await site.open({"seat": site.web.auth.seat_link(ANA, table_id)})
     watcher = await site.open({"watch": site.web.auth.watch_link(table_id)})
     bea = await site.open({"seat": site.web.auth.seat_link(BEA, table_id)})
-    for _ in range(2000):
-        if site.recorder.of(MatchEnded, table_id=table_id):
-            break
-        await asyncio.gather(ana.drain(0.01), watcher.drain(0.01), bea.drain(0.01))
-        for page in (ana, bea):
-            hands = page.of("hand")
-            if hands and hands[-1]["your_turn"] and hands[-1]["moves"]:
-                hands[-1]["your_turn"] = False  # pressed once
-                await page.send({"press": hands[-1]["moves"][0]["payload"]})
-        await site.clock.advance(1.0)
-    await asyncio.gather(ana.drain(0.1), watcher.drain(0.1), bea.drain(0.1))
-    assert site.recorder.of(MatchEnded, table_id=table_id)
-    assert any(f["type"] == "notice" for f in watcher.frames)
+    await play_to_the_end(site, table_id, (ana, bea), (watcher,))
+    [ended] = site.recorder.of(MatchEnded, table_id=table_id)
+    # every hand's end and the match's end reach the pages, and the last table they see is
+    # the final position: ended, nobody's turn, the final score (the winning tile on it)
+    hands = len(ended.record["hands"])
+    for page in (ana, watcher, bea):
+        results = page.of("result")
+        assert [(r["kind"], r["hand"]) for r in results] == [
+            *(("hand", n) for n in range(1, hands + 1)),
+            ("match", hands),
+        ]
+        final = page.of("table")[-1]
+        assert (final["phase"], final["turn"], final["deadline"]) == ("ended", None, None)
+        assert final["score"] == list(ended.score)
+        assert final["outcome"] is not None
+        assert f"{ended.score[0]} – {ended.score[1]}" in results[-1]["text"]
+        assert results[-1]["winner_team"] == ended.winner_team
+        assert len(final["line"]["tiles"]) == len(ended.view.line)
     # privacy: a spectator never receives a hand; each player only their own seat's
-    assert {f["type"] for f in watcher.frames} <= {"welcome", "table", "notice", "emote", "closed"}
+    assert {f["type"] for f in watcher.frames} <= {"welcome", "table", "result", "notice", "emote"}
     assert {f["seat"] for f in ana.of("hand")} == {0}
     assert {f["seat"] for f in bea.of("hand")} == {1}  # the next free seat
     assert site.manager.table_state(table_id) is None  # the table closed after its match
@@ -188,7 +244,17 @@ async def test_a_whole_match_played_from_a_page_never_shows_a_hidden_tile_to_oth
     for page, seat in ((ana, 0), (bea, 1)):
         for frame in page.of("hand"):
             assert set(frame["tiles"]) <= set(deals[frame["hand"] - 1]["deal"][seat])
-    assert tile_lists(watcher.frames) == []  # no list of tiles, as a hand would be
+    # no list of tiles, as a hand would be, but the hands turned up once each hand ended
+    assert tile_lists(unrevealed(watcher.frames)) == []
+    revealed = [[[str(t) for t in tiles] for tiles in e.hands]
+                for e in site.recorder.of(HandEnded, table_id=table_id)]  # fmt: skip
+    shown = [[seat["tiles"] for seat in r["hands"]] for r in watcher.of("result") if "hands" in r]
+    assert shown == revealed and len(shown) == len(deals)
+
+
+def unrevealed(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The frames without the hands a hand's end turns up (public once it ended)."""
+    return [{k: v for k, v in f.items() if k != "hands"} for f in frames]
 
 
 def tile_lists(value: object) -> list[list[str]]:
@@ -224,6 +290,86 @@ async def test_a_press_from_a_spectator_or_a_stale_press_changes_nothing(site: S
     assert site.manager.match_of(table_id) == before
 
 
+async def test_a_move_pressed_twice_is_played_once_and_the_second_is_refused_in_page_words(
+    site: Site,
+) -> None:
+    table_id = await started_table(site, ANA)
+    ana = await site.open({"seat": site.web.auth.seat_link(ANA, table_id)})
+    for _ in range(50):
+        if ana.of("hand")[-1]["your_turn"]:
+            break
+        await site.clock.advance(1.0)
+        await ana.drain(0.05)
+    turn = ana.of("hand")[-1]
+    assert turn["your_turn"] is True
+    before = site.manager.table_state(table_id)
+    assert before is not None
+    payload = turn["moves"][0]["payload"]
+    await ana.send({"press": payload})
+    await ana.send({"press": payload})
+    await ana.drain()
+    assert ana.of("refused") == [{"type": "refused", "text": "Esa jugada ya se hizo o ya no vale."}]
+    after = site.manager.table_state(table_id)
+    assert after is not None and after.view is not None and before.view is not None
+    assert len(after.view.history) > len(before.view.history)  # the first press played
+    assert [s for s, _ in after.view.history].count(0) == [s for s, _ in before.view.history].count(
+        0
+    ) + 1
+
+
+async def test_play_again_from_the_page_opens_the_rematch_and_the_page_follows_it(
+    site: Site,
+) -> None:
+    table_id = await started_table(site, ANA)
+    ana = await site.open({"seat": site.web.auth.seat_link(ANA, table_id)})
+    await play_to_the_end(site, table_id, (ana,))
+    assert ana.of("table")[-1]["phase"] == "ended"
+    await ana.send({"again": True})
+    await ana.drain()
+    [moved] = ana.of("moved")
+    new_id = moved["table"]
+    assert new_id != table_id
+    assert moved["you"] == {"name": "Ana", "seated": True, "seat": 0}
+    table = ana.of("table")[-1]
+    assert (table["table"], table["phase"]) == (new_id, "countdown")  # robots sit again
+    assert table["seats"][0]["name"] == "Ana"
+    state = site.manager.table_state(new_id)
+    assert state is not None and state.seats[0].player == ANA
+    # pressed again, it asks for a rematch of the new table, which has not ended
+    await ana.send({"again": True})
+    await ana.drain()
+    assert ana.of("refused")[-1]["text"] == "Esa partida aún no terminó."
+    assert len(ana.of("moved")) == 1
+
+
+async def test_after_a_hand_a_seated_page_asks_what_it_should_have_played(site: Site) -> None:
+    table_id = await started_table(site, ANA)
+    ana = await site.open({"seat": site.web.auth.seat_link(ANA, table_id)})
+    await ana.send({"analysis": True})  # no hand of hers has ended yet
+    await ana.drain()
+    assert ana.of("refused")[-1]["text"] == (
+        "Aún no ha terminado ninguna mano tuya: pídelo de nuevo al acabar esta."
+    )
+    for _ in range(300):
+        if ana.of("result"):
+            break
+        hands = ana.of("hand")
+        if hands and hands[-1]["your_turn"] and hands[-1]["moves"]:
+            hands[-1]["your_turn"] = False
+            await ana.send({"press": hands[-1]["moves"][0]["payload"]})
+        await site.clock.advance(1.0)
+        await ana.drain(0.01)
+    assert ana.of("result")[0]["kind"] == "hand"
+    await ana.send({"analysis": True})
+    assert (await ana.next())["type"] == "analysing"
+    while not ana.of("analysis"):
+        await ana.next(timeout=60)
+    [analysis] = ana.of("analysis")
+    found = await site.manager.analyze(ANA, None, table_id)
+    assert analysis["text"] == analysis_text(found, "es")
+    assert analysis["text"].startswith("Mano 1")
+
+
 async def test_a_page_from_another_origin_cannot_connect(site: Site) -> None:
     with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
         await site.open(None, origin="https://evil.example")
@@ -242,6 +388,25 @@ async def test_a_flooding_page_is_cut_off_and_the_table_goes_on(site: Site) -> N
     assert site.manager.table_state(table_id) is not None
     again = await site.open({"seat": site.web.auth.seat_link(ANA, table_id)})
     assert again.of("table")[0]["table"] == table_id
+
+
+async def test_frames_past_the_rate_are_answered_once_and_the_page_may_send_again_later(
+    site: Site,
+) -> None:
+    table_id = await started_table(site, ANA)
+    ana = await site.open({"seat": site.web.auth.seat_link(ANA, table_id)})
+    ana.frames.clear()
+    for _ in range(BURST + 2):  # the hello took one token: the last three are over
+        await ana.send({"press": "forged-payload"})
+    await ana.drain()
+    texts = [f["text"] for f in ana.of("refused")]
+    too_fast = "Demasiado rápido: espera un momento y vuelve a intentarlo."
+    assert texts.count(too_fast) == 1 and len(texts) == BURST
+    await site.clock.advance(1.0)  # five more a second
+    await ana.send({"press": "forged-payload"})
+    await ana.drain()
+    assert ana.of("refused")[-1]["text"] != too_fast
+    assert len(ana.of("refused")) == BURST + 1
 
 
 async def test_a_reconnecting_page_gets_the_table_as_it_is_now(site: Site) -> None:
@@ -305,5 +470,9 @@ async def test_leaving_from_the_page_says_the_stake_is_forfeited_and_the_partner
             "Ana dejó la partida: pierde su apuesta ($10) y un robot juega su asiento hasta el final."
         ),
     } in bea.of("notice")
+    assert [f["text"] for f in ana.of("notice")] == [
+        "Te levantaste de la mesa 1: pierdes tu apuesta ($10) y un robot juega tu asiento "
+        "hasta el final."
+    ]  # not also the sentence told to the others
     assert await site.manager.balance(ANA) == 990
     assert table_id in site.manager.tables()

@@ -123,7 +123,8 @@ async def _run(args: argparse.Namespace) -> int:
 
 def _check_web(settings: object, report: Report) -> None:
     """The web table's settings (README, "The web table"): the address, the port free to
-    listen on, the link key, and the Mini App's name for Telegram groups."""
+    listen on, the link key, the Mini App's name for Telegram groups, and the Discord
+    Activity's mapping."""
     import socket
 
     url = settings.web_url  # type: ignore[attr-defined]
@@ -158,6 +159,24 @@ def _check_web(settings: object, report: Report) -> None:
             "TELEGRAM_WEBAPP is not set: private chats get the Mini App button, but group "
             "boards cannot link to it (BotFather /newapp gives the short name)",
         )
+    client_id = settings.discord_client_id  # type: ignore[attr-defined]
+    if client_id is None:
+        report.line("ok", "web table", "not a Discord Activity (DISCORD_CLIENT_ID not set)")
+    else:
+        report.line(
+            "ok",
+            "web table",
+            f"also a Discord Activity: its URL mapping `/` must point at {_host_of(url)} "
+            f"(pages of https://{client_id}.discordsays.com may connect)",
+        )
+        if settings.discord_token is None:  # type: ignore[attr-defined]
+            report.line("warn", "web table", "a Discord Activity without DISCORD_TOKEN: no "
+                        "Discord tables to open it on")  # fmt: skip
+
+
+def _host_of(url: str) -> str:
+    """``https://mesa.example.com/x`` -> ``mesa.example.com``."""
+    return url.split("://", 1)[-1].split("/", 1)[0]
 
 
 def _report_pending(shown: str, pending: list[str], schema: int, report: Report) -> None:

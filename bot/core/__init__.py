@@ -83,9 +83,10 @@ from bot.core.ownership import (
     TablesHeldElsewhere,
     new_owner_id,
 )
-from bot.core.projection import ROBOT_NAMES
+from bot.core.projection import ROBOT_NAMES, ended_board
 from bot.core.serving import tune_gc_for_serving
 from bot.core.standings import Profile, Standings
+from bot.core.state import HouseTimes
 from bot.core.vocabulary import (
     EMOTES,
     AwayReason,
@@ -128,6 +129,7 @@ __all__ = [
     "ForgedPress",
     "HandEnded",
     "HandStarted",
+    "HouseTimes",
     "InvitePartner",
     "JsonValue",
     "LeaseTimes",
@@ -184,6 +186,7 @@ __all__ = [
     "decode_press",
     "encode_action",
     "encode_press",
+    "ended_board",
     "new_owner_id",
     "tune_gc_for_serving",
 ]

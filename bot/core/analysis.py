@@ -93,9 +93,8 @@ class Analyst:
         (its analysis is kept for the next press).
 
         Raises:
-            Refused: NO_TABLE, TABLE_GONE, NOT_SEATED, NO_FINISHED_HAND (found at once,
-                before any search); ANALYSIS_RUNNING while this player's search of that
-                hand still runs.
+            Refused: NO_TABLE, TABLE_GONE, NOT_SEATED, NO_FINISHED_HAND;
+                ANALYSIS_RUNNING while this player's search of that hand still runs.
         """
         match, seat, label, seats, found = self._find(player, chat, table_id)
         finished = [i for i, hand in enumerate(match.hands) if hand.outcome is not None]

@@ -29,7 +29,7 @@ PRESS_PREFIX = "dm1"
 
 _TABLE_ID = re.compile(r"[0-9a-z]{1,16}")
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,5}")
-_MOVE_CODE = re.compile(r"p|[0-6][0-6][lr]?")
+_MOVE_CODE = re.compile(r"p|d|[0-9][0-9][lr]?")  # a draw; double-nine tiles too
 _ARG = re.compile(r"[0-9a-z_]{0,16}")
 _KINDS: dict[str, PressKind] = {
     "m": PressKind.MOVE,

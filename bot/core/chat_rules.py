@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from bot.core.commands import ChatRef, SetChatRules
@@ -25,7 +25,14 @@ from bot.core.events import ChatRulesChanged, ChatRulesInfo, Refused, Reply
 from bot.core.state import Core
 from bot.core.vocabulary import RefusalReason
 from engine.errors import RulesError
-from engine.rules import OptionValue, Rules, find_preset, preset_key
+from engine.rules import (
+    FORMAT_OPTION_VALUES,
+    OptionValue,
+    Rules,
+    find_any_preset,
+    find_preset,
+    preset_key,
+)
 from storage.base import LANGUAGES as CHAT_LANGUAGES
 
 __all__ = ["PLAYER_TABLE_OPTIONS", "ChatRules"]
@@ -74,9 +81,17 @@ class ChatRules:
         return ChatRulesInfo(chat.key, stored.preset, dict(stored.overrides), rules, True, language)
 
     async def for_table(
-        self, chat: ChatRef, preset: str | None, overrides: Mapping[str, OptionValue]
+        self,
+        chat: ChatRef,
+        preset: str | None,
+        overrides: Mapping[str, OptionValue],
+        *,
+        formats: bool = False,
     ) -> Rules:
-        """The rules of a new table in ``chat`` with a player's choices.
+        """The rules of a new table in ``chat`` with a player's choices; with
+        ``formats`` (a front end that shows every format) a format preset too
+        (``engine.rules.find_any_preset``: ``uno-contra-uno``, ``individual``,
+        ``cubano``), else it is refused as an unknown preset naming the table presets.
 
         Raises:
             Refused: RULES_LOCKED (the admins fixed the rules) or BAD_RULES.
@@ -90,12 +105,13 @@ class ChatRules:
             for name in overrides:
                 if name not in PLAYER_TABLE_OPTIONS:
                     raise Refused(RefusalReason.RULES_LOCKED, option=name)
+        find = find_any_preset if formats else find_preset
         try:
-            base = info.rules if preset is None or info.set_by_admins else find_preset(preset)
+            base = info.rules if preset is None or info.set_by_admins else find(preset)
         except RulesError as exc:
             raise Refused(RefusalReason.BAD_RULES, option=exc.option, allowed=exc.allowed) from None
         _check_each(base, overrides)
-        return Rules.build(**{**base.model_dump(), **overrides})
+        return _build(base)(**{**base.model_dump(), **overrides})
 
     async def set(self, command: SetChatRules) -> Reply:
         """An admin changes the chat's rules; new tables use them.
@@ -172,7 +188,7 @@ def _check_each(base: Rules, overrides: Mapping[str, OptionValue]) -> None:
     bad: list[RulesError] = []
     for name, value in overrides.items():
         try:
-            Rules.build(**{**base.model_dump(), name: value})
+            _build(base)(**{**base.model_dump(), name: value})
         except RulesError as exc:
             bad.append(exc)
     if bad:
@@ -182,3 +198,11 @@ def _check_each(base: Rules, overrides: Mapping[str, OptionValue]) -> None:
             allowed=bad[0].allowed or "",
             options=" ".join(exc.option or "" for exc in bad),
         )
+
+
+def _build(base: Rules) -> Callable[..., Rules]:
+    """How to build rules over ``base``: :meth:`Rules.build_any` for a format (its dump
+    names a format option: it differs from today's game), else :meth:`Rules.build`."""
+    if any(name in FORMAT_OPTION_VALUES for name in base.model_dump()):
+        return Rules.build_any
+    return Rules.build

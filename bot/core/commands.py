@@ -141,7 +141,14 @@ class OpenTable:
             admins have set rules, only ``turn_seconds`` and ``forced_move_seconds`` may be
             changed by a player (refusal ``rules_locked`` otherwise).
         right, across, left: who sits at seats 1, 2 and 3: a :class:`PlayerRef` (the seat
-            is reserved until they sit), a :class:`RobotSeat`, or None (open).
+            is reserved until they sit), a :class:`RobotSeat`, or None (open). A table
+            of fewer players (a format: ``rules.players``) has only the first seats: a
+            robot named for a seat past them is not seated, a player is refused
+            (``bad_seat``).
+        formats: the front end shows every format (rules.md, "More ways to play:
+            formats"): the format presets (``uno-contra-uno``, ``individual``,
+            ``cubano``) may be chosen. Without it they are refused as an unknown preset
+            (``bad_rules``), as at tables that play only today's game.
     """
 
     player: PlayerRef
@@ -151,6 +158,7 @@ class OpenTable:
     right: PlayerRef | RobotSeat | None = None
     across: PlayerRef | RobotSeat | None = None
     left: PlayerRef | RobotSeat | None = None
+    formats: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,13 +417,14 @@ class AnnounceSeasonFinals(Chore[int]):
 
 @dataclass(frozen=True, slots=True)
 class OpenRobotTable(Chore[str]):
-    """Open a table of four robots (simulations, benchmarks, tests); returns its id.
+    """Open a table of robots only, one per player of its rules (simulations,
+    benchmarks, tests); returns its id.
 
     Attributes:
         chat: where the table lives.
         rules: its rules (None: the ``venezolano`` preset).
-        levels: the four robots' levels (None: the house's robot level for each); an
-            unknown one raises ValueError.
+        levels: the robots' levels by seat, the first ``rules.players`` used (None:
+            the house's robot level for each); an unknown one raises ValueError.
         start: skip the countdown and deal the first hand at once.
     """
 

@@ -21,6 +21,7 @@ from bot.core.vocabulary import AwayReason, CloseReason, MovedBy, Phase, Refusal
 from engine.hand import HandOutcome
 from engine.moves import Move
 from engine.rules import OptionValue, Rules
+from engine.tiles import Tile
 from engine.views import PublicView, SeatView
 from storage.base import RankRow
 
@@ -51,7 +52,7 @@ __all__ = [
     "YourTiles",
 ]
 
-Seats = tuple["SeatInfo", "SeatInfo", "SeatInfo", "SeatInfo"]
+Seats = tuple["SeatInfo", ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +115,7 @@ class TableChanged(_TableEvent):
         label: a short table name for people (e.g. ``"Mesa 3"``-style number ``"3"``).
         phase: see :class:`~bot.core.vocabulary.Phase`.
         rules: the table's rule set.
-        seats: the four seats.
+        seats: the table's seats (2, 3 or 4).
         view: the public view of the current hand (None before the first deal).
         hand_number, move_number: the current hand (from 1) and the number the next move
             will have (from 1); 0 before the match.
@@ -181,7 +182,9 @@ class YourTiles(_TableEvent):
         hand_number, move_number: what a move press must carry.
         is_your_turn: it is their turn now (notify them).
         deadline: their turn's deadline, when it is their turn.
-        seats: the four seats (names for the hand picture).
+        seats: the table's seats (names for the hand picture).
+        drawn: the tile this seat just drew from the boneyard (rules.md, "Formats"):
+            private to it, set only on the tiles sent right after its draw.
     """
 
     to: PlayerRef
@@ -194,6 +197,7 @@ class YourTiles(_TableEvent):
     deadline: float | None
     seats: Seats
     label: str = ""
+    drawn: Tile | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -234,9 +238,12 @@ class HandEnded(_TableEvent):
 
     Attributes:
         outcome: the engine's :class:`~engine.hand.HandOutcome`.
-        hand_points: points won this hand by team, e.g. ``(0, 24)``.
-        score: running totals by team after the hand, e.g. ``(24, 34)``.
+        hand_points: points won this hand by side (``Rules.sides``: two partnerships,
+            or one per seat in individual play), e.g. ``(0, 24)``.
+        score: running totals by side after the hand, e.g. ``(24, 34)``.
         view: the public view (outcome set) for ``render.hand_result_png``.
+        hands: each seat's tiles left when the hand ended, by seat: shown to everyone
+            then, as players turn their tiles up to count them (rules.md, "Points").
     """
 
     hand_number: int
@@ -244,6 +251,7 @@ class HandEnded(_TableEvent):
     hand_points: tuple[int, int]
     score: tuple[int, int]
     view: PublicView
+    hands: tuple[tuple[Tile, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -251,15 +259,16 @@ class MatchEnded(_TableEvent):
     """The match is over and settled (rules.md, "The house").
 
     Attributes:
-        winner_team: 0 (seats 0 and 2) or 1 (seats 1 and 3).
-        score: final totals by team.
+        winner_team: the winning side (``Rules.side_of``): 0 (seats 0 and 2) or 1
+            (seats 1 and 3) in partnership play, the winning seat in individual play.
+        score: final totals by side.
         winners: the humans paid (robots are never paid).
         payouts: seat -> dollars received (for ``render.match_result_png``).
         payouts_by_player: storage player id -> dollars received.
         balances: storage player id -> balance after settlement, for every human seated.
         record: the match record (records.md).
         view: the last hand's public view.
-        seats: the four seats.
+        seats: the table's seats (2, 3 or 4).
     """
 
     winner_team: int

@@ -103,8 +103,15 @@ class Lobby:
         """Open a table with chosen rules, robots and reserved seats; I sit at seat 0."""
         player, chat = command.player, command.chat
         self._refuse_if_seated_here(player, chat)
-        rules = await self.rules.for_table(chat, command.preset, dict(command.overrides))
+        rules = await self.rules.for_table(
+            chat, command.preset, dict(command.overrides), formats=command.formats
+        )
         choices = {1: command.right, 2: command.across, 3: command.left}
+        for index, choice in list(choices.items()):
+            if index >= rules.players:  # a format of fewer seats: only the first ones
+                if isinstance(choice, PlayerRef):
+                    raise Refused(RefusalReason.BAD_SEAT)
+                del choices[index]
         for choice in choices.values():
             if isinstance(choice, RobotSeat) and choice.level not in (None, *LEVELS):
                 raise Refused(RefusalReason.UNKNOWN_LEVEL, levels=", ".join(LEVELS))
@@ -129,7 +136,7 @@ class Lobby:
         self._refuse_if_seated_here(command.player, table.chat)
         if table.phase not in SEATING_PHASES:
             raise Refused(RefusalReason.ALREADY_STARTED, table.id)
-        if command.seat is not None and not 0 <= command.seat <= 3:
+        if command.seat is not None and not 0 <= command.seat < len(table.seats):
             raise Refused(RefusalReason.BAD_SEAT, table.id)
         return await self._seat_player(table, command.player, command.seat)
 
@@ -174,6 +181,8 @@ class Lobby:
             seat = core.seat_at(table, command.player)
             if table.phase is not Phase.WAITING:
                 raise Refused(RefusalReason.ALREADY_STARTED, table.id)
+            if not table.rules.partnership:  # each for themselves: nobody is a partner
+                raise Refused(RefusalReason.BAD_SEAT, table.id)
             across = table.seats[(seat + 2) % 4]
             if not across.is_open:
                 raise Refused(RefusalReason.SEAT_TAKEN, table.id)
@@ -289,8 +298,8 @@ class Lobby:
         stuck = core.times.stuck_seconds
         moved_at = table.moved_at if table.moved_at is not None else core.clock.now()
         if core.clock.now() - moved_at < stuck:
-            minutes = max(1, math.ceil(stuck / 60))
-            raise Refused(RefusalReason.NOT_STUCK, table.id, label=table.label, minutes=minutes)
+            seconds = math.ceil(stuck)
+            raise Refused(RefusalReason.NOT_STUCK, table.id, label=table.label, seconds=seconds)
 
     # ------------------------------------------------------------------ timers
 
@@ -315,25 +324,27 @@ class Lobby:
         number = 1
         while str(number) in used:
             number += 1
-        return Table(
+        return Table.for_rules(
+            rules,
             id=table_id,
             label=str(number),
             chat=chat,
-            rules=rules,
             seed=core.seeds.getrandbits(48),
             created_at=core.clock.now(),
             robot_level=core.times.robot_level,
         )
 
     async def open_robot_table(self, chore: OpenRobotTable) -> str:
-        """A table of four robots (simulations, benchmarks, tests); with ``start`` the
-        countdown is skipped and the first hand dealt at once.
+        """A table of robots only, one per player of its rules (simulations, benchmarks,
+        tests); with ``start`` the countdown is skipped and the first hand dealt at once.
 
         Raises:
             ValueError: an unknown robot level.
         """
+        rules = chore.rules or PRESETS["venezolano"]
         levels = list(chore.levels) if chore.levels else [self.core.times.robot_level] * 4
-        table = self.new_table(chore.chat, chore.rules or PRESETS["venezolano"])
+        table = self.new_table(chore.chat, rules)
+        levels = levels[: rules.players]
         start = chore.start
         for index, level in enumerate(levels):
             if level not in LEVELS:

@@ -4,14 +4,23 @@ information). Pure functions of a :class:`~bot.core.table.Table`: no labels, no 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from bot.core.buttons import encode_press
 from bot.core.commands import PlayerRef
-from bot.core.events import MoveChoice, SeatInfo, Seats, TableChanged, YourTiles
+from bot.core.events import MatchEnded, MoveChoice, SeatInfo, Seats, TableChanged, YourTiles
 from bot.core.table import Table
+from bot.core.vocabulary import Phase
 from engine.views import PublicView, public_view, seat_view
 
-__all__ = ["ROBOT_NAMES", "public", "seat_infos", "table_changed", "your_tiles"]
+__all__ = [
+    "ROBOT_NAMES",
+    "ended_board",
+    "public",
+    "seat_infos",
+    "table_changed",
+    "your_tiles",
+]
 
 ROBOT_NAMES = ("Robot Tuerca", "Robot Chispa", "Robot Turbo", "Robot Bit")
 """A robot's name by seat: distinct at a table, so "dominó de Robot Chispa" says which
@@ -20,7 +29,7 @@ robot tag), so the name fits a seat panel."""
 
 
 def seat_infos(table: Table) -> Seats:
-    """The four seats as everyone may see them."""
+    """The table's seats (2, 3 or 4: ``rules.players``) as everyone may see them."""
     infos = []
     for index, s in enumerate(table.seats):
         if s.player is not None:
@@ -44,7 +53,7 @@ def seat_infos(table: Table) -> Seats:
             )
         else:
             infos.append(SeatInfo(seat=index, reserved_for=s.reserved_for))
-    return (infos[0], infos[1], infos[2], infos[3])
+    return tuple(infos)
 
 
 def public(table: Table) -> PublicView:
@@ -79,9 +88,12 @@ def table_changed(table: Table, now: float) -> TableChanged:
     )
 
 
-def your_tiles(table: Table, seat: int, *, to: PlayerRef | None = None) -> YourTiles:
+def your_tiles(
+    table: Table, seat: int, *, to: PlayerRef | None = None, after_draw: bool = False
+) -> YourTiles:
     """Seat ``seat``'s private view and legal moves (none while a robot plays for it),
-    for the human there (or ``to``)."""
+    for the human there (or ``to``); ``after_draw``: sent right after the seat drew, so
+    it names the tile drawn (``YourTiles.drawn``, private to the seat)."""
     match = table.match
     assert match is not None
     state = table.seats[seat]
@@ -108,4 +120,21 @@ def your_tiles(table: Table, seat: int, *, to: PlayerRef | None = None) -> YourT
         deadline=table.deadline if mine else None,
         seats=seat_infos(table),
         label=table.label,
+        drawn=match.hand.drawn_tiles(seat)[-1] if after_draw else None,
+    )
+
+
+def ended_board(latest: TableChanged, final: MatchEnded | None) -> TableChanged:
+    """The board as a finished (or closed) table shows it: ``latest``'s table in the
+    ENDED phase, with no turn or timer, at the match's final position when ``final``
+    (its end) is given; no TableChanged follows the last move, so only the match's end
+    carries the winning tile."""
+    return replace(
+        latest,
+        phase=Phase.ENDED,
+        seats=final.seats if final is not None else latest.seats,
+        view=final.view if final is not None else latest.view,
+        turn=None,
+        deadline=None,
+        seconds_left=None,
     )

@@ -80,7 +80,7 @@ class Session:
         """A human's move press: checked against table, hand, move number and turn."""
         table = self.core.live(command.table_id)
         try:
-            move = Move.from_code(command.code)
+            move = Move.from_code(command.code, table.rules.tile_set)
         except DominoError:
             raise Refused(RefusalReason.FORGED, table.id) from None
         async with table.lock:
@@ -107,6 +107,10 @@ class Session:
             table.seats[seat].missed = 0
             await self.play(table, seat, move, MovedBy.PLAYER)
         return Reply(table_id=table.id, label=table.label, seat=seat)
+
+    def _back_seconds(self) -> int:
+        """The time to come back (the house's ``return_seconds``), in whole seconds."""
+        return round(self.core.times.return_seconds)
 
     async def come_back(self, command: ComeBack) -> Reply:
         """Take my seat back from the robot within ``return_seconds``, same tiles.
@@ -135,14 +139,14 @@ class Session:
                 if held and held[0].left:
                     stake = table.stakes.get(held[0].player_id or -1, 0)
                     raise Refused(RefusalReason.LEFT_MATCH, table.id, stake=stake)
-                raise Refused(
-                    RefusalReason.TOO_LATE if held else RefusalReason.NOT_SEATED, table.id
-                )
+                if held:
+                    raise Refused(RefusalReason.TOO_LATE, table.id, seconds=self._back_seconds())
+                raise Refused(RefusalReason.NOT_SEATED, table.id)
             state = table.seats[seat]
             if not state.away:
                 raise Refused(RefusalReason.NOT_AWAY, table.id)
             if state.back_by is not None and core.clock.now() > state.back_by:
-                raise Refused(RefusalReason.TOO_LATE, table.id)
+                raise Refused(RefusalReason.TOO_LATE, table.id, seconds=self._back_seconds())
             state.away = False
             state.back_by = None
             state.missed = 0
@@ -292,12 +296,13 @@ class Session:
                 view=public(table),
             ),
         )
-        if table.seats[seat].present and not match.hand.is_over:
+        if table.seats[seat].present and not match.hand.is_over and not move.draw:
+            # after a draw the turn stays with the seat: its tiles come with the turn
             core.emit(table, your_tiles(table, seat))
         if match.hand.is_over:
             outcome = match.hand.outcome
             assert outcome is not None
-            points = [0, 0]
+            points = [0] * table.rules.sides
             if outcome.winner_team is not None:
                 points[outcome.winner_team] = outcome.points
             core.emit(
@@ -307,9 +312,10 @@ class Session:
                     chat=table.chat,
                     hand_number=match.hand_number,
                     outcome=outcome,
-                    hand_points=(points[0], points[1]),
+                    hand_points=tuple(points),  # type: ignore[arg-type]  # one per side
                     score=match.score,
                     view=public(table),
+                    hands=tuple(match.hand.tiles(s) for s in range(match.hand.players)),
                 ),
             )
             if match.is_over:
@@ -317,12 +323,13 @@ class Session:
                 return
             self.timers.arm(table, core.clock.now() + core.times.hand_pause, DeadlineKind.NEXT_HAND)
         else:
-            self.begin_turn(table, send_tiles=True)
+            self.begin_turn(table, send_tiles=True, after_draw=move.draw)
         core.emit(table, table_changed(table, core.clock.now()))
         await core.save(table)
 
-    def begin_turn(self, table: Table, *, send_tiles: bool) -> None:
-        """Arm the timer of the seat to move and announce the turn."""
+    def begin_turn(self, table: Table, *, send_tiles: bool, after_draw: bool = False) -> None:
+        """Arm the timer of the seat to move and announce the turn (``after_draw``: the
+        seat drew and moves again; its tiles name the tile drawn)."""
         core = self.core
         match = table.match
         assert match is not None
@@ -339,7 +346,7 @@ class Session:
         self.timers.arm(table, deadline, kind)
         self.announce_turn(table, deadline)
         if send_tiles and state.present:
-            core.emit(table, your_tiles(table, seat))
+            core.emit(table, your_tiles(table, seat, after_draw=after_draw))
 
     def announce_turn(self, table: Table, deadline: float) -> None:
         match = table.match

@@ -9,9 +9,11 @@ ledger itself (escrow, payouts, idempotency) is the storage's.
   pot, robots included. A table where every human abandoned ends, unpaid, and its
   match is recorded as played so far, lost by the team of the last human who
   abandoned it (rules.md, "The house"; ratings.md).
-* The winners are paid twice the stake when the match ends; robots are never paid, nor
-  is a seat a robot still plays for its human when the match ends (their stake is
-  forfeited then: only a player who came back before the end is paid).
+* The winners are paid :func:`winner_share` stakes when the match ends: twice the stake
+  with partners, the stake times the seats in individual play (rules.md, "Money in the
+  formats"); robots are never paid (the house pays their part of the pot), nor is a
+  seat a robot still plays for its human when the match ends (their stake is forfeited
+  then: only a player who came back before the end is paid).
 * Only a cancelled match refunds (the bot's own fault, never a player's leaving).
 """
 
@@ -27,9 +29,10 @@ from bot.core.state import Core
 from bot.core.table import Seat, Table
 from bot.core.timers import Timers
 from bot.core.vocabulary import REFUNDING_CLOSES, CloseReason, Phase, RefusalReason
-from engine.hand import Termination, team_of
+from engine.hand import Termination
 from engine.match import Match
 from engine.records import record_of
+from engine.rules import Rules
 from storage.base import (
     InsufficientFunds,
     MatchClosedError,
@@ -38,7 +41,7 @@ from storage.base import (
     UnknownMatchError,
 )
 
-__all__ = ["Settlement"]
+__all__ = ["Settlement", "abandoned_winner", "winner_share"]
 
 log = logging.getLogger("bot.core")
 
@@ -140,8 +143,11 @@ class Settlement:
             if state.seated and state.away:
                 # a robot still plays for them: only a player back before the end is paid
                 await self.forfeit(table, index)
+        rules = table.rules
         winners = [
-            i for i in table.humans() if team_of(i) == winner_team and table.seats[i].player_id
+            i
+            for i in table.humans()
+            if rules.side_of(i) == winner_team and table.seats[i].player_id
         ]
         winner_ids = [pid for i in winners if (pid := table.seats[i].player_id) is not None]
         record = record_of(
@@ -159,6 +165,7 @@ class Settlement:
                 results=player_results(table, match),
                 now=now,
                 fence=core.fence(table),
+                share=winner_share(rules),
             )
             payouts_by_player, balances = settled.payouts, settled.balances
         except MatchClosedError as exc:
@@ -166,7 +173,7 @@ class Settlement:
             payouts_by_player, balances = {}, {}
         payouts = {
             i: payouts_by_player.get(table.seats[i].player_id or -1, 0)
-            for i in range(4)
+            for i in range(len(table.seats))
             if table.seats[i].player_id in payouts_by_player
         }
         table.phase = Phase.ENDED
@@ -196,14 +203,15 @@ class Settlement:
         The match ends there, nobody is paid (every stake was forfeited): it is stored
         as played so far (an unfinished record with ``abandoned_by``, records.md, "What
         the bot adds") and counts as lost by ``seat``'s team, in the statistics and the
-        ratings of every human who sat in it. The escrow closes unpaid in the same
+        ratings of every human who sat in it (:func:`abandoned_winner` names the
+        winning side the record needs). The escrow closes unpaid in the same
         storage transaction (``finish_match`` with no winners); idempotent like
         :meth:`finish`.
         """
         core = self.core
         match = table.match
         if match is not None and not match.is_over:
-            winner_team = 1 - team_of(seat)
+            winner_team = abandoned_winner(match, seat)
             record = record_of(
                 match,
                 seats=[seat_record(state, table.robot_level) for state in table.seats],
@@ -263,6 +271,27 @@ class Settlement:
         await core.storage.delete_table(table.id, fence=core.fence(table))
 
 
+def winner_share(rules: Rules) -> int:
+    """How many stakes each paid winner receives (rules.md, "The house" and "Money in
+    the formats"): 2 with partners (the pot of a table of four humans shared by the two
+    winners), ``rules.players`` in individual play (a pot of one stake per seat). The
+    house pays the part of the pot robots would have staked."""
+    return 2 if rules.partnership else rules.players
+
+
+def abandoned_winner(match: Match, seat: int) -> int:
+    """The side a match every human abandoned is recorded as won by, the last human
+    having left from ``seat`` (rules.md, "The house"): the other partnership; in
+    individual play the other seat with the most points (the lowest seat among
+    equals)."""
+    rules = match.rules
+    mine = rules.side_of(seat)
+    if rules.partnership:
+        return 1 - mine
+    others = [side for side in range(rules.sides) if side != mine]
+    return max(others, key=lambda side: (match.score[side], -side))
+
+
 def seat_record(state: Seat, robot_level: str) -> dict[str, Any]:
     """A seat as the finished match's record keeps it (records.md, "What the bot adds"):
     the human's player id or the robot's level, and who made its moves."""
@@ -283,7 +312,7 @@ def player_results(
     for index, state in enumerate(table.seats):
         if state.player is None or state.player_id is None:
             continue
-        team = team_of(index)
+        team = match.rules.side_of(index)  # a partnership, or the seat in individual play
         results.append(
             PlayerResult(
                 player_id=state.player_id,

@@ -133,6 +133,7 @@ class Table:
     seed: int
     created_at: float
     robot_level: str
+    # one per player (``rules.players``: 2, 3 or 4); :meth:`for_rules` sizes it
     seats: list[Seat] = field(default_factory=lambda: [Seat() for _ in range(4)])
     phase: Phase = Phase.WAITING
     match: Match | None = None
@@ -163,6 +164,11 @@ class Table:
     _rules_json: dict[str, Any] | None = None
     _current: _HandWriter | None = None
     view_cache: tuple[Match, PublicView] | None = None
+
+    @classmethod
+    def for_rules(cls, rules: Rules, **fields: Any) -> Table:
+        """A new table with one open seat per player of ``rules`` (2, 3 or 4)."""
+        return cls(rules=rules, seats=[Seat() for _ in range(rules.players)], **fields)
 
     @property
     def hand_number(self) -> int:
@@ -252,6 +258,13 @@ class Table:
         ):
             current = self._current = _HandWriter(match.hand_number, hand)
         current.catch_up(hand)
+        if hand.boneyard:  # in draw order, as engine.records.record_of writes it
+            return {
+                "deal": current.deal,
+                "boneyard": [str(t) for t in hand.boneyard],
+                "starter": hand.starter,
+                "moves": list(current.moves),
+            }
         return {"deal": current.deal, "starter": hand.starter, "moves": list(current.moves)}
 
     @classmethod
@@ -268,7 +281,7 @@ class Table:
             id=data["table_id"],
             label=data["label"],
             chat=ChatRef(**data["chat"]),
-            rules=Rules.build(**data["rules"]),
+            rules=Rules.build_any(**data["rules"]),  # a table of a format too
             seed=int(data["seed"]),
             created_at=float(data["created_at"]),
             robot_level=data["robot_level"],
@@ -297,7 +310,8 @@ def _notes(data: Any) -> dict[str, Any]:
 
 
 def _hand_record(match: Match, hand: HandState) -> dict[str, Any]:
-    hands: dict[str, Any] = record_of(Match(match.rules, (hand,), (0, 0)))["hands"][0]
+    zero = (0,) * match.rules.sides
+    hands: dict[str, Any] = record_of(Match(match.rules, (hand,), zero))["hands"][0]
     return hands
 
 
@@ -305,7 +319,7 @@ class _HandWriter:
     """The records.md ``moves`` of one hand, extended move by move (the same notation as
     ``engine.records.record_of``: a side only where it is needed)."""
 
-    __slots__ = ("deal", "ends", "moves", "number", "state")
+    __slots__ = ("deal", "drawn", "ends", "moves", "number", "state")
 
     def __init__(self, number: int, hand: HandState) -> None:
         self.number = number
@@ -313,11 +327,16 @@ class _HandWriter:
         self.deal = [[str(t) for t in tiles] for tiles in hand.deal]
         self.moves: list[str] = []
         self.ends: tuple[int, int] | None = None
+        self.drawn = 0
 
     def catch_up(self, hand: HandState) -> None:
         self.state = hand
         for _seat, move in hand.history[len(self.moves) :]:
             tile = move.tile
+            if move.draw:  # the private record names the tile drawn (records.md)
+                self.moves.append(f"draw {hand.boneyard[self.drawn]}")
+                self.drawn += 1
+                continue
             if tile is None:
                 self.moves.append("pass")
                 continue

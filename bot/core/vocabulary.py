@@ -133,11 +133,11 @@ class RefusalReason(StrEnum):
     EMOTE_TOO_SOON = "emote_too_soon"  # params: wait_seconds
     UNKNOWN_EMOTE = "unknown_emote"  # params: emotes
     NOT_AWAY = "not_away"
-    TOO_LATE = "too_late"  # came back after the 5 minutes
+    TOO_LATE = "too_late"  # came back too late; params: seconds (the time to come back)
     LEFT_MATCH = "left_match"  # came back to a match they left on purpose; params: stake
     NOT_ADMIN = "not_admin"
     # an admin closing a live match: nothing moved for less than ``stuck_seconds``;
-    # params: label, minutes (the house's stuck time, in minutes)
+    # params: label, seconds (the house's stuck time)
     NOT_STUCK = "not_stuck"
     # an admin closing a live match they play in (or left): params: label
     ADMIN_PLAYS = "admin_plays"

@@ -26,6 +26,7 @@ from bot.present.live import link_label
 from bot.present.texts import move_buttons
 
 __all__ = [
+    "ACTIVITY_ID",
     "OnPress",
     "PressItem",
     "board_view",
@@ -40,6 +41,10 @@ __all__ = [
 MAX_CUSTOM_ID = 100
 _ROW_SIZE = 5
 PRESS_TEMPLATE = r"dm1:[a-z]:[^\s]{1,90}"
+
+ACTIVITY_ID = "dm-activity"
+"""The custom id of "play in Discord": answered by launching the web table's Activity
+(the interaction callback LAUNCH_ACTIVITY), not by the manager."""
 
 OnPress = Callable[[discord.Interaction[Any], str], Awaitable[None]]
 """What a press becomes: ``on_press(interaction, payload)``."""
@@ -119,13 +124,14 @@ def link_button(url: str, label: str) -> discord.ui.Button[Any]:
 
 
 def board_view(
-    event: TableChanged, language: str, *, watch_url: str | None = None
+    event: TableChanged, language: str, *, watch_url: str | None = None, activity: bool = False
 ) -> discord.ui.View | None:
     """The board's buttons for the table's phase (None once the table is over).
 
     Waiting or counting down: one button per open seat, robots now, leave. Playing: my
     tiles (for members without DMs), come back (when a seat is away), leave, the web
-    table's spectator link (``watch_url``, when the web table runs), and the emotes.
+    table's spectator link (``watch_url``, when the web table runs), "play in Discord"
+    (``activity``: the web table is also a Discord Activity), and the emotes.
     Ended: a rematch.
     """
     _ = texts(language)
@@ -158,6 +164,15 @@ def board_view(
         controls.append(_button(encode_action("leave", table), _("Leave")))
         if watch_url is not None:
             controls.append(link_button(watch_url, link_label("watch", language)))
+        if activity:
+            controls.append(
+                discord.ui.Button(
+                    label=_("Play in Discord"),
+                    custom_id=ACTIVITY_ID,
+                    style=discord.ButtonStyle.success,
+                    emoji="🎮",
+                )
+            )
         rows.append(controls)
         emotes = [
             _button(encode_action("emote", table, name), emote_label(name, language))

@@ -36,6 +36,7 @@ from bot.discord.i18n import (
     HELP,
     chat_language,
     command_name,
+    option_name,
     player_language,
     text,
     texts,
@@ -109,13 +110,13 @@ class DominoCog(
         description=text("Open a table: rules and who sits where"),
     )
     @app_commands.rename(
-        preset=command_name("reglas", "preset"),
+        preset=option_name("preset"),
         across=command_name("enfrente", "across"),
         right=command_name("derecha", "right"),
         left=command_name("izquierda", "left"),
         robots=command_name("robots", "robots"),
         level=command_name("nivel", "level"),
-        turn=command_name("turno", "turn"),
+        turn=option_name("turn_seconds"),
     )
     @app_commands.describe(
         preset=text("Rule preset (default: this server's rules)"),
@@ -307,7 +308,7 @@ class DominoCog(
     @app_commands.command(name=command_name(*HELP), description=text("How to play with this bot"))
     async def ayuda(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
-            help_text(player_language(interaction)), ephemeral=True
+            help_text(player_language(interaction), self.manager.times), ephemeral=True
         )
 
     # ------------------------------------------------------------------ shared shapes

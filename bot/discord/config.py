@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.core import CloseTable, Manager, SetChatRules
 from bot.discord.cog import preset_choices
-from bot.discord.i18n import command_name, player_language, text, texts
+from bot.discord.i18n import command_name, option_name, player_language, text, texts
 from bot.discord.messages import close_not_admin_text, not_admin_text
 from bot.discord.replies import Replies, chat_of, player_of
 from bot.present.labels import LANGUAGE_LABELS, VALUE_LABELS, rules_text
@@ -73,18 +73,18 @@ class ConfigCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.rename(
-        preset=command_name("reglas", "preset"),
-        target=command_name("meta", "target"),
-        counting=command_name("conteo", "counting"),
-        first_starter=command_name("primera-salida", "first-starter"),
-        next_starter=command_name("salidas", "next-starter"),
-        blocked_winner=command_name("tranca", "blocked"),
-        redeal_doubles=command_name("reparto", "redeal"),
-        capicua_bonus=command_name("capicua", "capicua"),
-        turn_seconds=command_name("turno", "turn"),
-        forced_move_seconds=command_name("automatica", "auto"),
-        stake=command_name("apuesta", "stake"),
-        language=command_name("idioma", "language"),
+        preset=option_name("preset"),
+        target=option_name("target"),
+        counting=option_name("counting"),
+        first_starter=option_name("first_starter"),
+        next_starter=option_name("next_starter"),
+        blocked_winner=option_name("blocked_winner"),
+        redeal_doubles=option_name("redeal_doubles"),
+        capicua_bonus=option_name("capicua_bonus"),
+        turn_seconds=option_name("turn_seconds"),
+        forced_move_seconds=option_name("forced_move_seconds"),
+        stake=option_name("stake"),
+        language=option_name("language"),
         season=command_name("temporada", "season"),
     )
     @app_commands.describe(

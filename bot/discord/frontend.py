@@ -39,7 +39,7 @@ from discord.ext import commands
 from bot.core import Manager
 from bot.core.clock import Clock
 from bot.discord.analysis import AnalysisDesk, analysis_item, parse_analysis
-from bot.discord.buttons import PressItem, custom_ids, press_item
+from bot.discord.buttons import ACTIVITY_ID, PressItem, custom_ids, press_item
 from bot.discord.cog import DominoCog
 from bot.discord.config import ConfigCog
 from bot.discord.i18n import DominoTranslator, player_language, texts
@@ -190,6 +190,9 @@ class DominoBot(commands.AutoShardedBot):
             if message is None or custom_id not in custom_ids(message):
                 await self.analysis.on_press(interaction, table)
             return  # else AnalysisItem answers it
+        if custom_id == ACTIVITY_ID:  # "play in Discord": the web table's Activity
+            await interaction.response.launch_activity()
+            return
         top = parse_top(custom_id) if isinstance(custom_id, str) else None
         if top is not None:
             if message is None or custom_id not in custom_ids(message):

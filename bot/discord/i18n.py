@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.present.i18n import Translator, language_of, translator
+from bot.present.labels import option_word
 
 __all__ = [
     "DOMAIN",
@@ -25,6 +26,7 @@ __all__ = [
     "chat_language",
     "command_name",
     "help_command",
+    "option_name",
     "player_language",
     "text",
     "texts",
@@ -62,6 +64,13 @@ def command_name(spanish: str, msgid: str) -> app_commands.locale_str:
     return app_commands.locale_str(spanish, msgid=msgid)
 
 
+def option_name(option: str) -> app_commands.locale_str:
+    """A rule option's name as a slash command parameter: the word players type for it
+    (:data:`bot.present.labels.OPTION_WORDS`, the one home of those words; Spanish is
+    its identity on Discord, English members see theirs)."""
+    return app_commands.locale_str(option_word(option, "es"), option=option)
+
+
 def help_command(language: str | None) -> str:
     """The help command as a member reading ``language`` sees it in Discord's menu:
     ``/domino ayuda`` (Spanish), ``/domino help`` (English)."""
@@ -93,13 +102,17 @@ class DominoTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
+        option = string.extras.get("option")
         msgid = string.extras.get("msgid")
-        if msgid is None:
-            return None
         code = str(locale.value).lower()
         if not (code.startswith("en") or code.startswith("es")):
             return None
-        translated = texts(code)(msgid)
+        if option is not None:
+            translated = option_word(option, language_of(code))
+        elif msgid is None:
+            return None
+        else:
+            translated = texts(code)(msgid)
         if context.location in (
             app_commands.TranslationContextLocation.command_name,
             app_commands.TranslationContextLocation.group_name,

@@ -11,6 +11,7 @@ import discord
 from bot.core import (
     ChatRef,
     ChatRulesInfo,
+    HouseTimes,
     Refusal,
     RefusalReason,
     TableChanged,
@@ -19,7 +20,7 @@ from bot.core import (
 )
 from bot.discord.i18n import texts
 from bot.present.labels import preset_label, rules_text, team_names
-from bot.present.texts import refused
+from bot.present.texts import refused, whole_minutes
 from storage.base import PlayerStats
 
 __all__ = [
@@ -124,13 +125,16 @@ def stats_lines(balance: int, stats: PlayerStats, language: str) -> list[str]:
     return lines
 
 
-def help_text(language: str) -> str:
-    """``/domino ayuda``."""
+def help_text(language: str, times: HouseTimes) -> str:
+    """``/domino ayuda``; the house's times (seconds) said in minutes."""
     _ = texts(language)
     return "\n".join(
         [
             _("**Dominoes for four, in two partnerships.**"),
-            _("`/domino jugar`: sit at a table now (robots fill it after two minutes)."),
+            _(
+                "`/domino jugar`: sit at a table now (robots fill it after {minutes} min).",
+                minutes=whole_minutes(times.fill_seconds),
+            ),
             _("`/domino mesa`: open a table choosing the rules, your partner and opponents."),
             _("`/domino robots`: fill the free seats with robots now."),
             _("`/domino fichas`: see your tiles here; they also come by DM each turn."),

@@ -50,7 +50,6 @@ from bot.core import (
     Manager,
     MatchEnded,
     Notifications,
-    Phase,
     PlayerRef,
     Ranking,
     Refusal,
@@ -63,6 +62,7 @@ from bot.core import (
     TableChanged,
     TableClosed,
     YourTiles,
+    ended_board,
 )
 from bot.discord.analysis import analysis_view
 from bot.discord.buttons import board_view
@@ -427,7 +427,8 @@ class DiscordPort:
             self.board_channels[event.chat.chat_id] = int(where)
         embed = board_embed(event, language)
         watch = self.links.watch_url(event.table_id) if self.links else None
-        view = board_view(event, language, watch_url=watch)
+        activity = self.links.in_discord if self.links else False
+        view = board_view(event, language, watch_url=watch, activity=activity)
         files = [discord.File(io.BytesIO(png), BOARD_FILE)]
         embed.set_image(url=f"attachment://{BOARD_FILE}")
         if board.message_id is None and not board.looked_up:
@@ -504,17 +505,7 @@ class DiscordPort:
         if channel is None:
             return
         latest, final = board.latest, board.final
-        ended = TableChanged(
-            table_id=latest.table_id,
-            chat=latest.chat,
-            label=latest.label,
-            phase=Phase.ENDED,
-            rules=latest.rules,
-            seats=final.seats if final is not None else latest.seats,
-            view=final.view if final is not None else latest.view,
-            hand_number=latest.hand_number,
-            move_number=latest.move_number,
-        )
+        ended = ended_board(latest, final)
         language = board.chat.language
         embed = board_embed(ended, language)
         if closed.reason != "finished":
@@ -548,7 +539,7 @@ class DiscordPort:
             await channel.send(content, allowed_mentions=discord.AllowedMentions.none(), **kwargs)
 
     # ------------------------------------------------------------------ results
-    def _seats(self, table_id: str) -> tuple[SeatInfo, SeatInfo, SeatInfo, SeatInfo] | None:
+    def _seats(self, table_id: str) -> tuple[SeatInfo, ...] | None:
         board = self.boards.get(table_id)
         return board.latest.seats if board is not None and board.latest is not None else None
 

@@ -3,19 +3,32 @@ hand in a sentence each, the hand's accuracy, and the board at the costliest mom
 
 from __future__ import annotations
 
+from typing import Final
+
 from bot.core.analysis import AnalysisReply
 from bot.core.events import SeatInfo
 from bot.present.facts import table_facts
-from bot.present.i18n import Translator, language_of, translator
+from bot.present.i18n import N_, Translator, language_of, translator
 from engine.moves import Move, Side
 from engine.robots.analysis import CLOSE_ENOUGH, Decision
 from engine.views import PublicView
 from render.facts import TableFacts
 
-__all__ = ["SHOWN", "analysis_button", "analysis_picture", "analysis_text", "move_phrase"]
+__all__ = [
+    "ANALYSING",
+    "SHOWN",
+    "analysis_button",
+    "analysis_picture",
+    "analysis_text",
+    "move_phrase",
+]
 
 SHOWN = 3
 """Decisions an analysis names (the costliest)."""
+
+
+ANALYSING: Final = N_("Analysing your last hand…")
+"""What a player is told while the maestro searches their last hand."""
 
 
 def analysis_button(language: str) -> str:
@@ -97,6 +110,8 @@ def analysis_picture(reply: AnalysisReply, language: str) -> tuple[PublicView, T
         score=view.score,
         outcome=view.outcome,
         match_score=view.match_score,
+        boneyard_count=view.boneyard_count,
+        drawable=view.drawable,
     )
     seats: tuple[SeatInfo, ...] = reply.seats
-    return public, table_facts(seats, reply.label, language_of(language))
+    return public, table_facts(seats, reply.label, language_of(language), view=public)

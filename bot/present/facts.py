@@ -1,4 +1,10 @@
-"""Picture data: the one place that turns the core's seats into ``render`` facts."""
+"""Picture data: the one place that turns the core's seats into ``render`` facts.
+
+How many seats a picture draws, whether they play in partnerships, and the boneyard's
+count come from the table's rules and the hand's public view (rules.md, "Formats"),
+not from the number of seats the core lists: a core that lists four seats for a
+two-player table still gives a two-seat picture.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +12,11 @@ from collections.abc import Sequence
 
 from bot.core.events import SeatInfo, TableChanged, YourTiles
 from bot.present.i18n import translator
+from engine.rules import Boneyard, Rules
+from engine.views import PublicView
 from render import SeatFacts, TableFacts
 
-__all__ = ["board_facts", "hand_facts", "seat_facts", "table_facts"]
+__all__ = ["board_facts", "boneyard_count", "hand_facts", "seat_facts", "table_facts"]
 
 
 def seat_facts(seat: SeatInfo, *, show_reserved: bool = True) -> SeatFacts:
@@ -20,32 +28,65 @@ def seat_facts(seat: SeatInfo, *, show_reserved: bool = True) -> SeatFacts:
     return SeatFacts(name=seat.name, is_robot=seat.is_robot, away=seat.away)
 
 
+def boneyard_count(view: PublicView | None) -> int | None:
+    """The boneyard count a picture shows: the tiles left to draw under the ``draw``
+    rule ("Pozo: 12"), 0 included; None without a hand, or when nobody draws (today's
+    game deals every tile; under ``pass``, and in the cubano game, the undealt tiles
+    lie face down all hand and are never drawn)."""
+    if view is None or view.rules.boneyard is not Boneyard.DRAW:
+        return None
+    return view.boneyard_count
+
+
 def table_facts(
     seats: Sequence[SeatInfo],
     label: str,
     language: str,
     *,
     seconds_left: int | None = None,
+    rules: Rules | None = None,
+    view: PublicView | None = None,
 ) -> TableFacts:
     """The ``render.TableFacts`` of a table (``label`` its number, e.g. ``"3"``; the
-    picture says "Mesa 3" in ``language``)."""
-    facts = [seat_facts(s) for s in seats]
+    picture says "Mesa 3" in ``language``).
+
+    ``rules`` (else ``view.rules``) give the number of seats and partnership play or
+    not: the first ``rules.players`` of ``seats`` are drawn. Without either, every seat
+    given is drawn, in partnerships at four. ``view`` gives the boneyard's count
+    (:func:`boneyard_count`).
+
+    Raises:
+        ValueError: fewer seats than the rules' players.
+    """
+    rules = rules or (view.rules if view is not None else None)
+    players = len(seats) if rules is None else rules.players
+    if len(seats) < players:
+        raise ValueError(f"the rules seat {players} players, the table lists {len(seats)}")
     return TableFacts(
-        seats=(facts[0], facts[1], facts[2], facts[3]),
+        seats=tuple(seat_facts(s) for s in seats[:players]),
         seconds_left=seconds_left,
         table_label=translator(language)("Table {label}", label=label) if label else "",
         language=language,
+        boneyard=boneyard_count(view),
+        partnership=None if rules is None else rules.partnership,
     )
 
 
 def board_facts(event: TableChanged, language: str | None = None) -> TableFacts:
-    """The facts of a board picture (with the seconds left to the table's timer), in
-    ``language`` or the chat's."""
+    """The facts of a board (or waiting) picture, with the seconds left to the table's
+    timer, its seats and the boneyard's count, in ``language`` or the chat's."""
     return table_facts(
-        event.seats, event.label, language or event.chat.language, seconds_left=event.seconds_left
+        event.seats,
+        event.label,
+        language or event.chat.language,
+        seconds_left=event.seconds_left,
+        rules=event.rules,
+        view=event.view,
     )
 
 
 def hand_facts(event: YourTiles, seconds_left: int | None = None) -> TableFacts:
     """The facts of a player's hand picture, in the player's language."""
-    return table_facts(event.seats, event.label, event.to.language, seconds_left=seconds_left)
+    return table_facts(
+        event.seats, event.label, event.to.language, seconds_left=seconds_left, view=event.view
+    )

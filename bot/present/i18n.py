@@ -35,6 +35,7 @@ __all__ = [
     "level_label",
     "refusal_text",
     "translator",
+    "whole_minutes",
 ]
 
 log = logging.getLogger(__name__)
@@ -291,7 +292,7 @@ REFUSALS: dict[str, str] = {
     "emote_too_soon": N_("Wait {wait_seconds} s before the next phrase."),
     "unknown_emote": N_("Unknown phrase. Phrases: {emotes}."),
     "not_away": N_("You are at your seat already."),
-    "too_late": N_("More than 5 minutes passed: your seat stays with the robot."),
+    "too_late": N_("More than {minutes} min passed: your seat stays with the robot."),
     "left_match": N_(
         "You left that match: your stake (${stake}) is forfeited and a robot plays your seat to the end."
     ),
@@ -315,8 +316,15 @@ UNKNOWN_TABLE = N_("That table does not exist.")
 """``table_gone`` for an id the core does not know (``unknown``): it never ended."""
 
 
+def whole_minutes(seconds: float) -> int:
+    """A time for a sentence, in whole minutes (at least 1): the house's times come from
+    its settings (``HouseTimes``), never written into a phrase."""
+    return max(1, round(seconds / 60))
+
+
 def refusal_text(reason: str, params: Mapping[str, Any], language: str | None) -> str:
-    """A refusal as a sentence in ``language``."""
+    """A refusal as a sentence in ``language`` (a ``seconds`` parameter is said in
+    ``minutes``)."""
     _ = translator(language)
     msgid = REFUSALS.get(reason)
     if reason == "table_gone" and params.get("unknown"):
@@ -325,4 +333,6 @@ def refusal_text(reason: str, params: Mapping[str, Any], language: str | None) -
         return _("That cannot be done now.")
     if reason == "unknown_emote":  # the names this player types, not the core's keys
         params = {**params, "emotes": ", ".join(emote_names(language))}
+    if "seconds" in params:
+        params = {**params, "minutes": whole_minutes(float(params["seconds"]))}
     return _(msgid, **dict(params))

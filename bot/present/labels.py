@@ -27,6 +27,7 @@ __all__ = [
     "OPTION_LABELS",
     "OPTION_WORDS",
     "PRESET_LABELS",
+    "SIDE_MARKS",
     "TEAM_MARKS",
     "VALUE_LABELS",
     "VALUE_WORDS",
@@ -108,6 +109,7 @@ OPTION_WORDS: Final[dict[str, dict[str, str]]] = {
         "forced_move_seconds": "automatica",
         "stake": "apuesta",
         "language": "idioma",
+        "preset": "reglas",
     },
     "en": {
         "target": "target",
@@ -121,6 +123,7 @@ OPTION_WORDS: Final[dict[str, dict[str, str]]] = {
         "forced_move_seconds": "auto",
         "stake": "stake",
         "language": "language",
+        "preset": "preset",
     },
 }
 """The word a player of each language types for an option (``meta=150``, ``target=150``)."""
@@ -308,6 +311,8 @@ def allowed_text(option: str, language: str | None) -> str:
     _ = translator(language)
     if option == "language":
         parts = list(LANGUAGE_LABELS)
+    elif option == "preset":  # the table presets, by the names players know them by
+        parts = [preset_label(name, language) for name in PRESET_NAMES]
     else:
         parts = []
         for part in OPTION_VALUES.get(option, "").split(","):
@@ -337,8 +342,14 @@ def seat_name(seats: Sequence[SeatInfo], seat: int, language: str) -> str:
     return name if name else translator(language)("free seat")
 
 
-def team_names(seats: Sequence[SeatInfo], team: int, language: str) -> str:
-    """``"Ana y Luis"``: the two seats of partnership ``team`` (seats team and team+2)."""
+def team_names(
+    seats: Sequence[SeatInfo], team: int, language: str, *, partnership: bool = True
+) -> str:
+    """A side's name: ``"Ana y Luis"``, the two seats of partnership ``team`` (seats team
+    and team+2); in individual play (``partnership`` false) the seat's own name, a side
+    being one seat (rules.md, "Formats")."""
+    if not partnership:
+        return seat_name(seats, team, language)
     return translator(language)(
         "{first} and {second}",
         first=seat_name(seats, team, language),
@@ -346,16 +357,43 @@ def team_names(seats: Sequence[SeatInfo], team: int, language: str) -> str:
     )
 
 
+def rematch_label(language: str | None) -> str:
+    """The label of "the same seats at a new table" under a match's end (chats and page)."""
+    return translator(_lang(language))("Play again")
+
+
 def move_text(move: Move, language: str) -> str:
-    """``"6-4"`` or ``"pass"`` in ``language``."""
-    return translator(language)("passed") if move.tile is None else str(move.tile)
+    """``"6-4"``, ``"passed"`` or ``"drew"`` (a draw from the boneyard, its tile
+    unnamed: rules.md, "Formats") in ``language``."""
+    _ = translator(language)
+    if move.draw:
+        return _("drew")
+    return _("passed") if move.tile is None else str(move.tile)
 
 
-TEAM_MARKS = ("🔵", "🔴")
-"""The partnerships' colours, as the board picture draws them (seats 0 and 2 blue)."""
+SIDE_MARKS = ("🔵", "🔴", "🟣", "🟢")
+"""Each side's colour, as the board picture draws it (``render.canvas.SIDE_COLORS``):
+the partnerships (seats 0 and 2 blue), or each seat in individual play."""
+
+TEAM_MARKS = SIDE_MARKS[:2]
+"""The partnerships' colours (seats 0 and 2 blue, 1 and 3 red)."""
 
 
-def score_line(seats: Sequence[SeatInfo], score: tuple[int, int], language: str) -> str:
+def score_line(
+    seats: Sequence[SeatInfo],
+    score: Sequence[int],
+    language: str,
+    *,
+    partnership: bool = True,
+) -> str:
+    """The running score by side, each side in its colour: ``"🔵 Ana y Luis: 24 – 🔴 Beto
+    y Carla: 34"``, or in individual play one entry per seat (``score`` by side,
+    ``Rules.sides``)."""
+    if not partnership:
+        return " – ".join(
+            f"{SIDE_MARKS[side]} {seat_name(seats, side, language)}: {points}"
+            for side, points in enumerate(score)
+        )
     return translator(language)(
         "{team0}: {score0} – {team1}: {score1}",
         team0=f"{TEAM_MARKS[0]} {team_names(seats, 0, language)}",

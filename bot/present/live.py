@@ -17,22 +17,24 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from bot.core.commands import PlayerRef
-from bot.core.events import EmoteShown, TableChanged, YourTiles
-from bot.core.vocabulary import EMOTES
+from bot.core.events import EmoteShown, HandEnded, MatchEnded, Refusal, TableChanged, YourTiles
+from bot.core.vocabulary import EMOTES, RefusalReason
+from bot.present.analysis import ANALYSING, analysis_button
+from bot.present.facts import boneyard_count
 from bot.present.i18n import N_, emote_label, language_of, translator
-from bot.present.labels import move_text, seat_name, team_names
-from bot.present.screens import board_caption
-from bot.present.texts import move_buttons
-from render.board import SEAT_PANELS, TABLE_AREA, board_layout
+from bot.present.labels import move_text, rematch_label, seat_name, team_names
+from bot.present.screens import board_caption, hand_ended_text, match_ended_caption
+from bot.present.texts import move_buttons, refused
+from render.board import PLACES, TABLE_AREA, board_layout, seat_panels
 from render.canvas import (
     BACKGROUND,
     GOLD,
     MUTED,
     PANEL,
     PASS_RED,
+    SIDE_COLORS,
     TABLE,
     TABLE_EDGE,
-    TEAM_COLORS,
     WHITE,
 )
 from render.sprites import FACE, HIGHLIGHT, PIP_SPOTS, TILE_LOOKS
@@ -42,35 +44,54 @@ __all__ = [
     "BOARD",
     "PAGE_TEXTS",
     "TableLinks",
+    "board_geometry",
     "emote_state",
     "hand_state",
     "link_label",
+    "page_refusal",
     "page_texts",
+    "result_state",
     "table_state",
 ]
 
-BOARD: dict[str, Any] = {
-    "width": 960,
-    "height": 960,
-    "area": [TABLE_AREA.x0, TABLE_AREA.y0, TABLE_AREA.x1, TABLE_AREA.y1],
-    "colors": {
-        "background": BACKGROUND,
-        "table": TABLE,
-        "table_edge": TABLE_EDGE,
-        "panel": PANEL,
-        "white": WHITE,
-        "muted": MUTED,
-        "gold": GOLD,
-        "pass": PASS_RED,
-        "teams": TEAM_COLORS,
-        "face": TILE_LOOKS[FACE],
-        "highlight": TILE_LOOKS[HIGHLIGHT],
-    },
-    "pips": {str(n): spots for n, spots in PIP_SPOTS.items()},
-    "panels": {str(seat): box for seat, box in SEAT_PANELS.items()},
-}
-"""The board's coordinate space, colours and pip patterns (the pictures' own): the page
-scales it to fit and draws the same tiles."""
+
+def board_geometry(players: int) -> dict[str, Any]:
+    """The board's coordinate space, colours and pip patterns (the pictures' own) for a
+    table of ``players`` seats (2..4): the page scales it to fit and draws the same tiles.
+    ``panels`` and ``places`` are each seat's panel box and place around the table
+    (``render.board.seat_panels``, ``PLACES``); ``sides`` the colour of each side (the
+    partnerships', or each seat's in individual play)."""
+    return _GEOMETRY[players]
+
+
+def _geometry(players: int) -> dict[str, Any]:
+    return {
+        "width": 960,
+        "height": 960,
+        "area": [TABLE_AREA.x0, TABLE_AREA.y0, TABLE_AREA.x1, TABLE_AREA.y1],
+        "colors": {
+            "background": BACKGROUND,
+            "table": TABLE,
+            "table_edge": TABLE_EDGE,
+            "panel": PANEL,
+            "white": WHITE,
+            "muted": MUTED,
+            "gold": GOLD,
+            "pass": PASS_RED,
+            "teams": SIDE_COLORS,
+            "face": TILE_LOOKS[FACE],
+            "highlight": TILE_LOOKS[HIGHLIGHT],
+        },
+        "pips": {str(n): spots for n, spots in PIP_SPOTS.items()},
+        "panels": {str(seat): box for seat, box in seat_panels(players).items()},
+        "places": {str(seat): place for seat, place in enumerate(PLACES[players])},
+    }
+
+
+_GEOMETRY: dict[int, dict[str, Any]] = {players: _geometry(players) for players in PLACES}
+
+BOARD: dict[str, Any] = _GEOMETRY[4]
+"""Today's four-seat board (:func:`board_geometry` of 4)."""
 
 Json = dict[str, Any]
 
@@ -92,6 +113,7 @@ def _line(event: TableChanged) -> Json:
                 "a": box.first,
                 "b": box.second,
                 "seat": box.placement.seat,
+                "order": box.placement.order,
             }
             for box in layout.tiles
         ],
@@ -102,11 +124,11 @@ def _line(event: TableChanged) -> Json:
     }
 
 
-def _score(event: TableChanged) -> tuple[int, int]:
-    """The running score: after a hand's end, with its points."""
+def _score(event: TableChanged) -> tuple[int, ...]:
+    """The running score by side: after a hand's end, with its points."""
     view = event.view
     if view is None:
-        return (0, 0)
+        return (0,) * event.rules.sides
     return view.match_score if view.outcome is not None else view.score
 
 
@@ -118,18 +140,20 @@ def table_state(event: TableChanged, language: str, *, now: float) -> Json:
     """
     lang = language_of(language)
     view = event.view
-    lacking = view.numbers_lacking() if view is not None else (frozenset(),) * 4
+    rules = event.rules
+    lacking = view.numbers_lacking() if view is not None else (frozenset(),) * rules.players
     seats = []
-    for info in event.seats:
+    for info in event.seats[: rules.players]:
         numbers = sorted(lacking[info.seat])
         seats.append(
             {
                 "seat": info.seat,
-                "team": info.seat % 2,
+                "team": rules.side_of(info.seat),
                 "name": seat_name(event.seats, info.seat, lang) if not info.is_open else "",
                 "open": info.is_open,
                 "robot": info.is_robot,
                 "away": info.away,
+                "back_by": info.back_by,  # None once the seat was left for good
                 "tiles": view.tile_counts[info.seat] if view is not None else 0,
                 "lacks": (
                     picture_text(lang, "lacks", nums=", ".join(map(str, numbers)))
@@ -142,6 +166,7 @@ def table_state(event: TableChanged, language: str, *, now: float) -> Json:
     if view is not None and view.last_move is not None:
         seat, move = view.last_move
         last = {"seat": seat, "move": move_text(move, lang)}
+    left = boneyard_count(view)
     outcome = None
     if view is not None and view.outcome is not None:
         outcome = {
@@ -156,9 +181,17 @@ def table_state(event: TableChanged, language: str, *, now: float) -> Json:
         "phase": str(event.phase),
         "language": lang,
         "seats": seats,
-        "teams": [team_names(event.seats, 0, lang), team_names(event.seats, 1, lang)],
+        "players": rules.players,
+        "partnership": rules.partnership,
+        "teams": [
+            team_names(event.seats, side, lang, partnership=rules.partnership)
+            for side in range(rules.sides)
+        ],
         "score": list(_score(event)),
-        "target": event.rules.target,
+        "target": rules.target,
+        # the tiles left to draw ("Pozo: 12"), or None where nobody draws
+        "boneyard": left,
+        "boneyard_text": "" if left is None else picture_text(lang, "boneyard", n=left),
         "hand": event.hand_number,
         "move": event.move_number,
         "turn": event.turn,
@@ -167,7 +200,7 @@ def table_state(event: TableChanged, language: str, *, now: float) -> Json:
         "last": last,
         "outcome": outcome,
         "caption": board_caption(event, lang),
-        "board": BOARD,
+        "board": board_geometry(rules.players),
         "line": _line(event),
     }
 
@@ -211,6 +244,60 @@ def emote_state(event: EmoteShown, language: str) -> Json:
     }
 
 
+def result_state(event: HandEnded | MatchEnded, board: TableChanged | None, language: str) -> Json:
+    """A hand's or the match's end as the page shows it until the next hand: the same
+    sentence the chats get (who closed it, the points, the score; the winners and the
+    money), ``kind`` ``"hand"`` or ``"match"``; a hand's end also turns every seat's
+    tiles left up, with their pips. ``board`` is the table's latest state (its
+    label and seats name the teams)."""
+    lang = language_of(language)
+    label = board.label if board is not None else ""
+    if isinstance(event, MatchEnded):
+        return {
+            "type": "result",
+            "kind": "match",
+            "table": event.table_id,
+            "winner_team": event.winner_team,
+            "hand": board.hand_number if board is not None else 0,
+            "text": match_ended_caption(event, label, lang),
+        }
+    seats = board.seats if board is not None else ()
+    names = {info.seat: seat_name(seats, info.seat, lang) for info in seats if not info.is_open}
+    return {
+        "type": "result",
+        "kind": "hand",
+        "table": event.table_id,
+        "hand": event.hand_number,
+        "text": hand_ended_text(event, seats, label, lang),
+        # the tiles each seat had left, turned up to be counted (public once it ended)
+        "hands": [
+            {
+                "seat": seat,
+                "name": names.get(seat, ""),
+                "tiles": [str(tile) for tile in tiles],
+                "pips": sum(tile.pips for tile in tiles),
+            }
+            for seat, tiles in enumerate(event.hands)
+        ],
+    }
+
+
+_PAGE_REFUSALS: dict[RefusalReason, str] = {
+    RefusalReason.STALE: "stale",
+}
+"""Refusals a page says in its own words (a chat's "that button is no longer valid"
+speaks of buttons a page does not have)."""
+
+
+def page_refusal(refusal: Refusal, language: str) -> str:
+    """A refused action as the page says it: its own words where a chat's would not fit
+    (:data:`_PAGE_REFUSALS`), else the chats' sentence."""
+    key = _PAGE_REFUSALS.get(refusal.reason)
+    if key is None:
+        return refused(refusal, language)
+    return translator(language_of(language))(PAGE_TEXTS[key])
+
+
 PAGE_TEXTS: dict[str, str] = {
     "your_turn": N_("Your turn"),
     "waiting": N_("Waiting for the others"),
@@ -218,10 +305,10 @@ PAGE_TEXTS: dict[str, str] = {
     "leave": N_("Leave the table"),
     "back": N_("Take my seat back"),
     "robot_plays": N_("A robot plays for you until you come back."),
+    "robot_ends": N_("You left: a robot plays your seat until the end of the match."),
     "which_end": N_("This tile fits both ends: tap the end."),
     "left": N_("left"),
     "right": N_("right"),
-    "pass": N_("Pass"),
     "offline": N_("Connection lost; reconnecting…"),
     "gone": N_("This table is over or does not exist."),
     "denied_forged": N_("This link is not valid."),
@@ -234,6 +321,9 @@ PAGE_TEXTS: dict[str, str] = {
     "robot": N_("robot"),
     "away": N_("away"),
     "emotes": N_("Emotes"),
+    "ended": N_("Match over"),
+    "stale": N_("That move was already made or is no longer valid."),
+    "too_fast": N_("Too fast: wait a moment and try again."),
 }
 """The page's own words (buttons, states), sent once with the welcome."""
 
@@ -243,6 +333,9 @@ def page_texts(language: str) -> dict[str, Any]:
     _ = translator(language_of(language))
     texts: dict[str, Any] = {key: _(msgid) for key, msgid in PAGE_TEXTS.items()}
     texts["emote_labels"] = {name: emote_label(name, language) for name in EMOTES}
+    texts["again"] = rematch_label(language)
+    texts["analysis"] = analysis_button(language)
+    texts["analysing"] = translator(language_of(language))(ANALYSING)
     return texts
 
 
@@ -261,6 +354,11 @@ class TableLinks(Protocol):
     @property
     def public_url(self) -> str:
         """The page's own address (a Telegram ``web_app`` button opens it)."""
+        ...
+
+    @property
+    def in_discord(self) -> bool:
+        """Whether the page is also a Discord Activity (boards offer to play there)."""
         ...
 
 

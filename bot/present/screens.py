@@ -49,13 +49,18 @@ def board_caption(event: TableChanged, language: str, *, emote: str | None = Non
         lines.append(_("Press a seat button or send /jugar."))
     elif event.phase == "countdown":
         lines.append(_("Table {label} · starting", label=event.label))
-        lines.append(
-            _(
-                "{team0} against {team1}",
-                team0=team_names(seats, 0, language),
-                team1=team_names(seats, 1, language),
+        if event.rules.sides == 2:  # two partnerships, or one against one
+            partnership = event.rules.partnership
+            lines.append(
+                _(
+                    "{team0} against {team1}",
+                    team0=team_names(seats, 0, language, partnership=partnership),
+                    team1=team_names(seats, 1, language, partnership=partnership),
+                )
             )
-        )
+        else:  # each for themselves, three or four
+            everyone = (seat_name(seats, seat, language) for seat in range(len(seats)))
+            lines.append(_("Players: {names}", names=", ".join(everyone)))
         if event.seconds_left is not None:
             lines.append(_("The match starts in {seconds} s", seconds=event.seconds_left))
     else:
@@ -65,8 +70,8 @@ def board_caption(event: TableChanged, language: str, *, emote: str | None = Non
             header += " · " + _("Hand {hand}", hand=event.hand_number)
         header += " · " + _("Match to {target}", target=event.rules.target)
         lines.append(header)
-        score = view.match_score if view is not None else (0, 0)
-        lines.append(score_line(seats, score, language))
+        score = view.match_score if view is not None else (0,) * event.rules.sides
+        lines.append(score_line(seats, score, language, partnership=event.rules.partnership))
         if event.phase == "ended":
             lines.append(_("The match is over."))
         elif event.turn is not None and (view is None or view.outcome is None):
@@ -147,9 +152,10 @@ def hand_ended_text(event: HandEnded, seats: Sequence[SeatInfo], label: str, lan
             how += " " + _("(capicúa!)")
     else:
         how = _("blocked (tranca)")
+    partnership = event.view.rules.partnership
     if outcome.winner_team is None:
         result = _("Nobody scores.")
-    else:
+    elif partnership:
         team = outcome.winner_team
         result = _.ngettext(
             "{team} win {n} point.",
@@ -157,29 +163,38 @@ def hand_ended_text(event: HandEnded, seats: Sequence[SeatInfo], label: str, lan
             event.hand_points[team],
             team=team_names(seats, team, language),
         )
+    else:  # a side is one seat (rules.md, "Formats")
+        result = _.ngettext(
+            "{name} wins {n} point.",
+            "{name} wins {n} points.",
+            event.hand_points[outcome.winner_team],
+            name=seat_name(seats, outcome.winner_team, language),
+        )
     return _(
-        "Table {label} · hand {hand}: {how}. {result} Score: {score0} – {score1}",
+        "Table {label} · hand {hand}: {how}. {result} Score: {score}",
         label=label,
         hand=event.hand_number,
         how=how,
         result=result,
-        score0=event.score[0],
-        score1=event.score[1],
+        score=" – ".join(map(str, event.score)),
     )
 
 
 def match_ended_caption(event: MatchEnded, label: str, language: str) -> str:
     """Who won, the final score and what each human received."""
     _ = translator(language)
-    lines = [
-        _(
-            "Table {label}: {team} win the match {score0} – {score1}!",
-            label=label,
-            team=team_names(event.seats, event.winner_team, language),
-            score0=event.score[0],
-            score1=event.score[1],
+    score = " – ".join(map(str, event.score))
+    if event.view.rules.partnership:
+        team = team_names(event.seats, event.winner_team, language)
+        first = _(
+            "Table {label}: {team} win the match {score}!", label=label, team=team, score=score
         )
-    ]
+    else:  # a side is one seat (rules.md, "Formats")
+        name = seat_name(event.seats, event.winner_team, language)
+        first = _(
+            "Table {label}: {name} wins the match {score}!", label=label, name=name, score=score
+        )
+    lines = [first]
     money = match_money_line(event, language)
     if money:
         lines.append(money)

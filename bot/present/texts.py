@@ -21,7 +21,7 @@ from bot.core.commands import (
 )
 from bot.core.events import MoveChoice, Refusal, Reply, SeatAbandoned, TableClosed, YourTiles
 from bot.core.vocabulary import AwayReason, CloseReason, PressKind, RefusalReason
-from bot.present.i18n import refusal_text, translator
+from bot.present.i18n import refusal_text, translator, whole_minutes
 from bot.present.labels import allowed_text, option_word, preset_label
 from engine.moves import Move, Side
 from render import move_labels
@@ -41,6 +41,7 @@ __all__ = [
     "seated_text",
     "short_place",
     "typed_move_label",
+    "whole_minutes",
 ]
 
 
@@ -186,12 +187,13 @@ def rules_changed_text(reply: Reply, language: str) -> str:
 
 def move_buttons(event: YourTiles) -> list[tuple[MoveChoice, str]]:
     """Each legal move with its button label, the same labels the hand picture shows
-    (``render.move_labels``), in the player's language."""
+    (``render.move_labels``), in the player's language; a draw from the boneyard is
+    "Robar" ("Draw")."""
     labelled = dict(move_labels(event.view, event.to.language))
     _ = translator(event.to.language)
     out = []
     for choice in event.moves:
-        label = labelled.get(choice.move)
+        label = _("Draw") if choice.move.draw else labelled.get(choice.move)
         if label is None:
             label = _("Pass") if choice.move.tile is None else str(choice.move.tile)
         out.append((choice, label))
@@ -217,21 +219,24 @@ class MoveKey(NamedTuple):
     """A move as a player typed or pressed it, reduced (:func:`move_key`)."""
 
     place: str | None  # where the table is (:func:`typed_move_label`), when the text says
-    move: str  # "6-4", "6-4 left", "6-4 right" or "pass"
+    move: str  # "6-4", "6-4 left", "6-4 right", "pass" or "draw"
 
 
 _PASS_WORDS = frozenset({"paso", "pasar", "pass", "pasa"})
+_DRAW_WORDS = frozenset({"robar", "robo", "roba", "draw", "pozo"})
 _SIDE_WORDS = {"izq": "left", "izquierda": "left", "left": "left", "i": "left", "l": "left"}
 _SIDE_WORDS |= {"der": "right", "derecha": "right", "right": "right", "d": "right", "r": "right"}
 
 
-def move_key(text: str) -> MoveKey | None:
+def move_key(text: str, top: int = 6) -> MoveKey | None:
     """The move a private message names, or None when it names none.
 
     A move button's own label (:func:`move_buttons`, :func:`typed_move_label`) and what
     a player types for it reduce to the same key: ``"6-4"``, ``"64"``, ``"4|6"`` and
     ``"6 4"`` are one tile; ``"izq."``/``"izquierda"``/``"left"`` (and right) a side;
-    ``"Paso"``/``"pasar"``/``"pass"`` the pass; ``"Amigos · 6-4"`` the place too.
+    ``"Paso"``/``"pasar"``/``"pass"`` the pass; ``"Robar"``/``"robo"``/``"draw"`` a
+    draw from the boneyard; ``"Amigos · 6-4"`` the place too. A tile's pips go up to
+    ``top``, the tile set's highest half (6, or 9 for double-nine: ``TileSet.top``).
     """
     place: str | None = None
     if "·" in text:
@@ -243,8 +248,12 @@ def move_key(text: str) -> MoveKey | None:
     pips = [int(t) for t in tokens if t.isdigit()]
     words = [t for t in tokens if not t.isdigit()]
     if not pips:
-        return MoveKey(place, "pass") if len(words) == 1 and words[0] in _PASS_WORDS else None
-    if len(pips) != 2 or max(pips) > 6 or len(words) > 1:
+        if len(words) == 1 and words[0] in _PASS_WORDS:
+            return MoveKey(place, "pass")
+        if len(words) == 1 and words[0] in _DRAW_WORDS:
+            return MoveKey(place, "draw")
+        return None
+    if len(pips) != 2 or max(pips) > top or len(words) > 1:
         return None
     move = f"{max(pips)}-{min(pips)}"
     if words:
@@ -268,7 +277,8 @@ def choices_named(event: YourTiles, typed: MoveKey) -> list[MoveChoice]:
     named = [
         choice
         for choice, label in move_buttons(event)
-        if (key := move_key(label)) is not None and key.move == typed.move
+        if (key := move_key(label, event.view.rules.tile_set.top)) is not None
+        and key.move == typed.move
     ]
     tile, _sep, side_name = typed.move.partition(" ")
     if named or not side_name:

@@ -271,7 +271,7 @@ class Drawing:
             picture = ("waiting", event.rules, facts, starting)
             draw = functools.partial(waiting_png, event.rules, facts, starting=starting)
         else:
-            facts = table_facts(event.seats, event.label, board.language)
+            facts = table_facts(event.seats, event.label, board.language, view=event.view)
             picture = ("board", event.view, facts)
             draw = functools.partial(board_png, event.view, facts)
         markup_key = markup.to_dict() if markup is not None else None

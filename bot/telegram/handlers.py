@@ -481,7 +481,7 @@ class Commands:
     @said(anyone=True)
     async def help(self, said: Said) -> None:
         """/ayuda, /help: how to play."""
-        await self.s.reply(said.message, help_text(said.language))
+        await self.s.reply(said.message, help_text(said.language, self.s.manager.times))
 
     async def unknown(self, update: Update, context: Context) -> None:
         """A command the bot does not have, in a private chat: say so, then the help."""
@@ -492,7 +492,11 @@ class Commands:
         language = language_of(user.language_code if user else None)
         _ = self.s.t(language)
         word = message.text.split(maxsplit=1)[0][:ECHO_LIMIT]
-        text = _("I do not know {command}.", command=word) + "\n\n" + help_text(language)
+        text = (
+            _("I do not know {command}.", command=word)
+            + "\n\n"
+            + help_text(language, self.s.manager.times)
+        )
         await self.s.reply(message, text)
 
     @said()
@@ -501,7 +505,7 @@ class Commands:
         s, message = self.s, said.message
         _ = s.t(said.language)
         if said.chat is not None:
-            await s.reply(message, help_text(said.language))
+            await s.reply(message, help_text(said.language, self.s.manager.times))
             return
         s.reachable.add(said.author.id)
         if not said.args:

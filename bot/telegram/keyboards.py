@@ -21,7 +21,7 @@ from telegram import (
 from bot.core import EMOTES, Ranking, TableChanged, YourTiles, encode_action
 from bot.present.analysis import analysis_button
 from bot.present.i18n import emote_label, translator
-from bot.present.labels import option_label, preset_label, value_label
+from bot.present.labels import option_label, preset_label, rematch_label, value_label
 from bot.present.live import link_label
 from bot.present.standings import RANKING_LABELS
 from bot.present.texts import move_buttons, typed_move_label
@@ -190,15 +190,9 @@ def analysis_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:
 
 def rematch_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:
     """ "Play again" under a match result: the same seats at a new table."""
-    _ = translator(language, "telegram")
+    label = "🔁 " + rematch_label(language)
     return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    "🔁 " + _("Play again"), callback_data=encode_action("again", table_id)
-                )
-            ]
-        ]
+        [[InlineKeyboardButton(label, callback_data=encode_action("again", table_id))]]
     )
 
 

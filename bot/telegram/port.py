@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import logging
-from dataclasses import replace
 
 from telegram import ReplyKeyboardRemove
 from telegram.error import TelegramError
@@ -21,7 +20,7 @@ from bot.present.facts import table_facts
 from bot.present.i18n import emote_label, isolate
 from bot.present.labels import LANGUAGE_LABELS, rules_text
 from bot.present.screens import hand_ended_text, match_ended_caption
-from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text, refused
+from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text, refused, whole_minutes
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import (
     analysis_keyboard,
@@ -136,15 +135,7 @@ class TelegramPort:
         board = self.s.boards.get(event.table_id)
         if board is not None and board.event is not None:
             # The final position, as the match result says it (the last move ended it).
-            board.event = replace(
-                board.event,
-                phase=p.Phase.ENDED,
-                seats=event.seats,
-                view=event.view,
-                turn=None,
-                deadline=None,
-                seconds_left=None,
-            )
+            board.event = p.ended_board(board.event, event)
             self.drawing.board(event.table_id)
         label = board.label if board else event.table_id
         if self.s.chat_id(event.chat) in self.s.gone:
@@ -198,7 +189,7 @@ class TelegramPort:
             board = s.boards.get(event.table_id)
             await s.no_turn_coming(event.player, "left", board.label if board else "")
         _ = s.t(event.chat.language)
-        minutes = max(1, round((event.back_by - s.now()) / 60))
+        minutes = whole_minutes(event.back_by - s.now())
         s.group_text(
             event.chat,
             _(
@@ -226,7 +217,7 @@ class TelegramPort:
 
         s = self.s
         caption = match_ended_caption(event, label, event.chat.language)
-        facts = table_facts(event.seats, label, event.chat.language)
+        facts = table_facts(event.seats, label, event.chat.language, view=event.view)
         markup = rematch_keyboard(event.table_id, event.chat.language)
         thread = int(event.chat.thread_id) if event.chat.thread_id else None
         try:

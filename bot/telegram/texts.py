@@ -7,29 +7,34 @@ Everything else a player reads (captions, results, rules, labels) comes from
 
 from __future__ import annotations
 
+from bot.core import HouseTimes
 from bot.present.i18n import translator
 from bot.present.standings import PERIOD_LABELS
+from bot.present.texts import whole_minutes
 from storage.ratings import SeasonPeriod
 
 __all__ = ["help_text", "season_text"]
 
 
-def help_text(language: str) -> str:
+def help_text(language: str, times: HouseTimes) -> str:
+    """/ayuda: what the bot does; the house's times (seconds) said in minutes."""
     _ = translator(language, "telegram")
     return (
         _(
             "Dominoes for four, two partnerships.\n"
-            "/jugar sits you at a table of this group; robots fill the empty seats after 2 minutes "
-            "(or at once with /robots).\n"
+            "/jugar sits you at a table of this group; robots fill the empty seats after {fill} "
+            "min (or at once with /robots).\n"
             "Your tiles come in a private chat with me, with one button per move you can play.\n"
             "/mesa opens a table: a preset, options like meta=200, and seats like "
             "derecha=robot enfrente=robot:maestro (reply to someone's message to invite them as "
             "your partner).\n"
             "/levantarse gets you up from the table (leaving a started match loses your stake); "
             "/volver takes your seat back from the robot that took it after missed turns, within "
-            "5 minutes.\n"
+            "{back} min.\n"
             "/saldo, /top, /reglas, /historial. Admins choose the rules with /config and close a "
-            "stuck table with /cerrar."
+            "stuck table with /cerrar.",
+            fill=whole_minutes(times.fill_seconds),
+            back=whole_minutes(times.return_seconds),
         )
         + "\n"
         + _(

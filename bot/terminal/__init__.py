@@ -1,4 +1,7 @@
-"""The terminal table: you, a robot partner and two robot opponents (``domino play``).
+"""The terminal table: you, a robot partner and two robot opponents (``domino play``),
+or a format (``--preset uno-contra-uno``, ``individual``, ``cubano``: rules.md, "More
+ways to play: formats"): you against one robot or each for themselves, robots in every
+other seat.
 
 The terminal is one more front end of the table manager (design.md, "Terminal"): a
 :class:`TerminalPort` prints the events as text and :func:`play` turns typed lines into
@@ -22,7 +25,11 @@ read by a daemon thread, so nothing waits for Enter when the program ends. Long 
 wrapped at the terminal's width, between two tiles or two choices, never inside one.
 
 Tiles are drawn ``[6|4]``; the line left to right; your seat is always "you", the seat
-across your partner.
+across your partner (in individual play "el rival de enfrente"; one against one, "el
+rival"). A draw is a move of its own (``1) Robar``, or typed ``robar``): yours is said
+with its tile ("Robas [5|3]."), another seat's counted before its next move ("El rival
+roba 3 fichas (quedan 9 en el pozo)."); the boneyard's count is listed beside the other
+seats' tile counts while drawing is the rule.
 
 Modules: :mod:`~bot.terminal.text` (tiles, the line and the move choices as text),
 :mod:`~bot.terminal.port` (:class:`TerminalPort`: events to lines),

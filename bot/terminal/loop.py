@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from bot.core import (
     ChatRef,
@@ -26,21 +26,41 @@ from bot.core import (
     YourTiles,
 )
 from bot.core.clock import Clock, SystemClock
-from bot.present.analysis import analysis_text
+from bot.present.analysis import ANALYSING, analysis_text
 from bot.present.i18n import LEVEL_NAMES, Translator, emote_from_input, refusal_text, translator
 from bot.present.texts import choices_named, confirmation, move_key, refused
 from bot.terminal.port import TerminalPort, Width
 from bot.terminal.reader import LineReader, until
 from bot.terminal.text import help_text, tiles_text
+from engine.rules import Boneyard, Rules
+from engine.tiles import TileSet
 from storage.base import Storage
 
-__all__ = ["PLATFORM", "local_chat", "local_player", "play"]
+__all__ = ["PLATFORM", "Companion", "local_chat", "local_player", "play"]
 
 PLATFORM = "terminal"
 """The platform of the terminal's players and tables."""
 
 LOCAL = "local"
 """The terminal's one player and one chat (``domino play``, ``domino profile``)."""
+
+
+class Companion(Protocol):
+    """Another view of the terminal's table, served beside it (``domino play --web``: the
+    web table in the local browser). It only shows and forwards commands; the terminal
+    stays in step through the table's own events."""
+
+    async def start(self, manager: TableManager) -> None:
+        """Start serving ``manager``'s tables."""
+        ...
+
+    def open(self, player: PlayerRef, table_id: str) -> str:
+        """Open ``table_id`` as ``player``; returns the address shown to the player."""
+        ...
+
+    async def stop(self) -> None:
+        """Stop serving."""
+        ...
 
 
 def local_player(language: str = "es", name: str | None = None) -> PlayerRef:
@@ -68,6 +88,7 @@ async def play(
     clock: Clock | None = None,
     catch_interrupt: bool = False,
     width: Width = None,
+    companion: Companion | None = None,
 ) -> int:
     """Play one match in the terminal; returns the exit code.
 
@@ -88,6 +109,8 @@ async def play(
         catch_interrupt: handle SIGINT (Ctrl-C) by leaving the table (the command line
             sets it; needs the main thread and a Unix event loop, else it is skipped).
         width: wrap lines at the terminal's width (:data:`bot.terminal.port.Width`).
+        companion: another view of the table served meanwhile (the web table); with a
+            person at the keyboard it stays open after the match until Enter.
     """
     clock = clock or SystemClock()
     me = local_player(language, name)  # "Tú": the name on the board picture too
@@ -107,6 +130,8 @@ async def play(
     port.muted = True  # a restored table speaks once the player has been told of it
     await manager.start(platforms={PLATFORM})
     try:
+        if companion is not None:
+            await companion.start(manager)
         code = await _match(
             manager,
             port,
@@ -115,8 +140,11 @@ async def play(
             level=level,
             interactive=interactive,
             catch_interrupt=catch_interrupt,
+            companion=companion,
         )
     finally:
+        if companion is not None:
+            await companion.stop()
         await manager.stop()
     if code != 2 and port.broken:
         return 141  # stdout was closed (checked after the manager stopped printing)
@@ -132,6 +160,7 @@ async def _match(
     level: str,
     interactive: bool,
     catch_interrupt: bool,
+    companion: Companion | None = None,
 ) -> int:
     """Opens the table against robots and plays it from ``stdin``; the exit code (2, 130
     or 0: :func:`play` makes it 141 when stdout was closed)."""
@@ -150,7 +179,7 @@ async def _match(
         state = manager.table_state(leftover)
         label = state.label if state is not None else ""
         port.say(_("Table {table}: your unfinished match goes on.", table=label))
-        port.say(help_text(_, language))
+        port.say(help_text(_, language, manager.times.return_seconds))
         for event in (await manager.handle(ShowMyTiles(me, chat, leftover))).events:
             await port.deliver(event)  # the turn on screen again, if it is yours
     else:
@@ -162,6 +191,7 @@ async def _match(
                 right=RobotSeat(level),
                 across=RobotSeat(level),
                 left=RobotSeat(level),
+                formats=True,  # the terminal plays every format (rules.md, "Formats")
             )
         )
         if reply.refusal is not None:
@@ -170,10 +200,15 @@ async def _match(
         table_id = reply.table_id
         state = manager.table_state(table_id or "")
         label = state.label if state is not None else ""
-        port.say(_("Table {table}: you and a robot partner against two robots.", table=label))
+        rules = state.rules if state is not None else None
+        for sentence in table_intro(_, label, rules):
+            port.say(sentence)
         if level in LEVEL_NAMES:
             port.say(_("Robots' level: {level}.", level=_(LEVEL_NAMES[level])))
-        port.say(help_text(_, language))
+        port.say(help_text(_, language, manager.times.return_seconds))
+    if companion is not None and table_id is not None:
+        url = companion.open(me, table_id)
+        port.say(_("The table in your browser: {url}", url=url))
     loop = asyncio.get_running_loop()
     # A person's lines are read as they are typed and answered at once, against the turn
     # on screen then; a script's lines wait in the pipe until it is the player's turn.
@@ -214,10 +249,41 @@ async def _match(
         await manager.idle()
         balance = await manager.balance(me)
         port.say(_("Your balance: ${balance}.", balance=balance))
+        if companion is not None and interactive and port.ended.is_set() and not interrupted:
+            # the page shows the match's end too: it stays until the player is done
+            port.say(_("The web table stays open: press Enter to close it."))
+            await until(reader.readline(), port.stop)
     finally:
         if catch_interrupt:
             loop.remove_signal_handler(signal.SIGINT)
     return 130 if interrupted else 0
+
+
+def table_intro(_: Translator, label: str, rules: Rules | None) -> list[str]:
+    """Who plays against whom at a new table, and how its format differs from today's
+    game (rules.md, "More ways to play: formats"): drawing, the tile set."""
+    if rules is None or rules.partnership:
+        lines = [_("Table {table}: you and a robot partner against two robots.", table=label)]
+    elif rules.players == 2:
+        lines = [_("Table {table}: you against a robot, one against one.", table=label)]
+    else:
+        lines = [
+            _(
+                "Table {table}: you against {n} robots, each for themselves.",
+                table=label,
+                n=rules.players - 1,
+            )
+        ]
+    if rules is not None and rules.tile_set is TileSet.DOUBLE_NINE:
+        lines.append(_("Double-nine: {n} tiles each.", n=rules.hand_tiles))
+    left = 0 if rules is None else len(rules.tile_set.tiles) - rules.players * rules.hand_tiles
+    if rules is not None and rules.boneyard is Boneyard.PASS and left:
+        lines.append(_("The other {n} tiles stay face down: nobody draws them.", n=left))
+    if rules is not None and rules.boneyard is Boneyard.DRAW:
+        lines.append(
+            _("When no tile of yours fits you draw from the boneyard; once it is empty, you pass.")
+        )
+    return lines
 
 
 async def _leave(
@@ -254,7 +320,8 @@ async def _command(
     word, rest = word.lower(), rest.strip()
     # a move's number (a line of thousands of digits is no number: int() refuses it)
     number = int(word) if word.isdecimal() and len(word) <= 6 and not rest else None
-    typed = move_key(text)  # "6-4", "6-4 izq.", "paso", and a number naming a tile: 66
+    top = port.rules.tile_set.top if port.rules is not None else 6  # 9: double-nine
+    typed = move_key(text, top)  # "6-4", "6-4 izq.", "paso", "robar", a number naming a tile
     if number is not None or typed is not None:
         prompt = port.prompt
         if prompt is None:
@@ -280,7 +347,7 @@ async def _command(
             choice = named[0]
         reply = await manager.handle(PressButton(me, choice.payload, chat))
     elif rest and word != "e":
-        port.say(help_text(_, me.language))
+        port.say(help_text(_, me.language, manager.times.return_seconds))
         port.remind_turn()
         return
     elif word == "e":
@@ -295,7 +362,7 @@ async def _command(
         if isinstance(search, Refusal):  # nothing to analyse: the refusal alone
             port.say(f"  ! {refused(search)}")
             return
-        port.say(_("Analysing your last hand…"))
+        port.say(_(ANALYSING))
         found = await search
         for line in analysis_text(found, me.language).splitlines():
             port.say(line)
@@ -306,7 +373,7 @@ async def _command(
     elif word == "q":
         reply = await _leave(manager, port, chat, table_id)
     else:
-        port.say(help_text(_, me.language))
+        port.say(help_text(_, me.language, manager.times.return_seconds))
         port.remind_turn()
         return
     if reply.refusal is not None:

@@ -37,7 +37,7 @@ from bot.core.clock import Clock, SystemClock
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label, translator
 from bot.present.screens import match_money_line
-from bot.present.texts import closed_text, refused
+from bot.present.texts import closed_text, refused, whole_minutes
 from bot.terminal.text import (
     choice_items,
     line_items,
@@ -45,7 +45,8 @@ from bot.terminal.text import (
     wrap_items,
     wrap_text,
 )
-from engine.hand import Termination, team_of
+from engine.hand import Termination
+from engine.rules import Boneyard, Rules
 
 if TYPE_CHECKING:
     from render import TableFacts
@@ -104,6 +105,10 @@ class TerminalPort:
         self.muted = False  # while a table left by an earlier run is restored: kept quiet
         self.names = ["", "", "", ""]
         self.robots = [False, False, False, False]
+        self.rules: Rules | None = None  # the table's, once an event names them
+        # another seat's draws not said yet: (seat, how many, the boneyard's count after)
+        self._draws: tuple[int, int, int] | None = None
+        self._my_draw_note = ""  # who drew for you (time ran out, forced), said with the tile
         self.my_turn = asyncio.Event()
         self.ended = asyncio.Event()
         self.result: MatchEnded | None = None
@@ -155,11 +160,39 @@ class TerminalPort:
         _ = self._
         if seat == self.my_seat:
             return _("You")
-        relative = (seat - self.my_seat) % 4
+        place = self._place(seat)
         if self.robots[seat]:
-            return {1: _("Right opponent"), 2: _("Partner"), 3: _("Left opponent")}[relative]
-        position = {1: _("right"), 2: _("partner"), 3: _("left")}[relative]
+            return {
+                "right": _("Right opponent"),
+                "partner": _("Partner"),
+                "across": _("Opponent across"),
+                "left": _("Left opponent"),
+                "opponent": _("Opponent"),
+            }[place]
+        position = {
+            "right": _("right"),
+            "partner": _("partner"),
+            "across": _("across"),
+            "left": _("left"),
+            "opponent": _("opponent"),
+        }[place]
         return f"{self.names[seat]} ({position})"
+
+    def _place(self, seat: int) -> str:
+        """Where another seat sits from you: ``right`` (next to play after you),
+        ``left`` (just before you), ``partner`` across (partnership play), ``across``
+        (an opponent across, four each for themselves) or ``opponent`` (one against
+        one)."""
+        players = len(self.names)
+        relative = (seat - self.my_seat) % players
+        if players == 2:
+            return "opponent"
+        if relative == 1:
+            return "right"
+        if relative == players - 1:
+            return "left"
+        partners = self.rules is None or self.rules.partnership
+        return "partner" if partners else "across"
 
     def in_sentence(self, seat: int, *, first: bool = False) -> str:
         """A seat's name inside a sentence: a robot's place with the article the language
@@ -168,43 +201,83 @@ class TerminalPort:
         _ = self._
         if seat == self.my_seat or not self.robots[seat]:
             return self.who(seat)
-        relative = (seat - self.my_seat) % 4
         name = {
-            1: _("the right opponent"),
-            2: _("the partner"),
-            3: _("the left opponent"),
-        }[relative]
+            "right": _("the right opponent"),
+            "partner": _("the partner"),
+            "across": _("the opponent across"),
+            "left": _("the left opponent"),
+            "opponent": _("the opponent"),
+        }[self._place(seat)]
         return name[:1].upper() + name[1:] if first else name
 
     def short_name(self, seat: int) -> str:
         """A robot seat's name on the board picture: :meth:`who`'s, shortened to fit the
         picture's side panels ("Rival der.", "Compañero", "Rival izq.")."""
         _ = self._
-        relative = (seat - self.my_seat) % 4
         if seat == self.my_seat or not self.robots[seat]:
             return self.who(seat)
-        return {1: _("Right opp."), 2: _("Partner"), 3: _("Left opp.")}[relative]
+        return {
+            "right": _("Right opp."),
+            "partner": _("Partner"),
+            "across": _("Opp. across"),
+            "left": _("Left opp."),
+            "opponent": _("Opponent"),
+        }[self._place(seat)]
+
+    @property
+    def partners(self) -> bool:
+        """Partnership play (two teams), else each for themselves (rules.md, "Formats")."""
+        return self.rules is None or self.rules.partnership
+
+    def _my_side(self) -> int:
+        return self.rules.side_of(self.my_seat) if self.rules is not None else self.my_seat & 1
 
     def score_text(self, score: tuple[int, int]) -> str:
-        mine = team_of(self.my_seat)
+        """Partnership play: "us – them" (``34 – 12``)."""
+        mine = self._my_side()
         return f"{score[mine]} – {score[1 - mine]}"
+
+    def scores(self, score: Sequence[int], points: Sequence[int] | None = None) -> list[str]:
+        """Individual play: each seat's score, you first, then in turn order ("Tú 12",
+        "Rival 30"); with ``points``, the hand's too ("Tú +24 → 36")."""
+        players = len(score)
+        out = []
+        for step in range(players):
+            seat = (self.my_seat + step) % players
+            if points is None:
+                out.append(f"{self.who(seat)} {score[seat]}")
+            else:
+                out.append(f"{self.who(seat)} +{points[seat]} → {score[seat]}")
+        return out
 
     async def deliver(self, event: Event) -> None:
         _ = self._
+        if not isinstance(event, (TableChanged, TurnStarted, MovePlayed)):
+            self._say_draws()  # another seat's draws come before whatever follows them
         if isinstance(event, TableChanged):
             self.names = [s.name for s in event.seats]
             self.robots = [s.player is None and s.is_robot for s in event.seats]
+            self.rules = event.rules
             self._last_table = event
             self._draw_board(event)
         elif isinstance(event, MatchStarted):
             self.names = [s.name for s in event.seats]
-            self.say(
-                _(
+            self.rules = event.rules
+            if self.partners:
+                text = _(
                     "Match starts: first team to {target} points. Stake: ${stake}.",
                     target=event.rules.target,
                     stake=event.rules.stake,
                 )
-            )
+            else:
+                text = _(
+                    "Match starts, each for themselves: the first to {target} points wins "
+                    "${pot}. Stake: ${stake}.",
+                    target=event.rules.target,
+                    pot=event.rules.stake * event.rules.players,
+                    stake=event.rules.stake,
+                )
+            self.say(text)
         elif isinstance(event, HandStarted):
             if self.analysis_hint:  # the match went on: a can be typed
                 self.analysis_hint = False
@@ -231,7 +304,15 @@ class TerminalPort:
             self.my_seat = event.seat
             self.names = [s.name for s in event.seats]  # also for a resumed table's first
             self.robots = [s.player is None and s.is_robot for s in event.seats]
-            if event.is_your_turn:
+            self.rules = event.view.rules
+            if event.drawn is not None:
+                note, self._my_draw_note = self._my_draw_note, ""
+                self.say("  " + _("You draw {tile}.", tile=tile_text(event.drawn)) + note)
+            if event.is_your_turn and event.drawn is not None:
+                self._say_moves(event)  # the rest of the turn is on screen already
+                self.prompt = event
+                self._turn_changed()
+            elif event.is_your_turn:
                 self._show_turn(event)
                 self.prompt = event
                 self._turn_changed()
@@ -248,10 +329,12 @@ class TerminalPort:
             self.say("  " + _('{who}: "{text}"', who=self.who(event.seat), text=label))
         elif isinstance(event, SeatTakenByRobot):
             if event.seat == self.my_seat:
+                minutes = whole_minutes(event.back_by - self.clock.now())
                 self.say(
                     _(
-                        "A robot plays for you now. Type b within 5 minutes to take your seat "
-                        "back; q leaves the match for good (and forfeits your stake)."
+                        "A robot plays for you now. Type b within {minutes} min to take "
+                        "your seat back; q leaves the match for good (and forfeits your stake).",
+                        minutes=minutes,
                     )
                 )
                 self.away = True
@@ -298,6 +381,10 @@ class TerminalPort:
         _ = self._
         move = event.move
         me = event.seat == self.my_seat
+        if move.draw:
+            self._drew(event)
+            return
+        self._say_draws()
         who = self.in_sentence(event.seat, first=True)
         side = ""
         if move.side is not None and len(event.view.line) > 1:
@@ -308,26 +395,75 @@ class TerminalPort:
             text = _("You play {tile}{side}.", tile=tile_text(move.tile), side=side)
         else:
             text = _("{who} plays {tile}{side}.", who=who, tile=tile_text(move.tile), side=side)
-        if event.by == MovedBy.TIMEOUT:
-            text += " " + _("(time ran out: a robot played)")
-        elif event.by == MovedBy.FORCED:
-            text += " " + _("(single legal move, played by itself)")
-        elif event.by == MovedBy.ROBOT and me:  # while you are away
-            text += " " + _("(a robot played for you)")
-        self.say(f"  {text}")
+        self.say(f"  {text}{self._by_note(event.by, me)}")
+
+    def _by_note(self, by: MovedBy, me: bool) -> str:
+        """Who made a move not chosen by its player: " (time ran out: a robot played)",
+        " (single legal move, played by itself)", " (a robot played for you)", or ""."""
+        _ = self._
+        if by == MovedBy.TIMEOUT:
+            return " " + _("(time ran out: a robot played)")
+        if by == MovedBy.FORCED:
+            return " " + _("(single legal move, played by itself)")
+        if by == MovedBy.ROBOT and me:  # while you are away
+            return " " + _("(a robot played for you)")
+        return ""
+
+    def _drew(self, event: MovePlayed) -> None:
+        """A draw from the boneyard: yours is said with its tile when your tiles come
+        (:class:`YourTiles`, ``drawn``); another seat's draws in a row are said once,
+        counted, before its next move ("El rival roba 3 fichas (quedan 9 en el pozo).")."""
+        left = event.view.boneyard_count
+        if event.seat == self.my_seat:
+            note = self._by_note(event.by, True)
+            if event.view.is_over or event.by == MovedBy.ROBOT:
+                # the draw blocked the hand, or a robot plays for you: no tiles follow it
+                self.say("  " + self._("You draw a tile.") + note)
+            else:
+                self._my_draw_note = note  # said with the tile drawn, when it comes
+            return
+        pending = self._draws
+        if pending is not None and pending[0] != event.seat:
+            self._say_draws()
+            pending = None
+        count = 1 if pending is None else pending[1] + 1
+        self._draws = (event.seat, count, left)
+
+    def _say_draws(self) -> None:
+        """Say another seat's draws not said yet (see :meth:`_drew`)."""
+        if self._draws is None:
+            return
+        seat, count, left = self._draws
+        self._draws = None
+        _ = self._
+        who = self.in_sentence(seat, first=True)
+        text = _.ngettext("{who} draws {n} tile", "{who} draws {n} tiles", count, who=who)
+        rest = _.ngettext("{n} tile left in the boneyard", "{n} tiles left in the boneyard", left)
+        self.say(f"  {text} ({rest}).")
 
     def _show_turn(self, tiles: YourTiles) -> None:
         _ = self._
         view = tiles.view
-        counts = [f"{self.who(s)}: {view.tile_counts[s]}" for s in range(4) if s != tiles.seat]
+        seats = range(len(view.tile_counts))
+        counts = [f"{self.who(s)}: {view.tile_counts[s]}" for s in seats if s != tiles.seat]
+        draws = view.rules.boneyard is Boneyard.DRAW
+        if draws:
+            counts.append(_("boneyard: {n}", n=view.boneyard_count))
         self.say("")
-        self.say(
-            _(
-                "Score (us – them): {score}, match to {target}",
-                score=self.score_text(view.score),
-                target=view.rules.target,
+        if self.partners:
+            self.say(
+                _(
+                    "Score (us – them): {score}, match to {target}",
+                    score=self.score_text(view.score),
+                    target=view.rules.target,
+                )
             )
-        )
+        else:
+            self.say_list(
+                _("Score: {scores}; match to {target}", scores=_ITEM, target=view.rules.target),
+                self.scores(view.score),
+                ", ",
+            )
         line = line_items(view)
         if line:
             self.say_list(_("Line: {line}", line=_ITEM), line, "")
@@ -337,6 +473,11 @@ class TerminalPort:
         self.say_list(
             _("Your tiles: {tiles}", tiles=_ITEM), [tile_text(t) for t in view.tiles], " "
         )
+        moves = [choice.move for choice in tiles.moves]
+        if draws and len(moves) == 1 and moves[0].draw:
+            self.say(_("No tile of yours fits: draw from the boneyard."))
+        elif draws and len(moves) == 1 and moves[0].is_pass and view.ends is not None:
+            self.say(_("No tile of yours fits and the boneyard is empty: you pass."))
         self._say_moves(tiles)
 
     def remind_turn(self) -> None:
@@ -377,32 +518,56 @@ class TerminalPort:
                 how += " " + _("(capicúa!)")
         else:
             how = _("Blocked game (tranca)")
-        mine = team_of(self.my_seat)
+        mine = self._my_side()
         if outcome.winner_team is None:
             who = _("nobody scores")
+        elif not self.partners and outcome.winner_team == mine:
+            who = _.ngettext("you win {n} point", "you win {n} points", outcome.points)
+        elif not self.partners:
+            who = _.ngettext(
+                "{who} wins {n} point",
+                "{who} wins {n} points",
+                outcome.points,
+                who=self.in_sentence(outcome.winner_team),
+            )
         elif outcome.winner_team == mine:
             who = _.ngettext("we win {n} point", "we win {n} points", outcome.points)
         else:
             who = _.ngettext("they win {n} point", "they win {n} points", outcome.points)
-        pips = [f"{self.who(s)} {outcome.pips_left[s]}" for s in range(4)]
+        pips = [f"{self.who(s)} {n}" for s, n in enumerate(outcome.pips_left)]
         self.say(_("Hand {number}: {how}; {who}.", number=event.hand_number, how=how, who=who))
         self.say_list(_("Pips left: {pips}", pips=_ITEM), pips, ", ")
-        points = self.score_text(event.hand_points)
-        self.say(
-            _(
-                "Score (us – them): {points} → {score}",
-                points=points,
-                score=self.score_text(event.score),
+        if self.partners:
+            points = self.score_text(event.hand_points)
+            self.say(
+                _(
+                    "Score (us – them): {points} → {score}",
+                    points=points,
+                    score=self.score_text(event.score),
+                )
             )
-        )
+        else:
+            self.say_list(
+                _("Score: {scores}", scores=_ITEM),
+                self.scores(event.score, event.hand_points),
+                ", ",
+            )
         # said when the next hand starts: after the match's last hand the program ends
-        # and nothing more can be typed (the match's end is the core's to say)
+        # and nothing more can be typed (the match's end is the core's to say); the
+        # analysis reads today's game only
         self.analysis_hint = True
 
     def _match_ended(self, event: MatchEnded) -> None:
         _ = self._
         self.say("")
-        if event.winner_team == team_of(self.my_seat):
+        if not self.partners:
+            if event.winner_team == self._my_side():
+                self.say(_("You won the match!"))
+            else:
+                who = self.in_sentence(event.winner_team, first=True)
+                self.say(_("{who} won the match.", who=who))
+            self.say_list(_("Final score: {scores}", scores=_ITEM), self.scores(event.score), ", ")
+        elif event.winner_team == self._my_side():
             self.say(_("We won the match {score}!", score=self.score_text(event.score)))
         else:
             self.say(_("They won the match {score}.", score=self.score_text(event.score)))
@@ -413,13 +578,13 @@ class TerminalPort:
         """The board picture's facts, the robots named by their place (:meth:`short_name`)
         and your own seat marked (its turn reads "Te toca")."""
         facts = board_facts(event, self.me.language)
-        a, b, c, d = (
+        seats = tuple(
             replace(seat, name=self.short_name(i))
             if self.robots[i]
             else replace(seat, is_you=i == self.my_seat)
             for i, seat in enumerate(facts.seats)
         )
-        return replace(facts, seats=(a, b, c, d))
+        return replace(facts, seats=seats)
 
     def _draw_board(self, event: TableChanged) -> None:
         if self.board_png is None or event.view is None:

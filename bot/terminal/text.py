@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from bot.core import YourTiles
 from bot.present.i18n import Translator, emote_names
-from bot.present.texts import move_buttons
+from bot.present.texts import move_buttons, whole_minutes
 from engine.tiles import Tile
 from engine.views import PublicView
 
@@ -113,12 +113,15 @@ def wrap_items(
     return lines
 
 
-def help_text(_: Translator, language: str) -> str:
-    """What can be typed, with the emotes' names in ``language``."""
+def help_text(_: Translator, language: str, return_seconds: float) -> str:
+    """What can be typed, with the emotes' names in ``language``; ``return_seconds``: the
+    house's time to take a seat back (``HouseTimes.return_seconds``)."""
     return _(
         "Type the number of a move, or the move (6-4, 6-4 left, pass); e NAME for a phrase "
         "({emotes}); t for your tiles; a for what you should have played in your last hand; "
-        "b to take your seat back from the robot that took it over for missed turns (within 5 "
-        "minutes); q to leave the match for good (once it has started, your stake is lost).",
+        "b to take your seat back from the robot that took it over for missed turns (within "
+        "{minutes} min); q to leave the match for good (once it has started, your stake is "
+        "lost).",
         emotes=", ".join(emote_names(language)),
+        minutes=whole_minutes(return_seconds),
     )

@@ -9,14 +9,24 @@ with the same checks; the page shows what the core says and decides nothing.
 
 Protocol (JSON text frames):
 
-* client ``{"hello": {"init_data": …[, "table": id]} | {"seat": token} | {"watch": token}}``
-  first (``table``: the table a private chat's Mini App button names);
+* client ``{"hello": {"init_data": …[, "table": id]} | {"seat": token} | {"watch": token}
+  | {"discord": access token, "channel": id}}`` first (``table``: the table a private
+  chat's Mini App button names; ``discord``: inside a Discord Activity, the token its
+  OAuth2 gave, :mod:`bot.web.activity`, and the channel it was opened in);
   server ``{"type": "welcome", …}``, then ``table`` (and ``hand`` for a seated player);
   a reconnect sends ``hello`` again and gets a fresh state.
 * client ``{"press": payload}``, ``{"emote": name}``, ``{"leave": true}``,
-  ``{"back": true}``; a refused one is answered ``{"type": "refused", "text": …}``.
-* server pushes ``table``, ``hand``, ``emote``, ``notice`` (a hand's or match's result),
-  ``closed``.
+  ``{"back": true}``, ``{"analysis": true}`` (my last hand's analysis: ``analysing``, then
+  ``analysis`` with its text), ``{"again": true}`` (a rematch of the ended table: the page moves to
+  the new one, ``{"type": "moved", …}``, then its ``table`` and ``hand``); a refused one is
+  answered ``{"type": "refused", "text": …}``.
+* server pushes ``table``, ``hand``, ``emote``, ``result`` (a hand's or the match's end:
+  its text, which stays on the page until the next hand), ``notice``, ``closed``; at the
+  match's end a last ``table`` in the ``ended`` phase shows the final position.
+
+Inside Discord (an Activity) every path is also served under ``/.proxy/`` (Discord's
+proxy prefix), ``POST /api/token`` exchanges the SDK's code for an access token and
+``GET /api/activity`` gives the page the application's id.
 
 Limits: :data:`MAX_FRAME` bytes per frame, :data:`RATE` frames per second per connection
 (burst :data:`BURST`; a flood closes it), the ``Origin`` header must be the public URL's.
@@ -39,6 +49,7 @@ from aiohttp import WSMsgType, web
 from aiohttp.abc import AbstractAccessLogger
 
 from bot.core import (
+    AwayReason,
     ComeBack,
     Emote,
     EmoteShown,
@@ -48,6 +59,7 @@ from bot.core import (
     MatchEnded,
     PlayerRef,
     PressButton,
+    PressKind,
     Refusal,
     SeatAbandoned,
     ShowMyTiles,
@@ -55,11 +67,21 @@ from bot.core import (
     TableClosed,
     TableManager,
     YourTiles,
+    encode_action,
+    ended_board,
 )
+from bot.present.analysis import analysis_text
 from bot.present.i18n import language_of
-from bot.present.live import emote_state, hand_state, page_texts, table_state
-from bot.present.screens import hand_ended_text, match_ended_caption
-from bot.present.texts import abandoned_text, closed_text, confirmation, refused
+from bot.present.live import (
+    emote_state,
+    hand_state,
+    page_refusal,
+    page_texts,
+    result_state,
+    table_state,
+)
+from bot.present.texts import abandoned_text, closed_text, confirmation
+from bot.web.activity import DiscordActivity
 from bot.web.auth import AuthError, AuthFailure, SeatPass, WebAuth
 
 __all__ = ["BURST", "MAX_FRAME", "RATE", "WebTable"]
@@ -76,11 +98,19 @@ BURST: Final = 15
 """Frames a connection may send at once; past it frames are dropped, and a connection
 that keeps flooding is closed."""
 
-_STATIC: Final = ("index.html", "app.js", "style.css")
+_STATIC: Final = ("index.html", "app.js", "style.css", "activity.js")
+"""The page's files (``activity.js``, the Discord SDK's bundle, is loaded only inside
+Discord)."""
 
 
 def _encode(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
+def _is_leaver(client: _Client, event: SeatAbandoned) -> bool:
+    """Whether ``client`` is the page of the player who left ``event``'s seat on purpose."""
+    player = client.player
+    return event.reason is AwayReason.LEFT and player is not None and player.key == event.player.key
 
 
 class _QuietAccessLogger(AbstractAccessLogger):
@@ -97,10 +127,10 @@ class _Client:
     """One page's websocket."""
 
     socket: web.WebSocketResponse
+    tokens: float
     player: PlayerRef | None = None
     table_id: str | None = None
     language: str = "es"
-    tokens: float = float(BURST)
     last: float = 0.0
     floods: int = 0
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
@@ -115,6 +145,10 @@ class WebTable:
         public_url: the https address players open (``DOMINO_WEB_URL``); its origin is
             the only one whose pages may connect.
         clock: epoch seconds now (deadlines, token ages, the rate limit).
+        rate, burst: frames a second a page may send, and at once (:data:`RATE`,
+            :data:`BURST`); a frame past them is dropped (the first of a run answered
+            ``refused``), and a page that keeps on is cut off.
+        activity: Discord's OAuth2 when the page is also a Discord Activity, else None.
     """
 
     def __init__(
@@ -124,8 +158,14 @@ class WebTable:
         *,
         public_url: str,
         clock: Callable[[], float],
+        rate: float = RATE,
+        burst: int = BURST,
+        activity: DiscordActivity | None = None,
     ) -> None:
         self.manager = manager
+        self.activity = activity
+        self.rate = rate
+        self.burst = burst
         self.auth = auth
         self.public_url = public_url.rstrip("/")
         parts = urlsplit(self.public_url)
@@ -134,15 +174,19 @@ class WebTable:
         self.clients: set[_Client] = set()
         self._runner: web.AppRunner | None = None
         self._tables: dict[str, TableChanged] = {}
+        self._tasks: set[asyncio.Task[None]] = set()  # analyses under way
         self._by_table: dict[str, set[_Client]] = {}
         self.app = web.Application(client_max_size=MAX_FRAME)
-        self.app.add_routes(
-            [
-                web.get("/", self._page),
-                web.get("/static/{name}", self._static),
-                web.get("/ws", self._socket),
+        routes = []
+        for prefix in ("", "/.proxy"):  # Discord's proxy prefix, for the Activity
+            routes += [
+                web.get(f"{prefix}/", self._page),
+                web.get(f"{prefix}/static/{{name}}", self._static),
+                web.get(f"{prefix}/ws", self._socket),
+                web.get(f"{prefix}/api/activity", self._activity_config),
+                web.post(f"{prefix}/api/token", self._token),
             ]
-        )
+        self.app.add_routes(routes)
         manager.register("*", self)
 
     # ------------------------------------------------------------------ links
@@ -169,9 +213,13 @@ class WebTable:
 
     async def stop(self) -> None:
         """Close every page's connection and stop listening."""
+        for task in list(self._tasks):
+            task.cancel()
         for client in list(self.clients):
             with contextlib.suppress(Exception):
                 await client.socket.close()
+        if self.activity is not None:
+            await self.activity.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -196,13 +244,51 @@ class WebTable:
             headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"},
         )
 
+    @property
+    def in_discord(self) -> bool:
+        """Whether the page is also a Discord Activity (``DISCORD_CLIENT_ID`` is set)."""
+        return self.activity is not None
+
+    @property
+    def origins(self) -> set[str]:
+        """The origins whose pages may connect: the public URL's, and Discord's iframe of
+        the Activity."""
+        found = {self.origin}
+        if self.activity is not None:
+            found.add(self.activity.origin)
+        return found
+
+    async def _activity_config(self, request: web.Request) -> web.StreamResponse:
+        if self.activity is None:
+            raise web.HTTPNotFound()
+        return web.json_response({"client_id": self.activity.client_id})
+
+    async def _token(self, request: web.Request) -> web.StreamResponse:
+        """The Activity's page posts the SDK's code; the answer is the access token."""
+        if self.activity is None:
+            raise web.HTTPNotFound()
+        if request.headers.get("Origin") not in self.origins:
+            raise web.HTTPForbidden(text="origin")
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        code = body.get("code") if isinstance(body, dict) else None
+        if not isinstance(code, str):
+            return web.json_response({"error": "malformed"}, status=400)
+        try:
+            token = await self.activity.exchange(code)
+        except AuthError as exc:
+            return web.json_response({"error": exc.failure.value}, status=403)
+        return web.json_response({"access_token": token})
+
     async def _socket(self, request: web.Request) -> web.StreamResponse:
-        if request.headers.get("Origin") != self.origin:
+        if request.headers.get("Origin") not in self.origins:
             log.warning("websocket refused: origin %r", request.headers.get("Origin"))
             raise web.HTTPForbidden(text="origin")
         socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=30.0)
         await socket.prepare(request)
-        client = _Client(socket, last=self.clock())
+        client = _Client(socket, float(self.burst), last=self.clock())
         self.clients.add(client)
         writer = asyncio.get_running_loop().create_task(self._writer(client))
         try:
@@ -210,9 +296,12 @@ class WebTable:
                 if message.type is not WSMsgType.TEXT:
                     continue
                 if not self._allowed(client):
-                    if client.floods > BURST:
+                    if client.floods > self.burst:
                         await socket.close(code=1008, message=b"too many messages")
                         break
+                    if client.floods == 1:  # answered once, so the page can press again
+                        text = page_texts(client.language)["too_fast"]
+                        self._send(client, {"type": "refused", "text": text})
                     continue
                 await self._receive(client, message.data)
         finally:
@@ -238,7 +327,7 @@ class WebTable:
     def _allowed(self, client: _Client) -> bool:
         """A token bucket: :data:`RATE` per second, :data:`BURST` at once."""
         now = self.clock()
-        client.tokens = min(float(BURST), client.tokens + (now - client.last) * RATE)
+        client.tokens = min(float(self.burst), client.tokens + (now - client.last) * self.rate)
         client.last = now
         if client.tokens >= 1.0:
             client.tokens -= 1.0
@@ -277,11 +366,21 @@ class WebTable:
             reply = await self.manager.handle(Leave(player, None, table_id))
         elif kind == "back" and value is True:
             reply = await self.manager.handle(ComeBack(player, None, table_id))
+        elif kind == "analysis" and value is True:  # "¿Qué debí jugar?" of my last hand
+            self._analyse(client, player, table_id)
+            return
+        elif kind == "again" and value is True:  # a rematch: the page follows its new table
+            press = encode_action(PressKind.AGAIN, table_id)
+            reply = await self.manager.handle(PressButton(player, press))
+            if reply.refusal is None and reply.table_id and reply.table_id != table_id:
+                await self._show(client, player, reply.table_id)
+                return
         else:
             self._send(client, {"type": "error", "error": "malformed"})
             return
         if reply.refusal is not None:
-            self._send(client, {"type": "refused", "text": refused(reply.refusal, client.language)})
+            text = page_refusal(reply.refusal, client.language)
+            self._send(client, {"type": "refused", "text": text})
         elif kind == "leave":  # what leaving cost (a started match's stake)
             text = confirmation(Leave, reply, client.language)
             self._send(client, {"type": "notice", "text": text})
@@ -289,9 +388,31 @@ class WebTable:
             if isinstance(event, YourTiles):
                 self._send(client, hand_state(event, now=self.clock()))
 
+    def _analyse(self, client: _Client, player: PlayerRef, table_id: str) -> None:
+        """Start the maestro's analysis of the player's last hand: "analysing" at once,
+        the analysis when found (the search runs off the event loop)."""
+        search = self.manager.start_analysis(player, None, table_id)
+        if isinstance(search, Refusal):
+            self._send(client, {"type": "refused", "text": page_refusal(search, client.language)})
+            return
+        texts = page_texts(client.language)
+        self._send(client, {"type": "analysing", "text": texts["analysing"]})
+
+        async def answer() -> None:
+            found = await search
+            text = analysis_text(found, client.language)
+            self._send(client, {"type": "analysis", "table": table_id, "text": text})
+
+        task = asyncio.get_running_loop().create_task(answer())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     async def _hello(self, client: _Client, value: object) -> None:
         try:
-            seat_pass = self._authenticate(value)
+            if isinstance(value, dict) and "discord" in value:
+                seat_pass = await self._discord(value)
+            else:
+                seat_pass = self._authenticate(value)
         except AuthError as exc:
             reason = exc.failure.value
             text = page_texts(client.language)[f"denied_{reason}"]
@@ -312,23 +433,67 @@ class WebTable:
             self._send(client, {"type": "gone"})
             return
         assert table_id is not None
-        seated = player is not None and any(
-            s.player is not None and s.player.key == player.key for s in state.seats
+        await self._show(client, player, table_id, welcome=True)
+
+    async def _show(
+        self, client: _Client, player: PlayerRef | None, table_id: str, *, welcome: bool = False
+    ) -> None:
+        """Make ``client`` a page of ``table_id``: its table, and the player's tiles when
+        they have a seat there (else the page is a spectator's)."""
+        state = self.manager.table_state(table_id)
+        if state is None:
+            self._send(client, {"type": "gone"})
+            return
+        seat = next(
+            (
+                s.seat
+                for s in state.seats
+                if player is not None and s.player is not None and s.player.key == player.key
+            ),
+            None,
         )
+        seated = seat is not None
         client.player = player if seated else None
         self._watch(client, table_id)
         self._tables[table_id] = state
-        you = None if player is None else {"name": player.display_name, "seated": seated}
-        self._send(
-            client,
-            {"type": "welcome", "texts": page_texts(language), "table": table_id, "you": you},
-        )
-        self._send(client, table_state(state, language, now=self.clock()))
+        you = None
+        if player is not None:
+            you = {"name": player.display_name, "seated": seated, "seat": seat}
+        if welcome:
+            texts = page_texts(client.language)
+            self._send(client, {"type": "welcome", "texts": texts, "table": table_id, "you": you})
+        else:
+            self._send(client, {"type": "moved", "table": table_id, "you": you})
+        self._send(client, table_state(state, client.language, now=self.clock()))
         if seated and player is not None:
             reply = await self.manager.handle(ShowMyTiles(player, None, table_id))
             for event in reply.events:
                 if isinstance(event, YourTiles):
                     self._send(client, hand_state(event, now=self.clock()))
+
+    async def _discord(self, value: dict[str, Any]) -> SeatPass:
+        """An Activity's page: its player asked of Discord by the token, and the table of
+        the channel the Activity was opened in (theirs if they sit at it)."""
+        token, channel = value.get("discord"), value.get("channel")
+        if (
+            self.activity is None
+            or len(value) != 2
+            or not isinstance(token, str)
+            or not isinstance(channel, str)
+            or not 0 < len(channel) <= 32
+        ):
+            raise AuthError(AuthFailure.MALFORMED)
+        player = await self.activity.player(token)
+        here = [
+            table_id
+            for table_id in self.manager.tables()
+            if (state := self.manager.table_state(table_id)) is not None
+            and state.chat.platform == player.platform
+            and state.chat.channel_id == channel
+        ]
+        mine = [table_id for table_id in self.manager.tables_of(player) if table_id in here]
+        found = mine or here
+        return SeatPass(player, found[-1] if found else None)
 
     def _authenticate(self, value: object) -> SeatPass:
         if not isinstance(value, dict) or not 1 <= len(value) <= 2:
@@ -367,13 +532,7 @@ class WebTable:
         if not table_id:
             return
         if isinstance(event, TableChanged):
-            self._tables[table_id] = event
-            cache: dict[str, str] = {}  # one encoding per language
-            for client in self._watching(table_id):
-                if client.language not in cache:
-                    state = table_state(event, client.language, now=self.clock())
-                    cache[client.language] = _encode(state)
-                self._send(client, cache[client.language])
+            self._show_table(table_id, event)
             return
         if isinstance(event, EmoteShown):
             for client in self._watching(table_id):
@@ -381,31 +540,39 @@ class WebTable:
             return
         if isinstance(event, SeatAbandoned):
             for client in self._watching(table_id):
+                if _is_leaver(client, event):
+                    continue  # answered already, in their own words
                 text = abandoned_text(event, client.language)
                 self._send(client, {"type": "notice", "text": text})
             return
-        if isinstance(event, (HandEnded, MatchEnded, TableClosed)):
+        if isinstance(event, MatchEnded):
+            # no TableChanged follows the last move: the match's end carries the final
+            # position, shown as the chat boards show it
+            latest = self._tables.get(table_id)
+            if latest is not None:
+                self._show_table(table_id, ended_board(latest, event))
+        if isinstance(event, (HandEnded, MatchEnded)):
             board = self._tables.get(table_id)
             for client in self._watching(table_id):
-                text = self._notice(event, board, client.language)
-                if text:
-                    kind = "closed" if isinstance(event, TableClosed) else "notice"
-                    self._send(client, {"type": kind, "text": text})
-            if isinstance(event, TableClosed):
-                self._tables.pop(table_id, None)
-
-    @staticmethod
-    def _notice(
-        event: HandEnded | MatchEnded | TableClosed, board: TableChanged | None, language: str
-    ) -> str:
+                self._send(client, result_state(event, board, client.language))
+            return
         if isinstance(event, TableClosed):
-            return closed_text(event, language) or ""
-        label = board.label if board is not None else ""
-        if isinstance(event, MatchEnded):
-            return match_ended_caption(event, label, language)
-        if board is None:
-            return ""
-        return hand_ended_text(event, board.seats, label, language)
+            for client in self._watching(table_id):
+                text = closed_text(event, client.language)
+                if text:
+                    self._send(client, {"type": "closed", "text": text})
+            self._tables.pop(table_id, None)
+
+    def _show_table(self, table_id: str, event: TableChanged) -> None:
+        """Keep ``event`` as the table's latest state and send it to its pages (one
+        encoding per language)."""
+        self._tables[table_id] = event
+        cache: dict[str, str] = {}
+        for client in self._watching(table_id):
+            if client.language not in cache:
+                state = table_state(event, client.language, now=self.clock())
+                cache[client.language] = _encode(state)
+            self._send(client, cache[client.language])
 
     def _watch(self, client: _Client, table_id: str | None) -> None:
         """Move ``client`` to the pages of ``table_id`` (None: of no table)."""

@@ -137,17 +137,21 @@ def evaluate_view(view: SeatView, analyst: MonteCarloRobot | None = None) -> lis
 def _hand_positions(match: Match, index: int) -> Iterator[tuple[Match, int, Move]]:
     """Each position of hand ``index`` (from 0) before a move: (position, seat, move)."""
     played = match.hands[index]
-    score = [0, 0]
+    score = [0] * match.rules.sides
     for finished in match.hands[:index]:
         outcome = finished.outcome
-        if outcome is not None and outcome.winner_team is not None:
-            score[outcome.winner_team] += outcome.points
+        if outcome is not None and outcome.winner_side is not None:
+            score[outcome.winner_side] += outcome.points
     state = HandState.start(
-        played.rules, played.deal, played.starter, opening_tile=played.opening_tile
+        played.rules,
+        played.deal,
+        played.starter,
+        opening_tile=played.opening_tile,
+        boneyard=played.boneyard,
     )
     before = match.hands[:index]
     for seat, move in played.history:
-        yield Match(match.rules, (*before, state), (score[0], score[1])), seat, move
+        yield Match(match.rules, (*before, state), tuple(score)), seat, move
         state = state.apply(move, seat)
 
 
@@ -169,10 +173,11 @@ def analyze_hand(match: Match, index: int, seat: int) -> HandAnalysis:
 
     Raises:
         IndexError: no such hand.
-        ValueError: ``seat`` is not 0..3.
+        ValueError: ``seat`` is not one of the match's seats.
     """
-    if seat not in (0, 1, 2, 3):
-        raise ValueError(f"seat must be 0..3, not {seat!r}")
+    players = match.rules.players
+    if isinstance(seat, bool) or seat not in range(players):
+        raise ValueError(f"seat must be 0..{players - 1}, not {seat!r}")
     match.hands[index]
     analyst = _analyst()
     decisions = []
@@ -184,9 +189,10 @@ def analyze_hand(match: Match, index: int, seat: int) -> HandAnalysis:
 
 
 def analyze_record(
-    record: Mapping[str, Any] | str, *, seats: Sequence[int] = (0, 1, 2, 3)
+    record: Mapping[str, Any] | str, *, seats: Sequence[int] | None = None
 ) -> list[HandAnalysis]:
-    """Every finished hand of a records.md record, for each of ``seats``.
+    """Every finished hand of a records.md record, for each of ``seats`` (default: every
+    seat of its format).
 
     Raises:
         engine.errors.RecordError: the record is not valid.
@@ -196,6 +202,6 @@ def analyze_record(
     for index, hand in enumerate(match.hands):
         if hand.outcome is None:
             continue  # an unfinished hand: its tiles are not public yet
-        for seat in seats:
+        for seat in range(match.rules.players) if seats is None else seats:
             out.append(analyze_hand(match, index, seat))
     return out

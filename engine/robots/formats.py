@@ -22,13 +22,18 @@ and the voids the history reveals:
   tiles that may show them, so such a void is kept only while the seat has not drawn
   again (a sound, not a complete, use of what it saw).
 
-The exact endgame and the opponents' model (``inference``) of today's maestro are not
-used here: the formats' maestro is Monte Carlo over heuristic playouts with more deals
-and a match-aware value.
+The formats' maestro is Monte Carlo over heuristic playouts with more deals and a
+match-aware value; it weights each deal by how likely the other seats' free choices are
+under it if they play the heuristic with softmax noise (the opponents' model of today's
+maestro: :func:`format_observations`, :func:`observation_weight`), and once nothing can be
+drawn and few tiles are left it solves each deal exactly (:func:`solve_endgame`, its own
+search on these masks, not :mod:`engine.robots.endgame`), within a budget of positions
+(:data:`ENDGAME_NODES`).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Final
@@ -41,9 +46,13 @@ from engine.views import SeatView
 
 __all__ = [
     "FormatKnowledge",
+    "Observation",
     "format_heuristic_move",
+    "format_observations",
     "format_playout",
     "format_values",
+    "observation_weight",
+    "solve_endgame",
 ]
 
 _TILES: Final = TileSet.DOUBLE_NINE.tiles
@@ -54,6 +63,26 @@ _BASE: Final[tuple[int, ...]] = tuple(
     h + lo + (4 if h == lo else 0) for h, lo in zip(_HIGH, _LOW, strict=True)
 )
 """The move score's part that depends on the tile only: pips, +4 for a double."""
+
+ENDGAME_TILES: Final[dict[int, int]] = {2: 10, 3: 12, 4: 16}
+"""By number of seats: maestro solves a deal exactly (instead of a heuristic playout)
+when the hands hold at most this many tiles in all and nothing can be drawn (robots.md,
+"Every format"). Two seats get fewer: the search is deeper per tile there (12 tiles in
+1-vs-1 cost up to 1.1 s of CPU for one decision; 10 stay under 70 ms)."""
+
+ENDGAME_SAMPLES: Final[int] = 60
+"""Deals per decision when maestro solves them exactly."""
+
+ENDGAME_NODES: Final[int] = 40_000
+"""The exact search's budget per decision, in positions searched: once it is spent (and
+at least :data:`ENDGAME_MIN_SAMPLES` deals are solved) no further deal is started, so a
+decision's worst case is bounded (one 1-vs-1 decision took 688 ms of CPU without it)."""
+
+ENDGAME_MIN_SAMPLES: Final[int] = 15
+"""The deals solved whatever the budget (too few would decide on luck)."""
+
+_MAX_SCORE: Final = 200
+"""Above any heuristic score (pips 18 + 4 + 3 per tile of a hand of at most 21 tiles)."""
 
 MATCH_BONUS: Final[float] = 60.0
 """What reaching the target is worth beyond the points (as
@@ -275,6 +304,87 @@ class FormatKnowledge:
         raise ValueError("no deal of the unseen tiles fits the counts")  # pragma: no cover
 
 
+Observation = tuple[int, int, int, int, int]
+"""``(seat, left, right, tile index, later)``: another seat played tile ``index`` on open
+ends ``left``/``right``; ``later`` is the mask of the tiles it played after that."""
+
+
+def format_observations(view: SeatView) -> list[Observation]:
+    """The other seats' free choices this hand, for the opponents' model: every tile they
+    played on open ends, except the opening (the rules name it) and a tile played right
+    after drawing (the rules force it), and only while the seat drew nothing after it
+    (its hand then was its hand now plus what it played since, which a deal gives)."""
+    seat_me = view.seat
+    found: list[tuple[int, int, int, int, int]] = []  # (seat, left, right, index, position)
+    played: list[tuple[int, int, int]] = []  # (seat, index, position)
+    last_draw = [-1] * view.rules.players
+    ends: tuple[int, int] | None = None
+    previous: tuple[int, Move] | None = None
+    for k, (seat, move) in enumerate(view.history):
+        tile = move.tile
+        if tile is None:
+            if move.draw:
+                last_draw[seat] = k
+        else:
+            forced = previous is not None and previous[0] == seat and previous[1].draw
+            if seat != seat_me and ends is not None and not forced:
+                found.append((seat, ends[0], ends[1], tile.index, k))
+            played.append((seat, tile.index, k))
+            ends = ends_after(ends, tile, move.side)
+        previous = (seat, move)
+    out: list[Observation] = []
+    for seat, left, right, index, k in found:
+        if last_draw[seat] > k:
+            continue
+        later = 0
+        for who, i, at in played:
+            if who == seat and at > k:
+                later |= 1 << i
+        out.append((seat, left, right, index, later))
+    return out
+
+
+def _tile_scores(hand: int, left: int, right: int) -> tuple[int, list[tuple[int, int]]]:
+    """The heuristic's score of each tile of ``hand`` fitting ``left``/``right`` (the
+    better of its placements) and the best of them."""
+    fits = hand & (_NM[left] | _NM[right])
+    out = []
+    top = -1
+    while fits:
+        bit = fits & -fits
+        fits ^= bit
+        i = bit.bit_length() - 1
+        best = -1
+        for _side, nl, nr in _placements(i, left, right):
+            s = score_move(hand, i, nl, nr)
+            if s > best:
+                best = s
+        out.append((i, best))
+        if best > top:
+            top = best
+    return top, out
+
+
+def observation_weight(hands: list[int], obs: list[Observation], exp: list[float]) -> float:
+    """How likely the other seats' plays ``obs`` are under the deal ``hands`` if each
+    plays the heuristic with softmax noise (``exp[d]`` the weight of a move ``d`` points
+    below the best: ``exp(-inference * d)``)."""
+    w = 1.0
+    for seat, left, right, index, later in obs:
+        top, scores = _tile_scores(hands[seat] | later | (1 << index), left, right)
+        if len(scores) < 2:
+            continue
+        z = 0.0
+        chosen = 0.0
+        for i, score in scores:
+            e = exp[top - score]
+            z += e
+            if i == index:
+                chosen = e
+        w *= chosen / z
+    return w
+
+
 def _new_ends(view: SeatView, move: Move) -> tuple[int, int]:
     tile = move.tile
     assert tile is not None
@@ -326,11 +436,24 @@ def side_utility(know: FormatKnowledge, match_aware: bool) -> Callable[[int, int
 
 
 def format_values(
-    view: SeatView, moves: list[Move], rng: random.Random, samples: int, match_aware: bool
+    view: SeatView,
+    moves: list[Move],
+    rng: random.Random,
+    samples: int,
+    match_aware: bool,
+    endgame: bool = False,
+    inference: float = 0.0,
 ) -> list[float]:
     """The mean value of each legal move (tile moves) over ``samples`` deals of the
-    unseen tiles, each played out with the heuristic (the same deals for every move)."""
+    unseen tiles, each played out with the heuristic (the same deals for every move).
+    With ``endgame``, once nothing can be drawn and the hands hold at most
+    :data:`ENDGAME_TILES` tiles (by seats), each deal is solved exactly (:func:`solve_endgame`)
+    over at most :data:`ENDGAME_SAMPLES` deals. With ``inference`` (an inverse
+    temperature per point of heuristic score), each deal is weighted by how likely the
+    other seats' plays are under it (:func:`observation_weight`)."""
     know = FormatKnowledge(view)
+    obs = format_observations(view) if inference else []
+    exp = [math.exp(-inference * d) for d in range(_MAX_SCORE)] if obs else []
     rules = view.rules
     sc = Scoring(rules)
     util = side_utility(know, match_aware)
@@ -345,9 +468,23 @@ def format_values(
         capicua = view.ends is not None and not move.tile.is_double
         capicua = capicua and move.tile.has(view.ends[0]) and move.tile.has(view.ends[1])  # type: ignore[index]
         plan.append((1 << i, nl, nr, capicua))
+    exact = (
+        endgame
+        and (rules.boneyard is not Boneyard.DRAW or know.boneyard == 0)
+        and sum(know.counts) <= ENDGAME_TILES[n]
+    )
+    if exact:
+        samples = min(samples, ENDGAME_SAMPLES)
+    me = _side_of(rules, seat)
     totals = [0.0] * len(moves)
-    for _ in range(samples):
+    weights = 0.0
+    searched = [0]
+    for k in range(samples):
+        if exact and k >= ENDGAME_MIN_SAMPLES and searched[0] >= ENDGAME_NODES:
+            break  # the budget is spent: the deals solved so far decide
         hands, bone = know.sample(rng)
+        w = observation_weight(hands, obs, exp) if obs else 1.0
+        weights += w
         mine = hands[seat]
         for j, (bit, nl, nr, capicua) in enumerate(plan):
             h = hands[:]
@@ -355,8 +492,88 @@ def format_values(
             if not h[seat]:
                 pips = [pips_of_any_mask(x) for x in h]
                 side = _side_of(rules, seat)
-                totals[j] += util(side, sc.side_points(pips, side, capicua))
+                totals[j] += w * util(side, sc.side_points(pips, side, capicua))
+                continue
+            if exact:
+                totals[j] += w * solve_endgame(
+                    h, nl, nr, nxt, 0, rules, sc, util, me, nodes=searched
+                )
                 continue
             side, points = format_playout(h, bone, nl, nr, nxt, rules, sc)
-            totals[j] += util(side, points)
-    return [t / samples for t in totals]
+            totals[j] += w * util(side, points)
+    return [t / (weights or 1.0) for t in totals]
+
+
+def solve_endgame(
+    hands: list[int],
+    left: int,
+    right: int,
+    turn: int,
+    passes: int,
+    rules: Rules,
+    sc: Scoring,
+    utility: Callable[[int, int], float],
+    me: int,
+    alpha: float = -1e9,
+    beta: float = 1e9,
+    nodes: list[int] | None = None,
+) -> float:
+    """The exact value, for side ``me``, of a position where nothing can be drawn (the
+    boneyard is empty or the rule is ``pass``): every seat of side ``me`` maximizes
+    ``utility(side, points)`` of the hand's result, every other seat minimizes it (a
+    paranoid search: in individual play of 3 or 4 the others are taken as allies).
+    Alpha-beta, tiles tried by the heuristic's score first. ``hands`` is not changed.
+
+    Args:
+        hands: each seat's mask; left, right: the open ends; turn: the seat to move;
+        passes: consecutive passes before this move (``players`` of them is a tranca).
+        nodes: if given, ``nodes[0]`` counts the positions searched (the caller's budget).
+    """
+    if nodes is not None:
+        nodes[0] += 1
+    n = len(hands)
+    hand = hands[turn]
+    fits = hand & (_NM[left] | _NM[right])
+    maximize = _side_of(rules, turn) == me
+    if not fits:
+        if passes + 1 >= n:
+            pips = [pips_of_any_mask(h) for h in hands]
+            side = sc.blocked_side(pips)
+            return utility(side, sc.side_points(pips, side, False)) if side >= 0 else 0.0
+        nxt = turn + 1 if turn + 1 < n else 0
+        return solve_endgame(
+            hands, left, right, nxt, passes + 1, rules, sc, utility, me, alpha, beta, nodes
+        )
+    options = []
+    for i in _bits(fits):
+        for _side, nl, nr in _placements(i, left, right):
+            options.append((score_move(hand, i, nl, nr), i, nl, nr))
+    options.sort(key=lambda o: -o[0])
+    best = -1e9 if maximize else 1e9
+    nxt = turn + 1 if turn + 1 < n else 0
+    for _score, i, nl, nr in options:
+        rest = hand & ~(1 << i)
+        if not rest:
+            capicua = _HIGH[i] != _LOW[i] and bool((1 << i) & _NM[left] & _NM[right])
+            h = hands[:]
+            h[turn] = rest
+            pips = [pips_of_any_mask(x) for x in h]
+            side = _side_of(rules, turn)
+            value = utility(side, sc.side_points(pips, side, capicua))
+        else:
+            h = hands[:]
+            h[turn] = rest
+            value = solve_endgame(h, nl, nr, nxt, 0, rules, sc, utility, me, alpha, beta, nodes)
+        if maximize:
+            if value > best:
+                best = value
+            if best > alpha:
+                alpha = best
+        else:
+            if value < best:
+                best = value
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    return best

@@ -18,7 +18,8 @@ opponents, whose plays the heuristic does not explain.
 All of the above is today's game. In the other formats of rules.md (2-4 seats,
 individual play, double-nine, a boneyard) both levels sample the other hands and the
 boneyard and play out with the heuristic in :mod:`engine.robots.formats`
-(``format_samples`` deals; no exact endgame, no inference there).
+(``format_samples`` deals; maestro also with its own exact endgame and the same
+opponents' model).
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ class MonteCarloRobot(Robot):
         partner_inference: the same for the partner.
         format_samples: deals per decision in the other formats of rules.md (0:
             ``samples``), played out by :func:`~engine.robots.formats.format_values`
-            (no endgame search, no inference there).
+            (with ``inference`` and an exact endgame when ``exact_tiles``).
     """
 
     def __init__(
@@ -151,11 +152,6 @@ class MonteCarloRobot(Robot):
             return moves[0]
         if len(view.tiles) == 1:
             return moves[0]  # going out: every legal move ends the hand the same way
-        if not view.rules.is_classic:
-            values = format_values(
-                view, moves, rng, self.format_samples or self.samples, self.match_aware
-            )
-            return moves[max(range(len(moves)), key=lambda j: values[j])]
         values, cands = self.values(view, moves, rng)
         best = max(range(len(cands)), key=lambda j: values[j])
         return cands[best][0]
@@ -165,13 +161,15 @@ class MonteCarloRobot(Robot):
     ) -> tuple[list[float], list[tuple[Move, int, int, int]]]:
         """The mean value of each legal move over the sampled deals (the search behind
         :meth:`choose`; also the analysis's, ``engine.robots.analysis``), with the
-        candidates in the same order. Today's game only.
-
-        Raises:
-            ValueError: another format (the analysis does not read them yet).
-        """
+        candidates in the same order (in the other formats of rules.md, the moves alone:
+        ``(move, -1, -1, -1)``, valued by :func:`~engine.robots.formats.format_values`)."""
         if not view.rules.is_classic:
-            raise ValueError(f"the analysis reads only today's game, not {view.rules.format_name}")
+            samples = self.format_samples or self.samples
+            endgame = self.exact_tiles > 0
+            values = format_values(
+                view, moves, rng, samples, self.match_aware, endgame, self.inference
+            )
+            return values, [(move, -1, -1, -1) for move in moves]
         know = Knowledge(view)
         cands = _candidates(view, moves)
         obs = []
