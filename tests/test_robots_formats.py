@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from engine.hand import HandState, Scoring
 from engine.match import Match
 from engine.moves import DRAW, PASS, Move, Side, ends_after
-from engine.robots import LEVELS, make_robot
-from engine.robots import formats
+from engine.robots import LEVELS, formats, make_robot
 from engine.robots.formats import (
     ENDGAME_MIN_SAMPLES,
     ENDGAME_SAMPLES,
