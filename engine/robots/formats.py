@@ -23,9 +23,9 @@ and the voids the history reveals:
   again (a sound, not a complete, use of what it saw).
 
 The formats' maestro is Monte Carlo over heuristic playouts with more deals and a
-match-aware value; it weights each deal by how likely the other seats' free choices are
-under it if they play the heuristic with softmax noise (the opponents' model of today's
-maestro: :func:`format_observations`, :func:`observation_weight`), and once nothing can be
+match-aware value (the opponents' model of today's maestro is here too,
+:func:`format_observations`, :func:`observation_weight`, but off: it measured no gain,
+robots.md "Every format"), and once nothing can be
 drawn and few tiles are left it solves each deal exactly (:func:`solve_endgame`, its own
 search on these masks, not :mod:`engine.robots.endgame`), within a budget of positions
 (:data:`ENDGAME_NODES`).
