@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from engine.hand import Scoring
@@ -52,6 +52,7 @@ __all__ = [
     "format_playout",
     "format_values",
     "observation_weight",
+    "softmax_share",
     "solve_endgame",
 ]
 
@@ -372,17 +373,25 @@ def observation_weight(hands: list[int], obs: list[Observation], exp: list[float
     w = 1.0
     for seat, left, right, index, later in obs:
         top, scores = _tile_scores(hands[seat] | later | (1 << index), left, right)
-        if len(scores) < 2:
-            continue
-        z = 0.0
-        chosen = 0.0
-        for i, score in scores:
-            e = exp[top - score]
-            z += e
-            if i == index:
-                chosen = e
-        w *= chosen / z
+        w *= softmax_share(top, scores, index, exp)
     return w
+
+
+def softmax_share(
+    top: int, scores: Sequence[tuple[int, int]], index: int, exp: Sequence[float]
+) -> float:
+    """The chance the softmax-heuristic player picks tile ``index`` among ``scores``
+    (``(tile index, score)``, the best ``top``); 1.0 with fewer than two choices."""
+    if len(scores) < 2:
+        return 1.0
+    z = 0.0
+    chosen = 0.0
+    for i, score in scores:
+        e = exp[top - score]
+        z += e
+        if i == index:
+            chosen = e
+    return chosen / z
 
 
 def _new_ends(view: SeatView, move: Move) -> tuple[int, int]:

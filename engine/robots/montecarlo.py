@@ -32,7 +32,7 @@ from engine.fast import HIGH, LOW, OTHER
 from engine.moves import Move, Side
 from engine.robots.base import Robot, legal_or_raise, register_level
 from engine.robots.endgame import Solver
-from engine.robots.formats import format_values
+from engine.robots.formats import format_values, softmax_share
 from engine.robots.knowledge import Knowledge
 from engine.robots.playout import Scoring, move_scores, playout
 from engine.views import SeatView
@@ -205,16 +205,7 @@ class MonteCarloRobot(Robot):
         for seat, left, right, index, later in obs:
             exp = opp if seat & 1 != team else partner
             top, scores = move_scores(hands[seat] | later | (1 << index), left, right)
-            if len(scores) < 2:
-                continue
-            z = 0.0
-            chosen = 0.0
-            for i, score in scores:
-                e = exp[top - score]
-                z += e
-                if i == index:
-                    chosen = e
-            w *= chosen / z
+            w *= softmax_share(top, scores, index, exp)
         return w
 
     def evaluate(
