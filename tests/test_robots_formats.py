@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -261,23 +262,29 @@ def _individual_endgame_view() -> tuple[object, list[Move]]:
         match = match.apply(jugador.choose(view, rng))
 
 
-def test_with_the_endgame_each_move_is_worth_its_exact_value_averaged_over_the_deals() -> None:
-    view, moves = _individual_endgame_view()
-    values = format_values(view, moves, random.Random(5), 200, False, endgame=True)  # type: ignore[arg-type]
-    know = FormatKnowledge(view)  # type: ignore[arg-type]
+def _exact_values(view: Any, moves: list[Move], *, deals: int, seed: int) -> list[float]:
+    """Each move's exact value averaged over the first ``deals`` deals of ``seed`` (what
+    seat 0's search should find, computed deal by deal)."""
+    know = FormatKnowledge(view)
     rules = know.rules
     sc = Scoring(rules)
     util = side_utility(know, False)
-    rng = random.Random(5)
+    rng = random.Random(seed)
     expected = [0.0] * len(moves)
-    for _ in range(ENDGAME_SAMPLES):
+    for _ in range(deals):
         hands, _bone = know.sample(rng)
         for j, move in enumerate(moves):
             h = hands[:]
             h[0] &= ~mask_of([move.tile])  # type: ignore[list-item]
-            nl, nr = ends_after(view.ends, move.tile, move.side)  # type: ignore[attr-defined, arg-type]
+            nl, nr = ends_after(view.ends, move.tile, move.side)  # type: ignore[arg-type]
             expected[j] += solve_endgame(h, nl, nr, 1, 0, rules, sc, util, 0)
-    assert values == [e / ENDGAME_SAMPLES for e in expected]
+    return [e / deals for e in expected]
+
+
+def test_with_the_endgame_each_move_is_worth_its_exact_value_averaged_over_the_deals() -> None:
+    view, moves = _individual_endgame_view()
+    values = format_values(view, moves, random.Random(5), 200, False, endgame=True)  # type: ignore[arg-type]
+    assert values == _exact_values(view, moves, deals=ENDGAME_SAMPLES, seed=5)
     assert len(set(values)) > 1
 
 
@@ -303,20 +310,7 @@ def test_the_endgame_budget_stops_starting_deals_once_its_positions_are_searched
     monkeypatch.setattr(formats, "ENDGAME_NODES", 1)
     view, moves = _individual_endgame_view()
     values = format_values(view, moves, random.Random(5), 200, False, endgame=True)  # type: ignore[arg-type]
-    know = FormatKnowledge(view)  # type: ignore[arg-type]
-    rules = know.rules
-    sc = Scoring(rules)
-    util = side_utility(know, False)
-    rng = random.Random(5)
-    expected = [0.0] * len(moves)
-    for _ in range(ENDGAME_MIN_SAMPLES):
-        hands, _bone = know.sample(rng)
-        for j, move in enumerate(moves):
-            h = hands[:]
-            h[0] &= ~mask_of([move.tile])  # type: ignore[list-item]
-            nl, nr = ends_after(view.ends, move.tile, move.side)  # type: ignore[attr-defined, arg-type]
-            expected[j] += solve_endgame(h, nl, nr, 1, 0, rules, sc, util, 0)
-    assert values == [e / ENDGAME_MIN_SAMPLES for e in expected]
+    assert values == _exact_values(view, moves, deals=ENDGAME_MIN_SAMPLES, seed=5)
 
 
 def test_the_search_counts_every_position_it_visits() -> None:

@@ -143,14 +143,18 @@ MY_TURN = "#tiles .tile.playable, #ends button"
 
 
 async def tap_my_turn(page: Any) -> None:
-    """Tap the first playable tile, and the first end when it fits both; with no tile
-    that fits, the pass button (the deal is the bot's own, so either can come)."""
+    """Tap the first playable tile, and the first end when it fits both (the page then
+    asks which end: its note shows); with no tile that fits, the pass (or draw) button
+    (the deal is the bot's own, so either can come). One tap is one move: an end button
+    is pressed only when the page asks for it, never a pass button of the next turn that
+    the robots' quick replies may already have brought."""
     playable = page.locator("#tiles .tile.playable")
     if await playable.count():
         await playable.first.click()
-    ends = page.locator("#ends button")
-    if await ends.count() and await ends.first.is_visible():
-        await ends.first.click()
+        if await page.locator("#ends p").count():
+            await page.locator("#ends button").first.click()
+        return
+    await page.locator("#ends button").first.click()
 
 
 async def test_a_player_plays_from_the_mini_app_and_the_group_board_follows(

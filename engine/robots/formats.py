@@ -23,9 +23,9 @@ and the voids the history reveals:
   again (a sound, not a complete, use of what it saw).
 
 The formats' maestro is Monte Carlo over heuristic playouts with more deals and a
-match-aware value; it weights each deal by how likely the other seats' free choices are
-under it if they play the heuristic with softmax noise (the opponents' model of today's
-maestro: :func:`format_observations`, :func:`observation_weight`), and once nothing can be
+match-aware value (the opponents' model of today's maestro is here too,
+:func:`format_observations`, :func:`observation_weight`, but off: it measured no gain,
+robots.md "Every format"), and once nothing can be
 drawn and few tiles are left it solves each deal exactly (:func:`solve_endgame`, its own
 search on these masks, not :mod:`engine.robots.endgame`), within a budget of positions
 (:data:`ENDGAME_NODES`).
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from engine.hand import Scoring
@@ -52,6 +52,7 @@ __all__ = [
     "format_playout",
     "format_values",
     "observation_weight",
+    "softmax_share",
     "solve_endgame",
 ]
 
@@ -372,17 +373,25 @@ def observation_weight(hands: list[int], obs: list[Observation], exp: list[float
     w = 1.0
     for seat, left, right, index, later in obs:
         top, scores = _tile_scores(hands[seat] | later | (1 << index), left, right)
-        if len(scores) < 2:
-            continue
-        z = 0.0
-        chosen = 0.0
-        for i, score in scores:
-            e = exp[top - score]
-            z += e
-            if i == index:
-                chosen = e
-        w *= chosen / z
+        w *= softmax_share(top, scores, index, exp)
     return w
+
+
+def softmax_share(
+    top: int, scores: Sequence[tuple[int, int]], index: int, exp: Sequence[float]
+) -> float:
+    """The chance the softmax-heuristic player picks tile ``index`` among ``scores``
+    (``(tile index, score)``, the best ``top``); 1.0 with fewer than two choices."""
+    if len(scores) < 2:
+        return 1.0
+    z = 0.0
+    chosen = 0.0
+    for i, score in scores:
+        e = exp[top - score]
+        z += e
+        if i == index:
+            chosen = e
+    return chosen / z
 
 
 def _new_ends(view: SeatView, move: Move) -> tuple[int, int]:
