@@ -40,10 +40,15 @@ OldMatch = tuple[str, str, float, dict[str, object], list[PlayerResult]]
 
 def write_old_matches(path: Path, matches: list[OldMatch], *, ratings: bool = True) -> None:
     """What a bot with ratings but without formats (0007..0010) wrote for these matches,
-    in order: the match, its results and, with ``ratings``, its seats, seasons, ratings
-    and rating history (by the rating rules, the same for today's game)."""
+    in order: the match, its results, its per-chat totals (from 0004) and, with
+    ``ratings``, its seats, seasons, ratings and rating history (by the rating rules, the
+    same for today's game)."""
     book = RatingBook()
     with sqlite3.connect(path) as db:
+        totals = (
+            db.execute("SELECT 1 FROM sqlite_master WHERE name = 'player_chat_totals'").fetchone()
+            is not None
+        )
         for match_id, chat, at, record, results in matches:
             db.execute(
                 "INSERT INTO matches (match_id, chat, finished_at, record) VALUES (?, ?, ?, ?)",
@@ -69,6 +74,32 @@ def write_old_matches(path: Path, matches: list[OldMatch], *, ratings: bool = Tr
                     for r in results
                 ],
             )
+            if totals:  # 0004 keeps per-chat totals beside the results
+                db.executemany(
+                    "INSERT INTO player_chat_totals (chat, player_id, matches_played,"
+                    " matches_won, hands_won, dominoes, trancas_won, capicuas, last_played)"
+                    " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat, player_id) DO UPDATE"
+                    " SET matches_played = matches_played + 1,"
+                    " matches_won = matches_won + excluded.matches_won,"
+                    " hands_won = hands_won + excluded.hands_won,"
+                    " dominoes = dominoes + excluded.dominoes,"
+                    " trancas_won = trancas_won + excluded.trancas_won,"
+                    " capicuas = capicuas + excluded.capicuas,"
+                    " last_played = max(last_played, excluded.last_played)",
+                    [
+                        (
+                            chat,
+                            r.player_id,
+                            int(r.won_match),
+                            r.hands_won,
+                            r.dominoes,
+                            r.trancas_won,
+                            r.capicuas,
+                            at,
+                        )
+                        for r in results
+                    ],
+                )
             if not ratings:
                 continue
             seasons = (season_key(DEFAULT_PERIOD, at),) * 2
@@ -164,15 +195,6 @@ async def test_an_older_database_is_upgraded_with_its_data(tmp_path: Path, versi
         write_old_matches(
             path, [("m1", "telegram:-1", 2.0, {"hands": []}, results)], ratings=version >= 7
         )
-        with sqlite3.connect(path) as db:
-            if version >= 4:  # 0004 keeps per-chat totals beside the results
-                db.execute(
-                    "INSERT INTO player_chat_totals (chat, player_id, matches_played,"
-                    " matches_won, hands_won, dominoes, trancas_won, capicuas, last_played)"
-                    " VALUES ('telegram:-1', ?, 1, 1, 4, 2, 1, 1, 2.0),"
-                    " ('telegram:-1', ?, 1, 0, 1, 0, 0, 0, 2.0)",
-                    (a.id, b.id),
-                )
 
     new = await SqliteStorage.open(path, clock=lambda: 9.0)
     assert new.applied_migrations == [m.name for m in MIGRATIONS[version:]]
