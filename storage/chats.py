@@ -127,7 +127,11 @@ class ChatsAndRules(SqlBase):
             for table, same in (
                 ("chat_seasons", ""),
                 ("season_finals", " AND o.season = {t}.season"),
-                ("ratings", " AND o.season = {t}.season AND o.player_id = {t}.player_id"),
+                (
+                    "ratings",
+                    " AND o.season = {t}.season AND o.player_id = {t}.player_id"
+                    " AND o.format = {t}.format",
+                ),
             ):
                 await tx.run(
                     f"UPDATE {table} SET chat = ?2 WHERE chat = ?1 AND NOT EXISTS"

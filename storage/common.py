@@ -203,8 +203,12 @@ def display_name_or(display_name: str, fallback: str) -> str:
     return name or fallback
 
 
-def check_results(match_id: str, chat: str, results: Sequence[PlayerResult]) -> None:
-    """Raise ValueError for a malformed :meth:`Storage.record_match` call."""
+def check_results(
+    match_id: str, chat: str, results: Sequence[PlayerResult], sides: int = 2
+) -> None:
+    """Raise ValueError for a malformed :meth:`Storage.record_match` call; a result's
+    ``team`` is a side of the match's format, ``0..sides-1`` (two partnerships, or one
+    side per seat in individual play: ``Rules.sides``)."""
     if not isinstance(match_id, str) or not match_id:
         raise ValueError("match_id must be a non-empty string")
     if not isinstance(chat, str) or not chat:
@@ -214,8 +218,8 @@ def check_results(match_id: str, chat: str, results: Sequence[PlayerResult]) -> 
         if r.player_id in seen:
             raise ValueError(f"player {r.player_id} has two results")
         seen.add(r.player_id)
-        if r.team not in (0, 1):
-            raise ValueError(f"team must be 0 or 1 (got {r.team!r})")
+        if isinstance(r.team, bool) or not isinstance(r.team, int) or not 0 <= r.team < sides:
+            raise ValueError(f"team must be a side 0..{sides - 1} (got {r.team!r})")
         for name in ("hands_won", "dominoes", "trancas_won", "capicuas"):
             value = getattr(r, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:

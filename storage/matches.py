@@ -16,6 +16,7 @@ from storage.ratings import (
     DEFAULT_PERIOD,
     SeasonPeriod,
     facts_of,
+    record_rules,
     season_key,
 )
 from storage.seasons import write_facts
@@ -163,12 +164,13 @@ class MatchesAndRecords(SqlBase):
 
         Raises:
             UnknownPlayerError: a result names an unknown player; nothing is written.
-            ValueError: a player appears twice, a team is not 0 or 1, or a count is
+            ValueError: a player appears twice, a team is not a side of the record's
+                format (``Rules.sides``), or a count is
                 negative.
             TypeError: the record is not JSON-serialisable.
         """
         check_now(now)
-        check_results(match_id, chat, results)
+        check_results(match_id, chat, results, record_rules(record).sides)
         record_json = to_json(record)
 
         async def write(tx: Tx) -> None:
@@ -222,13 +224,13 @@ class MatchesAndRecords(SqlBase):
         Raises:
             MatchClosedError: the match's escrow was refunded (a cancelled match).
             UnknownPlayerError: a result names an unknown player.
-            ValueError: empty match id or chat, a player with two results, a team not 0
-                or 1, a negative count, or ``now`` not finite.
+            ValueError: empty match id or chat, a player with two results, a team not a
+                side of the record's format, a negative count, or ``now`` not finite.
             TypeError: the record is not JSON-serialisable.
             In every case nothing is written.
         """
         check_now(now)
-        check_results(match_id, chat, results)
+        check_results(match_id, chat, results, record_rules(record).sides)
         record_json = to_json(record)
         winner_ids = list(winners)
         if isinstance(share, bool) or not isinstance(share, int) or share < 1:

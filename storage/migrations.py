@@ -303,6 +303,78 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             " WHERE username IS NOT NULL",
         ),
     ),
+    Migration(
+        # A list per format (issue 29; docs/ratings.md, "Formats"): ratings and their
+        # history gain a rating format ('' is today's game, where every existing row
+        # stays), a match's seasons row its format, a seat its side (the partnership
+        # seat % 2 for every existing seat; the seat itself in individual play), and a
+        # result's team may be any side 0..3. SQLite cannot change a primary key or a
+        # CHECK in place: ratings, rating_history and match_results are rebuilt, row
+        # for row.
+        "0011_rating_formats",
+        (
+            # the key's columns come first, in its order (SQLite 3.40's quick_check
+            # misreads a WITHOUT ROWID table whose key columns are declared otherwise)
+            """CREATE TABLE ratings_formats (
+                format TEXT NOT NULL DEFAULT '',
+                chat TEXT NOT NULL,
+                season TEXT NOT NULL,
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                mu REAL NOT NULL,
+                sigma REAL NOT NULL CHECK (sigma > 0),
+                matches INTEGER NOT NULL CHECK (matches > 0),
+                wins INTEGER NOT NULL CHECK (wins BETWEEN 0 AND matches),
+                updated_at REAL NOT NULL,
+                PRIMARY KEY (format, chat, season, player_id)
+            ) WITHOUT ROWID""",
+            """INSERT INTO ratings_formats (chat, season, player_id, mu, sigma, matches,
+                wins, updated_at, format)
+            SELECT chat, season, player_id, mu, sigma, matches, wins, updated_at, ''
+            FROM ratings""",
+            "DROP TABLE ratings",
+            "ALTER TABLE ratings_formats RENAME TO ratings",
+            "CREATE INDEX ratings_player ON ratings (player_id)",
+            """CREATE TABLE rating_history_formats (
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                format TEXT NOT NULL DEFAULT '',
+                seq INTEGER NOT NULL,
+                match_id TEXT NOT NULL,
+                at REAL NOT NULL,
+                mu REAL NOT NULL,
+                sigma REAL NOT NULL,
+                PRIMARY KEY (player_id, format, seq)
+            ) WITHOUT ROWID""",
+            """INSERT INTO rating_history_formats (player_id, seq, match_id, at, mu, sigma,
+                format)
+            SELECT player_id, seq, match_id, at, mu, sigma, '' FROM rating_history""",
+            "DROP TABLE rating_history",
+            "ALTER TABLE rating_history_formats RENAME TO rating_history",
+            """CREATE TABLE match_results_formats (
+                match_id TEXT NOT NULL REFERENCES matches (match_id),
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                chat TEXT NOT NULL,
+                finished_at REAL NOT NULL,
+                team INTEGER NOT NULL CHECK (team BETWEEN 0 AND 3),
+                won_match INTEGER NOT NULL CHECK (won_match IN (0, 1)),
+                hands_won INTEGER NOT NULL CHECK (hands_won >= 0),
+                dominoes INTEGER NOT NULL CHECK (dominoes >= 0),
+                trancas_won INTEGER NOT NULL CHECK (trancas_won >= 0),
+                capicuas INTEGER NOT NULL CHECK (capicuas >= 0),
+                PRIMARY KEY (match_id, player_id)
+            ) WITHOUT ROWID""",
+            """INSERT INTO match_results_formats SELECT match_id, player_id, chat,
+                finished_at, team, won_match, hands_won, dominoes, trancas_won, capicuas
+            FROM match_results""",
+            "DROP TABLE match_results",
+            "ALTER TABLE match_results_formats RENAME TO match_results",
+            "CREATE INDEX match_results_player ON match_results (player_id, finished_at)",
+            "CREATE INDEX match_results_chat ON match_results (chat, player_id)",
+            "ALTER TABLE match_seats ADD COLUMN side INTEGER NOT NULL DEFAULT 0"
+            " CHECK (side BETWEEN 0 AND 3)",
+            "UPDATE match_seats SET side = seat % 2",
+            "ALTER TABLE match_seasons ADD COLUMN format TEXT NOT NULL DEFAULT ''",
+        ),
+    ),
 )
 """Every migration, oldest first. Append only."""
 

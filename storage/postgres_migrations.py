@@ -1,7 +1,7 @@
 """The PostgreSQL schema as forward-only, append-only named migrations.
 
 The same tables, columns and constraints as the SQLite schema (:mod:`storage.migrations`,
-all its migrations up to ``0008_claim_fences``), written for PostgreSQL: integers
+all its migrations up to ``0011_rating_formats``), written for PostgreSQL: integers
 are ``BIGINT``, times and ratings ``DOUBLE PRECISION`` (the same IEEE doubles SQLite's
 ``REAL`` holds, so the ratings' floats are stored exactly), JSON columns ``json`` (the
 text is kept as written and validated), text keys that lists are ordered by
@@ -356,6 +356,28 @@ POSTGRES_MIGRATIONS: Final[tuple[Migration, ...]] = (
             "ALTER TABLE match_seasons DROP CONSTRAINT match_seasons_match_id_fkey",
             "ALTER TABLE ratings DROP CONSTRAINT ratings_player_id_fkey",
             "ALTER TABLE rating_history DROP CONSTRAINT rating_history_player_id_fkey",
+        ),
+    ),
+    Migration(
+        # A list per format (SQLite's 0011_rating_formats; docs/ratings.md, "Formats"):
+        # ratings and their history gain a rating format ('' is today's game, where
+        # every existing row stays), a match's seasons row its format, a seat its side
+        # (seat % 2 for every existing seat), and a result's team may be any side 0..3.
+        "0007_rating_formats",
+        (
+            "ALTER TABLE ratings ADD COLUMN format TEXT COLLATE \"C\" NOT NULL DEFAULT ''",
+            "ALTER TABLE ratings DROP CONSTRAINT ratings_pkey",
+            "ALTER TABLE ratings ADD PRIMARY KEY (format, chat, season, player_id)",
+            "ALTER TABLE rating_history ADD COLUMN format TEXT COLLATE \"C\" NOT NULL DEFAULT ''",
+            "ALTER TABLE rating_history DROP CONSTRAINT rating_history_pkey",
+            "ALTER TABLE rating_history ADD PRIMARY KEY (player_id, format, seq)",
+            "ALTER TABLE match_results DROP CONSTRAINT match_results_team_check",
+            "ALTER TABLE match_results ADD CONSTRAINT match_results_team_check"
+            " CHECK (team BETWEEN 0 AND 3)",
+            "ALTER TABLE match_seats ADD COLUMN side SMALLINT NOT NULL DEFAULT 0"
+            " CHECK (side BETWEEN 0 AND 3)",
+            "UPDATE match_seats SET side = seat % 2",
+            "ALTER TABLE match_seasons ADD COLUMN format TEXT NOT NULL DEFAULT ''",
         ),
     ),
 )

@@ -9,7 +9,9 @@ figure ``mu - 3 sigma`` scaled by :func:`display_rating`; a rating is provisiona
 :data:`PROVISIONAL_MATCHES` rated matches.
 
 Three ratings move with every rated match: the all-time one, the chat's season and the
-global season (:class:`Scope`). Seasons are calendar weeks, months or quarters in UTC
+global season (:class:`Scope`), each in the match's format's list (:func:`rating_format`:
+today's partnership double-six game is ``""``; every other format is rated apart, an
+individual match by finishing order). Seasons are calendar weeks, months or quarters in UTC
 (:class:`SeasonPeriod`); a season key names one (``"2026-12"``, ``"2026-W49"``,
 ``"2026-Q4"``).
 
@@ -28,14 +30,15 @@ from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
-from engine.errors import DominoError
+from engine.errors import DominoError, RulesError
 from engine.records import replay
-from engine.rules import Rules
+from engine.rules import Rules, find_any_preset, find_preset
 from storage.shapes import PairRow, PlayerResult, Rating, RebuildReport, bayesian_rating
 
 __all__ = [
     "ALL_CHATS",
     "ALL_TIME",
+    "CLASSIC",
     "DEFAULT_PERIOD",
     "NEW_SKILL",
     "PAIR_MIN_MATCHES",
@@ -53,10 +56,13 @@ __all__ = [
     "display_rating",
     "due_finals",
     "facts_of",
+    "format_of_preset",
     "pair_order",
     "rate_match",
     "rating_changes",
+    "rating_format",
     "rating_of",
+    "record_rules",
     "season_bounds",
     "season_key",
     "seats_of",
@@ -82,6 +88,10 @@ ALL_CHATS: Final = "*"
 
 ALL_TIME: Final = ""
 """The season of the all-time ratings."""
+
+CLASSIC: Final = ""
+"""The rating format of today's game (partnership double-six, 7 tiles each): every
+rating stored before formats existed is in it."""
 
 _MODEL: Final = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6
 
@@ -128,6 +138,44 @@ OLD_RECORD_ROBOT: Final = "experto"
 def display_rating(mu: float, sigma: float) -> int:
     """The shown rating of a skill, rounded to a whole number (docs/ratings.md)."""
     return math.floor(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3.0 * sigma) + 0.5)
+
+
+# ---------------------------------------------------------------------------- formats
+
+
+def rating_format(rules: Rules) -> str:
+    """The list a match under ``rules`` is rated in (docs/ratings.md, "Formats"):
+    :data:`CLASSIC` for today's game whatever its preset, else ``rules.format_name``
+    (``"double_six individual 2 draw"``, ``"double_nine partnership"``), with
+    ``" hand N"`` when a hand size other than the set's own is dealt."""
+    if rules.is_classic:
+        return CLASSIC
+    name = rules.format_name
+    if (
+        rules.hand_size is not None
+        and rules.hand_size != rules.model_copy(update={"hand_size": None}).hand_tiles
+    ):
+        name += f" hand {rules.hand_size}"
+    return name
+
+
+def format_of_preset(name: str) -> str:
+    """The rating format of a preset named by a player (``"uno-contra-uno"``,
+    ``"cubano"``, ``"venezolano"``…).
+
+    Raises:
+        RulesError: no preset has that name.
+    """
+    return rating_format(find_any_preset(name))
+
+
+def record_rules(record: Mapping[str, Any]) -> Rules:
+    """The rules a stored record names (its ``rules``; records.md); a record without
+    readable rules is today's game (``venezolano``), as records before formats are."""
+    try:
+        return Rules.from_spec(record.get("rules", "venezolano"))
+    except (RulesError, ValueError, TypeError):
+        return find_preset("venezolano")
 
 
 # ---------------------------------------------------------------------------- seasons
@@ -193,11 +241,13 @@ def season_period_of(key: str) -> SeasonPeriod:
 
 @dataclass(frozen=True, slots=True)
 class Scope:
-    """Which rating table a rating lives in: a chat (or :data:`ALL_CHATS`) and a season
-    (or :data:`ALL_TIME`)."""
+    """Which rating table a rating lives in: a chat (or :data:`ALL_CHATS`), a season
+    (or :data:`ALL_TIME`) and a rating format (:func:`rating_format`; :data:`CLASSIC`,
+    today's game, by default)."""
 
     chat: str
     season: str
+    format: str = CLASSIC
 
 
 # ------------------------------------------------------------------------ match facts
@@ -208,11 +258,13 @@ class RatedSeat:
     """Who held one seat of a finished match.
 
     Attributes:
-        seat: 0..3 (seats 0 and 2 are partners).
+        seat: 0..players-1.
         player_id: the human's id, or None for a robot seat.
         robot: the robot's level for a robot seat.
-        moves: moves this seat made (tiles and passes).
+        moves: moves this seat made (tiles, passes and draws).
         robot_moves: of those, made by a robot for the human (away, timed out, gone).
+        side: the side the seat scores for (``Rules.side_of``: its partnership, or the
+            seat itself in individual play); None: the partnership ``seat % 2``.
     """
 
     seat: int
@@ -220,10 +272,12 @@ class RatedSeat:
     robot: str | None = None
     moves: int = 0
     robot_moves: int = 0
+    side: int | None = None
 
     @property
     def team(self) -> int:
-        return self.seat % 2
+        """The seat's side: its partnership (0 or 1), or its seat in individual play."""
+        return self.seat % 2 if self.side is None else self.side
 
     @property
     def absent(self) -> bool:
@@ -237,13 +291,17 @@ class MatchFacts:
 
     Attributes:
         match_id, chat, finished_at: as stored (epoch seconds).
-        seats: the four seats, by seat number.
-        winner_team: 0 or 1.
-        score: the final score by team (points).
+        seats: every seat (2, 3 or 4), by seat number.
+        winner_team: the winning side (0 or 1 in partnership play, the winning seat in
+            individual play).
+        score: the final score by side (points): two partnerships, or one per seat.
         hands: hands played.
         seasons: (chat season key, global season key) the match counts in.
-        abandoned: every human abandoned it; it ended there, lost by the team of the
-            last one (records.md ``abandoned_by``): the winners' humans gain nothing.
+        abandoned_by: the seat of the last human who abandoned a match every human
+            abandoned (records.md ``abandoned_by``; it ended there, lost by that seat's
+            side: no human gains), None for a match played to its end.
+        format: the rating format (:func:`rating_format`; :data:`CLASSIC` today's game).
+        sides: how many sides score (2 in partnership play, the seats in individual).
     """
 
     match_id: str
@@ -251,53 +309,100 @@ class MatchFacts:
     finished_at: float
     seats: tuple[RatedSeat, ...]
     winner_team: int
-    score: tuple[int, int]
+    score: tuple[int, ...]
     hands: int
     seasons: tuple[str, str]
-    abandoned: bool = False
-    classic: bool = True
+    abandoned_by: int | None = None
+    format: str = CLASSIC
+    sides: int = 2
+
+    @property
+    def abandoned(self) -> bool:
+        """Every human abandoned the match (:attr:`abandoned_by` is set)."""
+        return self.abandoned_by is not None
 
     @property
     def rated(self) -> bool:
         """Rated when a human played and every robot seat has a rated level (issue 14),
-        in today's game only: the other formats get lists of their own (issue 29), never
-        today's."""
+        at a table of 2 to 4 seats whose sides are those of its format."""
         humans = [s for s in self.seats if s.player_id is not None]
         robots_rated = all(s.robot in ROBOT_SKILLS for s in self.seats if s.player_id is None)
-        return self.classic and bool(humans) and robots_rated and len(self.seats) == 4
+        sides_ok = {s.team for s in self.seats} == set(range(self.sides))
+        return bool(humans) and robots_rated and 2 <= len(self.seats) <= 4 and sides_ok
 
     def scopes(self) -> tuple[Scope, Scope, Scope]:
-        """The all-time, global season and chat season rating tables this match moves."""
+        """The all-time, global season and chat season rating tables this match moves,
+        in its format's list."""
         return (
-            Scope(ALL_CHATS, ALL_TIME),
-            Scope(ALL_CHATS, self.seasons[1]),
-            Scope(self.chat, self.seasons[0]),
+            Scope(ALL_CHATS, ALL_TIME, self.format),
+            Scope(ALL_CHATS, self.seasons[1], self.format),
+            Scope(self.chat, self.seasons[0], self.format),
         )
 
+    def ranks(self) -> list[float]:
+        """The place of each side, 0 first (docs/ratings.md, "Formats"): the winner
+        first; then by final score, highest first, equal scores sharing a place; the
+        side of :attr:`abandoned_by` last. Two sides: the winner 0, the other 1."""
+        last = None if self.abandoned_by is None else self._side_of_seat(self.abandoned_by)
+        others = [side for side in range(self.sides) if side not in (self.winner_team, last)]
+        scores = sorted({self.score[side] for side in others}, reverse=True)
+        ranks = [0.0] * self.sides
+        for side in others:
+            ranks[side] = 1.0 + scores.index(self.score[side])
+        if last is not None and last != self.winner_team:
+            ranks[last] = 1.0 + len(scores)
+        return ranks
 
-def seats_of(record: Mapping[str, Any], results: Sequence[PlayerResult]) -> tuple[RatedSeat, ...]:
-    """The seats of a stored match: from the record's ``seats`` (records.md, "What the
-    bot adds") when they name exactly the humans of ``results`` on their teams; else
-    (a record written before ratings) the humans by team, lower id first, with
-    :data:`OLD_RECORD_ROBOT` robots in the other seats."""
+    def _side_of_seat(self, seat: int) -> int | None:
+        for s in self.seats:
+            if s.seat == seat:
+                return s.team
+        return None
+
+
+def seats_of(
+    record: Mapping[str, Any], results: Sequence[PlayerResult], rules: Rules | None = None
+) -> tuple[RatedSeat, ...]:
+    """The seats of a stored match under ``rules`` (default: the record's,
+    :func:`record_rules`): from the record's ``seats`` (records.md, "What the bot adds"),
+    one per seat of the format, when they name exactly the humans of ``results`` on
+    their sides (``PlayerResult.team``: ``rules.side_of(seat)``); else (a record written
+    before ratings) the humans by team, lower id first, with :data:`OLD_RECORD_ROBOT`
+    robots in the other seats of a four-seat table."""
+    rules = record_rules(record) if rules is None else rules
     seats = record.get("seats")
     teams = {r.player_id: r.team for r in results}
-    if isinstance(seats, list) and len(seats) == 4 and all(isinstance(s, Mapping) for s in seats):
+    count = rules.players
+    if (
+        isinstance(seats, list)
+        and len(seats) == count
+        and all(isinstance(s, Mapping) for s in seats)
+    ):
         out = []
         for index, seat in enumerate(seats):
             player = seat.get("player")
             moves, robot_moves = seat.get("moves", 0), seat.get("robot_moves", 0)
+            side = None if rules.partnership else rules.side_of(index)
             if not (_count(moves) and _count(robot_moves)):
                 break
             if isinstance(player, int) and not isinstance(player, bool):
-                out.append(RatedSeat(index, player, None, moves, robot_moves))
+                out.append(RatedSeat(index, player, None, moves, robot_moves, side))
             elif isinstance(seat.get("robot"), str) and player is None:
-                out.append(RatedSeat(index, None, seat["robot"], moves, robot_moves))
+                out.append(RatedSeat(index, None, seat["robot"], moves, robot_moves, side))
             else:
                 break
         named = {s.player_id: s.team for s in out if s.player_id is not None}
-        if len(out) == 4 and named == teams:
+        if len(out) == count and named == teams:
             return tuple(out)
+    if not rules.partnership:
+        # no seats to trust: each human in the seat of their side, robots elsewhere
+        sides = {r.team: r.player_id for r in results}
+        return tuple(
+            RatedSeat(i, sides[i], side=i)
+            if i in sides
+            else RatedSeat(i, None, OLD_RECORD_ROBOT, side=i)
+            for i in range(count)
+        )
     by_seat: dict[int, int] = {}
     for result in sorted(results, key=lambda r: r.player_id):
         seat = result.team if result.team not in by_seat else result.team + 2
@@ -320,68 +425,75 @@ def facts_of(
     results: Sequence[PlayerResult],
     seasons: tuple[str, str],
 ) -> MatchFacts:
-    """A stored match's facts: seats (:func:`seats_of`), winner, score and hands.
+    """A stored match's facts: format (:func:`rating_format` of the record's rules),
+    seats (:func:`seats_of`), winner, score and hands.
 
-    The winner is the team of the humans' results (the record's ``winner_team`` when no
-    human played); the score comes from the record's ``score``, or from replaying a
-    record written before that field (0-0 when it does not replay). A record with a
-    seat number as ``abandoned_by`` is an abandoned match (:attr:`MatchFacts.abandoned`).
+    The score comes from the record's ``score`` (one total per side), or from replaying
+    a record written before that field (zeros when it does not replay). In partnership
+    play the winner is the team of the humans' results (the record's ``winner_team``
+    when no human played); in individual play it is the seat of the result that won
+    the match, else the record's ``winner_team``, else the highest score (the lowest
+    seat among equals). A record with a seat number as ``abandoned_by`` is an abandoned
+    match (:attr:`MatchFacts.abandoned_by`).
     """
+    rules = record_rules(record)
+    sides = rules.sides
     score = record.get("score")
     hands = record.get("hands")
     count = len(hands) if isinstance(hands, list) else 0
-    if not (isinstance(score, list) and len(score) == 2 and all(_count(x) for x in score)):
+    if not (isinstance(score, list) and len(score) == sides and all(_count(x) for x in score)):
         try:
             match = replay(dict(record))
             score, count = list(match.score), len(match.hands)
         except (DominoError, ValueError, TypeError, KeyError):
-            score = [0, 0]
+            score = [0] * sides
+        if len(score) != sides:
+            score = [0] * sides
     winner = record.get("winner_team")
-    for result in results:
-        winner = result.team if result.won_match else 1 - result.team
-        break
-    if winner not in (0, 1):
-        winner = 0 if score[0] >= score[1] else 1
+    if rules.partnership:
+        for result in results:
+            winner = result.team if result.won_match else 1 - result.team
+            break
+    else:
+        for result in results:
+            if result.won_match:
+                winner = result.team
+                break
+    if not (isinstance(winner, int) and not isinstance(winner, bool) and 0 <= winner < sides):
+        winner = max(range(sides), key=lambda side: (score[side], -side))
+    abandoned = record.get("abandoned_by")
     return MatchFacts(
         match_id=match_id,
         chat=chat,
         finished_at=finished_at,
-        seats=seats_of(record, results),
+        seats=seats_of(record, results, rules),
         winner_team=int(winner),
-        score=(int(score[0]), int(score[1])),
+        score=tuple(int(x) for x in score),
         hands=count,
         seasons=seasons,
-        abandoned=_seat_number(record.get("abandoned_by")),
-        classic=_is_classic(record),
+        abandoned_by=abandoned if _seat_number(abandoned, rules.players) else None,
+        format=rating_format(rules),
+        sides=sides,
     )
 
 
-def _is_classic(record: Mapping[str, Any]) -> bool:
-    """Whether a record is of today's game (a record without rules is)."""
-    spec = record.get("rules")
-    if spec is None:
-        return True
-    try:
-        return Rules.from_spec(spec).is_classic
-    except (DominoError, ValueError, TypeError):
-        return False
-
-
-def _seat_number(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4
+def _seat_number(value: object, players: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
 
 
 def rate_match(facts: MatchFacts, skills: Mapping[int, Skill]) -> dict[int, Skill]:
     """The humans' new skills after a rated match (issue 14; docs/ratings.md).
 
     ``skills`` holds the humans' skills before the match (missing: :data:`NEW_SKILL`).
-    Robots play at their level's fixed skill. A human whose seat a robot played most
-    of the match takes the loss when their team lost and keeps their skill when it won;
-    in an abandoned match (:attr:`MatchFacts.abandoned`, every human left) no human of
-    the winning team gains, and the last leaver's team takes the loss.
+    Each side is a team of the model (two partnerships, or one team per seat in
+    individual play), ranked by :meth:`MatchFacts.ranks` (ties share a place). Robots
+    play at their level's fixed skill. A human whose seat a robot played most of the
+    match, and every human of an abandoned match (:attr:`MatchFacts.abandoned`), takes
+    a fall but never a rise: in partnership play, the loss when their team lost and
+    their skill kept when it won.
     Returns player id -> skill for every human of the match.
     """
-    teams: list[list[Any]] = [[], []]
+    teams: list[list[Any]] = [[] for _ in range(facts.sides)]
     for seat in facts.seats:
         if seat.player_id is None:
             fixed = ROBOT_SKILLS[seat.robot or ""]
@@ -389,21 +501,28 @@ def rate_match(facts: MatchFacts, skills: Mapping[int, Skill]) -> dict[int, Skil
         else:
             skill = skills.get(seat.player_id, NEW_SKILL)
             teams[seat.team].append(_MODEL.rating(mu=skill.mu, sigma=skill.sigma))
-    ranks = [0.0, 1.0] if facts.winner_team == 0 else [1.0, 0.0]
-    rated = _MODEL.rate(teams, ranks=ranks)
+    rated = _MODEL.rate(teams, ranks=facts.ranks())
     out: dict[int, Skill] = {}
-    positions = [0, 0]
+    positions = [0] * facts.sides
     for seat in facts.seats:
         new = rated[seat.team][positions[seat.team]]
         positions[seat.team] += 1
         if seat.player_id is None:
             continue
         before = skills.get(seat.player_id, NEW_SKILL)
-        if (seat.absent or facts.abandoned) and seat.team == facts.winner_team:
+        if (seat.absent or facts.abandoned) and _rises(facts, seat, before, float(new.mu)):
             out[seat.player_id] = before
         else:
             out[seat.player_id] = Skill(float(new.mu), float(new.sigma))
     return out
+
+
+def _rises(facts: MatchFacts, seat: RatedSeat, before: Skill, mu: float) -> bool:
+    """Whether the match would raise this seat's skill: the winning partnership's in
+    partnership play (as ratings always did), a higher mu in individual play."""
+    if facts.sides == 2 and len(facts.seats) == 4:
+        return seat.team == facts.winner_team
+    return mu > before.mu
 
 
 @dataclass(frozen=True, slots=True)
@@ -487,8 +606,9 @@ class RatingBook:
 
     def __init__(self) -> None:
         self.tables: dict[Scope, dict[int, RatingState]] = {}
-        self.history: dict[int, list[tuple[str, float, float, float]]] = {}
-        """player id -> (match id, finished_at, mu, sigma) after each all-time change."""
+        self.history: dict[tuple[str, int], list[tuple[str, float, float, float]]] = {}
+        """(rating format, player id) -> (match id, finished_at, mu, sigma) after each
+        all-time change in that format."""
 
     def get(self, scope: Scope, player_id: int) -> RatingState | None:
         return self.tables.get(scope, {}).get(player_id)
@@ -503,7 +623,7 @@ class RatingBook:
         for scope, pid, state in changes:
             self.tables.setdefault(scope, {})[pid] = state
             if scope.chat == ALL_CHATS and scope.season == ALL_TIME:
-                self.history.setdefault(pid, []).append(
+                self.history.setdefault((scope.format, pid), []).append(
                     (facts.match_id, facts.finished_at, state.mu, state.sigma)
                 )
         return changes
@@ -557,7 +677,7 @@ def due_finals(seasons: Sequence[tuple[str, str]], now: float) -> list[tuple[str
 def compare_ratings(
     book: RatingBook,
     stored: Mapping[tuple[Scope, int], RatingState],
-    history: Mapping[int, Sequence[tuple[str, float, float, float]]],
+    history: Mapping[tuple[str, int], Sequence[tuple[str, float, float, float]]],
     facts: Sequence[MatchFacts],
 ) -> RebuildReport:
     """What a rebuild found: the recomputed ``book`` against the stored rows."""
@@ -565,23 +685,29 @@ def compare_ratings(
     recomputed = {
         (scope, pid): state for scope, table in book.tables.items() for pid, state in table.items()
     }
-    for key in sorted(set(recomputed) | set(stored), key=lambda k: (k[0].chat, k[0].season, k[1])):
+    for key in sorted(
+        set(recomputed) | set(stored), key=lambda k: (k[0].format, k[0].chat, k[0].season, k[1])
+    ):
         new, old = recomputed.get(key), stored.get(key)
         if new != old:
             scope, pid = key
             differences.append(
-                f"player {pid}, {scope.chat or '*'} {scope.season or 'all time'}: "
-                f"stored {_shown(old)}, recomputed {_shown(new)}"
+                f"player {pid}, {scope.chat or '*'} {scope.season or 'all time'}"
+                f"{_format_label(scope.format)}: stored {_shown(old)}, recomputed {_shown(new)}"
             )
-    for pid in sorted(set(book.history) | set(history)):
-        if list(book.history.get(pid, [])) != list(history.get(pid, [])):
-            differences.append(f"player {pid}: rating history differs")
+    for fmt, pid in sorted(set(book.history) | set(history)):
+        if list(book.history.get((fmt, pid), [])) != list(history.get((fmt, pid), [])):
+            differences.append(f"player {pid}{_format_label(fmt)}: rating history differs")
     return RebuildReport(
         matches=len(facts),
         rated=sum(1 for f in facts if f.rated),
         ratings=len(recomputed),
         differences=tuple(differences),
     )
+
+
+def _format_label(fmt: str) -> str:
+    return f" ({fmt})" if fmt else ""
 
 
 def _shown(state: RatingState | None) -> str:

@@ -11,6 +11,7 @@ from typing import Any, Final
 from storage.ratings import (
     ALL_CHATS,
     ALL_TIME,
+    CLASSIC,
     DEFAULT_PERIOD,
     PROVISIONAL_MATCHES,
     MatchFacts,
@@ -85,7 +86,7 @@ def _rank_rows(rows: Sequence[Sequence[Any]]) -> list[RankRow]:
 
 
 _HISTORY: Final = (
-    "SELECT match_id, at, mu, sigma FROM rating_history WHERE player_id = ?"
+    "SELECT match_id, at, mu, sigma FROM rating_history WHERE player_id = ? AND format = ?"
     " ORDER BY seq DESC LIMIT ?"
 )
 
@@ -105,40 +106,43 @@ def seat_rows(facts: MatchFacts) -> list[tuple[Any, ...]]:
             s.robot_moves,
             facts.chat,
             facts.finished_at,
+            s.team,
         )
         for s in facts.seats
     ]
 
 
 INSERT_SEASON: Final = (
-    "INSERT INTO match_seasons (match_id, chat_season, global_season, rated) VALUES (?, ?, ?, ?)"
+    "INSERT INTO match_seasons (match_id, chat_season, global_season, rated, format)"
+    " VALUES (?, ?, ?, ?, ?)"
 )
 
 
 INSERT_SEAT: Final = (
     "INSERT INTO match_seats (match_id, seat, player_id, robot, won, points, hands,"
-    " moves, robot_moves, chat, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " moves, robot_moves, chat, finished_at, side) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
 UPSERT_RATING: Final = (
-    "INSERT INTO ratings (chat, season, player_id, mu, sigma, matches, wins, updated_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-    " ON CONFLICT (chat, season, player_id) DO UPDATE SET mu = excluded.mu,"
+    "INSERT INTO ratings (chat, season, player_id, mu, sigma, matches, wins, updated_at,"
+    " format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (format, chat, season, player_id) DO UPDATE SET mu = excluded.mu,"
     " sigma = excluded.sigma, matches = excluded.matches, wins = excluded.wins,"
     " updated_at = excluded.updated_at"
 )
 
 
 INSERT_HISTORY: Final = (
-    "INSERT INTO rating_history (player_id, seq, match_id, at, mu, sigma) VALUES (?, ?, ?, ?, ?, ?)"
+    "INSERT INTO rating_history (player_id, seq, match_id, at, mu, sigma, format)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 
 
 async def write_facts(tx: Tx, facts: MatchFacts) -> None:
     """Write a match's seats, seasons and rating changes (docs/ratings.md; on PostgreSQL
     the humans' rows are locked)."""
-    await tx.write(INSERT_SEASON, facts.match_id, *facts.seasons, int(facts.rated))
+    await tx.write(INSERT_SEASON, facts.match_id, *facts.seasons, int(facts.rated), facts.format)
     await tx.many(INSERT_SEAT, seat_rows(facts))
     if not facts.rated:
         return
@@ -151,12 +155,13 @@ async def write_facts(tx: Tx, facts: MatchFacts) -> None:
         for row in await tx.rows(
             "SELECT chat, season, player_id, mu, sigma, matches, wins, updated_at FROM ratings"
             f" WHERE player_id IN ({placeholders(len(humans))}) AND chat IN ({placeholders(len(chats))})"
-            f" AND season IN ({placeholders(len(seasons))})",
+            f" AND season IN ({placeholders(len(seasons))}) AND format = ?",
             *humans,
             *chats,
             *seasons,
+            facts.format,
         ):
-            scope = Scope(str(row[0]), str(row[1]))
+            scope = Scope(str(row[0]), str(row[1]), facts.format)
             if scope in scopes:
                 found[(scope, int(row[2]))] = RatingState(
                     float(row[3]), float(row[4]), int(row[5]), int(row[6]), float(row[7])
@@ -168,15 +173,26 @@ async def write_facts(tx: Tx, facts: MatchFacts) -> None:
     await tx.many(
         UPSERT_RATING,
         [
-            (scope.chat, scope.season, pid, st.mu, st.sigma, st.matches, st.wins, st.updated_at)
+            (
+                scope.chat,
+                scope.season,
+                pid,
+                st.mu,
+                st.sigma,
+                st.matches,
+                st.wins,
+                st.updated_at,
+                scope.format,
+            )
             for scope, pid, st in changes
         ],
     )
-    # the all-time row's match count numbers the player's rating history (1, 2, ...)
+    # the all-time row's match count numbers the player's rating history in the format
+    # (1, 2, ...)
     await tx.many(
         INSERT_HISTORY,
         [
-            (pid, st.matches, facts.match_id, facts.finished_at, st.mu, st.sigma)
+            (pid, st.matches, facts.match_id, facts.finished_at, st.mu, st.sigma, scope.format)
             for scope, pid, st in changes
             if scope.chat == ALL_CHATS and scope.season == ALL_TIME
         ],
@@ -228,20 +244,22 @@ class RatingsAndSeasons(SqlBase):
                 book.apply(facts)
                 all_facts.append(facts)
             stored = {
-                (Scope(str(c), str(s)), int(p)): RatingState(
+                (Scope(str(c), str(s), str(f)), int(p)): RatingState(
                     float(mu), float(sigma), int(n), int(w), float(u)
                 )
-                for c, s, p, mu, sigma, n, w, u in await tx.rows(
-                    "SELECT chat, season, player_id, mu, sigma, matches, wins, updated_at"
-                    " FROM ratings"
+                for c, s, p, mu, sigma, n, w, u, f in await tx.rows(
+                    "SELECT chat, season, player_id, mu, sigma, matches, wins, updated_at,"
+                    " format FROM ratings"
                 )
             }
-            history: dict[int, list[tuple[str, float, float, float]]] = {}
-            for p, m, at, mu, sigma in await tx.rows(
-                "SELECT player_id, match_id, at, mu, sigma FROM rating_history"
-                " ORDER BY player_id, seq"
+            history: dict[tuple[str, int], list[tuple[str, float, float, float]]] = {}
+            for p, f, m, at, mu, sigma in await tx.rows(
+                "SELECT player_id, format, match_id, at, mu, sigma FROM rating_history"
+                " ORDER BY player_id, format, seq"
             ):
-                history.setdefault(int(p), []).append((str(m), float(at), float(mu), float(sigma)))
+                history.setdefault((str(f), int(p)), []).append(
+                    (str(m), float(at), float(mu), float(sigma))
+                )
             report = compare_ratings(book, stored, history, all_facts)
             if write:
                 # the book holds exactly what replaying each match's writes would leave
@@ -249,14 +267,14 @@ class RatingsAndSeasons(SqlBase):
                     await tx.run(f"DELETE FROM {table}")
                 await tx.many(
                     INSERT_SEASON,
-                    [(f.match_id, *f.seasons, int(f.rated)) for f in all_facts],
+                    [(f.match_id, *f.seasons, int(f.rated), f.format) for f in all_facts],
                 )
                 await tx.many(INSERT_SEAT, [row for f in all_facts for row in seat_rows(f)])
                 await tx.many(
                     UPSERT_RATING,
                     [
                         (scope.chat, scope.season, pid, st.mu, st.sigma, st.matches, st.wins,
-                         st.updated_at)
+                         st.updated_at, scope.format)
                         for scope, table in book.tables.items()
                         for pid, st in table.items()
                     ],
@@ -264,8 +282,8 @@ class RatingsAndSeasons(SqlBase):
                 await tx.many(
                     INSERT_HISTORY,
                     [
-                        (pid, seq, m, at, mu, sigma)
-                        for pid, points in book.history.items()
+                        (pid, seq, m, at, mu, sigma, fmt)
+                        for (fmt, pid), points in book.history.items()
                         for seq, (m, at, mu, sigma) in enumerate(points, start=1)
                     ],
                 )
@@ -274,9 +292,10 @@ class RatingsAndSeasons(SqlBase):
         return await self._transact(rebuild)
 
     async def top_by_rating(
-        self, chat: str | None, *, now: float, limit: int = 10
+        self, chat: str | None, *, now: float, limit: int = 10, format: str = CLASSIC
     ) -> list[RankRow]:
-        """The best players by all-time rating (docs/ratings.md).
+        """The best players by all-time rating in a rating format (docs/ratings.md,
+        "Formats": ``storage.ratings.rating_format``; today's game by default).
 
         In a chat (``chat`` given), the players who finished a match there; everyone
         rated when None. Ordered by the conservative estimate (mu - 3 sigma), then rated
@@ -286,14 +305,14 @@ class RatingsAndSeasons(SqlBase):
         check_now(now)
         before = (
             "(SELECT h.{0} FROM rating_history h WHERE h.player_id = r.player_id"
-            " AND h.at <= ?4 ORDER BY h.seq DESC LIMIT 1)"
+            " AND h.format = ?6 AND h.at <= ?4 ORDER BY h.seq DESC LIMIT 1)"
         )
         rows = await self._query(
             lambda tx: tx.rows(
                 "SELECT r.player_id, p.display_name, r.mu, r.sigma, r.matches,"
                 f" {before.format('mu')}, {before.format('sigma')}"
                 " FROM ratings r JOIN players p ON p.id = r.player_id"
-                " WHERE r.chat = ?1 AND r.season = ?2"
+                " WHERE r.format = ?6 AND r.chat = ?1 AND r.season = ?2"
                 " AND (CAST(?3 AS TEXT) IS NULL OR r.player_id IN"
                 " (SELECT player_id FROM player_chat_totals WHERE chat = ?3))"
                 " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.player_id LIMIT ?5",
@@ -302,6 +321,7 @@ class RatingsAndSeasons(SqlBase):
                 chat,
                 now - TREND_SECONDS,
                 max(limit, 0),
+                format,
             )
         )
         return _rank_rows(
@@ -311,9 +331,12 @@ class RatingsAndSeasons(SqlBase):
             ]
         )
 
-    async def season_standings(self, chat: str, season: str, *, limit: int = 10) -> list[RankRow]:
+    async def season_standings(
+        self, chat: str, season: str, *, limit: int = 10, format: str = CLASSIC
+    ) -> list[RankRow]:
         """A season's table: ``chat`` (a chat key, or ``storage.ratings.ALL_CHATS`` for
-        the global season) and ``season`` (a season key such as ``"2026-12"``).
+        the global season), ``season`` (a season key such as ``"2026-12"``) and the
+        rating format (today's game by default).
 
         Ordered like :meth:`top_by_rating`; ``value`` is the season rating, ``matches``
         the season's rated matches, ``trend`` None.
@@ -322,8 +345,9 @@ class RatingsAndSeasons(SqlBase):
             lambda tx: tx.rows(
                 "SELECT r.player_id, p.display_name, r.mu, r.sigma, r.matches, NULL"
                 " FROM ratings r JOIN players p ON p.id = r.player_id"
-                " WHERE r.chat = ? AND r.season = ?"
+                " WHERE r.format = ? AND r.chat = ? AND r.season = ?"
                 " ORDER BY r.mu - 3 * r.sigma DESC, r.matches DESC, r.player_id LIMIT ?",
+                format,
                 chat,
                 season,
                 max(limit, 0),
@@ -345,7 +369,8 @@ class RatingsAndSeasons(SqlBase):
                 f" (SELECT {least}(a.player_id, b.player_id) AS lo,"
                 f" {greatest}(a.player_id, b.player_id) AS hi, COUNT(*) AS n, SUM(a.won) AS won"
                 " FROM match_seats a"
-                " JOIN match_seats b ON b.match_id = a.match_id AND b.seat = a.seat + 2"
+                " JOIN match_seats b ON b.match_id = a.match_id AND b.side = a.side"
+                " AND b.seat > a.seat"
                 " WHERE (CAST(?1 AS TEXT) IS NULL OR a.chat = ?1)"
                 " AND a.player_id IS NOT NULL AND b.player_id IS NOT NULL"
                 " GROUP BY 1, 2 HAVING COUNT(*) >= ?2) x"
@@ -363,10 +388,15 @@ class RatingsAndSeasons(SqlBase):
         return pairs[: max(limit, 0)]
 
     async def player_rating(
-        self, player_id: int, *, chat: str = ALL_CHATS, season: str = ALL_TIME
+        self,
+        player_id: int,
+        *,
+        chat: str = ALL_CHATS,
+        season: str = ALL_TIME,
+        format: str = CLASSIC,
     ) -> Rating | None:
-        """The player's rating in a scope (all-time global by default), None when unrated
-        there.
+        """The player's rating in a scope (all-time global in today's game by default),
+        None when unrated there.
 
         Raises:
             UnknownPlayerError: no such player.
@@ -376,7 +406,8 @@ class RatingsAndSeasons(SqlBase):
             await known_player(tx, player_id)
             return await tx.row(
                 "SELECT mu, sigma, matches, wins, updated_at FROM ratings"
-                " WHERE chat = ? AND season = ? AND player_id = ?",
+                " WHERE format = ? AND chat = ? AND season = ? AND player_id = ?",
+                format,
                 chat,
                 season,
                 player_id,
@@ -388,15 +419,19 @@ class RatingsAndSeasons(SqlBase):
         state = RatingState(float(row[0]), float(row[1]), int(row[2]), int(row[3]), float(row[4]))
         return rating_of(player_id, state)
 
-    async def rating_history(self, player_id: int, *, limit: int = 50) -> list[RatingPoint]:
-        """The player's all-time rating after each of their last ``limit`` rated matches,
-        oldest first.
+    async def rating_history(
+        self, player_id: int, *, limit: int = 50, format: str = CLASSIC
+    ) -> list[RatingPoint]:
+        """The player's all-time rating in a rating format (today's game by default)
+        after each of their last ``limit`` rated matches there, oldest first.
 
         Raises:
             UnknownPlayerError: no such player.
         """
         most = max(limit, 0)
-        rows = await self._query(lambda tx: player_rows(tx, player_id, _HISTORY, player_id, most))
+        rows = await self._query(
+            lambda tx: player_rows(tx, player_id, _HISTORY, player_id, format, most)
+        )
         return [
             RatingPoint(str(m), float(at), display_rating(mu, sigma), float(mu), float(sigma))
             for m, at, mu, sigma in reversed(rows)
@@ -412,7 +447,7 @@ class RatingsAndSeasons(SqlBase):
         async def read(tx: Tx) -> PlayerRecord:
             await known_player(tx, player_id)
             rivals = []
-            for where in ("o.seat % 2 = m.seat % 2", "o.seat % 2 <> m.seat % 2"):
+            for where in ("o.side = m.side", "o.side <> m.side"):
                 rows = await tx.rows(
                     "SELECT o.player_id, p.display_name, COUNT(*) AS n, SUM(m.won)"
                     " FROM match_seats m JOIN match_seats o ON o.match_id = m.match_id"
@@ -467,12 +502,14 @@ class RatingsAndSeasons(SqlBase):
             )
         )
 
-    async def seasons(self, chat: str) -> list[str]:
-        """The seasons with rated matches in ``chat`` (or ``ALL_CHATS``), newest first."""
+    async def seasons(self, chat: str, *, format: str = CLASSIC) -> list[str]:
+        """The seasons with rated matches in ``chat`` (or ``ALL_CHATS``) in a rating
+        format (today's game by default), newest first."""
         rows = await self._query(
             lambda tx: tx.rows(
-                "SELECT season, MAX(updated_at) AS last FROM ratings WHERE chat = ? AND"
-                " season <> '' GROUP BY season ORDER BY last DESC, season DESC",
+                "SELECT season, MAX(updated_at) AS last FROM ratings WHERE format = ?"
+                " AND chat = ? AND season <> '' GROUP BY season ORDER BY last DESC, season DESC",
+                format,
                 chat,
             )
         )
@@ -480,11 +517,13 @@ class RatingsAndSeasons(SqlBase):
 
     async def due_season_finals(self, now: float) -> list[tuple[str, str]]:
         """(chat, season) pairs of chat seasons that ended before ``now``, had rated
-        matches and whose final standings were not yet announced (oldest first)."""
+        matches of today's game and whose final standings were not yet announced (oldest
+        first; the other formats' seasons are announced with their lists, issue 30)."""
         check_now(now)
         rows = await self._query(
             lambda tx: tx.rows(
                 "SELECT DISTINCT r.chat, r.season FROM ratings r WHERE r.season <> ''"
+                f" AND r.format = '{CLASSIC}'"
                 " AND NOT EXISTS (SELECT 1 FROM season_finals f WHERE f.chat = r.chat"
                 " AND f.season = r.season)"
             )

@@ -224,8 +224,10 @@ class PlayerResult:
 
     Attributes:
         player_id: the player.
-        team: the partnership, 0 or 1 (``engine.hand.team_of(seat)``).
-        won_match: whether the player's team won the match.
+        team: the player's side, ``rules.side_of(seat)``: the partnership, 0 or 1, or
+            in individual play the seat itself (each seat is its own side).
+        won_match: whether the player's side won the match (in individual play: the
+            player won it).
         hands_won: hands won by the player's team in this match.
         dominoes: hands the player closed by playing their last tile.
         trancas_won: blocked hands (trancas) won by the player's team.

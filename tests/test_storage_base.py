@@ -49,6 +49,7 @@ from storage.base import (
 )
 from storage.ratings import ALL_CHATS, SeasonPeriod, display_rating
 from storage.sqlite import SqliteStorage
+from tests.format_records import TIED_THREE, stored_record
 
 DAY = 24 * 60 * 60.0
 
@@ -942,6 +943,136 @@ async def test_moving_a_chat_moves_its_season_ratings_and_period(store: Storage)
         d,
     ]
     assert (await store.rebuild_ratings(write=False)).differences == ()
+
+
+# ------------------------------------------------------- a list per format
+
+ONE_V_ONE = "double_six individual 2 draw"
+
+
+async def test_a_one_against_one_match_is_rated_in_its_own_list_only(store: Storage) -> None:
+    a, b, c, d = await make_players(store, 4)
+    await play_rated(store, "classic", [a, b, c, d], 0, now=1.0)
+    classic_before = await store.top_by_rating(None, now=3.0)
+    record, results, _ = stored_record("uno-contra-uno", [a, b], seed=1)  # seat 1 (b) wins
+    await store.record_match("uno", "telegram:-1", record, results, now=2.0)
+    won = await store.player_rating(b, format=ONE_V_ONE)
+    lost = await store.player_rating(a, format=ONE_V_ONE)
+    assert won is not None and lost is not None
+    assert (won.matches, won.wins, lost.matches, lost.wins) == (1, 1, 1, 0)
+    assert won.mu > 25.0 > lost.mu
+    # today's list is untouched: b still has only the partnership match he lost
+    assert await store.top_by_rating(None, now=3.0) == classic_before
+    today = await store.player_rating(b)
+    assert today is not None and (today.matches, today.wins) == (1, 0)
+    top = await store.top_by_rating(None, now=3.0, format=ONE_V_ONE)
+    assert [(r.player_id, r.matches, r.value) for r in top] == [
+        (b, 1, won.display),
+        (a, 1, lost.display),
+    ]
+    assert [p.match_id for p in await store.rating_history(b, format=ONE_V_ONE)] == ["uno"]
+    assert [p.match_id for p in await store.rating_history(b)] == ["classic"]
+    season = await store.season_standings("telegram:-1", "1970-01", format=ONE_V_ONE)
+    assert [r.player_id for r in season] == [b, a]
+    assert await store.seasons("telegram:-1", format=ONE_V_ONE) == ["1970-01"]
+    # an individual match has no partners and no pairs
+    assert await store.top_pairs(None, min_matches=1) == [
+        PairRow((a, c), ("Jugador 0", "Jugador 2"), 1, 1),
+        PairRow((b, d), ("Jugador 1", "Jugador 3"), 1, 0),
+    ]
+    profile = await store.player_record(b)
+    assert [(r.player_id, r.matches) for r in profile.partners] == [(d, 1)]
+    assert [(r.player_id, r.matches, r.wins) for r in profile.opponents] == [
+        (a, 2, 1),
+        (c, 1, 0),
+    ]
+
+
+async def test_a_three_player_match_with_a_tie_in_points_shares_second_place(
+    store: Storage,
+) -> None:
+    a, b, c = await make_players(store, 3)
+    preset, overrides, seed = TIED_THREE
+    record, results, match = stored_record(preset, [a, b, c], seed, **overrides)
+    assert match.score == (0, 145, 0)
+    assert [r.team for r in results] == [0, 1, 2]
+    await store.record_match("three", "discord:5", record, results, now=2.0)
+    three = "double_six individual 3 draw"
+    ratings = {p: await store.player_rating(p, format=three) for p in (a, b, c)}
+    tied, winner = ratings[a], ratings[b]
+    assert tied is not None and winner is not None
+    assert ratings[c] == replace(tied, player_id=c)
+    assert (winner.wins, tied.wins) == (1, 0)
+    assert winner.mu > 25.0 > tied.mu
+    assert [r.player_id for r in await store.top_by_rating("discord:5", now=3.0, format=three)] == [
+        b,
+        a,
+        c,
+    ]
+    assert (await store.player_stats(b)).matches_won == 1
+    assert (await store.player_stats(a)).matches_won == 0
+
+
+async def test_a_cubano_match_is_rated_in_its_own_list(store: Storage) -> None:
+    a, b = await make_players(store, 2)
+    record, results, _ = stored_record("cubano", [a, "experto", b, "experto"], seed=1)
+    await store.record_match("cubano", "telegram:-1", record, results, now=2.0)
+    cubano = await store.player_rating(a, format="double_nine partnership")
+    assert cubano is not None and (cubano.matches, cubano.wins) == (1, 0)
+    assert await store.player_rating(a) is None
+    assert await store.top_by_rating(None, now=3.0) == []
+    assert [r.player_id for r in await store.top_by_rating(None, now=3.0, format="double_nine partnership")] == [a, b]  # fmt: skip
+    assert await store.top_pairs(None, min_matches=1) == [
+        PairRow((a, b), ("Jugador 0", "Jugador 1"), 1, 0)
+    ]
+
+
+async def test_a_result_must_name_a_side_of_the_records_format(store: Storage) -> None:
+    a, b, c = await make_players(store, 3)
+    record, _, _ = stored_record("uno-contra-uno", [a, b, c], seed=1, players=3)
+    with pytest.raises(ValueError, match=r"team must be a side 0\.\.2"):
+        await store.record_match("x", "c:1", record, [PlayerResult(a, 3, False)], now=1.0)
+    with pytest.raises(ValueError, match=r"team must be a side 0\.\.1"):
+        await store.record_match(
+            "y", "c:1", seated_record([a, b, c, "experto"]), [PlayerResult(a, 2, True)], now=1.0
+        )
+    assert await store.match_records() == []
+
+
+async def test_rebuilding_ratings_of_every_format_reproduces_the_stored_ones(
+    store: Storage,
+) -> None:
+    players = await make_players(store, 5)
+    rng = random.Random(29)
+    formats = [
+        ("uno-contra-uno", {}, 2),
+        ("uno-contra-uno", {"players": 3}, 3),
+        ("individual", {}, 4),
+        ("cubano", {}, 4),
+    ]
+    for n in range(16):
+        preset, overrides, count = formats[n % 4]
+        seats: list[int | str] = [*rng.sample(players, 2), *["novato"] * (count - 2)]
+        rng.shuffle(seats)
+        record, results, _ = stored_record(preset, seats, n, **overrides)
+        chat = rng.choice(["telegram:-1", "discord:2"])
+        await store.record_match(f"m{n}", chat, record, results, now=n * DAY)
+        if n % 5 == 0:
+            await play_rated(store, f"c{n}", [players[0], "experto", players[1], "novato"], 0)
+    lists = {
+        fmt: [(r.player_id, r.value) for r in await store.top_by_rating(None, now=20 * DAY, format=fmt)]
+        for fmt in ("", ONE_V_ONE, "double_six individual 3 draw",
+                    "double_six individual 4 pass", "double_nine partnership")
+    }  # fmt: skip
+    assert all(lists.values())
+    history = [await store.rating_history(p, format=ONE_V_ONE) for p in players]
+    report = await store.rebuild_ratings(write=False)
+    assert (report.matches, report.rated, report.differences) == (20, 20, ())
+    assert (await store.rebuild_ratings()).differences == ()
+    for fmt, rows in lists.items():
+        again = await store.top_by_rating(None, now=20 * DAY, format=fmt)
+        assert [(r.player_id, r.value) for r in again] == rows
+    assert [await store.rating_history(p, format=ONE_V_ONE) for p in players] == history
 
 
 # ------------------------------------------------------------- finish_match

@@ -9,6 +9,7 @@ without writing.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -16,6 +17,8 @@ import pytest
 
 from storage.base import PlayerResult, PlayerStats, SchemaError
 from storage.migrations import MIGRATIONS, Migration
+from storage.ratings import DEFAULT_PERIOD, RatingBook, display_rating, facts_of, season_key
+from storage.seasons import seat_rows
 from storage.sqlite import SqliteStorage, apply_migrations, pending_migrations
 
 RELEASED = {
@@ -25,6 +28,113 @@ RELEASED = {
     "0004_player_chat_totals": "d5e8ed6c97cf592ac00ca87be2712afcb06e5634070b166ce3318580c53910ec",
 }
 """A copy of the released migration list: names in order and their checksums."""
+
+
+FORMATS = [m.name for m in MIGRATIONS].index("0011_rating_formats")
+"""How many migrations came before ratings had formats."""
+
+
+OldMatch = tuple[str, str, float, dict[str, object], list[PlayerResult]]
+"""(match id, chat, finished at, record, results) of a match an older bot stored."""
+
+
+def write_old_matches(path: Path, matches: list[OldMatch], *, ratings: bool = True) -> None:
+    """What a bot with ratings but without formats (0007..0010) wrote for these matches,
+    in order: the match, its results, its per-chat totals (from 0004) and, with
+    ``ratings``, its seats, seasons, ratings and rating history (by the rating rules, the
+    same for today's game)."""
+    book = RatingBook()
+    with sqlite3.connect(path) as db:
+        totals = (
+            db.execute("SELECT 1 FROM sqlite_master WHERE name = 'player_chat_totals'").fetchone()
+            is not None
+        )
+        for match_id, chat, at, record, results in matches:
+            db.execute(
+                "INSERT INTO matches (match_id, chat, finished_at, record) VALUES (?, ?, ?, ?)",
+                (match_id, chat, at, json.dumps(record)),
+            )
+            db.executemany(
+                "INSERT INTO match_results (match_id, player_id, chat, finished_at, team,"
+                " won_match, hands_won, dominoes, trancas_won, capicuas)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        match_id,
+                        r.player_id,
+                        chat,
+                        at,
+                        r.team,
+                        int(r.won_match),
+                        r.hands_won,
+                        r.dominoes,
+                        r.trancas_won,
+                        r.capicuas,
+                    )
+                    for r in results
+                ],
+            )
+            if totals:  # 0004 keeps per-chat totals beside the results
+                db.executemany(
+                    "INSERT INTO player_chat_totals (chat, player_id, matches_played,"
+                    " matches_won, hands_won, dominoes, trancas_won, capicuas, last_played)"
+                    " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat, player_id) DO UPDATE"
+                    " SET matches_played = matches_played + 1,"
+                    " matches_won = matches_won + excluded.matches_won,"
+                    " hands_won = hands_won + excluded.hands_won,"
+                    " dominoes = dominoes + excluded.dominoes,"
+                    " trancas_won = trancas_won + excluded.trancas_won,"
+                    " capicuas = capicuas + excluded.capicuas,"
+                    " last_played = max(last_played, excluded.last_played)",
+                    [
+                        (
+                            chat,
+                            r.player_id,
+                            int(r.won_match),
+                            r.hands_won,
+                            r.dominoes,
+                            r.trancas_won,
+                            r.capicuas,
+                            at,
+                        )
+                        for r in results
+                    ],
+                )
+            if not ratings:
+                continue
+            seasons = (season_key(DEFAULT_PERIOD, at),) * 2
+            facts = facts_of(match_id, chat, at, record, results, seasons)
+            book.apply(facts)
+            db.execute(
+                "INSERT INTO match_seasons (match_id, chat_season, global_season, rated)"
+                " VALUES (?, ?, ?, ?)",
+                (match_id, *facts.seasons, int(facts.rated)),
+            )
+            db.executemany(
+                "INSERT INTO match_seats (match_id, seat, player_id, robot, won, points, hands,"
+                " moves, robot_moves, chat, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [row[:-1] for row in seat_rows(facts)],
+            )
+        if not ratings:
+            return
+        db.executemany(
+            "INSERT INTO ratings (chat, season, player_id, mu, sigma, matches, wins,"
+            " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (scope.chat, scope.season, pid, st.mu, st.sigma, st.matches, st.wins, st.updated_at)
+                for scope, table in book.tables.items()
+                for pid, st in table.items()
+            ],
+        )
+        db.executemany(
+            "INSERT INTO rating_history (player_id, seq, match_id, at, mu, sigma)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (pid, seq, m, t, mu, sigma)
+                for (_, pid), points in book.history.items()
+                for seq, (m, t, mu, sigma) in enumerate(points, start=1)
+            ],
+        )
 
 
 def tables(path: Path) -> set[str]:
@@ -76,31 +186,15 @@ async def test_an_older_database_is_upgraded_with_its_data(tmp_path: Path, versi
     await old.stake("m1", [a.id, b.id], 10, now=1.0)
     await old.settle("m1", [a.id], now=2.0)
     await old.stake("m2", [a.id, b.id], 10, now=3.0)  # still open while upgrading
-    if version >= 7:  # a bot with ratings (0007) recorded matches through the storage
-        results = [PlayerResult(a.id, 0, True, 4, 2, 1, 1), PlayerResult(b.id, 1, False, 1)]
+    results = [PlayerResult(a.id, 0, True, 4, 2, 1, 1), PlayerResult(b.id, 1, False, 1)]
+    if version > FORMATS:  # this code records matches through the storage
         await old.record_match("m1", "telegram:-1", {"hands": []}, results, now=2.0)
     await old.close()
-    if 2 <= version < 7:
-        with sqlite3.connect(path) as db:
-            db.execute(
-                "INSERT INTO matches (match_id, chat, finished_at, record)"
-                " VALUES ('m1', 'telegram:-1', 2.0, '{\"hands\": []}')"
-            )
-            db.execute(
-                "INSERT INTO match_results (match_id, player_id, chat, finished_at, team,"
-                " won_match, hands_won, dominoes, trancas_won, capicuas)"
-                " VALUES ('m1', ?, 'telegram:-1', 2.0, 0, 1, 4, 2, 1, 1),"
-                " ('m1', ?, 'telegram:-1', 2.0, 1, 0, 1, 0, 0, 0)",
-                (a.id, b.id),
-            )
-            if version >= 4:  # 0004 keeps per-chat totals beside the results
-                db.execute(
-                    "INSERT INTO player_chat_totals (chat, player_id, matches_played,"
-                    " matches_won, hands_won, dominoes, trancas_won, capicuas, last_played)"
-                    " VALUES ('telegram:-1', ?, 1, 1, 4, 2, 1, 1, 2.0),"
-                    " ('telegram:-1', ?, 1, 0, 1, 0, 0, 0, 2.0)",
-                    (a.id, b.id),
-                )
+    if 2 <= version <= FORMATS:
+        # a bot with ratings (0007) wrote the match's seats and ratings too
+        write_old_matches(
+            path, [("m1", "telegram:-1", 2.0, {"hands": []}, results)], ratings=version >= 7
+        )
 
     new = await SqliteStorage.open(path, clock=lambda: 9.0)
     assert new.applied_migrations == [m.name for m in MIGRATIONS[version:]]
@@ -132,6 +226,61 @@ async def test_an_older_database_is_upgraded_with_its_data(tmp_path: Path, versi
     assert [times[m.name] for m in MIGRATIONS] == [1.0] * version + [9.0] * (
         len(MIGRATIONS) - version
     )
+
+
+def rating_rows(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """Every rating row and rating history row, by key, as stored."""
+    with sqlite3.connect(path) as db:
+        ratings = db.execute(
+            "SELECT chat, season, player_id, mu, sigma, matches, wins, updated_at FROM ratings"
+            " ORDER BY chat, season, player_id"
+        ).fetchall()
+        history = db.execute(
+            "SELECT player_id, seq, match_id, at, mu, sigma FROM rating_history"
+            " ORDER BY player_id, seq"
+        ).fetchall()
+    return ratings, history
+
+
+async def test_rating_formats_keep_every_rating_of_an_older_database_as_todays_game(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    before_formats = [m.name for m in MIGRATIONS].index("0011_rating_formats")
+    old = await SqliteStorage.open(path, migrations=MIGRATIONS[:before_formats])
+    ids = [(await old.ensure_player("telegram", str(n), f"P{n}", now=0.0)).id for n in range(4)]
+    await old.close()
+    matches: list[OldMatch] = []
+    for n in range(6):
+        a, b, c, d = ids[n % 4 :] + ids[: n % 4]
+        seats = [{"player": p, "moves": 20, "robot_moves": 0} for p in (a, b, c, d)]
+        record = {"rules": "venezolano", "hands": [], "score": [100, 40], "winner_team": 0,
+                  "seats": seats}  # fmt: skip
+        results = [PlayerResult(a, 0, True), PlayerResult(b, 1, False),
+                   PlayerResult(c, 0, True), PlayerResult(d, 1, False)]  # fmt: skip
+        matches.append((f"m{n}", "telegram:-1", float(n + 1), record, results))
+    write_old_matches(path, matches)
+    ratings, history = rating_rows(path)
+    assert len(ratings) == 12 and len(history) == 24
+
+    new = await SqliteStorage.open(path)
+    assert new.applied_migrations == [m.name for m in MIGRATIONS[before_formats:]]
+    assert rating_rows(path) == (ratings, history)
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT DISTINCT format FROM ratings").fetchall() == [("",)]
+        assert db.execute("SELECT DISTINCT format FROM rating_history").fetchall() == [("",)]
+        assert db.execute("SELECT seat, side FROM match_seats WHERE match_id = 'm0'"
+                          " ORDER BY seat").fetchall() == [(0, 0), (1, 1), (2, 0), (3, 1)]  # fmt: skip
+    top = await new.top_by_rating(None, now=10.0)
+    assert sorted((r.player_id, r.matches) for r in top) == [(p, 6) for p in ids]
+    assert {r.player_id: r.value for r in top} == {
+        pid: display_rating(float(mu), float(sigma))  # type: ignore[arg-type]
+        for chat, season, pid, mu, sigma, *_ in ratings
+        if (chat, season) == ("*", "")
+    }
+    assert (await new.rebuild_ratings(write=False)).differences == ()
+    assert await new.check_ledger() == []
+    await new.close()
 
 
 async def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:

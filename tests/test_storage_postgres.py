@@ -392,8 +392,14 @@ async def test_rows_written_together_are_all_stored_and_a_repeated_conflict_key_
     try:
         a = (await store.ensure_player("telegram", "1", "Ana", now=0.0)).id
         b = (await store.ensure_player("telegram", "2", "Bea", now=0.0)).id
-        rows = [("*", "*", a, 25.0, 8.0, 1, 1, 1.0), ("*", "*", b, 24.5, 7.5, 1, 0, 1.0)]
-        repeated = [("c:1", "*", a, 20.0, 8.0, 1, 0, 2.0), ("c:1", "*", a, 21.0, 7.0, 2, 1, 3.0)]
+        rows = [
+            ("*", "*", a, 25.0, 8.0, 1, 1, 1.0, ""),
+            ("*", "*", b, 24.5, 7.5, 1, 0, 1.0, ""),
+        ]
+        repeated = [
+            ("c:1", "*", a, 20.0, 8.0, 1, 0, 2.0, ""),
+            ("c:1", "*", a, 21.0, 7.0, 2, 1, 3.0, ""),
+        ]
 
         async def write(tx: Tx) -> None:
             await tx.many(UPSERT_RATING, rows)
@@ -402,7 +408,7 @@ async def test_rows_written_together_are_all_stored_and_a_repeated_conflict_key_
         await store._transact(write)
         stored = await store._query(
             lambda tx: tx.rows(
-                "SELECT chat, season, player_id, mu, sigma, matches, wins, updated_at"
+                "SELECT chat, season, player_id, mu, sigma, matches, wins, updated_at, format"
                 " FROM ratings ORDER BY chat, player_id"
             )
         )
