@@ -36,6 +36,7 @@ from engine.errors import RulesError
 from engine.tiles import TileSet
 
 __all__ = [
+    "EVERY_PRESET_NAME",
     "FORMAT_OPTION_VALUES",
     "FORMAT_PRESETS",
     "FORMAT_PRESET_NAMES",
@@ -262,6 +263,20 @@ class Rules(BaseModel):
             return f"{self.tile_set.value} partnership"
         return f"{self.tile_set.value} individual {self.players} {self.boneyard.value}"
 
+    @property
+    def format_key(self) -> str:
+        """Which format this is, as lists and tables tell formats apart: ``""`` for
+        today's game whatever its preset (:attr:`is_classic`), else :attr:`format_name`
+        with ``" hand N"`` when a hand size other than the set's own is dealt
+        (``"double_six individual 2 draw"``; rules.md, "Formats")."""
+        if self.is_classic:
+            return ""
+        name = self.format_name
+        size = self.hand_size
+        if size is not None and size != self.model_copy(update={"hand_size": None}).hand_tiles:
+            name += f" hand {size}"
+        return name
+
     @classmethod
     def build(cls, **options: Any) -> Rules:
         """Validate the table options of rules.md ("The options") into a rule set.
@@ -408,6 +423,10 @@ FORMAT_PRESETS: Final[dict[str, Rules]] = {
 
 FORMAT_PRESET_NAMES: Final[tuple[str, ...]] = tuple(FORMAT_PRESETS)
 
+EVERY_PRESET_NAME: Final[tuple[str, ...]] = (*PRESET_NAMES, *FORMAT_PRESET_NAMES)
+"""Every preset a table or a chat may name (:func:`find_any_preset`): the four presets,
+then the format presets."""
+
 
 def preset_key(name: str) -> str:
     """A preset name as :data:`PRESETS` keys it (``"Español"`` -> ``"espanol"``); an
@@ -435,21 +454,19 @@ def find_preset(name: str, **overrides: Any) -> Rules:
 
 def find_any_preset(name: str, **overrides: Any) -> Rules:
     """A table preset (:func:`find_preset`) or a format preset (``uno-contra-uno``,
-    ``individual``, ``cubano``), with optional overrides.
+    ``individual``, ``cubano``), with optional overrides, the format options too.
 
     Raises:
         RulesError: the preset is unknown, or an override is invalid.
     """
     key = preset_key(name) if isinstance(name, str) else ""
-    if key not in FORMAT_PRESETS:
-        if key in PRESETS:
-            return find_preset(name, **overrides)
-        names = (*PRESET_NAMES, *FORMAT_PRESET_NAMES)
+    base = PRESETS.get(key) or FORMAT_PRESETS.get(key)
+    if base is None:
         raise RulesError(
-            f"unknown preset '{name}' (presets: {', '.join(names)})",
+            f"unknown preset '{name}' (presets: {', '.join(EVERY_PRESET_NAME)})",
             option="preset",
-            allowed=", ".join(names),
+            allowed=", ".join(EVERY_PRESET_NAME),
         )
     if not overrides:
-        return FORMAT_PRESETS[key]
-    return Rules.build_any(**{**FORMAT_PRESETS[key].model_dump(), **overrides})
+        return base
+    return Rules.build_any(**{**base.model_dump(), **overrides})

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.rules import PRESET_NAMES, PRESETS, Rules, find_preset
+from engine.rules import Rules, find_any_preset, preset_key
 from storage.shapes import (
     LANGUAGES,
     NOTIFICATIONS,
@@ -246,10 +246,11 @@ def canonical_chat_rules(
     Raises:
         engine.errors.RulesError: unknown preset, unknown option or bad value.
     """
-    base = find_preset(preset)
+    base = find_any_preset(preset)
     options = dict(overrides)
-    rules = Rules.build(**{**base.model_dump(), **options})
-    name = next(n for n in PRESET_NAMES if PRESETS[n] is base)
+    build = Rules.build if base.is_classic else Rules.build_any
+    rules = build(**{**base.model_dump(), **options})
+    name = preset_key(preset)
     dumped = rules.model_dump()
     return name, {key: dumped[key] for key in options}
 

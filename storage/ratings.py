@@ -144,19 +144,10 @@ def display_rating(mu: float, sigma: float) -> int:
 
 
 def rating_format(rules: Rules) -> str:
-    """The list a match under ``rules`` is rated in (docs/ratings.md, "Formats"):
-    :data:`CLASSIC` for today's game whatever its preset, else ``rules.format_name``
-    (``"double_six individual 2 draw"``, ``"double_nine partnership"``), with
-    ``" hand N"`` when a hand size other than the set's own is dealt."""
-    if rules.is_classic:
-        return CLASSIC
-    name = rules.format_name
-    if (
-        rules.hand_size is not None
-        and rules.hand_size != rules.model_copy(update={"hand_size": None}).hand_tiles
-    ):
-        name += f" hand {rules.hand_size}"
-    return name
+    """The list a match under ``rules`` is rated in (docs/ratings.md, "Formats"): its
+    format (``Rules.format_key``): :data:`CLASSIC` for today's game whatever its preset,
+    else ``"double_six individual 2 draw"``, ``"double_nine partnership"``…"""
+    return rules.format_key
 
 
 def format_of_preset(name: str) -> str:

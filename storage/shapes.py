@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
-from engine.rules import Rules, find_preset
+from engine.rules import Rules, find_any_preset
 
 if TYPE_CHECKING:
     pass
@@ -505,7 +505,7 @@ class ChatRules:
         Raises:
             engine.errors.RulesError: the stored preset or overrides no longer validate.
         """
-        return find_preset(self.preset, **self.overrides)
+        return find_any_preset(self.preset, **self.overrides)
 
 
 @dataclass(frozen=True)

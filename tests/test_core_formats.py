@@ -14,8 +14,10 @@ from bot.core import (
     MovePlayed,
     OpenTable,
     PlayerRef,
+    PlayNow,
     PressButton,
     RobotSeat,
+    SetChatRules,
     ShowMyTiles,
     TableClosed,
     YourTiles,
@@ -85,14 +87,91 @@ async def test_a_front_end_that_shows_only_todays_game_is_refused_a_format_prese
     assert manager.tables() == []
 
 
-async def test_a_player_cannot_be_invited_to_a_seat_the_format_does_not_have(make_manager):
+async def test_a_player_invited_across_at_a_one_against_one_table_takes_its_other_seat(
+    make_manager,
+):
     manager = make_manager()
     beto = PlayerRef("test", "2", "Beto")
     reply = await manager.handle(
         OpenTable(ANA, CHAT, preset="uno-contra-uno", across=beto, formats=True)
     )
+    assert reply.ok, reply.refusal
+    state = manager.table_state(reply.table_id)
+    assert state is not None
+    assert [s.reserved_for for s in state.seats] == [None, beto]
+
+
+async def test_a_player_cannot_be_invited_where_the_format_has_no_free_seat(make_manager):
+    manager = make_manager()
+    beto = PlayerRef("test", "2", "Beto")
+    reply = await manager.handle(
+        OpenTable(ANA, CHAT, preset="uno-contra-uno", right=RobotSeat(), across=beto, formats=True)
+    )
     assert reply.refusal is not None and reply.refusal.reason == "bad_seat"
     assert manager.tables() == []
+
+
+async def test_play_now_in_a_format_opens_a_table_of_it_and_the_next_player_of_it_joins_there(
+    make_manager,
+):
+    manager = make_manager()
+    beto = PlayerRef("test", "2", "Beto")
+    carla = PlayerRef("test", "3", "Carla")
+    first = await manager.handle(PlayNow(ANA, CHAT, format="uno-contra-uno"))
+    classic = await manager.handle(PlayNow(carla, CHAT))  # the chat's own game: its own table
+    second = await manager.handle(PlayNow(beto, CHAT, format="uno-contra-uno"))
+    assert first.ok and classic.ok and second.ok
+    assert second.table_id == first.table_id != classic.table_id
+    one = manager.table_state(first.table_id)
+    other = manager.table_state(classic.table_id)
+    assert one is not None and other is not None
+    assert one.rules == find_any_preset("uno-contra-uno")
+    assert [s.player for s in one.seats] == [ANA, beto]
+    assert one.phase == "countdown"  # both seats taken: the match is about to start
+    assert other.rules == find_any_preset("venezolano") and other.phase == "waiting"
+
+
+async def test_play_now_in_an_unknown_format_is_refused_with_the_formats_and_opens_nothing(
+    make_manager,
+):
+    manager = make_manager()
+    reply = await manager.handle(PlayNow(ANA, CHAT, format="dominicano"))
+    assert reply.refusal is not None and reply.refusal.reason == "bad_rules"
+    assert reply.refusal.params["option"] == "format"
+    assert reply.refusal.params["allowed"] == "uno-contra-uno, individual, cubano"
+    assert manager.tables() == []
+
+
+async def test_a_format_in_a_chat_whose_admins_set_the_rules_keeps_their_target_and_stake(
+    make_manager,
+):
+    manager = make_manager()
+    admin = PlayerRef("test", "9", "Admin")
+    changed = await manager.handle(
+        SetChatRules(admin, CHAT, "dominicano", {"stake": 25}, is_admin=True)
+    )
+    assert changed.ok, changed.refusal
+    reply = await manager.handle(PlayNow(ANA, CHAT, format="uno-contra-uno"))
+    state = manager.table_state(reply.table_id)
+    assert state is not None
+    assert state.rules == find_any_preset(
+        "dominicano", stake=25, players=2, partnership=False, boneyard="draw"
+    )
+
+
+async def test_the_admins_may_make_a_format_the_chats_own_game(make_manager):
+    manager = make_manager()
+    admin = PlayerRef("test", "9", "Admin")
+    changed = await manager.handle(
+        SetChatRules(admin, CHAT, "cubano", {"target": 200}, is_admin=True)
+    )
+    assert changed.ok, changed.refusal
+    assert changed.preset == "cubano"
+    reply = await manager.handle(PlayNow(ANA, CHAT))
+    state = manager.table_state(reply.table_id)
+    assert state is not None
+    assert state.rules == find_any_preset("cubano", target=200)
+    assert (await manager.chat_rules(CHAT)).rules == state.rules
 
 
 def draw_first(tiles: YourTiles):

@@ -358,7 +358,7 @@ async def test_one_human_and_three_robots_play_a_whole_match(
         results = [m for m in fake.messages_in(channel) if not m.embeds]
         assert any("ganan la partida" in m.content for m in results)
         assert all(m.file_bytes().startswith(b"\x89PNG") for m in results)
-        hands = [m for m in results if m.content.startswith("Mano ")]
+        hands = [m for m in results if m.content.startswith("Mesa 1 · mano ")]
         assert len(hands) == harness.manager.match_of(board_table(board)).hand_number
         # Tiles came by DM, naming the server, channel and table.
         dms = fake.dms_to(ana)

@@ -23,6 +23,7 @@ from bot.present.texts import (
     choices_named,
     move_buttons,
     move_key,
+    refused,
     short_place,
     typed_move_label,
 )
@@ -332,8 +333,20 @@ def test_a_bad_preset_is_answered_with_the_presets_by_name() -> None:
         params={"option": "preset"},
     )
     assert bad_rules_text(refusal, "es", {"preset": "reglas=xyz"}) == (
-        "reglas=xyz no vale: reglas puede ser Venezolano, Internacional, Español o Dominicano."
+        "reglas=xyz no vale: reglas puede ser Venezolano, Internacional, Español, Dominicano, "
+        "Uno contra uno, Individual o Cubano (doble nueve)."
     )
     assert bad_rules_text(refusal, "en", {}) == (
-        "preset can be Venezuelan, International, Spanish or Dominican."
+        "preset can be Venezuelan, International, Spanish, Dominican, One against one, "
+        "Individual play or Cuban (double-nine)."
     )
+
+
+def test_a_format_nobody_knows_is_answered_with_the_words_players_type_for_formats() -> None:
+    refusal = Refusal(
+        to=PlayerRef("telegram", "1", "Ana"),
+        reason=RefusalReason.BAD_RULES,
+        params={"option": "format", "allowed": "uno-contra-uno, individual, cubano"},
+    )
+    assert refused(refusal, "es") == "formato puede ser 1v1, individual o cubano."
+    assert refused(refusal, "en") == "format can be 1v1, individual or cubano."

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from engine.errors import RulesError
-from engine.rules import find_preset
+from engine.rules import find_any_preset, find_preset
 from storage import open_storage
 from storage.base import (
     ACTIVE_SECONDS,
@@ -1413,10 +1413,20 @@ async def test_chat_rules_are_validated_and_stored_canonically(store: Storage) -
     assert saved.rules() == find_preset("espanol", target=200, forced_move_seconds=None)
 
 
+async def test_a_chats_rules_may_be_a_format_preset_with_its_options(store: Storage) -> None:
+    stored = await store.set_chat_rules(
+        "telegram:-1", "Cubano", {"target": 200}, changed_by=1, now=1.0
+    )
+    assert (stored.preset, stored.overrides) == ("cubano", {"target": 200})
+    again = await store.get_chat_rules("telegram:-1")
+    assert again is not None and again.rules() == find_any_preset("cubano", target=200)
+
+
 async def test_bad_chat_rules_are_refused_and_keep_the_old_ones(store: Storage) -> None:
     old = await store.set_chat_rules("telegram:-1", "dominicano", {}, changed_by=1, now=1.0)
     for preset, overrides in [
-        ("cubano", {}),
+        ("cubana", {}),
+        ("cubano", {"players": 5}),
         ("venezolano", {"target": 77}),
         ("venezolano", {"color": "red"}),
         ("venezolano", {"stake": True}),

@@ -70,9 +70,9 @@ def test_leaving_is_levantarse_in_the_menu_and_the_old_salir_still_works() -> No
     assert "close" in [c.command for c in bot_commands("en")]
 
 
-def test_a_format_preset_is_not_read_as_a_preset_at_the_telegram_tables_yet() -> None:
-    """The formats come to Telegram with the issue "Every format at every table": until
-    then /mesa uno-contra-uno is answered "I do not understand" and opens nothing."""
-    args = read_table_args(["uno-contra-uno"])
-    assert (args.preset, args.errors) == (None, ["uno-contra-uno"])
-    assert read_table_args(["cubano"], seats=False).errors == ["cubano"]
+def test_a_format_is_read_as_the_preset_of_a_table_or_of_the_group() -> None:
+    assert read_table_args(["1v1", "robot"]).preset == "uno-contra-uno"
+    assert read_table_args(["doble-nueve"]).preset == "cubano"
+    assert read_table_args(["parejas", "meta=200"]).preset is None
+    assert read_table_args(["cubano"], seats=False).preset == "cubano"
+    assert read_table_args(["trio"]).errors == ["trio"]

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from engine.errors import RulesError
 from engine.robots import DEFAULT_LEVEL, LEVELS
-from engine.rules import FORMAT_PRESET_NAMES, PRESET_NAMES, find_any_preset
+from engine.rules import EVERY_PRESET_NAME, find_any_preset
 
 if TYPE_CHECKING:
     from bot.core import PlayerRef, TableManager
@@ -40,7 +40,7 @@ LOCAL_HOST = "127.0.0.1"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    names = ", ".join((*PRESET_NAMES, *FORMAT_PRESET_NAMES))
+    names = ", ".join(EVERY_PRESET_NAME)
     parser.add_argument("--preset", default=None, help=f"rules preset ({names})")
     parser.add_argument("--seed", type=int, default=None, help="seed for the deals and robots")
     parser.add_argument("--level", default=DEFAULT_LEVEL, choices=LEVELS, help="the robots' level")

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 
 from engine.robots import LEVELS, Robot, make_robot
 from engine.robots.arena import DealResult, Tally, duplicate_deal, duplicate_match
-from engine.rules import FORMAT_PRESET_NAMES, PRESET_NAMES, Rules, find_any_preset
+from engine.rules import EVERY_PRESET_NAME, Rules, find_any_preset
 
 __all__ = ["HELP", "LADDER", "add_arguments", "ladder_table", "run", "run_duplicates"]
 
@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--preset",
         default="venezolano",
-        choices=(*PRESET_NAMES, *FORMAT_PRESET_NAMES),
+        choices=EVERY_PRESET_NAME,
         help="a table preset or a format preset (rules.md, 'Formats')",
     )
     parser.add_argument("--deals", type=int, default=200, help="duplicate deals (or matches)")

@@ -27,6 +27,7 @@ from bot.core.vocabulary import RefusalReason
 from engine.errors import RulesError
 from engine.rules import (
     FORMAT_OPTION_VALUES,
+    FORMAT_PRESETS,
     OptionValue,
     Rules,
     find_any_preset,
@@ -80,6 +81,36 @@ class ChatRules:
             return default
         return ChatRulesInfo(chat.key, stored.preset, dict(stored.overrides), rules, True, language)
 
+    async def for_format(self, chat: ChatRef, name: str | None) -> Rules:
+        """The rules of a new table of the format ``name`` in ``chat`` (rules.md,
+        "Formats at the tables"): None, the chat's rules; a format preset
+        (``engine.rules.FORMAT_PRESET_NAMES``) whole, or, where the chat's admins set
+        the rules, its format options laid over theirs (their target, stake, scoring
+        and timers).
+
+        Raises:
+            Refused: BAD_RULES (option ``format``): not a format preset, or a format the
+                admins' rules cannot be played in.
+        """
+        info = await self.of_chat(chat)
+        if not name:
+            return info.rules
+        key = preset_key(name)
+        if key not in FORMAT_PRESETS:
+            raise Refused(
+                RefusalReason.BAD_RULES, option="format", allowed=", ".join(FORMAT_PRESETS)
+            )
+        chosen = FORMAT_PRESETS[key]
+        if not info.set_by_admins:
+            return chosen
+        layout = {option: getattr(chosen, option) for option in FORMAT_OPTION_VALUES}
+        try:
+            return Rules.build_any(**{**info.rules.model_dump(), **layout})
+        except RulesError:
+            raise Refused(
+                RefusalReason.BAD_RULES, option="format", allowed=", ".join(FORMAT_PRESETS)
+            ) from None
+
     async def for_table(
         self,
         chat: ChatRef,
@@ -131,7 +162,7 @@ class ChatRules:
             )
         current = await self.of_chat(command.chat)
         try:
-            base = current.rules if command.preset is None else find_preset(command.preset)
+            base = current.rules if command.preset is None else find_any_preset(command.preset)
         except RulesError as exc:
             raise Refused(RefusalReason.BAD_RULES, option=exc.option, allowed=exc.allowed) from None
         _check_each(base, command.overrides)

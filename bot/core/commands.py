@@ -125,10 +125,18 @@ class RobotSeat:
 class PlayNow:
     """Seat me at the open table of this place with the fewest free seats, or open one
     (rules.md, "The house": play now). A seat reserved for me (an invitation, a rematch)
-    is taken first."""
+    is taken first.
+
+    Attributes:
+        format: a format preset (``engine.rules.FORMAT_PRESET_NAMES``: ``uno-contra-uno``,
+            ``individual``, ``cubano``), or None for the chat's own rules: only an open
+            table of that format is joined, else one is opened (rules.md, "Formats at
+            the tables"); an unknown name is refused (``bad_rules``, option ``format``).
+    """
 
     player: PlayerRef
     chat: ChatRef
+    format: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +151,8 @@ class OpenTable:
         right, across, left: who sits at seats 1, 2 and 3: a :class:`PlayerRef` (the seat
             is reserved until they sit), a :class:`RobotSeat`, or None (open). A table
             of fewer players (a format: ``rules.players``) has only the first seats: a
-            robot named for a seat past them is not seated, a player is refused
-            (``bad_seat``).
+            robot named for a seat past them is not seated, a player invited there takes
+            the first seat nobody was chosen for (``bad_seat`` when there is none).
         formats: the front end shows every format (rules.md, "More ways to play:
             formats"): the format presets (``uno-contra-uno``, ``individual``,
             ``cubano``) may be chosen. Without it they are refused as an unknown preset

@@ -79,24 +79,26 @@ class Lobby:
         core = self.core
         player, chat = command.player, command.chat
         self._refuse_if_seated_here(player, chat)
-        candidates = [
+        rules = await self.rules.for_format(chat, command.format)
+        waiting = [
             t
             for t in core.tables.values()
             if t.chat.place == chat.place
             and t.phase is Phase.WAITING
             and t.chat.platform == player.platform
-            and (
-                t.reserved_seat_for(player.key) is not None
-                or any(s.is_open and s.reserved_for is None for s in t.seats)
-            )
         ]
-        if candidates:
-            reserved = [t for t in candidates if t.reserved_seat_for(player.key) is not None]
-            pool = reserved or candidates
+        # a seat kept for me (an invitation, a rematch) first, whatever its format
+        reserved = [t for t in waiting if t.reserved_seat_for(player.key) is not None]
+        pool = reserved or [
+            t
+            for t in waiting
+            if t.rules.format_key == rules.format_key
+            and any(s.is_open and s.reserved_for is None for s in t.seats)
+        ]
+        if pool:
             table = min(pool, key=lambda t: (t.free_seats(), t.created_at, t.label))
             return await self._seat_player(table, player, None)
-        info = await self.rules.of_chat(chat)
-        table = self.new_table(chat, info.rules)
+        table = self.new_table(chat, rules)
         return await self._seat_player(table, player, 0, new_table=True)
 
     async def open_table(self, command: OpenTable) -> Reply:
@@ -109,9 +111,12 @@ class Lobby:
         choices = {1: command.right, 2: command.across, 3: command.left}
         for index, choice in list(choices.items()):
             if index >= rules.players:  # a format of fewer seats: only the first ones
-                if isinstance(choice, PlayerRef):
-                    raise Refused(RefusalReason.BAD_SEAT)
                 del choices[index]
+                free = [i for i in range(1, rules.players) if choices.get(i) is None]
+                if isinstance(choice, PlayerRef):  # an invited player takes a free one
+                    if not free:
+                        raise Refused(RefusalReason.BAD_SEAT)
+                    choices[free[0]] = choice
         for choice in choices.values():
             if isinstance(choice, RobotSeat) and choice.level not in (None, *LEVELS):
                 raise Refused(RefusalReason.UNKNOWN_LEVEL, levels=", ".join(LEVELS))

@@ -46,6 +46,8 @@ from bot.discord.replies import PLATFORM, Replies, chat_of, player_of
 from bot.discord.standings import StandingsDesk
 from bot.present.i18n import LEVEL_NAMES
 from bot.present.labels import (
+    FORMAT_CHOICES,
+    FORMAT_LABELS,
     NOTIFICATION_LABELS,
     NOTIFICATIONS_CHOICE,
     PRESET_LABELS,
@@ -54,14 +56,30 @@ from bot.present.labels import (
 from bot.present.standings import RANKING_LABELS, ranking_from_input
 from bot.present.texts import confirmation
 from engine.robots import LEVELS
-from engine.rules import PRESET_NAMES
+from engine.rules import EVERY_PRESET_NAME
 from storage.base import Storage
 
 __all__ = ["DominoCog", "preset_choices"]
 
 
 def preset_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=text(PRESET_LABELS[v]), value=v) for v in PRESET_NAMES]
+    """The table presets, then the format presets (rules.md, "Formats at the tables")."""
+    return [
+        app_commands.Choice(name=text(PRESET_LABELS.get(v) or FORMAT_LABELS[v]), value=v)
+        for v in EVERY_PRESET_NAME
+    ]
+
+
+PARTNERSHIPS = "parejas"
+"""The ``formato`` choice of the server's own game in partnerships (a choice needs a value)."""
+
+
+def format_choices() -> list[app_commands.Choice[str]]:
+    """``/domino jugar formato:``: the server's own game, then each format preset."""
+    return [
+        app_commands.Choice(name=text(FORMAT_LABELS[name]), value=name or PARTNERSHIPS)
+        for name in FORMAT_CHOICES
+    ]
 
 
 def _level_choices() -> list[app_commands.Choice[str]]:
@@ -102,8 +120,14 @@ class DominoCog(
     @app_commands.command(
         name=command_name("jugar", "play"), description=text("Sit at a table now")
     )
-    async def jugar(self, interaction: discord.Interaction[Any]) -> None:
-        await self.seat_command(interaction, lambda p, c: PlayNow(p, c))
+    @app_commands.rename(formato=option_name("format"))
+    @app_commands.describe(formato=text("Format (default: this server's game)"))
+    @app_commands.choices(formato=format_choices())
+    async def jugar(
+        self, interaction: discord.Interaction[Any], formato: str | None = None
+    ) -> None:
+        chosen = None if formato == PARTNERSHIPS else formato
+        await self.seat_command(interaction, lambda p, c: PlayNow(p, c, format=chosen))
 
     @app_commands.command(
         name=command_name("mesa", "table"),
@@ -162,6 +186,7 @@ class DominoCog(
             lambda p, c: OpenTable(
                 p,
                 c,
+                formats=True,
                 preset=preset,
                 overrides=overrides,
                 right=seat(right, True),

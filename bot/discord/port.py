@@ -56,7 +56,6 @@ from bot.core import (
     SeasonEnded,
     SeatAbandoned,
     SeatGivenBack,
-    SeatInfo,
     SeatTakenByRobot,
     Standings,
     TableChanged,
@@ -77,12 +76,11 @@ from bot.discord.messages import (
 from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label
-from bot.present.labels import LANGUAGE_LABELS, preset_label, team_names
+from bot.present.labels import LANGUAGE_LABELS, preset_label
 from bot.present.live import TableLinks
-from bot.present.screens import match_money_line
+from bot.present.screens import hand_ended_text, match_ended_caption
 from bot.present.standings import season_ended_text, standings_facts
 from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text
-from engine.hand import Termination
 from render import TableFacts
 
 __all__ = ["BOARD_FILE", "DM_CLOSED", "DiscordPort"]
@@ -539,70 +537,24 @@ class DiscordPort:
             await channel.send(content, allowed_mentions=discord.AllowedMentions.none(), **kwargs)
 
     # ------------------------------------------------------------------ results
-    def _seats(self, table_id: str) -> tuple[SeatInfo, ...] | None:
-        board = self.boards.get(table_id)
-        return board.latest.seats if board is not None and board.latest is not None else None
-
     async def _hand_ended(self, event: HandEnded) -> None:
         language = event.chat.language
-        _ = texts(language)
-        seats = self._seats(event.table_id)
-        outcome = event.outcome
-        winner = outcome.winner_team
-        if winner is None:
-            headline = _("Hand {number}: nobody scores.", number=event.hand_number)
-        else:
-            points = event.hand_points[winner]
-            values = {
-                "number": event.hand_number,
-                "team": team_names(seats, winner, language) if seats else str(winner + 1),
-            }
-            if outcome.capicua:
-                headline = _.ngettext(
-                    "Hand {number}: {team} win {n} point with a capicúa.",
-                    "Hand {number}: {team} win {n} points with a capicúa.",
-                    points,
-                    **values,
-                )
-            elif outcome.end is Termination.BLOCKED:
-                headline = _.ngettext(
-                    "Hand {number}: {team} win {n} point in a blocked game.",
-                    "Hand {number}: {team} win {n} points in a blocked game.",
-                    points,
-                    **values,
-                )
-            else:
-                headline = _.ngettext(
-                    "Hand {number}: {team} win {n} point with a domino.",
-                    "Hand {number}: {team} win {n} points with a domino.",
-                    points,
-                    **values,
-                )
-        score = _("Score: {a} – {b}", a=event.score[0], b=event.score[1])
-        files = []
         board = self.boards.get(event.table_id)
-        if board is not None and board.latest is not None:
-            png = await self._draw(
-                self._render_hand_result, event.view, board_facts(board.latest, language)
-            )
-            files.append(discord.File(io.BytesIO(png), "mano.png"))
+        if board is None or board.latest is None:
+            return  # a table this process never drew (restored mid-hand): no names
+        text = hand_ended_text(event, board.latest.seats, board.latest.label, language)
+        png = await self._draw(
+            self._render_hand_result, event.view, board_facts(board.latest, language)
+        )
+        files = [discord.File(io.BytesIO(png), "mano.png")]
         view = analysis_view(event.table_id, language)
-        await self._say(event.chat, f"{headline}\n{score}", files=files, view=view)
+        await self._say(event.chat, text, files=files, view=view)
 
     async def _match_ended(self, event: MatchEnded) -> None:
         language = event.chat.language
-        _ = texts(language)
-        lines = [
-            _(
-                "{team} win the match {a} – {b}!",
-                team=team_names(event.seats, event.winner_team, language),
-                a=event.score[0],
-                b=event.score[1],
-            )
-        ]
-        if money := match_money_line(event, language):
-            lines.append(money)
         board = self.boards.get(event.table_id)
+        label = board.latest.label if board is not None and board.latest is not None else ""
+        text = match_ended_caption(event, label, language)  # with what each human received
         if board is not None:
             board.final = event
         facts = (
@@ -614,7 +566,7 @@ class DiscordPort:
         if facts is not None:
             png = await self._draw(self._render_match_result, event.view, facts, event.payouts)
             files.append(discord.File(io.BytesIO(png), "partida.png"))
-        await self._say(event.chat, "\n".join(lines), files=files)
+        await self._say(event.chat, text, files=files)
 
     # ------------------------------------------------------------------ seasons
     def season_channels(self, guild_id: str) -> list[int]:

@@ -17,10 +17,21 @@ from babel.numbers import format_percent
 from bot.core.events import SeatInfo
 from bot.present.i18n import N_, translator
 from engine.moves import Move
-from engine.rules import OPTION_VALUES, PRESET_NAMES, OptionValue, Rules, preset_key
+from engine.rules import (
+    EVERY_PRESET_NAME,
+    FORMAT_PRESET_NAMES,
+    OPTION_VALUES,
+    PRESET_NAMES,
+    OptionValue,
+    Rules,
+    preset_key,
+)
 from storage.base import NOTIFICATIONS
 
 __all__ = [
+    "FORMAT_CHOICES",
+    "FORMAT_LABELS",
+    "FORMAT_WORDS",
     "LANGUAGE_LABELS",
     "NOTIFICATIONS_CHOICE",
     "NOTIFICATION_LABELS",
@@ -32,6 +43,9 @@ __all__ = [
     "VALUE_LABELS",
     "VALUE_WORDS",
     "allowed_text",
+    "format_from_input",
+    "format_label",
+    "format_word",
     "language_from_input",
     "move_text",
     "notifications_from_input",
@@ -58,6 +72,20 @@ PRESET_LABELS: Final[dict[str, str]] = {
     "dominicano": N_("Dominican"),
 }
 """The presets (``engine.rules.PRESETS`` keys) by their names for people."""
+
+FORMAT_LABELS: Final[dict[str, str]] = {
+    "": N_("Partnerships"),
+    "uno-contra-uno": N_("One against one"),
+    "individual": N_("Individual play"),
+    "cubano": N_("Cuban (double-nine)"),
+}
+"""The formats a player picks (:data:`FORMAT_CHOICES`) by their names for people:
+``""`` the chat's own game in partnerships, then the format presets
+(``engine.rules.FORMAT_PRESETS`` keys; glossary: uno contra uno, individual, doble nueve)."""
+
+FORMAT_CHOICES: Final[tuple[str, ...]] = ("", *FORMAT_PRESET_NAMES)
+"""The formats a player picks from when sitting down: ``""`` the chat's own game (in
+partnerships unless its admins chose a format), then the format presets."""
 
 OPTION_LABELS: Final[dict[str, str]] = {
     "target": N_("Match to"),
@@ -110,6 +138,7 @@ OPTION_WORDS: Final[dict[str, dict[str, str]]] = {
         "stake": "apuesta",
         "language": "idioma",
         "preset": "reglas",
+        "format": "formato",
     },
     "en": {
         "target": "target",
@@ -124,6 +153,7 @@ OPTION_WORDS: Final[dict[str, dict[str, str]]] = {
         "stake": "stake",
         "language": "language",
         "preset": "preset",
+        "format": "format",
     },
 }
 """The word a player of each language types for an option (``meta=150``, ``target=150``)."""
@@ -203,6 +233,32 @@ _PRESET_WORDS: Final[dict[str, str]] = {
     "dominican": "dominicano",
 }
 
+_FORMAT_WORDS: Final[dict[str, str]] = {
+    **{name: name for name in FORMAT_PRESET_NAMES},
+    "1v1": "uno-contra-uno",
+    "1vs1": "uno-contra-uno",
+    "1-contra-1": "uno-contra-uno",
+    "uno": "uno-contra-uno",
+    "mano-a-mano": "uno-contra-uno",
+    "one-against-one": "uno-contra-uno",
+    "one-on-one": "uno-contra-uno",
+    "cada-uno": "individual",
+    "cada-uno-para-si": "individual",
+    "todos-contra-todos": "individual",
+    "each": "individual",
+    "cuban": "cubano",
+    "doble-nueve": "cubano",
+    "doble-9": "cubano",
+    "double-nine": "cubano",
+    "parejas": "",
+    "pareja": "",
+    "partners": "",
+    "partnership": "",
+    "pairs": "",
+}
+"""The words players type for a format (``/jugar 1v1``): a format preset's name, or
+``""`` for the chat's own game in partnerships."""
+
 _LANGUAGE_WORDS: Final[dict[str, str]] = {
     "es": "es",
     "espanol": "es",
@@ -244,6 +300,20 @@ def preset_from_input(word: str) -> str | None:
     return _PRESET_WORDS.get(_plain(word))
 
 
+def format_from_input(text: str) -> str | None:
+    """The format typed words name (``"1v1"``, ``"uno contra uno"``, ``"doble nueve"``
+    -> a format preset's name; ``"parejas"`` -> ``""``, the chat's own game), or None for
+    words that name none."""
+    return _FORMAT_WORDS.get("-".join(_plain(text).replace("-", " ").split()))
+
+
+def format_label(name: str, language: str | None) -> str:
+    """A format by its name for people (``"uno-contra-uno"`` -> "Uno contra uno");
+    ``""`` is the game in partnerships ("Parejas")."""
+    msgid = FORMAT_LABELS.get(name)
+    return translator(language)(msgid) if msgid else name
+
+
 def language_from_input(word: str) -> str | None:
     """The language a typed word names (``"en"``, ``"inglés"``, ``"español"``), or None."""
     return _LANGUAGE_WORDS.get(_plain(word))
@@ -279,6 +349,21 @@ def option_word(option: str, language: str | None) -> str:
     return OPTION_WORDS[_lang(language)].get(option, option)
 
 
+FORMAT_WORDS: Final[dict[str, str]] = {
+    "uno-contra-uno": "1v1",
+    "individual": "individual",
+    "cubano": "cubano",
+}
+"""The shortest word a player types for each format preset (``/jugar 1v1``)."""
+
+
+def format_word(name: str, language: str | None) -> str:
+    """The word a player types for a format (``"1v1"``; ``"parejas"`` for ``""``)."""
+    if not name:
+        return translator(language)("partnerships")
+    return FORMAT_WORDS.get(name, name)
+
+
 def value_word(value: str, language: str | None) -> str:
     """The word a player of ``language`` types for an option's value (``"todos"``)."""
     return VALUE_WORDS[_lang(language)].get(value, value)
@@ -289,7 +374,7 @@ def preset_label(preset: str | None, language: str | None) -> str:
     if not preset:
         return "—"
     key = preset_key(preset)
-    msgid = PRESET_LABELS.get(key)
+    msgid = PRESET_LABELS.get(key) or FORMAT_LABELS.get(key)
     return translator(language)(msgid) if msgid else preset
 
 
@@ -312,7 +397,9 @@ def allowed_text(option: str, language: str | None) -> str:
     if option == "language":
         parts = list(LANGUAGE_LABELS)
     elif option == "preset":  # the table presets, by the names players know them by
-        parts = [preset_label(name, language) for name in PRESET_NAMES]
+        parts = [preset_label(name, language) for name in EVERY_PRESET_NAME]
+    elif option == "format":  # as typed after /jugar: 1v1, individual, cubano
+        parts = [format_word(name, language) for name in FORMAT_PRESET_NAMES]
     else:
         parts = []
         for part in OPTION_VALUES.get(option, "").split(","):

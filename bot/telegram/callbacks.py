@@ -23,7 +23,7 @@ from bot.telegram.links import ConfigPress, JoinLink, decode_analysis, decode_co
 from bot.telegram.sender import send
 from bot.telegram.shared import Shared
 from bot.telegram.standings import Lists
-from engine.rules import PRESET_NAMES, OptionValue
+from engine.rules import EVERY_PRESET_NAME, OptionValue
 
 __all__ = ["ALERT_LIMIT", "Callbacks"]
 
@@ -190,7 +190,7 @@ class Callbacks:
         """Just the change a menu button stands for (None for a forged button): a preset
         starts again from it; an option steps to its next value (the core merges it)."""
         if press.action == "preset":
-            if press.name not in PRESET_NAMES:
+            if press.name not in EVERY_PRESET_NAME:
                 return None
             return p.SetChatRules(player, chat, press.name, {}, is_admin=True)
         if press.name not in MENU_CHOICES:

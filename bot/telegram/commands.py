@@ -16,6 +16,7 @@ from telegram import BotCommand
 from bot.present.i18n import N_, language_of, translator
 from bot.present.labels import (
     NOTIFICATIONS_CHOICE,
+    format_from_input,
     language_from_input,
     option_from_input,
     preset_from_input,
@@ -158,7 +159,8 @@ SEASON_WORDS = ("temporada", "season")
 def read_table_args(args: list[str], *, seats: bool = True) -> TableArgs:
     """Read words like ``internacional meta=200 derecha=robot enfrente=robot:maestro``.
 
-    A word without ``=`` is the preset (``robot`` alone puts robots in every open seat);
+    A word without ``=`` is the preset or a format (``1v1``, ``cubano``; ``robot`` alone
+    puts robots in every open seat);
     ``option=value`` sets an option, its name and word values in Spanish or English
     (:func:`bot.present.labels.option_from_input`: ``meta=200``, ``conteo=todos``,
     ``target=200``); with ``seats``, ``derecha|enfrente|izquierda=robot[:level]`` gives
@@ -173,9 +175,9 @@ def read_table_args(args: list[str], *, seats: bool = True) -> TableArgs:
         name, sep, value = word.partition("=")
         key = name.strip().lower()
         if not sep:
-            preset = preset_from_input(key)
+            preset = preset_from_input(key) or format_from_input(key)  # "" partnerships
             if preset is not None and out.preset is None:
-                out.preset = preset
+                out.preset = preset or None
             elif seats and key in ("robot", "robots"):
                 for position in ("right", "across", "left"):
                     out.seats.setdefault(position, "")

@@ -22,7 +22,12 @@ from telegram.ext import ContextTypes
 
 import bot.core as p
 from bot.present.i18n import Translator, language_of
-from bot.present.labels import notifications_from_input, notifications_hint, rules_text
+from bot.present.labels import (
+    format_from_input,
+    notifications_from_input,
+    notifications_hint,
+    rules_text,
+)
 from bot.present.standings import PREVIOUS_WORDS, ranking_from_input, season_from_input
 from bot.present.texts import confirmation, refused
 from bot.telegram.commands import read_table_args
@@ -170,9 +175,16 @@ class Commands:
     # ------------------------------------------------------------------ seats
     @said(group=True)
     async def play(self, said: Said) -> None:
-        """/jugar, /play: sit at the open table with the fewest free seats, or open one."""
+        """/jugar, /play [format]: sit at the open table with the fewest free seats (of
+        that format: ``/jugar 1v1``, ``/jugar cubano``), or open one."""
+        typed = " ".join(said.args)
+        chosen = format_from_input(typed) if typed else ""
         if await self._linked(said):
-            await self._run(said, p.PlayNow(said.by, said.group))
+            # words naming no format go to the core as typed: it refuses them with the list
+            command = p.PlayNow(
+                said.by, said.group, format=typed if chosen is None else chosen or None
+            )
+            await self._run(said, command)
 
     @said(group=True)
     async def table(self, said: Said) -> None:
@@ -202,6 +214,7 @@ class Commands:
         command = p.OpenTable(
             said.by,
             said.group,
+            formats=True,
             preset=args.preset,
             overrides=args.overrides,
             right=seats.get("right"),

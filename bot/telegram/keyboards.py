@@ -26,7 +26,7 @@ from bot.present.live import link_label
 from bot.present.standings import RANKING_LABELS
 from bot.present.texts import move_buttons, typed_move_label
 from bot.telegram.links import TopPress, encode_analysis, encode_config, encode_top
-from engine.rules import OPTION_VALUES, PRESET_NAMES, Rules
+from engine.rules import EVERY_PRESET_NAME, OPTION_VALUES, Rules
 
 __all__ = [
     "MENU_CHOICES",
@@ -235,7 +235,7 @@ def config_keyboard(
             ("✓ " if name == preset and not overrides else "") + preset_label(name, language),
             callback_data=encode_config("preset", name),
         )
-        for name in PRESET_NAMES
+        for name in EVERY_PRESET_NAME
     ]
     rows = _rows(presets, 2)
     values = rules.model_dump()

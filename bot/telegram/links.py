@@ -89,7 +89,7 @@ def deep_link(bot_username: str, payload: str) -> str:
 
 
 CONFIG_PREFIX = "dmc"
-_CONFIG = re.compile(r"dmc:(?:(p):([a-z]{1,20})|(o):([a-z_]{1,24})|(x))")
+_CONFIG = re.compile(r"dmc:(?:(p):([a-z-]{1,20})|(o):([a-z_]{1,24})|(x))")
 
 
 @dataclass(frozen=True, slots=True)

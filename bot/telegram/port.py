@@ -70,10 +70,8 @@ class TelegramPort:
                 drawing.board(event.table_id)
         elif isinstance(event, p.HandEnded):
             board = s.boards.get(event.table_id)
-            seats = board.event.seats if board and board.event else ()
-            if len(seats) == 4:
-                label = board.label if board else ""
-                text = hand_ended_text(event, seats, label, event.chat.language)
+            if board is not None and board.event is not None:  # names for the result
+                text = hand_ended_text(event, board.event.seats, board.label, event.chat.language)
                 markup = analysis_keyboard(event.table_id, event.chat.language)
                 s.group_text(event.chat, text, markup)
         elif isinstance(event, p.MatchEnded):
