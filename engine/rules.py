@@ -375,8 +375,8 @@ class Rules(BaseModel):
 
     @property
     def preset_name(self) -> str | None:
-        """The name of the table preset equal to this rule set, if any."""
-        for name, preset in PRESETS.items():
+        """The name of the preset (a table or a format preset) equal to this rule set, if any."""
+        for name, preset in (*PRESETS.items(), *FORMAT_PRESETS.items()):
             if preset == self:
                 return name
         return None

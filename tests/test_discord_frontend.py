@@ -749,3 +749,63 @@ async def test_with_the_activity_the_board_offers_to_play_in_discord_and_launche
         assert harness.manager.tables_of(PlayerRef("discord", str(ana.id), "Ana"))
     finally:
         await harness.stop()
+
+
+async def test_two_members_play_a_whole_one_against_one_match_chosen_with_formato(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
+    guild = fake.add_guild("Club")
+    channel = fake.channel_of(guild)
+    ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
+    harness = await Harness(fake, memory_storage).start()
+    try:
+        for person in (ana, beto):
+            inter = await fake.slash(
+                person, guild, "domino", "jugar", options={"formato": "uno-contra-uno"}
+            )
+            assert (await fake.replied(inter))[0].ephemeral
+        (table_id,) = harness.manager.tables()
+        state = harness.manager.table_state(table_id)
+        assert state is not None and state.rules.format_key == "double_six individual 2 draw"
+        presses = await play_until_closed(
+            fake, harness, {p.id: (lambda p=p: fake.last_dm(p)) for p in (ana, beto)}
+        )
+        assert {p.user.id for p in presses} == {ana.id, beto.id}
+        ended = [m for m in fake.messages_in(channel) if "gana la partida" in m.content]
+        assert len(ended) == 1
+        winner, loser = (ana, beto) if "¡Ana gana la partida" in ended[0].content else (beto, ana)
+        assert f"¡{winner.name} gana la partida" in ended[0].content
+        assert f"{winner.name} +$10, {loser.name} −$10" in ended[0].content or (
+            f"{loser.name} −$10, {winner.name} +$10" in ended[0].content
+        )
+        hands = [m for m in fake.messages_in(channel) if m.content.startswith("Mesa 1 · mano ")]
+        assert hands and all(m.file_bytes().startswith(b"\x89PNG") for m in hands)
+        for person, balance in ((winner, 1010), (loser, 990)):
+            player = await memory_storage.ensure_player("discord", str(person.id), "", now=0)
+            assert await memory_storage.balance(player.id) == balance
+    finally:
+        await harness.stop()
+
+
+async def test_a_cuban_double_nine_match_with_robots_is_played_to_its_end_on_discord(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
+    guild = fake.add_guild("Club")
+    channel = fake.channel_of(guild)
+    ana = fake.add_user("Ana")
+    harness = await Harness(fake, memory_storage).start()
+    try:
+        inter = await fake.slash(ana, guild, "domino", "jugar", options={"formato": "cubano"})
+        await fake.replied(inter)
+        board = await fake.wait_until(lambda: boards(fake, channel))
+        robots = next(i for i in board[0].custom_ids() if i.startswith("dm1:r:"))
+        await fake.answered(await fake.click(ana, board[0], robots))
+        (table_id,) = harness.manager.tables()
+        state = harness.manager.table_state(table_id)
+        assert state is not None and state.rules.format_key == "double_nine partnership"
+        presses = await play_until_closed(fake, harness, {ana.id: lambda: fake.last_dm(ana)})
+        assert len(presses) >= 10
+        ended = [m for m in fake.messages_in(channel) if "ganan la partida" in m.content]
+        assert len(ended) == 1 and "Resultado neto (apuesta $10): Ana " in ended[0].content
+    finally:
+        await harness.stop()

@@ -1405,3 +1405,87 @@ async def test_avisos_without_a_choice_says_how_it_is_and_a_wrong_choice_changes
         }
         assert ("avisos", "Un aviso en cada uno de tus turnos, o ninguno") in menus[None]
         assert ("notifications", "A notification on each of your turns, or none") in menus["en"]
+
+
+async def _balances(world: TelegramWorld, users: list[User]) -> list[int]:
+    out = []
+    for user in users:
+        player = await world.storage.ensure_player("telegram", str(user.id), "", now=0.0)
+        out.append(await world.storage.balance(player.id))
+    return out
+
+
+async def test_two_players_play_a_whole_one_against_one_match_from_jugar_1v1_to_the_paid_end() -> (
+    None
+):
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(3001, "Ana")
+        beto = world.fake.add_user(3002, "Beto")
+        group = world.fake.add_group(GROUP, "Duelo")
+        await world.command(group, ana, "/jugar 1v1")
+        await world.settle()
+        await world.command(group, beto, "/jugar uno contra uno")
+        await world.settle()
+        (table_id,) = world.manager.tables_of(world.front._player(ana))
+        state = world.manager.table_state(table_id)
+        assert state is not None
+        assert state.rules.format_key == "double_six individual 2 draw"
+        assert [s.player.display_name for s in state.seats if s.player] == ["Ana", "Beto"]
+        drawn: list[str] = []
+
+        def draw_when_offered(labels: list[str]) -> str:
+            if "Robar" in labels:
+                drawn.append("Robar")
+                return "Robar"
+            return labels[0]
+
+        presses = await world.play_out(table_id, {0: ana, 1: beto}, choose=draw_when_offered)
+        await world.settle()
+
+        assert presses >= 7 and drawn  # both played, and someone drew from the boneyard
+        result = world.fake.calls_to("sendPhoto", chat_id=GROUP)[-1]
+        caption = result.caption() or ""
+        winner = "Ana" if "Ana gana la partida" in caption else "Beto"
+        assert f"Mesa 1: ¡{winner} gana la partida" in caption
+        loser = "Beto" if winner == "Ana" else "Ana"
+        assert "Resultado neto (apuesta $10): " in caption
+        assert f"{winner} +$10" in caption and f"{loser} −$10" in caption
+        # every human stakes $10; the winner receives the stake times the seats ($20)
+        balances = await _balances(world, [ana, beto])
+        assert balances == ([1010, 990] if winner == "Ana" else [990, 1010])
+        texts = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=GROUP)]
+        hands = [t for t in texts if t.startswith("Mesa 1 · mano ")]
+        assert hands and all(" gana " in t or "Nadie anota" in t for t in hands)
+        assert world.manager.tables() == []
+
+
+async def test_jugar_with_a_word_naming_no_format_is_answered_with_the_formats_and_seats_nobody() -> (
+    None
+):
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(3001, "Ana")
+        group = world.fake.add_group(GROUP, "Duelo")
+        await world.command(group, ana, "/jugar /start")  # a player's first words: private
+        answer = await world.reply_to(group, ana, "/jugar trio")
+        assert answer.params["text"] == "formato puede ser 1v1, individual o cubano."
+        assert world.manager.tables() == []
+
+
+async def test_a_cuban_double_nine_partnership_match_with_robots_is_played_to_the_paid_end() -> (
+    None
+):
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(3001, "Ana")
+        group = world.fake.add_group(GROUP, "Cubanos")
+        table_id = await world.table_with_robots(ana, group, "/jugar cubano")
+        state = world.manager.table_state(table_id)
+        assert state is not None and state.rules.format_key == "double_nine partnership"
+        tiles = await world.until_turn(ana)
+        assert tiles["chat"]["id"] == ana.id
+        presses = await world.play_out(table_id, {0: ana})
+        await world.settle()
+        assert presses >= 10  # ten tiles a hand
+        caption = world.fake.calls_to("sendPhoto", chat_id=GROUP)[-1].caption() or ""
+        assert "ganan la partida" in caption and "Ana " in caption
+        (balance,) = await _balances(world, [ana])
+        assert balance == (1010 if "Ana +$10" in caption else 990)

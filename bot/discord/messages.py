@@ -86,11 +86,12 @@ def board_embed(event: TableChanged, language: str) -> discord.Embed:
     embed.add_field(name=_("Seats"), value="\n".join(lines), inline=True)
     if event.view is not None:
         score = event.view.match_score if event.view.outcome is not None else event.view.score
+        partnership = event.rules.partnership  # a side is one seat in individual play
         embed.add_field(
             name=_("Score (to {target})", target=event.rules.target),
-            value=(
-                f"{team_names(seats, 0, language)}: **{score[0]}**\n"
-                f"{team_names(seats, 1, language)}: **{score[1]}**"
+            value="\n".join(
+                f"{team_names(seats, side, language, partnership=partnership)}: **{points}**"
+                for side, points in enumerate(score)
             ),
             inline=True,
         )

@@ -73,10 +73,11 @@ def board_keyboard(
         for info in event.seats:
             if not info.is_open:
                 continue
-            partner = event.seats[(info.seat + 2) % 4]
+            # the partner across, in partnership play (rules.md, "Formats")
+            partner = event.seats[(info.seat + 2) % 4] if event.rules.partnership else None
             if info.reserved_for is not None:
                 label = _("Seat for {name}", name=info.reserved_for.display_name)
-            elif not partner.is_open:
+            elif partner is not None and not partner.is_open:
                 label = _("Sit with {name}", name=partner.name)
             else:
                 label = _("Sit at seat {number}", number=info.seat + 1)

@@ -24,8 +24,13 @@ from bot.present.texts import choices_named, move_key, refused, short_place
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import turn_keyboard
 from bot.telegram.shared import Shared
+from engine.tiles import TileSet
 
 __all__ = ["Moves"]
+
+
+TOP_PIP = max(tile_set.top for tile_set in TileSet)
+"""The highest pip of any tile set (9): a typed tile is read before its table is known."""
 
 
 class Moves:
@@ -78,7 +83,7 @@ class Moves:
     async def _play(self, user: User, text: str) -> None:
         self.s.seen(user)
         player = self.s.player(user)
-        typed = move_key(text)
+        typed = move_key(text, TOP_PIP)  # the table's own tiles are checked below
         turns = await self._turns(player)
         if typed is None and not turns:
             return  # not a move, and no move is waiting: not ours to answer
