@@ -809,3 +809,38 @@ async def test_a_cuban_double_nine_match_with_robots_is_played_to_its_end_on_dis
         assert len(ended) == 1 and "Resultado neto (apuesta $10): Ana " in ended[0].content
     finally:
         await harness.stop()
+
+
+async def test_three_members_each_for_themselves_drawing_from_the_boneyard_play_to_the_end(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
+    guild = fake.add_guild("Club")
+    channel = fake.channel_of(guild)
+    people = [fake.add_user(name) for name in ("Ana", "Beto", "Caro")]
+    harness = await Harness(fake, memory_storage).start()
+    try:
+        options = {"reglas": "individual", "jugadores": 3, "pozo": "draw"}
+        inter = await fake.slash(people[0], guild, "domino", "mesa", options=options)
+        await fake.replied(inter)
+        (table_id,) = harness.manager.tables()
+        state = harness.manager.table_state(table_id)
+        assert state is not None and state.rules.format_key == "double_six individual 3 draw"
+        board = (await fake.wait_until(lambda: boards(fake, channel)))[0]
+        for person in people[1:]:  # each sits at a seat of the board
+            sit = next(i for i in board.custom_ids() if i.startswith("dm1:s:"))
+            await fake.answered(await fake.click(person, board, sit))
+            await harness.idle()
+            board = boards(fake, channel)[0]
+        presses = await play_until_closed(
+            fake, harness, {p.id: (lambda p=p: fake.last_dm(p)) for p in people}
+        )
+        assert {p.user.id for p in presses} == {p.id for p in people}
+        ended = [m for m in fake.messages_in(channel) if "gana la partida" in m.content]
+        assert len(ended) == 1
+        balances = []
+        for person in people:
+            player = await memory_storage.ensure_player("discord", str(person.id), "", now=0)
+            balances.append(await memory_storage.balance(player.id))
+        assert sorted(balances) == [990, 990, 1020]  # the pot of three stakes to the winner
+    finally:
+        await harness.stop()

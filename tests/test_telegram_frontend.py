@@ -1489,3 +1489,55 @@ async def test_a_cuban_double_nine_partnership_match_with_robots_is_played_to_th
         assert "ganan la partida" in caption and "Ana " in caption
         (balance,) = await _balances(world, [ana])
         assert balance == (1010 if "Ana +$10" in caption else 990)
+
+
+async def test_three_players_each_for_themselves_drawing_from_the_boneyard_play_to_the_paid_end() -> (
+    None
+):
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(3001, "Ana")
+        beto = world.fake.add_user(3002, "Beto")
+        group = world.fake.add_group(GROUP, "Trío")
+        await world.command(group, ana, "/mesa individual jugadores=3 pozo=robar derecha=robot")
+        await world.settle()
+        await world.command(group, beto, "/jugar individual jugadores=3")  # not a format word
+        await world.settle()
+        answer = world.fake.calls_to("sendMessage", chat_id=GROUP)[-1].params["text"]
+        assert answer == "formato puede ser 1v1, individual o cubano."
+        await world.command(group, beto, "/jugar")  # the chat's own game: not this table
+        await world.settle()
+        (table_id,) = world.manager.tables_of(world.front._player(ana))
+        state = world.manager.table_state(table_id)
+        assert state is not None
+        assert state.rules.format_key == "double_six individual 3 draw"
+        assert [s.player.display_name if s.player else None for s in state.seats] == [
+            "Ana",
+            None,
+            None,
+        ]
+        await world.command(group, beto, "/levantarse")
+        await world.settle()
+        sit = next(
+            b["callback_data"]
+            for b in _buttons(world.fake.message(GROUP, world.front._boards[table_id].message_id))
+            if b["callback_data"].endswith(":2")
+        )
+        board = world.fake.message(GROUP, world.front._boards[table_id].message_id)
+        assert not (await world.press(beto, board, sit)).params.get("show_alert")
+        await world.settle()
+        drawn: list[str] = []
+
+        def draw_when_offered(labels: list[str]) -> str:
+            if "Robar" in labels:
+                drawn.append("Robar")
+            return "Robar" if "Robar" in labels else labels[0]
+
+        presses = await world.play_out(table_id, {0: ana, 2: beto}, choose=draw_when_offered)
+        await world.settle()
+        assert presses >= 7 and drawn
+        caption = world.fake.calls_to("sendPhoto", chat_id=GROUP)[-1].caption() or ""
+        assert "gana la partida" in caption
+        balances = await _balances(world, [ana, beto])
+        # the winner receives the stake times the three seats ($30): +$20 net, or a robot won
+        assert sorted(balances) in ([990, 1020], [990, 990])
+        assert ("Ana +$20" in caption) == (balances[0] == 1020)

@@ -141,8 +141,8 @@ class ChatRules:
             base = info.rules if preset is None or info.set_by_admins else find(preset)
         except RulesError as exc:
             raise Refused(RefusalReason.BAD_RULES, option=exc.option, allowed=exc.allowed) from None
-        _check_each(base, overrides)
-        return _build(base)(**{**base.model_dump(), **overrides})
+        _check_each(base, overrides, formats=formats)
+        return _build(base, formats=formats)(**{**base.model_dump(), **overrides})
 
     async def set(self, command: SetChatRules) -> Reply:
         """An admin changes the chat's rules; new tables use them.
@@ -209,7 +209,9 @@ class ChatRules:
         return Reply(preset=preset)
 
 
-def _check_each(base: Rules, overrides: Mapping[str, OptionValue]) -> None:
+def _check_each(
+    base: Rules, overrides: Mapping[str, OptionValue], *, formats: bool = False
+) -> None:
     """Each option over ``base`` alone, so a refusal names every bad one.
 
     Raises:
@@ -219,7 +221,7 @@ def _check_each(base: Rules, overrides: Mapping[str, OptionValue]) -> None:
     bad: list[RulesError] = []
     for name, value in overrides.items():
         try:
-            _build(base)(**{**base.model_dump(), name: value})
+            _build(base, formats=formats)(**{**base.model_dump(), name: value})
         except RulesError as exc:
             bad.append(exc)
     if bad:
@@ -231,9 +233,10 @@ def _check_each(base: Rules, overrides: Mapping[str, OptionValue]) -> None:
         )
 
 
-def _build(base: Rules) -> Callable[..., Rules]:
+def _build(base: Rules, *, formats: bool = False) -> Callable[..., Rules]:
     """How to build rules over ``base``: :meth:`Rules.build_any` for a format (its dump
-    names a format option: it differs from today's game), else :meth:`Rules.build`."""
-    if any(name in FORMAT_OPTION_VALUES for name in base.model_dump()):
+    names a format option: it differs from today's game) or where the format options may
+    be chosen (``formats``), else :meth:`Rules.build`."""
+    if formats or any(name in FORMAT_OPTION_VALUES for name in base.model_dump()):
         return Rules.build_any
     return Rules.build

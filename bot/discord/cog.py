@@ -46,6 +46,7 @@ from bot.discord.replies import PLATFORM, Replies, chat_of, player_of
 from bot.discord.standings import StandingsDesk
 from bot.present.i18n import LEVEL_NAMES
 from bot.present.labels import (
+    BONEYARD_LABELS,
     FORMAT_CHOICES,
     FORMAT_LABELS,
     NOTIFICATION_LABELS,
@@ -141,6 +142,8 @@ class DominoCog(
         robots=command_name("robots", "robots"),
         level=command_name("nivel", "level"),
         turn=option_name("turn_seconds"),
+        players=option_name("players"),
+        boneyard=option_name("boneyard"),
     )
     @app_commands.describe(
         preset=text("Rule preset (default: this server's rules)"),
@@ -150,6 +153,8 @@ class DominoCog(
         robots=text("Robots in the seats nobody was chosen for"),
         level=text("The robots' level"),
         turn=text("Seconds per turn"),
+        players=text("Players at the table (a format: 2, 3 or 4)"),
+        boneyard=text("With nothing that fits: draw from the boneyard, or pass"),
     )
     @app_commands.choices(
         preset=preset_choices(),
@@ -158,6 +163,10 @@ class DominoCog(
             app_commands.Choice(name=text("every free seat"), value="all"),
         ],
         level=_level_choices(),
+        boneyard=[
+            app_commands.Choice(name=text(label), value=value)
+            for value, label in BONEYARD_LABELS.items()
+        ],
     )
     async def mesa(
         self,
@@ -169,6 +178,8 @@ class DominoCog(
         robots: str | None = None,
         level: str | None = None,
         turn: app_commands.Range[int, 10, 120] | None = None,
+        players: app_commands.Range[int, 2, 4] | None = None,
+        boneyard: str | None = None,
     ) -> None:
         lang = player_language(interaction)
 
@@ -179,7 +190,11 @@ class DominoCog(
                 return RobotSeat(level)
             return None
 
-        overrides = {"turn_seconds": turn} if turn is not None else {}
+        overrides: dict[str, int | str] = {"turn_seconds": turn} if turn is not None else {}
+        if players is not None:  # a format's options (rules.md, "Formats")
+            overrides["players"] = players
+        if boneyard is not None:
+            overrides["boneyard"] = boneyard
         invited = [m for m in (across, right, left) if m is not None]
         await self.seat_command(
             interaction,

@@ -19,6 +19,7 @@ from bot.present.i18n import N_, translator
 from engine.moves import Move
 from engine.rules import (
     EVERY_PRESET_NAME,
+    FORMAT_OPTION_VALUES,
     FORMAT_PRESET_NAMES,
     OPTION_VALUES,
     PRESET_NAMES,
@@ -29,6 +30,7 @@ from engine.rules import (
 from storage.base import NOTIFICATIONS
 
 __all__ = [
+    "BONEYARD_LABELS",
     "FORMAT_CHOICES",
     "FORMAT_LABELS",
     "FORMAT_WORDS",
@@ -39,6 +41,7 @@ __all__ = [
     "OPTION_WORDS",
     "PRESET_LABELS",
     "SIDE_MARKS",
+    "TABLE_FORMAT_OPTIONS",
     "TEAM_MARKS",
     "VALUE_LABELS",
     "VALUE_WORDS",
@@ -139,6 +142,9 @@ OPTION_WORDS: Final[dict[str, dict[str, str]]] = {
         "language": "idioma",
         "preset": "reglas",
         "format": "formato",
+        "players": "jugadores",
+        "boneyard": "pozo",
+        "tile_set": "juego",
     },
     "en": {
         "target": "target",
@@ -154,9 +160,28 @@ OPTION_WORDS: Final[dict[str, dict[str, str]]] = {
         "language": "language",
         "preset": "preset",
         "format": "format",
+        "players": "players",
+        "boneyard": "boneyard",
+        "tile_set": "set",
     },
 }
 """The word a player of each language types for an option (``meta=150``, ``target=150``)."""
+
+BONEYARD_LABELS: Final[dict[str, str]] = {
+    "draw": N_("draw from the boneyard"),
+    "pass": N_("pass (nobody draws)"),
+}
+"""The ``boneyard`` option's values for people (rules.md, "The deal and the boneyard")."""
+
+TABLE_FORMAT_OPTIONS: Final[tuple[str, ...]] = ("players", "boneyard", "tile_set")
+"""The format options a player may type when opening a table (``/mesa individual
+jugadores=3 pozo=robar``; ``engine.rules.FORMAT_OPTION_VALUES``)."""
+
+_VALUE_WORDS_OF: Final[dict[tuple[str, str], dict[str, str]]] = {
+    ("boneyard", "es"): {"draw": "robar"},
+}
+"""An option's own word for a value where the language's usual one means something else
+there (``pozo=robar``, while ``salida=sorteo``)."""
 
 _OLD_OPTION_WORDS: Final[dict[str, str]] = {
     "puntos": "target",
@@ -181,6 +206,8 @@ VALUE_WORDS: Final[dict[str, dict[str, str]]] = {
         "team": "pareja",
         "individual": "individual",
         "none": "no",
+        "double_nine": "doble-nueve",
+        "pass": "pasar",
     },
     "en": {
         "opponents": "opponents",
@@ -193,6 +220,8 @@ VALUE_WORDS: Final[dict[str, dict[str, str]]] = {
         "team": "team",
         "individual": "individual",
         "none": "none",
+        "double_nine": "double-nine",
+        "pass": "pass",
     },
 }
 """The word a player of each language types for an option's value (``conteo=todos``)."""
@@ -208,6 +237,7 @@ _OLD_VALUE_WORDS: Final[dict[str, str]] = {
     "rotacion": "rotate",
     "ganadora": "winner",
     "equipo": "team",
+    "robar": "draw",
     "nunca": "none",
     "ninguno": "none",
     "never": "none",
@@ -223,7 +253,7 @@ _WORD_TO_VALUE: Final[dict[str, str]] = {
 _WORD_TO_OPTION: Final[dict[str, str]] = {
     **_OLD_OPTION_WORDS,
     **{word: option for words in OPTION_WORDS.values() for option, word in words.items()},
-    **{option: option for option in OPTION_VALUES},
+    **{option: option for option in (*OPTION_VALUES, *TABLE_FORMAT_OPTIONS)},
 }
 
 _PRESET_WORDS: Final[dict[str, str]] = {
@@ -402,7 +432,9 @@ def allowed_text(option: str, language: str | None) -> str:
         parts = [format_word(name, language) for name in FORMAT_PRESET_NAMES]
     else:
         parts = []
-        for part in OPTION_VALUES.get(option, "").split(","):
+        values = OPTION_VALUES.get(option) or FORMAT_OPTION_VALUES.get(option, "")
+        own = _VALUE_WORDS_OF.get((option, _lang(language)), {})
+        for part in values.split(","):
             part = part.strip()
             low, dots, high = part.partition("..")
             if dots:
@@ -410,7 +442,7 @@ def allowed_text(option: str, language: str | None) -> str:
             elif part.isdigit():
                 parts.append(part)
             elif part:
-                parts.append(value_word(part, language))
+                parts.append(own.get(part) or value_word(part, language))
     if len(parts) < 2:
         return "".join(parts)
     return _("{items} or {last}", items=", ".join(parts[:-1]), last=parts[-1])

@@ -16,6 +16,7 @@ from telegram import BotCommand
 from bot.present.i18n import N_, language_of, translator
 from bot.present.labels import (
     NOTIFICATIONS_CHOICE,
+    TABLE_FORMAT_OPTIONS,
     format_from_input,
     language_from_input,
     option_from_input,
@@ -202,7 +203,7 @@ def read_table_args(args: list[str], *, seats: bool = True) -> TableArgs:
         option = option_from_input(key)
         if option == "language" and not seats and language_from_input(value):
             out.language = language_from_input(value)
-        elif option in OPTION_VALUES and value:
+        elif (option in OPTION_VALUES or (seats and option in TABLE_FORMAT_OPTIONS)) and value:
             out.overrides[option] = value_from_input(value)
             out.typed[option] = word
         else:
