@@ -751,6 +751,15 @@ async def test_with_the_activity_the_board_offers_to_play_in_discord_and_launche
         await harness.stop()
 
 
+async def balances(storage: Storage, people: list[Any]) -> list[int]:
+    """Each member's balance now, in dollars."""
+    out = []
+    for person in people:
+        player = await storage.ensure_player("discord", str(person.id), "", now=0)
+        out.append(await storage.balance(player.id))
+    return out
+
+
 async def test_two_members_play_a_whole_one_against_one_match_chosen_with_formato(
     memory_storage: Storage, fake: FakeDiscord
 ) -> None:
@@ -780,9 +789,7 @@ async def test_two_members_play_a_whole_one_against_one_match_chosen_with_format
         )
         hands = [m for m in fake.messages_in(channel) if m.content.startswith("Mesa 1 · mano ")]
         assert hands and all(m.file_bytes().startswith(b"\x89PNG") for m in hands)
-        for person, balance in ((winner, 1010), (loser, 990)):
-            player = await memory_storage.ensure_player("discord", str(person.id), "", now=0)
-            assert await memory_storage.balance(player.id) == balance
+        assert await balances(memory_storage, [winner, loser]) == [1010, 990]
     finally:
         await harness.stop()
 
@@ -837,10 +844,7 @@ async def test_three_members_each_for_themselves_drawing_from_the_boneyard_play_
         assert {p.user.id for p in presses} == {p.id for p in people}
         ended = [m for m in fake.messages_in(channel) if "gana la partida" in m.content]
         assert len(ended) == 1
-        balances = []
-        for person in people:
-            player = await memory_storage.ensure_player("discord", str(person.id), "", now=0)
-            balances.append(await memory_storage.balance(player.id))
-        assert sorted(balances) == [990, 990, 1020]  # the pot of three stakes to the winner
+        # the pot of three stakes to the winner
+        assert sorted(await balances(memory_storage, people)) == [990, 990, 1020]
     finally:
         await harness.stop()

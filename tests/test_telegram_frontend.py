@@ -1407,6 +1407,20 @@ async def test_avisos_without_a_choice_says_how_it_is_and_a_wrong_choice_changes
         assert ("notifications", "A notification on each of your turns, or none") in menus["en"]
 
 
+class DrawWhenOffered:
+    """A player who presses "Robar" whenever it is offered, else the first button; counts
+    the draws."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, labels: list[str]) -> str:
+        if "Robar" in labels:
+            self.count += 1
+            return "Robar"
+        return labels[0]
+
+
 async def _balances(world: TelegramWorld, users: list[User]) -> list[int]:
     out = []
     for user in users:
@@ -1431,18 +1445,11 @@ async def test_two_players_play_a_whole_one_against_one_match_from_jugar_1v1_to_
         assert state is not None
         assert state.rules.format_key == "double_six individual 2 draw"
         assert [s.player.display_name for s in state.seats if s.player] == ["Ana", "Beto"]
-        drawn: list[str] = []
-
-        def draw_when_offered(labels: list[str]) -> str:
-            if "Robar" in labels:
-                drawn.append("Robar")
-                return "Robar"
-            return labels[0]
-
-        presses = await world.play_out(table_id, {0: ana, 1: beto}, choose=draw_when_offered)
+        draws = DrawWhenOffered()
+        presses = await world.play_out(table_id, {0: ana, 1: beto}, choose=draws)
         await world.settle()
 
-        assert presses >= 7 and drawn  # both played, and someone drew from the boneyard
+        assert presses >= 7 and draws.count  # both played, and someone drew from the boneyard
         result = world.fake.calls_to("sendPhoto", chat_id=GROUP)[-1]
         caption = result.caption() or ""
         winner = "Ana" if "Ana gana la partida" in caption else "Beto"
@@ -1525,16 +1532,10 @@ async def test_three_players_each_for_themselves_drawing_from_the_boneyard_play_
         board = world.fake.message(GROUP, world.front._boards[table_id].message_id)
         assert not (await world.press(beto, board, sit)).params.get("show_alert")
         await world.settle()
-        drawn: list[str] = []
-
-        def draw_when_offered(labels: list[str]) -> str:
-            if "Robar" in labels:
-                drawn.append("Robar")
-            return "Robar" if "Robar" in labels else labels[0]
-
-        presses = await world.play_out(table_id, {0: ana, 2: beto}, choose=draw_when_offered)
+        draws = DrawWhenOffered()
+        presses = await world.play_out(table_id, {0: ana, 2: beto}, choose=draws)
         await world.settle()
-        assert presses >= 7 and drawn
+        assert presses >= 7 and draws.count
         caption = world.fake.calls_to("sendPhoto", chat_id=GROUP)[-1].caption() or ""
         assert "gana la partida" in caption
         balances = await _balances(world, [ana, beto])
