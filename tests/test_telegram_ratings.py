@@ -372,6 +372,32 @@ async def test_an_english_group_asking_for_a_previous_season_that_is_not_there_i
         )
 
 
+async def test_what_should_i_have_played_answers_a_hand_of_a_one_against_one_match() -> None:
+    search = HeldSearch()
+    search.release.set()  # nothing held here: the answer comes as soon as it is searched
+    async with TelegramWorld(platforms=["telegram"], analysis_executor=search) as world:
+        ana = world.fake.add_user(3000, "Ana")
+        group = world.fake.add_group(GROUP, "Duelo")
+        table_id = await world.table_with_robots(ana, group, "/mesa 1v1 meta=50")
+        state = world.manager.table_state(table_id)
+        assert state is not None and state.rules.players == 2
+        await world.play_out(table_id, {0: ana})
+        await world.settle()
+        results = _results(world)
+        assert results and all(m["text"].startswith("Mesa 1 · mano ") for m in results)
+        mark = len(world.fake.calls)
+        query = world.fake.press(ana, results[0], _button(results[0], "¿Qué debí jugar?"))
+        answer = await world.fake.answer_to(query, timeout=20)
+        assert answer.params.get("text") == "Analizando…"
+        sent = await world.fake.wait_for(
+            ("sendPhoto", "sendMessage"), lambda c: c.chat_id == ana.id, after=mark, timeout=20
+        )
+        text = _said(sent)
+        assert text.startswith("Mano ")
+        assert "precisión" in text or "no tuviste ninguna elección" in text
+    search.shutdown()
+
+
 def _results(world: TelegramWorld) -> list[dict[str, Any]]:
     """The hand results in the group: the messages with the analysis button."""
     return [
