@@ -20,7 +20,7 @@ from bot.core import (
 )
 from bot.discord.i18n import texts
 from bot.present.labels import preset_label, rules_text, team_names
-from bot.present.texts import refused, whole_minutes
+from bot.present.texts import formats_help, refused, whole_minutes
 from storage.base import PlayerStats
 
 __all__ = [
@@ -137,6 +137,7 @@ def help_text(language: str, times: HouseTimes) -> str:
                 minutes=whole_minutes(times.fill_seconds),
             ),
             _("`/domino mesa`: open a table choosing the rules, your partner and opponents."),
+            formats_help(language, "`/domino jugar formato:`"),
             _("`/domino robots`: fill the free seats with robots now."),
             _("`/domino fichas`: see your tiles here; they also come by DM each turn."),
             _(

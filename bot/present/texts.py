@@ -33,6 +33,7 @@ __all__ = [
     "choices_named",
     "closed_text",
     "confirmation",
+    "formats_help",
     "left_text",
     "move_buttons",
     "move_key",
@@ -182,6 +183,16 @@ def rules_changed_text(reply: Reply, language: str) -> str:
     """ "Rules changed: Venezolano." after ``SetChatRules``."""
     return translator(language)(
         "Rules changed: {preset}.", preset=preset_label(reply.preset, language)
+    )
+
+
+def formats_help(language: str, play: str) -> str:
+    """The help's line on the other formats, ``play`` the platform's command
+    (``"/jugar"``, ``"/domino jugar formato:"``; rules.md, "Formats at the tables")."""
+    return translator(language)(
+        "Other ways to play: {play} 1v1 (one against one, drawing from the boneyard), "
+        "individual (each for themselves) or cubano (double-nine).",
+        play=play,
     )
 
 

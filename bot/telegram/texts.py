@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.core import HouseTimes
 from bot.present.i18n import translator
 from bot.present.standings import PERIOD_LABELS
-from bot.present.texts import whole_minutes
+from bot.present.texts import formats_help, whole_minutes
 from storage.ratings import SeasonPeriod
 
 __all__ = ["help_text", "season_text"]
@@ -36,6 +36,8 @@ def help_text(language: str, times: HouseTimes) -> str:
             fill=whole_minutes(times.fill_seconds),
             back=whole_minutes(times.return_seconds),
         )
+        + "\n"
+        + formats_help(language, "/jugar")
         + "\n"
         + _(
             "/avisos ninguno: your turn messages come without a notification; /avisos en cada "
