@@ -47,6 +47,23 @@ async def test_the_last_finished_hand_of_the_players_seat_is_analysed(
     assert found.seats[0].name == "Ana"
 
 
+async def test_a_hand_named_by_its_number_is_analysed_and_one_not_finished_is_refused(
+    make_manager: Callable[..., TableManager], clock: ManualClock
+) -> None:
+    manager = make_manager(analysis_executor=ThreadPoolExecutor(1))
+    table_id = await seat_with_robots(manager, clock)
+    await run_table(manager, clock, table_id, [ANA])
+    match = manager.match_of(table_id)
+    assert match is not None and len(match.hands) >= 2
+    first = await manager.analyze(ANA, None, table_id, 1)
+    assert isinstance(first, AnalysisReply)
+    assert first.analysis == analyze_hand(match, 0, 0)
+    last = await manager.analyze(ANA, None, table_id)
+    assert isinstance(last, AnalysisReply) and last.analysis.hand == len(match.hands)
+    beyond = await manager.analyze(ANA, None, table_id, len(match.hands) + 1)
+    assert isinstance(beyond, Refusal) and beyond.reason == "no_finished_hand"
+
+
 async def test_a_finished_match_is_analysed_from_the_table_kept_after_it_closed(
     make_manager: Callable[..., TableManager], clock: ManualClock
 ) -> None:

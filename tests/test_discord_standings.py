@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.core import ChatRef, Ranking
-from bot.discord.analysis import parse_analysis
+from bot.core import ChatRef, Ranking, decode_analysis
 from bot.discord.standings import parse_top, top_custom_id, top_view
 from bot.discord_http import point_discord_at
 from bot.present.standings import season_name
@@ -290,8 +289,8 @@ async def test_every_hand_result_offers_each_member_their_own_analysis_privately
     ]  # fmt: skip
     assert results and results[0].labels() == ["¿Qué debí jugar?"]
     custom_id = results[0].custom_ids()[0]
-    table = parse_analysis(custom_id)
-    assert table is not None
+    press = decode_analysis(custom_id)
+    assert press is not None and press.hand == 1  # the first result's own hand
     pressed = await fake.click(people[2], results[0], custom_id)
     (answer,) = await fake.replied(pressed, timeout=30)
     assert answer.ephemeral

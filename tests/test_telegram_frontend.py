@@ -12,7 +12,7 @@ import pytest
 from conftest import wait_until
 from telegram import User
 
-from bot.core import encode_action, encode_press
+from bot.core import encode_action, encode_analysis, encode_press
 from bot.present.facts import board_facts
 from storage.base import Storage
 from tests.fake_telegram import NOT_MODIFIED, TelegramWorld
@@ -1238,14 +1238,12 @@ async def test_an_unknown_private_command_is_answered_with_the_help() -> None:
 
 
 async def test_a_forged_analysis_button_naming_no_table_says_it_does_not_exist() -> None:
-    from bot.telegram.links import encode_analysis
-
     async with TelegramWorld() as world:
         ana = world.fake.add_user(1001, "Ana")
         group = world.fake.add_group(GROUP, "Dominó")
         await world.table_with_robots(ana, group)
         board = world.fake.calls_to("sendPhoto", chat_id=GROUP)[0].result
-        answer = await world.press(ana, board, encode_analysis("nosuchtable"))
+        answer = await world.press(ana, board, encode_analysis("nosuchtable", None))
         assert answer.params["text"] == "Esa mesa no existe."
         assert answer.params["show_alert"] is True
 

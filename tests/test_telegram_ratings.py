@@ -393,7 +393,8 @@ async def test_what_should_i_have_played_answers_a_hand_of_a_one_against_one_mat
             ("sendPhoto", "sendMessage"), lambda c: c.chat_id == ana.id, after=mark, timeout=20
         )
         text = _said(sent)
-        assert text.startswith("Mano ")
+        # the hand the button sits under, though the match went on after it
+        assert len(results) >= 2 and text.startswith("Mano 1:")
         assert "precisión" in text or "no tuviste ninguna elección" in text
     search.shutdown()
 

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from bot.core.bus import Manager, TableManager
 from bot.core.buttons import (
+    ANALYSIS_PATTERN,
     MAX_PAYLOAD,
     PRESS_PREFIX,
+    AnalysisPress,
     ForgedPress,
     Press,
+    decode_analysis,
     decode_press,
     encode_action,
+    encode_analysis,
     encode_press,
 )
 from bot.core.clock import Clock, ManualClock, SystemClock
@@ -102,12 +106,14 @@ from bot.core.vocabulary import (
 from storage.base import Notifications  # a player's turn notifications, as front ends read them
 
 __all__ = [
+    "ANALYSIS_PATTERN",
     "CLAIM_STALE_SECONDS",
     "EMOTES",
     "MAX_PAYLOAD",
     "PRESS_PREFIX",
     "ROBOT_NAMES",
     "STANDBY_SECONDS",
+    "AnalysisPress",
     "AnnounceSeasonFinals",
     "AwayReason",
     "ChatRef",
@@ -183,8 +189,10 @@ __all__ = [
     "TablesHeldElsewhere",
     "TurnStarted",
     "YourTiles",
+    "decode_analysis",
     "decode_press",
     "encode_action",
+    "encode_analysis",
     "encode_press",
     "ended_board",
     "new_owner_id",

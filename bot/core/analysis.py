@@ -83,21 +83,28 @@ class Analyst:
             self._own = None
 
     def start(
-        self, player: PlayerRef, chat: ChatRef | None, table_id: str | None
+        self,
+        player: PlayerRef,
+        chat: ChatRef | None,
+        table_id: str | None,
+        hand: int | None = None,
     ) -> asyncio.Future[AnalysisReply]:
-        """Find ``player``'s last finished hand at their table here (``table_id``, else
-        their table in ``chat``, else their only one; a table that just ended counts) and
-        start its search off the loop; await the future for the analysis. One search per
+        """Find ``player``'s hand number ``hand`` (from 1; None: their last finished one)
+        at their table here (``table_id``, else their table in ``chat``, else their only
+        one; a table that just ended counts) and start its search off the loop; await the future for the analysis. One search per
         player and hand: when that hand's analysis is already done the future holds it at
         once (no new search). Cancelling the future returned does not stop the search
         (its analysis is kept for the next press).
 
         Raises:
-            Refused: NO_TABLE, TABLE_GONE, NOT_SEATED, NO_FINISHED_HAND;
-                ANALYSIS_RUNNING while this player's search of that hand still runs.
+            Refused: NO_TABLE, TABLE_GONE, NOT_SEATED, NO_FINISHED_HAND (also for a
+                ``hand`` not finished there); ANALYSIS_RUNNING while this player's
+                search of that hand still runs.
         """
         match, seat, label, seats, found = self._find(player, chat, table_id)
-        finished = [i for i, hand in enumerate(match.hands) if hand.outcome is not None]
+        finished = [i for i, played in enumerate(match.hands) if played.outcome is not None]
+        if hand is not None:
+            finished = [i for i in finished if i == hand - 1]
         if not finished:
             raise Refused(RefusalReason.NO_FINISHED_HAND, found)
         key: SearchKey = (player.key, found, finished[-1])
@@ -134,15 +141,19 @@ class Analyst:
             del self._searches[key]
 
     async def analyze(
-        self, player: PlayerRef, chat: ChatRef | None, table_id: str | None
+        self,
+        player: PlayerRef,
+        chat: ChatRef | None,
+        table_id: str | None,
+        hand: int | None = None,
     ) -> AnalysisReply:
-        """The analysis of ``player``'s decisions in their last finished hand (found as
+        """The analysis of ``player``'s decisions in a finished hand (found as
         :meth:`start` finds it).
 
         Raises:
             Refused: as :meth:`start`.
         """
-        return await self.start(player, chat, table_id)
+        return await self.start(player, chat, table_id, hand)
 
     def _last_ended(self, player: PlayerRef, chat: ChatRef | None) -> str | None:
         """The player's most recently closed table here (its match kept), if any."""

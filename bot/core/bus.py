@@ -86,10 +86,18 @@ class Manager(Protocol):
     async def profile(self, player: PlayerRef | int, chat: ChatRef | None) -> Profile: ...
     async def seasons(self, chat: ChatRef | None) -> list[str]: ...
     async def analyze(
-        self, player: PlayerRef, chat: ChatRef | None = None, table_id: str | None = None
+        self,
+        player: PlayerRef,
+        chat: ChatRef | None = None,
+        table_id: str | None = None,
+        hand: int | None = None,
     ) -> AnalysisReply | Refusal: ...
     def start_analysis(
-        self, player: PlayerRef, chat: ChatRef | None = None, table_id: str | None = None
+        self,
+        player: PlayerRef,
+        chat: ChatRef | None = None,
+        table_id: str | None = None,
+        hand: int | None = None,
     ) -> asyncio.Future[AnalysisReply] | Refusal: ...
     async def current_season(self, chat: ChatRef | None) -> str: ...
     async def set_season_period(

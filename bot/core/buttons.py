@@ -15,12 +15,16 @@ from dataclasses import dataclass
 from bot.core.vocabulary import EMOTES, PressKind
 
 __all__ = [
+    "ANALYSIS_PATTERN",
     "MAX_PAYLOAD",
     "PRESS_PREFIX",
+    "AnalysisPress",
     "ForgedPress",
     "Press",
+    "decode_analysis",
     "decode_press",
     "encode_action",
+    "encode_analysis",
     "encode_press",
 ]
 
@@ -134,3 +138,40 @@ def decode_press(text: object) -> Press:
     if kind is PressKind.EMOTE and arg not in EMOTES:
         raise ForgedPress(f"unknown emote in {text!r}")
     return Press(kind, table_id, 0, 0, arg)
+
+
+ANALYSIS_PATTERN = r"dma:(?P<table>[A-Za-z0-9_-]{1,40})(?::(?P<hand>[1-9][0-9]{0,3}))?"
+"""The "¿Qué debí jugar?" button under a hand's result: ``dma:<table>:<hand>`` (the hand's
+number from 1; buttons sent before it carry the table alone and mean the player's last
+finished hand)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisPress:
+    """A decoded analysis button: its table and hand number (None: the last finished)."""
+
+    table_id: str
+    hand: int | None
+
+
+def encode_analysis(table_id: str, hand: int | None) -> str:
+    """The payload of the analysis button of hand number ``hand`` at ``table_id``.
+
+    Raises:
+        ValueError: a table id or hand number the payload cannot carry.
+    """
+    text = f"dma:{table_id}" + (f":{hand}" if hand is not None else "")
+    if decode_analysis(text) != AnalysisPress(table_id, hand):
+        raise ValueError(f"cannot encode an analysis press for {table_id!r} hand {hand!r}")
+    return text
+
+
+def decode_analysis(data: object) -> AnalysisPress | None:
+    """An analysis button's table and hand; None if the data is not exactly one of ours."""
+    if not isinstance(data, str) or len(data) > MAX_PAYLOAD:
+        return None
+    match = re.fullmatch(ANALYSIS_PATTERN, data)
+    if match is None:
+        return None
+    hand = match["hand"]
+    return AnalysisPress(match["table"], int(hand) if hand else None)

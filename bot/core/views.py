@@ -142,23 +142,32 @@ class Views:
     # ------------------------------------------------------------------ analysis
 
     async def analyze(
-        self, player: PlayerRef, chat: ChatRef | None = None, table_id: str | None = None
+        self,
+        player: PlayerRef,
+        chat: ChatRef | None = None,
+        table_id: str | None = None,
+        hand: int | None = None,
     ) -> AnalysisReply | Refusal:
-        """'¿Qué debí jugar?': the maestro's analysis of ``player``'s decisions in their
-        last finished hand at their table (docs, issue 15); a refusal (no table, no
-        finished hand yet...) changes nothing. The search runs off the event loop."""
-        started = self.start_analysis(player, chat, table_id)
+        """'¿Qué debí jugar?': the maestro's analysis of ``player``'s decisions in hand
+        number ``hand`` (from 1; None: their last finished hand) at their table (docs,
+        issue 15); a refusal (no table, no finished hand yet...) changes nothing. The
+        search runs off the event loop."""
+        started = self.start_analysis(player, chat, table_id, hand)
         if isinstance(started, Refusal):
             return started
         return await started
 
     def start_analysis(
-        self, player: PlayerRef, chat: ChatRef | None = None, table_id: str | None = None
+        self,
+        player: PlayerRef,
+        chat: ChatRef | None = None,
+        table_id: str | None = None,
+        hand: int | None = None,
     ) -> asyncio.Future[AnalysisReply] | Refusal:
         """:meth:`analyze` in two steps, for a front end that answers a press at once: the
         refusal, found without waiting, or the search under way off the event loop (await
         the future for the analysis; cancel it if nobody will read it)."""
         try:
-            return self._analyst.start(player, chat, table_id)
+            return self._analyst.start(player, chat, table_id, hand)
         except Refused as exc:
             return exc.refusal(player)

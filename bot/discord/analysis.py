@@ -16,42 +16,27 @@ from typing import Any, Final
 
 import discord
 
-from bot.core import Manager, Refusal
+from bot.core import ANALYSIS_PATTERN, AnalysisPress, Manager, Refusal, encode_analysis
 from bot.present.analysis import analysis_button, analysis_picture, analysis_text
 from bot.present.texts import refused
 
 __all__ = [
-    "ANALYSIS_TEMPLATE",
     "AnalysisDesk",
     "AnalysisItem",
-    "analysis_custom_id",
     "analysis_item",
     "analysis_view",
-    "parse_analysis",
 ]
 
-ANALYSIS_TEMPLATE: Final = r"dma:(?P<table>[A-Za-z0-9_-]{1,40})"
 PICTURE_FILE: Final = "jugada.png"
 
 
-def analysis_custom_id(table_id: str) -> str:
-    return f"dma:{table_id}"
-
-
-def parse_analysis(custom_id: str) -> str | None:
-    """The table of an analysis button's ``custom_id``, or None for anything else."""
-    match = re.fullmatch(ANALYSIS_TEMPLATE, custom_id)
-    return None if match is None else match["table"]
-
-
-class AnalysisItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANALYSIS_TEMPLATE):
+class AnalysisItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANALYSIS_PATTERN):
     """The analysis button of any hand's result; :func:`analysis_item` binds its presses."""
 
-    def __init__(self, table_id: str, label: str = "?") -> None:
-        super().__init__(
-            discord.ui.Button(label=label, custom_id=analysis_custom_id(table_id), emoji="🔍")
-        )
-        self.table_id = table_id
+    def __init__(self, press: AnalysisPress, label: str = "?") -> None:
+        custom_id = encode_analysis(press.table_id, press.hand)
+        super().__init__(discord.ui.Button(label=label, custom_id=custom_id, emoji="🔍"))
+        self.press = press
 
     @classmethod
     async def from_custom_id(
@@ -61,27 +46,30 @@ class AnalysisItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANAL
         match: re.Match[str],
         /,
     ) -> AnalysisItem:
-        return cls(match["table"])
+        hand = match["hand"]
+        return cls(AnalysisPress(match["table"], int(hand) if hand else None))
 
 
-OnAnalysisPress = Callable[[discord.Interaction[Any], str], Awaitable[None]]
+OnAnalysisPress = Callable[[discord.Interaction[Any], AnalysisPress], Awaitable[None]]
 
 
 def analysis_item(on_press: OnAnalysisPress) -> type[AnalysisItem]:
     """The :class:`AnalysisItem` whose presses go to ``on_press``."""
 
-    class BoundAnalysisItem(AnalysisItem, template=ANALYSIS_TEMPLATE):
+    class BoundAnalysisItem(AnalysisItem, template=ANALYSIS_PATTERN):
         async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await on_press(interaction, self.table_id)
+            await on_press(interaction, self.press)
 
     return BoundAnalysisItem
 
 
-def analysis_view(table_id: str, language: str) -> discord.ui.View:
-    """The button under a hand's result."""
+def analysis_view(table_id: str, hand: int, language: str) -> discord.ui.View:
+    """The button under the result of hand number ``hand``."""
     view = discord.ui.View(timeout=None)
     button: discord.ui.Button[Any] = discord.ui.Button(
-        label=analysis_button(language)[:80], custom_id=analysis_custom_id(table_id), emoji="🔍"
+        label=analysis_button(language)[:80],
+        custom_id=encode_analysis(table_id, hand),
+        emoji="🔍",
     )
     view.add_item(button)
     view.stop()  # answered by AnalysisItem, not by this view
@@ -100,13 +88,13 @@ class AnalysisDesk:
         self.manager = manager
         self._render_board = render_board
 
-    async def on_press(self, interaction: discord.Interaction[Any], table_id: str) -> None:
-        """The presser's analysis, in a message only they see."""
+    async def on_press(self, interaction: discord.Interaction[Any], press: AnalysisPress) -> None:
+        """The presser's analysis of the button's hand, in a message only they see."""
         from bot.discord.replies import player_of  # replies -> port -> this module
 
         await interaction.response.defer(ephemeral=True, thinking=True)
         player = player_of(interaction)
-        found = await self.manager.analyze(player, None, table_id)
+        found = await self.manager.analyze(player, None, press.table_id, press.hand)
         if isinstance(found, Refusal):
             await interaction.followup.send(refused(found, player.language), ephemeral=True)
             return

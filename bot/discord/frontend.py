@@ -36,9 +36,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core import Manager
+from bot.core import Manager, decode_analysis
 from bot.core.clock import Clock
-from bot.discord.analysis import AnalysisDesk, analysis_item, parse_analysis
+from bot.discord.analysis import AnalysisDesk, analysis_item
 from bot.discord.buttons import ACTIVITY_ID, PressItem, custom_ids, press_item
 from bot.discord.cog import DominoCog
 from bot.discord.config import ConfigCog
@@ -185,10 +185,10 @@ class DominoBot(commands.AutoShardedBot):
         data: Any = interaction.data or {}
         custom_id = data.get("custom_id")
         message = interaction.message
-        table = parse_analysis(custom_id) if isinstance(custom_id, str) else None
-        if table is not None:
+        analysis = decode_analysis(custom_id)
+        if analysis is not None:
             if message is None or custom_id not in custom_ids(message):
-                await self.analysis.on_press(interaction, table)
+                await self.analysis.on_press(interaction, analysis)
             return  # else AnalysisItem answers it
         if custom_id == ACTIVITY_ID:  # "play in Discord": the web table's Activity
             await interaction.response.launch_activity()

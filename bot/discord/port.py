@@ -547,7 +547,7 @@ class DiscordPort:
             self._render_hand_result, event.view, board_facts(board.latest, language)
         )
         files = [discord.File(io.BytesIO(png), "mano.png")]
-        view = analysis_view(event.table_id, language)
+        view = analysis_view(event.table_id, event.hand_number, language)
         await self._say(event.chat, text, files=files, view=view)
 
     async def _match_ended(self, event: MatchEnded) -> None:

@@ -19,7 +19,7 @@ from bot.present.labels import rules_text
 from bot.present.texts import confirmation, refused
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import MENU_CHOICES, config_keyboard, next_choice
-from bot.telegram.links import ConfigPress, JoinLink, decode_analysis, decode_config, decode_top
+from bot.telegram.links import ConfigPress, JoinLink, decode_config, decode_top
 from bot.telegram.sender import send
 from bot.telegram.shared import Shared
 from bot.telegram.standings import Lists
@@ -76,7 +76,7 @@ class Callbacks:
 
             await self.lists.on_press(query, top, player, chat, answer)
             return
-        analysis = decode_analysis(query.data)
+        analysis = p.decode_analysis(query.data)
         if analysis is not None:
             await self._on_analysis(query, user.id, player, analysis)
             return
@@ -109,14 +109,14 @@ class Callbacks:
         self.drawing.private_events(reply)
 
     async def _on_analysis(
-        self, query: CallbackQuery, user_id: int, player: p.PlayerRef, table_id: str
+        self, query: CallbackQuery, user_id: int, player: p.PlayerRef, press: p.AnalysisPress
     ) -> None:
         """ "¿Qué debí jugar?" under a hand's result: answered at once ("Analysing…"; an
         alert when refused or when the presser cannot be written to), the presser's own
-        analysis sent to their private chat once the search is done."""
+        analysis of that hand sent to their private chat once the search is done."""
         s = self.s
         _ = s.t(player.language)
-        search = s.manager.start_analysis(player, None, table_id)
+        search = s.manager.start_analysis(player, None, press.table_id, press.hand)
         if isinstance(search, p.Refusal):
             await self._answer(query, refused(search, player.language), alert=True)
             return

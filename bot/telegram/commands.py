@@ -34,6 +34,7 @@ __all__ = [
     "TableArgs",
     "bot_commands",
     "command_names",
+    "command_word",
     "help_command",
     "read_table_args",
 ]
@@ -91,10 +92,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
 """Every command, in menu order."""
 
 
+def command_word(key: str, language: str | None) -> str:
+    """A command as the menu of ``language`` names it: ``/ayuda``, ``/help``."""
+    spec = next(spec for spec in COMMANDS if spec.key == key)
+    return "/" + (spec.english if language_of(language) == "en" else spec.spanish)
+
+
 def help_command(language: str | None) -> str:
     """The help command as the menu of ``language`` names it: ``/ayuda``, ``/help``."""
-    spec = next(spec for spec in COMMANDS if spec.key == "help")
-    return "/" + (spec.english if language_of(language) == "en" else spec.spanish)
+    return command_word("help", language)
 
 
 def command_names() -> dict[str, str]:

@@ -18,14 +18,14 @@ from telegram import (
     WebAppInfo,
 )
 
-from bot.core import EMOTES, Ranking, TableChanged, YourTiles, encode_action
+from bot.core import EMOTES, Ranking, TableChanged, YourTiles, encode_action, encode_analysis
 from bot.present.analysis import analysis_button
 from bot.present.i18n import emote_label, translator
 from bot.present.labels import option_label, preset_label, rematch_label, value_label
 from bot.present.live import link_label
 from bot.present.standings import RANKING_LABELS
 from bot.present.texts import move_buttons, typed_move_label
-from bot.telegram.links import TopPress, encode_analysis, encode_config, encode_top
+from bot.telegram.links import TopPress, encode_config, encode_top
 from engine.rules import EVERY_PRESET_NAME, OPTION_VALUES, Rules
 
 __all__ = [
@@ -181,11 +181,12 @@ def back_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:
     )
 
 
-def analysis_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:
-    """ "¿Qué debí jugar?" under a hand's result (each presser gets their own analysis)."""
+def analysis_keyboard(table_id: str, hand: int, language: str) -> InlineKeyboardMarkup:
+    """ "¿Qué debí jugar?" under the result of hand number ``hand`` (each presser gets
+    their own analysis of that hand)."""
     label = "🔍 " + analysis_button(language)
     return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(label, callback_data=encode_analysis(table_id))]]
+        [[InlineKeyboardButton(label, callback_data=encode_analysis(table_id, hand))]]
     )
 
 

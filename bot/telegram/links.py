@@ -27,12 +27,10 @@ __all__ = [
     "ConfigPress",
     "JoinLink",
     "TopPress",
-    "decode_analysis",
     "decode_config",
     "decode_start",
     "decode_top",
     "deep_link",
-    "encode_analysis",
     "encode_config",
     "encode_start",
     "encode_top",
@@ -122,26 +120,6 @@ def decode_config(data: object) -> ConfigPress | None:
     if match.group(3):
         return ConfigPress("option", match.group(4))
     return ConfigPress("close")
-
-
-ANALYSIS_PREFIX = "dma"
-_ANALYSIS = re.compile(r"dma:([A-Za-z0-9_-]{1,40})")
-
-
-def encode_analysis(table_id: str) -> str:
-    """Callback data of "¿Qué debí jugar?" under a hand's result (``dma:<table>``)."""
-    text = f"{ANALYSIS_PREFIX}:{table_id}"
-    if decode_analysis(text) != table_id:
-        raise ValueError(f"cannot encode an analysis press for table {table_id!r}")
-    return text
-
-
-def decode_analysis(data: object) -> str | None:
-    """The table of an analysis press; None if the data is not exactly one of ours."""
-    if not isinstance(data, str) or len(data) > 64:
-        return None
-    match = _ANALYSIS.fullmatch(data)
-    return None if match is None else match.group(1)
 
 
 TOP_PREFIX = "dmt"

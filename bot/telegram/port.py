@@ -72,7 +72,7 @@ class TelegramPort:
             board = s.boards.get(event.table_id)
             if board is not None and board.event is not None:  # names for the result
                 text = hand_ended_text(event, board.event.seats, board.label, event.chat.language)
-                markup = analysis_keyboard(event.table_id, event.chat.language)
+                markup = analysis_keyboard(event.table_id, event.hand_number, event.chat.language)
                 s.group_text(event.chat, text, markup)
         elif isinstance(event, p.MatchEnded):
             self._match_ended(event)

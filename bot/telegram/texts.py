@@ -11,6 +11,7 @@ from bot.core import HouseTimes
 from bot.present.i18n import translator
 from bot.present.standings import PERIOD_LABELS
 from bot.present.texts import formats_help, whole_minutes
+from bot.telegram.commands import command_word
 from storage.ratings import SeasonPeriod
 
 __all__ = ["help_text", "season_text"]
@@ -37,7 +38,7 @@ def help_text(language: str, times: HouseTimes) -> str:
             back=whole_minutes(times.return_seconds),
         )
         + "\n"
-        + formats_help(language, "/jugar")
+        + formats_help(language, command_word("play", language))
         + "\n"
         + _(
             "/avisos ninguno: your turn messages come without a notification; /avisos en cada "
