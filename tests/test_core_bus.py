@@ -10,9 +10,11 @@ import pytest
 from core_parts import ANA, BETO, CHAT
 
 from bot.core import (
+    Challenge,
     CloseTable,
     ComeBack,
     Command,
+    DeclineChallenge,
     Emote,
     FillWithRobots,
     Leave,
@@ -31,7 +33,7 @@ from bot.core.vocabulary import RefusalReason
 from storage import open_storage
 from storage.sqlite import SqliteStorage
 
-SEATING = {PlayNow, OpenTable, SitAt, Rematch, Leave, CloseTable}
+SEATING = {PlayNow, OpenTable, SitAt, Rematch, Leave, CloseTable, Challenge, DeclineChallenge}
 
 
 class YieldingStorage(SqliteStorage):
@@ -61,7 +63,7 @@ async def other_storage():
 def test_every_command_type_has_exactly_one_handler(make_manager):
     manager = make_manager()
     commands = get_args(Command)
-    assert len(commands) == len(set(commands)) == 14
+    assert len(commands) == len(set(commands)) == 16
     assert set(manager.wiring.bus.handlers) == set(commands)
 
 
@@ -124,6 +126,10 @@ def pair(kind: PressKind, table_id: str):
         PressKind.BACK: (encode_action("back", table_id), ComeBack(ANA, CHAT, table_id)),
         PressKind.LEAVE: (encode_action("leave", table_id), Leave(ANA, CHAT, table_id)),
         PressKind.AGAIN: (encode_action("again", table_id), Rematch(ANA, CHAT, table_id)),
+        PressKind.DECLINE: (
+            encode_action("decline", table_id),
+            DeclineChallenge(BETO, CHAT, table_id),
+        ),
     }[kind]
 
 

@@ -6,8 +6,10 @@ import pytest
 from core_parts import ANA, BETO, CARLA, CHAT, DIEGO, build_parts, until_turn
 
 from bot.core import (
+    Challenge,
     ChatRef,
     CloseTable,
+    DeclineChallenge,
     FillWithRobots,
     Leave,
     OpenTable,
@@ -243,3 +245,63 @@ async def test_a_table_still_seating_closes_at_once_even_by_an_admin_seated_ther
     reply = await parts.lobby.close_table(CloseTable(ANA, CHAT, is_admin=True))
     assert reply.table_id == table_id
     assert table_id not in parts.core.tables
+
+
+async def test_a_challenge_keeps_its_seat_for_the_challenged_player_who_accepts_by_sitting(
+    parts, clock, memory_storage
+):
+    reply = await parts.lobby.challenge(Challenge(ANA, CHAT, BETO))
+    table = parts.core.tables[reply.table_id]
+    assert (table.challenge, table.rules.players, table.rules.partnership) == (True, 2, False)
+    assert [s.player for s in table.seats] == [ANA, None]
+    assert table.seats[1].reserved_for == BETO
+    changed = (await parts.events()).last(TableChanged)
+    assert changed.challenge is True
+    with pytest.raises(Refused) as taken:  # nobody else takes the kept seat
+        await parts.lobby.sit_at(SitAt(CARLA, CHAT, table.id, 1))
+    assert taken.value.reason is RefusalReason.SEAT_RESERVED
+    with pytest.raises(Refused) as robots:  # nor a robot, by the challenger's button
+        await parts.lobby.fill_now(FillWithRobots(ANA, CHAT, table.id))
+    assert robots.value.reason is RefusalReason.CHALLENGE_WAITS
+    with pytest.raises(Refused) as foreign:  # only the challenged may decline
+        await parts.lobby.decline(DeclineChallenge(CARLA, CHAT, table.id))
+    assert foreign.value.reason is RefusalReason.NOT_CHALLENGED
+    assert table.id in parts.core.tables
+    await parts.lobby.sit_at(SitAt(BETO, CHAT, table.id))  # accepted
+    assert table.phase is Phase.COUNTDOWN
+    assert (await parts.events()).last(TableChanged).challenge is False
+    await clock.advance(parts.core.times.countdown_seconds)
+    assert table.phase is Phase.PLAYING
+    ana, beto = await parts.core.player_id(ANA), await parts.core.player_id(BETO)
+    assert [await memory_storage.balance(p) for p in (ana, beto)] == [990, 990]
+
+
+async def test_a_declined_challenge_closes_its_table_and_nobody_pays(parts, memory_storage):
+    reply = await parts.lobby.challenge(Challenge(ANA, CHAT, BETO))
+    declined = await parts.lobby.decline(DeclineChallenge(BETO, CHAT, reply.table_id))
+    assert declined.table_id == reply.table_id
+    assert reply.table_id not in parts.core.tables
+    closed = (await parts.events()).last(TableClosed)
+    assert (closed.reason, closed.refunds) == (CloseReason.DECLINED, {})
+    assert await memory_storage.balance(await parts.core.player_id(ANA)) == 1000
+    with pytest.raises(Refused) as again:  # a second press finds it gone
+        await parts.lobby.decline(DeclineChallenge(BETO, CHAT, reply.table_id))
+    assert again.value.reason is RefusalReason.TABLE_GONE
+
+
+async def test_an_unanswered_challenge_expires_when_robots_would_have_filled_it(parts, clock):
+    reply = await parts.lobby.challenge(Challenge(ANA, CHAT, BETO))
+    table = parts.core.tables[reply.table_id]
+    assert table.deadline_kind is DeadlineKind.FILL
+    await clock.advance(parts.core.times.fill_seconds)
+    assert reply.table_id not in parts.core.tables
+    closed = (await parts.events()).last(TableClosed)
+    assert closed.reason is CloseReason.EXPIRED
+    assert all(seat.robot_level is None for seat in table.seats)
+
+
+async def test_a_player_cannot_challenge_themselves(parts):
+    with pytest.raises(Refused) as refused:
+        await parts.lobby.challenge(Challenge(ANA, CHAT, ANA))
+    assert refused.value.reason is RefusalReason.BAD_SEAT
+    assert parts.core.tables == {}

@@ -84,3 +84,12 @@ def test_a_snapshot_without_notes_loads_with_none_and_bad_notes_are_refused():
     assert Table.from_snapshot(data).notes == {}
     with pytest.raises(ValueError, match="notes"):
         Table.from_snapshot({**data, "notes": ["not", "an", "object"]})
+
+
+def test_a_challenge_survives_a_snapshot_and_other_tables_write_no_challenge_key():
+    plain = new_table("venezolano")
+    assert "challenge" not in plain.snapshot()
+    assert Table.from_snapshot(json.loads(json.dumps(plain.snapshot()))).challenge is False
+    plain.challenge = True
+    back = Table.from_snapshot(json.loads(json.dumps(plain.snapshot())))
+    assert back.challenge is True

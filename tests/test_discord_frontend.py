@@ -60,6 +60,7 @@ async def test_commands_are_synced_globally_at_start_up(
         assert subcommands == {
             "jugar",
             "mesa",
+            "reto",
             "robots",
             "levantarse",
             "fichas",
@@ -846,5 +847,51 @@ async def test_three_members_each_for_themselves_drawing_from_the_boneyard_play_
         assert len(ended) == 1
         # the pot of three stakes to the winner
         assert sorted(await balances(memory_storage, people)) == [990, 990, 1020]
+    finally:
+        await harness.stop()
+
+
+async def test_a_challenge_with_reto_is_declined_by_the_member_challenged_only(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
+    guild = fake.add_guild("Club")
+    channel = fake.channel_of(guild)
+    ana, beto, eva = (fake.add_user(name) for name in ("Ana", "Beto", "Eva"))
+    harness = await Harness(fake, memory_storage).start()
+    try:
+        inter = await fake.slash(ana, guild, "domino", "reto", options={"miembro": beto})
+        await fake.replied(inter)
+        board = (await fake.wait_until(lambda: boards(fake, channel)))[0]
+        assert board.labels() == ["Aceptar", "Rechazar", "Levantarme"]
+        assert "Ana reta a Beto a uno contra uno. Vence <t:" in board.text()
+        accept, decline, _leave = board.custom_ids()
+        foreign = await fake.replied(await fake.click(eva, board, decline))
+        assert foreign[0].ephemeral and foreign[0].content == "Ese reto es para otro jugador."
+        await fake.answered(await fake.click(beto, board, decline))
+        await harness.idle()
+        assert harness.manager.tables() == []
+        said = [m.content for m in fake.messages_in(channel) if not m.embeds]
+        assert "El reto de la mesa 1 fue rechazado; nadie pagó nada." in said
+        assert accept.startswith("dm1:s:")
+    finally:
+        await harness.stop()
+
+
+async def test_a_challenge_accepted_on_discord_is_played_one_against_one_to_the_paid_end(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
+    guild = fake.add_guild("Club")
+    ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
+    harness = await Harness(fake, memory_storage).start()
+    try:
+        inter = await fake.slash(ana, guild, "domino", "reto", options={"miembro": beto})
+        await fake.replied(inter)
+        board = (await fake.wait_until(lambda: boards(fake, fake.channel_of(guild))))[0]
+        await fake.answered(await fake.click(beto, board, board.custom_ids()[0]))
+        presses = await play_until_closed(
+            fake, harness, {p.id: (lambda p=p: fake.last_dm(p)) for p in (ana, beto)}
+        )
+        assert {p.user.id for p in presses} == {ana.id, beto.id}
+        assert sorted(await balances(memory_storage, [ana, beto])) == [990, 1010]
     finally:
         await harness.stop()

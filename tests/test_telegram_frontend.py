@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 from conftest import wait_until
-from telegram import User
+from telegram import Chat, User
 
 from bot.core import encode_action, encode_analysis, encode_press
 from bot.present.facts import board_facts
 from storage.base import Storage
-from tests.fake_telegram import NOT_MODIFIED, TelegramWorld
+from tests.fake_telegram import NOT_MODIFIED, Call, TelegramWorld
 
 GROUP = -1001000
 OTHER_GROUP = -1002000
@@ -1540,3 +1540,76 @@ async def test_three_players_each_for_themselves_drawing_from_the_boneyard_play_
         # the winner receives the stake times the three seats ($30): +$20 net, or a robot won
         assert sorted(balances) in ([990, 1020], [990, 990])
         assert ("Ana +$20" in caption) == (balances[0] == 1020)
+
+
+async def _challenge(world: TelegramWorld, group: Chat, by: User, to: User) -> Call:
+    """``by`` answers a message of ``to`` with /reto; returns the challenge's board."""
+    world.fake.send_text(group, to, "¿un mano a mano?")
+    await world.fake.drained()
+    update = world.fake.message_update(group, by, "/reto")
+    assert update.message is not None
+    challenge = update.message.to_dict()
+    challenge["reply_to_message"] = {
+        "message_id": 1,
+        "date": challenge["date"],
+        "chat": challenge["chat"],
+        "from": to.to_dict(),
+        "text": "¿un mano a mano?",
+    }
+    world.fake.push({"update_id": update.update_id, "message": challenge})
+    await world.settle()
+    return world.fake.calls_to("sendPhoto", chat_id=GROUP)[-1]
+
+
+async def test_a_challenge_answered_with_reto_is_accepted_by_the_challenged_and_played() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(3001, "Ana")
+        beto = world.fake.add_user(3002, "Beto")
+        eva = world.fake.add_user(3003, "Eva")
+        group = world.fake.add_group(GROUP, "Retos")
+        board = await _challenge(world, group, ana, beto)
+        assert (board.caption() or "").splitlines()[:2] == [
+            "Mesa 1 · reto",
+            "Ana reta a Beto a uno contra uno.",
+        ]
+        assert [b["text"] for b in board.buttons()] == ["✅ Aceptar", "❌ Rechazar"]
+        accept, decline = (b["callback_data"] for b in board.buttons())
+        foreign = await world.press(eva, board.result, decline)  # not hers to decline
+        assert foreign.params == {
+            "callback_query_id": foreign.params["callback_query_id"],
+            "text": "Ese reto es para otro jugador.",
+            "show_alert": True,
+        }
+        taken = await world.press(eva, board.result, accept)  # nor to accept
+        assert taken.params.get("show_alert") is True
+        accepted = await world.press(beto, board.result, accept)
+        assert not accepted.params.get("show_alert")
+        await world.clock.advance(0)
+        await world.settle()
+        (table_id,) = world.manager.tables()
+        state = world.manager.table_state(table_id)
+        assert state is not None and state.phase == "playing"
+        assert [s.name for s in state.seats] == ["Ana", "Beto"]
+        await world.play_out(table_id, {0: ana, 1: beto}, choose=DrawWhenOffered())
+        await world.settle()
+        assert sorted(await _balances(world, [ana, beto])) == [990, 1010]
+
+
+async def test_a_challenge_declined_closes_its_table_and_the_group_is_told() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(3001, "Ana")
+        beto = world.fake.add_user(3002, "Beto")
+        group = world.fake.add_group(GROUP, "Retos")
+        board = await _challenge(world, group, ana, beto)
+        decline = board.buttons()[1]["callback_data"]
+        declined = await world.press(beto, board.result, decline)
+        assert not declined.params.get("show_alert")
+        await world.settle()
+        assert world.manager.tables() == []
+        said = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=GROUP)]
+        assert said[-1] == "El reto de la mesa 1 fue rechazado; nadie pagó nada."
+        assert await _balances(world, [ana, beto]) == [1000, 1000]
+        alone = await world.reply_to(group, ana, "/reto")  # answering nobody
+        assert alone.params["text"] == (
+            "Responde con /reto a un mensaje del jugador al que retas, o nómbralo."
+        )

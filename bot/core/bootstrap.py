@@ -21,9 +21,11 @@ from bot.core.chats import ChatLife
 from bot.core.clock import Clock, SystemClock
 from bot.core.commands import (
     AnnounceSeasonFinals,
+    Challenge,
     ChatUnreachable,
     CloseTable,
     ComeBack,
+    DeclineChallenge,
     Emote,
     FillWithRobots,
     InvitePartner,
@@ -179,6 +181,8 @@ def bootstrap(
     bus.on(Rematch, lobby.rematch, lobby=True)
     bus.on(Leave, lobby.leave, lobby=True)
     bus.on(InvitePartner, lobby.invite)
+    bus.on(Challenge, lobby.challenge, lobby=True)
+    bus.on(DeclineChallenge, lobby.decline, lobby=True)
     bus.on(FillWithRobots, lobby.fill_now)
     bus.on(PlayMove, session.play_move)
     bus.on(ComeBack, session.come_back)

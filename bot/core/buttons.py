@@ -44,6 +44,7 @@ _KINDS: dict[str, PressKind] = {
     "b": PressKind.BACK,
     "x": PressKind.LEAVE,
     "a": PressKind.AGAIN,
+    "n": PressKind.DECLINE,
 }
 _LETTERS = {kind: letter for letter, kind in _KINDS.items()}
 MAX_PAYLOAD = 64

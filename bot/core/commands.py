@@ -23,12 +23,14 @@ from storage.ratings import SeasonPeriod
 
 __all__ = [
     "AnnounceSeasonFinals",
+    "Challenge",
     "ChatRef",
     "ChatUnreachable",
     "Chore",
     "CloseTable",
     "ComeBack",
     "Command",
+    "DeclineChallenge",
     "Emote",
     "FillWithRobots",
     "InvitePartner",
@@ -167,6 +169,30 @@ class OpenTable:
     across: PlayerRef | RobotSeat | None = None
     left: PlayerRef | RobotSeat | None = None
     formats: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """Challenge ``opponent`` to one against one (rules.md, "Formats at the tables": el
+    reto): a table of the chat's 1-vs-1 format, the challenger at seat 0 and seat 1 kept
+    for ``opponent``, who accepts by sitting there (``SitAt``, the seat's button) or
+    declines (:class:`DeclineChallenge`); unanswered, it closes when robots would have
+    filled it (``HouseTimes.fill_seconds``; ``CloseReason.EXPIRED``). Nothing is staked
+    before the match starts."""
+
+    player: PlayerRef
+    chat: ChatRef
+    opponent: PlayerRef
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineChallenge:
+    """The challenged player says no: the challenge's table closes (``DECLINED``).
+    Anyone else is refused (``not_challenged``)."""
+
+    player: PlayerRef
+    chat: ChatRef
+    table_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +351,8 @@ Command = (
     PlayNow
     | OpenTable
     | SitAt
+    | Challenge
+    | DeclineChallenge
     | InvitePartner
     | FillWithRobots
     | Leave

@@ -122,6 +122,8 @@ class TableChanged(_TableEvent):
         deadline: when the current timer fires (fill with robots, countdown, turn), or None.
         seconds_left: whole seconds to ``deadline`` when this was sent, or None.
         turn: the seat to move, or None.
+        challenge: a challenge (reto) waiting for its answer: the open seat is kept for
+            the challenged player, who may accept (sit) or decline.
     """
 
     label: str
@@ -134,6 +136,7 @@ class TableChanged(_TableEvent):
     deadline: float | None = None
     seconds_left: int | None = None
     turn: int | None = None
+    challenge: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -24,8 +24,10 @@ from dataclasses import replace
 
 from bot.core.chat_rules import ChatRules
 from bot.core.commands import (
+    Challenge,
     ChatRef,
     CloseTable,
+    DeclineChallenge,
     FillWithRobots,
     InvitePartner,
     Leave,
@@ -210,9 +212,37 @@ class Lobby:
             seat = core.seat_at(table, command.player)
             if table.phase is not Phase.WAITING:
                 raise Refused(RefusalReason.ALREADY_STARTED, table.id)
+            if _challenge_waits(table):  # the seat is the challenged player's to take
+                raise Refused(RefusalReason.CHALLENGE_WAITS, table.id)
             self._fill(table, command.level)
             await core.save(table)
         return Reply(table_id=table.id, label=table.label, seat=seat)
+
+    async def challenge(self, command: Challenge) -> Reply:
+        """Challenge a player to one against one (see :class:`Challenge`)."""
+        player, chat = command.player, command.chat
+        self._refuse_if_seated_here(player, chat)
+        if command.opponent.key == player.key:
+            raise Refused(RefusalReason.BAD_SEAT)
+        rules = await self.rules.for_format(chat, "uno-contra-uno")
+        table = self.new_table(chat, rules)
+        table.challenge = True
+        table.seats[1].reserved_for = command.opponent
+        return await self._seat_player(table, player, 0, new_table=True)
+
+    async def decline(self, command: DeclineChallenge) -> Reply:
+        """The challenged player says no: the challenge's table closes, nothing paid."""
+        core = self.core
+        table = core.tables.get(command.table_id)
+        if table is None:
+            raise Refused(RefusalReason.TABLE_GONE, command.table_id)
+        async with table.lock:
+            if table.closed or not _challenge_waits(table):
+                raise Refused(RefusalReason.ALREADY_STARTED, table.id)
+            if table.reserved_seat_for(command.player.key) is None:
+                raise Refused(RefusalReason.NOT_CHALLENGED, table.id)
+            await self.settlement.close(table, CloseReason.DECLINED)
+        return Reply(table_id=table.id, label=table.label)
 
     async def leave(self, command: Leave) -> Reply:
         """Leave my table: free before the start; during a match it abandons it (stake
@@ -309,7 +339,11 @@ class Lobby:
     # ------------------------------------------------------------------ timers
 
     async def fill_on_time(self, table: Table) -> None:
-        """The fill deadline passed: robots take the free seats."""
+        """The fill deadline passed: robots take the free seats; a challenge nobody
+        answered closes instead (``EXPIRED``: nothing was staked)."""
+        if _challenge_waits(table):
+            await self.settlement.close(table, CloseReason.EXPIRED)
+            return
         self._fill(table)
         await self.core.save(table)
 
@@ -444,3 +478,12 @@ class Lobby:
                 seat.reserved_for = None
         self._maybe_countdown(table)
         self.core.emit(table, table_changed(table, self.core.clock.now()))
+
+
+def _challenge_waits(table: Table) -> bool:
+    """A challenge (reto) whose kept seat its player has not taken yet."""
+    return (
+        table.challenge
+        and table.phase is Phase.WAITING
+        and any(s.is_open and s.reserved_for is not None for s in table.seats)
+    )

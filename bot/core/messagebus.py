@@ -30,6 +30,7 @@ from bot.core.commands import (
     Chore,
     ComeBack,
     Command,
+    DeclineChallenge,
     Emote,
     FillWithRobots,
     Leave,
@@ -169,5 +170,7 @@ def _command_of(press: Press, player: PlayerRef, chat: ChatRef) -> Command:
             return ComeBack(player, chat, table_id)
         case PressKind.LEAVE:
             return Leave(player, chat, table_id)
+        case PressKind.DECLINE:
+            return DeclineChallenge(player, chat, table_id)
         case _:
             return Rematch(player, chat, table_id)

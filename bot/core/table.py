@@ -143,6 +143,8 @@ class Table:
     closed: bool = False
     dropped: bool = False  # its lease was lost: stopped here unsaved, nothing more sent
     notes: dict[str, Any] = field(default_factory=dict)  # front ends' notes (JSON values)
+    # a challenge (reto): seat 1 is kept for the challenged player until they answer
+    challenge: bool = False
     # when the snapshot was taken (epoch seconds): a restart shifts the deadlines by the
     # time since, so the bot's own downtime never runs a player's clock (design.md, 10)
     saved_at: float | None = None
@@ -226,7 +228,7 @@ class Table:
             "stakes": {str(k): v for k, v in self.stakes.items()},
             "notes": dict(self.notes),
             "saved_at": self.saved_at,
-        }
+        } | ({"challenge": True} if self.challenge else {})
 
     def record(self) -> dict[str, Any]:
         """The match so far as a records.md record (same as ``record_of(self.match)``).
@@ -292,6 +294,7 @@ class Table:
             deadline_kind=DeadlineKind(kind) if (kind := data.get("deadline_kind")) else None,
             stakes={int(k): int(v) for k, v in data.get("stakes", {}).items()},
             notes=_notes(data.get("notes")),
+            challenge=data.get("challenge") is True,
             saved_at=float(saved) if (saved := data.get("saved_at")) is not None else None,
         )
         if table.match is not None and table.match.rules != table.rules:

@@ -84,6 +84,8 @@ class CloseReason(StrEnum):
     CANCELLED = "cancelled"  # the house called the match off: held stakes are refunded
     UNREACHABLE = "unreachable"  # the bot can no longer reach the table's chat: refunded
     BY_ADMIN = "by_admin"  # a chat admin closed the table: refunded
+    DECLINED = "declined"  # the challenged player said no (before the match: nothing paid)
+    EXPIRED = "expired"  # nobody took up the challenge in time (nothing paid)
 
 
 REFUNDING_CLOSES: frozenset[CloseReason] = frozenset(
@@ -105,6 +107,7 @@ class PressKind(StrEnum):
     BACK = "back"
     LEAVE = "leave"
     AGAIN = "again"
+    DECLINE = "decline"
 
 
 class RefusalReason(StrEnum):
@@ -121,6 +124,8 @@ class RefusalReason(StrEnum):
     ILLEGAL_MOVE = "illegal_move"  # params: reason (an engine.errors.IllegalReason)
     ROBOT_PLAYING = "robot_playing"  # the player is away: come back first
     SEAT_TAKEN = "seat_taken"
+    NOT_CHALLENGED = "not_challenged"  # declining a challenge made to someone else
+    CHALLENGE_WAITS = "challenge_waits"  # robots cannot take a seat kept for a challenge
     SEAT_RESERVED = "seat_reserved"
     BAD_SEAT = "bad_seat"
     TABLE_FULL = "table_full"

@@ -137,7 +137,20 @@ def board_view(
     _ = texts(language)
     table = event.table_id
     rows: list[list[discord.ui.Button[Any]]] = []
-    if event.phase in ("waiting", "countdown"):
+    if event.challenge:  # a reto: the challenged member accepts (sits) or declines
+        kept = next(seat for seat in event.seats if seat.reserved_for is not None)
+        rows.append(
+            [
+                _button(
+                    encode_action("sit", table, kept.seat),
+                    _("Accept"),
+                    discord.ButtonStyle.success,
+                ),
+                _button(encode_action("decline", table), _("Decline"), discord.ButtonStyle.danger),
+                _button(encode_action("leave", table), _("Leave")),
+            ]
+        )
+    elif event.phase in ("waiting", "countdown"):
         seats = [
             _button(
                 encode_action("sit", table, seat.seat),

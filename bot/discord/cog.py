@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core import (
+    Challenge,
     ChatRef,
     Command,
     FillWithRobots,
@@ -209,6 +210,19 @@ class DominoCog(
                 left=seat(left, True),
             ),
             invited=invited,
+        )
+
+    @app_commands.command(
+        name=command_name("reto", "challenge"),
+        description=text("Challenge a member to one against one"),
+    )
+    @app_commands.rename(member=command_name("miembro", "member"))
+    @app_commands.describe(member=text("The member you challenge"))
+    async def reto(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
+        lang = player_language(interaction)
+        opponent = PlayerRef(PLATFORM, str(member.id), member.display_name, lang)
+        await self.seat_command(
+            interaction, lambda p, c: Challenge(p, c, opponent), invited=[member]
         )
 
     @app_commands.command(

@@ -6,6 +6,8 @@ why, partnership names and the rule set are phrased by :mod:`bot.present`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import discord
 
 from bot.core import (
@@ -20,6 +22,7 @@ from bot.core import (
 )
 from bot.discord.i18n import texts
 from bot.present.labels import preset_label, rules_text, team_names
+from bot.present.screens import challenge_lines
 from bot.present.texts import formats_help, refused, whole_minutes
 from storage.base import PlayerStats
 
@@ -53,7 +56,11 @@ def board_embed(event: TableChanged, language: str) -> discord.Embed:
     )
     when = f"<t:{int(event.deadline)}:R>" if event.deadline is not None else ""
     seats = event.seats
-    if event.phase == "waiting":
+    if event.challenge:  # who challenges whom; the embed's live timestamp says the time
+        description = challenge_lines(replace(event, seconds_left=None), language)[0]
+        if when:
+            description += " " + _("It expires {when}.", when=when)
+    elif event.phase == "waiting":
         free = sum(1 for seat in seats if seat.is_open)
         description = _.ngettext(
             "Waiting for players: {n} free seat.", "Waiting for players: {n} free seats.", free

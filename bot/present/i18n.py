@@ -281,6 +281,10 @@ REFUSALS: dict[str, str] = {
     "robot_playing": N_("A robot is playing for you; come back first."),
     "seat_taken": N_("That seat is taken."),
     "seat_reserved": N_("That seat is reserved for another player."),
+    "not_challenged": N_("That challenge is for another player."),
+    "challenge_waits": N_(
+        "The seat is kept for the challenged player: no robot takes it until they answer."
+    ),
     "bad_seat": N_("There is no such seat."),
     "table_full": N_("That table is full."),
     "already_seated": N_("You already have a seat at table {label} here."),

@@ -19,6 +19,7 @@ __all__ = [
     "CAPTION_LIMIT",
     "board_caption",
     "board_text",
+    "challenge_lines",
     "hand_caption",
     "hand_ended_text",
     "match_ended_caption",
@@ -37,7 +38,10 @@ def board_caption(event: TableChanged, language: str, *, emote: str | None = Non
     _ = translator(language)
     seats = event.seats
     lines: list[str] = []
-    if event.phase == "waiting":
+    if event.phase == "waiting" and event.challenge:  # a reto waiting for its answer
+        lines.append(_("Table {label} · challenge", label=event.label))
+        lines.extend(challenge_lines(event, language))
+    elif event.phase == "waiting":
         free = sum(1 for s in seats if s.is_open)
         lines.append(_("Table {label} · waiting for players", label=event.label))
         names = [s.name for s in seats if not s.is_open]
@@ -97,6 +101,31 @@ def board_caption(event: TableChanged, language: str, *, emote: str | None = Non
     if emote:
         lines.append("💬 " + emote)
     return "\n".join(lines)[:CAPTION_LIMIT]
+
+
+def challenge_lines(event: TableChanged, language: str) -> list[str]:
+    """A challenge waiting for its answer: who challenges whom, and the time to answer
+    ("Ana reta a Beto a uno contra uno.", "Beto: acepta o rechaza en 120 s.")."""
+    _ = translator(language)
+    seats = event.seats
+    challenger = next((s.name for s in seats if not s.is_open), "")
+    challenged = next((s.reserved_for.display_name for s in seats if s.reserved_for), "")
+    lines = [
+        _(
+            "{challenger} challenges {challenged} to one against one.",
+            challenger=challenger,
+            challenged=challenged,
+        )
+    ]
+    if event.seconds_left is not None:
+        lines.append(
+            _(
+                "{challenged}: accept or decline within {seconds} s.",
+                challenged=challenged,
+                seconds=event.seconds_left,
+            )
+        )
+    return lines
 
 
 def board_text(event: TableChanged, language: str, *, emote: str | None = None) -> str:

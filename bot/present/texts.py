@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from bot.core.buttons import encode_press
 from bot.core.commands import (
+    Challenge,
     CloseTable,
     Command,
     Leave,
@@ -312,6 +313,7 @@ def choices_named(event: YourTiles, typed: MoveKey) -> list[MoveChoice]:
 
 _SEATING: tuple[type[Command] | PressKind, ...] = (
     PlayNow,
+    Challenge,
     OpenTable,
     SitAt,
     Rematch,
@@ -338,7 +340,15 @@ def confirmation(done: type[Command] | PressKind, reply: Reply, language: str) -
     return ""
 
 
-GROUP_CLOSES = frozenset({CloseReason.NO_HUMANS, CloseReason.CANCELLED, CloseReason.BY_ADMIN})
+GROUP_CLOSES = frozenset(
+    {
+        CloseReason.NO_HUMANS,
+        CloseReason.CANCELLED,
+        CloseReason.BY_ADMIN,
+        CloseReason.DECLINED,
+        CloseReason.EXPIRED,
+    }
+)
 """The early closes a table's chat is told about (:func:`closed_text`); an unreachable
 chat's players are told privately, and an empty or finished table says it all itself."""
 
@@ -360,4 +370,14 @@ def closed_text(event: TableClosed, language: str) -> str:
         )
     if event.reason is CloseReason.BY_ADMIN:
         return _("An administrator closed the table; stakes were refunded.")
+    if event.reason is CloseReason.DECLINED:
+        return _(
+            "The challenge at table {label} was declined; nothing was paid.", label=event.label
+        )
+    if event.reason is CloseReason.EXPIRED:
+        return _(
+            "Nobody took up the challenge at table {label} in time; the table closed and "
+            "nothing was paid.",
+            label=event.label,
+        )
     return ""

@@ -69,6 +69,7 @@ class CommandSpec:
 COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("play", "jugar", "play", N_("Sit at a table now")),
     CommandSpec("table", "mesa", "table", N_("Open a table: preset, options, seats")),
+    CommandSpec("challenge", "reto", "challenge", N_("Challenge a player to one against one")),
     CommandSpec("robots", "robots", "robots", N_("Fill the free seats with robots now")),
     CommandSpec("leave", "levantarse", "leave", N_("Leave your table"), aliases=("salir",)),
     CommandSpec("tiles", "fichas", "tiles", N_("Send me my tiles again")),

@@ -224,6 +224,21 @@ class Commands:
         await self._run(said, command)
 
     @said(group=True)
+    async def challenge(self, said: Said) -> None:
+        """/reto, /challenge: challenge the author of the message answered (or a member
+        named) to one against one; they accept or decline on the board."""
+        invited = _invited_users(said.message, said.author)
+        if not invited:
+            _ = self.s.t(said.language)
+            await self.s.reply(
+                said.message,
+                _("Answer a message of the player you challenge with /reto, or name them."),
+            )
+            return
+        if await self._linked(said):
+            await self._run(said, p.Challenge(said.by, said.group, self.s.player(invited[0])))
+
+    @said(group=True)
     async def robots(self, said: Said) -> None:
         """/robots [level]: fill the free seats of my waiting table with robots now."""
         level = said.args[0].lower() if said.args else None

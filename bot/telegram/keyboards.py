@@ -68,7 +68,21 @@ def board_keyboard(
     """
     _ = translator(language, "telegram")
     rows: list[list[InlineKeyboardButton]] = []
-    if event.phase in ("waiting", "countdown"):
+    if event.challenge:  # a reto: the challenged player accepts (sits) or declines
+        core = translator(language)
+        kept = next(info for info in event.seats if info.reserved_for is not None)
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    "✅ " + core("Accept"),
+                    callback_data=encode_action("sit", event.table_id, kept.seat),
+                ),
+                InlineKeyboardButton(
+                    "❌ " + core("Decline"), callback_data=encode_action("decline", event.table_id)
+                ),
+            ]
+        )
+    elif event.phase in ("waiting", "countdown"):
         sit = []
         for info in event.seats:
             if not info.is_open:
