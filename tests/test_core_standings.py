@@ -185,3 +185,28 @@ async def test_an_admin_chooses_the_chats_season_length(make_manager, clock, mem
     assert await memory_storage.season_period(CHAT.key) is SeasonPeriod.QUARTERLY
     standings = await manager.standings(Ranking.SEASON, CHAT)
     assert standings.season == season_key(SeasonPeriod.QUARTERLY, clock.now())
+
+
+async def test_a_formats_matches_are_listed_and_profiled_in_that_formats_list_only(
+    make_manager, clock, recorder: RecordingPort
+):
+    from bot.core import OpenTable, RobotSeat
+
+    manager = make_manager()
+    reply = await manager.handle(
+        OpenTable(ANA, CHAT, preset="uno-contra-uno", right=RobotSeat(), formats=True)
+    )
+    await run_table(manager, clock, reply.table_id, [ANA])
+    await manager.idle()
+    ended = recorder.last(MatchEnded, table_id=reply.table_id)
+    one = await manager.standings(Ranking.RATING, CHAT, asker=ANA, format="uno-contra-uno")
+    assert [r.display_name for r in one.rows] == ["Ana"] and one.format == "uno-contra-uno"
+    assert (await manager.standings(Ranking.RATING, CHAT)).rows == ()  # today's game
+    season = await manager.standings(Ranking.SEASON, CHAT, format="uno-contra-uno")
+    assert [r.display_name for r in season.rows] == ["Ana"]
+    profile = await manager.profile(ANA, CHAT, "uno-contra-uno")
+    assert profile.rating is not None and profile.format == "uno-contra-uno"
+    assert (profile.rating.matches, profile.rating.wins) == (1, int(ended.winner_team == 0))
+    assert len(profile.history) == 1
+    today = await manager.profile(ANA, CHAT)
+    assert (today.rating, today.history, today.format) == (None, (), "")

@@ -756,7 +756,8 @@ async def balances(storage: Storage, people: list[Any]) -> list[int]:
     """Each member's balance now, in dollars."""
     out = []
     for person in people:
-        player = await storage.ensure_player("discord", str(person.id), "", now=0)
+        player = await storage.find_player("discord", str(person.id))
+        assert player is not None
         out.append(await storage.balance(player.id))
     return out
 
@@ -791,6 +792,19 @@ async def test_two_members_play_a_whole_one_against_one_match_chosen_with_format
         hands = [m for m in fake.messages_in(channel) if m.content.startswith("Mesa 1 · mano ")]
         assert hands and all(m.file_bytes().startswith(b"\x89PNG") for m in hands)
         assert await balances(memory_storage, [winner, loser]) == [1010, 990]
+        # the format's own list and profile (docs/ratings.md, "Formats")
+        options = {"formato": "uno-contra-uno"}
+        (top,) = await fake.replied(await fake.slash(ana, guild, "domino", "top", options=options))
+        lines = top.content.splitlines()
+        assert lines[0] == "Rating · Club · Uno contra uno"
+        assert [line.split(" — ")[0] for line in lines[1:3]] == [
+            f"1. {winner.name}",
+            f"2. {loser.name}",
+        ]
+        (profile,) = await fake.replied(
+            await fake.slash(ana, guild, "domino", "perfil", options=options)
+        )
+        assert profile.content.splitlines()[0].endswith(" (provisional) · Uno contra uno")
     finally:
         await harness.stop()
 

@@ -1422,7 +1422,8 @@ class DrawWhenOffered:
 async def _balances(world: TelegramWorld, users: list[User]) -> list[int]:
     out = []
     for user in users:
-        player = await world.storage.ensure_player("telegram", str(user.id), "", now=0.0)
+        player = await world.storage.find_player("telegram", str(user.id))
+        assert player is not None
         out.append(await world.storage.balance(player.id))
     return out
 
@@ -1462,6 +1463,23 @@ async def test_two_players_play_a_whole_one_against_one_match_from_jugar_1v1_to_
         hands = [t for t in texts if t.startswith("Mesa 1 · mano ")]
         assert hands and all(" gana " in t or "Nadie anota" in t for t in hands)
         assert world.manager.tables() == []
+        # the format's own list and profile (docs/ratings.md, "Formats")
+        shown = []
+        for asked in ("/top 1v1", "/perfil 1v1", "/top"):
+            mark = await world.command(group, ana, asked)
+            call = await world.fake.wait_for(
+                "sendPhoto", lambda c: c.chat_id == GROUP, after=mark, timeout=10
+            )
+            shown.append((call.caption() or "").splitlines())
+        top, profile, today = shown
+        assert top[0] == "Rating · Duelo · Uno contra uno"
+        assert [line.split(" — ")[0] for line in top[1:3]] == (
+            ["1. Ana", "2. Beto"] if winner == "Ana" else ["1. Beto", "2. Ana"]
+        )
+        assert profile[0].startswith("Ana — ") and profile[0].endswith(
+            " (provisional) · Uno contra uno"
+        )
+        assert today == ["Rating · Duelo", "Aquí nadie ha jugado aún una partida puntuada."]
 
 
 async def test_jugar_with_a_word_naming_no_format_is_answered_with_the_formats_and_seats_nobody() -> (

@@ -15,6 +15,7 @@ from bot.core.commands import AnnounceSeasonFinals, ChatRef, PlayerRef, SetSeaso
 from bot.core.events import SeasonEnded
 from bot.core.state import Core
 from bot.core.vocabulary import Ranking
+from engine.rules import FORMAT_PRESETS
 from storage.base import (
     PairRow,
     PlayerRecord,
@@ -62,6 +63,9 @@ class Standings:
         pairs: the pairs, best first (the pairs list only).
         asker: the storage id of the player who asked, when known (to highlight).
         final: the list is a season's final standings.
+        format: the format whose ratings the rating and season lists rank (a format
+            preset's name, ``engine.rules.FORMAT_PRESET_NAMES``; ``""`` today's game;
+            docs/ratings.md, "Formats").
     """
 
     ranking: Ranking
@@ -71,6 +75,7 @@ class Standings:
     pairs: tuple[PairRow, ...] = ()
     asker: int | None = None
     final: bool = False
+    format: str = ""
 
     @property
     def empty(self) -> bool:
@@ -91,6 +96,8 @@ class Profile:
         history: the all-time rating after each of the last :data:`HISTORY_POINTS` rated
             matches, oldest first.
         record: partners, opponents, streak, points per hand.
+        format: the format of ``rating``, ``season`` and ``history`` (as
+            :attr:`Standings.format`).
     """
 
     player_id: int
@@ -102,6 +109,7 @@ class Profile:
     season_key: str
     history: tuple[RatingPoint, ...]
     record: PlayerRecord
+    format: str = ""
 
     @property
     def best_partner(self) -> Rival | None:
@@ -147,13 +155,19 @@ class StandingsBook:
         asker: PlayerRef | None = None,
         season: str | None = None,
         limit: int = 10,
+        format: str = "",
     ) -> Standings:
         """A top list of ``chat``'s players (everyone's when None).
 
         The season list is the chat's own season table (the global season's when None),
-        the current season unless ``season`` names another.
+        the current season unless ``season`` names another. The rating and season lists
+        rank the ratings of ``format`` (:attr:`Standings.format`).
+
+        Raises:
+            KeyError: ``format`` is not a format preset's name.
         """
         storage, now = self.core.storage, self.core.clock.now()
+        kind = format_key(format)
         key = None if chat is None else chat.key
         asker_id = None if asker is None else await self.core.player_id(asker)
         if ranking is Ranking.PAIRS:
@@ -161,26 +175,31 @@ class StandingsBook:
             return Standings(ranking, chat, None, pairs=tuple(pairs), asker=asker_id)
         if ranking is Ranking.SEASON:
             chosen = season or await self.current_season(chat)
-            rows = await storage.season_standings(key or ALL_CHATS, chosen, limit=limit)
-            return Standings(ranking, chat, chosen, rows=tuple(rows), asker=asker_id)
+            rows = await storage.season_standings(
+                key or ALL_CHATS, chosen, limit=limit, format=kind
+            )
+            return Standings(ranking, chat, chosen, rows=tuple(rows), asker=asker_id, format=format)
         if ranking is Ranking.BALANCE:
             rows = await storage.top_by_balance(key, now=now, limit=limit)
-        else:
-            rows = await storage.top_by_rating(key, now=now, limit=limit)
-        return Standings(ranking, chat, None, rows=tuple(rows), asker=asker_id)
+            return Standings(ranking, chat, None, rows=tuple(rows), asker=asker_id)
+        rows = await storage.top_by_rating(key, now=now, limit=limit, format=kind)
+        return Standings(ranking, chat, None, rows=tuple(rows), asker=asker_id, format=format)
 
     async def seasons(self, chat: ChatRef | None) -> list[str]:
         """The seasons with rated matches in ``chat`` (the global ones when None), newest
         first: the current one (when it has matches) and the past ones."""
         return await self.core.storage.seasons(ALL_CHATS if chat is None else chat.key)
 
-    async def profile(self, player_id: int, chat: ChatRef | None) -> Profile:
-        """A player's profile; the season shown is ``chat``'s current one.
+    async def profile(self, player_id: int, chat: ChatRef | None, format: str = "") -> Profile:
+        """A player's profile; the season shown is ``chat``'s current one, the ratings
+        those of ``format`` (:attr:`Standings.format`).
 
         Raises:
             storage.base.UnknownPlayerError: no such player.
+            KeyError: ``format`` is not a format preset's name.
         """
         storage = self.core.storage
+        kind = format_key(format)
         season = await self.current_season(chat)
         player = await storage.get_player(player_id)
         if player is None:
@@ -190,13 +209,19 @@ class StandingsBook:
             name=player.display_name,
             balance=await storage.balance(player_id),
             stats=await storage.player_stats(player_id),
-            rating=await storage.player_rating(player_id),
+            rating=await storage.player_rating(player_id, format=kind),
             season=await storage.player_rating(
-                player_id, chat=ALL_CHATS if chat is None else chat.key, season=season
+                player_id,
+                chat=ALL_CHATS if chat is None else chat.key,
+                season=season,
+                format=kind,
             ),
             season_key=season,
-            history=tuple(await storage.rating_history(player_id, limit=HISTORY_POINTS)),
+            history=tuple(
+                await storage.rating_history(player_id, limit=HISTORY_POINTS, format=kind)
+            ),
             record=await storage.player_record(player_id),
+            format=format,
         )
 
     async def set_period(self, chore: SetSeasonPeriod) -> None:
@@ -243,3 +268,13 @@ class StandingsBook:
             log.info("season %s of %s ended: final standings sent", season, chat_key)
             announced += 1
         return announced
+
+
+def format_key(name: str) -> str:
+    """The rating format (``Rules.format_key``) of a format preset's name; ``""``, today's
+    game, for ``""``.
+
+    Raises:
+        KeyError: ``name`` is not a format preset's name.
+    """
+    return FORMAT_PRESETS[name].format_key if name else ""

@@ -105,22 +105,26 @@ class Views:
         asker: PlayerRef | None = None,
         season: str | None = None,
         limit: int = 10,
+        format: str = "",
     ) -> Standings:
         """A top list of ``chat``'s players (everyone's when None): rating, the current
-        season (or ``season``), balance or pairs (docs/ratings.md)."""
+        season (or ``season``), balance or pairs (docs/ratings.md); the rating and season
+        lists of ``format`` (a format preset's name; ``""`` today's game)."""
         return await self._standings.standings(
-            ranking, chat, asker=asker, season=season, limit=limit
+            ranking, chat, asker=asker, season=season, limit=limit, format=format
         )
 
-    async def profile(self, player: PlayerRef | int, chat: ChatRef | None) -> Profile:
+    async def profile(
+        self, player: PlayerRef | int, chat: ChatRef | None, format: str = ""
+    ) -> Profile:
         """A player's profile (a PlayerRef, or a storage player id); the season shown is
-        ``chat``'s current one (the global season when None).
+        ``chat``'s current one (the global season when None), the ratings ``format``'s.
 
         Raises:
             storage.base.UnknownPlayerError: an unknown player id.
         """
         player_id = player if isinstance(player, int) else await self.player_id(player)
-        return await self._standings.profile(player_id, chat)
+        return await self._standings.profile(player_id, chat, format)
 
     async def seasons(self, chat: ChatRef | None) -> list[str]:
         """The seasons played in ``chat`` (everyone's when None), newest first."""

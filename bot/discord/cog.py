@@ -76,6 +76,12 @@ PARTNERSHIPS = "parejas"
 """The ``formato`` choice of the server's own game in partnerships (a choice needs a value)."""
 
 
+def chosen_format(value: str | None) -> str:
+    """A ``formato`` choice as the core names formats: a format preset, ``""`` for the
+    server's own game in partnerships (the choice :data:`PARTNERSHIPS`, or none)."""
+    return "" if value is None or value == PARTNERSHIPS else value
+
+
 def format_choices() -> list[app_commands.Choice[str]]:
     """``/domino jugar formato:``: the server's own game, then each format preset."""
     return [
@@ -128,7 +134,7 @@ class DominoCog(
     async def jugar(
         self, interaction: discord.Interaction[Any], formato: str | None = None
     ) -> None:
-        chosen = None if formato == PARTNERSHIPS else formato
+        chosen = chosen_format(formato) or None  # None: the server's own game
         await self.seat_command(interaction, lambda p, c: PlayNow(p, c, format=chosen))
 
     @app_commands.command(
@@ -266,35 +272,47 @@ class DominoCog(
         name=command_name("top", "top"), description=text("This server's best players")
     )
     @app_commands.rename(
-        ranking=command_name("lista", "list"), everyone=command_name("global", "global")
+        ranking=command_name("lista", "list"),
+        everyone=command_name("global", "global"),
+        formato=option_name("format"),
     )
     @app_commands.describe(
         ranking=text("Which list: rating, season, balance or pairs"),
         everyone=text("Everyone's list instead of this server's"),
+        formato=text("A format's own rating list (default: the game in partnerships)"),
     )
     @app_commands.choices(
-        ranking=[app_commands.Choice(name=text(RANKING_LABELS[r]), value=r.value) for r in Ranking]
+        ranking=[app_commands.Choice(name=text(RANKING_LABELS[r]), value=r.value) for r in Ranking],
+        formato=format_choices(),
     )
     async def top(
         self,
         interaction: discord.Interaction[Any],
         ranking: str = Ranking.RATING.value,
         everyone: bool = False,
+        formato: str | None = None,
     ) -> None:
         """The list as a picture, its rows as text, and buttons to switch it in place."""
         chosen = ranking_from_input(ranking) or Ranking.RATING
-        await self.standings.show_top(interaction, chosen, everyone)
+        await self.standings.show_top(interaction, chosen, everyone, chosen_format(formato))
 
     @app_commands.command(
         name=command_name("perfil", "profile"),
         description=text("A player's rating, statistics and partners"),
     )
-    @app_commands.rename(member=command_name("miembro", "member"))
-    @app_commands.describe(member=text("Whose profile (yours if omitted)"))
+    @app_commands.rename(member=command_name("miembro", "member"), formato=option_name("format"))
+    @app_commands.describe(
+        member=text("Whose profile (yours if omitted)"),
+        formato=text("A format's own rating list (default: the game in partnerships)"),
+    )
+    @app_commands.choices(formato=format_choices())
     async def perfil(
-        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | None = None,
+        formato: str | None = None,
     ) -> None:
-        await self.standings.show_profile(interaction, member)
+        await self.standings.show_profile(interaction, member, chosen_format(formato))
 
     @app_commands.command(
         name=command_name("avisos", "notifications"),

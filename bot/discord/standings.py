@@ -182,13 +182,14 @@ class StandingsDesk:
         chat: ChatRef | None,
         ranking: Ranking,
         everyone: bool,
+        format: str = "",
     ) -> tuple[str, discord.File, discord.ui.View]:
         """The content, picture and buttons of a top list, the member who asked (or
-        pressed) highlighted."""
+        pressed) highlighted; ``format`` a format's own list (``core.Standings.format``)."""
         language = await self._chat_language(chat, interaction)
         everyone = everyone or chat is None
         standings = await self.manager.standings(
-            ranking, None if everyone else chat, asker=player_of(interaction)
+            ranking, None if everyone else chat, asker=player_of(interaction), format=format
         )
         guild = interaction.guild
         title = guild.name if guild is not None else None
@@ -201,12 +202,16 @@ class StandingsDesk:
         return caption[:MAX_CONTENT], discord.File(io.BytesIO(png), STANDINGS_FILE), view
 
     async def show_top(
-        self, interaction: discord.Interaction[Any], ranking: Ranking, everyone: bool
+        self,
+        interaction: discord.Interaction[Any],
+        ranking: Ranking,
+        everyone: bool,
+        format: str = "",
     ) -> None:
         """``/domino top``: a public answer (a ranking is for the whole channel)."""
         await interaction.response.defer(thinking=True)
         content, file, view = await self.top_message(
-            interaction, chat_of(interaction), ranking, everyone
+            interaction, chat_of(interaction), ranking, everyone, format
         )
         await interaction.followup.send(content, file=file, view=view)
 
@@ -221,7 +226,10 @@ class StandingsDesk:
         await interaction.edit_original_response(content=content, attachments=[file], view=view)
 
     async def show_profile(
-        self, interaction: discord.Interaction[Any], member: discord.abc.User | None
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.abc.User | None,
+        format: str = "",
     ) -> None:
         """``/domino perfil [miembro]``: the member's profile (the asker's without one),
         public like a top list."""
@@ -232,7 +240,9 @@ class StandingsDesk:
         if who.bot and who.id != interaction.user.id:
             await interaction.followup.send(texts(language)("Bots have no profile here."))
             return
-        profile = await self.manager.profile(_member_ref(who, player_language(interaction)), chat)
+        profile = await self.manager.profile(
+            _member_ref(who, player_language(interaction)), chat, format
+        )
         png = await asyncio.to_thread(self._render_profile, profile_facts(profile, language))
         await interaction.followup.send(
             profile_caption(profile, language)[:MAX_CONTENT],

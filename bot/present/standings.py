@@ -19,6 +19,7 @@ from bot.core.events import SeasonEnded
 from bot.core.standings import Profile, Standings
 from bot.core.vocabulary import Ranking
 from bot.present.i18n import N_, Translator, language_of, translator
+from bot.present.labels import format_label
 from render.profile import ProfileFacts
 from render.standings import StandingRow, StandingsFacts
 from storage.base import PairRow, RankRow, Rival
@@ -164,6 +165,13 @@ def _scope_title(_: Translator, standings: Standings, chat_title: str | None) ->
 
 
 def _title(_: Translator, standings: Standings, language: str, chat_title: str | None) -> str:
+    title = _list_title(_, standings, language, chat_title)
+    if standings.format:  # a format's own list (docs/ratings.md, "Formats")
+        title += " · " + format_label(standings.format, language)
+    return title
+
+
+def _list_title(_: Translator, standings: Standings, language: str, chat_title: str | None) -> str:
     scope = _scope_title(_, standings, chat_title)
     if standings.ranking is Ranking.SEASON and standings.season is not None:
         if standings.final:
@@ -349,6 +357,13 @@ def _notes(_: Translator, profile: Profile, language: str) -> list[tuple[str, st
 
 
 def _headline(_: Translator, profile: Profile, language: str) -> str:
+    headline = _rating_headline(_, profile, language)
+    if profile.format:  # the ratings of a format (docs/ratings.md, "Formats")
+        headline += " · " + format_label(profile.format, language)
+    return headline
+
+
+def _rating_headline(_: Translator, profile: Profile, language: str) -> str:
     rating = profile.rating
     if rating is None:
         return _("Not rated yet")

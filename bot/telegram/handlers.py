@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -278,12 +278,14 @@ class Commands:
 
     @said(anyone=True)
     async def top(self, said: Said) -> None:
-        """/top [rating|temporada [anterior|AAAA-MM]|saldo|parejas]: a top list as a picture
-        (the same rows in its caption), with switches for the list and, in a group, for
-        everyone's players; a past season by its key or "anterior"."""
+        """/top [rating|temporada [anterior|AAAA-MM]|saldo|parejas] [1v1|individual|cubano]:
+        a top list as a picture (the same rows in its caption), with switches for the list
+        and, in a group, for everyone's players; a past season by its key or "anterior";
+        a format's own rating and season lists."""
         ranking = p.Ranking.RATING
-        if said.args:
-            chosen = ranking_from_input(said.args[0])
+        chosen_format, args = _format_of(said.args)
+        if args:
+            chosen = ranking_from_input(args[0])
             if chosen is None:
                 _ = self.s.t(said.language)
                 await self.s.reply(
@@ -291,27 +293,25 @@ class Commands:
                     _(
                         "I do not know that list: {word}. Try /top rating, /top temporada, "
                         "/top saldo or /top parejas.",
-                        word=_echo(said.args[:1]),
+                        word=_echo(args[:1]),
                     ),
                 )
                 return
             ranking = chosen
         season = None
-        if ranking is p.Ranking.SEASON and len(said.args) > 1:
+        if ranking is p.Ranking.SEASON and len(args) > 1:
             manager = self.s.manager
             played = await manager.seasons(said.chat)
-            season = season_from_input(
-                said.args[1], played, await manager.current_season(said.chat)
-            )
+            season = season_from_input(args[1], played, await manager.current_season(said.chat))
             if season is None:
                 _ = self.s.t(said.language)
-                if not played or said.args[1].strip().lower() in PREVIOUS_WORDS:
+                if not played or args[1].strip().lower() in PREVIOUS_WORDS:
                     text = _("There is no earlier season here yet. /top season shows this one.")
                 else:  # a season named that was not played: one that was, as an example
                     text = _(
                         "There is no season {word} here. Seasons played: {seasons}. Try /top "
                         "season {example}.",
-                        word=_echo(said.args[1:2]),
+                        word=_echo(args[1:2]),
                         seasons=", ".join(played[:6]),
                         example=played[0],
                     )
@@ -324,6 +324,7 @@ class Commands:
             asker=said.player,
             language=said.language,
             season=season,
+            format=chosen_format,
         )
         sent = await self.lists.reply(said.message, screen)
         if sent is not None and said.user is not None:
@@ -347,7 +348,8 @@ class Commands:
     async def profile(self, said: Said) -> None:
         """/perfil, /profile: my profile; as a reply, the replied-to author's; with a
         mention, that user's (an @username only if I have seen them)."""
-        target, unknown = await self._profile_target(said)
+        chosen_format, words = _format_of(said.args)  # /perfil 1v1: that format's ratings
+        target, unknown = await self._profile_target(said, words)
         if unknown is not None:
             _ = self.s.t(said.language)
             await self.s.reply(
@@ -359,10 +361,12 @@ class Commands:
                 ),
             )
             return
-        screen = await self.lists.profile_screen(target, said.chat, said.language)
+        screen = await self.lists.profile_screen(target, said.chat, said.language, chosen_format)
         await self.lists.reply(said.message, screen)
 
-    async def _profile_target(self, said: Said) -> tuple[p.PlayerRef, str | None]:
+    async def _profile_target(
+        self, said: Said, words: Sequence[str]
+    ) -> tuple[p.PlayerRef, str | None]:
         """Whose profile ``/perfil`` asks for, or (the author, the name not known)."""
         message, me = said.message, said.by
         for entity in message.entities:
@@ -378,10 +382,10 @@ class Commands:
         if replied is not None and replied.from_user and not replied.from_user.is_bot:
             self.s.seen(replied.from_user)
             return self.s.player(replied.from_user), None
-        if said.args:  # typed without a mention entity: an @username of a player is known
-            word = said.args[0]
+        if words:  # typed without a mention entity: an @username of a player is known
+            word = words[0]
             known = await self._by_username(word) if word.startswith("@") else None
-            return (me, " ".join(said.args)) if known is None else (known, None)
+            return (me, " ".join(words)) if known is None else (known, None)
         return me, None
 
     async def _by_username(self, name: str) -> p.PlayerRef | None:
@@ -587,6 +591,19 @@ def _echo(words: list[str]) -> str:
     if len(text) <= ECHO_LIMIT:
         return text
     return text[: ECHO_LIMIT - 1] + "…"
+
+
+def _format_of(args: Sequence[str]) -> tuple[str, list[str]]:
+    """The format a list or profile asks for (``/top 1v1``, ``/perfil cubano``: a format
+    preset's name, ``""`` for today's game) and the other words."""
+    chosen, rest = "", []
+    for word in args:
+        named = format_from_input(word)
+        if named:  # "parejas" names the pairs list there, not a format
+            chosen = named
+        else:
+            rest.append(word)
+    return chosen, rest
 
 
 def _invited_users(message: Message, user: User) -> list[User]:

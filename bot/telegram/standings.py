@@ -68,15 +68,17 @@ class Lists:
         asker: p.PlayerRef | None,
         language: str,
         season: str | None = None,
+        format: str = "",
     ) -> Screen:
         """The list ``ranking`` of ``group``'s players (everyone's when ``everyone`` or in
         a private chat, ``group`` None), the asker highlighted, with its switches;
-        ``season`` a past season of the season list (the current one when None)."""
+        ``season`` a past season of the season list (the current one when None);
+        ``format`` a format's own list (``core.Standings.format``)."""
         from render import standings_png
 
         scope = None if everyone else group
         standings = await self.s.manager.standings(
-            ranking, scope, asker=asker, season=season, limit=TOP_ROWS
+            ranking, scope, asker=asker, season=season, limit=TOP_ROWS, format=format
         )
         title = self.s.titles.get(self.s.chat_id(group)) if group is not None else None
         facts = standings_facts(
@@ -89,12 +91,13 @@ class Lists:
         return Screen(await self.render(standings_png, facts), caption[:CAPTION_LIMIT], markup)
 
     async def profile_screen(
-        self, player: p.PlayerRef, chat: p.ChatRef | None, language: str
+        self, player: p.PlayerRef, chat: p.ChatRef | None, language: str, format: str = ""
     ) -> Screen:
-        """``player``'s profile (the season shown is ``chat``'s; the global one in private)."""
+        """``player``'s profile (the season shown is ``chat``'s; the global one in private;
+        the ratings ``format``'s)."""
         from render import profile_png
 
-        profile = await self.s.manager.profile(player, chat)
+        profile = await self.s.manager.profile(player, chat, format)
         caption = profile_caption(profile, language)
         png = await self.render(profile_png, profile_facts(profile, language))
         return Screen(png, caption[:CAPTION_LIMIT])
