@@ -20,6 +20,12 @@ A full collection of the oldest generation walks every live object (about 200 pe
 and pauses the loop; ``--tune-gc`` does what a long-running server does (freeze the
 start-up objects, collect the old generations less often) and shows the difference.
 Run: ``python bench/tables.py [--tables 1000] [--seconds 120] [--level aprendiz] [--tune-gc]``.
+
+``--slow N`` measures instead N idle slow tables (issue 30, rules.md "Slow tables"): each
+has a human at seat 0 whose 12-hour turn has come (robots played up to it), and the
+process then idles for ``--seconds``: it prints the memory per slow table (Python heap
+plus its stored snapshot) and the CPU the process spent while idle (target: nothing
+between moves).
 """
 
 from __future__ import annotations
@@ -44,6 +50,9 @@ from bot.core import (  # noqa: E402  # noqa: E402
     Event,
     MatchEnded,
     MovePlayed,
+    OpenTable,
+    PlayerRef,
+    RobotSeat,
     TableClosed,
     TableManager,
     tune_gc_for_serving,
@@ -164,17 +173,85 @@ async def measure_throughput(tables: int, seconds: float, level: str) -> dict[st
     }
 
 
+async def measure_slow(tables: int, seconds: float) -> dict[str, float]:
+    """N slow tables, each waiting for its human's 12-hour turn, then ``seconds`` idle."""
+    storage = await open_storage(":memory:")
+    manager = TableManager(
+        storage, clock=SystemClock(), seed=3, robot_delay=0.0, hand_pause=0.0,
+        countdown_seconds=0.0, robot_level="aprendiz",
+    )  # fmt: skip
+    manager.register("*", CountingPort())
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    robot = RobotSeat()
+    opened = []
+    for index in range(tables):
+        player = PlayerRef("bench", str(index), f"P{index}")
+        reply = await manager.handle(
+            OpenTable(
+                player,
+                ChatRef("bench", f"s{index}"),
+                overrides={"turn_seconds": 43200},
+                right=robot,
+                across=robot,
+                left=robot,
+            )
+        )
+        assert reply.table_id is not None, reply.refusal
+        opened.append(reply.table_id)
+
+    def waiting() -> int:
+        return sum(1 for t in opened if (s := manager.table_state(t)) and s.turn == 0)
+
+    while waiting() < tables:  # robots play up to each human's turn
+        await asyncio.sleep(0.05)
+    await manager.idle()
+    gc.collect()
+    heap = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    snapshot_bytes = await _snapshot_bytes(storage)
+    cpu = time.process_time()
+    wall = time.perf_counter()
+    await asyncio.sleep(seconds)
+    cpu = time.process_time() - cpu
+    wall = time.perf_counter() - wall
+    still = waiting()
+    await manager.stop()
+    await storage.close()
+    return {
+        "heap": heap / tables,
+        "with_snapshot": (heap + snapshot_bytes) / tables,
+        "cpu_ms_per_s": 1000 * cpu / wall,
+        "wall": wall,
+        "still_waiting": still,
+    }
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--level", default="aprendiz")
+    parser.add_argument("--slow", type=int, default=0, help="measure N idle slow tables instead")
     parser.add_argument(
         "--tune-gc",
         action="store_true",
         help="bot.core.tune_gc_for_serving(): freeze start-up objects, thresholds 700/50/100",
     )
     args = parser.parse_args()
+    if args.slow:
+        slow = await measure_slow(args.slow, args.seconds)
+        print(f"{args.slow} slow tables (12 h a turn), each waiting for its human's turn")
+        print(
+            f"memory per slow table: {slow['heap'] / 1024:.1f} KB"
+            f" ({slow['with_snapshot'] / 1024:.1f} KB with its stored snapshot)"
+        )
+        print(
+            f"idle {slow['wall']:.0f} s: the process used {slow['cpu_ms_per_s']:.2f} ms of CPU"
+            f" a second; {slow['still_waiting']:.0f} tables still waiting  [target: ~0]"
+        )
+        return
     tuned = "tuned (freeze, thresholds 700/50/100)" if args.tune_gc else "Python defaults"
     print(f"{args.tables} concurrent robot tables, robots at level {args.level}, zero think time")
     print(f"garbage collector: {tuned}")

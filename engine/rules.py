@@ -40,9 +40,12 @@ __all__ = [
     "FORMAT_OPTION_VALUES",
     "FORMAT_PRESETS",
     "FORMAT_PRESET_NAMES",
+    "MAX_TURN_SECONDS",
     "OPTION_VALUES",
     "PRESETS",
     "PRESET_NAMES",
+    "SLOW_PACE_SECONDS",
+    "SLOW_TURN_SECONDS",
     "TABLE_OPTIONS",
     "Boneyard",
     "OptionValue",
@@ -52,6 +55,15 @@ __all__ = [
     "find_preset",
     "preset_key",
 ]
+
+MAX_TURN_SECONDS: Final = 24 * 3600
+"""The longest turn (seconds): a day, on a slow table (rules.md, "Slow tables")."""
+
+SLOW_TURN_SECONDS: Final = 3600
+"""From this many seconds a turn, a table is slow (rules.md, "Slow tables")."""
+
+SLOW_PACE_SECONDS: Final = 12 * 3600
+"""The turn of a table opened slow without a time of its own (``/mesa lenta``)."""
 
 OptionValue = int | str | None
 """An option's value as a command carries it (validated by :meth:`Rules.build`)."""
@@ -69,7 +81,7 @@ OPTION_VALUES: Final[dict[str, str]] = {
     "blocked_winner": "team, individual",
     "redeal_doubles": "none, 4, 5",
     "capicua_bonus": "0, 10, 20, 25, 30",
-    "turn_seconds": "10..120",
+    "turn_seconds": "10..120, 3600..86400",
     "forced_move_seconds": "none, 0..10",
     "stake": "0..1000",
 }
@@ -158,7 +170,8 @@ class Rules(BaseModel):
     @field_validator("turn_seconds")
     @classmethod
     def _turn_range(cls, value: int) -> int:
-        if not 10 <= value <= 120:
+        # seconds at a live table, an hour to a day at a slow one (rules.md, "Slow tables")
+        if not (10 <= value <= 120 or SLOW_TURN_SECONDS <= value <= MAX_TURN_SECONDS):
             raise ValueError("out of range")
         return value
 
@@ -262,6 +275,12 @@ class Rules(BaseModel):
         if self.partnership:
             return f"{self.tile_set.value} partnership"
         return f"{self.tile_set.value} individual {self.players} {self.boneyard.value}"
+
+    @property
+    def is_slow(self) -> bool:
+        """A slow table, for playing at a distance: an hour or more a turn (rules.md,
+        "Slow tables"; :data:`SLOW_TURN_SECONDS`)."""
+        return self.turn_seconds >= SLOW_TURN_SECONDS
 
     @property
     def format_key(self) -> str:

@@ -60,6 +60,7 @@ async def test_commands_are_synced_globally_at_start_up(
         assert subcommands == {
             "jugar",
             "mesa",
+            "mesas",
             "reto",
             "robots",
             "levantarse",
@@ -907,5 +908,26 @@ async def test_a_challenge_accepted_on_discord_is_played_one_against_one_to_the_
         )
         assert {p.user.id for p in presses} == {ana.id, beto.id}
         assert sorted(await balances(memory_storage, [ana, beto])) == [990, 1010]
+    finally:
+        await harness.stop()
+
+
+async def test_a_slow_table_opened_with_lenta_is_listed_by_mesas_with_whose_turn_it_is(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
+    guild = fake.add_guild("Club")
+    ana = fake.add_user("Ana")
+    harness = await Harness(fake, memory_storage).start()
+    try:
+        options = {"lenta": True, "robots": "all"}
+        await fake.replied(await fake.slash(ana, guild, "domino", "mesa", options=options))
+        await harness.idle()
+        (table_id,) = harness.manager.tables()
+        state = harness.manager.table_state(table_id)
+        assert state is not None and state.rules.turn_seconds == 12 * 3600
+        (listed,) = await fake.replied(await fake.slash(ana, guild, "domino", "mesas"))
+        assert listed.ephemeral
+        assert listed.content.startswith("Mesa 1 · Club · #")
+        assert " · lenta · " in listed.content
     finally:
         await harness.stop()

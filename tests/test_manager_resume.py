@@ -22,6 +22,7 @@ from bot.core import (
     PressButton,
     RobotSeat,
     TableManager,
+    TurnReminder,
     TurnStarted,
     YourTiles,
 )
@@ -509,3 +510,43 @@ async def test_a_table_of_robots_only_opens_no_escrow(memory_storage, clock):
     await run_table(manager, clock, table_id)
     assert await memory_storage.open_escrows() == []
     assert await memory_storage.check_ledger() == []
+
+
+async def test_a_slow_table_survives_a_restart_mid_hand_with_its_deadline_and_its_reminder(
+    memory_storage, clock
+):
+    slow = 12 * 3600
+    manager = build(memory_storage, clock, RecordingPort())
+    await manager.start()
+    robot = RobotSeat()
+    reply = await manager.handle(
+        OpenTable(
+            ANA, CHAT, overrides={"turn_seconds": slow}, right=robot, across=robot, left=robot
+        )
+    )
+    table_id = reply.table_id
+    await clock.advance(manager.times.countdown_seconds)
+
+    def anas_turn() -> bool:
+        return manager.table_state(table_id).turn == 0
+
+    await run_table(manager, clock, table_id, [ANA], until=anas_turn)
+    deadline = manager.table_state(table_id).deadline
+    assert deadline is not None
+    await clock.advance(3600)  # an hour into Ana's 12 hours: the bot stops, back a minute later
+    await manager.stop()
+    restarted = ManualClock(clock.now() + 60)
+    recorder = RecordingPort()
+    again = build(memory_storage, restarted, recorder)
+    await again.start()
+    state = again.table_state(table_id)
+    assert state is not None and state.turn == 0
+    assert state.deadline == deadline + 60  # kept, the bot's minute down not counted
+    await restarted.advance(slow / 2 - 3600 - 1)
+    assert recorder.of(TurnReminder) == []
+    await restarted.advance(1)
+    await again.idle()
+    (reminded,) = recorder.of(TurnReminder)
+    assert (reminded.player, reminded.deadline, reminded.seconds) == (ANA, deadline + 60, slow // 2)
+    tiles = await my_tiles(again, ANA, table_id)
+    assert (await again.handle(PressButton(ANA, tiles.moves[0].payload))).ok

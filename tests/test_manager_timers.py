@@ -20,6 +20,7 @@ from bot.core import (
     SeatTakenByRobot,
     ShowMyTiles,
     TableClosed,
+    TurnReminder,
     YourTiles,
 )
 from engine.rules import find_preset
@@ -295,3 +296,74 @@ async def test_fill_with_robots_is_only_for_players_of_a_waiting_table(make_mana
     assert [s.robot_level for s in state.seats[1:]] == ["novato"] * 3
     again = await manager.handle(FillWithRobots(ANA, CHAT))
     assert again.refusal.reason == "already_started"
+
+
+SLOW = 12 * 3600  # seconds a turn at a slow table
+
+
+async def slow_table(manager, clock, player=ANA, chat=CHAT) -> str:
+    """``player`` opens a slow table (12 hours a turn) with robots; the match starts."""
+    robot = RobotSeat()
+    reply = await manager.handle(
+        OpenTable(
+            player, chat, overrides={"turn_seconds": SLOW}, right=robot, across=robot, left=robot
+        )
+    )
+    assert reply.ok, reply.refusal
+    await clock.advance(manager.times.countdown_seconds)
+    assert manager.table_state(reply.table_id).phase == "playing"
+    return reply.table_id
+
+
+async def test_a_slow_turn_is_reminded_at_half_time_and_missed_turns_never_take_the_seat(
+    make_manager, clock, recorder
+):
+    manager = make_manager(missed_turns_limit=2)
+    table_id = await slow_table(manager, clock)
+    for _missed in range(3):
+        await wait_for_a_choice(manager, clock, table_id)
+        started = clock.now()
+        assert manager.table_state(table_id).deadline == started + SLOW
+        reminders = len(recorder.of(TurnReminder, table_id=table_id))
+        await clock.advance(SLOW / 2)
+        await manager.idle()
+        reminded = recorder.of(TurnReminder, table_id=table_id)
+        assert len(reminded) == reminders + 1
+        assert (reminded[-1].player, reminded[-1].seat) == (ANA, 0)
+        assert (reminded[-1].deadline, reminded[-1].seconds) == (started + SLOW, SLOW // 2)
+        await clock.advance(SLOW / 2)
+        await manager.idle()
+        last = [e for e in recorder.of(MovePlayed, table_id=table_id) if e.seat == 0][-1]
+        assert last.by == "timeout"
+    assert recorder.of(SeatTakenByRobot) == []  # three missed turns, the limit two
+    state = manager.table_state(table_id)
+    assert not state.seats[0].away and not state.seats[0].is_robot
+
+
+async def test_a_move_before_half_time_sends_no_reminder(make_manager, clock, recorder):
+    manager = make_manager()
+    table_id = await slow_table(manager, clock)
+    await wait_for_turn(manager, clock, table_id, 0)
+    tiles = (await manager.handle(ShowMyTiles(ANA, None, table_id))).events[0]
+    await clock.advance(60)
+    assert (await manager.handle(PressButton(ANA, tiles.moves[0].payload))).ok
+    await clock.advance(SLOW / 2)
+    await manager.idle()
+    reminded = [e for e in recorder.of(TurnReminder, table_id=table_id) if e.seat == 0]
+    assert all(e.deadline != tiles.deadline for e in reminded)
+
+
+async def test_a_player_sits_at_one_live_table_and_any_number_of_slow_tables_in_a_chat(
+    make_manager, clock
+):
+    manager = make_manager()
+    live = await seat_with_robots(manager, clock)
+    first = await slow_table(manager, clock)
+    second = await slow_table(manager, clock)
+    assert sorted(manager.tables_of(ANA)) == sorted([live, first, second])
+    again = await manager.handle(PlayNow(ANA, CHAT))  # a second live table: refused
+    assert again.refusal is not None and again.refusal.reason == "already_seated"
+    assert again.refusal.table_id == live
+    # commands without a table mean the live one
+    left = await manager.handle(Leave(ANA, CHAT))
+    assert left.table_id == live

@@ -26,14 +26,14 @@ def test_a_bad_rules_refusal_names_every_option_in_the_players_words() -> None:
         params={"option": "turn_seconds", "allowed": "10..120", "options": "turn_seconds counting"},
     )
     assert refused(refusal) == (
-        "turn can be a number from 10 to 120.\ncounting can be opponents or all."
+        "turn can be a number from 10 to 120 or a number from 3600 to 86400.\ncounting can be opponents or all."
     )
     assert refused(refusal, "es") == (
-        "tiempo puede ser un número del 10 al 120.\nconteo puede ser rivales o todos."
+        "tiempo puede ser un número del 10 al 120 o un número del 3600 al 86400.\nconteo puede ser rivales o todos."
     )
     typed = {"turn_seconds": "turno=5"}
     assert refused(refusal, "es", typed).splitlines()[0] == (
-        "turno=5 no vale: tiempo puede ser un número del 10 al 120."
+        "turno=5 no vale: tiempo puede ser un número del 10 al 120 o un número del 3600 al 86400."
     )
 
 

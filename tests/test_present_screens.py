@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from bot.core import ChatRef, HandEnded, MatchEnded, PlayerRef, SeatInfo, TableChanged
 from bot.present.screens import (
@@ -10,6 +11,7 @@ from bot.present.screens import (
     board_caption,
     hand_ended_text,
     match_ended_caption,
+    my_tables_text,
 )
 from engine.match import Match
 from engine.rules import find_any_preset, find_preset
@@ -285,3 +287,48 @@ def test_one_against_one_is_one_player_against_the_other() -> None:
         seats=THREE[:2],
     )
     assert "Ana contra Robot Chispa" in board_caption(countdown, "es").splitlines()
+
+
+def _slow_event(seconds_left: int) -> TableChanged:
+    match = Match.new(find_preset("venezolano", turn_seconds=43200), random.Random(11))
+    view = public_view(match)
+    return TableChanged(
+        table_id="t",
+        chat=CHAT,
+        label="2",
+        phase="playing",
+        rules=match.hand.rules,
+        seats=SEATS,
+        view=view,
+        hand_number=1,
+        move_number=1,
+        seconds_left=seconds_left,
+        turn=view.turn,
+    )
+
+
+def test_a_slow_tables_caption_says_the_time_left_in_hours() -> None:
+    event = _slow_event(6 * 3600)
+    name = SEATS[event.turn].name  # type: ignore[index]
+    assert f"Le toca a {name} (quedan 6 horas)" in board_caption(event, "es")
+    assert f"Turn: {name} (6 hours left)" in board_caption(event, "en")
+
+
+def test_my_tables_lists_each_table_with_its_place_pace_and_whose_turn_it_is() -> None:
+    slow = _slow_event(6 * 3600)
+    ana = SEATS[0].player
+    assert ana is not None
+    mine = replace(slow, turn=0)
+    waiting = replace(slow, label="3", phase="waiting", turn=None, rules=find_preset("venezolano"))
+    text = my_tables_text([(mine, "Amigos"), (waiting, "Amigos")], ana, "es", play="/jugar")
+    assert text.splitlines() == [
+        "Mesa 2 · Amigos · lenta · te toca (quedan 6 horas)",
+        "Mesa 3 · Amigos · esperando jugadores",
+    ]
+    theirs = replace(slow, turn=2)
+    assert my_tables_text([(theirs, "Amigos")], ana, "es", play="/jugar") == (
+        "Mesa 2 · Amigos · lenta · Le toca a Luis"
+    )
+    assert my_tables_text([], ana, "en", play="/play") == (
+        "You have no table now. /play sits you at one."
+    )

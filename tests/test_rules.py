@@ -68,7 +68,7 @@ def test_a_preset_is_found_by_name_with_overrides() -> None:
         ({"target": 75}, "target", "50, 100, 150, 200, 300, 500"),
         ({"counting": "mine"}, "counting", "opponents, all"),
         ({"capicua_bonus": 15}, "capicua_bonus", "0, 10, 20, 25, 30"),
-        ({"turn_seconds": 5}, "turn_seconds", "10..120"),
+        ({"turn_seconds": 5}, "turn_seconds", "10..120, 3600..86400"),
         ({"forced_move_seconds": 11}, "forced_move_seconds", "none, 0..10"),
         ({"stake": -1}, "stake", "0..1000"),
         ({"redeal_doubles": 3}, "redeal_doubles", "none, 4, 5"),

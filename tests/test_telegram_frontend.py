@@ -1030,7 +1030,7 @@ async def test_config_reports_every_bad_option_in_the_words_the_admin_typed() ->
         refusal = await world.reply_to(group, boss, "/config meta=7 tiempo=abc apuesta=99999")
         assert refusal.params["text"] == (
             "meta=7 no vale: meta puede ser 50, 100, 150, 200, 300 o 500.\n"
-            "tiempo=abc no vale: tiempo puede ser un número del 10 al 120.\n"
+            "tiempo=abc no vale: tiempo puede ser un número del 10 al 120 o un número del 3600 al 86400.\n"
             "apuesta=99999 no vale: apuesta puede ser un número del 0 al 1000."
         )
         english = await world.reply_to(group, boss, "/config target=7 counting=some")
@@ -1626,8 +1626,60 @@ async def test_a_challenge_declined_closes_its_table_and_the_group_is_told() -> 
         assert world.manager.tables() == []
         said = [c.params["text"] for c in world.fake.calls_to("sendMessage", chat_id=GROUP)]
         assert said[-1] == "El reto de la mesa 1 fue rechazado; nadie pagó nada."
-        assert await _balances(world, [ana, beto]) == [1000, 1000]
+        assert await _balances(world, [ana]) == [1000]  # Beto never sat: no player yet
         alone = await world.reply_to(group, ana, "/reto")  # answering nobody
         assert alone.params["text"] == (
             "Responde con /reto a un mensaje del jugador al que retas, o nómbralo."
         )
+
+
+async def test_a_player_at_a_live_table_and_two_slow_ones_lists_them_and_is_reminded() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(3001, "Ana")
+        group = world.fake.add_group(GROUP, "Lejos")
+        live = await world.table_with_robots(ana, group)
+        slow: list[str] = []
+        for _ in range(2):
+            await world.command(group, ana, "/mesa lenta robot")
+            await world.settle()
+            await world.clock.advance(0)
+            await world.settle()
+            mine = world.manager.tables_of(world.front._player(ana))
+            slow += [t for t in mine if t != live and t not in slow]
+        assert sorted(world.manager.tables_of(world.front._player(ana))) == sorted([*slow, live])
+        states = [world.manager.table_state(t) for t in slow]
+        assert all(s is not None and s.rules.turn_seconds == 12 * 3600 for s in states)
+        listed = await world.reply_to(group, ana, "/mesas")
+        lines = listed.params["text"].splitlines()
+        assert sorted(line.split(" · ")[0] for line in lines) == ["Mesa 1", "Mesa 2", "Mesa 3"]
+        assert sum(" · lenta · " in line for line in lines) == 2
+
+        # a slow table's turn: half its 12 hours later Ana is reminded privately
+        def anas_slow_turn() -> str | None:
+            for table_id in slow:
+                state = world.manager.table_state(table_id)
+                if state is not None and state.turn == 0:
+                    return table_id
+            return None
+
+        while anas_slow_turn() is None:
+            await world.clock.advance(max(0.0, world.clock.next_deadline() - world.clock.now()))
+            await world.settle()
+        waiting = world.manager.table_state(anas_slow_turn() or "")
+        assert waiting is not None and waiting.deadline is not None
+        mark = len(world.fake.calls)
+        await world.clock.advance(waiting.deadline - 6 * 3600 - world.clock.now())
+        await world.settle()
+        reminders = [
+            c.params["text"]
+            for c in world.fake.calls[mark:]
+            if c.method == "sendMessage"
+            and c.chat_id == ana.id
+            and "sigue esperando" in c.params["text"]
+        ]
+        # this one, and the other slow table's if Ana's turn there came as early
+        assert f"Mesa {waiting.label} en Lejos: tu turno sigue esperando; quedan 6 horas." in (
+            reminders
+        )
+        labels = {world.manager.table_state(t).label for t in slow}  # type: ignore[union-attr]
+        assert {r.split(" en ")[0] for r in reminders} <= {f"Mesa {label}" for label in labels}

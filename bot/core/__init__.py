@@ -78,6 +78,7 @@ from bot.core.events import (
     SeatTakenByRobot,
     TableChanged,
     TableClosed,
+    TurnReminder,
     TurnStarted,
     YourTiles,
 )
@@ -191,6 +192,7 @@ __all__ = [
     "TableClosed",
     "TableManager",
     "TablesHeldElsewhere",
+    "TurnReminder",
     "TurnStarted",
     "YourTiles",
     "decode_analysis",

@@ -172,6 +172,7 @@ def bootstrap(
             DeadlineKind.ROBOT: session.auto_move,
         },
         away=session.away_expired,
+        remind=session.remind,
     )
     chats = ChatLife(core, settlement)
     notes = Notes(core)

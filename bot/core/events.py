@@ -48,6 +48,7 @@ __all__ = [
     "SeatTakenByRobot",
     "TableChanged",
     "TableClosed",
+    "TurnReminder",
     "TurnStarted",
     "YourTiles",
 ]
@@ -213,6 +214,18 @@ class TurnStarted(_TableEvent):
     seconds: int
     hand_number: int
     move_number: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnReminder(_TableEvent):
+    """Half the time of ``player``'s turn at a slow table is gone (rules.md, "Slow
+    tables"): they have until ``deadline`` (epoch seconds), ``seconds`` from now."""
+
+    label: str
+    seat: int
+    player: PlayerRef
+    deadline: float
+    seconds: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -410,6 +423,7 @@ Event = (
     | HandStarted
     | YourTiles
     | TurnStarted
+    | TurnReminder
     | MovePlayed
     | HandEnded
     | MatchEnded

@@ -80,8 +80,8 @@ class Lobby:
         """Seat me at the best open table of this place, or open one."""
         core = self.core
         player, chat = command.player, command.chat
-        self._refuse_if_seated_here(player, chat)
         rules = await self.rules.for_format(chat, command.format)
+        self._refuse_if_seated_here(player, chat, slow=rules.is_slow)
         waiting = [
             t
             for t in core.tables.values()
@@ -95,6 +95,7 @@ class Lobby:
             t
             for t in waiting
             if t.rules.format_key == rules.format_key
+            and t.rules.is_slow == rules.is_slow
             and any(s.is_open and s.reserved_for is None for s in t.seats)
         ]
         if pool:
@@ -106,10 +107,10 @@ class Lobby:
     async def open_table(self, command: OpenTable) -> Reply:
         """Open a table with chosen rules, robots and reserved seats; I sit at seat 0."""
         player, chat = command.player, command.chat
-        self._refuse_if_seated_here(player, chat)
         rules = await self.rules.for_table(
             chat, command.preset, dict(command.overrides), formats=command.formats
         )
+        self._refuse_if_seated_here(player, chat, slow=rules.is_slow)
         choices = {1: command.right, 2: command.across, 3: command.left}
         for index, choice in list(choices.items()):
             if index >= rules.players:  # a format of fewer seats: only the first ones
@@ -140,7 +141,7 @@ class Lobby:
         table = self.core.live(command.table_id)
         if table.chat.platform != command.player.platform:
             raise Refused(RefusalReason.WRONG_PLATFORM, table.id)
-        self._refuse_if_seated_here(command.player, table.chat)
+        self._refuse_if_seated_here(command.player, table.chat, slow=table.rules.is_slow)
         if table.phase not in SEATING_PHASES:
             raise Refused(RefusalReason.ALREADY_STARTED, table.id)
         if command.seat is not None and not 0 <= command.seat < len(table.seats):
@@ -169,7 +170,7 @@ class Lobby:
         if my_seat is None:
             raise Refused(RefusalReason.NOT_SEATED, old.id)
         chat = replace(old.chat, language=command.chat.language)
-        self._refuse_if_seated_here(command.player, chat)
+        self._refuse_if_seated_here(command.player, chat, slow=old.rules.is_slow)
         table = self.new_table(chat, old.rules)
         for index, seat in enumerate(old.seats):
             if index == my_seat:
@@ -221,10 +222,10 @@ class Lobby:
     async def challenge(self, command: Challenge) -> Reply:
         """Challenge a player to one against one (see :class:`Challenge`)."""
         player, chat = command.player, command.chat
-        self._refuse_if_seated_here(player, chat)
+        rules = await self.rules.for_format(chat, "uno-contra-uno")
+        self._refuse_if_seated_here(player, chat, slow=rules.is_slow)
         if command.opponent.key == player.key:
             raise Refused(RefusalReason.BAD_SEAT)
-        rules = await self.rules.for_format(chat, "uno-contra-uno")
         table = self.new_table(chat, rules)
         table.challenge = True
         table.seats[1].reserved_for = command.opponent
@@ -401,10 +402,16 @@ class Lobby:
 
     # ------------------------------------------------------------------ helpers
 
-    def _refuse_if_seated_here(self, player: PlayerRef, chat: ChatRef) -> None:
-        """One table at a time per chat (rules.md, "The house"); the refusal says where
-        that table is when it is not where the player asked (another channel or topic)."""
-        table = self.core.my_table_here(player, chat)
+    def _refuse_if_seated_here(
+        self, player: PlayerRef, chat: ChatRef, *, slow: bool = False
+    ) -> None:
+        """One live table at a time per chat (rules.md, "The house"), and any number of
+        slow ones (``slow``: the table to sit at is slow; rules.md, "Slow tables"); the
+        refusal says where that table is when it is not where the player asked (another
+        channel or topic)."""
+        if slow:
+            return
+        table = self.core.my_table_here(player, chat, slow=False)
         if table is None:
             return
         where: dict[str, str | int] = {}

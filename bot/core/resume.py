@@ -99,8 +99,11 @@ class Resume:
             if state.away and not state.forfeited and state.back_by is not None:
                 self.timers.arm_away(table, index)
         kind, deadline = table.deadline_kind, table.deadline
+        remind_at = table.remind_at  # arming the turn's deadline clears it: kept here
         if kind is not None and deadline is not None:
             self.timers.arm(table, deadline, kind)
+            if remind_at is not None:
+                self.timers.arm_reminder(table, remind_at)
             self._redeliver(table)
         elif table.phase is Phase.WAITING:
             self.timers.arm(table, table.created_at + times.fill_seconds, DeadlineKind.FILL)
@@ -158,6 +161,8 @@ class Resume:
         down = now - table.saved_at
         if table.deadline is not None:
             table.deadline += down
+        if table.remind_at is not None:
+            table.remind_at += down
         for state in table.seats:
             if state.back_by is not None:
                 state.back_by += down

@@ -36,6 +36,7 @@ from bot.core.events import (
     SeatAbandoned,
     SeatGivenBack,
     SeatTakenByRobot,
+    TurnReminder,
     TurnStarted,
 )
 from bot.core.projection import public, seat_infos, table_changed, your_tiles
@@ -344,9 +345,37 @@ class Session:
         else:
             deadline, kind = now + rules.turn_seconds, DeadlineKind.TURN
         self.timers.arm(table, deadline, kind)
+        if kind is DeadlineKind.TURN and rules.is_slow and state.present:
+            # a slow table reminds the player when half the time is gone
+            self.timers.arm_reminder(table, now + rules.turn_seconds / 2)
         self.announce_turn(table, deadline)
         if send_tiles and state.present:
             core.emit(table, your_tiles(table, seat, after_draw=after_draw))
+
+    async def remind(self, table: Table) -> None:
+        """A slow table's turn is half gone: its player is reminded (``TurnReminder``)."""
+        async with table.lock:
+            match, deadline = table.match, table.deadline
+            if table.closed or match is None or match.hand.is_over or deadline is None:
+                return
+            seat = match.hand.turn
+            state = table.seats[seat]
+            if not state.present or state.player is None:
+                return
+            now = self.core.clock.now()
+            self.core.emit(
+                table,
+                TurnReminder(
+                    table_id=table.id,
+                    chat=table.chat,
+                    label=table.label,
+                    seat=seat,
+                    player=state.player,
+                    deadline=deadline,
+                    seconds=max(0, round(deadline - now)),
+                ),
+            )
+            await self.core.save(table)
 
     def announce_turn(self, table: Table, deadline: float) -> None:
         match = table.match
@@ -393,7 +422,8 @@ class Session:
                 # a forced move (a pass when no tile fits) asks no choice of the player:
                 # it neither counts as a missed turn nor clears the count
                 state.missed += 1
-            if state.missed >= self.core.times.missed_turns_limit:
+            # a slow table never takes a player out for missed turns (rules.md)
+            if state.missed >= self.core.times.missed_turns_limit and not table.rules.is_slow:
                 self.go_away(table, seat, AwayReason.MISSED_TURNS)
             await self.play(table, seat, move, MovedBy.TIMEOUT)
             return

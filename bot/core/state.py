@@ -196,11 +196,22 @@ class Core:
             raise Refused(RefusalReason.TABLE_GONE, table_id, unknown=1)
         return table
 
-    def my_table_here(self, player: PlayerRef, chat: ChatRef) -> Table | None:
+    def my_table_here(
+        self, player: PlayerRef, chat: ChatRef, *, slow: bool | None = None
+    ) -> Table | None:
+        """The player's table in ``chat``: the live-paced one first (a player sits at one
+        of those and any number of slow tables; rules.md, "Slow tables"); with ``slow``
+        only a slow (True) or a live-paced (False) one."""
+        found = None
         for table in self.tables.values():
-            if table.chat.key == chat.key and table.seat_of(player.key) is not None:
+            if table.chat.key != chat.key or table.seat_of(player.key) is None:
+                continue
+            if slow is not None and table.rules.is_slow != slow:
+                continue
+            if not table.rules.is_slow:
                 return table
-        return None
+            found = found or table
+        return found
 
     def table_for(self, player: PlayerRef, chat: ChatRef | None, table_id: str | None) -> Table:
         """The table a command means: by id, else the player's table in this chat, else

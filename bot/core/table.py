@@ -145,6 +145,8 @@ class Table:
     notes: dict[str, Any] = field(default_factory=dict)  # front ends' notes (JSON values)
     # a challenge (reto): seat 1 is kept for the challenged player until they answer
     challenge: bool = False
+    # a slow table's reminder of the turn at half its time (epoch seconds), or None
+    remind_at: float | None = None
     # when the snapshot was taken (epoch seconds): a restart shifts the deadlines by the
     # time since, so the bot's own downtime never runs a player's clock (design.md, 10)
     saved_at: float | None = None
@@ -155,6 +157,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     token: int = 0
     timer: Timer | None = None
+    reminder: Timer | None = None
     away_timers: dict[int, Timer] = field(default_factory=dict)
     outbox: deque[Event] = field(default_factory=deque)
     sender: asyncio.Task[None] | None = None
@@ -211,24 +214,30 @@ class Table:
 
     def snapshot(self) -> dict[str, Any]:
         """The JSON object saved with ``storage.save_table``."""
-        return {
-            "version": SNAPSHOT_VERSION,
-            "table_id": self.id,
-            "label": self.label,
-            "chat": _chat_json(self.chat),
-            "rules": self._rules_dump(),
-            "seed": self.seed,
-            "created_at": self.created_at,
-            "robot_level": self.robot_level,
-            "seats": [s.to_json() for s in self.seats],
-            "phase": Phase(self.phase).value,
-            "record": self.record() if self.match is not None else None,
-            "deadline": self.deadline,
-            "deadline_kind": DeadlineKind(self.deadline_kind).value if self.deadline_kind else None,
-            "stakes": {str(k): v for k, v in self.stakes.items()},
-            "notes": dict(self.notes),
-            "saved_at": self.saved_at,
-        } | ({"challenge": True} if self.challenge else {})
+        return (
+            {
+                "version": SNAPSHOT_VERSION,
+                "table_id": self.id,
+                "label": self.label,
+                "chat": _chat_json(self.chat),
+                "rules": self._rules_dump(),
+                "seed": self.seed,
+                "created_at": self.created_at,
+                "robot_level": self.robot_level,
+                "seats": [s.to_json() for s in self.seats],
+                "phase": Phase(self.phase).value,
+                "record": self.record() if self.match is not None else None,
+                "deadline": self.deadline,
+                "deadline_kind": DeadlineKind(self.deadline_kind).value
+                if self.deadline_kind
+                else None,
+                "stakes": {str(k): v for k, v in self.stakes.items()},
+                "notes": dict(self.notes),
+                "saved_at": self.saved_at,
+            }
+            | ({"challenge": True} if self.challenge else {})
+            | ({"remind_at": self.remind_at} if self.remind_at is not None else {})
+        )
 
     def record(self) -> dict[str, Any]:
         """The match so far as a records.md record (same as ``record_of(self.match)``).
@@ -295,6 +304,7 @@ class Table:
             stakes={int(k): int(v) for k, v in data.get("stakes", {}).items()},
             notes=_notes(data.get("notes")),
             challenge=data.get("challenge") is True,
+            remind_at=float(remind) if (remind := data.get("remind_at")) is not None else None,
             saved_at=float(saved) if (saved := data.get("saved_at")) is not None else None,
         )
         if table.match is not None and table.match.rules != table.rules:

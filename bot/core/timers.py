@@ -39,9 +39,17 @@ class Timers:
         self._on_fenced_out = on_fenced_out
         self._handlers: Mapping[DeadlineKind, DeadlineHandler] = {}
         self._on_away_expired: AwayHandler | None = None
+        self._on_remind: DeadlineHandler | None = None
 
-    def install(self, handlers: Mapping[DeadlineKind, DeadlineHandler], away: AwayHandler) -> None:
-        """Say what each kind of deadline does (once, when the core is built)."""
+    def install(
+        self,
+        handlers: Mapping[DeadlineKind, DeadlineHandler],
+        away: AwayHandler,
+        remind: DeadlineHandler | None = None,
+    ) -> None:
+        """Say what each kind of deadline does (once, when the core is built); ``remind``
+        what a slow table's reminder does (:meth:`arm_reminder`)."""
+        self._on_remind = remind
         missing = set(DeadlineKind) - set(handlers)
         if missing:
             raise ValueError(f"no handler for deadlines {sorted(missing)}")
@@ -63,13 +71,38 @@ class Timers:
 
     @staticmethod
     def disarm(table: Table) -> None:
-        """Cancel the table's main deadline."""
+        """Cancel the table's main deadline (and the reminder of its turn)."""
         table.token += 1  # a timer already fired and waiting for its turn does nothing
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
         table.deadline = None
         table.deadline_kind = None
+        if table.reminder is not None:
+            table.reminder.cancel()
+            table.reminder = None
+        table.remind_at = None
+
+    def arm_reminder(self, table: Table, when: float) -> None:
+        """A slow table's reminder of the turn under way at ``when`` (epoch seconds);
+        the next :meth:`arm` or :meth:`disarm` cancels it."""
+        if table.reminder is not None:
+            table.reminder.cancel()
+        table.remind_at = when
+        token = table.token
+        handler = self._on_remind
+
+        async def remind() -> None:
+            table.reminder = None
+            if handler is None or table.closed or table.token != token:
+                return
+            table.remind_at = None
+            try:
+                await handler(table)
+            except FencedOut as exc:
+                self._fenced(exc)
+
+        table.reminder = self.clock.call_at(when, remind)
 
     def arm_away(self, table: Table, seat: int) -> None:
         """Arm seat ``seat``'s "come back by" deadline (its ``back_by``), if it has one."""
@@ -106,6 +139,9 @@ class Timers:
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
+        if table.reminder is not None:
+            table.reminder.cancel()
+            table.reminder = None
         for timer in table.away_timers.values():
             timer.cancel()
         table.away_timers.clear()

@@ -55,10 +55,11 @@ from bot.present.labels import (
     PRESET_LABELS,
     notifications_hint,
 )
+from bot.present.screens import my_tables_text
 from bot.present.standings import RANKING_LABELS, ranking_from_input
 from bot.present.texts import confirmation
 from engine.robots import LEVELS
-from engine.rules import EVERY_PRESET_NAME
+from engine.rules import EVERY_PRESET_NAME, SLOW_PACE_SECONDS
 from storage.base import Storage
 
 __all__ = ["DominoCog", "preset_choices"]
@@ -151,6 +152,7 @@ class DominoCog(
         turn=option_name("turn_seconds"),
         players=option_name("players"),
         boneyard=option_name("boneyard"),
+        slow=command_name("lenta", "slow"),
     )
     @app_commands.describe(
         preset=text("Rule preset (default: this server's rules)"),
@@ -162,6 +164,7 @@ class DominoCog(
         turn=text("Seconds per turn"),
         players=text("Players at the table (a format: 2, 3 or 4)"),
         boneyard=text("With nothing that fits: draw from the boneyard, or pass"),
+        slow=text("A slow table: hours a turn, for playing at a distance"),
     )
     @app_commands.choices(
         preset=preset_choices(),
@@ -187,6 +190,7 @@ class DominoCog(
         turn: app_commands.Range[int, 10, 120] | None = None,
         players: app_commands.Range[int, 2, 4] | None = None,
         boneyard: str | None = None,
+        slow: bool = False,
     ) -> None:
         lang = player_language(interaction)
 
@@ -202,6 +206,8 @@ class DominoCog(
             overrides["players"] = players
         if boneyard is not None:
             overrides["boneyard"] = boneyard
+        if slow and turn is None:  # a slow table (rules.md, "Slow tables")
+            overrides["turn_seconds"] = SLOW_PACE_SECONDS
         invited = [m for m in (across, right, left) if m is not None]
         await self.seat_command(
             interaction,
@@ -217,6 +223,25 @@ class DominoCog(
             ),
             invited=invited,
         )
+
+    @app_commands.command(
+        name=command_name("mesas", "tables"),
+        description=text("Your tables and whose turn it is"),
+    )
+    async def mesas(self, interaction: discord.Interaction[Any]) -> None:
+        """The member's tables, live and slow, with whose turn it is (only they see it)."""
+        from bot.discord.messages import place_name
+
+        player = player_of(interaction)
+        found = []
+        for table_id in self.manager.tables_of(player):
+            state = self.manager.table_state(table_id)
+            if state is not None:
+                found.append((state, place_name(interaction.client, state.chat)))
+        language = player_language(interaction)
+        play = "`/domino " + texts(language)("play") + "`"
+        content = my_tables_text(found, player, language, play=play)
+        await self.replies.answer(interaction, content)
 
     @app_commands.command(
         name=command_name("reto", "challenge"),

@@ -60,6 +60,7 @@ from bot.core import (
     Standings,
     TableChanged,
     TableClosed,
+    TurnReminder,
     YourTiles,
     ended_board,
 )
@@ -78,7 +79,7 @@ from bot.present.facts import board_facts
 from bot.present.i18n import emote_label
 from bot.present.labels import LANGUAGE_LABELS, preset_label
 from bot.present.live import TableLinks
-from bot.present.screens import hand_ended_text, match_ended_caption
+from bot.present.screens import hand_ended_text, match_ended_caption, turn_reminder_text
 from bot.present.standings import season_ended_text, standings_facts
 from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text
 from render import TableFacts
@@ -313,6 +314,10 @@ class DiscordPort:
                 await self._say(event.chat, closed_text(event, event.chat.language))
         elif isinstance(event, SeasonEnded):
             await self._season_ended(event)
+        elif isinstance(event, TurnReminder):  # a slow table's turn is half gone
+            place = place_name(self.client, event.chat)
+            content = turn_reminder_text(event, place, event.player.language)
+            await self._tell(event.player, event.table_id, content)
         elif isinstance(event, Refusal):
             await self._tell(event.to, event.table_id, refusal_content(event, event.to.language))
         elif isinstance(event, ChatRulesChanged):

@@ -75,11 +75,13 @@ def table_facts(
 def board_facts(event: TableChanged, language: str | None = None) -> TableFacts:
     """The facts of a board (or waiting) picture, with the seconds left to the table's
     timer, its seats and the boneyard's count, in ``language`` or the chat's."""
+    # a slow table's hours are said in the caption, not counted on the picture
+    seconds = None if event.rules.is_slow else event.seconds_left
     return table_facts(
         event.seats,
         event.label,
         language or event.chat.language,
-        seconds_left=event.seconds_left,
+        seconds_left=seconds,
         rules=event.rules,
         view=event.view,
     )
@@ -87,6 +89,7 @@ def board_facts(event: TableChanged, language: str | None = None) -> TableFacts:
 
 def hand_facts(event: YourTiles, seconds_left: int | None = None) -> TableFacts:
     """The facts of a player's hand picture, in the player's language."""
+    seconds = None if event.view.rules.is_slow else seconds_left  # hours: in the caption
     return table_facts(
-        event.seats, event.label, event.to.language, seconds_left=seconds_left, view=event.view
+        event.seats, event.label, event.to.language, seconds_left=seconds, view=event.view
     )

@@ -12,6 +12,7 @@ placeholders; a message missing from a catalog falls back to its id.
 
 from __future__ import annotations
 
+import datetime as dt
 import gettext
 import logging
 import unicodedata
@@ -21,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from babel.dates import format_timedelta
 from babel.messages.pofile import read_po
 
 __all__ = [
@@ -34,6 +36,7 @@ __all__ = [
     "language_of",
     "level_label",
     "refusal_text",
+    "time_left_text",
     "translator",
     "whole_minutes",
 ]
@@ -318,6 +321,14 @@ REFUSALS: dict[str, str] = {
 
 UNKNOWN_TABLE = N_("That table does not exist.")
 """``table_gone`` for an id the core does not know (``unknown``): it never ended."""
+
+
+def time_left_text(seconds: float, language: str | None) -> str:
+    """A slow table's time left for a sentence: "12 horas", "45 minutos" (Babel's
+    ``format_timedelta``; rules.md, "Slow tables")."""
+    return format_timedelta(
+        dt.timedelta(seconds=max(0.0, seconds)), threshold=1.5, locale=language_of(language)
+    )
 
 
 def whole_minutes(seconds: float) -> int:

@@ -41,6 +41,7 @@ __all__ = [
     "OPTION_WORDS",
     "PRESET_LABELS",
     "SIDE_MARKS",
+    "SLOW_WORDS",
     "TABLE_FORMAT_OPTIONS",
     "TEAM_MARKS",
     "VALUE_LABELS",
@@ -328,6 +329,10 @@ def preset_from_input(word: str) -> str | None:
     if key in PRESET_NAMES:
         return key
     return _PRESET_WORDS.get(_plain(word))
+
+
+SLOW_WORDS: Final = frozenset({"lenta", "lento", "slow"})
+"""The words that open a slow table (``/mesa lenta``; rules.md, "Slow tables")."""
 
 
 def format_from_input(text: str) -> str | None:

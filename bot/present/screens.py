@@ -9,8 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.events import HandEnded, MatchEnded, SeatInfo, TableChanged, YourTiles
-from bot.present.i18n import translator
+from bot.core.commands import PlayerRef
+from bot.core.events import (
+    HandEnded,
+    MatchEnded,
+    SeatInfo,
+    TableChanged,
+    TurnReminder,
+    YourTiles,
+)
+from bot.present.i18n import time_left_text, translator
 from bot.present.labels import move_text, score_line, seat_name, team_names
 from engine.hand import Termination
 from render import net_dollars
@@ -24,6 +32,8 @@ __all__ = [
     "hand_ended_text",
     "match_ended_caption",
     "match_money_line",
+    "my_tables_text",
+    "turn_reminder_text",
 ]
 
 CAPTION_LIMIT = 1024
@@ -79,7 +89,15 @@ def board_caption(event: TableChanged, language: str, *, emote: str | None = Non
         if event.phase == "ended":
             lines.append(_("The match is over."))
         elif event.turn is not None and (view is None or view.outcome is None):
-            if event.seconds_left is not None:
+            if event.seconds_left is not None and event.rules.is_slow:  # hours, not seconds
+                lines.append(
+                    _(
+                        "Turn: {name} ({left} left)",
+                        name=seat_name(seats, event.turn, language),
+                        left=time_left_text(event.seconds_left, language),
+                    )
+                )
+            elif event.seconds_left is not None:
                 lines.append(
                     _(
                         "Turn: {name} ({seconds} s)",
@@ -164,10 +182,56 @@ def hand_caption(
     if match_over:
         return where + "\n" + _("The match is over.")
     if event.is_your_turn:
+        if seconds_left is not None and event.view.rules.is_slow:  # a slow table: hours
+            left = time_left_text(seconds_left, language)
+            return where + "\n" + _("Your turn! You have {left}.", left=left)
         if seconds_left is not None:
             return where + "\n" + _("Your turn! You have {seconds} s.", seconds=seconds_left)
         return where + "\n" + _("Your turn!")
     return where + "\n" + _("Your tiles (hand {hand}).", hand=event.hand_number)
+
+
+def my_tables_text(
+    tables: Sequence[tuple[TableChanged, str]], player: PlayerRef, language: str, *, play: str
+) -> str:
+    """``/mesas``: a player's tables, one a line, each with where it is (``place``, as
+    the front end names it) and whose turn it is: "Mesa 2 · Amigos · lenta · te toca
+    (quedan 6 horas)" (rules.md, "Slow tables"); without any, how to sit (``play``: the
+    platform's command)."""
+    _ = translator(language)
+    if not tables:
+        return _("You have no table now. {play} sits you at one.", play=play)
+    lines = []
+    for event, place in tables:
+        parts = [_("Table {label}", label=event.label), place]
+        if event.rules.is_slow:
+            parts.append(_("slow"))
+        seat = event.turn
+        if event.phase in ("waiting", "countdown"):
+            parts.append(_("waiting for players"))
+        elif seat is None:
+            parts.append(_("between hands"))
+        elif (who := event.seats[seat].player) is not None and who.key == player.key:
+            if event.seconds_left is not None and event.rules.is_slow:
+                left = time_left_text(event.seconds_left, language)
+                parts.append(_("your turn ({left} left)", left=left))
+            else:
+                parts.append(_("your turn"))
+        else:
+            parts.append(_("{name} to play", name=seat_name(event.seats, seat, language)))
+        lines.append(" · ".join(parts))
+    return "\n".join(lines)[:TEXT_LIMIT]
+
+
+def turn_reminder_text(event: TurnReminder, group: str, language: str) -> str:
+    """A slow table's reminder, privately: "Mesa 2 en Amigos: tu turno sigue esperando;
+    te quedan 6 horas." (rules.md, "Slow tables")."""
+    return translator(language)(
+        "Table {label} in {group}: your turn is still waiting; {left} left.",
+        label=event.label,
+        group=group,
+        left=time_left_text(event.seconds, language),
+    )
 
 
 def hand_ended_text(event: HandEnded, seats: Sequence[SeatInfo], label: str, language: str) -> str:

@@ -16,6 +16,7 @@ from telegram import BotCommand
 from bot.present.i18n import N_, language_of, translator
 from bot.present.labels import (
     NOTIFICATIONS_CHOICE,
+    SLOW_WORDS,
     TABLE_FORMAT_OPTIONS,
     format_from_input,
     language_from_input,
@@ -24,7 +25,7 @@ from bot.present.labels import (
     value_from_input,
 )
 from bot.present.standings import period_from_input
-from engine.rules import OPTION_VALUES
+from engine.rules import OPTION_VALUES, SLOW_PACE_SECONDS
 from storage.ratings import SeasonPeriod
 
 __all__ = [
@@ -70,6 +71,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("play", "jugar", "play", N_("Sit at a table now")),
     CommandSpec("table", "mesa", "table", N_("Open a table: preset, options, seats")),
     CommandSpec("challenge", "reto", "challenge", N_("Challenge a player to one against one")),
+    CommandSpec("tables", "mesas", "tables", N_("Your tables and whose turn it is")),
     CommandSpec("robots", "robots", "robots", N_("Fill the free seats with robots now")),
     CommandSpec("leave", "levantarse", "leave", N_("Leave your table"), aliases=("salir",)),
     CommandSpec("tiles", "fichas", "tiles", N_("Send me my tiles again")),
@@ -186,6 +188,8 @@ def read_table_args(args: list[str], *, seats: bool = True) -> TableArgs:
             preset = preset_from_input(key) or format_from_input(key)  # "" partnerships
             if preset is not None and out.preset is None:
                 out.preset = preset or None
+            elif seats and key in SLOW_WORDS:  # a slow table, unless tiempo= says its time
+                out.overrides.setdefault("turn_seconds", SLOW_PACE_SECONDS)
             elif seats and key in ("robot", "robots"):
                 for position in ("right", "across", "left"):
                     out.seats.setdefault(position, "")

@@ -28,9 +28,10 @@ from bot.present.labels import (
     notifications_hint,
     rules_text,
 )
+from bot.present.screens import my_tables_text
 from bot.present.standings import PREVIOUS_WORDS, ranking_from_input, season_from_input
 from bot.present.texts import confirmation, refused
-from bot.telegram.commands import read_table_args
+from bot.telegram.commands import command_word, read_table_args
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import config_keyboard
 from bot.telegram.links import JoinLink, decode_start
@@ -222,6 +223,19 @@ class Commands:
             left=seats.get("left"),
         )
         await self._run(said, command)
+
+    @said()
+    async def tables(self, said: Said) -> None:
+        """/mesas, /tables: my tables (live and slow) and whose turn it is at each."""
+        s = self.s
+        found = []
+        for table_id in s.manager.tables_of(said.by):
+            state = s.manager.table_state(table_id)
+            if state is not None:
+                title = await s.title(s.chat_id(state.chat))
+                found.append((state, title or "Telegram"))
+        play = command_word("play", said.language)
+        await s.reply(said.message, my_tables_text(found, said.by, said.language, play=play))
 
     @said(group=True)
     async def challenge(self, said: Said) -> None:

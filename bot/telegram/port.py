@@ -19,7 +19,7 @@ import bot.core as p
 from bot.present.facts import table_facts
 from bot.present.i18n import emote_label, isolate
 from bot.present.labels import LANGUAGE_LABELS, rules_text
-from bot.present.screens import hand_ended_text, match_ended_caption
+from bot.present.screens import hand_ended_text, match_ended_caption, turn_reminder_text
 from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text, refused, whole_minutes
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import (
@@ -105,6 +105,11 @@ class TelegramPort:
             s.group_text(event.chat, self._rules_changed(event))
         elif isinstance(event, p.SeasonEnded):
             self.lists.season_ended(event)
+        elif isinstance(event, p.TurnReminder) and event.player.platform == PLATFORM:
+            # a slow table: half the turn's time is gone (rules.md, "Slow tables")
+            group = await s.title(s.chat_id(event.chat)) or "Telegram"
+            text = turn_reminder_text(event, group, event.player.language)
+            await s.private_text(int(event.player.user_id), text)
         elif isinstance(event, p.Refusal) and event.to.platform == PLATFORM:
             await s.private_text(int(event.to.user_id), refused(event))
 
