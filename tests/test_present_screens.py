@@ -5,13 +5,28 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from bot.core import ChatRef, HandEnded, MatchEnded, PlayerRef, SeatInfo, TableChanged
+from bot.core import (
+    AwayReason,
+    ChatRef,
+    EmoteShown,
+    HandEnded,
+    MatchEnded,
+    PlayerRef,
+    SeatGivenBack,
+    SeatInfo,
+    SeatTakenByRobot,
+    TableChanged,
+)
 from bot.present.screens import (
     CAPTION_LIMIT,
+    back_at_table_text,
     board_caption,
+    emote_text,
     hand_ended_text,
     match_ended_caption,
     my_tables_text,
+    robot_took_seat_private_text,
+    robot_took_seat_text,
 )
 from engine.match import Match
 from engine.rules import find_any_preset, find_preset
@@ -332,3 +347,26 @@ def test_my_tables_lists_each_table_with_its_place_pace_and_whose_turn_it_is() -
     assert my_tables_text([], ana, "en", play="/play") == (
         "You have no table now. /play sits you at one."
     )
+
+
+def test_the_away_back_and_emote_texts_are_one_phrase_for_every_platform() -> None:
+    ana = SEATS[0].player
+    assert ana is not None
+    taken = SeatTakenByRobot(
+        table_id="t", chat=CHAT, seat=0, player=ana, reason=AwayReason.MISSED_TURNS,
+        back_by=1300.0, seconds=300,
+    )  # fmt: skip
+    assert robot_took_seat_text(taken, "es", back="/volver") == (
+        "Un robot juega ahora por Ana; puede volver antes de 5 min (/volver)."
+    )
+    assert robot_took_seat_text(taken, "en", back="the Come back button") == (
+        "A robot plays for Ana now; they can come back within 5 min (the Come back button)."
+    )
+    assert robot_took_seat_private_text(taken, "2", "es") == (
+        "Un robot juega por ti en la mesa 2. Vuelve antes de 5 min para conservar tu asiento"
+        " y tu apuesta."
+    )
+    back = SeatGivenBack(table_id="t", chat=CHAT, seat=0, player=ana)
+    assert back_at_table_text(back, "es") == "Ana volvió a la mesa."
+    emote = EmoteShown(table_id="t", chat=CHAT, seat=0, player=ana, name="buena")
+    assert emote_text(emote, "es") == "Ana: ¡Buena!"

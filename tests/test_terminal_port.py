@@ -87,7 +87,13 @@ async def test_when_a_robot_takes_the_seat_the_terminal_keeps_reading_so_b_can_b
     chat = ChatRef("terminal", "local")
     await port.deliver(
         SeatTakenByRobot(
-            table_id="t", chat=chat, seat=0, player=me, reason="missed_turns", back_by=300.0
+            table_id="t",
+            chat=chat,
+            seat=0,
+            player=me,
+            reason="missed_turns",
+            back_by=300.0,
+            seconds=300,
         )
     )
     assert port.away and port.my_turn.is_set()

@@ -314,12 +314,15 @@ class SeatTakenByRobot(_TableEvent):
     Attributes:
         reason: they left, or several turns timed out (:class:`AwayReason`).
         back_by: the deadline to come back and keep the stake (epoch seconds).
+        seconds: whole seconds from this event to ``back_by`` (the house's
+            ``return_seconds``), for texts that say the time left.
     """
 
     seat: int
     player: PlayerRef
     reason: AwayReason
     back_by: float
+    seconds: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -459,6 +459,7 @@ class Session:
                 player=player,
                 reason=reason,
                 back_by=state.back_by,
+                seconds=round(core.times.return_seconds),
             ),
         )
 

@@ -76,10 +76,16 @@ from bot.discord.messages import (
 )
 from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
-from bot.present.i18n import emote_label
 from bot.present.labels import LANGUAGE_LABELS, preset_label
 from bot.present.live import TableLinks
-from bot.present.screens import hand_ended_text, match_ended_caption, turn_reminder_text
+from bot.present.screens import (
+    back_at_table_text,
+    emote_text,
+    hand_ended_text,
+    match_ended_caption,
+    robot_took_seat_text,
+    turn_reminder_text,
+)
 from bot.present.standings import season_ended_text, standings_facts
 from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text
 from render import TableFacts
@@ -278,30 +284,15 @@ class DiscordPort:
         elif isinstance(event, MatchEnded):
             await self._match_ended(event)
         elif isinstance(event, EmoteShown):
-            _ = texts(event.chat.language)
-            await self._say(
-                event.chat,
-                _(
-                    "{name}: {emote}",
-                    name=event.player.display_name,
-                    emote=emote_label(event.name, event.chat.language),
-                ),
-            )
+            await self._say(event.chat, emote_text(event, event.chat.language))
         elif isinstance(event, SeatTakenByRobot):
-            _ = texts(event.chat.language)
-            await self._say(
-                event.chat,
-                _(
-                    "A robot plays for {name} now. Come back before {deadline} to keep the seat.",
-                    name=event.player.display_name,
-                    deadline=f"<t:{int(event.back_by)}:t>",
-                ),
-            )
+            language = event.chat.language
+            back = texts(language)("the Come back button")  # on the board
+            await self._say(event.chat, robot_took_seat_text(event, language, back=back))
         elif isinstance(event, SeatAbandoned):
             await self._say(event.chat, abandoned_text(event, event.chat.language))
         elif isinstance(event, SeatGivenBack):
-            _ = texts(event.chat.language)
-            await self._say(event.chat, _("{name} is back.", name=event.player.display_name))
+            await self._say(event.chat, back_at_table_text(event, event.chat.language))
         elif isinstance(event, TableClosed) and event.reason is CloseReason.UNREACHABLE:
             await self._tell_unreachable(event)
         elif isinstance(event, TableClosed):

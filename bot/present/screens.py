@@ -11,28 +11,35 @@ from collections.abc import Sequence
 
 from bot.core.commands import PlayerRef
 from bot.core.events import (
+    EmoteShown,
     HandEnded,
     MatchEnded,
+    SeatGivenBack,
     SeatInfo,
+    SeatTakenByRobot,
     TableChanged,
     TurnReminder,
     YourTiles,
 )
-from bot.present.i18n import time_left_text, translator
+from bot.present.i18n import emote_label, isolate, time_left_text, translator, whole_minutes
 from bot.present.labels import move_text, score_line, seat_name, team_names
 from engine.hand import Termination
 from render import net_dollars
 
 __all__ = [
     "CAPTION_LIMIT",
+    "back_at_table_text",
     "board_caption",
     "board_text",
     "challenge_lines",
+    "emote_text",
     "hand_caption",
     "hand_ended_text",
     "match_ended_caption",
     "match_money_line",
     "my_tables_text",
+    "robot_took_seat_private_text",
+    "robot_took_seat_text",
     "turn_reminder_text",
 ]
 
@@ -189,6 +196,41 @@ def hand_caption(
             return where + "\n" + _("Your turn! You have {seconds} s.", seconds=seconds_left)
         return where + "\n" + _("Your turn!")
     return where + "\n" + _("Your tiles (hand {hand}).", hand=event.hand_number)
+
+
+def robot_took_seat_text(event: SeatTakenByRobot, language: str, *, back: str) -> str:
+    """The chat is told a robot plays a player's seat now, and for how long they may come
+    back (``back``: how, on the platform: ``"/volver"``, the board's button)."""
+    return translator(language)(
+        "A robot plays for {name} now; they can come back within {minutes} min ({back}).",
+        name=event.player.display_name,
+        minutes=whole_minutes(event.seconds),
+        back=back,
+    )
+
+
+def robot_took_seat_private_text(event: SeatTakenByRobot, label: str, language: str) -> str:
+    """The player is told privately a robot plays their seat at table ``label``."""
+    return translator(language)(
+        "A robot plays for you at table {label}. Come back within {minutes} min to keep "
+        "your seat and your stake.",
+        label=label,
+        minutes=whole_minutes(event.seconds),
+    )
+
+
+def back_at_table_text(event: SeatGivenBack, language: str) -> str:
+    """ "Ana volvió a la mesa." """
+    return translator(language)("{name} is back at the table.", name=event.player.display_name)
+
+
+def emote_text(event: EmoteShown, language: str) -> str:
+    """An emote as the chat reads it: "Ana: ¡Buena!"."""
+    return translator(language)(
+        "{name}: {emote}",
+        name=isolate(event.player.display_name),
+        emote=emote_label(event.name, language),
+    )
 
 
 def my_tables_text(

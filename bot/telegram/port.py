@@ -17,10 +17,18 @@ from telegram.error import TelegramError
 
 import bot.core as p
 from bot.present.facts import table_facts
-from bot.present.i18n import emote_label, isolate
 from bot.present.labels import LANGUAGE_LABELS, rules_text
-from bot.present.screens import hand_ended_text, match_ended_caption, turn_reminder_text
-from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text, refused, whole_minutes
+from bot.present.screens import (
+    back_at_table_text,
+    emote_text,
+    hand_ended_text,
+    match_ended_caption,
+    robot_took_seat_private_text,
+    robot_took_seat_text,
+    turn_reminder_text,
+)
+from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text, refused
+from bot.telegram.commands import command_word
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import (
     analysis_keyboard,
@@ -64,9 +72,7 @@ class TelegramPort:
         elif isinstance(event, p.EmoteShown):
             board = s.boards.get(event.table_id)
             if board is not None and board.event is not None:
-                label = emote_label(event.name, board.language)
-                who = isolate(event.player.display_name)
-                board.emote = (f"{who}: {label}", s.now() + EMOTE_SECONDS)
+                board.emote = (emote_text(event, board.language), s.now() + EMOTE_SECONDS)
                 drawing.board(event.table_id)
         elif isinstance(event, p.HandEnded):
             board = s.boards.get(event.table_id)
@@ -81,10 +87,7 @@ class TelegramPort:
         elif isinstance(event, p.SeatAbandoned):
             s.group_text(event.chat, abandoned_text(event, event.chat.language))
         elif isinstance(event, p.SeatGivenBack):
-            _ = s.t(event.chat.language)
-            s.group_text(
-                event.chat, _("{name} is back at the table.", name=event.player.display_name)
-            )
+            s.group_text(event.chat, back_at_table_text(event, event.chat.language))
         elif isinstance(event, p.PlayerSeated):
             await self._check_seated(event)
         elif isinstance(event, p.TableClosed):
@@ -191,27 +194,16 @@ class TelegramPort:
         if event.reason is p.AwayReason.LEFT and not self._elsewhere(event.player, event.table_id):
             board = s.boards.get(event.table_id)
             await s.no_turn_coming(event.player, "left", board.label if board else "")
-        _ = s.t(event.chat.language)
-        minutes = whole_minutes(event.back_by - s.now())
-        s.group_text(
-            event.chat,
-            _(
-                "A robot plays for {name} now; they can come back within {minutes} min (/volver).",
-                name=event.player.display_name,
-                minutes=minutes,
-            ),
-        )
+        language = event.chat.language
+        back = command_word("back", language)
+        s.group_text(event.chat, robot_took_seat_text(event, language, back=back))
         if event.player.platform == PLATFORM:
             language = event.player.language
             board = s.boards.get(event.table_id)
+            label = board.label if board else event.table_id
             await s.private_text(
                 int(event.player.user_id),
-                s.t(language)(
-                    "A robot plays for you at table {label}. Come back within {minutes} min to keep "
-                    "your seat and your stake.",
-                    label=board.label if board else event.table_id,
-                    minutes=minutes,
-                ),
+                robot_took_seat_private_text(event, label, language),
                 back_keyboard(event.table_id, language),
             )
 

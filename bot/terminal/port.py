@@ -329,7 +329,7 @@ class TerminalPort:
             self.say("  " + _('{who}: "{text}"', who=self.who(event.seat), text=label))
         elif isinstance(event, SeatTakenByRobot):
             if event.seat == self.my_seat:
-                minutes = whole_minutes(event.back_by - self.clock.now())
+                minutes = whole_minutes(event.seconds)
                 self.say(
                     _(
                         "A robot plays for you now. Type b within {minutes} min to take "
