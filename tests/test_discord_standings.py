@@ -262,8 +262,12 @@ async def test_without_a_board_the_season_end_goes_to_the_first_channel_the_bot_
 
 def test_a_top_buttons_custom_id_names_its_list_and_scope_and_nothing_else_parses() -> None:
     assert top_custom_id(Ranking.PAIRS, True) == "dmtop:pairs:g"
-    assert parse_top("dmtop:pairs:g") == (Ranking.PAIRS, True)
-    assert parse_top("dmtop:season:s") == (Ranking.SEASON, False)
+    assert parse_top("dmtop:pairs:g") == (Ranking.PAIRS, True, "")
+    assert parse_top("dmtop:season:s") == (Ranking.SEASON, False, "")
+    # a format's list keeps its format (docs/ratings.md, "Formats")
+    assert top_custom_id(Ranking.RATING, False, "cubano") == "dmtop:rating:s:cubano"
+    assert parse_top("dmtop:rating:s:cubano") == (Ranking.RATING, False, "cubano")
+    assert parse_top("dmtop:rating:s:trio") is None
     assert parse_top("dmtop:money:s") is None
     assert parse_top("dmtop:rating:x") is None
     assert parse_top("dm1:a:T1:sit:0") is None

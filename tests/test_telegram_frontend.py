@@ -1464,13 +1464,17 @@ async def test_two_players_play_a_whole_one_against_one_match_from_jugar_1v1_to_
         assert hands and all(" gana " in t or "Nadie anota" in t for t in hands)
         assert world.manager.tables() == []
         # the format's own list and profile (docs/ratings.md, "Formats")
-        shown = []
+        shown, switches = [], []
         for asked in ("/top 1v1", "/perfil 1v1", "/top"):
             mark = await world.command(group, ana, asked)
             call = await world.fake.wait_for(
                 "sendPhoto", lambda c: c.chat_id == GROUP, after=mark, timeout=10
             )
             shown.append((call.caption() or "").splitlines())
+            switches.append([b["callback_data"] for b in call.buttons()])
+        # the list's switches keep its format
+        assert switches[0] and all(data.endswith(":uno-contra-uno") for data in switches[0])
+        assert not any(data.endswith(":uno-contra-uno") for data in switches[2])
         top, profile, today = shown
         assert top[0] == "Rating · Duelo · Uno contra uno"
         assert [line.split(" — ")[0] for line in top[1:3]] == (

@@ -95,11 +95,14 @@ def test_top_switches_read_back_exactly_fit_64_bytes_and_anything_else_is_refuse
 
     for ranking in Ranking:
         for everyone in (False, True):
-            press = TopPress(ranking.value, everyone)
-            data = encode_top(press)
-            assert len(data.encode()) <= 64
-            assert decode_top(data) == press
+            for format in ("", "uno-contra-uno", "individual", "cubano"):
+                press = TopPress(ranking.value, everyone, format)
+                data = encode_top(press)
+                assert len(data.encode()) <= 64
+                assert decode_top(data) == press
+    assert encode_top(TopPress("rating", False, "cubano")) == "dmt:r:c:cubano"
     for forged in (
+        "dmt:r:c:trio",
         "dmt:z:c",
         "dmt:r:x",
         "dmt:r:c:1",

@@ -33,6 +33,7 @@ from bot.present.standings import (
     standings_caption,
     standings_facts,
 )
+from engine.rules import FORMAT_PRESET_NAMES
 
 __all__ = [
     "PROFILE_FILE",
@@ -50,7 +51,12 @@ __all__ = [
 TOP_PREFIX: Final = "dmtop"
 _SCOPES: Final = {"s": False, "g": True}  # this server / everyone
 TOP_TEMPLATE: Final = (
-    TOP_PREFIX + r":(?P<ranking>" + "|".join(r.value for r in Ranking) + r"):(?P<scope>[sg])"
+    TOP_PREFIX
+    + r":(?P<ranking>"
+    + "|".join(r.value for r in Ranking)
+    + r"):(?P<scope>[sg])(?::(?P<format>"
+    + "|".join(FORMAT_PRESET_NAMES)
+    + "))?"
 )
 """Every top list button's ``custom_id``; nothing else matches."""
 
@@ -58,32 +64,34 @@ STANDINGS_FILE: Final = "top.png"
 PROFILE_FILE: Final = "perfil.png"
 MAX_CONTENT: Final = 2000  # Discord's limit for a message's content
 
-OnTopPress = Callable[[discord.Interaction[Any], Ranking, bool], Awaitable[None]]
-"""What a top list button becomes: ``on_press(interaction, ranking, everyone)``."""
+OnTopPress = Callable[[discord.Interaction[Any], Ranking, bool, str], Awaitable[None]]
+"""What a top list button becomes: ``on_press(interaction, ranking, everyone, format)``."""
 
 
-def top_custom_id(ranking: Ranking, everyone: bool) -> str:
+def top_custom_id(ranking: Ranking, everyone: bool, format: str = "") -> str:
     """The ``custom_id`` of the button showing ``ranking`` (everyone's list or the
-    server's)."""
-    return f"{TOP_PREFIX}:{ranking.value}:{'g' if everyone else 's'}"
+    server's) in ``format`` (a format preset's name; ``""`` today's game)."""
+    scope = "g" if everyone else "s"
+    return f"{TOP_PREFIX}:{ranking.value}:{scope}" + (f":{format}" if format else "")
 
 
-def parse_top(custom_id: str) -> tuple[Ranking, bool] | None:
-    """The list and scope a top list button shows, or None for anything else."""
+def parse_top(custom_id: str) -> tuple[Ranking, bool, str] | None:
+    """The list, scope and format a top list button shows, or None for anything else."""
     match = re.fullmatch(TOP_TEMPLATE, custom_id)
     if match is None:
         return None
-    return Ranking(match["ranking"]), _SCOPES[match["scope"]]
+    return Ranking(match["ranking"]), _SCOPES[match["scope"]], match["format"] or ""
 
 
 class TopItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TOP_TEMPLATE):
     """Any top list button (see the module doc); :func:`top_item` binds its presses."""
 
-    def __init__(self, ranking: Ranking, everyone: bool) -> None:
-        custom_id = top_custom_id(ranking, everyone)
+    def __init__(self, ranking: Ranking, everyone: bool, format: str = "") -> None:
+        custom_id = top_custom_id(ranking, everyone, format)
         super().__init__(discord.ui.Button(label=ranking.value, custom_id=custom_id))
         self.ranking = ranking
         self.everyone = everyone
+        self.format = format
 
     @classmethod
     def matches(cls, custom_id: str) -> bool:
@@ -97,7 +105,7 @@ class TopItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TOP_TEMPL
         match: re.Match[str],
         /,
     ) -> TopItem:
-        return cls(Ranking(match["ranking"]), _SCOPES[match["scope"]])
+        return cls(Ranking(match["ranking"]), _SCOPES[match["scope"]], match["format"] or "")
 
 
 def top_item(on_press: OnTopPress) -> type[TopItem]:
@@ -105,14 +113,17 @@ def top_item(on_press: OnTopPress) -> type[TopItem]:
 
     class BoundTopItem(TopItem, template=TOP_TEMPLATE):
         async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await on_press(interaction, self.ranking, self.everyone)
+            await on_press(interaction, self.ranking, self.everyone, self.format)
 
     return BoundTopItem
 
 
-def top_view(ranking: Ranking, everyone: bool, language: str, *, server: bool) -> discord.ui.View:
+def top_view(
+    ranking: Ranking, everyone: bool, language: str, *, server: bool, format: str = ""
+) -> discord.ui.View:
     """One button per list (the one shown is highlighted and inert), and in a server a
-    button for the other scope (everyone's list, or back to the server's)."""
+    button for the other scope (everyone's list, or back to the server's); each keeps the
+    list's ``format``."""
     _ = texts(language)
     view = discord.ui.View(timeout=None)
     for shown in Ranking:
@@ -120,7 +131,7 @@ def top_view(ranking: Ranking, everyone: bool, language: str, *, server: bool) -
         view.add_item(
             discord.ui.Button(
                 label=_(RANKING_LABELS[shown]),
-                custom_id=top_custom_id(shown, everyone),
+                custom_id=top_custom_id(shown, everyone, format),
                 style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary,
                 disabled=current,
                 row=0,
@@ -130,7 +141,7 @@ def top_view(ranking: Ranking, everyone: bool, language: str, *, server: bool) -
         view.add_item(
             discord.ui.Button(
                 label=_("This server") if everyone else _("Everyone"),
-                custom_id=top_custom_id(ranking, not everyone),
+                custom_id=top_custom_id(ranking, not everyone, format),
                 style=discord.ButtonStyle.success,
                 row=1,
             )
@@ -198,7 +209,7 @@ class StandingsDesk:
         )
         caption = standings_caption(standings, language, chat_title=title)
         png = await asyncio.to_thread(self._render_standings, facts)
-        view = top_view(ranking, everyone, language, server=chat is not None)
+        view = top_view(ranking, everyone, language, server=chat is not None, format=format)
         return caption[:MAX_CONTENT], discord.File(io.BytesIO(png), STANDINGS_FILE), view
 
     async def show_top(
@@ -216,12 +227,16 @@ class StandingsDesk:
         await interaction.followup.send(content, file=file, view=view)
 
     async def on_top_press(
-        self, interaction: discord.Interaction[Any], ranking: Ranking, everyone: bool
+        self,
+        interaction: discord.Interaction[Any],
+        ranking: Ranking,
+        everyone: bool,
+        format: str = "",
     ) -> None:
         """A top list button: the same message now shows that list."""
         await interaction.response.defer()  # a silent "got it"; the edit follows
         content, file, view = await self.top_message(
-            interaction, chat_of(interaction), ranking, everyone
+            interaction, chat_of(interaction), ranking, everyone, format
         )
         await interaction.edit_original_response(content=content, attachments=[file], view=view)
 

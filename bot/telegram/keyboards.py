@@ -267,16 +267,17 @@ def config_keyboard(
 
 
 def top_keyboard(
-    ranking: Ranking, everyone: bool, *, group: bool, language: str
+    ranking: Ranking, everyone: bool, *, group: bool, language: str, format: str = ""
 ) -> InlineKeyboardMarkup:
     """The /top list's switches: the four lists (the one shown ticked), two a row so a
-    label is never cut on a phone, and, in a group, this group's players or everyone's."""
+    label is never cut on a phone, and, in a group, this group's players or everyone's;
+    each keeps the list's ``format``."""
     _ = translator(language, "telegram")
     label = translator(language)
     lists = [
         InlineKeyboardButton(
             ("✓ " if name is ranking else "") + label(RANKING_LABELS[name]),
-            callback_data=encode_top(TopPress(name.value, everyone)),
+            callback_data=encode_top(TopPress(name.value, everyone, format)),
         )
         for name in Ranking
     ]
@@ -286,7 +287,7 @@ def top_keyboard(
             [
                 InlineKeyboardButton(
                     ("✓ " if scope_everyone == everyone else "") + text,
-                    callback_data=encode_top(TopPress(ranking.value, scope_everyone)),
+                    callback_data=encode_top(TopPress(ranking.value, scope_everyone, format)),
                 )
                 for scope_everyone, text in ((False, _("This group")), (True, _("Global")))
             ]

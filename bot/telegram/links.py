@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.rules import FORMAT_PRESET_NAMES
+
 __all__ = [
     "CONFIG_PREFIX",
     "TOP_PREFIX",
@@ -125,22 +127,25 @@ def decode_config(data: object) -> ConfigPress | None:
 TOP_PREFIX = "dmt"
 _TOP_LISTS = {"r": "rating", "s": "season", "b": "balance", "p": "pairs"}
 _TOP_LETTERS = {name: letter for letter, name in _TOP_LISTS.items()}
-_TOP = re.compile(r"dmt:([rsbp]):([cg])")
+_TOP = re.compile(r"dmt:([rsbp]):([cg])(?::([a-z-]{1,20}))?")
 
 
 @dataclass(frozen=True, slots=True)
 class TopPress:
     """A press on a /top list's switches: show list ``ranking`` (a
     :class:`bot.core.Ranking` value) of this group's players (``everyone`` False) or of
-    everyone's."""
+    everyone's, in ``format`` (a format preset's name; ``""`` today's game)."""
 
     ranking: str
     everyone: bool
+    format: str = ""
 
 
 def encode_top(press: TopPress) -> str:
-    """Callback data for a /top switch (``dmt:r:c``: 7 bytes, far under 64)."""
+    """Callback data for a /top switch (``dmt:r:c``, ``dmt:r:c:cubano``: far under 64)."""
     text = f"{TOP_PREFIX}:{_TOP_LETTERS[press.ranking]}:{'g' if press.everyone else 'c'}"
+    if press.format:
+        text += f":{press.format}"
     if decode_top(text) != press:
         raise ValueError(f"cannot encode top press {press!r}")
     return text
@@ -151,6 +156,6 @@ def decode_top(data: object) -> TopPress | None:
     if not isinstance(data, str) or len(data) > 64:
         return None
     match = _TOP.fullmatch(data)
-    if match is None:
+    if match is None or (match.group(3) and match.group(3) not in FORMAT_PRESET_NAMES):
         return None
-    return TopPress(_TOP_LISTS[match.group(1)], match.group(2) == "g")
+    return TopPress(_TOP_LISTS[match.group(1)], match.group(2) == "g", match.group(3) or "")

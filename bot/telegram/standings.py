@@ -86,7 +86,11 @@ class Lists:
         )
         caption = standings_caption(standings, language, chat_title=title)
         markup = top_keyboard(
-            ranking, everyone or group is None, group=group is not None, language=language
+            ranking,
+            everyone or group is None,
+            group=group is not None,
+            language=language,
+            format=format,
         )
         return Screen(await self.render(standings_png, facts), caption[:CAPTION_LIMIT], markup)
 
@@ -188,6 +192,7 @@ class Lists:
             everyone=press.everyone,
             asker=player,
             language=language,
+            format=press.format,
         )
         user_id = query.from_user.id
         if chat is None or s.lists_asked.get((message.chat.id, message.message_id)) == user_id:
