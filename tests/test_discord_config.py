@@ -47,7 +47,12 @@ async def test_an_admin_changes_the_servers_rules_and_the_channel_is_told(
     assert stored.rules().turn_seconds == 30
     await harness.idle()
     said = fake.messages_in(fake.channel_of(guild_of(fake)))
-    assert any("Admin cambió las reglas del servidor: Internacional" in m.content for m in said)
+    # the same words as a Telegram group's: who changed them, then the rule set
+    told = [m.content for m in said if m.content.startswith("Admin cambió las reglas")]
+    assert told and told[0].splitlines()[:2] == [
+        "Admin cambió las reglas del servidor.",
+        "Reglas: Internacional",
+    ]
     # /domino reglas shows them.
     rules = await fake.replied(await fake.slash(admin, guild_of(fake), "domino", "reglas"))
     assert "• Partida a: 200\n" in rules[0].text()

@@ -953,7 +953,7 @@ async def test_an_anonymous_admins_rule_change_is_announced_as_an_administrators
         ]
         announced = [t for t in texts if "cambió las reglas" in t]
         assert [t.split("\n")[0] for t in announced] == [
-            "Un administrador cambió las reglas de este grupo."
+            "Un administrador cambió las reglas del grupo."
         ]
 
 

@@ -76,7 +76,6 @@ from bot.discord.messages import (
 )
 from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
-from bot.present.labels import LANGUAGE_LABELS, preset_label
 from bot.present.live import TableLinks
 from bot.present.screens import (
     back_at_table_text,
@@ -84,6 +83,7 @@ from bot.present.screens import (
     hand_ended_text,
     match_ended_caption,
     robot_took_seat_text,
+    rules_changed_text,
     turn_reminder_text,
 )
 from bot.present.standings import season_ended_text, standings_facts
@@ -312,28 +312,8 @@ class DiscordPort:
         elif isinstance(event, Refusal):
             await self._tell(event.to, event.table_id, refusal_content(event, event.to.language))
         elif isinstance(event, ChatRulesChanged):
-            _ = texts(event.chat.language)
-            name = event.by.display_name
-            lines = []
-            if event.language is not None:
-                language = LANGUAGE_LABELS[event.language]
-                lines.append(
-                    _(
-                        "{name} set this server's language: {language}.",
-                        name=name,
-                        language=language,
-                    )
-                )
-            if event.rules_changed:
-                preset = preset_label(event.preset, event.chat.language)
-                lines.append(
-                    _(
-                        "{name} changed this server's rules: {preset}. New tables use them.",
-                        name=name,
-                        preset=preset,
-                    )
-                )
-            await self._say(event.chat, "\n".join(lines))
+            text = rules_changed_text(event, event.chat.language, server=True)
+            await self._say(event.chat, text)
         # PlayerSeated/Unseated, MatchStarted, HandStarted, TurnStarted and MovePlayed
         # show on the board (TableChanged) or in the command's reply.
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from bot.core.commands import PlayerRef
 from bot.core.events import (
+    ChatRulesChanged,
     EmoteShown,
     HandEnded,
     MatchEnded,
@@ -22,7 +23,14 @@ from bot.core.events import (
     YourTiles,
 )
 from bot.present.i18n import emote_label, isolate, time_left_text, translator, whole_minutes
-from bot.present.labels import move_text, score_line, seat_name, team_names
+from bot.present.labels import (
+    LANGUAGE_LABELS,
+    move_text,
+    rules_text,
+    score_line,
+    seat_name,
+    team_names,
+)
 from engine.hand import Termination
 from render import net_dollars
 
@@ -40,6 +48,7 @@ __all__ = [
     "my_tables_text",
     "robot_took_seat_private_text",
     "robot_took_seat_text",
+    "rules_changed_text",
     "turn_reminder_text",
 ]
 
@@ -196,6 +205,34 @@ def hand_caption(
             return where + "\n" + _("Your turn! You have {seconds} s.", seconds=seconds_left)
         return where + "\n" + _("Your turn!")
     return where + "\n" + _("Your tiles (hand {hand}).", hand=event.hand_number)
+
+
+def rules_changed_text(
+    event: ChatRulesChanged, language: str, *, server: bool, anonymous: bool = False
+) -> str:
+    """What a chat is told when its admins change its rules or language: who did it (an
+    administrator, when ``anonymous``: writing as the group), then the rule set, one
+    option a line. ``server``: the chat is a Discord server, else a Telegram group."""
+    _ = translator(language)
+    name = _("An administrator") if anonymous else event.by.display_name
+    lines = []
+    if event.language is not None:
+        chosen = LANGUAGE_LABELS[event.language]
+        if server:
+            lines.append(
+                _("{name} set this server's language: {language}.", name=name, language=chosen)
+            )
+        else:
+            lines.append(
+                _("{name} set this group's language: {language}.", name=name, language=chosen)
+            )
+    if event.rules_changed:
+        if server:
+            lines.append(_("{name} changed this server's rules.", name=name))
+        else:
+            lines.append(_("{name} changed this group's rules.", name=name))
+        lines.append(rules_text(event.rules, event.preset, event.overrides, language))
+    return "\n".join(lines)
 
 
 def robot_took_seat_text(event: SeatTakenByRobot, language: str, *, back: str) -> str:

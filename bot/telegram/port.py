@@ -17,7 +17,6 @@ from telegram.error import TelegramError
 
 import bot.core as p
 from bot.present.facts import table_facts
-from bot.present.labels import LANGUAGE_LABELS, rules_text
 from bot.present.screens import (
     back_at_table_text,
     emote_text,
@@ -25,6 +24,7 @@ from bot.present.screens import (
     match_ended_caption,
     robot_took_seat_private_text,
     robot_took_seat_text,
+    rules_changed_text,
     turn_reminder_text,
 )
 from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text, refused
@@ -118,24 +118,8 @@ class TelegramPort:
 
     def _rules_changed(self, event: p.ChatRulesChanged) -> str:
         """What the group is told when its admins change its rules or language."""
-        _ = self.s.t(event.chat.language)
         anonymous = event.by.user_id == str(ANONYMOUS_ADMIN_ID)  # an admin writing as the group
-        name = _("An administrator") if anonymous else event.by.display_name
-        lines = []
-        if event.language is not None:
-            language = LANGUAGE_LABELS[event.language]
-            lines.append(
-                _("{name} set this group's language: {language}.", name=name, language=language)
-            )
-        if event.rules_changed:
-            if anonymous:
-                lines.append(_("An administrator changed this group's rules."))
-            else:
-                lines.append(_("{name} changed this group's rules.", name=name))
-            lines.append(
-                rules_text(event.rules, event.preset, event.overrides, event.chat.language)
-            )
-        return "\n".join(lines)
+        return rules_changed_text(event, event.chat.language, server=False, anonymous=anonymous)
 
     def _match_ended(self, event: p.MatchEnded) -> None:
         board = self.s.boards.get(event.table_id)
