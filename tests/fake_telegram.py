@@ -1350,6 +1350,24 @@ class TelegramWorld:
         await self.fake.drained()
         return mark
 
+    async def answering(self, chat: Chat, user: User, text: str, to: User, said: str) -> None:
+        """``to`` says ``said`` in ``chat``; ``user`` answers that message with ``text``
+        (a command naming its author: ``/mesa`` inviting them, ``/reto``)."""
+        self.fake.send_text(chat, to, said)
+        await self.fake.drained()
+        update = self.fake.message_update(chat, user, text)
+        assert update.message is not None
+        message = update.message.to_dict()
+        message["reply_to_message"] = {
+            "message_id": 1,
+            "date": message["date"],
+            "chat": message["chat"],
+            "from": to.to_dict(),
+            "text": said,
+        }
+        self.fake.push({"update_id": update.update_id, "message": message})
+        await self.settle()
+
     async def reply_to(self, chat: Chat, user: User, text: str, *, timeout: float = 5.0) -> Call:
         """Send ``text`` and return the bot's sendMessage answer in ``chat``."""
         mark = await self.command(chat, user, text)

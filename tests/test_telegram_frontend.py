@@ -401,20 +401,8 @@ async def test_a_table_is_built_with_robots_and_a_partner_invited_by_reply() -> 
         ana = world.fake.add_user(1001, "Ana")
         leo = world.fake.add_user(1002, "Leo")
         group = world.fake.add_group(GROUP, "Dominó")
-        world.fake.send_text(group, leo, "¿jugamos?")
-        await world.fake.drained()
-        update = world.fake.message_update(group, ana, "/mesa derecha=robot izquierda=robot:novato")
-        assert update.message is not None
-        invite = update.message.to_dict()
-        invite["reply_to_message"] = {
-            "message_id": 1,
-            "date": invite["date"],
-            "chat": invite["chat"],
-            "from": leo.to_dict(),
-            "text": "¿jugamos?",
-        }
-        world.fake.push({"update_id": update.update_id, "message": invite})
-        await world.settle()
+        mesa = "/mesa derecha=robot izquierda=robot:novato"
+        await world.answering(group, ana, mesa, leo, "¿jugamos?")
         (table_id,) = world.manager.tables()
         state = world.manager.table_state(table_id)
         assert state is not None
@@ -1566,20 +1554,7 @@ async def test_three_players_each_for_themselves_drawing_from_the_boneyard_play_
 
 async def _challenge(world: TelegramWorld, group: Chat, by: User, to: User) -> Call:
     """``by`` answers a message of ``to`` with /reto; returns the challenge's board."""
-    world.fake.send_text(group, to, "¿un mano a mano?")
-    await world.fake.drained()
-    update = world.fake.message_update(group, by, "/reto")
-    assert update.message is not None
-    challenge = update.message.to_dict()
-    challenge["reply_to_message"] = {
-        "message_id": 1,
-        "date": challenge["date"],
-        "chat": challenge["chat"],
-        "from": to.to_dict(),
-        "text": "¿un mano a mano?",
-    }
-    world.fake.push({"update_id": update.update_id, "message": challenge})
-    await world.settle()
+    await world.answering(group, by, "/reto", to, "¿un mano a mano?")
     return world.fake.calls_to("sendPhoto", chat_id=GROUP)[-1]
 
 
