@@ -318,6 +318,7 @@ PAGE_TEXTS: dict[str, str] = {
     "score": N_("Score"),
     "target": N_("to {target}"),
     "seconds": N_("{seconds} s"),
+    "hours": N_("{hours} h"),  # a slow table's turn (rules.md, "Slow tables")
     "robot": N_("robot"),
     "away": N_("away"),
     "emotes": N_("Emotes"),

@@ -267,7 +267,10 @@
       text = mine ? t("your_turn") : seat.name;
       if (table.deadline) {
         const left = Math.max(0, Math.ceil(table.deadline - (Date.now() / 1000 + st.offset)));
-        text += " · " + t("seconds", { seconds: left });
+        // a slow table's turn is hours long: said in hours, not counted in seconds
+        text += " · " + (left >= 3600
+          ? t("hours", { hours: Math.round(left / 3600) })
+          : t("seconds", { seconds: left }));
       }
     }
     $("turn").textContent = text;
