@@ -39,7 +39,7 @@ from test_web_server import (
 from web_support import sign_init_data
 
 from bot.commands.play import LOCAL_HOST, LocalWeb
-from bot.core import ChatRef, FillWithRobots, MatchEnded, PlayerRef, PlayNow
+from bot.core import ChatRef, FillWithRobots, MatchEnded, OpenTable, PlayerRef, PlayNow, RobotSeat
 from bot.terminal import play
 from bot.web.activity import DiscordActivity
 from bot.web.auth import WebAuth, link_secret
@@ -661,3 +661,30 @@ async def test_inside_discord_the_activity_logs_in_with_oauth2_and_plays_the_cha
         status = forged.frame_locator("#activity").locator("#status")
         await status.wait_for()
         assert (await status.inner_text()).strip() == "—"
+
+
+async def test_a_slow_tables_turn_is_shown_on_the_page_in_hours(
+    recorder: RecordingPort, memory_storage: Storage, browser: Any
+) -> None:
+    async with open_site(recorder, memory_storage) as site:
+        robot = RobotSeat()
+        reply = await site.manager.handle(
+            OpenTable(
+                ANA, ChatRef("telegram", "-100", language="es"), overrides={"turn_seconds": 12 * 3600}, right=robot, across=robot,
+                left=robot,
+            )
+        )  # fmt: skip
+        table_id = reply.table_id
+        assert table_id is not None
+        await site.clock.advance(site.manager.times.countdown_seconds)
+        for _ in range(60):  # robots move at once up to Ana's 12-hour turn
+            state = site.manager.table_state(table_id)
+            if state is not None and state.turn == 0:
+                break
+            await site.clock.advance(1.0)
+        page = await browser.new_page(viewport={"width": 360, "height": 640})
+        await page.goto(f"{site.url}/?s={site.web.auth.seat_link(ANA, table_id)}")
+        await page.wait_for_function(
+            "document.getElementById('turn').textContent.startsWith('Te toca · ')"
+        )
+        assert (await page.locator("#turn").inner_text()).strip() == "Te toca · 12 h"
