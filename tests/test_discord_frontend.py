@@ -888,6 +888,15 @@ async def test_a_challenge_with_reto_is_declined_by_the_member_challenged_only(
         said = [m.content for m in fake.messages_in(channel) if not m.embeds]
         assert "El reto de la mesa 1 fue rechazado; nadie pagó nada." in said
         assert accept.startswith("dm1:s:")
+        # a bot is never challenged (it would never answer)
+        robot = fake.add_user("Robotín")
+        robot.bot = True
+        options = {"miembro": robot}
+        (refused,) = await fake.replied(
+            await fake.slash(ana, guild, "domino", "reto", options=options)
+        )
+        assert refused.ephemeral and refused.content == "Reta a un miembro, no a un bot."
+        assert harness.manager.tables() == []
     finally:
         await harness.stop()
 

@@ -251,6 +251,9 @@ class DominoCog(
     @app_commands.describe(member=text("The member you challenge"))
     async def reto(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
         lang = player_language(interaction)
+        if member.bot:  # a bot never answers: robots take free seats by themselves
+            await self.replies.answer(interaction, texts(lang)("Challenge a member, not a bot."))
+            return
         opponent = PlayerRef(PLATFORM, str(member.id), member.display_name, lang)
         await self.seat_command(
             interaction, lambda p, c: Challenge(p, c, opponent), invited=[member]
