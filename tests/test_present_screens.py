@@ -16,11 +16,14 @@ from bot.core import (
     SeatInfo,
     SeatTakenByRobot,
     TableChanged,
+    TableClosed,
 )
+from bot.core.vocabulary import CloseReason
 from bot.present.screens import (
     CAPTION_LIMIT,
     back_at_table_text,
     board_caption,
+    chat_notice,
     emote_text,
     hand_ended_text,
     match_ended_caption,
@@ -370,3 +373,25 @@ def test_the_away_back_and_emote_texts_are_one_phrase_for_every_platform() -> No
     assert back_at_table_text(back, "es") == "Ana volvió a la mesa."
     emote = EmoteShown(table_id="t", chat=CHAT, seat=0, player=ana, name="buena")
     assert emote_text(emote, "es") == "Ana: ¡Buena!"
+
+
+def test_the_chat_is_told_of_the_events_that_need_a_message_of_their_own_and_no_other() -> None:
+    ana = SEATS[0].player
+    assert ana is not None
+    words = {"server": False, "back": "/volver"}
+    taken = SeatTakenByRobot(
+        table_id="t", chat=CHAT, seat=0, player=ana, reason=AwayReason.LEFT, back_by=1.0,
+        seconds=300,
+    )  # fmt: skip
+    assert chat_notice(taken, "es", **words) == robot_took_seat_text(taken, "es", back="/volver")
+    back = SeatGivenBack(table_id="t", chat=CHAT, seat=0, player=ana)
+    assert chat_notice(back, "es", **words) == "Ana volvió a la mesa."
+    declined = TableClosed(
+        table_id="t", chat=CHAT, label="1", reason=CloseReason.DECLINED, humans=(ana,)
+    )
+    assert chat_notice(declined, "es", **words) == (
+        "El reto de la mesa 1 fue rechazado; nadie pagó nada."
+    )
+    empty = replace(declined, reason=CloseReason.EMPTY)  # the board says it
+    emote = EmoteShown(table_id="t", chat=CHAT, seat=0, player=ana, name="buena")  # on the board
+    assert [chat_notice(e, "es", **words) for e in (empty, emote)] == [None, None]

@@ -42,7 +42,6 @@ import discord
 
 from bot.core import (
     ChatRef,
-    ChatRulesChanged,
     CloseReason,
     EmoteShown,
     Event,
@@ -54,9 +53,6 @@ from bot.core import (
     Ranking,
     Refusal,
     SeasonEnded,
-    SeatAbandoned,
-    SeatGivenBack,
-    SeatTakenByRobot,
     Standings,
     TableChanged,
     TableClosed,
@@ -78,16 +74,13 @@ from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
 from bot.present.live import TableLinks
 from bot.present.screens import (
-    back_at_table_text,
+    chat_notice,
     emote_text,
     hand_ended_text,
     match_ended_caption,
-    robot_took_seat_text,
-    rules_changed_text,
     turn_reminder_text,
 )
 from bot.present.standings import season_ended_text, standings_facts
-from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text
 from render import TableFacts
 
 __all__ = ["BOARD_FILE", "DM_CLOSED", "DiscordPort"]
@@ -285,24 +278,15 @@ class DiscordPort:
             await self._match_ended(event)
         elif isinstance(event, EmoteShown):
             await self._say(event.chat, emote_text(event, event.chat.language))
-        elif isinstance(event, SeatTakenByRobot):
-            language = event.chat.language
-            back = texts(language)("the Come back button")  # on the board
-            await self._say(event.chat, robot_took_seat_text(event, language, back=back))
-        elif isinstance(event, SeatAbandoned):
-            await self._say(event.chat, abandoned_text(event, event.chat.language))
-        elif isinstance(event, SeatGivenBack):
-            await self._say(event.chat, back_at_table_text(event, event.chat.language))
         elif isinstance(event, TableClosed) and event.reason is CloseReason.UNREACHABLE:
             await self._tell_unreachable(event)
+            return  # its chat cannot be told
         elif isinstance(event, TableClosed):
             ended_board = self.boards.get(event.table_id)
             if ended_board is not None:
                 ended_board.closed = event
                 self._kick_board(ended_board)
             await self.desk.table_closed(event.table_id)
-            if event.reason in GROUP_CLOSES:
-                await self._say(event.chat, closed_text(event, event.chat.language))
         elif isinstance(event, SeasonEnded):
             await self._season_ended(event)
         elif isinstance(event, TurnReminder):  # a slow table's turn is half gone
@@ -311,11 +295,15 @@ class DiscordPort:
             await self._tell(event.player, event.table_id, content)
         elif isinstance(event, Refusal):
             await self._tell(event.to, event.table_id, refusal_content(event, event.to.language))
-        elif isinstance(event, ChatRulesChanged):
-            text = rules_changed_text(event, event.chat.language, server=True)
-            await self._say(event.chat, text)
         # PlayerSeated/Unseated, MatchStarted, HandStarted, TurnStarted and MovePlayed
         # show on the board (TableChanged) or in the command's reply.
+        if isinstance(event, Refusal):
+            return
+        language = event.chat.language
+        back = texts(language)("the Come back button")  # on the board
+        notice = chat_notice(event, language, server=True, back=back)
+        if notice is not None:
+            await self._say(event.chat, notice)
 
     async def _tell(self, player: PlayerRef, table_id: str | None, content: str) -> None:
         """A message for one player outside any interaction: by DM, else in the table's

@@ -13,12 +13,15 @@ from bot.core.commands import PlayerRef
 from bot.core.events import (
     ChatRulesChanged,
     EmoteShown,
+    Event,
     HandEnded,
     MatchEnded,
+    SeatAbandoned,
     SeatGivenBack,
     SeatInfo,
     SeatTakenByRobot,
     TableChanged,
+    TableClosed,
     TurnReminder,
     YourTiles,
 )
@@ -31,6 +34,7 @@ from bot.present.labels import (
     seat_name,
     team_names,
 )
+from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text
 from engine.hand import Termination
 from render import net_dollars
 
@@ -40,6 +44,7 @@ __all__ = [
     "board_caption",
     "board_text",
     "challenge_lines",
+    "chat_notice",
     "emote_text",
     "hand_caption",
     "hand_ended_text",
@@ -205,6 +210,27 @@ def hand_caption(
             return where + "\n" + _("Your turn! You have {seconds} s.", seconds=seconds_left)
         return where + "\n" + _("Your turn!")
     return where + "\n" + _("Your tiles (hand {hand}).", hand=event.hand_number)
+
+
+def chat_notice(
+    event: Event, language: str, *, server: bool, back: str, anonymous: bool = False
+) -> str | None:
+    """What a table's chat is told of ``event`` as a message of its own, or None: a robot
+    taking a seat (``back``: how a player comes back there), a seat abandoned, a player
+    back, a table closed early (:data:`bot.present.texts.GROUP_CLOSES`), the chat's rules
+    changed (``server``: a Discord server, else a Telegram group; ``anonymous``: by an
+    administrator writing as the group). The one home of which events the chat reads."""
+    if isinstance(event, SeatTakenByRobot):
+        return robot_took_seat_text(event, language, back=back)
+    if isinstance(event, SeatAbandoned):
+        return abandoned_text(event, language)
+    if isinstance(event, SeatGivenBack):
+        return back_at_table_text(event, language)
+    if isinstance(event, TableClosed) and event.reason in GROUP_CLOSES:
+        return closed_text(event, language)
+    if isinstance(event, ChatRulesChanged):
+        return rules_changed_text(event, language, server=server, anonymous=anonymous)
+    return None
 
 
 def rules_changed_text(

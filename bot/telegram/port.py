@@ -18,16 +18,14 @@ from telegram.error import TelegramError
 import bot.core as p
 from bot.present.facts import table_facts
 from bot.present.screens import (
-    back_at_table_text,
+    chat_notice,
     emote_text,
     hand_ended_text,
     match_ended_caption,
     robot_took_seat_private_text,
-    robot_took_seat_text,
-    rules_changed_text,
     turn_reminder_text,
 )
-from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text, refused
+from bot.present.texts import closed_text, refused
 from bot.telegram.commands import command_word
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import (
@@ -84,10 +82,6 @@ class TelegramPort:
             self._match_ended(event)
         elif isinstance(event, p.SeatTakenByRobot):
             await self._seat_taken(event)
-        elif isinstance(event, p.SeatAbandoned):
-            s.group_text(event.chat, abandoned_text(event, event.chat.language))
-        elif isinstance(event, p.SeatGivenBack):
-            s.group_text(event.chat, back_at_table_text(event, event.chat.language))
         elif isinstance(event, p.PlayerSeated):
             await self._check_seated(event)
         elif isinstance(event, p.TableClosed):
@@ -104,8 +98,6 @@ class TelegramPort:
             for human in event.humans:
                 if not self._elsewhere(human, event.table_id):
                     await s.no_turn_coming(human, why, event.label)
-        elif isinstance(event, p.ChatRulesChanged):
-            s.group_text(event.chat, self._rules_changed(event))
         elif isinstance(event, p.SeasonEnded):
             self.lists.season_ended(event)
         elif isinstance(event, p.TurnReminder) and event.player.platform == PLATFORM:
@@ -115,11 +107,16 @@ class TelegramPort:
             await s.private_text(int(event.player.user_id), text)
         elif isinstance(event, p.Refusal) and event.to.platform == PLATFORM:
             await s.private_text(int(event.to.user_id), refused(event))
-
-    def _rules_changed(self, event: p.ChatRulesChanged) -> str:
-        """What the group is told when its admins change its rules or language."""
-        anonymous = event.by.user_id == str(ANONYMOUS_ADMIN_ID)  # an admin writing as the group
-        return rules_changed_text(event, event.chat.language, server=False, anonymous=anonymous)
+        if isinstance(event, p.Refusal):
+            return
+        language = event.chat.language
+        anonymous = isinstance(event, p.ChatRulesChanged) and event.by.user_id == str(
+            ANONYMOUS_ADMIN_ID  # an admin writing as the group
+        )
+        back = command_word("back", language)
+        notice = chat_notice(event, language, server=False, back=back, anonymous=anonymous)
+        if notice is not None:
+            s.group_text(event.chat, notice)
 
     def _match_ended(self, event: p.MatchEnded) -> None:
         board = self.s.boards.get(event.table_id)
@@ -139,8 +136,6 @@ class TelegramPort:
         if board is not None:
             board.closed = event.reason
             self.drawing.board(event.table_id)
-        if event.reason in GROUP_CLOSES:
-            s.group_text(event.chat, closed_text(event, event.chat.language))
 
     async def _check_seated(self, event: p.PlayerSeated) -> None:
         """Nobody is dealt in whom the bot cannot reach privately: such a player is
@@ -178,9 +173,6 @@ class TelegramPort:
         if event.reason is p.AwayReason.LEFT and not self._elsewhere(event.player, event.table_id):
             board = s.boards.get(event.table_id)
             await s.no_turn_coming(event.player, "left", board.label if board else "")
-        language = event.chat.language
-        back = command_word("back", language)
-        s.group_text(event.chat, robot_took_seat_text(event, language, back=back))
         if event.player.platform == PLATFORM:
             language = event.player.language
             board = s.boards.get(event.table_id)
