@@ -209,3 +209,20 @@ async def test_the_config_options_are_named_in_the_glossarys_words(
     for option in ("target", "counting", "turn_seconds", "stake", "preset"):
         assert option_word(option, "es") in names
         assert english[option_word(option, "es")] == option_word(option, "en")
+
+
+async def test_an_admin_makes_the_server_slow_and_a_turn_between_the_two_paces_is_refused(
+    fake: FakeDiscord, harness: Harness
+) -> None:
+    admin = fake.add_user("Admin", admin=True)
+    guild = guild_of(fake)
+    between = await fake.slash(admin, guild, "domino-config", options={"tiempo": 600})
+    (refused,) = await fake.replied(between)
+    assert refused.ephemeral
+    assert "un número del 10 al 120 o un número del 3600 al 86400" in refused.text()
+    assert await harness.storage.get_chat_rules(f"discord:{guild}") is None
+    slow = await fake.slash(admin, guild, "domino-config", options={"tiempo": 43200})
+    (reply,) = await fake.replied(slow)
+    assert "• Segundos por turno: 43200 *" in reply.text()
+    stored = await harness.storage.get_chat_rules(f"discord:{guild}")
+    assert stored is not None and stored.rules().is_slow

@@ -59,7 +59,7 @@ from bot.present.screens import my_tables_text
 from bot.present.standings import RANKING_LABELS, ranking_from_input
 from bot.present.texts import confirmation
 from engine.robots import LEVELS
-from engine.rules import EVERY_PRESET_NAME, SLOW_PACE_SECONDS
+from engine.rules import EVERY_PRESET_NAME, MAX_TURN_SECONDS, SLOW_PACE_SECONDS
 from storage.base import Storage
 
 __all__ = ["DominoCog", "preset_choices"]
@@ -187,7 +187,7 @@ class DominoCog(
         left: discord.Member | None = None,
         robots: str | None = None,
         level: str | None = None,
-        turn: app_commands.Range[int, 10, 120] | None = None,
+        turn: app_commands.Range[int, 10, MAX_TURN_SECONDS] | None = None,
         players: app_commands.Range[int, 2, 4] | None = None,
         boneyard: str | None = None,
         slow: bool = False,

@@ -23,7 +23,7 @@ from bot.discord.replies import Replies, chat_of, player_of
 from bot.present.labels import LANGUAGE_LABELS, VALUE_LABELS, rules_text
 from bot.present.standings import PERIOD_LABELS, PERIOD_WORDS, period_from_input
 from bot.present.texts import confirmation
-from engine.rules import OPTION_VALUES, OptionValue
+from engine.rules import MAX_TURN_SECONDS, OPTION_VALUES, OptionValue
 
 __all__ = ["ConfigCog"]
 
@@ -125,7 +125,7 @@ class ConfigCog(commands.Cog):
         blocked_winner: str | None = None,
         redeal_doubles: str | None = None,
         capicua_bonus: int | None = None,
-        turn_seconds: app_commands.Range[int, 10, 120] | None = None,
+        turn_seconds: app_commands.Range[int, 10, MAX_TURN_SECONDS] | None = None,
         forced_move_seconds: app_commands.Range[int, -1, 10] | None = None,
         stake: app_commands.Range[int, 0, 1000] | None = None,
         language: str | None = None,
