@@ -95,21 +95,19 @@ class ChatRules:
         info = await self.of_chat(chat)
         if not name:
             return info.rules
-        key = preset_key(name)
-        if key not in FORMAT_PRESETS:
-            raise Refused(
-                RefusalReason.BAD_RULES, option="format", allowed=", ".join(FORMAT_PRESETS)
-            )
-        chosen = FORMAT_PRESETS[key]
+        refused = Refused(
+            RefusalReason.BAD_RULES, option="format", allowed=", ".join(FORMAT_PRESETS)
+        )
+        chosen = FORMAT_PRESETS.get(preset_key(name))
+        if chosen is None:
+            raise refused
         if not info.set_by_admins:
             return chosen
         layout = {option: getattr(chosen, option) for option in FORMAT_OPTION_VALUES}
         try:
             return Rules.build_any(**{**info.rules.model_dump(), **layout})
         except RulesError:
-            raise Refused(
-                RefusalReason.BAD_RULES, option="format", allowed=", ".join(FORMAT_PRESETS)
-            ) from None
+            raise refused from None
 
     async def for_table(
         self,
