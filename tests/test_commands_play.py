@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -285,19 +286,21 @@ def test_leaving_a_match_with_q_counts_it_as_a_lost_match_in_domino_profile(tmp_
     assert " · Racha: 1 perdida · Saldo: $990" in lines[1]
 
 
-def test_web_with_a_format_the_page_cannot_draw_is_refused_before_anything_opens(
-    tmp_path: Path,
-):
+def test_web_with_a_format_serves_its_page_beside_the_terminal(tmp_path: Path):
+    """Every format draws on the page (a double-nine partnership here); the link is
+    printed where no browser can open, and the match starts in the terminal."""
     result = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "play", "--web", "--preset", "uno-contra-uno",
+        [sys.executable, "-m", "bot.cli", "play", "--web", "--preset", "cubano",
          "--db", str(tmp_path / "play.db")],
         capture_output=True,
         text=True,
         timeout=60,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "DISPLAY": "", "WAYLAND_DISPLAY": ""},
     )  # fmt: skip
-    assert result.returncode == 2
-    assert result.stderr.strip() == (
-        "--web shows tables of four in two partnerships only; play uno-contra-uno in the "
-        "terminal (without --web)"
-    )
-    assert not (tmp_path / "play.db").exists()
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[1] == "Doble nueve: 10 fichas cada uno."
+    link = lines[lines.index("La mesa en tu navegador:") + 1]
+    assert link.startswith("  http://127.0.0.1:") and "/?s=" in link
+    assert "Te levantaste de la mesa 1: pierdes tu apuesta ($10)" in result.stdout

@@ -76,17 +76,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.preset is not None:
         try:
-            rules = find_any_preset(args.preset)
+            find_any_preset(args.preset)  # refused before anything opens
         except RulesError as exc:
             print(str(exc), file=sys.stderr)
-            return 2
-        if args.web and not rules.is_classic:
-            # the web page draws tables of four in two partnerships only, for now
-            print(
-                f"--web shows tables of four in two partnerships only; play "
-                f"{args.preset} in the terminal (without --web)",
-                file=sys.stderr,
-            )
             return 2
     code = asyncio.run(_main(args))
     if code == 141:  # stdout was closed (e.g. piped into head)
