@@ -37,7 +37,7 @@ from bot.core import (
 )
 from bot.core.clock import ManualClock
 from bot.present import texts
-from bot.present.texts import refused, seated_text
+from bot.present.replies import refused, seated_text
 from engine.records import replay
 from engine.rules import PRESET_NAMES, find_preset
 

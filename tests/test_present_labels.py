@@ -18,7 +18,7 @@ def test_rules_are_listed_one_option_a_line_with_changes_marked() -> None:
 def test_a_bad_rules_refusal_names_every_option_in_the_players_words() -> None:
     """Issue 13, items 13 and 24: refusals named internal keys (``turn_seconds``)."""
     from bot.core import PlayerRef, Refusal, RefusalReason
-    from bot.present.texts import refused
+    from bot.present.replies import refused
 
     refusal = Refusal(
         to=PlayerRef("discord", "1", "Ana", "en"),

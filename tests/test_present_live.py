@@ -15,7 +15,7 @@ from bot.present.live import (
     page_texts,
     table_state,
 )
-from bot.present.texts import move_buttons
+from bot.present.moves import move_buttons
 from render.board import board_layout, seat_panels
 from render.canvas import SIDE_COLORS
 

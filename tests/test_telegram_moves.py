@@ -6,7 +6,7 @@ from __future__ import annotations
 from telegram import User
 
 from bot.core import ShowMyTiles, YourTiles
-from bot.present.texts import move_buttons
+from bot.present.moves import move_buttons
 from tests.fake_telegram import TelegramWorld
 
 GROUP = -1001000

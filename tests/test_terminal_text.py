@@ -66,7 +66,7 @@ async def test_the_moves_are_numbered_and_labelled_as_the_move_buttons_are(
     monkeypatch: pytest.MonkeyPatch,
 ):
     from bot.core import YourTiles
-    from bot.present.texts import move_buttons
+    from bot.present.moves import move_buttons
     from bot.terminal import TerminalPort
 
     seen: list[YourTiles] = []

@@ -18,7 +18,7 @@ import discord
 
 from bot.core import ANALYSIS_PATTERN, AnalysisPress, Manager, Refusal, encode_analysis
 from bot.present.analysis import analysis_button, analysis_picture, analysis_text
-from bot.present.texts import refused
+from bot.present.replies import refused
 
 __all__ = [
     "AnalysisDesk",

@@ -23,7 +23,7 @@ from bot.core import EMOTES, PRESS_PREFIX, TableChanged, YourTiles, encode_actio
 from bot.discord.i18n import texts
 from bot.present.i18n import emote_label
 from bot.present.live import link_label
-from bot.present.texts import move_buttons
+from bot.present.moves import move_buttons
 
 __all__ = [
     "ACTIVITY_ID",

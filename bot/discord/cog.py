@@ -55,9 +55,9 @@ from bot.present.labels import (
     PRESET_LABELS,
     notifications_hint,
 )
+from bot.present.replies import confirmation
 from bot.present.screens import my_tables_text
 from bot.present.standings import RANKING_LABELS, ranking_from_input
-from bot.present.texts import confirmation
 from engine.robots import LEVELS
 from engine.rules import EVERY_PRESET_NAME, MAX_TURN_SECONDS, SLOW_PACE_SECONDS
 from storage.base import Storage

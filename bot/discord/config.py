@@ -21,8 +21,8 @@ from bot.discord.i18n import command_name, option_name, player_language, text, t
 from bot.discord.messages import close_not_admin_text, not_admin_text
 from bot.discord.replies import Replies, chat_of, player_of
 from bot.present.labels import LANGUAGE_LABELS, VALUE_LABELS, rules_text
+from bot.present.replies import confirmation
 from bot.present.standings import PERIOD_LABELS, PERIOD_WORDS, period_from_input
-from bot.present.texts import confirmation
 from engine.rules import MAX_TURN_SECONDS, OPTION_VALUES, OptionValue
 
 __all__ = ["ConfigCog"]

@@ -21,9 +21,10 @@ from bot.core import (
     YourTiles,
 )
 from bot.discord.i18n import texts
+from bot.present.i18n import whole_minutes
 from bot.present.labels import preset_label, rules_text, team_names
+from bot.present.replies import formats_help, refused
 from bot.present.screens import challenge_lines
-from bot.present.texts import formats_help, refused, whole_minutes
 from storage.base import PlayerStats
 
 __all__ = [

@@ -19,7 +19,7 @@ from bot.discord.i18n import chat_language, player_language, texts
 from bot.discord.messages import PLATFORM, place_name, refusal_content
 from bot.discord.port import DiscordPort
 from bot.discord.tiles import DM_CLOSED
-from bot.present.texts import confirmation, seated_text
+from bot.present.replies import confirmation, seated_text
 
 __all__ = ["PLATFORM", "Replies", "chat_of", "player_of"]
 

@@ -16,7 +16,7 @@ from telegram.ext import ContextTypes
 import bot.core as p
 from bot.core.analysis import AnalysisReply
 from bot.present.labels import rules_text
-from bot.present.texts import confirmation, refused
+from bot.present.replies import confirmation, refused
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import MENU_CHOICES, config_keyboard, next_choice
 from bot.telegram.links import ConfigPress, JoinLink, decode_config, decode_top

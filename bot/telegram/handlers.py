@@ -28,9 +28,9 @@ from bot.present.labels import (
     notifications_hint,
     rules_text,
 )
+from bot.present.replies import confirmation, refused
 from bot.present.screens import my_tables_text
 from bot.present.standings import PREVIOUS_WORDS, ranking_from_input, season_from_input
-from bot.present.texts import confirmation, refused
 from bot.telegram.commands import command_word, read_table_args
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import config_keyboard

@@ -23,8 +23,8 @@ from bot.present.analysis import analysis_button
 from bot.present.i18n import emote_label, translator
 from bot.present.labels import option_label, preset_label, rematch_label, value_label
 from bot.present.live import link_label
+from bot.present.moves import move_buttons, typed_move_label
 from bot.present.standings import RANKING_LABELS
-from bot.present.texts import move_buttons, typed_move_label
 from bot.telegram.links import TopPress, encode_config, encode_top
 from engine.rules import EVERY_PRESET_NAME, OPTION_VALUES, Rules
 

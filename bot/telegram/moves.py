@@ -20,7 +20,8 @@ from telegram.ext import ContextTypes
 
 import bot.core as p
 from bot.core.vocabulary import RefusalReason
-from bot.present.texts import choices_named, move_key, refused, short_place
+from bot.present.moves import choices_named, move_key, short_place
+from bot.present.replies import refused
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import turn_keyboard
 from bot.telegram.shared import Shared

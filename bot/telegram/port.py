@@ -17,6 +17,7 @@ from telegram.error import TelegramError
 
 import bot.core as p
 from bot.present.facts import table_facts
+from bot.present.replies import refused
 from bot.present.screens import (
     chat_notice,
     emote_text,
@@ -25,7 +26,7 @@ from bot.present.screens import (
     robot_took_seat_private_text,
     turn_reminder_text,
 )
-from bot.present.texts import closed_text, refused
+from bot.present.texts import closed_text
 from bot.telegram.commands import command_word
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import (

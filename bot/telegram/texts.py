@@ -8,9 +8,9 @@ Everything else a player reads (captions, results, rules, labels) comes from
 from __future__ import annotations
 
 from bot.core import HouseTimes
-from bot.present.i18n import translator
+from bot.present.i18n import translator, whole_minutes
+from bot.present.replies import formats_help
 from bot.present.standings import PERIOD_LABELS
-from bot.present.texts import formats_help, whole_minutes
 from bot.telegram.commands import command_word
 from storage.ratings import SeasonPeriod
 

@@ -28,7 +28,8 @@ from bot.core import (
 from bot.core.clock import Clock, SystemClock
 from bot.present.analysis import ANALYSING, analysis_text
 from bot.present.i18n import LEVEL_NAMES, Translator, emote_from_input, refusal_text, translator
-from bot.present.texts import choices_named, confirmation, move_key, refused
+from bot.present.moves import choices_named, move_key
+from bot.present.replies import confirmation, refused
 from bot.terminal.port import TerminalPort, Width
 from bot.terminal.reader import LineReader, until
 from bot.terminal.text import help_text, tiles_text

@@ -8,8 +8,8 @@ import textwrap
 from collections.abc import Sequence
 
 from bot.core import YourTiles
-from bot.present.i18n import Translator, emote_names
-from bot.present.texts import move_buttons, whole_minutes
+from bot.present.i18n import Translator, emote_names, whole_minutes
+from bot.present.moves import move_buttons
 from engine.tiles import Tile
 from engine.views import PublicView
 
@@ -51,7 +51,7 @@ def line_text(view: PublicView) -> str:
 
 def choice_items(tiles: YourTiles) -> list[str]:
     """The playable moves numbered from 1, labelled as the move buttons are
-    (:func:`bot.present.texts.move_buttons`): ``["1) 6-4 izq.", "2) 6-4 der."]``."""
+    (:func:`bot.present.moves.move_buttons`): ``["1) 6-4 izq.", "2) 6-4 der."]``."""
     return [f"{i}) {label}" for i, (_c, label) in enumerate(move_buttons(tiles), 1)]
 
 

@@ -80,7 +80,8 @@ from bot.present.live import (
     result_state,
     table_state,
 )
-from bot.present.texts import abandoned_text, closed_text, confirmation
+from bot.present.replies import confirmation
+from bot.present.texts import abandoned_text, closed_text
 from bot.web.activity import DiscordActivity
 from bot.web.auth import AuthError, AuthFailure, SeatPass, WebAuth
 

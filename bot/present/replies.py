@@ -1,0 +1,172 @@
+"""The screens answering a command: what a refusal says, the sentence confirming an
+accepted command or press to its actor, and the help's line on the formats, in the
+reader's language (one home per phrase)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.core.commands import (
+    Challenge,
+    CloseTable,
+    Command,
+    Leave,
+    OpenTable,
+    PlayNow,
+    Rematch,
+    SetChatRules,
+    SitAt,
+)
+from bot.core.events import Refusal, Reply
+from bot.core.vocabulary import PressKind, RefusalReason
+from bot.present.i18n import refusal_text, translator
+from bot.present.labels import allowed_text, option_word, preset_label
+
+__all__ = [
+    "bad_rules_text",
+    "confirmation",
+    "formats_help",
+    "left_text",
+    "refused",
+    "rules_changed_text",
+    "seated_text",
+]
+
+
+def refused(
+    refusal: Refusal,
+    language: str | None = None,
+    typed: Mapping[str, str] | None = None,
+    *,
+    place: str = "",
+) -> str:
+    """A refusal as a sentence, in ``language`` or the refused player's.
+
+    ``typed``: for refused rules (``bad_rules``), what the admin typed for each option
+    (``{"target": "meta=7"}``), so the sentence names it in their words; without it
+    each option is named by the word a player of ``language`` types.
+    ``place`` is how the front end names where the refusal's table is (e.g. a Discord
+    channel mention): a seat already taken at a table elsewhere in the chat (rules.md,
+    "The house": one table at a time per chat) is said with it.
+    """
+    language = language or refusal.to.language
+    params = refusal.params
+    if refusal.reason is RefusalReason.BAD_RULES:
+        return bad_rules_text(refusal, language, typed or {})
+    if refusal.reason is RefusalReason.ALREADY_SEATED and params.get("elsewhere"):
+        _ = translator(language)
+        if place:
+            return _(
+                "You already have a seat at table {label}, in {place}. Finish or leave it "
+                "first: one table at a time.",
+                label=params.get("label", ""),
+                place=place,
+            )
+        return _(
+            "You already have a seat at table {label}. Finish or leave it first: one table "
+            "at a time.",
+            label=params.get("label", ""),
+        )
+    return refusal_text(refusal.reason, params, language)
+
+
+def bad_rules_text(refusal: Refusal, language: str, typed: Mapping[str, str]) -> str:
+    """Every bad option of a ``bad_rules`` refusal, one a line, in the admin's words:
+    "meta=7 no vale: meta puede ser 50, 100, 150, 200, 300 o 500."."""
+    _ = translator(language)
+    names = str(refusal.params.get("options") or refusal.params.get("option") or "").split()
+    lines = []
+    for option in names:
+        word = option_word(option, language)
+        allowed = allowed_text(option, language)
+        if option in typed:
+            lines.append(
+                _(
+                    "{typed} is not valid: {option} can be {allowed}.",
+                    typed=typed[option],
+                    option=word,
+                    allowed=allowed,
+                )
+            )
+        else:
+            lines.append(_("{option} can be {allowed}.", option=word, allowed=allowed))
+    return "\n".join(lines) or _("That cannot be done now.")
+
+
+def seated_text(reply: Reply, language: str) -> str:
+    """ "You sit at table 3, seat 2." after a seating command."""
+    seat = (reply.seat or 0) + 1
+    return translator(language)(
+        "You sit at table {label}, seat {seat}.", label=reply.label, seat=seat
+    )
+
+
+def left_text(reply: Reply, language: str) -> str:
+    """ "You left table 3." after ``Leave`` before the match started; leaving a started
+    match says the stake is forfeited (``Reply.forfeited``) and the robot plays on."""
+    _ = translator(language)
+    if reply.forfeited is None:
+        return _("You left table {label}.", label=reply.label)
+    if reply.match_ended:  # nobody was left to play on
+        if reply.forfeited:
+            return _(
+                "You left table {label}: your stake (${stake}) is forfeited, and with no "
+                "player left the match ends.",
+                label=reply.label,
+                stake=reply.forfeited,
+            )
+        return _("You left table {label}: with no player left the match ends.", label=reply.label)
+    if reply.forfeited:
+        return _(
+            "You left table {label}: your stake (${stake}) is forfeited and a robot plays "
+            "your seat to the end.",
+            label=reply.label,
+            stake=reply.forfeited,
+        )
+    return _("You left table {label}: a robot plays your seat to the end.", label=reply.label)
+
+
+def rules_changed_text(reply: Reply, language: str) -> str:
+    """ "Rules changed: Venezolano." after ``SetChatRules``."""
+    return translator(language)(
+        "Rules changed: {preset}.", preset=preset_label(reply.preset, language)
+    )
+
+
+def formats_help(language: str, play: str) -> str:
+    """The help's line on the other formats, ``play`` the platform's command
+    (``"/jugar"``, ``"/domino jugar formato:"``; rules.md, "Formats at the tables")."""
+    return translator(language)(
+        "Other ways to play: {play} 1v1 (one against one, drawing from the boneyard), "
+        "individual (each for themselves) or cubano (double-nine).",
+        play=play,
+    )
+
+
+_SEATING: tuple[type[Command] | PressKind, ...] = (
+    PlayNow,
+    Challenge,
+    OpenTable,
+    SitAt,
+    Rematch,
+    PressKind.SIT,
+    PressKind.AGAIN,
+)
+
+
+def confirmation(done: type[Command] | PressKind, reply: Reply, language: str) -> str:
+    """The short sentence confirming an accepted command (or button press) to the actor;
+    empty when nothing needs saying (a move, an emote: the table shows it)."""
+    if not reply.ok:
+        return ""
+    if done in _SEATING:
+        return seated_text(reply, language)
+    if done in (Leave, PressKind.LEAVE):
+        return left_text(reply, language)
+    if done is SetChatRules:
+        return rules_changed_text(reply, language)
+    if done is CloseTable:
+        return translator(language)(
+            "You closed table {label}; every stake was refunded.", label=reply.label
+        )
+    return ""

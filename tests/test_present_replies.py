@@ -1,0 +1,90 @@
+"""The screens answering a command (bot/present/replies.py): refusals and confirmations."""
+
+from __future__ import annotations
+
+from bot.core import (
+    PlayerRef,
+    Refusal,
+    RefusalReason,
+)
+from bot.present.replies import bad_rules_text, refused
+
+
+def test_leaving_a_started_match_says_the_stake_is_forfeited_in_both_languages() -> None:
+    """Issue 27, item 10: every front end's leave confirmation comes from here."""
+    from bot.core import Leave, Reply
+    from bot.core.vocabulary import PressKind
+    from bot.present.replies import confirmation
+
+    free = Reply(table_id="t", label="3", seat=0)
+    paid = Reply(table_id="t", label="3", seat=0, forfeited=10)
+    unstaked = Reply(table_id="t", label="3", seat=0, forfeited=0)
+    assert confirmation(Leave, free, "es") == "Te levantaste de la mesa 3."
+    assert confirmation(PressKind.LEAVE, paid, "es") == (
+        "Te levantaste de la mesa 3: pierdes tu apuesta ($10) y un robot juega tu asiento "
+        "hasta el final."
+    )
+    assert confirmation(Leave, paid, "en") == (
+        "You left table 3: your stake ($10) is forfeited and a robot plays your seat to the end."
+    )
+    assert confirmation(Leave, unstaked, "es") == (
+        "Te levantaste de la mesa 3: un robot juega tu asiento hasta el final."
+    )
+
+
+def test_the_last_human_leaving_is_told_the_match_ends_and_no_robot_plays_on() -> None:
+    from bot.core import Leave, Reply
+    from bot.present.replies import confirmation
+
+    paid = Reply(table_id="t", label="3", seat=0, forfeited=10, match_ended=True)
+    unstaked = Reply(table_id="t", label="3", seat=0, forfeited=0, match_ended=True)
+    assert confirmation(Leave, paid, "es") == (
+        "Te levantaste de la mesa 3: pierdes tu apuesta ($10) y, sin nadie más en la mesa, "
+        "la partida termina."
+    )
+    assert confirmation(Leave, unstaked, "en") == (
+        "You left table 3: with no player left the match ends."
+    )
+
+
+def test_an_admin_refused_closing_a_live_match_is_told_why() -> None:
+    from bot.present.i18n import refusal_text
+
+    assert refusal_text("not_stuck", {"label": "2", "seconds": 600}, "es") == (
+        "La mesa 2 está en juego: un administrador solo puede cerrar una partida empezada "
+        "cuando lleva 10 minutos sin ninguna jugada."
+    )
+    assert refusal_text("admin_plays", {"label": "2"}, "en") == (
+        "You play at table 2 (or left its match): another administrator can close it, and "
+        "only when it is stuck."
+    )
+    assert refusal_text("left_match", {"stake": 10}, "es") == (
+        "Dejaste esa partida: perdiste tu apuesta ($10) y un robot juega tu asiento hasta el final."
+    )
+
+
+def test_a_bad_preset_is_answered_with_the_presets_by_name() -> None:
+    """Issue 30: the refusal read "preset puede ser ." with an empty list."""
+    refusal = Refusal(
+        to=PlayerRef("telegram", "1", "Ana"),
+        reason=RefusalReason.BAD_RULES,
+        params={"option": "preset"},
+    )
+    assert bad_rules_text(refusal, "es", {"preset": "reglas=xyz"}) == (
+        "reglas=xyz no vale: reglas puede ser Venezolano, Internacional, Español, Dominicano, "
+        "Uno contra uno, Individual o Cubano (doble nueve)."
+    )
+    assert bad_rules_text(refusal, "en", {}) == (
+        "preset can be Venezuelan, International, Spanish, Dominican, One against one, "
+        "Individual play or Cuban (double-nine)."
+    )
+
+
+def test_a_format_nobody_knows_is_answered_with_the_words_players_type_for_formats() -> None:
+    refusal = Refusal(
+        to=PlayerRef("telegram", "1", "Ana"),
+        reason=RefusalReason.BAD_RULES,
+        params={"option": "format", "allowed": "uno-contra-uno, individual, cubano"},
+    )
+    assert refused(refusal, "es") == "formato puede ser 1v1, individual o cubano."
+    assert refused(refusal, "en") == "format can be 1v1, individual or cubano."
