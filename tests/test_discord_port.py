@@ -171,9 +171,9 @@ def unreachable_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 REFUNDED = {
-    "es": "La mesa 1 (Club · #domino) se cerró: ya no puedo usar su canal. Nadie pierde: se "
-    "devolvieron las apuestas.",
-    "en": "Table 1 (Club · #domino) closed: I can no longer use its channel. Nobody lost: the "
+    "es": "La mesa 1 (Club · #domino) se cerró: el bot ya no puede usar su chat. Nadie pierde: "
+    "se devolvieron las apuestas.",
+    "en": "Table 1 (Club · #domino) closed: the bot can no longer use its chat. Nobody lost: "
     "stakes were refunded.",
 }
 
@@ -248,7 +248,7 @@ async def test_removed_from_a_server_its_tables_close_refunded_and_other_servers
         assert fake.last_dm(ana).content == REFUNDED["es"]
         assert fake.last_dm(bob).content == REFUNDED["en"]
         assert fake.last_dm(dani).content == (
-            "La mesa 2 (Club · #otra) se cerró: ya no puedo usar su canal. No se cobró nada."
+            "La mesa 2 (Club · #otra) se cerró: el bot ya no puede usar su chat. No se cobró nada."
         )
         # Nothing more was tried in the server the bot left.
         club_channels = {fake.channel_of(club, 0), fake.channel_of(club, 1)}

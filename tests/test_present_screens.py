@@ -12,6 +12,9 @@ from bot.core import (
     HandEnded,
     MatchEnded,
     PlayerRef,
+    Refusal,
+    RefusalReason,
+    SeatAbandoned,
     SeatGivenBack,
     SeatInfo,
     SeatTakenByRobot,
@@ -21,13 +24,25 @@ from bot.core import (
 from bot.core.vocabulary import CloseReason
 from bot.present.screens import (
     CAPTION_LIMIT,
-    back_at_table_text,
+    Action,
+    BoardScreen,
+    ClosedScreen,
+    EmoteScreen,
+    Notice,
+    Reader,
+    RefusalScreen,
+    ResultScreen,
+    TurnGone,
     board_caption,
-    chat_notice,
+    my_tables_text,
+    names_place,
+    screens,
+)
+from bot.present.texts import (
+    back_at_table_text,
     emote_text,
     hand_ended_text,
     match_ended_caption,
-    my_tables_text,
     robot_took_seat_private_text,
     robot_took_seat_text,
 )
@@ -36,6 +51,8 @@ from engine.rules import find_any_preset, find_preset
 from engine.views import public_view
 
 CHAT = ChatRef("telegram", "-100")
+WINNER, POINTS = 1, 12
+"""The first hand of ``_played`` (seed 11): a domino by the second partnership, 12 points."""
 SEATS = (
     SeatInfo(seat=0, name="Ana", player=PlayerRef("telegram", "1", "Ana")),
     SeatInfo(seat=1, name="Robot (Experto)", is_robot=True),
@@ -115,10 +132,10 @@ def test_hand_and_match_results_say_who_won_what_the_manager_computed() -> None:
         view=public_view(match),
     )
     text = hand_ended_text(ended, SEATS, "4", "es")
+    assert (outcome.winner_team, outcome.points) == (WINNER, POINTS)
     assert text.startswith("Mesa 4 · mano 1:")
     assert f"Marcador: {match.score[0]} – {match.score[1]}" in text
-    if outcome.winner_team is not None:
-        assert f"ganan {outcome.points} puntos" in text
+    assert f"ganan {POINTS} puntos. Marcador" in text
 
     result = MatchEnded(
         table_id="t",
@@ -378,20 +395,102 @@ def test_the_away_back_and_emote_texts_are_one_phrase_for_every_platform() -> No
 def test_the_chat_is_told_of_the_events_that_need_a_message_of_their_own_and_no_other() -> None:
     ana = SEATS[0].player
     assert ana is not None
-    words = {"server": False, "back": "/volver"}
+    group = Reader("es", back="/volver", label="1", seats=SEATS)
     taken = SeatTakenByRobot(
         table_id="t", chat=CHAT, seat=0, player=ana, reason=AwayReason.LEFT, back_by=1.0,
         seconds=300,
     )  # fmt: skip
-    assert chat_notice(taken, "es", **words) == robot_took_seat_text(taken, "es", back="/volver")
+    assert screens(taken, group) == [
+        Notice(CHAT, "t", robot_took_seat_text(taken, "es", back="/volver")),
+        TurnGone(ana, "t", "1", left=True),
+        Notice(CHAT, "t", robot_took_seat_private_text(taken, "1", "es"), ana, (Action.BACK,)),
+    ]
     back = SeatGivenBack(table_id="t", chat=CHAT, seat=0, player=ana)
-    assert chat_notice(back, "es", **words) == "Ana volvió a la mesa."
+    assert screens(back, group) == [Notice(CHAT, "t", "Ana volvió a la mesa.")]
     declined = TableClosed(
         table_id="t", chat=CHAT, label="1", reason=CloseReason.DECLINED, humans=(ana,)
     )
-    assert chat_notice(declined, "es", **words) == (
-        "El reto de la mesa 1 fue rechazado; nadie pagó nada."
+    said = "El reto de la mesa 1 fue rechazado; nadie pagó nada."
+    assert screens(declined, group) == [
+        ClosedScreen(declined, said),
+        Notice(CHAT, "t", said),
+        TurnGone(ana, "t", "1", left=False),
+    ]
+    empty = replace(declined, reason=CloseReason.EMPTY)  # the board says it: no notice
+    assert [type(s) for s in screens(empty, group)] == [ClosedScreen, TurnGone]
+    emote = EmoteShown(table_id="t", chat=CHAT, seat=0, player=ana, name="buena")
+    assert screens(emote, group) == [EmoteScreen(emote, "Ana: ¡Buena!")]
+
+
+def test_a_table_the_bot_cannot_reach_tells_each_player_privately_naming_the_chat() -> None:
+    ana, luis = SEATS[0].player, SEATS[2].player
+    assert ana is not None and luis is not None
+    english = replace(luis, language="en")
+    gone = TableClosed(
+        table_id="t", chat=CHAT, label="1", reason=CloseReason.UNREACHABLE,
+        humans=(ana, english), refunds={1: 10, 2: 10},
+    )  # fmt: skip
+    assert names_place(gone)
+    shown = screens(gone, Reader("es", label="1", place="Amigos"))
+    notices = [s for s in shown if isinstance(s, Notice)]
+    assert notices == [
+        Notice(
+            CHAT,
+            "t",
+            "La mesa 1 (Amigos) se cerró: el bot ya no puede usar su chat. Nadie pierde: se "
+            "devolvieron las apuestas.",
+            ana,
+        ),
+        Notice(
+            CHAT,
+            "t",
+            "Table 1 (Amigos) closed: the bot can no longer use its chat. Nobody lost: stakes "
+            "were refunded.",
+            english,
+        ),
+    ]  # privately, each in their own language; the chat itself is told nothing
+
+
+def test_a_hand_result_needs_the_seats_names_and_offers_the_analysis() -> None:
+    match = _played(200)
+    outcome = match.hand.outcome
+    assert outcome is not None
+    ended = HandEnded(
+        table_id="t", chat=CHAT, hand_number=1, outcome=outcome, hand_points=(0, 0),
+        score=match.score, view=public_view(match),
+    )  # fmt: skip
+    assert screens(ended, Reader("es", label="4")) == []  # restored mid-hand: no names
+    (result,) = screens(ended, Reader("es", label="4", seats=SEATS))
+    assert result == ResultScreen(
+        ended, hand_ended_text(ended, SEATS, "4", "es"), (Action.ANALYSIS,)
     )
-    empty = replace(declined, reason=CloseReason.EMPTY)  # the board says it
-    emote = EmoteShown(table_id="t", chat=CHAT, seat=0, player=ana, name="buena")  # on the board
-    assert [chat_notice(e, "es", **words) for e in (empty, emote)] == [None, None]
+
+
+def test_a_page_is_not_told_in_the_third_person_that_its_own_player_left() -> None:
+    ana = SEATS[0].player
+    assert ana is not None
+    left = SeatAbandoned(
+        table_id="t", chat=CHAT, seat=0, player=ana, reason=AwayReason.LEFT, stake=10
+    )
+    assert screens(left, Reader("es", me=ana)) == []
+    others = screens(left, Reader("es", me=SEATS[2].player))
+    assert others == [
+        Notice(
+            CHAT,
+            "t",
+            "Ana dejó la partida: pierde su apuesta ($10) y un robot juega su asiento hasta "
+            "el final.",
+        )
+    ]
+
+
+def test_a_board_and_a_refusal_are_screens_of_their_own() -> None:
+    board = TableChanged(
+        table_id="t", chat=CHAT, label="1", phase="waiting", seats=SEATS,
+        rules=find_preset("venezolano"),
+    )  # fmt: skip
+    assert screens(board, Reader("es")) == [BoardScreen(board)]
+    ana = SEATS[0].player
+    assert ana is not None
+    refusal = Refusal(to=ana, reason=RefusalReason.NOT_YOUR_TURN)
+    assert screens(refusal, Reader("")) == [RefusalScreen(refusal)]

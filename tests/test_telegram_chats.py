@@ -105,7 +105,7 @@ async def test_a_bot_removed_from_a_group_closes_its_tables_once_refunds_and_tel
         assert world.manager.tables() == []
         assert await world.manager.balance(player) == 1000  # refunded, not abandoned
         assert _texts(world, ana.id, mark) == [
-            "La mesa 1 se cerró: el bot ya no puede usar su chat. Nadie pierde: se "
+            "La mesa 1 (Dominó) se cerró: el bot ya no puede usar su chat. Nadie pierde: se "
             "devolvieron las apuestas."
         ]
         assert [c.method for c in world.fake.calls[mark:] if c.chat_id == group.id] == []
@@ -132,7 +132,7 @@ async def test_a_group_that_answers_bot_was_kicked_closes_its_tables_once_withou
         tried = [c for c in world.fake.calls[mark:] if c.chat_id == group.id]
         assert [c.status for c in tried] == [403]  # one refused request, then silence
         assert _texts(world, ana.id, mark) == [
-            "La mesa 1 se cerró: el bot ya no puede usar su chat. Nadie pierde: se "
+            "La mesa 1 (Dominó) se cerró: el bot ya no puede usar su chat. Nadie pierde: se "
             "devolvieron las apuestas."
         ]
         assert world.errors == []

@@ -17,7 +17,6 @@ from bot.core import (
     Refusal,
     RefusalReason,
     TableChanged,
-    TableClosed,
     YourTiles,
 )
 from bot.discord.i18n import texts
@@ -39,7 +38,6 @@ __all__ = [
     "tiles_content",
     "turn_ping",
     "unknown_command_text",
-    "unreachable_text",
 ]
 
 PLATFORM = "discord"
@@ -243,23 +241,4 @@ def turn_ping(event: YourTiles, mention: str) -> str:
         mention=mention,
         label=label,
         when=f"<t:{int(event.deadline)}:R>",
-    )
-
-
-def unreachable_text(event: TableClosed, place: str, language: str) -> str:
-    """The DM telling a player their table closed because the bot can no longer use its
-    channel (deleted, the bot removed from the server, a right taken away)."""
-    _ = texts(language)
-    label = event.label or event.table_id
-    if event.refunds:
-        return _(
-            "Table {label} ({place}) closed: I can no longer use its channel. Nobody lost: "
-            "the stakes were refunded.",
-            label=label,
-            place=place,
-        )
-    return _(
-        "Table {label} ({place}) closed: I can no longer use its channel. Nothing was paid.",
-        label=label,
-        place=place,
     )

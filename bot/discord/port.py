@@ -43,7 +43,6 @@ import discord
 from bot.core import (
     ChatRef,
     CloseReason,
-    EmoteShown,
     Event,
     HandEnded,
     Manager,
@@ -51,13 +50,10 @@ from bot.core import (
     Notifications,
     PlayerRef,
     Ranking,
-    Refusal,
     SeasonEnded,
     Standings,
     TableChanged,
     TableClosed,
-    TurnReminder,
-    YourTiles,
     ended_board,
 )
 from bot.discord.analysis import analysis_view
@@ -68,19 +64,26 @@ from bot.discord.messages import (
     board_embed,
     place_name,
     refusal_content,
-    unreachable_text,
 )
 from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
 from bot.present.live import TableLinks
 from bot.present.screens import (
-    chat_notice,
-    emote_text,
-    hand_ended_text,
-    match_ended_caption,
-    turn_reminder_text,
+    BoardScreen,
+    ClosedScreen,
+    EmoteScreen,
+    Notice,
+    Reader,
+    RefusalScreen,
+    ResultScreen,
+    Screen,
+    SeasonScreen,
+    TilesScreen,
+    chat_of,
+    names_place,
+    screens,
 )
-from bot.present.standings import season_ended_text, standings_facts
+from bot.present.standings import standings_facts
 from render import TableFacts
 
 __all__ = ["BOARD_FILE", "DM_CLOSED", "DiscordPort"]
@@ -241,69 +244,70 @@ class DiscordPort:
         self._closers.add(task)
         task.add_done_callback(self._closers.discard)
 
-    async def _tell_unreachable(self, event: TableClosed) -> None:
-        """Tell a closed table's players privately that its channel cannot be used."""
+    async def _stop_board(self, event: TableClosed) -> None:
+        """A table whose channel cannot be used closed: its board is drawn no more (its
+        players are told by DM, :func:`bot.present.screens.screens`)."""
         board = self.boards.pop(event.table_id, None)
         if board is not None and board.task is not None and not board.task.done():
-            board.task.cancel()  # nothing more is drawn where the bot cannot post
-        place = board.place if board is not None and board.place else None
-        if place is None:
-            place = place_name(self.client, event.chat)
+            board.task.cancel()
         await self.desk.table_closed(event.table_id)
-        for player in event.humans:
-            if player.user_id in self.dms_closed:
-                continue  # neither their DMs nor the channel: nobody can tell them
-            content = unreachable_text(event, place, player.language)
-            try:
-                user = await self.desk.dm_user(player.user_id)
-                await user.send(content)
-            except discord.Forbidden as exc:
-                if exc.code != DM_CLOSED:
-                    raise
-                self.dms_closed.add(player.user_id)
 
     async def _deliver(self, event: Event) -> None:
-        if isinstance(event, TableChanged):
-            board = self._board(event.table_id, event.chat)
-            board.latest = board.pending = event
-            self._kick_board(board)
-        elif isinstance(event, YourTiles):
-            # A table this process has not drawn yet was restored after a restart (a
-            # new one shows its board long before the first tiles).
-            seen = self.boards.get(event.table_id)
-            self.desk.deliver(event, resumed=seen is None or seen.latest is None)
-        elif isinstance(event, HandEnded):
-            await self._hand_ended(event)
-        elif isinstance(event, MatchEnded):
-            await self._match_ended(event)
-        elif isinstance(event, EmoteShown):
-            await self._say(event.chat, emote_text(event, event.chat.language))
-        elif isinstance(event, TableClosed) and event.reason is CloseReason.UNREACHABLE:
-            await self._tell_unreachable(event)
-            return  # its chat cannot be told
-        elif isinstance(event, TableClosed):
-            ended_board = self.boards.get(event.table_id)
-            if ended_board is not None:
-                ended_board.closed = event
-                self._kick_board(ended_board)
-            await self.desk.table_closed(event.table_id)
-        elif isinstance(event, SeasonEnded):
-            await self._season_ended(event)
-        elif isinstance(event, TurnReminder):  # a slow table's turn is half gone
-            place = place_name(self.client, event.chat)
-            content = turn_reminder_text(event, place, event.player.language)
-            await self._tell(event.player, event.table_id, content)
-        elif isinstance(event, Refusal):
-            await self._tell(event.to, event.table_id, refusal_content(event, event.to.language))
-        # PlayerSeated/Unseated, MatchStarted, HandStarted, TurnStarted and MovePlayed
-        # show on the board (TableChanged) or in the command's reply.
-        if isinstance(event, Refusal):
-            return
-        language = event.chat.language
-        back = texts(language)("the Come back button")  # on the board
-        notice = chat_notice(event, language, server=True, back=back)
-        if notice is not None:
-            await self._say(event.chat, notice)
+        chat = chat_of(event)
+        board = self.boards.get(event.table_id or "")
+        latest = board.latest if board is not None else None
+        language = chat.language if chat is not None else ""
+        place = ""
+        if chat is not None and names_place(event):
+            place = board.place if board is not None and board.place else ""
+            place = place or place_name(self.client, chat)
+        reader = Reader(
+            language,
+            server=True,
+            back=texts(language)("the Come back button"),  # on the board
+            label=latest.label if latest is not None else event.table_id or "",
+            seats=latest.seats if latest is not None else None,  # None: never drawn here
+            place=place,
+        )
+        for screen in screens(event, reader):
+            await self._show(screen)
+
+    async def _show(self, screen: Screen) -> None:
+        """One screen as Discord widgets: the board message (edited in place), tiles by
+        DM, a channel message with its picture and buttons, a DM."""
+        match screen:
+            case BoardScreen(event=event):
+                board = self._board(event.table_id, event.chat)
+                board.latest = board.pending = event
+                self._kick_board(board)
+            case TilesScreen(event=tiles):
+                # A table this process has not drawn yet was restored after a restart (a
+                # new one shows its board long before the first tiles).
+                seen = self.boards.get(tiles.table_id)
+                self.desk.deliver(tiles, resumed=seen is None or seen.latest is None)
+            case ResultScreen(event=HandEnded() as hand, text=text):
+                await self._hand_ended(hand, text)
+            case ResultScreen(event=MatchEnded() as ended, text=text):
+                await self._match_ended(ended, text)
+            case EmoteScreen(event=emote, text=text):
+                await self._say(emote.chat, text)
+            case Notice(to=None):
+                await self._say(screen.chat, screen.text)
+            case Notice(to=PlayerRef() as to) if to.platform == PLATFORM:
+                await self._tell(to, screen.table_id, screen.text)
+            case ClosedScreen(event=closed) if closed.reason is CloseReason.UNREACHABLE:
+                await self._stop_board(closed)  # nothing more is drawn where it cannot post
+            case ClosedScreen(event=closed):
+                ended_board = self.boards.get(closed.table_id)
+                if ended_board is not None:
+                    ended_board.closed = closed
+                    self._kick_board(ended_board)
+                await self.desk.table_closed(closed.table_id)
+            case SeasonScreen(event=season, text=text):
+                await self._season_ended(season, text)
+            case RefusalScreen(event=refusal) if refusal.to.platform == PLATFORM:
+                content = refusal_content(refusal, refusal.to.language)
+                await self._tell(refusal.to, refusal.table_id, content)
 
     async def _tell(self, player: PlayerRef, table_id: str | None, content: str) -> None:
         """A message for one player outside any interaction: by DM, else in the table's
@@ -501,12 +505,11 @@ class DiscordPort:
             await channel.send(content, allowed_mentions=discord.AllowedMentions.none(), **kwargs)
 
     # ------------------------------------------------------------------ results
-    async def _hand_ended(self, event: HandEnded) -> None:
+    async def _hand_ended(self, event: HandEnded, text: str) -> None:
         language = event.chat.language
         board = self.boards.get(event.table_id)
         if board is None or board.latest is None:
             return  # a table this process never drew (restored mid-hand): no names
-        text = hand_ended_text(event, board.latest.seats, board.latest.label, language)
         png = await self._draw(
             self._render_hand_result, event.view, board_facts(board.latest, language)
         )
@@ -514,11 +517,9 @@ class DiscordPort:
         view = analysis_view(event.table_id, event.hand_number, language)
         await self._say(event.chat, text, files=files, view=view)
 
-    async def _match_ended(self, event: MatchEnded) -> None:
+    async def _match_ended(self, event: MatchEnded, text: str) -> None:
         language = event.chat.language
         board = self.boards.get(event.table_id)
-        label = board.latest.label if board is not None and board.latest is not None else ""
-        text = match_ended_caption(event, label, language)  # with what each human received
         if board is not None:
             board.final = event
         facts = (
@@ -558,7 +559,7 @@ class DiscordPort:
                 found.append(channel.id)
         return found
 
-    async def _season_ended(self, event: SeasonEnded) -> None:
+    async def _season_ended(self, event: SeasonEnded, content: str) -> None:
         """A season's final standings: the picture and the podium, once, in the first of
         :meth:`season_channels` that takes it (a channel the bot can no longer use is
         treated as everywhere else: its tables close)."""
@@ -572,7 +573,6 @@ class DiscordPort:
             help_command=help_command(language),
         )
         png = await self._draw(self._render_standings, facts)
-        content = season_ended_text(event, language)
         for channel_id in self.season_channels(chat.chat_id):
             where = dataclasses.replace(chat, channel_id=str(channel_id))
             channel = self._channel(where)

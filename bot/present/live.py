@@ -25,7 +25,8 @@ from bot.present.i18n import N_, emote_label, language_of, translator
 from bot.present.labels import move_text, rematch_label, seat_name, team_names
 from bot.present.moves import move_buttons
 from bot.present.replies import refused
-from bot.present.screens import board_caption, hand_ended_text, match_ended_caption
+from bot.present.screens import board_caption
+from bot.present.texts import hand_ended_text, match_ended_caption
 from render.board import PLACES, TABLE_AREA, board_layout, seat_panels
 from render.canvas import (
     BACKGROUND,

@@ -1,21 +1,30 @@
-"""The table's screens as text: the board's caption, a player's hand caption, and the
-results of a hand and of a match, in the reader's language.
+"""The table's screens, built once per event and reader: what each of the core's events
+shows, to whom, with what text and which actions (:func:`screens`); and the board's and
+a hand's captions the pictures go with.
 
-Phrased from values the table manager computed (scores, points, payouts): nothing here
-decides a rule, a score or an amount. Front ends show these beside the pictures.
+A front end turns each :data:`Screen` into its own widgets (a photo and its caption, an
+embed, a page's JSON, lines in a terminal) and sends it; it never phrases an event or
+decides who is told. Phrased from values the table manager computed (scores, points,
+payouts): nothing here decides a rule, a score or an amount. See docs/architecture.md,
+"Screens".
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 
-from bot.core.commands import PlayerRef
+from bot.core.commands import ChatRef, PlayerRef
 from bot.core.events import (
     ChatRulesChanged,
     EmoteShown,
     Event,
     HandEnded,
     MatchEnded,
+    PlayerSeated,
+    Refusal,
+    SeasonEnded,
     SeatAbandoned,
     SeatGivenBack,
     SeatInfo,
@@ -25,40 +34,277 @@ from bot.core.events import (
     TurnReminder,
     YourTiles,
 )
-from bot.present.i18n import emote_label, isolate, time_left_text, translator, whole_minutes
-from bot.present.labels import (
-    LANGUAGE_LABELS,
-    move_text,
-    rules_text,
-    score_line,
-    seat_name,
-    team_names,
+from bot.core.vocabulary import AwayReason, CloseReason
+from bot.present.i18n import time_left_text, translator
+from bot.present.labels import move_text, score_line, seat_name, team_names
+from bot.present.standings import season_ended_text
+from bot.present.texts import (
+    CAPTION_LIMIT,
+    GROUP_CLOSES,
+    abandoned_text,
+    back_at_table_text,
+    closed_text,
+    emote_text,
+    hand_ended_text,
+    match_ended_caption,
+    robot_took_seat_private_text,
+    robot_took_seat_text,
+    rules_changed_text,
+    turn_reminder_text,
+    unreachable_text,
 )
-from bot.present.texts import GROUP_CLOSES, abandoned_text, closed_text
-from engine.hand import Termination
-from render import net_dollars
 
 __all__ = [
     "CAPTION_LIMIT",
-    "back_at_table_text",
+    "Action",
+    "BoardScreen",
+    "ClosedScreen",
+    "EmoteScreen",
+    "Notice",
+    "Reader",
+    "RefusalScreen",
+    "ResultScreen",
+    "Screen",
+    "SeasonScreen",
+    "SeatedScreen",
+    "TilesScreen",
+    "TurnGone",
     "board_caption",
     "board_text",
     "challenge_lines",
-    "chat_notice",
-    "emote_text",
+    "chat_of",
     "hand_caption",
-    "hand_ended_text",
-    "match_ended_caption",
-    "match_money_line",
     "my_tables_text",
-    "robot_took_seat_private_text",
-    "robot_took_seat_text",
-    "rules_changed_text",
-    "turn_reminder_text",
+    "names_place",
+    "screens",
 ]
 
-CAPTION_LIMIT = 1024
-"""The longest caption a screen gets (Telegram's photo caption limit, the smallest)."""
+
+class Action(StrEnum):
+    """What a screen offers beside its text; each front end draws its own widget."""
+
+    ANALYSIS = "analysis"  # "¿Qué debí jugar?" for the hand just ended
+    REMATCH = "rematch"  # "Revancha": the same table again
+    BACK = "back"  # "Volver a la mesa": take the seat back from the robot
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """Who reads a table's screens, and the platform's words for them.
+
+    Attributes:
+        language: the chat's language (or the page's, for one web reader); a private
+            screen is in its player's own language.
+        server: the chat is a Discord server, else a Telegram group (the web and the
+            terminal read as a group).
+        back: how a player comes back on this platform ("/volver", "el botón Volver").
+        label: the table's label for people ("3"), "" until its board was seen.
+        seats: the table's seats as last shown (names for a hand's result); None when
+            the reader has not seen the table (restored mid-hand): no hand result then.
+        place: the chat as the platform names it ("Amigos", "Club · #domino"), for
+            private messages about it (:func:`names_place`); "" when unknown.
+        anonymous: the user id an admin writing as the group has (Telegram's
+            anonymous admins): rules changed by it are said to be by "an administrator".
+        me: the one player reading (a web page), None for a whole chat: a notice about
+            what the reader did themself is theirs already, in their own words.
+    """
+
+    language: str
+    server: bool = False
+    back: str = ""
+    label: str = ""
+    seats: Sequence[SeatInfo] | None = None
+    place: str = ""
+    anonymous: str = ""
+    me: PlayerRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardScreen:
+    """The table's board, for its chat, edited in place (the picture and
+    :func:`board_caption`)."""
+
+    event: TableChanged
+
+
+@dataclass(frozen=True, slots=True)
+class TilesScreen:
+    """A seat's tiles and the moves it may make, privately to ``event.to``
+    (:func:`hand_caption`, :mod:`bot.present.moves`)."""
+
+    event: YourTiles
+
+
+@dataclass(frozen=True, slots=True)
+class EmoteScreen:
+    """A seat's phrase ("Ana: ¡Buena!"), shown for a few seconds."""
+
+    event: EmoteShown
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultScreen:
+    """A hand's or a match's result, for the table's chat: its text, the result picture
+    where the platform draws one, and what it offers."""
+
+    event: HandEnded | MatchEnded
+    text: str
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A message of its own: to the table's chat (``to`` None) or privately to one
+    player, with what it offers (``table_id``: the table they concern, "" for none)."""
+
+    chat: ChatRef
+    table_id: str
+    text: str
+    to: PlayerRef | None = None
+    actions: tuple[Action, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ClosedScreen:
+    """The table closed: its board shows it (``text``: why, "" when a finished match's
+    result says it all)."""
+
+    event: TableClosed
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnGone:
+    """``player`` has no turn coming at this table any more (left it, or it closed):
+    whatever the platform offers for a turn there goes (``left``: by the player's own
+    choice)."""
+
+    player: PlayerRef
+    table_id: str
+    label: str
+    left: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedScreen:
+    """A human took a seat: the platform checks it can reach them privately and offers
+    its other ways to play (the web table)."""
+
+    event: PlayerSeated
+
+
+@dataclass(frozen=True, slots=True)
+class RefusalScreen:
+    """A command or press refused, for ``event.to`` only (phrased by
+    :func:`bot.present.replies.refused`, with the platform's place for a table)."""
+
+    event: Refusal
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonScreen:
+    """A chat's season ended: its final standings picture and this text."""
+
+    event: SeasonEnded
+    text: str
+
+
+Screen = (
+    BoardScreen
+    | TilesScreen
+    | EmoteScreen
+    | ResultScreen
+    | Notice
+    | ClosedScreen
+    | TurnGone
+    | SeatedScreen
+    | RefusalScreen
+    | SeasonScreen
+)
+"""One thing a reader is shown; a front end maps each kind to its widgets."""
+
+
+def chat_of(event: Event) -> ChatRef | None:
+    """The chat a table's event belongs to; None for a refusal (one player's alone)."""
+    return None if isinstance(event, Refusal) else event.chat
+
+
+def names_place(event: Event) -> bool:
+    """Whether ``event``'s screens name the chat (:attr:`Reader.place`): a front end that
+    must ask its platform for the name asks only then."""
+    return isinstance(event, TurnReminder) or (
+        isinstance(event, TableClosed) and event.reason is CloseReason.UNREACHABLE
+    )
+
+
+def screens(event: Event, reader: Reader) -> list[Screen]:
+    """What ``event`` shows to ``reader``, in order: the one home of which events the
+    chat, each player and each page are told, and how (docs/architecture.md, "Screens").
+    Events that show nothing of their own (a move, a turn: the board shows them) give
+    none."""
+    language = reader.language
+    out: list[Screen] = []
+    if isinstance(event, TableChanged):
+        out.append(BoardScreen(event))
+    elif isinstance(event, YourTiles):
+        out.append(TilesScreen(event))
+    elif isinstance(event, EmoteShown):
+        out.append(EmoteScreen(event, emote_text(event, language)))
+    elif isinstance(event, HandEnded):
+        if reader.seats is not None:  # the names for the result
+            text = hand_ended_text(event, reader.seats, reader.label, language)
+            out.append(ResultScreen(event, text, (Action.ANALYSIS,)))
+    elif isinstance(event, MatchEnded):
+        text = match_ended_caption(event, reader.label, language)
+        out.append(ResultScreen(event, text, (Action.REMATCH,)))
+    elif isinstance(event, SeatTakenByRobot):
+        text = robot_took_seat_text(event, language, back=reader.back)
+        out.append(Notice(event.chat, event.table_id, text))
+        if event.reason is AwayReason.LEFT:
+            out.append(TurnGone(event.player, event.table_id, reader.label, left=True))
+        private = robot_took_seat_private_text(
+            event, reader.label or event.table_id, event.player.language
+        )
+        out.append(Notice(event.chat, event.table_id, private, event.player, (Action.BACK,)))
+    elif isinstance(event, SeatAbandoned):
+        mine = reader.me is not None and reader.me.key == event.player.key
+        if not (mine and event.reason is AwayReason.LEFT):  # answered in their own words
+            out.append(Notice(event.chat, event.table_id, abandoned_text(event, language)))
+    elif isinstance(event, SeatGivenBack):
+        out.append(Notice(event.chat, event.table_id, back_at_table_text(event, language)))
+    elif isinstance(event, PlayerSeated):
+        out.append(SeatedScreen(event))
+    elif isinstance(event, TableClosed):
+        out.extend(_closed(event, reader))
+    elif isinstance(event, ChatRulesChanged):
+        anonymous = bool(reader.anonymous) and event.by.user_id == reader.anonymous
+        text = rules_changed_text(event, language, server=reader.server, anonymous=anonymous)
+        out.append(Notice(event.chat, "", text))
+    elif isinstance(event, TurnReminder):  # a slow table: half the turn's time is gone
+        text = turn_reminder_text(event, reader.place, event.player.language)
+        out.append(Notice(event.chat, event.table_id, text, event.player))
+    elif isinstance(event, Refusal):
+        out.append(RefusalScreen(event))
+    elif isinstance(event, SeasonEnded):
+        out.append(SeasonScreen(event, season_ended_text(event, language)))
+    return out
+
+
+def _closed(event: TableClosed, reader: Reader) -> list[Screen]:
+    """A table closed: its board says so; an early close is told to its chat, an
+    unreachable chat's players privately; nobody has a turn coming there."""
+    out: list[Screen] = [ClosedScreen(event, closed_text(event, reader.language))]
+    if event.reason is CloseReason.UNREACHABLE:
+        for human in event.humans:  # the chat cannot be told: each player is
+            text = unreachable_text(event, reader.place, human.language)
+            out.append(Notice(event.chat, event.table_id, text, human))
+    elif event.reason in GROUP_CLOSES:
+        out.append(Notice(event.chat, event.table_id, closed_text(event, reader.language)))
+    left = event.reason is CloseReason.NO_HUMANS
+    out.extend(TurnGone(human, event.table_id, event.label, left=left) for human in event.humans)
+    return out
+
 
 TEXT_LIMIT = 4096
 """The longest text a screen gets (Telegram's message limit)."""
@@ -212,90 +458,6 @@ def hand_caption(
     return where + "\n" + _("Your tiles (hand {hand}).", hand=event.hand_number)
 
 
-def chat_notice(
-    event: Event, language: str, *, server: bool, back: str, anonymous: bool = False
-) -> str | None:
-    """What a table's chat is told of ``event`` as a message of its own, or None: a robot
-    taking a seat (``back``: how a player comes back there), a seat abandoned, a player
-    back, a table closed early (:data:`bot.present.texts.GROUP_CLOSES`), the chat's rules
-    changed (``server``: a Discord server, else a Telegram group; ``anonymous``: by an
-    administrator writing as the group). The one home of which events the chat reads."""
-    if isinstance(event, SeatTakenByRobot):
-        return robot_took_seat_text(event, language, back=back)
-    if isinstance(event, SeatAbandoned):
-        return abandoned_text(event, language)
-    if isinstance(event, SeatGivenBack):
-        return back_at_table_text(event, language)
-    if isinstance(event, TableClosed) and event.reason in GROUP_CLOSES:
-        return closed_text(event, language)
-    if isinstance(event, ChatRulesChanged):
-        return rules_changed_text(event, language, server=server, anonymous=anonymous)
-    return None
-
-
-def rules_changed_text(
-    event: ChatRulesChanged, language: str, *, server: bool, anonymous: bool = False
-) -> str:
-    """What a chat is told when its admins change its rules or language: who did it (an
-    administrator, when ``anonymous``: writing as the group), then the rule set, one
-    option a line. ``server``: the chat is a Discord server, else a Telegram group."""
-    _ = translator(language)
-    name = _("An administrator") if anonymous else event.by.display_name
-    lines = []
-    if event.language is not None:
-        chosen = LANGUAGE_LABELS[event.language]
-        if server:
-            lines.append(
-                _("{name} set this server's language: {language}.", name=name, language=chosen)
-            )
-        else:
-            lines.append(
-                _("{name} set this group's language: {language}.", name=name, language=chosen)
-            )
-    if event.rules_changed:
-        if server:
-            lines.append(_("{name} changed this server's rules.", name=name))
-        else:
-            lines.append(_("{name} changed this group's rules.", name=name))
-        lines.append(rules_text(event.rules, event.preset, event.overrides, language))
-    return "\n".join(lines)
-
-
-def robot_took_seat_text(event: SeatTakenByRobot, language: str, *, back: str) -> str:
-    """The chat is told a robot plays a player's seat now, and for how long they may come
-    back (``back``: how, on the platform: ``"/volver"``, the board's button)."""
-    return translator(language)(
-        "A robot plays for {name} now; they can come back within {minutes} min ({back}).",
-        name=event.player.display_name,
-        minutes=whole_minutes(event.seconds),
-        back=back,
-    )
-
-
-def robot_took_seat_private_text(event: SeatTakenByRobot, label: str, language: str) -> str:
-    """The player is told privately a robot plays their seat at table ``label``."""
-    return translator(language)(
-        "A robot plays for you at table {label}. Come back within {minutes} min to keep "
-        "your seat and your stake.",
-        label=label,
-        minutes=whole_minutes(event.seconds),
-    )
-
-
-def back_at_table_text(event: SeatGivenBack, language: str) -> str:
-    """ "Ana volvió a la mesa." """
-    return translator(language)("{name} is back at the table.", name=event.player.display_name)
-
-
-def emote_text(event: EmoteShown, language: str) -> str:
-    """An emote as the chat reads it: "Ana: ¡Buena!"."""
-    return translator(language)(
-        "{name}: {emote}",
-        name=isolate(event.player.display_name),
-        emote=emote_label(event.name, language),
-    )
-
-
 def my_tables_text(
     tables: Sequence[tuple[TableChanged, str]], player: PlayerRef, language: str, *, play: str
 ) -> str:
@@ -326,90 +488,3 @@ def my_tables_text(
             parts.append(_("{name} to play", name=seat_name(event.seats, seat, language)))
         lines.append(" · ".join(parts))
     return "\n".join(lines)[:TEXT_LIMIT]
-
-
-def turn_reminder_text(event: TurnReminder, group: str, language: str) -> str:
-    """A slow table's reminder, privately: "Mesa 2 en Amigos: tu turno sigue esperando;
-    te quedan 6 horas." (rules.md, "Slow tables")."""
-    return translator(language)(
-        "Table {label} in {group}: your turn is still waiting; {left} left.",
-        label=event.label,
-        group=group,
-        left=time_left_text(event.seconds, language),
-    )
-
-
-def hand_ended_text(event: HandEnded, seats: Sequence[SeatInfo], label: str, language: str) -> str:
-    """``"Hand 2: domino by Ana. Ana y Luis win 24 points. Score: 24 – 34"``."""
-    _ = translator(language)
-    outcome = event.outcome
-    if outcome.end is Termination.DOMINO:
-        closer = outcome.winner_seat if outcome.winner_seat is not None else outcome.last_seat
-        how = _("domino by {name}", name=seat_name(seats, closer, language))
-        if outcome.capicua:
-            how += " " + _("(capicúa!)")
-    else:
-        how = _("blocked (tranca)")
-    partnership = event.view.rules.partnership
-    if outcome.winner_team is None:
-        result = _("Nobody scores.")
-    elif partnership:
-        team = outcome.winner_team
-        result = _.ngettext(
-            "{team} win {n} point.",
-            "{team} win {n} points.",
-            event.hand_points[team],
-            team=team_names(seats, team, language),
-        )
-    else:  # a side is one seat (rules.md, "Formats")
-        result = _.ngettext(
-            "{name} wins {n} point.",
-            "{name} wins {n} points.",
-            event.hand_points[outcome.winner_team],
-            name=seat_name(seats, outcome.winner_team, language),
-        )
-    return _(
-        "Table {label} · hand {hand}: {how}. {result} Score: {score}",
-        label=label,
-        hand=event.hand_number,
-        how=how,
-        result=result,
-        score=" – ".join(map(str, event.score)),
-    )
-
-
-def match_ended_caption(event: MatchEnded, label: str, language: str) -> str:
-    """Who won, the final score and what each human received."""
-    _ = translator(language)
-    score = " – ".join(map(str, event.score))
-    if event.view.rules.partnership:
-        team = team_names(event.seats, event.winner_team, language)
-        first = _(
-            "Table {label}: {team} win the match {score}!", label=label, team=team, score=score
-        )
-    else:  # a side is one seat (rules.md, "Formats")
-        name = seat_name(event.seats, event.winner_team, language)
-        first = _(
-            "Table {label}: {name} wins the match {score}!", label=label, name=name, score=score
-        )
-    lines = [first]
-    money = match_money_line(event, language)
-    if money:
-        lines.append(money)
-    return "\n".join(lines)[:CAPTION_LIMIT]
-
-
-def match_money_line(event: MatchEnded, language: str) -> str:
-    """What each human won or lost, on the results picture's base: net of the stake
-    (``render.net_dollars``), e.g. "Resultado neto (apuesta $10): Beto +$10, Ana −$10";
-    empty without a stake or a human. A seat that abandoned shows its lost stake."""
-    stake = event.view.rules.stake
-    humans = [seat for seat in event.seats if seat.player is not None]
-    if not stake or not humans:
-        return ""
-    results = ", ".join(
-        f"{seat.name} {net_dollars(stake, event.payouts.get(seat.seat, 0))}" for seat in humans
-    )
-    return translator(language)(
-        "Net result (stake ${stake}): {results}", stake=stake, results=results
-    )

@@ -4,11 +4,45 @@ this module: front ends show screens (:mod:`bot.present.screens`), not phrases."
 
 from __future__ import annotations
 
-from bot.core.events import SeatAbandoned, TableClosed
-from bot.core.vocabulary import AwayReason, CloseReason
-from bot.present.i18n import translator
+from collections.abc import Sequence
 
-__all__ = ["GROUP_CLOSES", "abandoned_text", "closed_text"]
+from bot.core.events import (
+    ChatRulesChanged,
+    EmoteShown,
+    HandEnded,
+    MatchEnded,
+    SeatAbandoned,
+    SeatGivenBack,
+    SeatInfo,
+    SeatTakenByRobot,
+    TableClosed,
+    TurnReminder,
+)
+from bot.core.vocabulary import AwayReason, CloseReason
+from bot.present.i18n import emote_label, isolate, time_left_text, translator, whole_minutes
+from bot.present.labels import LANGUAGE_LABELS, rules_text, seat_name, team_names
+from engine.hand import Termination
+from render import net_dollars
+
+__all__ = [
+    "CAPTION_LIMIT",
+    "GROUP_CLOSES",
+    "abandoned_text",
+    "back_at_table_text",
+    "closed_text",
+    "emote_text",
+    "hand_ended_text",
+    "match_ended_caption",
+    "match_money_line",
+    "robot_took_seat_private_text",
+    "robot_took_seat_text",
+    "rules_changed_text",
+    "turn_reminder_text",
+    "unreachable_text",
+]
+
+CAPTION_LIMIT = 1024
+"""The longest caption a screen gets (Telegram's photo caption limit, the smallest)."""
 
 
 def abandoned_text(event: SeatAbandoned, language: str) -> str:
@@ -74,11 +108,7 @@ def closed_text(event: TableClosed, language: str) -> str:
     if event.reason is CloseReason.CANCELLED:
         return _("The table closed; stakes were refunded.")
     if event.reason is CloseReason.UNREACHABLE:
-        return _(
-            "Table {label} closed: the bot can no longer use its chat. Nobody lost: "
-            "stakes were refunded.",
-            label=event.label,
-        )
+        return unreachable_text(event, "", language)
     if event.reason is CloseReason.BY_ADMIN:
         return _("An administrator closed the table; stakes were refunded.")
     if event.reason is CloseReason.DECLINED:
@@ -92,3 +122,183 @@ def closed_text(event: TableClosed, language: str) -> str:
             label=event.label,
         )
     return ""
+
+
+def unreachable_text(event: TableClosed, place: str, language: str) -> str:
+    """What each player of a table is told privately when it closed because the bot can
+    no longer use its chat (deleted, the bot removed, a right taken away): ``place`` the
+    chat as the platform names it ("Amigos", "Club · #domino"), "" when unknown."""
+    _ = translator(language)
+    label = event.label or event.table_id
+    if place and event.refunds:
+        return _(
+            "Table {label} ({place}) closed: the bot can no longer use its chat. Nobody "
+            "lost: stakes were refunded.",
+            label=label,
+            place=place,
+        )
+    if place:
+        return _(
+            "Table {label} ({place}) closed: the bot can no longer use its chat. Nothing was paid.",
+            label=label,
+            place=place,
+        )
+    if event.refunds:
+        return _(
+            "Table {label} closed: the bot can no longer use its chat. Nobody lost: "
+            "stakes were refunded.",
+            label=label,
+        )
+    return _(
+        "Table {label} closed: the bot can no longer use its chat. Nothing was paid.", label=label
+    )
+
+
+def rules_changed_text(
+    event: ChatRulesChanged, language: str, *, server: bool, anonymous: bool = False
+) -> str:
+    """What a chat is told when its admins change its rules or language: who did it (an
+    administrator, when ``anonymous``: writing as the group), then the rule set, one
+    option a line. ``server``: the chat is a Discord server, else a Telegram group."""
+    _ = translator(language)
+    name = _("An administrator") if anonymous else event.by.display_name
+    lines = []
+    if event.language is not None:
+        chosen = LANGUAGE_LABELS[event.language]
+        if server:
+            lines.append(
+                _("{name} set this server's language: {language}.", name=name, language=chosen)
+            )
+        else:
+            lines.append(
+                _("{name} set this group's language: {language}.", name=name, language=chosen)
+            )
+    if event.rules_changed:
+        if server:
+            lines.append(_("{name} changed this server's rules.", name=name))
+        else:
+            lines.append(_("{name} changed this group's rules.", name=name))
+        lines.append(rules_text(event.rules, event.preset, event.overrides, language))
+    return "\n".join(lines)
+
+
+def robot_took_seat_text(event: SeatTakenByRobot, language: str, *, back: str) -> str:
+    """The chat is told a robot plays a player's seat now, and for how long they may come
+    back (``back``: how, on the platform: ``"/volver"``, the board's button)."""
+    return translator(language)(
+        "A robot plays for {name} now; they can come back within {minutes} min ({back}).",
+        name=event.player.display_name,
+        minutes=whole_minutes(event.seconds),
+        back=back,
+    )
+
+
+def robot_took_seat_private_text(event: SeatTakenByRobot, label: str, language: str) -> str:
+    """The player is told privately a robot plays their seat at table ``label``."""
+    return translator(language)(
+        "A robot plays for you at table {label}. Come back within {minutes} min to keep "
+        "your seat and your stake.",
+        label=label,
+        minutes=whole_minutes(event.seconds),
+    )
+
+
+def back_at_table_text(event: SeatGivenBack, language: str) -> str:
+    """ "Ana volvió a la mesa." """
+    return translator(language)("{name} is back at the table.", name=event.player.display_name)
+
+
+def emote_text(event: EmoteShown, language: str) -> str:
+    """An emote as the chat reads it: "Ana: ¡Buena!"."""
+    return translator(language)(
+        "{name}: {emote}",
+        name=isolate(event.player.display_name),
+        emote=emote_label(event.name, language),
+    )
+
+
+def turn_reminder_text(event: TurnReminder, group: str, language: str) -> str:
+    """A slow table's reminder, privately: "Mesa 2 en Amigos: tu turno sigue esperando;
+    te quedan 6 horas." (rules.md, "Slow tables")."""
+    return translator(language)(
+        "Table {label} in {group}: your turn is still waiting; {left} left.",
+        label=event.label,
+        group=group,
+        left=time_left_text(event.seconds, language),
+    )
+
+
+def hand_ended_text(event: HandEnded, seats: Sequence[SeatInfo], label: str, language: str) -> str:
+    """``"Hand 2: domino by Ana. Ana y Luis win 24 points. Score: 24 – 34"``."""
+    _ = translator(language)
+    outcome = event.outcome
+    if outcome.end is Termination.DOMINO:
+        closer = outcome.winner_seat if outcome.winner_seat is not None else outcome.last_seat
+        how = _("domino by {name}", name=seat_name(seats, closer, language))
+        if outcome.capicua:
+            how += " " + _("(capicúa!)")
+    else:
+        how = _("blocked (tranca)")
+    partnership = event.view.rules.partnership
+    if outcome.winner_team is None:
+        result = _("Nobody scores.")
+    elif partnership:
+        team = outcome.winner_team
+        result = _.ngettext(
+            "{team} win {n} point.",
+            "{team} win {n} points.",
+            event.hand_points[team],
+            team=team_names(seats, team, language),
+        )
+    else:  # a side is one seat (rules.md, "Formats")
+        result = _.ngettext(
+            "{name} wins {n} point.",
+            "{name} wins {n} points.",
+            event.hand_points[outcome.winner_team],
+            name=seat_name(seats, outcome.winner_team, language),
+        )
+    return _(
+        "Table {label} · hand {hand}: {how}. {result} Score: {score}",
+        label=label,
+        hand=event.hand_number,
+        how=how,
+        result=result,
+        score=" – ".join(map(str, event.score)),
+    )
+
+
+def match_ended_caption(event: MatchEnded, label: str, language: str) -> str:
+    """Who won, the final score and what each human received."""
+    _ = translator(language)
+    score = " – ".join(map(str, event.score))
+    if event.view.rules.partnership:
+        team = team_names(event.seats, event.winner_team, language)
+        first = _(
+            "Table {label}: {team} win the match {score}!", label=label, team=team, score=score
+        )
+    else:  # a side is one seat (rules.md, "Formats")
+        name = seat_name(event.seats, event.winner_team, language)
+        first = _(
+            "Table {label}: {name} wins the match {score}!", label=label, name=name, score=score
+        )
+    lines = [first]
+    money = match_money_line(event, language)
+    if money:
+        lines.append(money)
+    return "\n".join(lines)[:CAPTION_LIMIT]
+
+
+def match_money_line(event: MatchEnded, language: str) -> str:
+    """What each human won or lost, on the results picture's base: net of the stake
+    (``render.net_dollars``), e.g. "Resultado neto (apuesta $10): Beto +$10, Ana −$10";
+    empty without a stake or a human. A seat that abandoned shows its lost stake."""
+    stake = event.view.rules.stake
+    humans = [seat for seat in event.seats if seat.player is not None]
+    if not stake or not humans:
+        return ""
+    results = ", ".join(
+        f"{seat.name} {net_dollars(stake, event.payouts.get(seat.seat, 0))}" for seat in humans
+    )
+    return translator(language)(
+        "Net result (stake ${stake}): {results}", stake=stake, results=results
+    )

@@ -12,21 +12,30 @@ from __future__ import annotations
 import functools
 import logging
 
-from telegram import ReplyKeyboardRemove
+from telegram import InlineKeyboardMarkup, ReplyKeyboardRemove
 from telegram.error import TelegramError
 
 import bot.core as p
 from bot.present.facts import table_facts
 from bot.present.replies import refused
 from bot.present.screens import (
-    chat_notice,
-    emote_text,
-    hand_ended_text,
-    match_ended_caption,
-    robot_took_seat_private_text,
-    turn_reminder_text,
+    Action,
+    BoardScreen,
+    ClosedScreen,
+    EmoteScreen,
+    Notice,
+    Reader,
+    RefusalScreen,
+    ResultScreen,
+    Screen,
+    SeasonScreen,
+    SeatedScreen,
+    TilesScreen,
+    TurnGone,
+    chat_of,
+    names_place,
+    screens,
 )
-from bot.present.texts import closed_text
 from bot.telegram.commands import command_word
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import (
@@ -38,7 +47,7 @@ from bot.telegram.keyboards import (
 )
 from bot.telegram.links import JoinLink
 from bot.telegram.sender import is_photo_refused
-from bot.telegram.shared import ANONYMOUS_ADMIN_ID, PLATFORM, Board, Shared
+from bot.telegram.shared import ANONYMOUS_ADMIN_ID, PLATFORM, Shared
 from bot.telegram.standings import Lists
 
 __all__ = ["EMOTE_SECONDS", "TelegramPort"]
@@ -58,77 +67,81 @@ class TelegramPort:
         self.lists = Lists(shared, drawing.render)
 
     async def deliver(self, event: p.Event) -> None:
-        s, drawing = self.s, self.drawing
-        board: Board | None
-        if isinstance(event, p.TableChanged):
-            board = drawing.board_for(event.table_id, event.chat)
-            board.language = event.chat.language  # the admins may change it mid-table
-            board.event = event
-            board.label = event.label
-            drawing.board(event.table_id)
-        elif isinstance(event, p.YourTiles):
-            drawing.tiles(event)
-        elif isinstance(event, p.EmoteShown):
-            board = s.boards.get(event.table_id)
-            if board is not None and board.event is not None:
-                board.emote = (emote_text(event, board.language), s.now() + EMOTE_SECONDS)
-                drawing.board(event.table_id)
-        elif isinstance(event, p.HandEnded):
-            board = s.boards.get(event.table_id)
-            if board is not None and board.event is not None:  # names for the result
-                text = hand_ended_text(event, board.event.seats, board.label, event.chat.language)
-                markup = analysis_keyboard(event.table_id, event.hand_number, event.chat.language)
-                s.group_text(event.chat, text, markup)
-        elif isinstance(event, p.MatchEnded):
-            self._match_ended(event)
-        elif isinstance(event, p.SeatTakenByRobot):
-            await self._seat_taken(event)
-        elif isinstance(event, p.PlayerSeated):
-            await self._check_seated(event)
-        elif isinstance(event, p.TableClosed):
-            self._table_closed(event)
-            if event.reason is p.CloseReason.UNREACHABLE:
-                for human in event.humans:  # the group cannot be told: each player is
-                    if human.platform == PLATFORM:
-                        # and a move keyboard left from the table goes, unless another waits
-                        done = None if s.manager.tables_of(human) else ReplyKeyboardRemove()
-                        text = closed_text(event, human.language)
-                        await s.private_text(int(human.user_id), text, done)
-            # Nobody has a turn coming at it: a turn keyboard left from it goes.
-            why = "left" if event.reason is p.CloseReason.NO_HUMANS else "ended"
-            for human in event.humans:
-                if not self._elsewhere(human, event.table_id):
-                    await s.no_turn_coming(human, why, event.label)
-        elif isinstance(event, p.SeasonEnded):
-            self.lists.season_ended(event)
-        elif isinstance(event, p.TurnReminder) and event.player.platform == PLATFORM:
-            # a slow table: half the turn's time is gone (rules.md, "Slow tables")
-            group = await s.title(s.chat_id(event.chat)) or "Telegram"
-            text = turn_reminder_text(event, group, event.player.language)
-            await s.private_text(int(event.player.user_id), text)
-        elif isinstance(event, p.Refusal) and event.to.platform == PLATFORM:
-            await s.private_text(int(event.to.user_id), refused(event))
-        if isinstance(event, p.Refusal):
-            return
-        language = event.chat.language
-        anonymous = isinstance(event, p.ChatRulesChanged) and event.by.user_id == str(
-            ANONYMOUS_ADMIN_ID  # an admin writing as the group
+        """Show each of ``event``'s screens (:func:`bot.present.screens.screens`)."""
+        s = self.s
+        chat = chat_of(event)
+        board = s.boards.get(event.table_id or "")
+        language = chat.language if chat is not None else ""
+        place = ""
+        if chat is not None and names_place(event):
+            place = await s.title(s.chat_id(chat)) or "Telegram"
+        reader = Reader(
+            language,
+            back=command_word("back", language),
+            label=board.label if board is not None else event.table_id or "",
+            seats=board.event.seats if board is not None and board.event is not None else None,
+            place=place,
+            anonymous=str(ANONYMOUS_ADMIN_ID),  # an admin writing as the group
         )
-        back = command_word("back", language)
-        notice = chat_notice(event, language, server=False, back=back, anonymous=anonymous)
-        if notice is not None:
-            s.group_text(event.chat, notice)
+        for screen in screens(event, reader):
+            await self._show(screen)
 
-    def _match_ended(self, event: p.MatchEnded) -> None:
+    async def _show(self, screen: Screen) -> None:
+        """One screen as Telegram widgets: the board's photo and caption (edited in
+        place), a hand by private message, a group message, a private one."""
+        s, drawing = self.s, self.drawing
+        match screen:
+            case BoardScreen(event=event):
+                board = drawing.board_for(event.table_id, event.chat)
+                board.language = event.chat.language  # the admins may change it mid-table
+                board.event = event
+                board.label = event.label
+                drawing.board(event.table_id)
+            case TilesScreen(event=tiles):
+                drawing.tiles(tiles)
+            case EmoteScreen(event=emote, text=text):  # in the board's caption a while
+                shown = s.boards.get(emote.table_id)
+                if shown is not None and shown.event is not None:
+                    shown.emote = (text, s.now() + EMOTE_SECONDS)
+                    drawing.board(emote.table_id)
+            case ResultScreen(event=p.MatchEnded() as ended, text=text):
+                self._match_ended(ended, text)
+            case ResultScreen(event=p.HandEnded() as hand, text=text):
+                language = hand.chat.language
+                markup = analysis_keyboard(hand.table_id, hand.hand_number, language)
+                s.group_text(hand.chat, text, markup)
+            case Notice(to=None):
+                s.group_text(screen.chat, screen.text)
+            case Notice(to=p.PlayerRef() as to) if to.platform == PLATFORM:
+                keys: InlineKeyboardMarkup | ReplyKeyboardRemove | None = None
+                if Action.BACK in screen.actions:
+                    keys = back_keyboard(screen.table_id, to.language)
+                elif not s.manager.tables_of(to):  # no move of theirs waits anywhere now
+                    keys = ReplyKeyboardRemove()
+                await s.private_text(int(to.user_id), screen.text, keys)
+            case ClosedScreen(event=closed):
+                self._table_closed(closed)
+            case TurnGone(player=player, table_id=table_id, label=label, left=left):
+                if not self._elsewhere(player, table_id):
+                    await s.no_turn_coming(player, "left" if left else "ended", label)
+            case SeatedScreen(event=seated):
+                await self._check_seated(seated)
+            case RefusalScreen(event=refusal):
+                if refusal.to.platform == PLATFORM:
+                    await s.private_text(int(refusal.to.user_id), refused(refusal))
+            case SeasonScreen(event=season):
+                self.lists.season_ended(season)
+
+    def _match_ended(self, event: p.MatchEnded, caption: str) -> None:
         board = self.s.boards.get(event.table_id)
         if board is not None and board.event is not None:
             # The final position, as the match result says it (the last move ended it).
             board.event = p.ended_board(board.event, event)
             self.drawing.board(event.table_id)
-        label = board.label if board else event.table_id
         if self.s.chat_id(event.chat) in self.s.gone:
             return
-        self.s.to_group(event.chat, functools.partial(self._send_result, event, label))
+        label = board.label if board else event.table_id
+        self.s.to_group(event.chat, functools.partial(self._send_result, event, label, caption))
 
     def _table_closed(self, event: p.TableClosed) -> None:
         s = self.s
@@ -169,26 +182,10 @@ class TelegramPort:
         """Whether ``player`` sits at a live table other than ``table_id``."""
         return any(t != table_id for t in self.s.manager.tables_of(player))
 
-    async def _seat_taken(self, event: p.SeatTakenByRobot) -> None:
-        s = self.s
-        if event.reason is p.AwayReason.LEFT and not self._elsewhere(event.player, event.table_id):
-            board = s.boards.get(event.table_id)
-            await s.no_turn_coming(event.player, "left", board.label if board else "")
-        if event.player.platform == PLATFORM:
-            language = event.player.language
-            board = s.boards.get(event.table_id)
-            label = board.label if board else event.table_id
-            await s.private_text(
-                int(event.player.user_id),
-                robot_took_seat_private_text(event, label, language),
-                back_keyboard(event.table_id, language),
-            )
-
-    async def _send_result(self, event: p.MatchEnded, label: str) -> None:
+    async def _send_result(self, event: p.MatchEnded, label: str, caption: str) -> None:
         from render import match_result_png
 
         s = self.s
-        caption = match_ended_caption(event, label, event.chat.language)
         facts = table_facts(event.seats, label, event.chat.language, view=event.view)
         markup = rematch_keyboard(event.table_id, event.chat.language)
         thread = int(event.chat.thread_id) if event.chat.thread_id else None

@@ -37,8 +37,7 @@ from bot.core.clock import Clock, SystemClock
 from bot.present.facts import board_facts
 from bot.present.i18n import emote_label, translator, whole_minutes
 from bot.present.replies import refused
-from bot.present.screens import match_money_line
-from bot.present.texts import closed_text
+from bot.present.texts import closed_text, match_money_line
 from bot.terminal.text import (
     choice_items,
     line_items,

@@ -49,10 +49,8 @@ from aiohttp import WSMsgType, web
 from aiohttp.abc import AbstractAccessLogger
 
 from bot.core import (
-    AwayReason,
     ComeBack,
     Emote,
-    EmoteShown,
     Event,
     HandEnded,
     Leave,
@@ -61,7 +59,6 @@ from bot.core import (
     PressButton,
     PressKind,
     Refusal,
-    SeatAbandoned,
     ShowMyTiles,
     TableChanged,
     TableClosed,
@@ -81,7 +78,17 @@ from bot.present.live import (
     table_state,
 )
 from bot.present.replies import confirmation
-from bot.present.texts import abandoned_text, closed_text
+from bot.present.screens import (
+    BoardScreen,
+    ClosedScreen,
+    EmoteScreen,
+    Notice,
+    Reader,
+    ResultScreen,
+    Screen,
+    TilesScreen,
+    screens,
+)
 from bot.web.activity import DiscordActivity
 from bot.web.auth import AuthError, AuthFailure, SeatPass, WebAuth
 
@@ -106,12 +113,6 @@ Discord)."""
 
 def _encode(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-
-
-def _is_leaver(client: _Client, event: SeatAbandoned) -> bool:
-    """Whether ``client`` is the page of the player who left ``event``'s seat on purpose."""
-    player = client.player
-    return event.reason is AwayReason.LEFT and player is not None and player.key == event.player.key
 
 
 class _QuietAccessLogger(AbstractAccessLogger):
@@ -521,59 +522,61 @@ class WebTable:
     # -------------------------------------------------------------- from the core
 
     async def deliver(self, event: Event) -> None:
-        """The core's events, routed to the pages that may see them."""
-        if isinstance(event, Refusal):
-            return  # answered to the command that caused it, or shown by its platform
-        if isinstance(event, YourTiles):
-            for client in self._watching(event.table_id):
-                if client.player is not None and client.player.key == event.to.key:
-                    self._send(client, hand_state(event, now=self.clock()))
-            return
+        """The core's events, routed to the pages that may see them: each page is shown
+        the screens built for its reader (:func:`bot.present.screens.screens`)."""
         table_id = event.table_id
         if not table_id:
             return
-        if isinstance(event, TableChanged):
-            self._show_table(table_id, event)
-            return
-        if isinstance(event, EmoteShown):
-            for client in self._watching(table_id):
-                self._send(client, emote_state(event, client.language))
-            return
-        if isinstance(event, SeatAbandoned):
-            for client in self._watching(table_id):
-                if _is_leaver(client, event):
-                    continue  # answered already, in their own words
-                text = abandoned_text(event, client.language)
-                self._send(client, {"type": "notice", "text": text})
-            return
-        if isinstance(event, MatchEnded):
+        latest = self._tables.get(table_id)
+        if isinstance(event, TableChanged):  # the table's last state, for new pages
+            self._tables[table_id] = event
+        elif isinstance(event, MatchEnded) and latest is not None:
             # no TableChanged follows the last move: the match's end carries the final
             # position, shown as the chat boards show it
-            latest = self._tables.get(table_id)
-            if latest is not None:
-                self._show_table(table_id, ended_board(latest, event))
-        if isinstance(event, (HandEnded, MatchEnded)):
-            board = self._tables.get(table_id)
-            for client in self._watching(table_id):
-                self._send(client, result_state(event, board, client.language))
-            return
+            self._tables[table_id] = latest = ended_board(latest, event)
+        encoded: dict[str, str] = {}  # the board, one encoding per language
+        for client in self._watching(table_id):
+            reader = Reader(
+                client.language,
+                back=page_texts(client.language)["back"],
+                label=latest.label if latest is not None else "",
+                seats=latest.seats if latest is not None else None,
+                me=client.player,
+            )
+            shown = screens(event, reader)
+            closing = any(isinstance(screen, ClosedScreen) for screen in shown)
+            for screen in shown:
+                self._show_screen(client, screen, encoded, closing=closing)
         if isinstance(event, TableClosed):
-            for client in self._watching(table_id):
-                text = closed_text(event, client.language)
-                if text:
-                    self._send(client, {"type": "closed", "text": text})
             self._tables.pop(table_id, None)
 
-    def _show_table(self, table_id: str, event: TableChanged) -> None:
-        """Keep ``event`` as the table's latest state and send it to its pages (one
-        encoding per language)."""
-        self._tables[table_id] = event
-        cache: dict[str, str] = {}
-        for client in self._watching(table_id):
-            if client.language not in cache:
-                state = table_state(event, client.language, now=self.clock())
-                cache[client.language] = _encode(state)
-            self._send(client, cache[client.language])
+    def _show_screen(
+        self, client: _Client, screen: Screen, encoded: dict[str, str], *, closing: bool
+    ) -> None:
+        """One screen on one page, as a frame of JSON (``closing``: the table closed,
+        which the page's own banner says: no notice repeats it)."""
+        match screen:
+            case BoardScreen() | ResultScreen(event=MatchEnded()):
+                board = self._tables.get(screen.event.table_id)
+                if board is not None:
+                    if client.language not in encoded:
+                        state = table_state(board, client.language, now=self.clock())
+                        encoded[client.language] = _encode(state)
+                    self._send(client, encoded[client.language])
+                if isinstance(screen, ResultScreen):
+                    self._send(client, result_state(screen.event, board, client.language))
+            case ResultScreen(event=HandEnded() as hand):
+                board = self._tables.get(hand.table_id)
+                self._send(client, result_state(hand, board, client.language))
+            case TilesScreen(event=tiles):
+                if client.player is not None and client.player.key == tiles.to.key:
+                    self._send(client, hand_state(tiles, now=self.clock()))
+            case EmoteScreen(event=emote):
+                self._send(client, emote_state(emote, client.language))
+            case Notice(to=None) if not closing:
+                self._send(client, {"type": "notice", "text": screen.text})
+            case ClosedScreen(text=text) if text:
+                self._send(client, {"type": "closed", "text": text})
 
     def _watch(self, client: _Client, table_id: str | None) -> None:
         """Move ``client`` to the pages of ``table_id`` (None: of no table)."""
