@@ -123,7 +123,7 @@ async def test_the_board_picture_names_the_robots_as_the_text_does_shortened_to_
     state = manager.table_state(reply.table_id or "")
     assert state is not None
     await port.deliver(state)
-    names = [seat.name for seat in port.board_facts(state).seats]
+    names = [seat.name for seat in port.narration.board_facts(state).seats]
     assert names == ["Tú", "Rival der.", "Compañero", "Rival izq."]
     assert [port.who(seat) for seat in (1, 2, 3)] == [
         "Rival derecho",
@@ -147,45 +147,14 @@ def _format_port(preset: str, language: str = "es", **overrides):  # type: ignor
     me = PlayerRef("terminal", "local", "Tú", language)
     out = io.StringIO()
     port = TerminalPort(me, out)
-    port.rules = rules
-    port.names = ["Tú", *(f"Robot {i}" for i in range(1, rules.players))]
-    port.robots = [False, *([True] * (rules.players - 1))]
+    narration = port.narration
+    narration.rules = rules
+    narration.names = ["Tú", *(f"Robot {i}" for i in range(1, rules.players))]
+    narration.robots = [False, *([True] * (rules.players - 1))]
     seats = tuple(
-        SeatInfo(seat=i, name=port.names[i], is_robot=i > 0) for i in range(rules.players)
+        SeatInfo(seat=i, name=narration.names[i], is_robot=i > 0) for i in range(rules.players)
     )
     return port, out, rules, seats, ChatRef("terminal", "local", language=language)
-
-
-def test_the_seats_of_every_format_are_named_from_your_place():
-    one, *_ = _format_port("uno-contra-uno")
-    assert (one.who(1), one.in_sentence(1, first=True), one.short_name(1)) == (
-        "Rival",
-        "El rival",
-        "Rival",
-    )
-    three, *_ = _format_port("individual", players=3)
-    assert [three.who(s) for s in (1, 2)] == ["Rival derecho", "Rival izquierdo"]
-    four, *_ = _format_port("individual")
-    assert [four.who(s) for s in (1, 2, 3)] == [
-        "Rival derecho",
-        "Rival de enfrente",
-        "Rival izquierdo",
-    ]
-    assert four.in_sentence(2) == "el rival de enfrente" and four.short_name(2) == "Rival enfr."
-    cuban, *_ = _format_port("cubano")
-    assert cuban.who(2) == "Compañero"  # partners across, as today
-    english, *_ = _format_port("individual", "en")
-    assert english.who(2) == "Opponent across"
-
-
-def test_each_players_score_is_listed_from_you_in_turn_order():
-    port, *_ = _format_port("individual", players=3)
-    assert port.scores((12, 30, 5)) == ["Tú 12", "Rival derecho 30", "Rival izquierdo 5"]
-    assert port.scores((36, 30, 5), (24, 0, 0)) == [
-        "Tú +24 → 36",
-        "Rival derecho +0 → 30",
-        "Rival izquierdo +0 → 5",
-    ]
 
 
 async def test_another_seats_draws_in_a_row_are_said_once_counted_before_its_move():

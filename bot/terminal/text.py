@@ -1,6 +1,6 @@
-"""How the terminal draws things as text: tiles ``[6|4]``, the line left to right, the
-numbered move choices and the help line, and how a long line is wrapped at the terminal's
-width. Phrases come from :mod:`bot.present`."""
+"""How the terminal lays text out: the line left to right, the numbered move choices on
+one line, the help, and how a long line is wrapped at the terminal's width. Tiles as
+text and every phrase come from :mod:`bot.present` (its narration)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from collections.abc import Sequence
 
 from bot.core import YourTiles
 from bot.present.i18n import Translator, emote_names, whole_minutes
-from bot.present.moves import move_buttons
-from engine.tiles import Tile
+from bot.present.narration import choice_items, line_items, tile_text, tiles_text
 from engine.views import PublicView
 
 __all__ = [
@@ -29,30 +28,9 @@ HANGING_INDENT = "  "
 """How much a wrapped sentence's next lines are indented, past its own indent."""
 
 
-def tile_text(tile: Tile) -> str:
-    """A tile as text: ``[6|4]``."""
-    return f"[{tile.high}|{tile.low}]"
-
-
-def tiles_text(tiles: tuple[Tile, ...]) -> str:
-    """Tiles as text, one after another: ``[6|4] [5|5]``."""
-    return " ".join(tile_text(t) for t in tiles)
-
-
-def line_items(view: PublicView) -> list[str]:
-    """The line's tiles left to right as the players see them, each oriented: ``[6|4]``."""
-    return [f"[{p.left}|{p.right}]" for p in view.line]
-
-
 def line_text(view: PublicView) -> str:
     """The line left to right as the players see it, each tile oriented: ``[6|6][6|4]``."""
     return "".join(line_items(view))
-
-
-def choice_items(tiles: YourTiles) -> list[str]:
-    """The playable moves numbered from 1, labelled as the move buttons are
-    (:func:`bot.present.moves.move_buttons`): ``["1) 6-4 izq.", "2) 6-4 der."]``."""
-    return [f"{i}) {label}" for i, (_c, label) in enumerate(move_buttons(tiles), 1)]
 
 
 def choices_text(tiles: YourTiles) -> str:
