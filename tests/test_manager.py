@@ -36,7 +36,7 @@ from bot.core import (
     encode_press,
 )
 from bot.core.clock import ManualClock
-from bot.present import texts
+from bot.present import replies
 from bot.present.replies import refused, seated_text
 from engine.records import replay
 from engine.rules import PRESET_NAMES, find_preset
@@ -390,7 +390,7 @@ async def test_emotes_are_shown_at_most_once_every_few_seconds(make_manager, clo
     refused = await manager.handle(Emote(ANA, "buena", CHAT))
     assert refused.refusal.reason == "emote_too_soon"
     assert refused.refusal.params == {"wait_seconds": 3}
-    assert texts.refused(refused.refusal) == "Espera 3 s antes de la próxima frase."
+    assert replies.refused(refused.refusal) == "Espera 3 s antes de la próxima frase."
     unknown = await manager.handle(Emote(ANA, "insulto", CHAT))
     assert unknown.refusal.reason == "unknown_emote"
     await clock.advance(3)

@@ -21,7 +21,7 @@ from bot.core import (
     TableClosed,
 )
 from bot.core.vocabulary import Ranking, RefusalReason
-from bot.present import texts
+from bot.present import replies, texts
 
 ANA = PlayerRef("test", "1", "Ana")
 BETO = PlayerRef("test", "2", "Beto")
@@ -105,7 +105,7 @@ async def test_a_player_who_cannot_pay_is_told_and_not_seated(
     told = recorder.last(Refusal, to=ANA)
     assert told.reason == "insufficient_funds" and told.table_id == second.table_id
     assert told.params == {"balance": 100, "stake": 1000}
-    assert texts.refused(told).startswith("Necesitas $1000 para sentarte y tienes $100.")
+    assert replies.refused(told).startswith("Necesitas $1000 para sentarte y tienes $100.")
     assert second.table_id not in manager.tables()  # nobody else was there
     assert await manager.balance(ANA) == 100  # the top-up applied; nothing taken
     # and a new table refuses her at the door

@@ -1662,3 +1662,60 @@ async def test_a_player_at_a_live_table_and_two_slow_ones_lists_them_and_is_remi
         )
         labels = {world.manager.table_state(t).label for t in slow}  # type: ignore[union-attr]
         assert {r.split(" en ")[0] for r in reminders} <= {f"Mesa {label}" for label in labels}
+
+
+async def test_a_slow_table_survives_a_restart_mid_hand_and_its_player_is_reminded() -> None:
+    """Issue 30: a slow table's deadline is stored, not slept on: after a restart in the
+    middle of Ana's 12-hour turn the table is back with the same deadline, and at half
+    time she is reminded privately, the group named (asked of Telegram anew)."""
+    from telegram.ext import AIORateLimiter
+
+    from bot.core import TableManager
+    from bot.telegram import TelegramFrontEnd
+
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(3001, "Ana")
+        group = world.fake.add_group(GROUP, "Lejos")
+        await world.command(group, ana, "/mesa lenta robot")
+        await world.settle()
+        (table_id,) = world.manager.tables_of(world.front._player(ana))
+        while (state := world.manager.table_state(table_id)) is None or state.turn != 0:
+            await world.clock.advance(max(0.0, world.clock.next_deadline() - world.clock.now()))
+            await world.settle()
+        deadline = state.deadline
+        assert deadline is not None and state.rules.turn_seconds == 12 * 3600
+        await world.clock.advance(3600)  # an hour into her turn the bot stops and starts
+        await world.front.stop()
+        await world.manager.stop()
+        world.manager = TableManager(
+            world.storage, clock=world.clock, seed=world.seed, **world.manager_options
+        )
+        world.front = TelegramFrontEnd(
+            world.fake.token,
+            world.manager,
+            world.storage,
+            base_url=world.fake.base_url,
+            base_file_url=world.fake.base_file_url,
+            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+            poll_timeout=5,
+        )
+        await world.manager.start()
+        await world.front.start()
+        await world.settle()
+        resumed = world.manager.table_state(table_id)
+        assert resumed is not None and (resumed.turn, resumed.deadline) == (0, deadline)
+
+        mark = len(world.fake.calls)
+        await world.clock.advance(deadline - 6 * 3600 - world.clock.now() - 1)
+        await world.settle()
+        assert [c for c in world.fake.calls[mark:] if c.chat_id == ana.id] == []
+        await world.clock.advance(1)
+        await world.settle()
+        (reminder,) = [
+            c.params["text"]
+            for c in world.fake.calls[mark:]
+            if c.method == "sendMessage" and c.chat_id == ana.id
+        ]
+        label = resumed.label
+        assert reminder == f"Mesa {label} en Lejos: tu turno sigue esperando; quedan 6 horas."
+        assert world.manager.table_state(table_id).turn == 0  # type: ignore[union-attr]
