@@ -141,26 +141,21 @@ class Bracket:
     def round_number(self) -> int | None:
         """The round being played (1-based), or ``None`` once the final is decided."""
         rounds = self.rounds()
-        if all(s.decided for s in rounds[-1]) and len(rounds) == self.rounds_count:
-            return None
-        return len(rounds)
+        return None if self._over(rounds) else len(rounds)
 
     @property
     def is_finished(self) -> bool:
         """Whether the final is decided."""
-        return self.round_number is None
+        return self._over(self.rounds())
 
     @property
     def champion(self) -> str | None:
         """The final's winner; ``None`` before the end or after a double loss in it."""
         rounds = self.rounds()
-        final = rounds[-1][0]
-        return final.advancing if self.is_finished else None
+        return rounds[-1][0].advancing if self._over(rounds) else None
 
     def pending(self) -> tuple[Pairing, ...]:
         """The pairings of the current round that need another match, top line first."""
-        if self.is_finished:
-            return ()
         return tuple(
             Pairing(s.first, s.second)
             for s in self.rounds()[-1]
@@ -189,10 +184,11 @@ class Bracket:
         Raises:
             TournamentError: the bracket is not finished.
         """
-        if not self.is_finished:
+        rounds = self.rounds()
+        if not self._over(rounds):
             raise TournamentError("the places are known when the final is decided")
         out_in: dict[str, int] = {}
-        for number, series in enumerate(self.rounds(), start=1):
+        for number, series in enumerate(rounds, start=1):
             for s in series:
                 out_in.update((k, number) for k in (s.first, s.second) if k and k != s.advancing)
         last = self.rounds_count + 1
@@ -204,6 +200,10 @@ class Bracket:
                 placing.append(Place(ahead + 1, keys))
                 ahead += len(keys)
         return tuple(placing)
+
+    def _over(self, rounds: tuple[tuple[Series, ...], ...]) -> bool:
+        """Whether ``rounds`` (:meth:`rounds`) reach a decided final."""
+        return len(rounds) == self.rounds_count and all(s.decided for s in rounds[-1])
 
     def _series(
         self,
