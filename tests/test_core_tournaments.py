@@ -437,6 +437,14 @@ def test_a_swiss_round_naming_an_unknown_entrant_is_refused():
     assert refused.value.key == "zz"
 
 
+def test_a_swiss_round_holding_a_result_of_none_of_its_pairings_is_refused():
+    stray = MatchResult("e0", "e2", "e0", (100, 10))
+    rounds = [Round(1, (Pairing("e0", "e1"), Pairing("e2", "e3")), results=(stray,))]
+    with pytest.raises(ResultError) as refused:
+        swiss_standings(field(4), rounds)
+    assert refused.value.result == stray
+
+
 def test_two_entrants_meet_again_when_nothing_else_is_possible():
     entrants = field(2)
     first = play_round(swiss_pair(entrants, []), ["e0"])

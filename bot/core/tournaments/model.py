@@ -168,10 +168,6 @@ class MatchResult:
         """Both entrants' keys."""
         return frozenset((self.first, self.second))
 
-    def lost(self, key: str) -> bool:
-        """Whether entrant ``key`` (one of the two) lost: a double loss is lost by both."""
-        return self.winner != key
-
     def points_of(self, key: str) -> tuple[int, int]:
         """``(scored, conceded)`` by entrant ``key`` (one of the two), in points."""
         return self.points if key == self.first else (self.points[1], self.points[0])
@@ -202,10 +198,6 @@ class Round:
     def is_complete(self) -> bool:
         """Whether every pairing has its result."""
         return len(self.results) == len(self.pairings)
-
-    def entrants(self) -> frozenset[str]:
-        """Every key paired or resting this round."""
-        return frozenset(self.byes).union(*(p.keys for p in self.pairings))
 
     def result_of(self, pairing: Pairing) -> MatchResult | None:
         """The result recorded for ``pairing``, if any."""

@@ -208,8 +208,10 @@ def _check_rounds(entrants: Sequence[Entrant], rounds: Sequence[Round]) -> None:
             raise EntrantError(f"round {number} names an unknown entrant", key=unknown)
         if len(named) != len(keys) or set(named) != keys:
             raise TournamentError(f"round {number} does not pair or rest every entrant once")
+        paired = {p.keys for p in played.pairings}
         decided = Counter(r.keys for r in played.results)
-        stray = next((r for r in played.results if decided[r.keys] > 1 or not any(
-            p.keys == r.keys for p in played.pairings)), None)  # fmt: skip
+        stray = next(
+            (r for r in played.results if r.keys not in paired or decided[r.keys] > 1), None
+        )
         if stray is not None:
             raise ResultError(f"round {number} holds a result of no pairing, or two", result=stray)
