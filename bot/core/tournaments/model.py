@@ -120,7 +120,8 @@ class Entrant:
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
-    """Two entrants to meet at one table: ``first`` is the better ranked (or seeded)."""
+    """Two entrants to meet at one table: ``first`` is the better ranked in a Swiss or an
+    arena, the upper line of the bracket in a knockout."""
 
     first: str
     second: str
