@@ -21,15 +21,19 @@ from bot.core.chats import ChatLife
 from bot.core.clock import Clock, SystemClock
 from bot.core.commands import (
     AnnounceSeasonFinals,
+    CancelTournament,
     Challenge,
     ChatUnreachable,
     CloseTable,
     ComeBack,
+    CreateTournament,
     DeclineChallenge,
     Emote,
     FillWithRobots,
     InvitePartner,
+    JoinTournament,
     Leave,
+    LeaveTournament,
     MoveChat,
     NoteUsername,
     OpenRobotTable,
@@ -44,6 +48,7 @@ from bot.core.commands import (
     SetTurnNotifications,
     ShowMyTiles,
     SitAt,
+    StartTournament,
 )
 from bot.core.leases import Leases
 from bot.core.lobby import Lobby
@@ -56,6 +61,7 @@ from bot.core.settlement import Settlement
 from bot.core.standings import StandingsBook
 from bot.core.state import Core, HouseTimes
 from bot.core.timers import Pacer, Timers
+from bot.core.tournaments.service import TournamentService
 from bot.core.views import Views
 from bot.core.vocabulary import DeadlineKind
 from engine.robots import LEVELS, Robot, make_robot
@@ -85,6 +91,7 @@ class Wiring:
     notes: Notes
     bus: MessageBus
     views: Views
+    tournaments: TournamentService
 
 
 def bootstrap(
@@ -176,6 +183,12 @@ def bootstrap(
     )
     chats = ChatLife(core, settlement)
     notes = Notes(core)
+    tournaments = TournamentService(core, lobby)
+    bus.on(CreateTournament, tournaments.create)
+    bus.on(JoinTournament, tournaments.join)
+    bus.on(LeaveTournament, tournaments.leave)
+    bus.on(StartTournament, tournaments.start_now)
+    bus.on(CancelTournament, tournaments.cancel)
     bus.on(PlayNow, lobby.play_now, lobby=True)
     bus.on(OpenTable, lobby.open_table, lobby=True)
     bus.on(SitAt, lobby.sit_at, lobby=True)
@@ -216,4 +229,5 @@ def bootstrap(
         notes=notes,
         bus=bus,
         views=Views(core, rules, standings, analyst),
+        tournaments=tournaments,
     )

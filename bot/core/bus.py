@@ -48,7 +48,7 @@ from bot.core.commands import (
     SetSeasonPeriod,
     SetTurnNotifications,
 )
-from bot.core.events import ChatRulesInfo, Port, Refusal, Reply, TableChanged
+from bot.core.events import ChatRulesInfo, Port, Refusal, Reply, TableChanged, TournamentView
 from bot.core.leases import Leases
 from bot.core.ownership import LeaseTimes, OwnerId
 from bot.core.standings import Profile, Standings
@@ -123,6 +123,7 @@ class Manager(Protocol):
         self, platform: str, chat_id: str, channel_id: str | None = None
     ) -> list[str]: ...
     async def idle(self) -> None: ...
+    def tournament_here(self, chat: ChatRef) -> TournamentView | None: ...
 
 
 class TableManager:
@@ -213,6 +214,7 @@ class TableManager:
         self.history = views.history
         self.analyze = views.analyze
         self.start_analysis = views.start_analysis
+        self.tournament_here = self.wiring.tournaments.tournament_here
         for platform, port in (ports or {}).items():
             self.register(platform, port)
 
@@ -308,6 +310,7 @@ class TableManager:
         if platforms is not None:
             await self.claim(platforms)
         await self.wiring.resume.restore(platforms)
+        await self.wiring.tournaments.restore(platforms)
 
     async def stop(self) -> None:
         """Stop every table at once, then snapshot each with its deadlines and send what
@@ -322,6 +325,7 @@ class TableManager:
         core, wiring = self._core, self.wiring
         core.stopped = True
         wiring.analyst.close()
+        wiring.tournaments.stop()
         tables = list(core.tables.values())
         for table in tables:
             wiring.timers.freeze(table)
@@ -341,7 +345,9 @@ class TableManager:
         return self._core.dropped
 
     async def idle(self) -> None:
-        """Wait until every queued event was delivered to the ports."""
+        """Wait until every queued event was delivered to the ports (and every table's
+        result read by its tournament)."""
+        await self.wiring.tournaments.idle()
         await self._core.outbox.idle()
 
     @property

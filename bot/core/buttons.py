@@ -18,6 +18,7 @@ __all__ = [
     "ANALYSIS_PATTERN",
     "MAX_PAYLOAD",
     "PRESS_PREFIX",
+    "TOURNAMENT_JOIN",
     "AnalysisPress",
     "ForgedPress",
     "Press",
@@ -140,6 +141,10 @@ def decode_press(text: object) -> Press:
         raise ForgedPress(f"unknown emote in {text!r}")
     return Press(kind, table_id, 0, 0, arg)
 
+
+TOURNAMENT_JOIN = "dmj"
+"""The payload of the "Sign me up" button under a tournament's news: it signs the presser
+up for the tournament of the chat it was pressed in (``JoinTournament``)."""
 
 ANALYSIS_PATTERN = r"dma:(?P<table>[A-Za-z0-9_-]{1,40})(?::(?P<hand>[1-9][0-9]{0,3}))?"
 """The "¿Qué debí jugar?" button under a hand's result: ``dma:<table>:<hand>`` (the hand's

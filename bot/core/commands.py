@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from bot.core.tournaments.model import TournamentKind
 from engine.rules import OptionValue, Rules
 from storage.ratings import SeasonPeriod
 
@@ -347,6 +348,63 @@ class CloseTable:
     is_admin: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class CreateTournament:
+    """An admin opens the chat's tournament (one at a time per chat; docs/tournaments.md,
+    "The service"): ``kind`` knockout, Swiss or arena; ``preset`` the rules' preset or
+    format name ("" the chat's own game); ``fee`` dollars; ``signup_minutes`` until it
+    starts; ``rounds`` of a Swiss (0: as many as the field needs); ``minutes`` of an
+    arena; ``wins_needed`` of a knockout series; ``most`` entrants. ``is_admin``: the
+    front end checked the player's admin rights."""
+
+    player: PlayerRef
+    chat: ChatRef
+    kind: TournamentKind
+    is_admin: bool = False
+    preset: str = ""
+    fee: int = 0
+    signup_minutes: int = 10
+    rounds: int = 0
+    minutes: int = 30
+    wins_needed: int = 1
+    most: int = 64
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class JoinTournament:
+    """Sign up for the chat's tournament (before it starts; nothing paid until then)."""
+
+    player: PlayerRef
+    chat: ChatRef
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveTournament:
+    """Leave the chat's tournament before it starts (free)."""
+
+    player: PlayerRef
+    chat: ChatRef
+
+
+@dataclass(frozen=True, slots=True)
+class StartTournament:
+    """An admin closes sign-up and starts the chat's tournament now."""
+
+    player: PlayerRef
+    chat: ChatRef
+    is_admin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CancelTournament:
+    """An admin cancels the chat's tournament: every fee held is refunded."""
+
+    player: PlayerRef
+    chat: ChatRef
+    is_admin: bool = False
+
+
 Command = (
     PlayNow
     | OpenTable
@@ -364,6 +422,11 @@ Command = (
     | Rematch
     | SetChatRules
     | CloseTable
+    | CreateTournament
+    | JoinTournament
+    | LeaveTournament
+    | StartTournament
+    | CancelTournament
 )
 """Everything an adapter may ask of the core."""
 

@@ -17,7 +17,16 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from bot.core.commands import ChatRef, PlayerRef
-from bot.core.vocabulary import AwayReason, CloseReason, MovedBy, Phase, RefusalReason
+from bot.core.tournaments.model import TournamentKind
+from bot.core.vocabulary import (
+    AwayReason,
+    CloseReason,
+    MovedBy,
+    Phase,
+    RefusalReason,
+    TournamentNews,
+    TournamentStatus,
+)
 from engine.hand import HandOutcome
 from engine.moves import Move
 from engine.rules import OptionValue, Rules
@@ -138,6 +147,7 @@ class TableChanged(_TableEvent):
     seconds_left: int | None = None
     turn: int | None = None
     challenge: bool = False
+    tournament: bool = False  # a tournament's table: its seats kept, no robot fills them
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -417,6 +427,87 @@ class Refusal:
     table_id: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class StandingInfo:
+    """A line of a Swiss's or an arena's standings: place, the entrant's players' names,
+    score (Swiss: wins; arena: points), points difference, matches and the current
+    winning streak (arena)."""
+
+    place: int
+    names: tuple[str, ...]
+    score: int
+    difference: int
+    matches: int
+    streak: int
+
+
+@dataclass(frozen=True, slots=True)
+class PairingInfo:
+    """A pairing being played: both entrants' players' names and its table's label."""
+
+    first: tuple[str, ...]
+    second: tuple[str, ...]
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceInfo:
+    """A final place: its number, the players holding it and their prize in dollars."""
+
+    number: int
+    names: tuple[str, ...]
+    prize: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentView:
+    """A tournament as its chat's screens show it (docs/tournaments.md, "The service").
+
+    Attributes:
+        id, name, kind, status, preset: which one and how it is played.
+        fee, pool: the entry fee and the prize pool held, dollars.
+        starts_at: when sign-up closes (epoch seconds).
+        signed: the names signed up, in order.
+        entrants: entrants once started; round / rounds: the round played (knockout,
+            Swiss) and a Swiss's rounds; minutes: an arena's length.
+        pairings: the tables in play; standings: a Swiss's or an arena's lines;
+        places: the final places with their prizes; dropped: who could not pay the
+            fee at the start; refunded: dollars given back on a cancel.
+        seconds_left: until sign-up closes, or an arena ends, as it was told.
+    """
+
+    id: str
+    name: str
+    kind: TournamentKind
+    status: TournamentStatus
+    preset: str
+    fee: int
+    pool: int
+    starts_at: float
+    signed: tuple[str, ...]
+    entrants: int
+    round: int
+    rounds: int
+    minutes: int
+    pairings: tuple[PairingInfo, ...] = ()
+    standings: tuple[StandingInfo, ...] = ()
+    places: tuple[PlaceInfo, ...] = ()
+    dropped: tuple[str, ...] = ()
+    refunded: int = 0
+    seconds_left: int = 0  # until sign-up closes (or an arena ends), when it was told
+    wait_seconds: int = 120  # how long a table waits for its players (the no-show rule)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentUpdate(_TableEvent):
+    """What a tournament's chat is told: ``news`` (a :class:`TournamentNews`), the
+    tournament as it is now, and the player it is about (a sign-up), if any."""
+
+    news: TournamentNews
+    view: TournamentView
+    player: PlayerRef | None = None
+
+
 Event = (
     Refusal
     | TableChanged
@@ -437,6 +528,7 @@ Event = (
     | TableClosed
     | ChatRulesChanged
     | SeasonEnded
+    | TournamentUpdate
 )
 """Everything the core tells a front end through its :class:`Port`. A :class:`Refusal`
 arrives as an event only when it is not the answer to a command (e.g. a player who could

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 from bot.core.chat_rules import ChatRules
 from bot.core.commands import (
@@ -213,7 +214,8 @@ class Lobby:
             seat = core.seat_at(table, command.player)
             if table.phase is not Phase.WAITING:
                 raise Refused(RefusalReason.ALREADY_STARTED, table.id)
-            if _challenge_waits(table):  # the seat is the challenged player's to take
+            if _challenge_waits(table) or table.tournament is not None:
+                # the seats are kept for the challenged player, or the tournament's
                 raise Refused(RefusalReason.CHALLENGE_WAITS, table.id)
             self._fill(table, command.level)
             await core.save(table)
@@ -341,9 +343,13 @@ class Lobby:
 
     async def fill_on_time(self, table: Table) -> None:
         """The fill deadline passed: robots take the free seats; a challenge nobody
-        answered closes instead (``EXPIRED``: nothing was staked)."""
+        answered closes instead (``EXPIRED``: nothing was staked), and a tournament's
+        table with a seat still empty (``NO_SHOW``: its tournament scores it)."""
         if _challenge_waits(table):
             await self.settlement.close(table, CloseReason.EXPIRED)
+            return
+        if table.tournament is not None:
+            await self.settlement.close(table, CloseReason.NO_SHOW)
             return
         self._fill(table)
         await self.core.save(table)
@@ -373,6 +379,33 @@ class Lobby:
             created_at=core.clock.now(),
             robot_level=core.times.robot_level,
         )
+
+    async def open_tournament_table(
+        self,
+        chat: ChatRef,
+        rules: Rules,
+        players: list[PlayerRef | None],
+        tag: dict[str, Any],
+        wait_seconds: float,
+    ) -> Table:
+        """A tournament's table (lobby lock held): every seat kept for its player
+        (``players``, one per seat, ``None`` for a robot), live at once, closing as a
+        no-show (:data:`CloseReason.NO_SHOW`) if a kept seat is still empty
+        ``wait_seconds`` after it opened (docs/tournaments.md, "No-shows")."""
+        core = self.core
+        table = self.new_table(chat, rules)
+        table.tournament = tag
+        for seat, player in zip(table.seats, players, strict=True):
+            if player is None:
+                seat.robot_level = table.robot_level
+            else:
+                seat.reserved_for = player
+        core.tables[table.id] = table
+        async with table.lock:
+            self.timers.arm(table, core.clock.now() + wait_seconds, DeadlineKind.FILL)
+            core.emit(table, table_changed(table, core.clock.now()))
+            await core.save(table)
+        return table
 
     async def open_robot_table(self, chore: OpenRobotTable) -> str:
         """A table of robots only, one per player of its rules (simulations, benchmarks,

@@ -86,6 +86,7 @@ def table_changed(table: Table, now: float) -> TableChanged:
         seconds_left=max(0, math.ceil(deadline - now)) if deadline is not None else None,
         turn=match.hand.turn if match is not None and not match.hand.is_over else None,
         challenge=table.challenge and table.phase is Phase.WAITING,
+        tournament=table.tournament is not None,
     )
 
 

@@ -194,7 +194,7 @@ class Settlement:
             ),
         )
         core.matches_finished += 1
-        await self.close(table, CloseReason.FINISHED)
+        await self.close(table, CloseReason.FINISHED, winner_team)
 
     async def abandoned(self, table: Table, seat: int) -> None:
         """The last human, at ``seat``, abandoned a started match: record it and close
@@ -210,6 +210,7 @@ class Settlement:
         """
         core = self.core
         match = table.match
+        winner_team: int | None = None
         if match is not None and not match.is_over:
             winner_team = abandoned_winner(match, seat)
             record = record_of(
@@ -231,11 +232,12 @@ class Settlement:
                 )
             except MatchClosedError as exc:
                 log.error("table %s: recording the abandoned match failed: %s", table.id, exc)
-        await self.close(table, CloseReason.NO_HUMANS)
+        await self.close(table, CloseReason.NO_HUMANS, winner_team)
 
-    async def close(self, table: Table, reason: CloseReason) -> None:
+    async def close(self, table: Table, reason: CloseReason, winner: int | None = None) -> None:
         """Close a table: refund a called-off match (:data:`REFUNDING_CLOSES`), drop its
-        snapshot, remember it."""
+        snapshot, remember it, and tell :attr:`Core.closed_hooks` (``winner``: the side
+        that won the match, when it ended with one)."""
         core = self.core
         refunds: dict[int, int] = {}
         if reason in REFUNDING_CLOSES and table.stakes:
@@ -268,6 +270,8 @@ class Settlement:
             ),
         )
         core.forget(table)
+        for hook in core.closed_hooks:
+            hook(table, reason, winner)
         await core.storage.delete_table(table.id, fence=core.fence(table))
 
 

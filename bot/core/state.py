@@ -15,7 +15,7 @@ from bot.core.commands import ChatRef, PlayerRef
 from bot.core.events import Event, Refused
 from bot.core.outbox import Outbox
 from bot.core.table import Seat, Table
-from bot.core.vocabulary import RefusalReason
+from bot.core.vocabulary import CloseReason, RefusalReason
 from engine.match import Match
 from engine.robots import Robot
 from engine.rules import Rules
@@ -100,6 +100,11 @@ class Core:
     fences: dict[str, Fence] = field(default_factory=dict)  # scope -> this process's lease
     dropped: int = 0  # tables stopped here unsaved because their lease was lost
     partitions: dict[str, Callable[[ChatRef], str]] = field(default_factory=dict)
+    # told of every table closed, with its reason and the winning side of a match that
+    # ended (None otherwise): the tournaments read their tables' results here
+    closed_hooks: list[Callable[[Table, CloseReason, int | None], None]] = field(
+        default_factory=list
+    )
 
     def emit(self, table: Table, event: Event) -> None:
         self.outbox.emit(table, event)

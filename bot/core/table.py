@@ -147,6 +147,9 @@ class Table:
     challenge: bool = False
     # a slow table's reminder of the turn at half its time (epoch seconds), or None
     remind_at: float | None = None
+    # a tournament's table: {"id": tournament id, "sides": [entrant key of each side]};
+    # every seat kept for its player, no robot fills it (docs/tournaments.md)
+    tournament: dict[str, Any] | None = None
     # when the snapshot was taken (epoch seconds): a restart shifts the deadlines by the
     # time since, so the bot's own downtime never runs a player's clock (design.md, 10)
     saved_at: float | None = None
@@ -237,6 +240,7 @@ class Table:
             }
             | ({"challenge": True} if self.challenge else {})
             | ({"remind_at": self.remind_at} if self.remind_at is not None else {})
+            | ({"tournament": dict(self.tournament)} if self.tournament is not None else {})
         )
 
     def record(self) -> dict[str, Any]:
@@ -305,6 +309,7 @@ class Table:
             notes=_notes(data.get("notes")),
             challenge=data.get("challenge") is True,
             remind_at=float(remind) if (remind := data.get("remind_at")) is not None else None,
+            tournament=dict(tag) if isinstance(tag := data.get("tournament"), dict) else None,
             saved_at=float(saved) if (saved := data.get("saved_at")) is not None else None,
         )
         if table.match is not None and table.match.rules != table.rules:

@@ -86,6 +86,7 @@ class CloseReason(StrEnum):
     BY_ADMIN = "by_admin"  # a chat admin closed the table: refunded
     DECLINED = "declined"  # the challenged player said no (before the match: nothing paid)
     EXPIRED = "expired"  # nobody took up the challenge in time (nothing paid)
+    NO_SHOW = "no_show"  # a tournament table's seat stayed empty (docs/tournaments.md)
 
 
 REFUNDING_CLOSES: frozenset[CloseReason] = frozenset(
@@ -154,6 +155,14 @@ class RefusalReason(StrEnum):
     SHUTTING_DOWN = "shutting_down"  # the manager is stopping: nothing is taken now
     NO_FINISHED_HAND = "no_finished_hand"  # nothing to analyse yet (issue 15)
     ANALYSIS_RUNNING = "analysis_running"  # this player's search of that hand runs now
+    # tournaments (docs/tournaments.md, "The service")
+    NO_TOURNAMENT = "no_tournament"  # no tournament open or running in this chat
+    TOURNAMENT_EXISTS = "tournament_exists"  # the chat has one already; params: name
+    TOURNAMENT_STARTED = "tournament_started"  # sign-up closed; params: name
+    TOURNAMENT_FULL = "tournament_full"  # params: most
+    ALREADY_SIGNED = "already_signed"  # params: name
+    NOT_SIGNED = "not_signed"  # params: name
+    BAD_TOURNAMENT = "bad_tournament"  # params: option, allowed
 
 
 class EmoteName(StrEnum):
@@ -171,3 +180,26 @@ class EmoteName(StrEnum):
 
 EMOTES: tuple[str, ...] = tuple(e.value for e in EmoteName)
 """Emote names in their order on the emote buttons."""
+
+
+class TournamentStatus(StrEnum):
+    """Where a tournament is (docs/tournaments.md, "The service")."""
+
+    SIGNUP = "signup"  # players sign up; nothing paid yet
+    RUNNING = "running"  # the fees are held; its rounds are played
+    FINISHED = "finished"  # the prizes are paid
+    CANCELLED = "cancelled"  # every fee held was refunded
+
+
+class TournamentNews(StrEnum):
+    """What a tournament's chat is told (:class:`~bot.core.events.TournamentUpdate`)."""
+
+    OPENED = "opened"  # an admin opened sign-up
+    JOINED = "joined"  # a player signed up
+    LEFT = "left"  # a player left before the start
+    STARTED = "started"  # sign-up closed, the fees held
+    ROUND = "round"  # tables opened for pairings
+    RESULT = "result"  # a table's result came in
+    FINISHED = "finished"  # the places and the prizes
+    CANCELLED = "cancelled"  # an admin cancelled it: fees refunded
+    TOO_FEW = "too_few"  # too few entrants at the start: cancelled, fees refunded

@@ -19,18 +19,22 @@ from typing import Any
 
 import discord
 
-from bot.core import EMOTES, PRESS_PREFIX, TableChanged, YourTiles, encode_action
+from bot.core import EMOTES, PRESS_PREFIX, TOURNAMENT_JOIN, TableChanged, YourTiles, encode_action
 from bot.discord.i18n import texts
 from bot.present.i18n import emote_label
+from bot.present.labels import join_label
 from bot.present.live import link_label
 from bot.present.moves import move_buttons
 
 __all__ = [
     "ACTIVITY_ID",
+    "JoinItem",
     "OnPress",
     "PressItem",
     "board_view",
     "custom_ids",
+    "join_item",
+    "join_view",
     "link_button",
     "moves_view",
     "press_item",
@@ -163,7 +167,7 @@ def board_view(
         if seats:
             rows.append(seats)
         controls = [_button(encode_action("leave", table), _("Leave"), discord.ButtonStyle.danger)]
-        if any(seat.is_open for seat in event.seats):
+        if any(seat.is_open for seat in event.seats) and not event.tournament:
             controls.insert(0, _button(encode_action("robots", table), _("Robots now")))
         rows.append(controls)
     elif event.phase == "playing":
@@ -229,3 +233,43 @@ def tiles_view(table_id: str, language: str) -> discord.ui.View:
     return static_view(
         [[_button(encode_action("tiles", table_id), _("My tiles"), discord.ButtonStyle.primary)]]
     )
+
+
+class JoinItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TOURNAMENT_JOIN):
+    """The "Inscribirme" button under a tournament's news; :func:`join_item` binds it."""
+
+    def __init__(self, label: str = "?") -> None:
+        super().__init__(discord.ui.Button(label=label, custom_id=TOURNAMENT_JOIN, emoji="✍️"))
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> JoinItem:
+        return cls()
+
+
+OnJoin = Callable[[discord.Interaction[Any]], Awaitable[None]]
+
+
+def join_item(on_press: OnJoin) -> type[JoinItem]:
+    """The :class:`JoinItem` whose presses go to ``on_press``."""
+
+    class BoundJoinItem(JoinItem, template=TOURNAMENT_JOIN):
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            await on_press(interaction)
+
+    return BoundJoinItem
+
+
+def join_view(language: str) -> discord.ui.View:
+    """The sign-up button under a tournament's news while sign-up is open."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(label=join_label(language)[:80], custom_id=TOURNAMENT_JOIN, emoji="✍️")
+    )
+    view.stop()  # answered by JoinItem, not by this view
+    return view

@@ -39,7 +39,7 @@ from discord.ext import commands
 from bot.core import Manager, decode_analysis
 from bot.core.clock import Clock
 from bot.discord.analysis import AnalysisDesk, analysis_item
-from bot.discord.buttons import ACTIVITY_ID, PressItem, custom_ids, press_item
+from bot.discord.buttons import ACTIVITY_ID, PressItem, custom_ids, join_item, press_item
 from bot.discord.cog import DominoCog
 from bot.discord.config import ConfigCog
 from bot.discord.i18n import DominoTranslator, player_language, texts
@@ -50,6 +50,7 @@ from bot.discord.presses import Presses
 from bot.discord.relay import PressRelay
 from bot.discord.replies import Replies
 from bot.discord.standings import StandingsDesk, parse_top, top_item
+from bot.discord.tournaments import TournamentCog
 from bot.discord_http import point_discord_at
 from bot.discord_shards import DM_SHARD, served_shards
 from bot.present.live import TableLinks
@@ -134,10 +135,13 @@ class DominoBot(commands.AutoShardedBot):
             DominoCog(self.manager, self.storage, self.replies, self.standings), guild=guild
         )
         await self.add_cog(ConfigCog(self.manager, self.replies), guild=guild)
+        tournaments = TournamentCog(self.manager, self.replies)
+        await self.add_cog(tournaments, guild=guild)
         self.add_dynamic_items(
             press_item(self.presses.on_press),
             top_item(self.standings.on_top_press),
             analysis_item(self.analysis.on_press),
+            join_item(tournaments.on_join_press),
         )
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         await self.tree.sync(guild=guild)

@@ -57,7 +57,7 @@ from bot.core import (
     ended_board,
 )
 from bot.discord.analysis import analysis_view
-from bot.discord.buttons import board_view
+from bot.discord.buttons import board_view, join_view
 from bot.discord.i18n import help_command, texts
 from bot.discord.messages import (
     PLATFORM,
@@ -69,6 +69,7 @@ from bot.discord.tiles import DM_CLOSED, TilesDesk, with_view
 from bot.present.facts import board_facts
 from bot.present.live import TableLinks
 from bot.present.screens import (
+    Action,
     BoardScreen,
     ClosedScreen,
     EmoteScreen,
@@ -79,6 +80,7 @@ from bot.present.screens import (
     Screen,
     SeasonScreen,
     TilesScreen,
+    TournamentScreen,
     chat_of,
     names_place,
     screens,
@@ -305,6 +307,11 @@ class DiscordPort:
                 await self.desk.table_closed(closed.table_id)
             case SeasonScreen(event=season, text=text):
                 await self._season_ended(season, text)
+            case TournamentScreen(event=update, text=text, actions=actions):
+                if Action.JOIN in actions:
+                    await self._say(update.chat, text, view=join_view(update.chat.language))
+                else:
+                    await self._say(update.chat, text)
             case RefusalScreen(event=refusal) if refusal.to.platform == PLATFORM:
                 content = refusal_content(refusal, refusal.to.language)
                 await self._tell(refusal.to, refusal.table_id, content)

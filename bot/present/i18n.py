@@ -297,6 +297,13 @@ REFUSALS: dict[str, str] = {
         "You need ${stake} to sit down and you have ${balance}. Your balance is topped up to $100 at most once every 24 hours."
     ),
     "emote_too_soon": N_("Wait {wait_seconds} s before the next phrase."),
+    "no_tournament": N_("There is no tournament in this chat now."),
+    "tournament_exists": N_("This chat already has a tournament: it ends or is cancelled first."),
+    "tournament_started": N_("The tournament has started: sign-up is closed."),
+    "tournament_full": N_("The tournament is full ({most} entrants)."),
+    "already_signed": N_("You are already signed up for the tournament."),
+    "not_signed": N_("You are not signed up for the tournament."),
+    "bad_tournament": N_("{option} can be {allowed}."),
     "unknown_emote": N_("Unknown phrase. Phrases: {emotes}."),
     "not_away": N_("You are at your seat already."),
     "too_late": N_("More than {minutes} min passed: your seat stays with the robot."),

@@ -10,6 +10,7 @@ The words follow the glossary (shared docs, ``glossary.md``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from babel.numbers import format_percent
@@ -34,6 +35,8 @@ __all__ = [
     "FORMAT_CHOICES",
     "FORMAT_LABELS",
     "FORMAT_WORDS",
+    "KIND_LABELS",
+    "KIND_WORDS",
     "LANGUAGE_LABELS",
     "NOTIFICATIONS_CHOICE",
     "NOTIFICATION_LABELS",
@@ -44,12 +47,16 @@ __all__ = [
     "SLOW_WORDS",
     "TABLE_FORMAT_OPTIONS",
     "TEAM_MARKS",
+    "TOURNAMENT_OPTIONS",
     "VALUE_LABELS",
     "VALUE_WORDS",
+    "TournamentWords",
     "allowed_text",
     "format_from_input",
     "format_label",
     "format_word",
+    "join_label",
+    "kind_label",
     "language_from_input",
     "move_text",
     "notifications_from_input",
@@ -64,6 +71,8 @@ __all__ = [
     "score_line",
     "seat_name",
     "team_names",
+    "tournament_from_input",
+    "tournament_option_word",
     "value_from_input",
     "value_label",
     "value_word",
@@ -340,6 +349,112 @@ def format_from_input(text: str) -> str | None:
     -> a format preset's name; ``"parejas"`` -> ``""``, the chat's own game), or None for
     words that name none."""
     return _FORMAT_WORDS.get("-".join(_plain(text).replace("-", " ").split()))
+
+
+KIND_LABELS: Final[dict[str, str]] = {
+    "knockout": N_("knockout"),
+    "swiss": N_("Swiss"),
+    "arena": N_("arena"),
+}
+"""The kinds of tournament by their names for people (docs/tournaments.md)."""
+
+KIND_WORDS: Final[dict[str, str]] = {
+    "eliminatoria": "knockout",
+    "knockout": "knockout",
+    "ko": "knockout",
+    "suizo": "swiss",
+    "swiss": "swiss",
+    "arena": "arena",
+}
+"""What players type for a kind of tournament (``/torneo crear suizo``)."""
+
+TOURNAMENT_OPTIONS: Final[dict[str, str]] = {
+    "fee": N_("fee"),
+    "most": N_("most"),
+    "signup": N_("signup"),
+    "minutes": N_("minutes"),
+    "rounds": N_("rounds"),
+    "wins": N_("wins"),
+    "preset": N_("rules"),
+}
+"""A tournament's options by the words an admin types (``cuota=10``), the core's names
+first (:class:`bot.core.CreateTournament`; a refusal names the option so)."""
+
+
+_TOURNAMENT_WORDS: Final[dict[str, str]] = {
+    "cuota": "fee",
+    "fee": "fee",
+    "maximo": "most",
+    "max": "most",
+    "most": "most",
+    "inscripcion": "signup",
+    "signup": "signup",
+    "minutos": "minutes",
+    "minutes": "minutes",
+    "rondas": "rounds",
+    "rounds": "rounds",
+    "victorias": "wins",
+    "wins": "wins",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentWords:
+    """What an admin typed to open a tournament (``/torneo crear suizo 1v1 cuota=10
+    rondas=3 nombre=Viernes``): the kind, the format or preset ("" the chat's own game),
+    the numeric options by the core's names (:class:`bot.core.CreateTournament`), the
+    name, and the words not understood."""
+
+    kind: str | None
+    preset: str
+    options: dict[str, int]
+    name: str
+    errors: tuple[str, ...]
+
+
+def tournament_from_input(words: Sequence[str]) -> TournamentWords:
+    """Read an admin's words for a new tournament, in Spanish or English (a kind:
+    "eliminatoria", "suizo", "arena"; a format or a preset; ``opción=número``;
+    ``nombre=…`` taking the rest of the words)."""
+    kind: str | None = None
+    preset = ""
+    options: dict[str, int] = {}
+    name = ""
+    errors: list[str] = []
+    for index, word in enumerate(words):
+        key, sep, value = word.partition("=")
+        plain = _plain(key)
+        if sep and plain in ("nombre", "name"):
+            name = " ".join([value, *words[index + 1 :]]).strip()[:40]
+            break
+        if sep and plain in _TOURNAMENT_WORDS and value.strip().isdigit():
+            options[_TOURNAMENT_WORDS[plain]] = int(value)
+        elif not sep and plain in KIND_WORDS and kind is None:
+            kind = KIND_WORDS[plain]
+        elif not sep and (chosen := format_from_input(word)) is not None:
+            preset = chosen
+        elif not sep and (named := preset_from_input(word)) is not None:
+            preset = named
+        else:
+            errors.append(word)
+    return TournamentWords(kind, preset, options, name, tuple(errors))
+
+
+def join_label(language: str | None) -> str:
+    """The button that signs a player up for the chat's tournament: "Inscribirme"."""
+    return translator(language)("Sign me up")
+
+
+def kind_label(kind: str, language: str | None) -> str:
+    """A kind of tournament for people: "eliminatoria", "suizo", "arena"."""
+    msgid = KIND_LABELS.get(kind)
+    return translator(language)(msgid) if msgid else kind
+
+
+def tournament_option_word(option: str, language: str | None) -> str:
+    """The word an admin of ``language`` types for a tournament's option (``"cuota"``)."""
+    msgid = TOURNAMENT_OPTIONS.get(option)
+    return translator(language)(msgid) if msgid else option
 
 
 def format_label(name: str, language: str | None) -> str:

@@ -10,7 +10,9 @@ from bot.core.commands import (
     Challenge,
     CloseTable,
     Command,
+    JoinTournament,
     Leave,
+    LeaveTournament,
     OpenTable,
     PlayNow,
     Rematch,
@@ -20,7 +22,12 @@ from bot.core.commands import (
 from bot.core.events import Refusal, Reply
 from bot.core.vocabulary import PressKind, RefusalReason
 from bot.present.i18n import refusal_text, translator
-from bot.present.labels import allowed_text, option_word, preset_label
+from bot.present.labels import (
+    allowed_text,
+    option_word,
+    preset_label,
+    tournament_option_word,
+)
 
 __all__ = [
     "bad_rules_text",
@@ -53,6 +60,9 @@ def refused(
     params = refusal.params
     if refusal.reason is RefusalReason.BAD_RULES:
         return bad_rules_text(refusal, language, typed or {})
+    if refusal.reason is RefusalReason.BAD_TOURNAMENT:  # the option in the admin's word
+        option = tournament_option_word(str(params.get("option", "")), language)
+        return refusal_text(refusal.reason, {**params, "option": option}, language)
     if refusal.reason is RefusalReason.ALREADY_SEATED and params.get("elsewhere"):
         _ = translator(language)
         if place:
@@ -165,6 +175,10 @@ def confirmation(done: type[Command] | PressKind, reply: Reply, language: str) -
         return left_text(reply, language)
     if done is SetChatRules:
         return rules_changed_text(reply, language)
+    if done is JoinTournament:
+        return translator(language)("You are signed up for the tournament.")
+    if done is LeaveTournament:
+        return translator(language)("You left the tournament.")
     if done is CloseTable:
         return translator(language)(
             "You closed table {label}; every stake was refunded.", label=reply.label

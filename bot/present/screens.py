@@ -31,12 +31,21 @@ from bot.core.events import (
     SeatTakenByRobot,
     TableChanged,
     TableClosed,
+    TournamentUpdate,
+    TournamentView,
     TurnReminder,
     YourTiles,
 )
-from bot.core.vocabulary import AwayReason, CloseReason
+from bot.core.vocabulary import AwayReason, CloseReason, TournamentStatus
 from bot.present.i18n import time_left_text, translator
-from bot.present.labels import move_text, score_line, seat_name, team_names
+from bot.present.labels import (
+    kind_label,
+    move_text,
+    preset_label,
+    score_line,
+    seat_name,
+    team_names,
+)
 from bot.present.standings import season_ended_text
 from bot.present.texts import (
     CAPTION_LIMIT,
@@ -50,6 +59,8 @@ from bot.present.texts import (
     robot_took_seat_private_text,
     robot_took_seat_text,
     rules_changed_text,
+    tournament_round_text,
+    tournament_text,
     turn_reminder_text,
     unreachable_text,
 )
@@ -68,6 +79,7 @@ __all__ = [
     "SeasonScreen",
     "SeatedScreen",
     "TilesScreen",
+    "TournamentScreen",
     "TurnGone",
     "board_caption",
     "board_text",
@@ -77,6 +89,7 @@ __all__ = [
     "my_tables_text",
     "names_place",
     "screens",
+    "tournament_status_text",
 ]
 
 
@@ -86,6 +99,7 @@ class Action(StrEnum):
     ANALYSIS = "analysis"  # "¿Qué debí jugar?" for the hand just ended
     REMATCH = "rematch"  # "Revancha": the same table again
     BACK = "back"  # "Volver a la mesa": take the seat back from the robot
+    JOIN = "join"  # "Inscribirme": sign up for the chat's tournament
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +217,15 @@ class RefusalScreen:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentScreen:
+    """A chat's tournament news, for the chat: its text and what it offers."""
+
+    event: TournamentUpdate
+    text: str
+    actions: tuple[Action, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class SeasonScreen:
     """A chat's season ended: its final standings picture and this text."""
 
@@ -221,6 +244,7 @@ Screen = (
     | SeatedScreen
     | RefusalScreen
     | SeasonScreen
+    | TournamentScreen
 )
 """One thing a reader is shown; a front end maps each kind to its widgets."""
 
@@ -288,6 +312,11 @@ def screens(event: Event, reader: Reader) -> list[Screen]:
         out.append(RefusalScreen(event))
     elif isinstance(event, SeasonEnded):
         out.append(SeasonScreen(event, season_ended_text(event, language)))
+    elif isinstance(event, TournamentUpdate):
+        text = tournament_text(event, language)
+        signing = event.view.status is TournamentStatus.SIGNUP
+        if text:
+            out.append(TournamentScreen(event, text, (Action.JOIN,) if signing else ()))
     return out
 
 
@@ -318,6 +347,15 @@ def board_caption(event: TableChanged, language: str, *, emote: str | None = Non
     if event.phase == "waiting" and event.challenge:  # a reto waiting for its answer
         lines.append(_("Table {label} · challenge", label=event.label))
         lines.extend(challenge_lines(event, language))
+    elif event.phase == "waiting" and event.tournament:  # kept seats, a no-show timer
+        lines.append(_("Table {label} · tournament", label=event.label))
+        waiting = [s.reserved_for.display_name for s in seats if s.reserved_for is not None]
+        lines.append(_("Waiting for: {names}", names=", ".join(waiting)))
+        if event.seconds_left is not None:
+            lines.append(
+                _("A seat still empty in {seconds} s loses the match.", seconds=event.seconds_left)
+            )
+        lines.append(_("Press your seat's button or send /jugar."))
     elif event.phase == "waiting":
         free = sum(1 for s in seats if s.is_open)
         lines.append(_("Table {label} · waiting for players", label=event.label))
@@ -488,3 +526,30 @@ def my_tables_text(
             parts.append(_("{name} to play", name=seat_name(event.seats, seat, language)))
         lines.append(" · ".join(parts))
     return "\n".join(lines)[:TEXT_LIMIT]
+
+
+def tournament_status_text(view: TournamentView | None, language: str, *, create: str) -> str:
+    """``/torneo``: the chat's tournament as it stands (sign-up and who signed, or the
+    round in play and the standings); without one, how an admin opens one (``create``:
+    the platform's command, e.g. "/torneo crear suizo 1v1 cuota=10")."""
+    _ = translator(language)
+    if view is None:
+        return _(
+            "There is no tournament here now. An administrator opens one: {create}", create=create
+        )
+    name = view.name or _("The tournament")
+    if view.status is TournamentStatus.SIGNUP:
+        lines = [
+            _(
+                "{name}: {kind}, {format}, entry fee ${fee}.",
+                name=name,
+                kind=kind_label(view.kind, language),
+                format=preset_label(view.preset, language),
+                fee=view.fee,
+            ),
+            _.ngettext("{n} player signed up", "{n} players signed up", len(view.signed))
+            + (": " + ", ".join(view.signed) if view.signed else "."),
+            _("It starts in {left}.", left=time_left_text(view.seconds_left, language)),
+        ]
+        return "\n".join(lines)[:TEXT_LIMIT]
+    return tournament_round_text(view, language)

@@ -16,11 +16,21 @@ from bot.core.events import (
     SeatInfo,
     SeatTakenByRobot,
     TableClosed,
+    TournamentUpdate,
+    TournamentView,
     TurnReminder,
 )
-from bot.core.vocabulary import AwayReason, CloseReason
+from bot.core.tournaments.prizes import SPLITS
+from bot.core.vocabulary import AwayReason, CloseReason, TournamentNews
 from bot.present.i18n import emote_label, isolate, time_left_text, translator, whole_minutes
-from bot.present.labels import LANGUAGE_LABELS, rules_text, seat_name, team_names
+from bot.present.labels import (
+    LANGUAGE_LABELS,
+    kind_label,
+    preset_label,
+    rules_text,
+    seat_name,
+    team_names,
+)
 from engine.hand import Termination
 from render import net_dollars
 
@@ -37,12 +47,17 @@ __all__ = [
     "robot_took_seat_private_text",
     "robot_took_seat_text",
     "rules_changed_text",
+    "tournament_round_text",
+    "tournament_text",
     "turn_reminder_text",
     "unreachable_text",
 ]
 
 CAPTION_LIMIT = 1024
 """The longest caption a screen gets (Telegram's photo caption limit, the smallest)."""
+
+TEXT_LIMIT = 4096
+"""The longest text a message gets (Telegram's message limit)."""
 
 
 def abandoned_text(event: SeatAbandoned, language: str) -> str:
@@ -92,6 +107,7 @@ GROUP_CLOSES = frozenset(
         CloseReason.BY_ADMIN,
         CloseReason.DECLINED,
         CloseReason.EXPIRED,
+        CloseReason.NO_SHOW,
     }
 )
 """The early closes a table's chat is told about (:func:`closed_text`); an unreachable
@@ -119,6 +135,11 @@ def closed_text(event: TableClosed, language: str) -> str:
         return _(
             "Nobody took up the challenge at table {label} in time; the table closed and "
             "nothing was paid.",
+            label=event.label,
+        )
+    if event.reason is CloseReason.NO_SHOW:
+        return _(
+            "Table {label} closed: a seat stayed empty, and its player loses the match.",
             label=event.label,
         )
     return ""
@@ -302,3 +323,125 @@ def match_money_line(event: MatchEnded, language: str) -> str:
     return translator(language)(
         "Net result (stake ${stake}): {results}", stake=stake, results=results
     )
+
+
+def tournament_text(event: TournamentUpdate, language: str) -> str:
+    """What a tournament's chat is told of ``event`` (docs/tournaments.md, "What the chat
+    sees"), or "" for news it is not told of as a message (a single result: the
+    standings come with the next round)."""
+    _ = translator(language)
+    view, news = event.view, event.news
+    name = view.name or _("the tournament")  # within a sentence
+    title = view.name or _("The tournament")  # at its start
+    by = event.player.display_name if event.player is not None else ""
+    if news is TournamentNews.OPENED:
+        return "\n".join(
+            [
+                _(
+                    "{by} opened {name}: {kind}, {format}, entry fee ${fee}.",
+                    by=by,
+                    name=name,
+                    kind=kind_label(view.kind, language),
+                    format=preset_label(view.preset, language),
+                    fee=view.fee,
+                ),
+                _(
+                    "Sign-up closes in {left}. Prizes: {split} % of the pool.",
+                    left=time_left_text(view.seconds_left, language),
+                    split="/".join(map(str, SPLITS[max(SPLITS)])),
+                ),
+            ]
+        )
+    if news in (TournamentNews.JOINED, TournamentNews.LEFT):
+        count = len(view.signed)
+        said = (
+            _("{name} signed up.", name=by)
+            if news is TournamentNews.JOINED
+            else _("{name} left the tournament.", name=by)
+        )
+        return said + " " + _.ngettext("{n} player signed up.", "{n} players signed up.", count)
+    if news is TournamentNews.STARTED:
+        lines = [
+            _.ngettext(
+                "{name} starts: {n} entrant, a pool of ${pool}.",
+                "{name} starts: {n} entrants, a pool of ${pool}.",
+                view.entrants,
+                name=title,
+                pool=view.pool,
+            )
+        ]
+        if view.dropped:
+            lines.append(
+                _("Not entered (could not pay the fee): {names}.", names=", ".join(view.dropped))
+            )
+        return "\n".join(lines)
+    if news is TournamentNews.ROUND:
+        return tournament_round_text(view, language)
+    if news is TournamentNews.FINISHED:
+        lines = [_("{name} is over.", name=title)]
+        for place in view.places[:8]:
+            line = _("{place}. {names}", place=place.number, names=_names(place.names, language))
+            if place.prize:
+                line += f" (${place.prize})"
+            lines.append(line)
+        return "\n".join(lines)[:TEXT_LIMIT]
+    if news is TournamentNews.CANCELLED:
+        return _(
+            "{by} cancelled {name}; every entry fee held was refunded (${refunded}).",
+            by=by,
+            name=name,
+            refunded=view.refunded,
+        )
+    if news is TournamentNews.TOO_FEW:
+        return _("{name} did not start: too few entrants. Nothing was paid.", name=title)
+    return ""
+
+
+def _names(names: Sequence[str], language: str) -> str:
+    """An entrant's players: "Ana", or "Ana y Luis"."""
+    if len(names) == 2:
+        return translator(language)("{first} and {second}", first=names[0], second=names[1])
+    return ", ".join(names)
+
+
+def _standing_lines(view: TournamentView, language: str) -> list[str]:
+    """The top of a Swiss's or an arena's standings, after round 1."""
+    _ = translator(language)
+    if not view.standings or view.round <= 1:
+        return []
+    lines = [_("Standings:")]
+    for row in view.standings[:5]:
+        lines.append(
+            _(
+                "{place}. {names} · {score} pts",
+                place=row.place,
+                names=_names(row.names, language),
+                score=row.score,
+            )
+        )
+    return lines
+
+
+def tournament_round_text(view: TournamentView, language: str) -> str:
+    """The round in play: each table's pairing, the no-show rule, and the standings."""
+    _ = translator(language)
+    title = view.name or _("The tournament")
+    lines = [_("{name} · round {round}", name=title, round=view.round)]
+    lines.extend(
+        _(
+            "Table {label}: {first} against {second}",
+            label=pairing.label,
+            first=_names(pairing.first, language),
+            second=_names(pairing.second, language),
+        )
+        for pairing in view.pairings
+    )
+    if view.pairings:
+        lines.append(
+            _(
+                "Sit at your table now: a seat still empty in {minutes} min loses the match.",
+                minutes=whole_minutes(view.wait_seconds),
+            )
+        )
+    lines.extend(_standing_lines(view, language))
+    return "\n".join(lines)[:TEXT_LIMIT]

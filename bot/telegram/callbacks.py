@@ -84,6 +84,13 @@ class Callbacks:
         if config is not None:
             await self._on_config(query, player, chat, config)
             return
+        if query.data == p.TOURNAMENT_JOIN and chat is not None:  # signs up in this group
+            joined = await s.manager.handle(p.JoinTournament(player, chat))
+            if joined.refusal is not None:
+                await self._answer(query, refused(joined.refusal, player.language), alert=True)
+            else:
+                await self._answer(query, confirmation(p.JoinTournament, joined, player.language))
+            return
         data = query.data or ""
         try:
             press = p.decode_press(data)

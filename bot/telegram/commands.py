@@ -31,6 +31,7 @@ from storage.ratings import SeasonPeriod
 __all__ = [
     "COMMANDS",
     "POSITIONS",
+    "TOURNAMENT_ACTIONS",
     "CommandSpec",
     "TableArgs",
     "bot_commands",
@@ -83,6 +84,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "analysis", "analisis", "analysis", N_("What should I have played? (your last hand)")
     ),
+    CommandSpec(
+        "tournament", "torneo", "tournament", N_("The group's tournament: see it, sign up")
+    ),
     CommandSpec("rules", "reglas", "rules", N_("This chat's rules")),
     CommandSpec("config", "config", "config", N_("Choose this chat's rules (admins)")),
     CommandSpec(
@@ -93,6 +97,24 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("start", "start", "start", N_("Start"), in_menu=False),
 )
 """Every command, in menu order."""
+
+
+TOURNAMENT_ACTIONS: dict[str, str] = {
+    "crear": "create",
+    "create": "create",
+    "abrir": "create",
+    "unirme": "join",
+    "entrar": "join",
+    "join": "join",
+    "salir": "leave",
+    "dejar": "leave",
+    "leave": "leave",
+    "empezar": "start",
+    "start": "start",
+    "cancelar": "cancel",
+    "cancel": "cancel",
+}
+"""What follows ``/torneo``: a word in Spanish or English -> what it does."""
 
 
 def command_word(key: str, language: str | None) -> str:

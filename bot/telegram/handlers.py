@@ -27,11 +27,12 @@ from bot.present.labels import (
     notifications_from_input,
     notifications_hint,
     rules_text,
+    tournament_from_input,
 )
 from bot.present.replies import confirmation, refused
-from bot.present.screens import my_tables_text
+from bot.present.screens import my_tables_text, tournament_status_text
 from bot.present.standings import PREVIOUS_WORDS, ranking_from_input, season_from_input
-from bot.telegram.commands import command_word, read_table_args
+from bot.telegram.commands import TOURNAMENT_ACTIONS, command_word, read_table_args
 from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import config_keyboard
 from bot.telegram.links import JoinLink, decode_start
@@ -429,6 +430,61 @@ class Commands:
         if not said.args:
             text += "\n" + notifications_hint(said.language)
         await self.s.reply(said.message, text)
+
+    @said(group=True)
+    async def tournament(self, said: Said) -> None:
+        """/torneo, /tournament: the group's tournament; ``unirme``, ``salir`` (players),
+        ``crear <eliminatoria|suizo|arena> [formato] cuota=… inscripcion=… rondas=…
+        minutos=… maximo=… nombre=…``, ``empezar``, ``cancelar`` (admins)."""
+        s, chat = self.s, said.group
+        _ = s.t(said.language)
+        action = TOURNAMENT_ACTIONS.get(said.args[0].lower()) if said.args else None
+        if action is None:
+            create = command_word("tournament", said.language) + " " + _("create swiss 1v1 fee=10")
+            view = s.manager.tournament_here(chat)
+            await s.reply(said.message, tournament_status_text(view, said.language, create=create))
+            return
+        if action == "join":
+            await self._run(said, p.JoinTournament(said.by, chat))
+            return
+        if action == "leave":
+            await self._run(said, p.LeaveTournament(said.by, chat))
+            return
+        if not await s.is_admin(said.message, said.author):
+            text = _("Only this group's administrators can open, start or cancel a tournament.")
+            await s.reply(said.message, text)
+            return
+        if action == "start":
+            await self._run(said, p.StartTournament(said.by, chat, is_admin=True))
+            return
+        if action == "cancel":
+            await self._run(said, p.CancelTournament(said.by, chat, is_admin=True))
+            return
+        typed = tournament_from_input(said.args[1:])
+        if typed.errors or typed.kind is None:
+            example = _(
+                "I do not understand: {words}. Example: {example}",
+                words=_echo(list(typed.errors) or ["—"]),
+                example=command_word("tournament", said.language)
+                + " "
+                + _("create swiss 1v1 fee=10"),
+            )
+            await s.reply(said.message, example)
+            return
+        options = {
+            {"signup": "signup_minutes", "wins": "wins_needed"}.get(k, k): v
+            for k, v in typed.options.items()
+        }
+        create_command = p.CreateTournament(
+            said.by,
+            chat,
+            p.TournamentKind(typed.kind),
+            is_admin=True,
+            preset=typed.preset,
+            name=typed.name,
+            **options,
+        )
+        await self._run(said, create_command)
 
     @said(anyone=True)
     async def rules(self, said: Said) -> None:

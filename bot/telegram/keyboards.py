@@ -18,10 +18,24 @@ from telegram import (
     WebAppInfo,
 )
 
-from bot.core import EMOTES, Ranking, TableChanged, YourTiles, encode_action, encode_analysis
+from bot.core import (
+    EMOTES,
+    TOURNAMENT_JOIN,
+    Ranking,
+    TableChanged,
+    YourTiles,
+    encode_action,
+    encode_analysis,
+)
 from bot.present.analysis import analysis_button
 from bot.present.i18n import emote_label, translator
-from bot.present.labels import option_label, preset_label, rematch_label, value_label
+from bot.present.labels import (
+    join_label,
+    option_label,
+    preset_label,
+    rematch_label,
+    value_label,
+)
 from bot.present.live import link_label
 from bot.present.moves import move_buttons, typed_move_label
 from bot.present.standings import RANKING_LABELS
@@ -34,6 +48,7 @@ __all__ = [
     "board_keyboard",
     "config_keyboard",
     "hand_keyboard",
+    "join_keyboard",
     "link_keyboard",
     "next_choice",
     "rematch_keyboard",
@@ -101,7 +116,7 @@ def board_keyboard(
                 )
             )
         rows.extend(_rows(sit, 2))
-        if event.phase == "waiting":
+        if event.phase == "waiting" and not event.tournament:  # a tournament's: no robot
             rows.append(
                 [
                     InlineKeyboardButton(
@@ -210,6 +225,12 @@ def rematch_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [[InlineKeyboardButton(label, callback_data=encode_action("again", table_id))]]
     )
+
+
+def join_keyboard(language: str) -> InlineKeyboardMarkup:
+    """ "Sign me up" under a tournament's news while sign-up is open."""
+    label = "✍️ " + join_label(language)
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=TOURNAMENT_JOIN)]])
 
 
 MENU_CHOICES: dict[str, tuple[Any, ...]] = {

@@ -31,6 +31,7 @@ from bot.present.screens import (
     SeasonScreen,
     SeatedScreen,
     TilesScreen,
+    TournamentScreen,
     TurnGone,
     chat_of,
     names_place,
@@ -41,6 +42,7 @@ from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import (
     analysis_keyboard,
     back_keyboard,
+    join_keyboard,
     link_keyboard,
     rematch_keyboard,
     web_app_keyboard,
@@ -131,6 +133,10 @@ class TelegramPort:
                     await s.private_text(int(refusal.to.user_id), refused(refusal))
             case SeasonScreen(event=season):
                 self.lists.season_ended(season)
+            case TournamentScreen(event=update, text=text, actions=actions):
+                language = update.chat.language
+                keys = join_keyboard(language) if Action.JOIN in actions else None
+                s.group_text(update.chat, text, keys)
 
     def _match_ended(self, event: p.MatchEnded, caption: str) -> None:
         board = self.s.boards.get(event.table_id)

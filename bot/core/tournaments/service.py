@@ -1,0 +1,811 @@
+"""A chat's tournament from sign-up to prizes (issue 32; docs/tournaments.md, "The
+service").
+
+:class:`TournamentService` applies the tournament commands (create, join, leave,
+cancel, start now), keeps each tournament as a snapshot in storage, holds the entry fees
+in the tournament's escrow when it starts, opens each pairing's table (every seat kept
+for its player, no robot, a no-show after :data:`NO_SHOW_SECONDS`), reads each table's
+result when it closes (:attr:`Core.closed_hooks`), pairs the next round (knockout,
+Swiss) or whoever is free (arena), and pays the prizes once at the end. The rules of
+pairing, standings and prizes are the pure modules beside it; this module decides when
+and does the I/O. The core never phrases: what the chat is told travels as
+:class:`~bot.core.events.TournamentUpdate` events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot.core.clock import Timer
+from bot.core.commands import (
+    CancelTournament,
+    ChatRef,
+    CreateTournament,
+    JoinTournament,
+    LeaveTournament,
+    PlayerRef,
+    StartTournament,
+)
+from bot.core.events import (
+    PairingInfo,
+    PlaceInfo,
+    Refused,
+    Reply,
+    StandingInfo,
+    TournamentUpdate,
+    TournamentView,
+)
+from bot.core.lobby import Lobby
+from bot.core.state import Core
+from bot.core.table import Table
+from bot.core.tournaments.arena import ArenaSchedule, arena_pair, arena_standings, last_opponents
+from bot.core.tournaments.knockout import Bracket, seed_bracket
+from bot.core.tournaments.model import (
+    Entrant,
+    MatchResult,
+    Pairing,
+    Place,
+    ResultKind,
+    Round,
+    TournamentKind,
+)
+from bot.core.tournaments.prizes import (
+    NO_SHOW_SECONDS,
+    award_prizes,
+    no_show_result,
+    split_between_players,
+)
+from bot.core.tournaments.swiss import swiss_pair, swiss_standings
+from bot.core.vocabulary import CloseReason, RefusalReason, TournamentNews, TournamentStatus
+from engine.errors import RulesError
+from engine.rules import EVERY_PRESET_NAME, Rules, find_any_preset
+from storage.base import InsufficientFunds, MatchClosedError, UnknownMatchError
+
+__all__ = [
+    "ESCROW_PREFIX",
+    "FEES",
+    "MAX_ENTRANTS",
+    "Tournament",
+    "TournamentService",
+    "escrow_id",
+]
+
+log = logging.getLogger(__name__)
+
+ESCROW_PREFIX = "tournament:"
+"""The entry fees' escrow of tournament ``t`` is ``"tournament:t"`` (storage keeps it
+apart from the tables' escrows)."""
+
+FEES = (0, 10, 25, 50, 100, 250, 500)
+"""The entry fees an admin may set, in dollars."""
+
+MAX_ENTRANTS = (4, 8, 16, 32, 64, 128, 256)
+"""The largest fields an admin may set."""
+
+SIGNUP_MINUTES = (1, 5, 10, 15, 30, 60, 120, 1440)
+"""How long sign-up may stay open, in minutes."""
+
+ARENA_MINUTES = (15, 30, 45, 60, 90, 120)
+"""How long an arena may run, in minutes."""
+
+LEAST_ENTRANTS = 2
+"""A tournament with fewer entrants at its start is cancelled (fees refunded)."""
+
+
+def escrow_id(tournament_id: str) -> str:
+    """The escrow holding a tournament's entry fees."""
+    return ESCROW_PREFIX + tournament_id
+
+
+def _player(data: dict[str, Any]) -> PlayerRef:
+    return PlayerRef(**data)
+
+
+def _result(data: dict[str, Any]) -> MatchResult:
+    return MatchResult(
+        data["first"],
+        data["second"],
+        data["winner"],
+        (int(data["points"][0]), int(data["points"][1])),
+        ResultKind(data["kind"]),
+    )
+
+
+def _result_json(result: MatchResult) -> dict[str, Any]:
+    return {
+        "first": result.first,
+        "second": result.second,
+        "winner": result.winner,
+        "points": list(result.points),
+        "kind": result.kind.value,
+    }
+
+
+@dataclass
+class Tournament:
+    """A tournament's whole state, kept as one snapshot (``to_json``).
+
+    Attributes:
+        id, chat, name: which one, where, and what players call it.
+        kind: knockout, Swiss or arena; preset: the rules' preset or format name.
+        fee: the entry fee, dollars; starts_at: when sign-up closes (epoch seconds).
+        rounds: a Swiss's rounds (0: as many as the field needs); minutes: an arena's
+            length; wins_needed: a knockout series' wins; most: the largest field.
+        signed: who signed up, in order (player keys to their refs).
+        entrants: the field once started; ids: player key -> storage player id.
+        results: every result, in the order they came; swiss: a Swiss's rounds.
+        tables: live table id -> its pairing's two entrant keys.
+        prizes: player key -> dollars paid; places: the final places.
+    """
+
+    id: str
+    chat: ChatRef
+    name: str
+    kind: TournamentKind
+    preset: str
+    fee: int
+    starts_at: float
+    created_by: PlayerRef
+    rounds: int = 0
+    minutes: int = 30
+    wins_needed: int = 1
+    most: int = 64
+    status: TournamentStatus = TournamentStatus.SIGNUP
+    signed: list[PlayerRef] = field(default_factory=list)
+    entrants: list[Entrant] = field(default_factory=list)
+    ids: dict[str, int] = field(default_factory=dict)
+    results: list[MatchResult] = field(default_factory=list)
+    swiss: list[Round] = field(default_factory=list)
+    tables: dict[str, list[str]] = field(default_factory=dict)
+    started_at: float | None = None
+    dropped: list[PlayerRef] = field(default_factory=list)
+    prizes: dict[str, int] = field(default_factory=dict)
+    places: list[Place] = field(default_factory=list)
+    labels: dict[str, str] = field(default_factory=dict)  # live table id -> its label
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of its tables: its preset, without a stake (the fee is the stake)."""
+        return find_any_preset(self.preset, stake=0)
+
+    @property
+    def team_size(self) -> int:
+        """Players in an entrant: two in partnership play, else one."""
+        return 2 if self.rules.partnership else 1
+
+    def members(self) -> dict[str, PlayerRef]:
+        """Every signed player, by key string (``"telegram:1001"``)."""
+        return {_key(p): p for p in self.signed}
+
+    def to_json(self) -> dict[str, Any]:
+        """The snapshot storage keeps (docs/tournaments.md, "The service")."""
+        return {
+            "id": self.id,
+            "chat": asdict(self.chat),
+            "name": self.name,
+            "kind": self.kind.value,
+            "preset": self.preset,
+            "fee": self.fee,
+            "starts_at": self.starts_at,
+            "created_by": asdict(self.created_by),
+            "rounds": self.rounds,
+            "minutes": self.minutes,
+            "wins_needed": self.wins_needed,
+            "most": self.most,
+            "status": self.status.value,
+            "signed": [asdict(p) for p in self.signed],
+            "entrants": [
+                {"key": e.key, "players": list(e.players), "rating": e.rating}
+                for e in self.entrants
+            ],
+            "ids": dict(self.ids),
+            "results": [_result_json(r) for r in self.results],
+            "swiss": [
+                {
+                    "number": r.number,
+                    "pairings": [[p.first, p.second] for p in r.pairings],
+                    "byes": list(r.byes),
+                    "results": [_result_json(x) for x in r.results],
+                }
+                for r in self.swiss
+            ],
+            "tables": {k: list(v) for k, v in self.tables.items()},
+            "labels": dict(self.labels),
+            "started_at": self.started_at,
+            "dropped": [asdict(p) for p in self.dropped],
+            "prizes": dict(self.prizes),
+            "places": [{"number": p.number, "entrants": list(p.entrants)} for p in self.places],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Tournament:
+        """A snapshot read back.
+
+        Raises:
+            KeyError, TypeError, ValueError: a malformed snapshot.
+        """
+        return cls(
+            id=str(data["id"]),
+            chat=ChatRef(**data["chat"]),
+            name=str(data["name"]),
+            kind=TournamentKind(data["kind"]),
+            preset=str(data["preset"]),
+            fee=int(data["fee"]),
+            starts_at=float(data["starts_at"]),
+            created_by=_player(data["created_by"]),
+            rounds=int(data["rounds"]),
+            minutes=int(data["minutes"]),
+            wins_needed=int(data["wins_needed"]),
+            most=int(data["most"]),
+            status=TournamentStatus(data["status"]),
+            signed=[_player(p) for p in data["signed"]],
+            entrants=[
+                Entrant(e["key"], tuple(e["players"]), int(e["rating"])) for e in data["entrants"]
+            ],
+            ids={str(k): int(v) for k, v in data["ids"].items()},
+            results=[_result(r) for r in data["results"]],
+            swiss=[
+                Round(
+                    int(r["number"]),
+                    tuple(Pairing(a, b) for a, b in r["pairings"]),
+                    tuple(r["byes"]),
+                    tuple(_result(x) for x in r["results"]),
+                )
+                for r in data["swiss"]
+            ],
+            tables={str(k): [str(x) for x in v] for k, v in data["tables"].items()},
+            labels={str(k): str(v) for k, v in data.get("labels", {}).items()},
+            started_at=None if data["started_at"] is None else float(data["started_at"]),
+            dropped=[_player(p) for p in data["dropped"]],
+            prizes={str(k): int(v) for k, v in data["prizes"].items()},
+            places=[Place(int(p["number"]), tuple(p["entrants"])) for p in data["places"]],
+        )
+
+
+def _key(player: PlayerRef) -> str:
+    """A player's key as a tournament keeps it: ``"telegram:1001"``."""
+    return f"{player.platform}:{player.user_id}"
+
+
+class TournamentService:
+    """Runs every tournament of this process's chats (see the module doc).
+
+    Args:
+        core: the shared state (storage, clock, the lobby lock, the outbox).
+        lobby: opens the pairings' tables.
+        no_show_seconds: how long a tournament table waits for its players.
+    """
+
+    def __init__(
+        self, core: Core, lobby: Lobby, *, no_show_seconds: float = NO_SHOW_SECONDS
+    ) -> None:
+        self.core = core
+        self.lobby = lobby
+        self.no_show_seconds = no_show_seconds
+        self.live: dict[str, Tournament] = {}  # chat key -> its tournament
+        self._lock = asyncio.Lock()
+        self._timers: dict[str, Timer] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        core.closed_hooks.append(self._table_closed)
+
+    # ------------------------------------------------------------------ commands
+
+    async def create(self, command: CreateTournament) -> Reply:
+        """An admin opens a tournament in the chat (one at a time per chat).
+
+        Refusals: ``not_admin``; ``tournament_exists``; ``bad_tournament`` (an option
+        outside its allowed values: :data:`FEES`, :data:`MAX_ENTRANTS`,
+        :data:`SIGNUP_MINUTES`, :data:`ARENA_MINUTES`, a preset by name)."""
+        if not command.is_admin:
+            raise Refused(RefusalReason.NOT_ADMIN)
+        core = self.core
+        checks: list[tuple[str, bool, str]] = [
+            ("fee", command.fee in FEES, ", ".join(map(str, FEES))),
+            ("most", command.most in MAX_ENTRANTS, ", ".join(map(str, MAX_ENTRANTS))),
+            (
+                "signup",
+                command.signup_minutes in SIGNUP_MINUTES,
+                ", ".join(map(str, SIGNUP_MINUTES)),
+            ),
+            ("minutes", command.minutes in ARENA_MINUTES, ", ".join(map(str, ARENA_MINUTES))),
+            ("rounds", 0 <= command.rounds <= 12, "0..12"),
+            ("wins", command.wins_needed in (1, 2, 3), "1, 2, 3"),
+        ]
+        preset = command.preset or core.default_preset
+        try:
+            rules = find_any_preset(preset, stake=0)
+        except (RulesError, KeyError):
+            checks.append(("preset", False, ", ".join(EVERY_PRESET_NAME)))
+        else:
+            checks.append(("preset", rules.sides == 2, ", ".join(EVERY_PRESET_NAME)))
+        for option, ok, allowed in checks:
+            if not ok:
+                raise Refused(RefusalReason.BAD_TOURNAMENT, option=option, allowed=allowed)
+        async with self._lock:
+            held = self.live.get(command.chat.key)
+            if held is not None:
+                raise Refused(RefusalReason.TOURNAMENT_EXISTS, name=held.name)
+            tournament = Tournament(
+                id="".join(core.ids.choice("0123456789abcdefghijkmnpqrstuvwxyz") for _ in range(8)),
+                chat=command.chat,
+                name=command.name,
+                kind=command.kind,
+                preset=preset,
+                fee=command.fee,
+                starts_at=core.clock.now() + command.signup_minutes * 60,
+                created_by=command.player,
+                rounds=command.rounds,
+                minutes=command.minutes,
+                wins_needed=command.wins_needed,
+                most=command.most,
+            )
+            self.live[command.chat.key] = tournament
+            await self._save(tournament)
+            self._arm_start(tournament)
+            self._tell(tournament, TournamentNews.OPENED, command.player)
+        return Reply(label=tournament.name)
+
+    async def join(self, command: JoinTournament) -> Reply:
+        """A player signs up (before the start; nothing is paid until it starts)."""
+        async with self._lock:
+            tournament = self._open_here(command.chat)
+            if any(p.key == command.player.key for p in tournament.signed):
+                raise Refused(RefusalReason.ALREADY_SIGNED, name=tournament.name)
+            if len(tournament.signed) >= tournament.most * tournament.team_size:
+                raise Refused(RefusalReason.TOURNAMENT_FULL, most=tournament.most)
+            await self.core.player_id(command.player)  # known to storage before the start
+            tournament.signed.append(command.player)
+            await self._save(tournament)
+            self._tell(tournament, TournamentNews.JOINED, command.player)
+        return Reply(label=tournament.name)
+
+    async def leave(self, command: LeaveTournament) -> Reply:
+        """A player leaves before the start (free: nothing was paid yet)."""
+        async with self._lock:
+            tournament = self._open_here(command.chat)
+            if not any(p.key == command.player.key for p in tournament.signed):
+                raise Refused(RefusalReason.NOT_SIGNED, name=tournament.name)
+            tournament.signed = [p for p in tournament.signed if p.key != command.player.key]
+            await self._save(tournament)
+            self._tell(tournament, TournamentNews.LEFT, command.player)
+        return Reply(label=tournament.name)
+
+    async def cancel(self, command: CancelTournament) -> Reply:
+        """An admin cancels the chat's tournament: every fee held is refunded; tables in
+        play end as they are (their own stakes are none)."""
+        if not command.is_admin:
+            raise Refused(RefusalReason.NOT_ADMIN)
+        async with self._lock:
+            tournament = self.live.get(command.chat.key)
+            if tournament is None:
+                raise Refused(RefusalReason.NO_TOURNAMENT)
+            await self._cancel(tournament, command.player)
+        return Reply(label=tournament.name)
+
+    async def start_now(self, command: StartTournament) -> Reply:
+        """An admin closes sign-up and starts the chat's tournament now."""
+        if not command.is_admin:
+            raise Refused(RefusalReason.NOT_ADMIN)
+        async with self._lock:
+            tournament = self._open_here(command.chat)
+            await self._start(tournament)
+        return Reply(label=tournament.name)
+
+    def tournament_here(self, chat: ChatRef) -> TournamentView | None:
+        """The chat's tournament as its screens show it, if any (a query)."""
+        tournament = self.live.get(chat.key)
+        return None if tournament is None else self._view(tournament)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def restore(self, scopes: Collection[str] | None = None) -> None:
+        """Reload the unfinished tournaments of ``scopes`` (lease scopes; None: every
+        one) from storage after a restart and re-arm their clocks; their tables resume
+        and close as usual, and are scored then."""
+        core = self.core
+        for data in await core.storage.load_tournaments():
+            try:
+                tournament = Tournament.from_json(data)
+            except (KeyError, TypeError, ValueError) as exc:
+                log.error("dropping tournament snapshot %r: %s", data.get("id"), exc)
+                continue
+            if scopes is not None and core.scope_of(tournament.chat) not in scopes:
+                continue
+            if tournament.chat.key in self.live:
+                continue  # already running here
+            self.live[tournament.chat.key] = tournament
+            if tournament.status is TournamentStatus.SIGNUP:
+                self._arm_start(tournament)
+            elif tournament.kind is TournamentKind.ARENA and tournament.started_at is not None:
+                self._arm(tournament, tournament.started_at + tournament.minutes * 60)
+
+    def stop(self) -> None:
+        """Cancel the clocks (the snapshots stay; :meth:`restore` picks them up)."""
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
+    async def idle(self) -> None:
+        """Wait until every result read is applied (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    def _arm_start(self, tournament: Tournament) -> None:
+        self._arm(tournament, tournament.starts_at)
+
+    def _arm(self, tournament: Tournament, when: float) -> None:
+        old = self._timers.pop(tournament.id, None)
+        if old is not None:
+            old.cancel()
+
+        async def fire() -> None:
+            async with self._lock:
+                if self.live.get(tournament.chat.key) is not tournament:
+                    return
+                if tournament.status is TournamentStatus.SIGNUP:
+                    await self._start(tournament)
+                else:
+                    await self._advance(tournament)
+
+        self._timers[tournament.id] = self.core.clock.call_at(when, fire)
+
+    async def _start(self, tournament: Tournament) -> None:
+        """Sign-up closes: the field is drawn up, the fees held, the first round paired.
+
+        Partnership play pairs the players in sign-up order's seeded shuffle into fixed
+        partnerships (an odd one out is not entered and pays nothing). A player who
+        cannot pay the fee is left out (told so); fewer than :data:`LEAST_ENTRANTS`
+        entrants cancel it."""
+        core = self.core
+        storage = core.storage
+        players = list(tournament.signed)
+        while True:
+            size = tournament.team_size
+            if size == 2:
+                shuffled = sorted(players, key=lambda p: _key(p))
+                core.seeds.shuffle(shuffled)
+                players = shuffled[: len(shuffled) // 2 * 2]
+            ids = {_key(p): await core.player_id(p) for p in players}
+            if len(players) < LEAST_ENTRANTS * size:
+                tournament.ids = ids
+                await self._cancel(tournament, None, news=TournamentNews.TOO_FEW)
+                return
+            try:
+                await storage.stake(
+                    escrow_id(tournament.id),
+                    list(ids.values()),
+                    tournament.fee,
+                    now=core.clock.now(),
+                )
+            except InsufficientFunds as exc:
+                short = set(exc.player_ids)
+                tournament.dropped += [p for p in players if ids[_key(p)] in short]
+                players = [p for p in players if ids[_key(p)] not in short]
+                continue
+            break
+        tournament.ids = ids
+        ratings: dict[str, int] = {}
+        for player in players:
+            rating = await storage.player_rating(
+                ids[_key(player)], format=tournament.rules.format_key
+            )
+            ratings[_key(player)] = rating.display if rating is not None else 1000
+        keys = [_key(p) for p in players]
+        tournament.entrants = [
+            Entrant(
+                "+".join(keys[i : i + size]),
+                tuple(keys[i : i + size]),
+                sum(ratings[k] for k in keys[i : i + size]) // size,
+            )
+            for i in range(0, len(keys), size)
+        ]
+        tournament.status = TournamentStatus.RUNNING
+        tournament.started_at = core.clock.now()
+        if tournament.kind is TournamentKind.SWISS and tournament.rounds == 0:
+            tournament.rounds = max(1, math.ceil(math.log2(len(tournament.entrants))))
+        if tournament.kind is TournamentKind.ARENA:
+            self._arm(tournament, tournament.started_at + tournament.minutes * 60)
+        self._tell(tournament, TournamentNews.STARTED, None)
+        await self._advance(tournament)
+
+    async def _cancel(
+        self,
+        tournament: Tournament,
+        by: PlayerRef | None,
+        news: TournamentNews = TournamentNews.CANCELLED,
+    ) -> None:
+        core = self.core
+        refunds: dict[int, int] = {}
+        if tournament.status is TournamentStatus.RUNNING:
+            try:
+                refunds = await core.storage.refund(escrow_id(tournament.id), now=core.clock.now())
+            except (UnknownMatchError, MatchClosedError) as exc:
+                log.error("tournament %s: refund failed: %s", tournament.id, exc)
+        tournament.status = TournamentStatus.CANCELLED
+        tournament.tables.clear()
+        by_id = {v: k for k, v in tournament.ids.items()}
+        tournament.prizes = {
+            by_id[pid]: dollars for pid, dollars in refunds.items() if pid in by_id
+        }
+        await core.storage.finish_tournament(
+            tournament.id, {}, name=tournament.name, entrants=0, now=core.clock.now()
+        )
+        self._forget(tournament)
+        self._tell(tournament, news, by)
+
+    def _forget(self, tournament: Tournament) -> None:
+        self.live.pop(tournament.chat.key, None)
+        timer = self._timers.pop(tournament.id, None)
+        if timer is not None:
+            timer.cancel()
+
+    # ------------------------------------------------------------------ rounds
+
+    async def _advance(self, tournament: Tournament) -> None:
+        """Open whatever tables are due now, or finish (lock held)."""
+        if tournament.status is not TournamentStatus.RUNNING:
+            return
+        due = self._due_pairings(tournament)
+        if due is None:
+            await self._finish(tournament)
+            return
+        for pairing in due:
+            await self._open(tournament, pairing)
+        if due:
+            self._tell(tournament, TournamentNews.ROUND, None)
+        await self._save(tournament)
+
+    def _due_pairings(self, tournament: Tournament) -> list[Pairing] | None:
+        """The pairings to seat now; None once the tournament is over."""
+        entrants = tournament.entrants
+        playing = {k for pair in tournament.tables.values() for k in pair}
+        if tournament.kind is TournamentKind.KNOCKOUT:
+            bracket = self._bracket(tournament)
+            if bracket.is_finished:
+                return None
+            return [p for p in bracket.pending() if not p.keys & playing]
+        if tournament.kind is TournamentKind.SWISS:
+            rounds = tournament.swiss
+            if rounds and not rounds[-1].is_complete:
+                return []
+            if len(rounds) >= tournament.rounds:
+                return None
+            new = swiss_pair(entrants, rounds)
+            tournament.swiss.append(new)
+            return list(new.pairings)
+        assert tournament.started_at is not None
+        schedule = ArenaSchedule(tournament.started_at, tournament.minutes * 60)
+        if not schedule.may_pair(self.core.clock.now()):
+            return None if not tournament.tables else []
+        standings = arena_standings(entrants, tournament.results)
+        free = [e.key for e in entrants if e.key not in playing]
+        return list(arena_pair(free, standings, last_opponents(tournament.results)))
+
+    def _bracket(self, tournament: Tournament) -> Bracket:
+        bracket = seed_bracket(tournament.entrants, wins_needed=tournament.wins_needed)
+        for result in tournament.results:
+            bracket = bracket.record(result)
+        return bracket
+
+    async def _open(self, tournament: Tournament, pairing: Pairing) -> None:
+        """Open ``pairing``'s table in the tournament's chat, every seat kept: one
+        against one, or each partnership at its two opposite seats."""
+        core = self.core
+        rules = tournament.rules
+        members = tournament.members()
+        by_key = {e.key: e for e in tournament.entrants}
+        first, second = by_key[pairing.first], by_key[pairing.second]
+        seats: list[PlayerRef | None] = [None] * rules.players
+        for side, entrant in enumerate((first, second)):
+            for index, key in enumerate(entrant.players):
+                seats[side + 2 * index] = members[key]
+        tag = {"id": tournament.id, "sides": [first.key, second.key]}
+        async with core.lobby:
+            table = await self.lobby.open_tournament_table(
+                tournament.chat, rules, seats, tag, self.no_show_seconds
+            )
+        tournament.tables[table.id] = [first.key, second.key]
+        tournament.labels[table.id] = table.label
+
+    def _table_closed(self, table: Table, reason: CloseReason, winner: int | None) -> None:
+        """A table closed (hook of :class:`~bot.core.settlement.Settlement`): a
+        tournament's is scored in a task of its own (locks are held here)."""
+        tag = table.tournament
+        if tag is None:
+            return
+        seated = [_key(s.player) for s in table.seats if s.player is not None]
+        score = tuple(table.match.score) if table.match is not None else (0, 0)
+        task = asyncio.create_task(
+            self._score(str(tag["id"]), table.id, reason, winner, seated, score)
+        )
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _score(
+        self,
+        tournament_id: str,
+        table_id: str,
+        reason: CloseReason,
+        winner: int | None,
+        seated: Sequence[str],
+        score: Sequence[int],
+    ) -> None:
+        async with self._lock:
+            tournament = next((t for t in self.live.values() if t.id == tournament_id), None)
+            if tournament is None or table_id not in tournament.tables:
+                return  # cancelled meanwhile, or scored already
+            first_key, second_key = tournament.tables.pop(table_id)
+            tournament.labels.pop(table_id, None)
+            by_key = {e.key: e for e in tournament.entrants}
+            first, second = by_key[first_key], by_key[second_key]
+            result: MatchResult | None
+            if reason is CloseReason.NO_SHOW:
+                result = no_show_result(first, second, seated)
+            elif winner is not None:
+                result = MatchResult(
+                    first.key,
+                    second.key,
+                    (first.key, second.key)[winner],
+                    (int(score[0]), int(score[1])),
+                )
+            else:
+                result = None  # called off (an admin, the chat gone): played again
+            if result is None:
+                await self._advance(tournament)
+                return
+            tournament.results.append(result)
+            if tournament.kind is TournamentKind.SWISS:
+                tournament.swiss[-1] = tournament.swiss[-1].record(result)
+            self._tell(tournament, TournamentNews.RESULT, None)
+            await self._advance(tournament)
+
+    # ------------------------------------------------------------------ the end
+
+    def _placing(self, tournament: Tournament) -> list[Place]:
+        if tournament.kind is TournamentKind.KNOCKOUT:
+            return list(self._bracket(tournament).placing())
+        if tournament.kind is TournamentKind.SWISS:
+            rows = swiss_standings(tournament.entrants, tournament.swiss)
+        else:
+            rows = arena_standings(tournament.entrants, tournament.results)  # type: ignore[assignment]
+        return [Place(row.place, (row.key,)) for row in rows]
+
+    async def _finish(self, tournament: Tournament) -> None:
+        """The last result is in: places, the prize pool paid once (docs/tournaments.md,
+        "Prize split"), each player's place kept for their profile."""
+        core = self.core
+        places = self._placing(tournament)
+        pool = tournament.fee * len(tournament.ids)
+        by_key = {e.key: e for e in tournament.entrants}
+        prizes: dict[str, int] = {}
+        for entrant_key, dollars in award_prizes(pool, places).items():
+            prizes.update(split_between_players(dollars, by_key[entrant_key]))
+        paid = {tournament.ids[k]: v for k, v in prizes.items() if v}
+        try:
+            await core.storage.pay_prizes(escrow_id(tournament.id), paid, now=core.clock.now())
+        except (UnknownMatchError, MatchClosedError) as exc:
+            log.error("tournament %s: paying the prizes failed: %s", tournament.id, exc)
+        tournament.prizes = {k: v for k, v in prizes.items() if v}
+        tournament.places = places
+        tournament.status = TournamentStatus.FINISHED
+        player_places = {
+            tournament.ids[player]: place.number
+            for place in places
+            for key in place.entrants
+            for player in by_key[key].players
+        }
+        await core.storage.finish_tournament(
+            tournament.id,
+            player_places,
+            name=tournament.name,
+            entrants=len(tournament.entrants),
+            now=core.clock.now(),
+        )
+        self._forget(tournament)
+        self._tell(tournament, TournamentNews.FINISHED, None)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _open_here(self, chat: ChatRef) -> Tournament:
+        tournament = self.live.get(chat.key)
+        if tournament is None:
+            raise Refused(RefusalReason.NO_TOURNAMENT)
+        if tournament.status is not TournamentStatus.SIGNUP:
+            raise Refused(RefusalReason.TOURNAMENT_STARTED, name=tournament.name)
+        return tournament
+
+    async def _save(self, tournament: Tournament) -> None:
+        await self.core.storage.save_tournament(
+            tournament.id, tournament.chat.key, tournament.to_json(), now=self.core.clock.now()
+        )
+
+    def _tell(self, tournament: Tournament, news: TournamentNews, player: PlayerRef | None) -> None:
+        self.core.outbox.emit_chat(
+            TournamentUpdate(
+                table_id="",
+                chat=tournament.chat,
+                news=news,
+                view=self._view(tournament),
+                player=player,
+            )
+        )
+
+    def _view(self, tournament: Tournament) -> TournamentView:
+        """What the screens show of ``tournament`` now (names, standings, pairings)."""
+        members = tournament.members()
+        names = {
+            e.key: tuple(members[k].display_name for k in e.players if k in members)
+            for e in tournament.entrants
+        }
+        standings: tuple[StandingInfo, ...] = ()
+        if tournament.entrants and tournament.kind is TournamentKind.SWISS:
+            standings = tuple(
+                StandingInfo(s.place, names[s.key], s.score, s.points_difference, 0, 0)
+                for s in swiss_standings(tournament.entrants, tournament.swiss)
+            )
+        elif tournament.entrants and tournament.kind is TournamentKind.ARENA:
+            standings = tuple(
+                StandingInfo(
+                    s.place, names[s.key], s.score, s.points_difference, s.matches, s.streak
+                )
+                for s in arena_standings(tournament.entrants, tournament.results)
+            )
+        pairings = tuple(
+            PairingInfo(names[a], names[b], tournament.labels.get(table_id, ""))
+            for table_id, (a, b) in tournament.tables.items()
+        )
+        places = tuple(
+            PlaceInfo(
+                place.number,
+                tuple(name for key in place.entrants for name in names[key]),
+                sum(
+                    tournament.prizes.get(p, 0)
+                    for key in place.entrants
+                    for p in names_keys(tournament, key)
+                ),
+            )
+            for place in tournament.places
+        )
+        bracket_round = None
+        if tournament.entrants and tournament.kind is TournamentKind.KNOCKOUT:
+            bracket_round = self._bracket(tournament).round_number
+        return TournamentView(
+            id=tournament.id,
+            name=tournament.name,
+            kind=tournament.kind,
+            status=tournament.status,
+            preset=tournament.preset,
+            fee=tournament.fee,
+            pool=tournament.fee * len(tournament.ids),
+            starts_at=tournament.starts_at,
+            signed=tuple(p.display_name for p in tournament.signed),
+            entrants=len(tournament.entrants),
+            round=bracket_round or len(tournament.swiss),
+            rounds=tournament.rounds,
+            minutes=tournament.minutes,
+            pairings=pairings,
+            standings=standings,
+            places=places,
+            dropped=tuple(p.display_name for p in tournament.dropped),
+            refunded=sum(tournament.prizes.values())
+            if tournament.status is TournamentStatus.CANCELLED
+            else 0,
+            seconds_left=max(0, math.ceil(self._ends_at(tournament) - self.core.clock.now())),
+            wait_seconds=math.ceil(self.no_show_seconds),
+        )
+
+    def _ends_at(self, tournament: Tournament) -> float:
+        """When sign-up closes, or an arena ends (epoch seconds)."""
+        if tournament.kind is TournamentKind.ARENA and tournament.started_at is not None:
+            return tournament.started_at + tournament.minutes * 60
+        return tournament.starts_at
+
+
+def names_keys(tournament: Tournament, entrant_key: str) -> tuple[str, ...]:
+    """The player keys of an entrant."""
+    return next((e.players for e in tournament.entrants if e.key == entrant_key), ())

@@ -1,0 +1,237 @@
+"""A chat's tournament run by the core (bot/core/tournaments/service.py): sign-up, the
+fees held, each pairing's table with its seats kept, no-shows, results, the next round,
+the prizes paid once, a cancel refunding everything, and a restart in the middle."""
+
+from __future__ import annotations
+
+from conftest import RecordingPort
+
+from bot.core import (
+    CancelTournament,
+    ChatRef,
+    CreateTournament,
+    JoinTournament,
+    Leave,
+    LeaveTournament,
+    PlayerRef,
+    PlayNow,
+    RefusalReason,
+    StartTournament,
+    TableChanged,
+    TableClosed,
+    TableManager,
+    TournamentKind,
+    TournamentNews,
+    TournamentStatus,
+    TournamentUpdate,
+)
+from bot.core.clock import ManualClock
+from bot.core.tournaments.service import escrow_id
+from storage.base import Storage
+
+CHAT = ChatRef("test", "-100", language="es")
+ADMIN = PlayerRef("test", "9", "Admin")
+PLAYERS = [
+    PlayerRef("test", str(i), name) for i, name in enumerate(("Ana", "Beto", "Carla", "Dani"), 1)
+]
+
+
+async def _signed(
+    manager: TableManager, kind: TournamentKind, players: list[PlayerRef], **options: int | str
+) -> None:
+    """An admin opens a tournament of one against one and ``players`` sign up."""
+    create = CreateTournament(
+        ADMIN,
+        CHAT,
+        kind,
+        is_admin=True,
+        preset="uno-contra-uno",
+        **options,  # type: ignore[arg-type]
+    )
+    assert (await manager.handle(create)).ok
+    for player in players:
+        assert (await manager.handle(JoinTournament(player, CHAT))).ok
+
+
+async def _balances(manager: TableManager, players: list[PlayerRef]) -> list[int]:
+    return [await manager.balance(p) for p in players]
+
+
+def _open_tables(manager: TableManager) -> list[TableChanged]:
+    states = [manager.table_state(t) for t in manager.tables()]
+    return [s for s in states if s is not None]
+
+
+async def test_sign_up_is_free_and_only_an_admin_opens_cancels_or_starts(
+    make_manager, clock: ManualClock
+) -> None:
+    manager = make_manager()
+    await manager.start()
+    refused = await manager.handle(CreateTournament(PLAYERS[0], CHAT, TournamentKind.SWISS))
+    assert refused.refusal is not None and refused.refusal.reason is RefusalReason.NOT_ADMIN
+    bad = await manager.handle(
+        CreateTournament(ADMIN, CHAT, TournamentKind.SWISS, is_admin=True, fee=7)
+    )
+    assert bad.refusal is not None and bad.refusal.reason is RefusalReason.BAD_TOURNAMENT
+    assert bad.refusal.params == {"option": "fee", "allowed": "0, 10, 25, 50, 100, 250, 500"}
+    await _signed(manager, TournamentKind.SWISS, PLAYERS[:2], fee=10)
+    again = await manager.handle(JoinTournament(PLAYERS[0], CHAT))
+    assert again.refusal is not None and again.refusal.reason is RefusalReason.ALREADY_SIGNED
+    assert await _balances(manager, PLAYERS[:2]) == [1000, 1000]  # nothing paid at sign-up
+    assert (await manager.handle(LeaveTournament(PLAYERS[1], CHAT))).ok
+    view = manager.tournament_here(CHAT)
+    assert view is not None and view.signed == ("Ana",) and view.status is TournamentStatus.SIGNUP
+    second = await manager.handle(
+        CreateTournament(ADMIN, CHAT, TournamentKind.ARENA, is_admin=True)
+    )
+    assert second.refusal is not None
+    assert second.refusal.reason is RefusalReason.TOURNAMENT_EXISTS
+    start = await manager.handle(StartTournament(PLAYERS[0], CHAT))
+    assert start.refusal is not None and start.refusal.reason is RefusalReason.NOT_ADMIN
+    await manager.stop()
+
+
+async def test_a_knockout_holds_the_fees_plays_its_tables_and_pays_the_prizes_once(
+    make_manager, clock: ManualClock, recorder: RecordingPort, memory_storage: Storage
+) -> None:
+    manager = make_manager()
+    await manager.start()
+    await _signed(manager, TournamentKind.KNOCKOUT, PLAYERS, fee=10)
+    await clock.advance(10 * 60)  # sign-up closes: the fees are held, round 1 opens
+    await manager.idle()
+    assert await _balances(manager, PLAYERS) == [990, 990, 990, 990]
+    tables = _open_tables(manager)
+    assert len(tables) == 2 and all(t.phase == "waiting" for t in tables)
+    kept = [[s.reserved_for for s in t.seats if s.reserved_for is not None] for t in tables]
+    assert sorted(p.display_name for pair in kept for p in pair) == ["Ana", "Beto", "Carla", "Dani"]
+    (first, second), empty = kept[0], [p.display_name for p in kept[1]]
+    # the first pairing plays: both sit, then the second leaves and the first after him
+    # (the last one to leave loses the match); nobody sits at the other table
+    for player in (first, second):
+        assert (await manager.handle(PlayNow(player, CHAT))).ok
+    await clock.advance(5)  # the countdown: the match starts
+    await manager.handle(Leave(second, CHAT))
+    await manager.handle(Leave(first, CHAT))
+    await manager.idle()
+    await clock.advance(120)  # the other table's seats stayed empty: a double loss
+    await manager.idle()
+    closed = recorder.of(TableClosed)
+    assert sorted(c.reason.value for c in closed) == ["no_humans", "no_show"]
+    ended = recorder.last(TournamentUpdate, news=TournamentNews.FINISHED).view
+    assert ended.status is TournamentStatus.FINISHED and manager.tournament_here(CHAT) is None
+    # the winner of the only match played is alone in the final: the champion; the three
+    # out in round 1 share 2nd-4th (docs/tournaments.md, "Knockout: places")
+    assert [(p.number, sorted(p.names), p.prize) for p in ended.places] == [
+        (1, [second.display_name], 24),
+        (2, sorted([first.display_name, *empty]), 16),  # $6, $5 and $5
+    ]
+    names = [p.display_name for p in PLAYERS]
+    balances = dict(zip(names, await _balances(manager, PLAYERS), strict=True))
+    assert balances[second.display_name] == 990 + 24
+    assert sum(balances.values()) == 4000  # no dollar lost or created
+    assert await memory_storage.check_ledger() == []
+    assert await memory_storage.open_tournament_escrows() == []
+    await manager.stop()
+
+
+async def test_a_swiss_of_no_shows_plays_every_round_and_ends_with_the_fees_paid_back_out(
+    make_manager, clock: ManualClock, recorder: RecordingPort, memory_storage: Storage
+) -> None:
+    manager = make_manager()
+    await manager.start()
+    await _signed(manager, TournamentKind.SWISS, PLAYERS[:3], fee=25, rounds=2)
+    assert (await manager.handle(StartTournament(ADMIN, CHAT, is_admin=True))).ok
+    await manager.idle()
+    for _ in range(2):  # each round: one table, one bye; nobody sits
+        assert len(_open_tables(manager)) == 1
+        await clock.advance(120)
+        await manager.idle()
+    rounds = [u.view.round for u in recorder.of(TournamentUpdate, news=TournamentNews.ROUND)]
+    assert rounds == [1, 2]
+    ended = recorder.last(TournamentUpdate, news=TournamentNews.FINISHED).view
+    assert sum(p.prize for p in ended.places) == 75
+    assert sum(await _balances(manager, PLAYERS[:3])) == 3000
+    assert await memory_storage.check_ledger() == []
+    await manager.stop()
+
+
+async def test_an_arena_pairs_whoever_is_free_until_its_time_is_up(
+    make_manager, clock: ManualClock, recorder: RecordingPort
+) -> None:
+    manager = make_manager()
+    await manager.start()
+    await _signed(manager, TournamentKind.ARENA, PLAYERS, fee=0, minutes=15)
+    assert (await manager.handle(StartTournament(ADMIN, CHAT, is_admin=True))).ok
+    await manager.idle()
+    opened = 0
+    while manager.tournament_here(CHAT) is not None:
+        opened += len(_open_tables(manager))
+        await clock.advance(120)  # every table a double no-show: everyone free again
+        await manager.idle()
+    # 15 minutes of 2-minute tables: paired at 0, 2, ..., 14 minutes, two tables each
+    assert opened == 16
+    ended = recorder.last(TournamentUpdate, news=TournamentNews.FINISHED).view
+    assert [p.number for p in ended.places] == [1, 2, 3, 4] and ended.pool == 0
+    await manager.stop()
+
+
+async def test_a_cancelled_tournament_refunds_every_fee_and_its_tables_close(
+    make_manager, clock: ManualClock, recorder: RecordingPort, memory_storage: Storage
+) -> None:
+    manager = make_manager()
+    await manager.start()
+    await _signed(manager, TournamentKind.KNOCKOUT, PLAYERS, fee=50)
+    await clock.advance(10 * 60)
+    await manager.idle()
+    assert await _balances(manager, PLAYERS) == [950, 950, 950, 950]
+    cancel = await manager.handle(CancelTournament(ADMIN, CHAT, is_admin=True))
+    assert cancel.ok
+    await manager.idle()
+    assert await _balances(manager, PLAYERS) == [1000, 1000, 1000, 1000]
+    told = recorder.last(TournamentUpdate, news=TournamentNews.CANCELLED).view
+    assert told.refunded == 200
+    await clock.advance(120)  # its tables close as no-shows and are scored by nobody
+    await manager.idle()
+    assert manager.tables() == [] and manager.tournament_here(CHAT) is None
+    assert await memory_storage.check_ledger() == []
+    assert await memory_storage.open_tournament_escrows() == []
+    await manager.stop()
+
+
+async def test_too_few_entrants_at_the_start_cancel_it_and_nothing_is_paid(
+    make_manager, clock: ManualClock, recorder: RecordingPort
+) -> None:
+    manager = make_manager()
+    await manager.start()
+    await _signed(manager, TournamentKind.SWISS, PLAYERS[:1], fee=10)
+    await clock.advance(10 * 60)
+    await manager.idle()
+    assert recorder.last(TournamentUpdate).news is TournamentNews.TOO_FEW
+    assert await _balances(manager, PLAYERS[:1]) == [1000]
+    assert manager.tournament_here(CHAT) is None
+    await manager.stop()
+
+
+async def test_a_tournament_survives_a_restart_mid_round_and_finishes_after_it(
+    make_manager, clock: ManualClock, memory_storage: Storage
+) -> None:
+    manager = make_manager()
+    await manager.start()
+    await _signed(manager, TournamentKind.KNOCKOUT, PLAYERS[:2], fee=10)
+    await clock.advance(10 * 60)
+    await manager.idle()
+    assert len(_open_tables(manager)) == 1
+    await manager.stop()
+
+    recorder = RecordingPort()
+    again = make_manager(port=recorder)
+    await again.start()
+    assert again.tournament_here(CHAT) is not None and len(_open_tables(again)) == 1
+    await clock.advance(120)  # nobody came: a double loss in the final, both share 1st
+    await again.idle()
+    ended = recorder.last(TournamentUpdate, news=TournamentNews.FINISHED).view
+    assert [(p.number, len(p.names), p.prize) for p in ended.places] == [(1, 2, 20)]
+    assert await _balances(again, PLAYERS[:2]) == [1000, 1000]
+    assert await memory_storage.open_tournament_escrows() == []
+    assert escrow_id("x") == "tournament:x"
+    await again.stop()

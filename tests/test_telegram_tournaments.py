@@ -1,0 +1,114 @@
+"""A group's tournament on Telegram through the fake server and the real PTB front end
+(issue 32): an admin opens it with /torneo, players sign up with the button and the
+command, it starts with the fees held, each pairing's table opens with its seats kept,
+the match is played to its end and the prizes are paid; a cancel refunds every fee."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fake_telegram import TelegramWorld
+
+GROUP = -1003001
+
+
+def _group_texts(world: TelegramWorld, mark: int) -> list[str]:
+    return [
+        c.params["text"]
+        for c in world.fake.calls[mark:]
+        if c.method == "sendMessage" and c.chat_id == GROUP
+    ]
+
+
+def _with_join_button(world: TelegramWorld, mark: int) -> dict[str, Any]:
+    """The last group message after ``mark`` offering the "Inscribirme" button."""
+    for call in reversed(world.fake.calls[mark:]):
+        markup = call.params.get("reply_markup") if call.method == "sendMessage" else None
+        if call.chat_id == GROUP and markup and "dmj" in str(markup):
+            return call.result
+    raise AssertionError("no message with the sign-up button")
+
+
+async def test_a_knockout_is_opened_joined_played_and_paid_in_a_group() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(4001, "Ana")
+        beto = world.fake.add_user(4002, "Beto")
+        group = world.fake.add_group(GROUP, "Torneos", admins={4001})
+        for user in (ana, beto):  # both have started the bot: it can write to them
+            await world.command(world.fake.private_chat(user), user, "/start")
+        mark = await world.command(
+            group, ana, "/torneo crear eliminatoria 1v1 cuota=10 nombre=Copa del viernes"
+        )
+        await world.settle()
+        opened = _group_texts(world, mark)
+        assert opened == [
+            "Ana abrió Copa del viernes: eliminatoria, Uno contra uno, cuota $10.\n"
+            "Las inscripciones cierran en 10 minutos. Premios: 60/30/10 % de la bolsa."
+        ]
+        refused = await world.reply_to(group, beto, "/torneo empezar")
+        assert (
+            refused.params["text"]
+            == ("Solo los administradores de este grupo pueden cambiar sus reglas.")
+            or "administrador" in refused.params["text"]
+        )
+        answer = await world.press(beto, _with_join_button(world, mark), "dmj")
+        assert answer.params.get("text") == "Quedaste inscrito en el torneo."
+        joined = await world.reply_to(group, ana, "/torneo unirme")
+        assert joined.params["text"] == "Quedaste inscrito en el torneo."
+        status = await world.reply_to(group, beto, "/torneo")
+        assert status.params["text"].splitlines()[1] == "2 jugadores inscritos: Beto, Ana"
+
+        mark = await world.command(group, ana, "/torneo empezar")
+        await world.settle()
+        started = _group_texts(world, mark)
+        assert started[0] == "Copa del viernes empieza: 2 participantes, una bolsa de $20."
+        assert started[1].splitlines()[0] == "Copa del viernes · ronda 1"
+        assert started[1].splitlines()[1] in (
+            "Mesa 1: Ana contra Beto",
+            "Mesa 1: Beto contra Ana",
+        )
+        player_ids = [world.front._player(u) for u in (ana, beto)]
+        assert [await world.manager.balance(p) for p in player_ids] == [990, 990]
+
+        # both sit at the kept seats; Ana leaves for good (a robot plays her seat), then
+        # Beto: the last to leave loses the match (rules.md, "The house")
+        for user in (ana, beto):
+            await world.command(group, user, "/jugar")
+            await world.settle()
+        await world.clock.advance(1)
+        await world.settle()
+        mark = len(world.fake.calls)
+        for user in (ana, beto):
+            await world.command(group, user, "/levantarse")
+            await world.settle()
+        await world.manager.idle()
+        await world.settle()
+        over = [t for t in _group_texts(world, mark) if "terminó" in t]
+        assert over == ["Copa del viernes terminó.\n1. Ana ($20)\n2. Beto"]
+        assert [await world.manager.balance(p) for p in player_ids] == [1010, 990]
+        places = await world.storage.player_tournaments(
+            await world.manager.player_id(player_ids[0])
+        )
+        assert [(p.name, p.place, p.entrants) for p in places] == [("Copa del viernes", 1, 2)]
+
+
+async def test_an_admin_cancels_a_running_tournament_and_every_fee_comes_back() -> None:
+    async with TelegramWorld() as world:
+        ana = world.fake.add_user(4101, "Ana")
+        beto = world.fake.add_user(4102, "Beto")
+        group = world.fake.add_group(GROUP, "Torneos", admins={4101})
+        await world.command(group, ana, "/torneo crear suizo 1v1 cuota=50 rondas=2")
+        for user in (ana, beto):
+            await world.command(group, user, "/torneo unirme")
+        await world.command(group, ana, "/torneo empezar")
+        await world.settle()
+        players = [world.front._player(u) for u in (ana, beto)]
+        assert [await world.manager.balance(p) for p in players] == [950, 950]
+        mark = await world.command(group, ana, "/torneo cancelar")
+        await world.manager.idle()
+        await world.settle()
+        assert "Ana canceló el torneo; se devolvieron todas las cuotas ($100)." in _group_texts(
+            world, mark
+        )
+        assert [await world.manager.balance(p) for p in players] == [1000, 1000]
+        assert await world.storage.check_ledger() == []
