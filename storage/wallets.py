@@ -1,5 +1,6 @@
 """Players and wallets: players, their platform links, languages and notifications, and the
-money path (stake, settle, refund, forfeit, top-up, history, the ledger check)."""
+money path (stake, settle, a tournament's prizes, refund, forfeit, top-up, history, the
+ledger check)."""
 
 from __future__ import annotations
 
