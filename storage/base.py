@@ -1,13 +1,13 @@
 """The storage interface: players, the wallet ledger, statistics, presets, snapshots.
 
-:class:`Storage` is the async port the core types against. It is five roles a reader can
+:class:`Storage` is the async port the core types against. It is six roles a reader can
 hold in their head, each a module of SQL written once for SQLite and PostgreSQL, each
 method's docstring (shapes, units, errors, the rule's source) written there and only there:
 :class:`PlayersAndWallets` (:mod:`storage.wallets`), :class:`MatchesAndRecords`
 (:mod:`storage.matches`), :class:`RatingsAndSeasons` (:mod:`storage.seasons`),
-:class:`ChatsAndRules` (:mod:`storage.chats`) and :class:`TablesClaimsAndNotices`
-(:mod:`storage.tables`); the data shapes, errors and pure rules are :mod:`storage.shapes`,
-re-exported here. A database supplies how an operation runs:
+:class:`ChatsAndRules` (:mod:`storage.chats`), :class:`TablesClaimsAndNotices`
+(:mod:`storage.tables`) and :class:`Tournaments` (:mod:`storage.tournaments`); the data
+shapes, errors and pure rules are :mod:`storage.shapes`, re-exported here. A database supplies how an operation runs:
 :class:`storage.sqlite.SqliteStorage` (aiosqlite, the bot's default) and
 :class:`storage.postgres.PostgresStorage` (asyncpg, for several processes), modules the
 core never imports. Money rules follow rules.md, "The house"; money is integer dollars;
@@ -31,6 +31,7 @@ from storage.matches import MatchesAndRecords
 from storage.seasons import RatingsAndSeasons
 from storage.shapes import *  # noqa: F403 (every data shape, error and rule: storage.shapes.__all__)
 from storage.tables import TablesClaimsAndNotices
+from storage.tournaments import Tournaments
 from storage.wallets import PlayersAndWallets
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "RatingsAndSeasons",
     "Storage",
     "TablesClaimsAndNotices",
+    "Tournaments",
 ]
 __all__ += shapes.__all__
 
@@ -50,14 +52,15 @@ class Storage(
     RatingsAndSeasons,
     ChatsAndRules,
     TablesClaimsAndNotices,
+    Tournaments,
     ABC,
 ):
     """The async storage port (design.md, "storage"). Every method is one transaction.
 
-    It is five roles a caller can name alone (type a parameter with the role it uses):
+    It is six roles a caller can name alone (type a parameter with the role it uses):
     :class:`PlayersAndWallets`, :class:`MatchesAndRecords`, :class:`RatingsAndSeasons`,
-    :class:`ChatsAndRules` and :class:`TablesClaimsAndNotices`. Errors leave nothing
-    written. Methods taking ``now`` use it as the time of the change (epoch seconds).
+    :class:`ChatsAndRules`, :class:`TablesClaimsAndNotices` and :class:`Tournaments`.
+    Errors leave nothing written. Methods taking ``now`` use it as the time of the change (epoch seconds).
     Implementations: ``SqliteStorage``, ``PostgresStorage``.
     """
 

@@ -94,8 +94,9 @@ class ChatsAndRules(SqlBase):
         supergroup): its rules and its language (unless ``new`` already has its own,
         which are newer and kept; ``old``'s are dropped), its season length, its finished
         matches, their results, seats and season keys, its players' totals (added to any
-        ``new`` already has) and its season ratings and finals, so rankings, seasons and
-        history follow the chat. ``tables`` (table id -> snapshot) are saved in the same
+        ``new`` already has), its season ratings and finals and its tournaments, so
+        rankings, seasons and history follow the chat (a live tournament's snapshot is
+        the service's to save again). ``tables`` (table id -> snapshot) are saved in the same
         transaction: the moved live tables' snapshots, which name the chat. Moving a
         chat again, or one with nothing kept, changes nothing else.
 
@@ -121,7 +122,7 @@ class ChatsAndRules(SqlBase):
                     new,
                 )
                 await tx.run(f"DELETE FROM {table} WHERE chat = ?", old)
-            for table in ("matches", "match_results", "match_seats"):
+            for table in ("matches", "match_results", "match_seats", "tournaments"):
                 await tx.run(f"UPDATE {table} SET chat = ?2 WHERE chat = ?1", old, new)
             # the new chat's own rows (its period, a season it already played) stay
             for table, same in (

@@ -36,6 +36,7 @@ __all__ = [
     "escrow_account",
     "plan_forfeit",
     "plan_opening",
+    "plan_prizes",
     "plan_refund",
     "plan_settlement",
     "plan_stake",
@@ -172,6 +173,26 @@ def plan_settlement(
         {pid: share * stake for pid in winners},
         statuses,
     )
+
+
+def plan_prizes(
+    escrow_id: str, stake: int, holders: Mapping[int, str], prizes: Mapping[int, int]
+) -> Plan:
+    """Empty a tournament's escrow into its prizes (docs/tournaments.md, "Prize split").
+
+    Every dollar the escrow holds goes to a player: the prizes sum to the held fees, so
+    the house neither pays nor takes anything. Holders are paid in their order (the
+    order of ``holders``); a held holder with no prize (or a prize of 0) has lost, a
+    forfeited one keeps its status. The caller checks the prizes first
+    (:meth:`storage.base.Storage.pay_prizes`).
+    """
+    held = sum(stake for status in holders.values() if status == "held")
+    paid = {pid: prizes[pid] for pid in holders if prizes.get(pid, 0) > 0}
+    entries = [(escrow_account(escrow_id), -held)]
+    entries += [(player_account(pid), amount) for pid, amount in paid.items()]
+    statuses = {pid: "lost" for pid, status in holders.items() if status == "held"}
+    statuses.update({pid: "paid" for pid in paid})
+    return Plan(f"settle:{escrow_id}", "payout", escrow_id, _nonzero(entries), paid, statuses)
 
 
 def plan_refund(match_id: str, stake: int, holders: Mapping[int, str]) -> Plan:

@@ -375,6 +375,38 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             "ALTER TABLE match_seasons ADD COLUMN format TEXT NOT NULL DEFAULT ''",
         ),
     ),
+    Migration(
+        # Tournaments (issue 32): a live tournament's snapshot (the service's whole state,
+        # resumed after a restart) kept when it finishes or is cancelled, its name and
+        # size once finished, and each player's place for their profile.
+        "0012_tournaments",
+        (
+            """CREATE TABLE tournaments (
+                tournament_id TEXT PRIMARY KEY,
+                chat TEXT NOT NULL,
+                snapshot TEXT NOT NULL CHECK (json_valid(snapshot)),
+                state TEXT NOT NULL DEFAULT 'live'
+                    CHECK (state IN ('live', 'finished', 'cancelled')),
+                created_at REAL NOT NULL,
+                saved_at REAL NOT NULL,
+                name TEXT,
+                entrants INTEGER CHECK (entrants >= 1),
+                closed_at REAL,
+                CHECK ((state = 'finished') = (name IS NOT NULL AND entrants IS NOT NULL)),
+                CHECK ((state = 'live') = (closed_at IS NULL))
+            )""",
+            "CREATE INDEX tournaments_live ON tournaments (created_at, tournament_id)"
+            " WHERE state = 'live'",
+            "CREATE INDEX tournaments_chat ON tournaments (chat)",
+            """CREATE TABLE tournament_places (
+                tournament_id TEXT NOT NULL REFERENCES tournaments (tournament_id),
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                place INTEGER NOT NULL CHECK (place >= 1),
+                PRIMARY KEY (tournament_id, player_id)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX tournament_places_player ON tournament_places (player_id)",
+        ),
+    ),
 )
 """Every migration, oldest first. Append only."""
 

@@ -1,7 +1,7 @@
 """The PostgreSQL schema as forward-only, append-only named migrations.
 
 The same tables, columns and constraints as the SQLite schema (:mod:`storage.migrations`,
-all its migrations up to ``0011_rating_formats``), written for PostgreSQL: integers
+all its migrations up to ``0012_tournaments``), written for PostgreSQL: integers
 are ``BIGINT``, times and ratings ``DOUBLE PRECISION`` (the same IEEE doubles SQLite's
 ``REAL`` holds, so the ratings' floats are stored exactly), JSON columns ``json`` (the
 text is kept as written and validated), text keys that lists are ordered by
@@ -378,6 +378,38 @@ POSTGRES_MIGRATIONS: Final[tuple[Migration, ...]] = (
             " CHECK (side BETWEEN 0 AND 3)",
             "UPDATE match_seats SET side = seat % 2",
             "ALTER TABLE match_seasons ADD COLUMN format TEXT NOT NULL DEFAULT ''",
+        ),
+    ),
+    Migration(
+        # Tournaments (SQLite's 0012_tournaments; issue 32): a tournament's snapshot and
+        # state, and each player's place once it finished. Few rows, written rarely:
+        # their foreign keys stay.
+        "0008_tournaments",
+        (
+            """CREATE TABLE tournaments (
+                tournament_id TEXT COLLATE "C" PRIMARY KEY,
+                chat TEXT NOT NULL,
+                snapshot JSON NOT NULL,
+                state TEXT NOT NULL DEFAULT 'live'
+                    CHECK (state IN ('live', 'finished', 'cancelled')),
+                created_at DOUBLE PRECISION NOT NULL,
+                saved_at DOUBLE PRECISION NOT NULL,
+                name TEXT,
+                entrants BIGINT CHECK (entrants >= 1),
+                closed_at DOUBLE PRECISION,
+                CHECK ((state = 'finished') = (name IS NOT NULL AND entrants IS NOT NULL)),
+                CHECK ((state = 'live') = (closed_at IS NULL))
+            )""",
+            "CREATE INDEX tournaments_live ON tournaments (created_at, tournament_id)"
+            " WHERE state = 'live'",
+            "CREATE INDEX tournaments_chat ON tournaments (chat)",
+            """CREATE TABLE tournament_places (
+                tournament_id TEXT COLLATE "C" NOT NULL REFERENCES tournaments (tournament_id),
+                player_id BIGINT NOT NULL REFERENCES players (id),
+                place BIGINT NOT NULL CHECK (place >= 1),
+                PRIMARY KEY (tournament_id, player_id)
+            )""",
+            "CREATE INDEX tournament_places_player ON tournament_places (player_id)",
         ),
     ),
 )

@@ -35,6 +35,7 @@ __all__ = [
     "RATING_PRIOR_MATCHES",
     "TOP_UP_EVERY",
     "TOP_UP_TO",
+    "TOURNAMENT_ESCROW_PREFIX",
     "TREND_SECONDS",
     "ChatRules",
     "Fence",
@@ -60,14 +61,18 @@ __all__ = [
     "StorageError",
     "StoredMatch",
     "TablesClaim",
+    "TournamentClosedError",
+    "TournamentPlace",
     "UnknownMatchError",
     "UnknownPlayerError",
+    "UnknownTournamentError",
     "bayesian_rating",
     "check_notice",
     "check_now",
     "check_stake_arguments",
     "normalize_language",
     "top_up_amount",
+    "tournament_escrow",
 ]
 
 OPENING_BALANCE: Final = 1000
@@ -90,6 +95,10 @@ TREND_SECONDS: Final = 7 * 24 * 60 * 60.0
 
 RATING_PRIOR_MATCHES: Final = 10
 """Weight of the prior in the Bayesian win rate: this many imaginary matches at 50 %."""
+
+TOURNAMENT_ESCROW_PREFIX: Final = "tournament:"
+"""How a tournament's escrow id begins (:func:`tournament_escrow`): such an escrow holds
+entry fees, never a table's stakes, so the tables' resume never refunds it."""
 
 LANGUAGES: Final[tuple[str, ...]] = ("es", "en")
 """Languages players can choose; the first is the default."""
@@ -179,6 +188,33 @@ class NotInMatchError(StorageError, LookupError):
         self.match_id = match_id
         self.player_id = player_id
         super().__init__(f"player {player_id} holds no stake in match {match_id!r}")
+
+
+class UnknownTournamentError(StorageError, LookupError):
+    """No tournament was ever saved under this id.
+
+    Attributes:
+        tournament_id: the id asked for.
+    """
+
+    def __init__(self, tournament_id: str) -> None:
+        self.tournament_id = tournament_id
+        super().__init__(f"no tournament {tournament_id!r}")
+
+
+class TournamentClosedError(StorageError):
+    """The tournament is already closed the other way (finished vs cancelled), or is
+    closed and cannot be saved again.
+
+    Attributes:
+        tournament_id: the tournament.
+        state: ``"finished"`` or ``"cancelled"``.
+    """
+
+    def __init__(self, tournament_id: str, state: str) -> None:
+        self.tournament_id = tournament_id
+        self.state = state
+        super().__init__(f"tournament {tournament_id!r} is already {state}")
 
 
 class SchemaError(StorageError):
@@ -546,6 +582,28 @@ class MatchSettlement:
     already_finished: bool
 
 
+@dataclass(frozen=True)
+class TournamentPlace:
+    """A player's place in a finished tournament, as their profile lists it.
+
+    Attributes:
+        tournament_id: the tournament.
+        chat: the chat key it was held in.
+        name: its name, as the admins gave it.
+        place: the player's place, 1 for first (players who share a place have the
+            same number).
+        entrants: how many entrants it had.
+        finished_at: when it finished (epoch seconds).
+    """
+
+    tournament_id: str
+    chat: str
+    name: str
+    place: int
+    entrants: int
+    finished_at: float
+
+
 # ---------------------------------------------------------------- shared pure rules
 
 
@@ -602,6 +660,17 @@ def check_stake_arguments(match_id: str, player_ids: Sequence[int], stake: int) 
         raise ValueError(f"stake must be a whole number of dollars >= 0 (got {stake!r})")
     if len(set(player_ids)) != len(player_ids):
         raise ValueError("a player appears twice in the stake")
+
+
+def tournament_escrow(tournament_id: str) -> str:
+    """The escrow id of a tournament's entry fees: ``"tournament:<id>"``.
+
+    Raises:
+        ValueError: an empty tournament id.
+    """
+    if not isinstance(tournament_id, str) or not tournament_id:
+        raise ValueError("tournament_id must be a non-empty string")
+    return TOURNAMENT_ESCROW_PREFIX + tournament_id
 
 
 def check_now(now: float) -> None:

@@ -36,8 +36,8 @@ race. Why not SQLAlchemy Core or aiosql: measured in bench/storage_libraries.py
 :class:`SqlBase` is what the roles' operations stand on (:meth:`SqlBase._query`,
 :meth:`SqlBase._transact`); the roles, one module each (:mod:`storage.wallets`,
 :mod:`storage.matches`, :mod:`storage.seasons`, :mod:`storage.chats`,
-:mod:`storage.tables`), are combined into :class:`storage.base.Storage`, which both
-storages subclass. What several roles share (an escrow's lookup and settlement, the
+:mod:`storage.tables`, :mod:`storage.tournaments`), are combined into
+:class:`storage.base.Storage`, which both storages subclass. What several roles share (an escrow's lookup and settlement, the
 inserts of a match's seats, seasons and ratings) is here.
 """
 
@@ -452,8 +452,8 @@ class SqlBase(ABC):
     (:meth:`_query`, :meth:`_transact`). The database supplies them
     (:class:`storage.sqlite.SqliteStorage`, :class:`storage.postgres.PostgresStorage`);
     the roles (:mod:`storage.wallets`, :mod:`storage.matches`, :mod:`storage.seasons`,
-    :mod:`storage.chats`, :mod:`storage.tables`) are written over it and combined into
-    :class:`storage.base.Storage`."""
+    :mod:`storage.chats`, :mod:`storage.tables`, :mod:`storage.tournaments`) are written
+    over it and combined into :class:`storage.base.Storage`."""
 
     @abstractmethod
     async def _query(self, op: Op[T], *, snapshot: bool = False) -> T:

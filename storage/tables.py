@@ -1,5 +1,6 @@
-"""Live tables, claims and notices: the snapshots of unfinished tables, the open escrows,
-the tables' leases (claims and fencing tokens) and notices between processes."""
+"""Live tables, claims and notices: the snapshots of unfinished tables, the open escrows
+(tables' and tournaments', apart), the tables' leases (claims and fencing tokens) and
+notices between processes."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from storage.common import (
     to_json,
 )
 from storage.shapes import (
+    TOURNAMENT_ESCROW_PREFIX,
     Fence,
     OpenEscrow,
     TablesClaim,
@@ -29,6 +31,30 @@ __all__ = ["TablesClaimsAndNotices"]
 
 
 _CLAIM_COLUMNS: Final = "SELECT platform, owner, heartbeat_at, fence FROM table_claims"
+
+
+_IS_TOURNAMENT: Final = (
+    f"substr(e.match_id, 1, {len(TOURNAMENT_ESCROW_PREFIX)}) = '{TOURNAMENT_ESCROW_PREFIX}'"
+)
+"""Whether escrow ``e`` is a tournament's (``substr``: LIKE ignores case on SQLite only)."""
+
+
+async def _open_escrows(tx: Tx, *, tournaments: bool) -> list[OpenEscrow]:
+    """The open escrows of tournaments, or of tables (every other), oldest first."""
+    rows = await tx.rows(
+        "SELECT e.match_id, e.stake, e.created_at, h.player_id, h.status"
+        " FROM escrows e LEFT JOIN escrow_holders h ON h.match_id = e.match_id"
+        f" WHERE e.state = 'open' AND {'' if tournaments else 'NOT '}{_IS_TOURNAMENT}"
+        " ORDER BY e.created_at, e.match_id, h.position"
+    )
+    found: dict[str, OpenEscrow] = {}
+    for match_id, stake, created_at, pid, status in rows:
+        escrow = found.get(match_id)
+        if escrow is None:
+            escrow = found[match_id] = OpenEscrow(str(match_id), int(stake), {}, float(created_at))
+        if pid is not None:
+            escrow.holders[int(pid)] = str(status)
+    return list(found.values())
 
 
 def _claim(row: Row) -> TablesClaim:
@@ -73,25 +99,18 @@ class TablesClaimsAndNotices(SqlBase):
         )
 
     async def open_escrows(self) -> list[OpenEscrow]:
-        """Every escrow still open (stakes taken, match neither settled nor refunded),
-        oldest first. A healthy database has one per live started table."""
-        rows = await self._query(
-            lambda tx: tx.rows(
-                "SELECT e.match_id, e.stake, e.created_at, h.player_id, h.status"
-                " FROM escrows e LEFT JOIN escrow_holders h ON h.match_id = e.match_id"
-                " WHERE e.state = 'open' ORDER BY e.created_at, e.match_id, h.position"
-            )
-        )
-        found: dict[str, OpenEscrow] = {}
-        for match_id, stake, created_at, pid, status in rows:
-            escrow = found.get(match_id)
-            if escrow is None:
-                escrow = found[match_id] = OpenEscrow(
-                    str(match_id), int(stake), {}, float(created_at)
-                )
-            if pid is not None:
-                escrow.holders[int(pid)] = str(status)
-        return list(found.values())
+        """Every table's escrow still open (stakes taken, match neither settled nor
+        refunded), oldest first. A healthy database has one per live started table.
+        Tournaments' escrows (ids beginning ``"tournament:"``,
+        :data:`TOURNAMENT_ESCROW_PREFIX`) are not tables' and are left out: see
+        :meth:`open_tournament_escrows`."""
+        return await self._query(lambda tx: _open_escrows(tx, tournaments=False))
+
+    async def open_tournament_escrows(self) -> list[OpenEscrow]:
+        """Every tournament's escrow still open (entry fees taken, prizes neither paid
+        nor refunded), oldest first; ``match_id`` is the escrow id (``"tournament:<id>"``).
+        A healthy database has one per stored unfinished tournament that took fees."""
+        return await self._query(lambda tx: _open_escrows(tx, tournaments=True))
 
     async def tables_claim(self, platform: str) -> TablesClaim | None:
         """Who holds the lease of scope ``platform`` (e.g. ``"telegram"``), or None."""

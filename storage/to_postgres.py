@@ -5,8 +5,9 @@ ledger (accounts, transactions and entries: each balance is rebuilt by the entri
 trigger, entry by entry in the original order, so the copy's balances are the ledger's
 own sums), escrows and their holders, finished matches, results, statistics totals,
 chat rules, settings and season lengths, table snapshots and claims, seats, seasons,
-ratings and rating history (the floats exactly). The copy is one PostgreSQL transaction:
-it is whole or absent. A target holding any data is refused.
+ratings and rating history (the floats exactly), tournaments and their places. The copy
+is one PostgreSQL transaction: it is whole or absent. A target holding any data is
+refused.
 
 After the copy the target's ledger is checked (:meth:`storage.base.Storage.check_ledger`),
 every account's balance is compared with the source's, and every table's row count.
@@ -110,6 +111,21 @@ TABLES: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("rating_history", ("player_id", "seq", "match_id", "at", "mu", "sigma", "format")),
     ("chat_seasons", ("chat", "period", "changed_by", "changed_at")),
     ("season_finals", ("chat", "season", "announced_at")),
+    (
+        "tournaments",
+        (
+            "tournament_id",
+            "chat",
+            "snapshot",
+            "state",
+            "created_at",
+            "saved_at",
+            "name",
+            "entrants",
+            "closed_at",
+        ),
+    ),
+    ("tournament_places", ("tournament_id", "player_id", "place")),
 )
 """Every table copied, with its columns (the same names in both schemas)."""
 

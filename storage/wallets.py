@@ -1,9 +1,10 @@
 """Players and wallets: players, their platform links, languages and notifications, and the
-money path (stake, settle, refund, forfeit, top-up, history, the ledger check)."""
+money path (stake, settle, a tournament's prizes, refund, forfeit, top-up, history, the
+ledger check)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from storage.common import (
@@ -12,6 +13,7 @@ from storage.common import (
     display_name_or,
     plan_forfeit,
     plan_opening,
+    plan_prizes,
     plan_refund,
     plan_stake,
     plan_top_up,
@@ -523,6 +525,74 @@ class PlayersAndWallets(SqlBase):
             found = await _escrow(tx, match_id)
             await tx.lock_players(list(found[2]))
             return (await settle_escrow(tx, match_id, found, winners, now))[0]
+
+        return await self._transact(write, fence)
+
+    async def pay_prizes(
+        self,
+        escrow_id: str,
+        prizes: Mapping[int, int],
+        *,
+        now: float,
+        fence: Fence | None = None,
+    ) -> dict[int, int]:
+        """Pay a tournament's prizes from its escrow of entry fees and close it (issue 32;
+        docs/tournaments.md, "Prize split").
+
+        The fees were taken with :meth:`stake` under ``escrow_id``
+        (:func:`tournament_escrow`); the prizes share out exactly what the escrow holds,
+        the fee of each holder whose status is ``"held"`` (forfeited fees went to the
+        house already): nothing comes from or goes to the house. In one transaction with
+        its ledger rows, each player receives their prize and the escrow is settled (a
+        holder paid nothing has lost). Paying again returns the first payout and moves
+        nothing, whatever ``prizes`` are passed (as :meth:`settle`; both close the
+        escrow under one idempotency key, so only the first of them pays).
+
+        Args:
+            escrow_id: the escrow, ``"tournament:<id>"``.
+            prizes: player id -> prize in whole dollars (0 or more); players left out
+                receive nothing.
+
+        Returns:
+            player id -> dollars paid, for each player paid more than 0, in the holders'
+            order.
+
+        Raises:
+            UnknownMatchError: no fees were taken under ``escrow_id``.
+            MatchClosedError: the escrow was refunded (a cancelled tournament).
+            NotInMatchError: a prize for a player who holds no fee in the escrow (a
+                stranger, or a positive prize for a holder whose fee was forfeited).
+            ValueError: a prize that is not a whole number of dollars >= 0, or prizes
+                that do not sum to what the escrow holds. Nothing is written.
+        """
+        check_now(now)
+        for pid, prize in prizes.items():
+            if isinstance(prize, bool) or not isinstance(prize, int) or prize < 0:
+                raise ValueError(
+                    f"a prize is a whole number of dollars >= 0 (got {prize!r} for {pid})"
+                )
+        wanted = dict(prizes)
+
+        async def write(tx: Tx) -> dict[int, int]:
+            stake, state, holders = await _escrow(tx, escrow_id)
+            if state == "settled":
+                return await paid_in(tx, escrow_id, "paid")
+            if state == "refunded":
+                raise MatchClosedError(escrow_id, state)
+            for pid, prize in wanted.items():
+                status = holders.get(pid)
+                if status is None or (status != "held" and prize > 0):
+                    raise NotInMatchError(escrow_id, pid)
+            held = sum(stake for status in holders.values() if status == "held")
+            if sum(wanted.values()) != held:
+                raise ValueError(
+                    f"the prizes sum to {sum(wanted.values())} dollars; escrow {escrow_id!r}"
+                    f" holds {held}"
+                )
+            await tx.lock_players(list(holders))
+            plan = plan_prizes(escrow_id, stake, holders, wanted)
+            await tx.post(plan, now, close="settled")
+            return dict(plan.amounts)
 
         return await self._transact(write, fence)
 

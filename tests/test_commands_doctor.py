@@ -21,6 +21,7 @@ import pytest
 
 from bot.commands import doctor
 from bot.discord_http import point_discord_at
+from storage.base import tournament_escrow
 from storage.migrations import MIGRATIONS, Migration
 from storage.postgres_migrations import POSTGRES_MIGRATIONS
 from storage.sqlite import SqliteStorage, apply_migrations
@@ -398,6 +399,45 @@ async def test_a_database_whose_escrows_all_belong_to_started_tables_is_ok(
     assert lines(out)["escrows"] == (
         "ok    escrows: every open escrow belongs to a live table (1 saved)"
     )
+
+
+async def test_entry_fees_that_no_live_tournament_owns_are_reported_not_called_ok(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    storage = await SqliteStorage.open(environment)
+    ana = await storage.ensure_player("telegram", "1001", "Ana", now=0.0)
+    beto = await storage.ensure_player("telegram", "1002", "Beto", now=0.0)
+    await storage.stake(tournament_escrow("gone"), [ana.id, beto.id], 10, now=1.0)
+    await storage.save_tournament("done", "telegram:-1", {"round": 3}, now=2.0)
+    await storage.cancel_tournament("done", now=3.0)
+    await storage.stake(tournament_escrow("done"), [ana.id], 10, now=4.0)
+    await storage.close()
+    code, out = await checkup(capsys)
+    found = lines(out)
+    assert found["tournaments"] == (
+        "warn  tournaments: 2 hold entry fees that no live tournament owns: "
+        "tournament:gone ($20, no tournament), tournament:done ($10, its tournament is "
+        "over); nothing pays or refunds them on its own"
+    )
+    assert found["escrows"] == "ok    escrows: every open escrow belongs to a live table (0 saved)"
+    assert code == 0
+
+
+async def test_a_live_tournaments_entry_fees_in_escrow_are_ok_and_not_a_tables(
+    capsys: pytest.CaptureFixture[str], environment: Path
+) -> None:
+    storage = await SqliteStorage.open(environment)
+    ana = await storage.ensure_player("telegram", "1001", "Ana", now=0.0)
+    await storage.save_tournament("copa", "telegram:-1", {"round": 1}, now=1.0)
+    await storage.stake(tournament_escrow("copa"), [ana.id], 10, now=2.0)
+    await storage.close()
+    code, out = await checkup(capsys)
+    found = lines(out)
+    assert found["tournaments"] == (
+        "ok    tournaments: every open tournament escrow belongs to a live tournament (1 live)"
+    )
+    assert found["escrows"] == "ok    escrows: every open escrow belongs to a live table (0 saved)"
+    assert code == 0
 
 
 async def test_tables_run_by_a_process_that_is_gone_are_reported_not_called_ok(

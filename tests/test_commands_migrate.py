@@ -17,7 +17,7 @@ import asyncpg
 import pytest
 
 from bot.cli import main
-from storage.base import PlayerResult, Storage
+from storage.base import PlayerResult, Storage, TournamentPlace
 from storage.postgres import PostgresStorage
 from storage.ratings import SeasonPeriod
 from storage.sqlite import SqliteStorage
@@ -93,6 +93,15 @@ async def fill(path: Path) -> None:
         await store.mark_season_final("telegram:-1", "2026-10", now=NOW)
         await store.save_table("live", {"table_id": "live", "seats": ids[2:6]}, now=NOW)
         await store.claim_tables("telegram", "host-1", now=NOW, replacing=None)
+        # a finished tournament with its prizes paid, a live one with its fees in escrow
+        await store.save_tournament("copa", "telegram:-1", {"round": 3}, now=NOW)
+        await store.stake("tournament:copa", ids[:3], 10, now=NOW)
+        await store.pay_prizes("tournament:copa", {ids[0]: 21, ids[1]: 9}, now=NOW + 1)
+        await store.finish_tournament(
+            "copa", {ids[0]: 1, ids[1]: 2, ids[2]: 3}, name="Copa", entrants=3, now=NOW + 2
+        )
+        await store.save_tournament("liga", "discord:2", {"round": 1}, now=NOW + 3)
+        await store.stake("tournament:liga", ids[3:5], 5, now=NOW + 3)
         assert await store.check_ledger() == []
     finally:
         await store.close()
@@ -114,6 +123,10 @@ async def everything(store: Storage) -> dict[str, Any]:
         "by_username": await store.find_by_username("telegram", "@tres"),
         "notifications": [await store.player_notifications(i) for i in range(1, 7)],
         "chat_rules": await store.get_chat_rules("telegram:-1"),
+        "tournaments": await store.load_tournaments(),
+        "finished_tournament": await store.get_tournament("copa"),
+        "tournament_escrows": await store.open_tournament_escrows(),
+        "places": [await store.player_tournaments(i) for i in range(1, 7)],
     }
 
 
@@ -134,6 +147,11 @@ def test_a_sqlite_database_is_copied_whole_and_answers_the_same(
         copy = await PostgresStorage.open(target)
         try:
             assert await everything(copy) == await everything(sqlite_store)
+            assert await copy.load_tournaments() == [{"round": 1}]
+            assert await copy.player_tournaments(1) == [
+                TournamentPlace("copa", "telegram:-1", "Copa", 1, 3, NOW + 2)
+            ]
+            assert [e.match_id for e in await copy.open_tournament_escrows()] == ["tournament:liga"]
             assert await copy.check_ledger() == []
             assert (await copy.rebuild_ratings(write=False)).differences == ()
             # the copy goes on where the source stopped: new ids after the copied ones

@@ -7,7 +7,7 @@ heartbeat file is fresh; it contacts no platform.
 
 Checking writes nothing: a database of an older schema is reported with the migrations
 ``domino run`` would apply (a running older bot refuses the database once they are), not
-upgraded, and its ledger, escrows and tables are checked after that upgrade.
+upgraded, and its ledger, escrows, tables and tournaments are checked after that upgrade.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from bot.commands import no_database
 from bot.core.ownership import LeaseTimes, new_owner_id, owner_is_gone
-from storage.base import Storage
+from storage.base import TOURNAMENT_ESCROW_PREFIX, Storage
 
 HELP = "check configuration, database and tokens (what an admin runs first)"
 
@@ -259,6 +259,7 @@ async def _check_contents(
         else:
             report.line("ok", "ledger", "every balance equals its rows; all sums are zero")
         await _check_escrows(storage, report, leases)
+        await _check_tournament_escrows(storage, report)
     finally:
         await storage.close()
 
@@ -300,6 +301,36 @@ async def _check_escrows(storage: Storage, report: Report, leases: LeaseTimes) -
             )
         else:
             report.line("ok", "tables", f"{scope} tables run by {claim.owner} ({age:.0f} s ago)")
+
+
+async def _check_tournament_escrows(storage: Storage, report: Report) -> None:
+    """Every open tournament escrow (entry fees) belongs to a stored live tournament
+    (issue 32): the tables' start refunds only tables' escrows, and the fees of a
+    tournament that is gone or over would stay in escrow for ever."""
+    live = await storage.live_tournament_ids()
+    stray: list[str] = []
+    for escrow in await storage.open_tournament_escrows():
+        held = sum(escrow.stake for status in escrow.holders.values() if status == "held")
+        tournament_id = escrow.match_id.removeprefix(TOURNAMENT_ESCROW_PREFIX)
+        if tournament_id in live:
+            continue
+        if await storage.get_tournament(tournament_id) is None:
+            stray.append(f"{escrow.match_id} (${held}, no tournament)")
+        else:
+            stray.append(f"{escrow.match_id} (${held}, its tournament is over)")
+    if stray:
+        report.line(
+            "warn",
+            "tournaments",
+            f"{len(stray)} hold entry fees that no live tournament owns: "
+            f"{', '.join(stray[:10])}; nothing pays or refunds them on its own",
+        )
+    else:
+        report.line(
+            "ok",
+            "tournaments",
+            f"every open tournament escrow belongs to a live tournament ({len(live)} live)",
+        )
 
 
 async def _check_telegram(settings: object, report: Report) -> None:
