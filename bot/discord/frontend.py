@@ -36,7 +36,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core import Manager, decode_analysis
+from bot.core import TOURNAMENT_JOIN, Manager, decode_analysis
 from bot.core.clock import Clock
 from bot.discord.analysis import AnalysisDesk, analysis_item
 from bot.discord.buttons import ACTIVITY_ID, PressItem, custom_ids, join_item, press_item
@@ -196,6 +196,8 @@ class DominoBot(commands.AutoShardedBot):
             return  # else AnalysisItem answers it
         if custom_id == ACTIVITY_ID:  # "play in Discord": the web table's Activity
             await interaction.response.launch_activity()
+            return
+        if custom_id == TOURNAMENT_JOIN:  # answered by JoinItem (its custom id is fixed)
             return
         top = parse_top(custom_id) if isinstance(custom_id, str) else None
         if top is not None:

@@ -64,7 +64,12 @@ from bot.core.tournaments.swiss import swiss_pair, swiss_standings
 from bot.core.vocabulary import CloseReason, RefusalReason, TournamentNews, TournamentStatus
 from engine.errors import RulesError
 from engine.rules import EVERY_PRESET_NAME, Rules, find_any_preset
-from storage.base import InsufficientFunds, MatchClosedError, UnknownMatchError
+from storage.base import (
+    InsufficientFunds,
+    MatchClosedError,
+    TournamentClosedError,
+    UnknownMatchError,
+)
 
 __all__ = [
     "ESCROW_PREFIX",
@@ -521,20 +526,16 @@ class TournamentService:
     ) -> None:
         core = self.core
         refunds: dict[int, int] = {}
-        if tournament.status is TournamentStatus.RUNNING:
-            try:
-                refunds = await core.storage.refund(escrow_id(tournament.id), now=core.clock.now())
-            except (UnknownMatchError, MatchClosedError) as exc:
-                log.error("tournament %s: refund failed: %s", tournament.id, exc)
+        try:  # closed as cancelled, every fee held refunded, in one transaction
+            refunds = await core.storage.cancel_tournament(tournament.id, now=core.clock.now())
+        except (MatchClosedError, TournamentClosedError) as exc:
+            log.error("tournament %s: cancel failed: %s", tournament.id, exc)
         tournament.status = TournamentStatus.CANCELLED
         tournament.tables.clear()
         by_id = {v: k for k, v in tournament.ids.items()}
         tournament.prizes = {
             by_id[pid]: dollars for pid, dollars in refunds.items() if pid in by_id
         }
-        await core.storage.finish_tournament(
-            tournament.id, {}, name=tournament.name, entrants=0, now=core.clock.now()
-        )
         self._forget(tournament)
         self._tell(tournament, news, by)
 
@@ -702,7 +703,7 @@ class TournamentService:
         await core.storage.finish_tournament(
             tournament.id,
             player_places,
-            name=tournament.name,
+            name=tournament.name or tournament.kind.value,
             entrants=len(tournament.entrants),
             now=core.clock.now(),
         )
