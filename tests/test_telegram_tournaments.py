@@ -43,7 +43,7 @@ async def test_a_knockout_is_opened_joined_played_and_paid_in_a_group() -> None:
         opened = _group_texts(world, mark)
         assert opened == [
             "Ana abrió Copa del viernes: eliminatoria, Uno contra uno, cuota $10.\n"
-            "Las inscripciones cierran en 10 minutos. Premios: 60/30/10 % de la bolsa."
+            "Las inscripciones cierran en 10 minutos. Premios: 60/30/10 por ciento de la bolsa."
         ]
         refused = await world.reply_to(group, beto, "/torneo empezar")
         assert refused.params["text"] == (
@@ -99,6 +99,11 @@ async def test_a_knockout_is_opened_joined_played_and_paid_in_a_group() -> None:
             await world.manager.player_id(player_ids[0])
         )
         assert [(p.name, p.place, p.entrants) for p in places] == [("Copa del viernes", 1, 2)]
+        mark = await world.command(group, beto, "/perfil")
+        profile = await world.fake.wait_for(
+            "sendPhoto", lambda c: c.chat_id == GROUP, after=mark, timeout=10
+        )
+        assert "Torneos: 2.º de 2 en Copa del viernes" in profile.params["caption"].splitlines()
 
 
 async def test_an_admin_cancels_a_running_tournament_and_every_fee_comes_back() -> None:

@@ -24,6 +24,7 @@ from storage.base import (
     Rating,
     RatingPoint,
     Rival,
+    TournamentPlace,
     UnknownPlayerError,
 )
 from storage.ratings import (
@@ -98,6 +99,7 @@ class Profile:
         record: partners, opponents, streak, points per hand.
         format: the format of ``rating``, ``season`` and ``history`` (as
             :attr:`Standings.format`).
+        tournaments: the player's last finished tournaments and places, newest first.
     """
 
     player_id: int
@@ -110,6 +112,7 @@ class Profile:
     history: tuple[RatingPoint, ...]
     record: PlayerRecord
     format: str = ""
+    tournaments: tuple[TournamentPlace, ...] = ()
 
     @property
     def best_partner(self) -> Rival | None:
@@ -222,6 +225,7 @@ class StandingsBook:
             ),
             record=await storage.player_record(player_id),
             format=format,
+            tournaments=tuple(await storage.player_tournaments(player_id, limit=2)),
         )
 
     async def set_period(self, chore: SetSeasonPeriod) -> None:

@@ -347,6 +347,17 @@ def _stats(_: Translator, profile: Profile, language: str) -> list[tuple[str, st
 
 def _notes(_: Translator, profile: Profile, language: str) -> list[tuple[str, str]]:
     notes = []
+    if profile.tournaments:  # the last ones finished, newest first (docs/tournaments.md)
+        places = " · ".join(
+            _(
+                "#{place} of {entrants} in {name}",
+                place=t.place,
+                entrants=t.entrants,
+                name=t.name,
+            )
+            for t in profile.tournaments
+        )
+        notes.append((_("Tournaments"), places))
     if profile.best_partner is not None:
         notes.append((_("Best partner"), _rival_text(profile.best_partner, language)))
     if profile.worst_partner is not None:

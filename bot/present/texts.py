@@ -346,7 +346,7 @@ def tournament_text(event: TournamentUpdate, language: str) -> str:
                     fee=view.fee,
                 ),
                 _(
-                    "Sign-up closes in {left}. Prizes: {split} % of the pool.",
+                    "Sign-up closes in {left}. Prizes: {split} percent of the pool.",
                     left=time_left_text(view.seconds_left, language),
                     split="/".join(map(str, SPLITS[max(SPLITS)])),
                 ),

@@ -659,6 +659,11 @@ class TournamentService:
             if result is None:
                 await self._advance(tournament)
                 return
+            if tournament.kind is TournamentKind.ARENA and tournament.started_at is not None:
+                schedule = ArenaSchedule(tournament.started_at, tournament.minutes * 60)
+                if not schedule.counts(self.core.clock.now()):
+                    await self._advance(tournament)  # ended after the arena: not counted
+                    return
             tournament.results.append(result)
             if tournament.kind is TournamentKind.SWISS:
                 tournament.swiss[-1] = tournament.swiss[-1].record(result)
