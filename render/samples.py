@@ -447,6 +447,7 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     from render.profile import profile_png
     from render.results import hand_result_png, match_result_png
     from render.standings import standings_png
+    from render.tournament import bracket_png, tournament_standings_png
     from render.waiting import waiting_png
 
     facts = sample_facts(language=language)
@@ -545,6 +546,11 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     last = public_view(finished_match(rules=three))
     three_facts = format_facts(three, last, language=language)
     out.append(("28-match-result-three-players.png", match_result_png(last, three_facts, {})))
+    out.append(("29-bracket-eight.png", bracket_png(sample_bracket(language))))
+    out.append(("30-bracket-byes.png", bracket_png(sample_bracket_with_byes(language))))
+    out.append(("31-bracket-sixteen.png", bracket_png(sample_bracket_sixteen(language))))
+    out.append(("32-swiss.png", tournament_standings_png(sample_swiss_standings(language))))
+    out.append(("33-arena.png", tournament_standings_png(sample_arena_standings(language))))
     return out
 
 
