@@ -8,6 +8,8 @@ Measures, in one run, the median wall time of:
   pictures (double-nine partnership; three players each for themselves; a hand grown
   by drawing);
 - ``hand result`` and ``match result``;
+- ``leaderboard``, ``bracket (8)``, ``bracket (16)``, ``standings (Swiss, 12)`` and
+  ``standings (arena, 20)``: the lists and the tournament pictures (issues 14 and 32);
 - ``floor``: Pillow encoding a blank RGB image of the board's size as PNG with default
   settings (the least any PNG of that size costs).
 
@@ -25,6 +27,7 @@ import sys
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(__file__)]
 
 import argparse  # noqa: E402
+import dataclasses  # noqa: E402
 import io  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
@@ -49,7 +52,15 @@ def main() -> int:
 
     start = time.perf_counter()
     from engine.views import public_view, seat_view
-    from render import board_png, hand_png, hand_result_png, match_result_png
+    from render import (
+        board_png,
+        bracket_png,
+        hand_png,
+        hand_result_png,
+        match_result_png,
+        standings_png,
+        tournament_standings_png,
+    )
     from render.board import BOARD_SIZE
     from render.samples import (
         cuban_match,
@@ -59,7 +70,12 @@ def main() -> int:
         full_line_view,
         one_against_one_match,
         play,
+        sample_arena_standings,
+        sample_bracket,
+        sample_bracket_sixteen,
         sample_facts,
+        sample_standings,
+        sample_swiss_standings,
         three_player_match,
     )
 
@@ -88,6 +104,15 @@ def main() -> int:
     grown = seat_view(grown_match, grown_match.hand.tile_counts().index(14))
     grown_facts = format_facts(grown.rules, grown)
     blank = Image.new("RGB", BOARD_SIZE)
+    leaderboard = sample_standings()
+    eight = sample_bracket()
+    sixteen = sample_bracket_sixteen()
+    swiss = sample_swiss_standings()
+    arena = sample_arena_standings()
+    arena_rows = tuple(
+        dataclasses.replace(row, place=i + 1) for i, row in enumerate((arena.rows * 2)[:20])
+    )
+    arena_full = dataclasses.replace(arena, rows=arena_rows)
 
     def floor() -> bytes:
         buffer = io.BytesIO()
@@ -105,6 +130,11 @@ def main() -> int:
         "hand (14 tiles, 1 vs 1)": lambda: hand_png(grown, grown_facts),
         "hand result": lambda: hand_result_png(done_view, facts),
         "match result": lambda: match_result_png(done_view, facts, {0: 20, 2: 20}),
+        "leaderboard": lambda: standings_png(leaderboard),
+        "bracket (8)": lambda: bracket_png(eight),
+        "bracket (16)": lambda: bracket_png(sixteen),
+        "standings (Swiss, 12)": lambda: tournament_standings_png(swiss),
+        "standings (arena, 20)": lambda: tournament_standings_png(arena_full),
         "floor (blank PNG encode)": floor,
     }
     # each picture's median time and its PNG's size

@@ -24,6 +24,7 @@ from engine.views import PublicView, SeatView, seat_view
 from render.facts import SeatFacts, TableFacts
 from render.profile import ProfileFacts
 from render.standings import StandingRow, StandingsFacts
+from render.tournament import BracketFacts, BracketMatch, TournamentRow, TournamentStandingsFacts
 
 __all__ = [
     "LONG_NAMES",
@@ -36,10 +37,15 @@ __all__ = [
     "line_view",
     "one_against_one_match",
     "play",
+    "sample_arena_standings",
+    "sample_bracket",
+    "sample_bracket_sixteen",
+    "sample_bracket_with_byes",
     "sample_facts",
     "sample_history",
     "sample_profile",
     "sample_standings",
+    "sample_swiss_standings",
     "three_player_match",
 ]
 
@@ -441,6 +447,7 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     from render.profile import profile_png
     from render.results import hand_result_png, match_result_png
     from render.standings import standings_png
+    from render.tournament import bracket_png, tournament_standings_png
     from render.waiting import waiting_png
 
     facts = sample_facts(language=language)
@@ -539,4 +546,213 @@ def demo_pictures(language: str = "es") -> list[tuple[str, bytes]]:
     last = public_view(finished_match(rules=three))
     three_facts = format_facts(three, last, language=language)
     out.append(("28-match-result-three-players.png", match_result_png(last, three_facts, {})))
+    out.append(("29-bracket-eight.png", bracket_png(sample_bracket(language))))
+    out.append(("30-bracket-byes.png", bracket_png(sample_bracket_with_byes(language))))
+    out.append(("31-bracket-sixteen.png", bracket_png(sample_bracket_sixteen(language))))
+    out.append(("32-swiss.png", tournament_standings_png(sample_swiss_standings(language))))
+    out.append(("33-arena.png", tournament_standings_png(sample_arena_standings(language))))
     return out
+
+
+def _played(
+    first: str | None, second: str | None, scores: tuple[int, int] | None = None
+) -> BracketMatch:
+    """A played match: the higher score wins (a bye when a side is empty)."""
+    if first is None or second is None:
+        return BracketMatch((first, second), winner=0 if first is not None else 1)
+    if scores is None:
+        return BracketMatch((first, second))
+    return BracketMatch((first, second), scores, winner=0 if scores[0] > scores[1] else 1)
+
+
+def _bracket(
+    language: str,
+    rounds: tuple[tuple[BracketMatch, ...], ...],
+    subtitle: str,
+    footer: str = "",
+    champion_text: str = "",
+) -> BracketFacts:
+    """Bracket facts with the words a Spanish (or English) caller would give."""
+    es = language == "es"
+    names = (
+        ("Octavos", "Cuartos", "Semifinal", "Final")
+        if es
+        else ("Round of 16", "Quarter-finals", "Semi-final", "Final")
+    )
+    return BracketFacts(
+        title="Torneo del viernes · Eliminatoria" if es else "Friday tournament · Knockout",
+        round_names=names[-len(rounds) :],
+        rounds=rounds,
+        subtitle=subtitle,
+        footer=footer,
+        bye_text="pase directo" if es else "bye",
+        no_show_text="N.P.",
+        champion_text=champion_text or ("Campeón" if es else "Champion"),
+    )
+
+
+def sample_bracket(language: str = "es") -> BracketFacts:
+    """An 8-entrant knockout mid-event: the quarter-finals played (one won by a
+    no-show), one semi-final played and one to play, the final waiting for a side;
+    long, emoji and right-to-left names."""
+    es = language == "es"
+    quarters = (
+        _played("María", "Pedro 🎲", (100, 64)),
+        _played("José Luis", "Carmen", (87, 100)),
+        _played(LONG_NAMES[0], LONG_NAMES[2], (100, 92)),
+        BracketMatch(("Ñandú 🐦‍🔥 Żółć Ærøskøbing", "Rosa"), winner=0, no_show=True),
+    )
+    semis = (
+        _played("María", "Carmen", (100, 78)),
+        BracketMatch((LONG_NAMES[0], "Ñandú 🐦‍🔥 Żółć Ærøskøbing")),
+    )
+    final = (BracketMatch(("María", None)),)
+    return _bracket(
+        language,
+        (quarters, semis, final),
+        "8 jugadores · partidas a 100" if es else "8 players · matches to 100",
+        "N.P. = no se presentó" if es else "N.P. = did not show up",
+    )
+
+
+def sample_bracket_with_byes(language: str = "es") -> BracketFacts:
+    """A 6-pair knockout over: the top two seeds went through with byes, a champion."""
+    es = language == "es"
+    quarters = (
+        _played("Ana & Luis", None),
+        _played("🇻🇪 Los de Maracaibo", "Carmen & Rosa", (100, 85)),
+        _played("María & José", None),
+        _played("Pedro & Zoe", "محمد & علي", (71, 100)),
+    )
+    semis = (
+        _played("Ana & Luis", "🇻🇪 Los de Maracaibo", (100, 94)),
+        _played("María & José", "محمد & علي", (100, 56)),
+    )
+    final = (_played("Ana & Luis", "María & José", (88, 100)),)
+    return _bracket(
+        language,
+        (quarters, semis, final),
+        "6 parejas · partidas a 100" if es else "6 pairs · matches to 100",
+        champion_text="Campeones" if es else "Champions",
+    )
+
+
+SIXTEEN = (
+    "María", "Zoe", "Carmen", "Iker", "José Luis", "Rosa", "Pedro 🎲", "Lucía",
+    "Ana", "Tomás", "Ñandú 🐦‍🔥 Żółć", "Beatriz", LONG_NAMES[0], "Jorge", "محمد", "Elena",
+)  # fmt: skip
+"""Sixteen entrants on the first round's lines, top to bottom."""
+
+
+def sample_bracket_sixteen(language: str = "es", *, hidden_rounds: int = 0) -> BracketFacts:
+    """A 16-entrant knockout to its end: a no-show in the first round, upsets, a
+    champion. With ``hidden_rounds``, the same lines as the round of 16 of a bigger
+    field (32 or 64), the footer saying how many earlier rounds are left out."""
+    es = language == "es"
+    upsets = {1, 5, 9}  # the lower line wins these first-round matches
+    lines: list[str | None] = list(SIXTEEN)
+    rounds: list[tuple[BracketMatch, ...]] = []
+    number = 0
+    while len(lines) > 1:
+        matches = []
+        for k in range(len(lines) // 2):
+            first, second = lines[2 * k], lines[2 * k + 1]
+            number += 1
+            if number == 4:  # Lucía never came
+                matches.append(BracketMatch((first, second), winner=0, no_show=True))
+                continue
+            lower = number in upsets or number % 7 == 0
+            loser = 40 + (number * 13) % 55
+            matches.append(_played(first, second, (loser, 100) if lower else (100, loser)))
+        rounds.append(tuple(matches))
+        lines = [m.sides[m.winner if m.winner is not None else 0] for m in matches]
+    if hidden_rounds:
+        footer = (
+            f"{hidden_rounds} rondas anteriores no se muestran · 64 jugadores"
+            if es
+            else f"{hidden_rounds} earlier rounds not shown · 64 players"
+        )
+        subtitle = "64 jugadores · desde octavos" if es else "64 players · from the round of 16"
+    else:
+        footer = "N.P. = no se presentó" if es else "N.P. = did not show up"
+        subtitle = "16 jugadores · partidas a 100" if es else "16 players · matches to 100"
+    return _bracket(language, tuple(rounds), subtitle, footer)
+
+
+def sample_swiss_standings(language: str = "es") -> TournamentStandingsFacts:
+    """A 12-player Swiss after round 3 of 5: points, points difference, one bye (two
+    matches played), long, emoji and right-to-left names."""
+    es = language == "es"
+    names = (
+        "María", "Ana & Luis", LONG_NAMES[0], "Carmen", "Pedro 🎲", LONG_NAMES[2],
+        "Ñandú 🐦‍🔥 Żółć Ærøskøbing", "Rosa", "José Luis", LONG_NAMES[3], "Zoe", "Iker",
+    )  # fmt: skip
+    points = (3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0)
+    diffs = (212, 147, 96, 80, 31, -12, 40, -25, -58, -101, -140, -270)
+    played = (3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3)
+    rows = tuple(
+        TournamentRow(
+            place=i + 1,
+            name=name,
+            points=str(points[i]),
+            tiebreak=f"+{diffs[i]}" if diffs[i] > 0 else f"−{-diffs[i]}",
+            played=played[i],
+        )
+        for i, name in enumerate(names)
+    )
+    if es:
+        return TournamentStandingsFacts(
+            "Torneo del viernes · Suizo",
+            "Ronda 3 de 5 · 12 jugadores",
+            ("Jugador", "Puntos", "Dif.", "Jugadas"),
+            rows,
+            footer="Desempate: diferencia de puntos, luego puntos de los rivales",
+        )
+    return TournamentStandingsFacts(
+        "Friday tournament · Swiss",
+        "Round 3 of 5 · 12 players",
+        ("Player", "Points", "Diff.", "Played"),
+        rows,
+        footer="Tiebreaks: points difference, then the opponents' points",
+    )
+
+
+def sample_arena_standings(language: str = "es") -> TournamentStandingsFacts:
+    """A 12-player arena with 12 minutes left: three players on a streak."""
+    es = language == "es"
+    names = (
+        "Carmen", "Pedro 🎲", "María", LONG_NAMES[0], "Ana & Luis", "محمد", "Rosa",
+        "Ñandú 🐦‍🔥 Żółć", "José Luis", "Zoe", "Iker", "Lucía",
+    )  # fmt: skip
+    points = (14, 11, 10, 9, 8, 8, 6, 5, 4, 3, 2, 0)
+    diffs = (310, 204, 150, 99, 60, 12, -20, -48, -90, -133, -180, -260)
+    played = (8, 7, 8, 6, 7, 6, 7, 6, 5, 6, 5, 4)
+    streaks = {0, 2, 5}
+    rows = tuple(
+        TournamentRow(
+            place=i + 1,
+            name=name,
+            points=str(points[i]),
+            tiebreak=f"+{diffs[i]}" if diffs[i] > 0 else f"−{-diffs[i]}",
+            played=played[i],
+            streak=i in streaks,
+        )
+        for i, name in enumerate(names)
+    )
+    if es:
+        return TournamentStandingsFacts(
+            "Arena de la tarde",
+            "Arena · quedan 12 min · 12 jugadores",
+            ("Jugador", "Puntos", "Dif.", "Partidas"),
+            rows,
+            streak_label="En racha: cada victoria vale doble",
+            footer="Al terminar una partida se juega otra enseguida",
+        )
+    return TournamentStandingsFacts(
+        "Afternoon arena",
+        "Arena · 12 min left · 12 players",
+        ("Player", "Points", "Diff.", "Played"),
+        rows,
+        streak_label="On a streak: each win counts double",
+        footer="Finish a match and the next one starts at once",
+    )

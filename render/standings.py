@@ -25,9 +25,7 @@ from PIL import Image, ImageDraw
 from render.canvas import (
     BACKGROUND,
     GOLD,
-    INK,
     LABEL_SIZE,
-    MIN_TEXT_SIZE,
     MUTED,
     PANEL,
     PASS_RED,
@@ -36,7 +34,8 @@ from render.canvas import (
     draw_text,
     encode_png,
 )
-from render.text import clean_name, fit_text, text_width, wrap_text
+from render.rows import GREEN, MEDALS, column_width, draw_cell, draw_rank, row_panel
+from render.text import clean_name, text_width, wrap_text
 from render.typeset import sentence, text_top
 
 __all__ = [
@@ -54,11 +53,6 @@ __all__ = [
 
 STANDINGS_SIZE: Final = (960, 880)
 MAX_ROWS: Final = 10
-GREEN: Final[Color] = (96, 214, 120)  # the results picture's "+$10" green
-SILVER: Final[Color] = (206, 212, 218)
-BRONZE: Final[Color] = (214, 142, 84)
-MEDALS: Final[tuple[Color, Color, Color]] = (GOLD, SILVER, BRONZE)
-HIGHLIGHT_FILL: Final[Color] = (34, 96, 66)
 
 _LEFT: Final = 20
 _RIGHT: Final = 940
@@ -77,6 +71,7 @@ _GAP: Final = 26  # between two columns
 _PAD: Final = 16  # inside a row, at its right end
 _RANK_CENTER: Final = _LEFT + 38
 _RANK_W: Final = 76  # the widest rank: four digits
+_MEDAL_RADIUS: Final = 22
 _NAME_X: Final = _LEFT + 84
 _ARROW: Final = 18  # the trend triangle's width
 _ARROW_GAP: Final = 8
@@ -133,18 +128,6 @@ def _background() -> Image.Image:
     return Image.new("RGB", STANDINGS_SIZE, BACKGROUND)
 
 
-def _column_width(
-    header: str, cells: list[str], size: int, bold: bool, cap: int, extra: list[int] | None = None
-) -> int:
-    """As wide as the header or the widest cell (plus its ``extra`` pixels), at most
-    ``cap``."""
-    extra = extra or [0] * len(cells)
-    widths = [text_width(header, LABEL_SIZE)] + [
-        text_width(c, size, bold) + e for c, e in zip(cells, extra, strict=True)
-    ]
-    return min(cap, int(max(widths)) + 2)
-
-
 def _arrow_room(row: StandingRow, trend: str) -> int:
     """The pixels a row's trend arrow takes (with the gap before its text)."""
     if not row.trend_sign:
@@ -169,51 +152,6 @@ def _triangle(draw: ImageDraw.ImageDraw, right: int, center: int, up: bool, colo
             (left + half, center + half),
         ]
     draw.polygon(points, fill=color)
-
-
-def _rank(image: Image.Image, draw: ImageDraw.ImageDraw, rank: int, center: int) -> None:
-    """The position: a medal (gold, silver, bronze) for 1-3, a plain number after."""
-    label = str(rank)
-    size = _fitting_size(label, _RANK_SIZE, True, _RANK_W)
-    label = fit_text(label, size, True, _RANK_W)
-    top = text_top(center, size, True)
-    if 1 <= rank <= 3:
-        r = 22
-        draw.ellipse(
-            (_RANK_CENTER - r, center - r, _RANK_CENTER + r, center + r),
-            fill=MEDALS[rank - 1],
-            outline=INK,
-            width=2,
-        )
-        draw_text(image, _RANK_CENTER, top, label, size, bold=True, color=INK, anchor="m")
-    else:
-        draw_text(image, _RANK_CENTER, top, label, size, bold=True, color=MUTED, anchor="m")
-
-
-def _fitting_size(text: str, size: int, bold: bool, width: int) -> int:
-    """``size`` when ``text`` fits ``width`` pixels at it, else the smallest size (a
-    long number is better smaller than cut)."""
-    return size if text_width(text, size, bold) <= width else MIN_TEXT_SIZE
-
-
-def _cell(
-    image: Image.Image,
-    right: int,
-    center: int,
-    text: str,
-    size: int,
-    *,
-    bold: bool,
-    color: Color,
-    width: int,
-) -> int:
-    """A right-aligned cell centred on ``center``: smaller when too wide, then cut with
-    "…"; returns its drawn width."""
-    size = _fitting_size(text, size, bold, width)
-    top = text_top(center, size, bold)
-    return draw_text(
-        image, right, top, text, size, bold=bold, color=color, anchor="r", max_width=max(1, width)
-    )
 
 
 class Columns(NamedTuple):
@@ -243,9 +181,9 @@ def standings_columns(facts: StandingsFacts) -> Columns:
     provisional = any(r.provisional for r in rows)
     mark_w = int(text_width(_MARK, _VALUE_SIZE, True)) + 4 if provisional else 0
     arrows = [_arrow_room(r, t) for r, t in zip(rows, trends, strict=True)]
-    trend_w = _column_width(headers[3], trends, _TREND_SIZE, True, _MAX_TREND_W, arrows)
-    matches_w = _column_width(headers[2], matches, _MATCHES_SIZE, False, _MAX_MATCHES_W)
-    value_w = _column_width(headers[1], values, _VALUE_SIZE, True, _MAX_VALUE_W) + mark_w
+    trend_w = column_width(headers[3], trends, _TREND_SIZE, True, _MAX_TREND_W, arrows)
+    matches_w = column_width(headers[2], matches, _MATCHES_SIZE, False, _MAX_MATCHES_W)
+    value_w = column_width(headers[1], values, _VALUE_SIZE, True, _MAX_VALUE_W) + mark_w
     room = _RIGHT - _PAD - _NAME_X - _MIN_NAME_W - 3 * _GAP
     total = trend_w + matches_w + value_w
     if total > room:  # huge numbers: every column gives up its share, the name keeps its own
@@ -334,17 +272,16 @@ def standings_image(facts: StandingsFacts) -> Image.Image:
     for i, row in enumerate(rows):
         top = _ROWS_Y + i * _ROW_STEP
         center = top + _ROW_HEIGHT // 2
-        if row.highlight:
-            draw.rounded_rectangle(
-                (_LEFT, top, _RIGHT, top + _ROW_HEIGHT),
-                radius=14,
-                fill=HIGHLIGHT_FILL,
-                outline=GOLD,
-                width=3,
-            )
-        else:
-            draw.rounded_rectangle((_LEFT, top, _RIGHT, top + _ROW_HEIGHT), radius=14, fill=PANEL)
-        _rank(image, draw, row.rank, center)
+        row_panel(draw, (_LEFT, top, _RIGHT, top + _ROW_HEIGHT), highlight=row.highlight)
+        draw_rank(
+            image,
+            draw,
+            row.rank,
+            (_RANK_CENTER, center),
+            size=_RANK_SIZE,
+            width=_RANK_W,
+            radius=_MEDAL_RADIUS,
+        )
         name = clean_name(row.name)
         draw_text(
             image,
@@ -362,7 +299,7 @@ def standings_image(facts: StandingsFacts) -> Image.Image:
             draw_text(
                 image, value_right, value_top, mark, _VALUE_SIZE, bold=True, color=GOLD, anchor="r"
             )
-        _cell(
+        draw_cell(
             image,
             value_right - mark_w,
             center,
@@ -372,7 +309,7 @@ def standings_image(facts: StandingsFacts) -> Image.Image:
             color=value_color,
             width=value_w - mark_w,
         )
-        _cell(
+        draw_cell(
             image,
             matches_right,
             center,
@@ -404,7 +341,9 @@ def _trend(
     room = width - _arrow_room(row, trend)
     drawn = 0
     if trend:
-        drawn = _cell(image, right, center, trend, _TREND_SIZE, bold=True, color=color, width=room)
+        drawn = draw_cell(
+            image, right, center, trend, _TREND_SIZE, bold=True, color=color, width=room
+        )
     if row.trend_sign:
         arrow_right = right - drawn - (_ARROW_GAP if drawn else 0)
         _triangle(draw, arrow_right, center, row.trend_sign > 0, color)
