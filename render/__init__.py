@@ -23,6 +23,7 @@ from render.tournament import (
     TournamentRow,
     TournamentStandingsFacts,
     bracket_png,
+    tournament_png,
     tournament_standings_png,
 )
 from render.waiting import waiting_png
@@ -46,6 +47,7 @@ __all__ = [
     "net_dollars",
     "profile_png",
     "standings_png",
+    "tournament_png",
     "tournament_standings_png",
     "waiting_png",
 ]

@@ -822,3 +822,12 @@ def tournament_standings_png(facts: TournamentStandingsFacts) -> bytes:
             :func:`tournament_standings_image`).
     """
     return encode_png(tournament_standings_image(facts))
+
+
+def tournament_png(facts: BracketFacts | TournamentStandingsFacts) -> bytes:
+    """A tournament's picture as PNG bytes: :func:`bracket_png` for a bracket's facts,
+    :func:`tournament_standings_png` for a standings' (the caller need not tell them
+    apart)."""
+    if isinstance(facts, BracketFacts):
+        return bracket_png(facts)
+    return tournament_standings_png(facts)

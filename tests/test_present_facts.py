@@ -107,3 +107,35 @@ def test_a_hand_picture_gets_its_seats_and_boneyard_from_the_seats_view() -> Non
     facts = hand_facts(event, seconds_left=20)
     assert (facts.players, facts.is_partnership, facts.boneyard) == (3, False, 4)
     assert (facts.language, facts.table_label, facts.seconds_left) == ("en", "Table 4", 20)
+
+
+def test_a_knockouts_picture_draws_every_round_to_the_final_named_in_the_readers_words() -> None:
+    from bot.core import SeriesInfo, TournamentKind, TournamentStatus, TournamentView
+    from bot.present.facts import tournament_picture
+    from render import BracketFacts, BracketMatch
+
+    view = TournamentView(
+        id="t", name="Copa", kind=TournamentKind.KNOCKOUT, status=TournamentStatus.RUNNING,
+        preset="uno-contra-uno", fee=10, pool=60, starts_at=0.0, signed=(), entrants=6,
+        round=1, rounds=0, minutes=30,
+        bracket=(
+            (
+                SeriesInfo(("Ana",), None, None, 0),
+                SeriesInfo(("Dani",), ("Elena",), (100, 63), 0),
+                SeriesInfo(("Beto",), None, None, 0),
+                SeriesInfo(("Carla",), ("Fran",), None, None, no_show=True),
+            ),
+        ),
+    )  # fmt: skip
+    facts = tournament_picture(view, "es")
+    assert isinstance(facts, BracketFacts)
+    assert (facts.title, facts.subtitle) == ("Copa", "6 participantes")
+    assert facts.round_names == ("Cuartos", "Semifinal", "Final")
+    assert facts.rounds[0][1] == BracketMatch(("Dani", "Elena"), (100, 63), 0)
+    assert facts.rounds[0][3] == BracketMatch(("Carla", "Fran"), (None, None), None, True)
+    assert facts.rounds[1:] == ((BracketMatch((None, None)),) * 2, (BracketMatch((None, None)),))
+    assert (facts.bye_text, facts.no_show_text, facts.champion_text) == (
+        "pase directo",
+        "N.P.",
+        "Campeón",
+    )

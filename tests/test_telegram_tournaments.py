@@ -13,10 +13,11 @@ GROUP = -1003001
 
 
 def _group_texts(world: TelegramWorld, mark: int) -> list[str]:
+    """What the group read after ``mark``: messages, and the pictures' captions."""
     return [
-        c.params["text"]
+        c.params["text"] if c.method == "sendMessage" else c.params["caption"]
         for c in world.fake.calls[mark:]
-        if c.method == "sendMessage" and c.chat_id == GROUP
+        if c.method in ("sendMessage", "sendPhoto") and c.chat_id == GROUP
     ]
 
 
@@ -68,13 +69,20 @@ async def test_a_knockout_is_opened_joined_played_and_paid_in_a_group() -> None:
 
         mark = await world.command(group, ana, "/torneo empezar")
         await world.settle()
-        started = _group_texts(world, mark)
+        # the table's own board is a picture too ("Mesa 1 · torneo"): here the news
+        started = [t for t in _group_texts(world, mark) if not t.startswith("Mesa 1 ·")]
         assert started[0] == "Copa del viernes empieza: 2 participantes, una bolsa de $20."
         assert started[1].splitlines()[0] == "Copa del viernes · ronda 1"
         assert started[1].splitlines()[1] in (
             "Mesa 1: Ana contra Beto",
             "Mesa 1: Beto contra Ana",
         )
+        pictures = [
+            c
+            for c in world.fake.calls[mark:]
+            if c.method == "sendPhoto" and c.params["caption"].startswith("Copa del viernes ·")
+        ]
+        assert len(pictures) == 1  # the round's news goes with the bracket picture
         player_ids = [world.front._player(u) for u in (ana, beto)]
         assert [await world.manager.balance(p) for p in player_ids] == [990, 990]
 

@@ -451,6 +451,20 @@ class PairingInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class SeriesInfo:
+    """A knockout pairing as its bracket shows it: each line's players' names (None: an
+    empty line, a bye, or one nobody reached yet), the matches each won (a best-of-N) or
+    the points of its single match, the winner's line (0, 1, None) and whether a
+    no-show decided it."""
+
+    first: tuple[str, ...] | None
+    second: tuple[str, ...] | None
+    scores: tuple[int, int] | None
+    winner: int | None
+    no_show: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class PlaceInfo:
     """A final place: its number, the players holding it and their prize in dollars."""
 
@@ -494,6 +508,7 @@ class TournamentView:
     places: tuple[PlaceInfo, ...] = ()
     dropped: tuple[str, ...] = ()
     refunded: int = 0
+    bracket: tuple[tuple[SeriesInfo, ...], ...] = ()  # a knockout's rounds reached so far
     seconds_left: int = 0  # until sign-up closes (or an arena ends), when it was told
     wait_seconds: int = 120  # how long a table waits for its players (the no-show rule)
 

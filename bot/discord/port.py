@@ -86,7 +86,7 @@ from bot.present.screens import (
     screens,
 )
 from bot.present.standings import standings_facts
-from render import TableFacts
+from render import TableFacts, tournament_png
 
 __all__ = ["BOARD_FILE", "DM_CLOSED", "DiscordPort"]
 
@@ -105,6 +105,9 @@ HISTORY_LOOKUP = 30
 
 BOARD_FILE = "mesa.png"
 SEASON_FILE = "temporada.png"
+TOURNAMENT_FILE = "torneo.png"
+DISCORD_TEXT_LIMIT = 2000
+"""The longest message content Discord takes."""
 
 
 @dataclass
@@ -307,11 +310,14 @@ class DiscordPort:
                 await self.desk.table_closed(closed.table_id)
             case SeasonScreen(event=season, text=text):
                 await self._season_ended(season, text)
-            case TournamentScreen(event=update, text=text, actions=actions):
+            case TournamentScreen(event=update, text=text, actions=actions, picture=facts):
+                extra: dict[str, Any] = {}
                 if Action.JOIN in actions:
-                    await self._say(update.chat, text, view=join_view(update.chat.language))
-                else:
-                    await self._say(update.chat, text)
+                    extra["view"] = join_view(update.chat.language)
+                if facts is not None:
+                    png = await self._draw(tournament_png, facts)
+                    extra["file"] = discord.File(io.BytesIO(png), TOURNAMENT_FILE)
+                await self._say(update.chat, text[:DISCORD_TEXT_LIMIT], **extra)
             case RefusalScreen(event=refusal) if refusal.to.platform == PLATFORM:
                 content = refusal_content(refusal, refusal.to.language)
                 await self._tell(refusal.to, refusal.table_id, content)

@@ -36,7 +36,9 @@ from bot.core.events import (
     TurnReminder,
     YourTiles,
 )
-from bot.core.vocabulary import AwayReason, CloseReason, TournamentStatus
+from bot.core.tournaments.model import TournamentKind
+from bot.core.vocabulary import AwayReason, CloseReason, TournamentNews, TournamentStatus
+from bot.present.facts import tournament_picture
 from bot.present.i18n import time_left_text, translator
 from bot.present.labels import (
     kind_label,
@@ -64,6 +66,7 @@ from bot.present.texts import (
     turn_reminder_text,
     unreachable_text,
 )
+from render import BracketFacts, TournamentStandingsFacts
 
 __all__ = [
     "CAPTION_LIMIT",
@@ -218,11 +221,13 @@ class RefusalScreen:
 
 @dataclass(frozen=True, slots=True)
 class TournamentScreen:
-    """A chat's tournament news, for the chat: its text and what it offers."""
+    """A chat's tournament news, for the chat: its text, what it offers, and the
+    bracket or standings picture after a round and at the end (``render.tournament_png``)."""
 
     event: TournamentUpdate
     text: str
     actions: tuple[Action, ...] = ()
+    picture: BracketFacts | TournamentStandingsFacts | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,8 +320,13 @@ def screens(event: Event, reader: Reader) -> list[Screen]:
     elif isinstance(event, TournamentUpdate):
         text = tournament_text(event, language)
         signing = event.view.status is TournamentStatus.SIGNUP
+        pictured = event.news is TournamentNews.FINISHED or (
+            event.news is TournamentNews.ROUND and event.view.kind is not TournamentKind.ARENA
+        )  # an arena pairs at every table's end: its picture waits for the end
+        picture = tournament_picture(event.view, language) if pictured else None
         if text:
-            out.append(TournamentScreen(event, text, (Action.JOIN,) if signing else ()))
+            actions = (Action.JOIN,) if signing else ()
+            out.append(TournamentScreen(event, text, actions, picture))
     return out
 
 

@@ -19,6 +19,7 @@ import bot.core as p
 from bot.present.facts import table_facts
 from bot.present.replies import refused
 from bot.present.screens import (
+    CAPTION_LIMIT,
     Action,
     BoardScreen,
     ClosedScreen,
@@ -51,6 +52,7 @@ from bot.telegram.links import JoinLink
 from bot.telegram.sender import is_photo_refused
 from bot.telegram.shared import ANONYMOUS_ADMIN_ID, PLATFORM, Shared
 from bot.telegram.standings import Lists
+from render import BracketFacts, TournamentStandingsFacts
 
 __all__ = ["EMOTE_SECONDS", "TelegramPort"]
 
@@ -133,10 +135,14 @@ class TelegramPort:
                     await s.private_text(int(refusal.to.user_id), refused(refusal))
             case SeasonScreen(event=season):
                 self.lists.season_ended(season)
-            case TournamentScreen(event=update, text=text, actions=actions):
+            case TournamentScreen(event=update, text=text, actions=actions, picture=None):
                 language = update.chat.language
                 keys = join_keyboard(language) if Action.JOIN in actions else None
                 s.group_text(update.chat, text, keys)
+            case TournamentScreen(event=update, text=text, picture=facts) if facts is not None:
+                if s.chat_id(update.chat) not in s.gone:
+                    send = functools.partial(self._send_picture, update.chat, text, facts)
+                    s.to_group(update.chat, send)
 
     def _match_ended(self, event: p.MatchEnded, caption: str) -> None:
         board = self.s.boards.get(event.table_id)
@@ -187,6 +193,41 @@ class TelegramPort:
     def _elsewhere(self, player: p.PlayerRef, table_id: str) -> bool:
         """Whether ``player`` sits at a live table other than ``table_id``."""
         return any(t != table_id for t in self.s.manager.tables_of(player))
+
+    async def _send_picture(
+        self, chat: p.ChatRef, text: str, facts: BracketFacts | TournamentStandingsFacts
+    ) -> None:
+        """A tournament's bracket or standings with its text as the caption (the text
+        after it, when longer than a caption may be; the text alone where photos are
+        refused)."""
+        from render import tournament_png
+
+        s = self.s
+        thread = int(chat.thread_id) if chat.thread_id else None
+        fits = len(text) <= CAPTION_LIMIT
+        try:
+            if s.chat_id(chat) not in s.no_photos:
+                png = await self.drawing.render(tournament_png, facts)
+                try:
+                    await s.to_chat(
+                        chat,
+                        lambda chat_id: s.bot.send_photo(
+                            chat_id, png, caption=text if fits else None, message_thread_id=thread
+                        ),
+                    )
+                    if fits:
+                        return
+                except TelegramError as error:
+                    if not is_photo_refused(error):
+                        raise
+            await s.to_chat(
+                chat, lambda chat_id: s.bot.send_message(chat_id, text, message_thread_id=thread)
+            )
+        except TelegramError as error:
+            if s.lost(s.chat_id(chat), error):
+                return
+            s.stats.failures += 1
+            log.warning("could not send a tournament's picture", exc_info=True)
 
     async def _send_result(self, event: p.MatchEnded, label: str, caption: str) -> None:
         from render import match_result_png

@@ -36,6 +36,7 @@ from bot.core.events import (
     PlaceInfo,
     Refused,
     Reply,
+    SeriesInfo,
     StandingInfo,
     TournamentUpdate,
     TournamentView,
@@ -44,7 +45,7 @@ from bot.core.lobby import Lobby
 from bot.core.state import Core
 from bot.core.table import Table
 from bot.core.tournaments.arena import ArenaSchedule, arena_pair, arena_standings, last_opponents
-from bot.core.tournaments.knockout import Bracket, seed_bracket
+from bot.core.tournaments.knockout import Bracket, Series, seed_bracket
 from bot.core.tournaments.model import (
     Entrant,
     MatchResult,
@@ -751,7 +752,14 @@ class TournamentService:
         standings: tuple[StandingInfo, ...] = ()
         if tournament.entrants and tournament.kind is TournamentKind.SWISS:
             standings = tuple(
-                StandingInfo(s.place, names[s.key], s.score, s.points_difference, 0, 0)
+                StandingInfo(
+                    s.place,
+                    names[s.key],
+                    s.score,
+                    s.points_difference,
+                    sum(1 for r in tournament.swiss for x in r.results if s.key in x.keys),
+                    0,
+                )
                 for s in swiss_standings(tournament.entrants, tournament.swiss)
             )
         elif tournament.entrants and tournament.kind is TournamentKind.ARENA:
@@ -778,8 +786,14 @@ class TournamentService:
             for place in tournament.places
         )
         bracket_round = None
+        bracket: tuple[tuple[SeriesInfo, ...], ...] = ()
         if tournament.entrants and tournament.kind is TournamentKind.KNOCKOUT:
-            bracket_round = self._bracket(tournament).round_number
+            drawn = self._bracket(tournament)
+            bracket_round = drawn.round_number
+            bracket = tuple(
+                tuple(_series_info(s, names, tournament.wins_needed) for s in series)
+                for series in drawn.rounds()
+            )
         return TournamentView(
             id=tournament.id,
             name=tournament.name,
@@ -796,6 +810,7 @@ class TournamentService:
             minutes=tournament.minutes,
             pairings=pairings,
             standings=standings,
+            bracket=bracket,
             places=places,
             dropped=tuple(p.display_name for p in tournament.dropped),
             refunded=sum(tournament.prizes.values())
@@ -815,3 +830,25 @@ class TournamentService:
 def names_keys(tournament: Tournament, entrant_key: str) -> tuple[str, ...]:
     """The player keys of an entrant."""
     return next((e.players for e in tournament.entrants if e.key == entrant_key), ())
+
+
+def _series_info(series: Series, names: dict[str, tuple[str, ...]], wins_needed: int) -> SeriesInfo:
+    """A knockout series as the bracket picture shows it (the points of a single match,
+    the matches won in a best-of-N)."""
+    winner = None
+    if series.decided and series.advancing is not None:
+        winner = 0 if series.advancing == series.first else 1
+    scores: tuple[int, int] | None = None
+    no_show = any(r.kind is not ResultKind.PLAYED for r in series.results)
+    if series.results and wins_needed == 1 and not no_show:
+        (only,) = series.results[-1:]
+        scores = only.points if only.first == series.first else (only.points[1], only.points[0])
+    elif series.results and wins_needed > 1:
+        scores = series.wins
+    return SeriesInfo(
+        names.get(series.first) if series.first is not None else None,
+        names.get(series.second) if series.second is not None else None,
+        scores,
+        winner,
+        no_show,
+    )
