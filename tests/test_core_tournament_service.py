@@ -5,6 +5,8 @@ the prizes paid once, a cancel refunding everything, and a restart in the middle
 from __future__ import annotations
 
 from conftest import RecordingPort
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from bot.core import (
     CancelTournament,
@@ -235,3 +237,109 @@ async def test_a_tournament_survives_a_restart_mid_round_and_finishes_after_it(
     assert await memory_storage.open_tournament_escrows() == []
     assert escrow_id("x") == "tournament:x"
     await again.stop()
+
+
+async def test_two_players_who_name_each_other_play_as_partners_and_the_rest_are_drawn(
+    make_manager, clock: ManualClock
+) -> None:
+    manager = make_manager()
+    await manager.start()
+    create = CreateTournament(ADMIN, CHAT, TournamentKind.KNOCKOUT, is_admin=True, fee=10)
+    assert (await manager.handle(create)).ok
+    ana, beto, carla, dani = PLAYERS
+    for player, partner in ((ana, beto), (carla, ana), (beto, ana), (dani, None)):
+        assert (await manager.handle(JoinTournament(player, CHAT, partner))).ok
+    assert (await manager.handle(StartTournament(ADMIN, CHAT, is_admin=True))).ok
+    await manager.idle()
+    (table,) = _open_tables(manager)  # two partnerships: one table of four
+    kept = {s.seat: s.reserved_for.display_name for s in table.seats if s.reserved_for}
+    partners = [sorted((kept[0], kept[2])), sorted((kept[1], kept[3]))]
+    assert sorted(partners) == [["Ana", "Beto"], ["Carla", "Dani"]]
+    await manager.stop()
+
+
+STEPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("join"), st.integers(0, 5)),
+        st.tuples(st.just("leave"), st.integers(0, 5)),
+        st.tuples(st.just("start"), st.just(0)),
+        st.tuples(st.just("cancel"), st.just(0)),
+        st.tuples(st.just("wait"), st.integers(1, 3)),
+        st.tuples(st.just("restart"), st.just(0)),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=20, deadline=None)
+@example(  # fees held, a restart mid-round, then played out and paid
+    kind=TournamentKind.SWISS,
+    fee=25,
+    steps=[("join", 0), ("join", 1), ("join", 2), ("start", 0), ("restart", 0), ("wait", 1)],
+)
+@example(  # fees held, a restart, then cancelled: refunded
+    kind=TournamentKind.KNOCKOUT,
+    fee=500,
+    steps=[("join", 0), ("join", 1), ("start", 0), ("restart", 0), ("cancel", 0)],
+)
+@given(
+    kind=st.sampled_from(list(TournamentKind)),
+    fee=st.sampled_from((0, 10, 25, 500)),
+    steps=STEPS,
+)
+async def test_no_dollar_is_lost_or_created_whatever_players_admins_and_crashes_do(
+    kind: TournamentKind, fee: int, steps: list[tuple[str, int]]
+) -> None:
+    """Sign-ups, leaves, an early start, a cancel, time passing and restarts in any
+    order, then the tournament played out: the ledger sums to zero at every step, and at
+    the end every fee was paid out or refunded (no tournament escrow left open)."""
+    from storage import open_storage
+
+    storage = await open_storage(":memory:")
+    clock = ManualClock()
+    people = [PlayerRef("test", str(i), f"P{i}") for i in range(1, 7)]
+
+    def build() -> TableManager:
+        return TableManager(
+            storage, clock=clock, seed=3, robot_delay=0.0, hand_pause=0.0, robot_level="aprendiz"
+        )
+
+    manager = build()
+    try:
+        await manager.start()
+        options = {"minutes": 15} if kind is TournamentKind.ARENA else {"rounds": 2}
+        create = CreateTournament(
+            ADMIN, CHAT, kind, is_admin=True, preset="uno-contra-uno", fee=fee,
+            **options,  # type: ignore[arg-type]
+        )  # fmt: skip
+        assert (await manager.handle(create)).ok
+        for action, value in steps:
+            if action == "join":
+                await manager.handle(JoinTournament(people[value], CHAT))
+            elif action == "leave":
+                await manager.handle(LeaveTournament(people[value], CHAT))
+            elif action == "start":
+                await manager.handle(StartTournament(ADMIN, CHAT, is_admin=True))
+            elif action == "cancel":
+                await manager.handle(CancelTournament(ADMIN, CHAT, is_admin=True))
+            elif action == "wait":
+                await clock.advance(value * 120)
+            else:  # the bot stops and starts again on the same database
+                await manager.stop()
+                manager = build()
+                await manager.start()
+            await manager.idle()
+            assert await storage.check_ledger() == []
+        for _ in range(40):  # played out: every table a no-show
+            if manager.tournament_here(CHAT) is None:
+                break
+            await clock.advance(120)
+            await manager.idle()
+        assert manager.tournament_here(CHAT) is None
+        assert await storage.open_tournament_escrows() == []
+        assert await storage.check_ledger() == []
+        balances = [await manager.balance(p) for p in people]
+        assert sum(balances) == 1000 * len(people)
+    finally:
+        await manager.stop()
+        await storage.close()

@@ -373,10 +373,14 @@ class CreateTournament:
 
 @dataclass(frozen=True, slots=True)
 class JoinTournament:
-    """Sign up for the chat's tournament (before it starts; nothing paid until then)."""
+    """Sign up for the chat's tournament (before it starts; nothing paid until then).
+    In partnership play ``partner`` names whom to play with: two players who name each
+    other play as a fixed partnership; the others are paired by draw at the start
+    (docs/tournaments.md, "The service")."""
 
     player: PlayerRef
     chat: ChatRef
+    partner: PlayerRef | None = None
 
 
 @dataclass(frozen=True, slots=True)

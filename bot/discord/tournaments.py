@@ -23,12 +23,14 @@ from bot.core import (
     JoinTournament,
     LeaveTournament,
     Manager,
+    PlayerRef,
     StartTournament,
     TournamentKind,
 )
 from bot.core.tournaments.service import ARENA_MINUTES, FEES, MAX_ENTRANTS, SIGNUP_MINUTES
 from bot.discord.cog import preset_choices
 from bot.discord.i18n import command_name, player_language, text, texts
+from bot.discord.messages import PLATFORM
 from bot.discord.replies import Replies, chat_of, player_of
 from bot.present.labels import KIND_LABELS
 from bot.present.replies import confirmation
@@ -97,8 +99,18 @@ class TournamentCog(
     @app_commands.command(
         name=command_name("unirme", "join"), description=text("Sign up for the tournament")
     )
-    async def unirme(self, interaction: discord.Interaction[Any]) -> None:
-        await self.on_join_press(interaction)
+    @app_commands.rename(pareja=command_name("pareja", "partner"))
+    @app_commands.describe(pareja=text("Your partner in partnership play (they name you too)"))
+    async def unirme(
+        self, interaction: discord.Interaction[Any], pareja: discord.Member | None = None
+    ) -> None:
+        chat = chat_of(interaction)
+        if chat is None:
+            return
+        partner = None
+        if pareja is not None and not pareja.bot:
+            partner = PlayerRef(PLATFORM, str(pareja.id), pareja.display_name)
+        await self._send(interaction, JoinTournament(player_of(interaction), chat, partner))
 
     @app_commands.command(
         name=command_name("salir", "leave"),

@@ -444,8 +444,10 @@ class Commands:
             view = s.manager.tournament_here(chat)
             await s.reply(said.message, tournament_status_text(view, said.language, create=create))
             return
-        if action == "join":
-            await self._run(said, p.JoinTournament(said.by, chat))
+        if action == "join":  # answering a partner's message, or naming them: play together
+            named = _invited_users(said.message, said.author)
+            partner = s.player(named[0]) if named else None
+            await self._run(said, p.JoinTournament(said.by, chat, partner))
             return
         if action == "leave":
             await self._run(said, p.LeaveTournament(said.by, chat))

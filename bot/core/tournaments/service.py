@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import random
 from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -173,6 +174,7 @@ class Tournament:
     prizes: dict[str, int] = field(default_factory=dict)
     places: list[Place] = field(default_factory=list)
     labels: dict[str, str] = field(default_factory=dict)  # live table id -> its label
+    partners: dict[str, str] = field(default_factory=dict)  # player key -> partner asked for
 
     @property
     def rules(self) -> Rules:
@@ -226,6 +228,7 @@ class Tournament:
             "dropped": [asdict(p) for p in self.dropped],
             "prizes": dict(self.prizes),
             "places": [{"number": p.number, "entrants": list(p.entrants)} for p in self.places],
+            "partners": dict(self.partners),
         }
 
     @classmethod
@@ -270,6 +273,7 @@ class Tournament:
             dropped=[_player(p) for p in data["dropped"]],
             prizes={str(k): int(v) for k, v in data["prizes"].items()},
             places=[Place(int(p["number"]), tuple(p["entrants"])) for p in data["places"]],
+            partners={str(k): str(v) for k, v in data.get("partners", {}).items()},
         )
 
 
@@ -366,6 +370,8 @@ class TournamentService:
                 raise Refused(RefusalReason.TOURNAMENT_FULL, most=tournament.most)
             await self.core.player_id(command.player)  # known to storage before the start
             tournament.signed.append(command.player)
+            if command.partner is not None and command.partner.key != command.player.key:
+                tournament.partners[_key(command.player)] = _key(command.partner)
             await self._save(tournament)
             self._tell(tournament, TournamentNews.JOINED, command.player)
         return Reply(label=tournament.name)
@@ -377,6 +383,7 @@ class TournamentService:
             if not any(p.key == command.player.key for p in tournament.signed):
                 raise Refused(RefusalReason.NOT_SIGNED, name=tournament.name)
             tournament.signed = [p for p in tournament.signed if p.key != command.player.key]
+            tournament.partners.pop(_key(command.player), None)
             await self._save(tournament)
             self._tell(tournament, TournamentNews.LEFT, command.player)
         return Reply(label=tournament.name)
@@ -473,9 +480,7 @@ class TournamentService:
         while True:
             size = tournament.team_size
             if size == 2:
-                shuffled = sorted(players, key=lambda p: _key(p))
-                core.seeds.shuffle(shuffled)
-                players = shuffled[: len(shuffled) // 2 * 2]
+                players = _partnered(players, tournament.partners, core.seeds)
             ids = {_key(p): await core.player_id(p) for p in players}
             if len(players) < LEAST_ENTRANTS * size:
                 tournament.ids = ids
@@ -852,3 +857,25 @@ def _series_info(series: Series, names: dict[str, tuple[str, ...]], wins_needed:
         winner,
         no_show,
     )
+
+
+def _partnered(
+    players: Sequence[PlayerRef], asked: dict[str, str], seeds: random.Random
+) -> list[PlayerRef]:
+    """The players in partnership order (each two in a row a partnership): first the
+    fixed ones (two players who named each other at sign-up, in sign-up order), then the
+    others paired by the tournament's seeded draw; an odd one out is left out."""
+    by_key = {_key(p): p for p in players}
+    fixed: list[PlayerRef] = []
+    taken: set[str] = set()
+    for player in players:
+        key = _key(player)
+        other = asked.get(key)
+        if key in taken or other is None or other in taken or other not in by_key:
+            continue
+        if asked.get(other) == key:
+            fixed += [player, by_key[other]]
+            taken |= {key, other}
+    rest = sorted((p for p in players if _key(p) not in taken), key=_key)
+    seeds.shuffle(rest)
+    return fixed + rest[: len(rest) // 2 * 2]
