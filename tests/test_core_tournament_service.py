@@ -343,3 +343,49 @@ async def test_no_dollar_is_lost_or_created_whatever_players_admins_and_crashes_
     finally:
         await manager.stop()
         await storage.close()
+
+
+async def test_a_player_who_gets_up_before_the_match_keeps_their_seat_kept_for_them(
+    make_manager, clock: ManualClock
+) -> None:
+    manager = make_manager()
+    await manager.start()
+    await _signed(manager, TournamentKind.SWISS, PLAYERS[:2], fee=10, rounds=1)
+    assert (await manager.handle(StartTournament(ADMIN, CHAT, is_admin=True))).ok
+    await manager.idle()
+    ana = PLAYERS[0]
+    assert (await manager.handle(PlayNow(ana, CHAT))).ok
+    assert (await manager.handle(Leave(ana, CHAT))).ok  # the only one seated gets up
+    (table,) = _open_tables(manager)  # not closed as empty: the no-show rule decides
+    kept = sorted(s.reserved_for.display_name for s in table.seats if s.reserved_for)
+    assert kept == ["Ana", "Beto"]  # nobody else can take Ana's seat
+    stranger = PlayerRef("test", "77", "Zoe")
+    taken = await manager.handle(PlayNow(stranger, CHAT))
+    assert taken.table_id != table.table_id
+    await manager.stop()
+
+
+async def test_a_tournament_table_an_admin_closes_is_opened_again_for_the_same_pairing(
+    make_manager, clock: ManualClock, recorder: RecordingPort
+) -> None:
+    from bot.core import CloseTable
+
+    manager = make_manager()
+    await manager.start()
+    await _signed(manager, TournamentKind.SWISS, PLAYERS[:2], fee=10, rounds=1)
+    assert (await manager.handle(StartTournament(ADMIN, CHAT, is_admin=True))).ok
+    await manager.idle()
+    (first,) = _open_tables(manager)
+    closed = await manager.handle(CloseTable(ADMIN, CHAT, label=first.label, is_admin=True))
+    assert closed.ok
+    await manager.idle()
+    (again,) = _open_tables(manager)
+    assert again.table_id != first.table_id
+    assert sorted(s.reserved_for.display_name for s in again.seats if s.reserved_for) == [
+        "Ana",
+        "Beto",
+    ]
+    await clock.advance(120)  # then nobody comes: a double loss, and the Swiss ends
+    await manager.idle()
+    assert recorder.last(TournamentUpdate).news is TournamentNews.FINISHED
+    await manager.stop()

@@ -258,12 +258,14 @@ class Lobby:
             if table.phase in SEATING_PHASES:
                 player = state.player
                 assert player is not None
-                table.seats[seat] = Seat()
+                # a tournament's seat stays kept for its player (the no-show rule decides)
+                kept = player if table.tournament is not None else None
+                table.seats[seat] = Seat(reserved_for=kept)
                 core.emit(
                     table,
                     PlayerUnseated(table_id=table.id, chat=table.chat, seat=seat, player=player),
                 )
-                if not table.humans():
+                if not table.humans() and table.tournament is None:
                     await self.settlement.close(table, CloseReason.EMPTY)
                 else:
                     self._maybe_countdown(table)

@@ -661,9 +661,17 @@ class TournamentService:
                     (int(score[0]), int(score[1])),
                 )
             else:
-                result = None  # called off (an admin, the chat gone): played again
+                result = None  # called off: an admin closed it, or the chat is gone
+            if result is None and reason is CloseReason.UNREACHABLE:
+                await self._cancel(tournament, None)  # its chat is gone: fees refunded
+                return
+            if result is None and tournament.kind is not TournamentKind.ARENA:
+                await self._open(tournament, Pairing(first_key, second_key))  # played again
+                self._tell(tournament, TournamentNews.ROUND, None)
+                await self._save(tournament)
+                return
             if result is None:
-                await self._advance(tournament)
+                await self._advance(tournament)  # an arena pairs them again when free
                 return
             if tournament.kind is TournamentKind.ARENA and tournament.started_at is not None:
                 schedule = ArenaSchedule(tournament.started_at, tournament.minutes * 60)
