@@ -155,6 +155,10 @@ def help_text(language: str, times: HouseTimes) -> str:
             _("`/domino avisos`: a notification on each of your turns, or none."),
             _("`/domino reglas`: this server's rules; admins change them with `/domino-config`."),
             _("`/domino-cerrar`: admins close a stuck table now; every stake is refunded."),
+            _(
+                "`/domino-torneo`: the server's tournament: see it, sign up (`unirme`); admins "
+                "open (`crear`), start and cancel it."
+            ),
         ]
     )
 

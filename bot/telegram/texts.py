@@ -41,6 +41,11 @@ def help_text(language: str, times: HouseTimes) -> str:
         + formats_help(language, command_word("play", language))
         + "\n"
         + _(
+            "/torneo shows the group's tournament; /torneo unirme signs you up. Admins open "
+            "one with /torneo crear eliminatoria|suizo|arena cuota=10."
+        )
+        + "\n"
+        + _(
             "/avisos ninguno: your turn messages come without a notification; /avisos en cada "
             "turno: with one (the default)."
         )
