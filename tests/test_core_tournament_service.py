@@ -4,6 +4,8 @@ the prizes paid once, a cancel refunding everything, and a restart in the middle
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from conftest import RecordingPort
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -55,6 +57,28 @@ async def _signed(
         assert (await manager.handle(JoinTournament(player, CHAT))).ok
 
 
+async def _running(
+    make_manager: Callable[..., TableManager],
+    clock: ManualClock,
+    kind: TournamentKind,
+    players: list[PlayerRef],
+    *,
+    now: bool = False,
+    **options: int | str,
+) -> TableManager:
+    """A manager whose chat's tournament of ``players`` has started: by an admin
+    (``now``) or when sign-up closed."""
+    manager = make_manager()
+    await manager.start()
+    await _signed(manager, kind, players, **options)
+    if now:
+        assert (await manager.handle(StartTournament(ADMIN, CHAT, is_admin=True))).ok
+    else:
+        await clock.advance(10 * 60)
+    await manager.idle()
+    return manager
+
+
 async def _balances(manager: TableManager, players: list[PlayerRef]) -> list[int]:
     return [await manager.balance(p) for p in players]
 
@@ -96,11 +120,7 @@ async def test_sign_up_is_free_and_only_an_admin_opens_cancels_or_starts(
 async def test_a_knockout_holds_the_fees_plays_its_tables_and_pays_the_prizes_once(
     make_manager, clock: ManualClock, recorder: RecordingPort, memory_storage: Storage
 ) -> None:
-    manager = make_manager()
-    await manager.start()
-    await _signed(manager, TournamentKind.KNOCKOUT, PLAYERS, fee=10)
-    await clock.advance(10 * 60)  # sign-up closes: the fees are held, round 1 opens
-    await manager.idle()
+    manager = await _running(make_manager, clock, TournamentKind.KNOCKOUT, PLAYERS, fee=10)
     assert await _balances(manager, PLAYERS) == [990, 990, 990, 990]
     tables = _open_tables(manager)
     assert len(tables) == 2 and all(t.phase == "waiting" for t in tables)
@@ -139,11 +159,9 @@ async def test_a_knockout_holds_the_fees_plays_its_tables_and_pays_the_prizes_on
 async def test_a_swiss_of_no_shows_plays_every_round_and_ends_with_the_fees_paid_back_out(
     make_manager, clock: ManualClock, recorder: RecordingPort, memory_storage: Storage
 ) -> None:
-    manager = make_manager()
-    await manager.start()
-    await _signed(manager, TournamentKind.SWISS, PLAYERS[:3], fee=25, rounds=2)
-    assert (await manager.handle(StartTournament(ADMIN, CHAT, is_admin=True))).ok
-    await manager.idle()
+    manager = await _running(
+        make_manager, clock, TournamentKind.SWISS, PLAYERS[:3], fee=25, rounds=2, now=True
+    )
     for _ in range(2):  # each round: one table, one bye; nobody sits
         assert len(_open_tables(manager)) == 1
         await clock.advance(120)
@@ -160,11 +178,9 @@ async def test_a_swiss_of_no_shows_plays_every_round_and_ends_with_the_fees_paid
 async def test_an_arena_pairs_whoever_is_free_until_its_time_is_up(
     make_manager, clock: ManualClock, recorder: RecordingPort
 ) -> None:
-    manager = make_manager()
-    await manager.start()
-    await _signed(manager, TournamentKind.ARENA, PLAYERS, fee=0, minutes=15)
-    assert (await manager.handle(StartTournament(ADMIN, CHAT, is_admin=True))).ok
-    await manager.idle()
+    manager = await _running(
+        make_manager, clock, TournamentKind.ARENA, PLAYERS, fee=0, minutes=15, now=True
+    )
     opened = 0
     while manager.tournament_here(CHAT) is not None:
         opened += len(_open_tables(manager))
@@ -180,11 +196,7 @@ async def test_an_arena_pairs_whoever_is_free_until_its_time_is_up(
 async def test_a_cancelled_tournament_refunds_every_fee_and_its_tables_close(
     make_manager, clock: ManualClock, recorder: RecordingPort, memory_storage: Storage
 ) -> None:
-    manager = make_manager()
-    await manager.start()
-    await _signed(manager, TournamentKind.KNOCKOUT, PLAYERS, fee=50)
-    await clock.advance(10 * 60)
-    await manager.idle()
+    manager = await _running(make_manager, clock, TournamentKind.KNOCKOUT, PLAYERS, fee=50)
     assert await _balances(manager, PLAYERS) == [950, 950, 950, 950]
     cancel = await manager.handle(CancelTournament(ADMIN, CHAT, is_admin=True))
     assert cancel.ok
@@ -203,11 +215,7 @@ async def test_a_cancelled_tournament_refunds_every_fee_and_its_tables_close(
 async def test_too_few_entrants_at_the_start_cancel_it_and_nothing_is_paid(
     make_manager, clock: ManualClock, recorder: RecordingPort
 ) -> None:
-    manager = make_manager()
-    await manager.start()
-    await _signed(manager, TournamentKind.SWISS, PLAYERS[:1], fee=10)
-    await clock.advance(10 * 60)
-    await manager.idle()
+    manager = await _running(make_manager, clock, TournamentKind.SWISS, PLAYERS[:1], fee=10)
     assert recorder.last(TournamentUpdate).news is TournamentNews.TOO_FEW
     assert await _balances(manager, PLAYERS[:1]) == [1000]
     assert manager.tournament_here(CHAT) is None
@@ -217,11 +225,7 @@ async def test_too_few_entrants_at_the_start_cancel_it_and_nothing_is_paid(
 async def test_a_tournament_survives_a_restart_mid_round_and_finishes_after_it(
     make_manager, clock: ManualClock, memory_storage: Storage
 ) -> None:
-    manager = make_manager()
-    await manager.start()
-    await _signed(manager, TournamentKind.KNOCKOUT, PLAYERS[:2], fee=10)
-    await clock.advance(10 * 60)
-    await manager.idle()
+    manager = await _running(make_manager, clock, TournamentKind.KNOCKOUT, PLAYERS[:2], fee=10)
     assert len(_open_tables(manager)) == 1
     await manager.stop()
 
@@ -348,11 +352,9 @@ async def test_no_dollar_is_lost_or_created_whatever_players_admins_and_crashes_
 async def test_a_player_who_gets_up_before_the_match_keeps_their_seat_kept_for_them(
     make_manager, clock: ManualClock
 ) -> None:
-    manager = make_manager()
-    await manager.start()
-    await _signed(manager, TournamentKind.SWISS, PLAYERS[:2], fee=10, rounds=1)
-    assert (await manager.handle(StartTournament(ADMIN, CHAT, is_admin=True))).ok
-    await manager.idle()
+    manager = await _running(
+        make_manager, clock, TournamentKind.SWISS, PLAYERS[:2], fee=10, rounds=1, now=True
+    )
     ana = PLAYERS[0]
     assert (await manager.handle(PlayNow(ana, CHAT))).ok
     assert (await manager.handle(Leave(ana, CHAT))).ok  # the only one seated gets up
@@ -370,11 +372,9 @@ async def test_a_tournament_table_an_admin_closes_is_opened_again_for_the_same_p
 ) -> None:
     from bot.core import CloseTable
 
-    manager = make_manager()
-    await manager.start()
-    await _signed(manager, TournamentKind.SWISS, PLAYERS[:2], fee=10, rounds=1)
-    assert (await manager.handle(StartTournament(ADMIN, CHAT, is_admin=True))).ok
-    await manager.idle()
+    manager = await _running(
+        make_manager, clock, TournamentKind.SWISS, PLAYERS[:2], fee=10, rounds=1, now=True
+    )
     (first,) = _open_tables(manager)
     closed = await manager.handle(CloseTable(ADMIN, CHAT, label=first.label, is_admin=True))
     assert closed.ok

@@ -1668,11 +1668,6 @@ async def test_a_slow_table_survives_a_restart_mid_hand_and_its_player_is_remind
     """Issue 30: a slow table's deadline is stored, not slept on: after a restart in the
     middle of Ana's 12-hour turn the table is back with the same deadline, and at half
     time she is reminded privately, the group named (asked of Telegram anew)."""
-    from telegram.ext import AIORateLimiter
-
-    from bot.core import TableManager
-    from bot.telegram import TelegramFrontEnd
-
     async with TelegramWorld() as world:
         ana = world.fake.add_user(3001, "Ana")
         group = world.fake.add_group(GROUP, "Lejos")
@@ -1685,23 +1680,7 @@ async def test_a_slow_table_survives_a_restart_mid_hand_and_its_player_is_remind
         deadline = state.deadline
         assert deadline is not None and state.rules.turn_seconds == 12 * 3600
         await world.clock.advance(3600)  # an hour into her turn the bot stops and starts
-        await world.front.stop()
-        await world.manager.stop()
-        world.manager = TableManager(
-            world.storage, clock=world.clock, seed=world.seed, **world.manager_options
-        )
-        world.front = TelegramFrontEnd(
-            world.fake.token,
-            world.manager,
-            world.storage,
-            base_url=world.fake.base_url,
-            base_file_url=world.fake.base_file_url,
-            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
-            poll_timeout=5,
-        )
-        await world.manager.start()
-        await world.front.start()
-        await world.settle()
+        await world.restart()
         resumed = world.manager.table_state(table_id)
         assert resumed is not None and (resumed.turn, resumed.deadline) == (0, deadline)
 
