@@ -521,6 +521,7 @@ class TournamentUpdate(_TableEvent):
     news: TournamentNews
     view: TournamentView
     player: PlayerRef | None = None
+    opened: tuple[str, ...] = ()  # the labels of the tables just opened (``ROUND``)
 
 
 Event = (

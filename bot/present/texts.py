@@ -375,8 +375,8 @@ def tournament_text(event: TournamentUpdate, language: str) -> str:
                 _("Not entered (could not pay the fee): {names}.", names=", ".join(view.dropped))
             )
         return "\n".join(lines)
-    if news is TournamentNews.ROUND:
-        return tournament_round_text(view, language)
+    if news is TournamentNews.ROUND:  # the tables just opened (an arena's, a few at a time)
+        return tournament_round_text(view, language, only=event.opened)
     if news is TournamentNews.FINISHED:
         lines = [_("{name} is over.", name=title)]
         for place in view.places[:8]:
@@ -422,8 +422,9 @@ def _standing_lines(view: TournamentView, language: str) -> list[str]:
     return lines
 
 
-def tournament_round_text(view: TournamentView, language: str) -> str:
-    """The round in play: each table's pairing, the no-show rule, and the standings."""
+def tournament_round_text(view: TournamentView, language: str, *, only: Sequence[str] = ()) -> str:
+    """The round in play: each table's pairing (``only`` these labels, when given), the
+    no-show rule, and the standings."""
     _ = translator(language)
     title = view.name or _("The tournament")
     lines = [_("{name} · round {round}", name=title, round=view.round)]
@@ -435,6 +436,7 @@ def tournament_round_text(view: TournamentView, language: str) -> str:
             second=_names(pairing.second, language),
         )
         for pairing in view.pairings
+        if not only or pairing.label in only
     )
     if view.pairings:
         lines.append(

@@ -561,10 +561,9 @@ class TournamentService:
         if due is None:
             await self._finish(tournament)
             return
-        for pairing in due:
-            await self._open(tournament, pairing)
-        if due:
-            self._tell(tournament, TournamentNews.ROUND, None)
+        opened = [await self._open(tournament, pairing) for pairing in due]
+        if opened:
+            self._tell(tournament, TournamentNews.ROUND, None, opened=opened)
         await self._save(tournament)
 
     def _due_pairings(self, tournament: Tournament) -> list[Pairing] | None:
@@ -599,7 +598,7 @@ class TournamentService:
             bracket = bracket.record(result)
         return bracket
 
-    async def _open(self, tournament: Tournament, pairing: Pairing) -> None:
+    async def _open(self, tournament: Tournament, pairing: Pairing) -> str:
         """Open ``pairing``'s table in the tournament's chat, every seat kept: one
         against one, or each partnership at its two opposite seats."""
         core = self.core
@@ -618,6 +617,7 @@ class TournamentService:
             )
         tournament.tables[table.id] = [first.key, second.key]
         tournament.labels[table.id] = table.label
+        return table.id
 
     def _table_closed(self, table: Table, reason: CloseReason, winner: int | None) -> None:
         """A table closed (hook of :class:`~bot.core.settlement.Settlement`): a
@@ -666,8 +666,8 @@ class TournamentService:
                 await self._cancel(tournament, None)  # its chat is gone: fees refunded
                 return
             if result is None and tournament.kind is not TournamentKind.ARENA:
-                await self._open(tournament, Pairing(first_key, second_key))  # played again
-                self._tell(tournament, TournamentNews.ROUND, None)
+                again = await self._open(tournament, Pairing(first_key, second_key))
+                self._tell(tournament, TournamentNews.ROUND, None, opened=[again])
                 await self._save(tournament)
                 return
             if result is None:
@@ -744,7 +744,15 @@ class TournamentService:
             tournament.id, tournament.chat.key, tournament.to_json(), now=self.core.clock.now()
         )
 
-    def _tell(self, tournament: Tournament, news: TournamentNews, player: PlayerRef | None) -> None:
+    def _tell(
+        self,
+        tournament: Tournament,
+        news: TournamentNews,
+        player: PlayerRef | None,
+        *,
+        opened: Sequence[str] = (),
+    ) -> None:
+        """Tell the chat (``opened``: the tables just opened, by id)."""
         self.core.outbox.emit_chat(
             TournamentUpdate(
                 table_id="",
@@ -752,6 +760,7 @@ class TournamentService:
                 news=news,
                 view=self._view(tournament),
                 player=player,
+                opened=tuple(tournament.labels[t] for t in opened if t in tournament.labels),
             )
         )
 
