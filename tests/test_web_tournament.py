@@ -113,7 +113,7 @@ async def test_a_running_tournaments_page_lists_its_tables_with_watch_links_and_
     assert sorted(watch_links(html)) == sorted(site.web.watch_url(t) for t in tables)
     labels = {t: site.manager.table_state(t).label for t in tables}  # type: ignore[union-attr]
     pairings = [
-        f"Mesa {labels[p.table_id]} {' contra '.join((p.first[0], p.second[0]))} 👀 Mirar la mesa"
+        f"Mesa {labels[p.table_id]} {' contra '.join((p.first[0], p.second[0]))} Mirar la mesa"
         for p in site.manager.tournament_here(GROUP).pairings  # type: ignore[union-attr]
     ]
     assert list_items(html, "tables") == pairings

@@ -114,7 +114,7 @@ def tournament_html(
                 body.append(
                     f'<li><span class="label">{escape(table.label)}</span>'
                     f'<span class="pairing">{escape(table.pairing)}</span>'
-                    f'<a class="watch" href="{link}">👀 {escape(page.watch)}</a></li>'
+                    f'<a class="watch" href="{link}">{escape(page.watch)}</a></li>'
                 )
             body.append("</ul>")
         else:
