@@ -1209,9 +1209,11 @@ class TelegramWorld:
         seed: int = 7,
         platforms: Iterable[str] | None = None,
         limits: TelegramLimits | None = None,
+        links: Any = None,
         **manager_options: Any,
     ) -> None:
         self.seed = seed
+        self.links = links  # the web table's links (bot.present.live.TableLinks), or None
         # Telegram's flood limits on the fake (None: off), and PTB's rate limiter as the
         # bot sets it (bot.telegram.sender.rate_limiter, at the limits' time scale)
         self.limits = limits
@@ -1260,6 +1262,7 @@ class TelegramWorld:
             board_spacing=0.0,  # every move on the board at once (tests look at each edit)
             private_gap=0.0 if self.limits is None else 1.0 / self.limits.time_scale,
             poll_timeout=5,
+            links=self.links,
         )
         await self.manager.start(self.platforms)
         await self.front.start()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from conftest import RecordingPort
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -389,3 +390,64 @@ async def test_a_tournament_table_an_admin_closes_is_opened_again_for_the_same_p
     await manager.idle()
     assert recorder.last(TournamentUpdate).news is TournamentNews.FINISHED
     await manager.stop()
+
+
+async def test_a_tournament_is_found_by_its_id_live_and_after_it_finished_but_not_a_made_up_one(
+    make_manager, clock: ManualClock, recorder: RecordingPort
+) -> None:
+    manager = make_manager()
+    await manager.start()
+    await _signed(manager, TournamentKind.KNOCKOUT, PLAYERS[:2], fee=10)
+    await clock.advance(10 * 60)
+    await manager.idle()
+    here = manager.tournament_here(CHAT)
+    assert here is not None
+    live = await manager.tournament_view(here.id)
+    assert live is not None and live.status is TournamentStatus.RUNNING
+    assert [p.table_id for p in live.pairings] == manager.tables()
+    # Ana sits, Beto never comes: Ana wins the final by his no-show
+    assert (await manager.handle(PlayNow(PLAYERS[0], CHAT))).ok
+    await clock.advance(120)
+    await manager.idle()
+    assert manager.tournament_here(CHAT) is None
+    ended = await manager.tournament_view(here.id)  # read back from storage's snapshot
+    assert ended is not None and ended.status is TournamentStatus.FINISHED
+    assert [(p.number, p.names, p.prize) for p in ended.places] == [
+        (1, ("Ana",), 14),
+        (2, ("Beto",), 6),
+    ]
+    assert ended.pairings == ()
+    assert await manager.tournament_view("nosuchid") is None
+    await manager.stop()
+
+
+async def test_a_finished_tournament_a_crash_left_open_in_storage_is_closed_by_the_restart(
+    make_manager, clock: ManualClock, memory_storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = make_manager()
+    await manager.start()
+    await _signed(manager, TournamentKind.KNOCKOUT, PLAYERS[:2], fee=10)
+    await clock.advance(10 * 60)
+    await manager.idle()
+    here = manager.tournament_here(CHAT)
+    assert here is not None
+
+    async def crash(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("the process died here")
+
+    monkeypatch.setattr(memory_storage, "finish_tournament", crash)
+    assert (await manager.handle(PlayNow(PLAYERS[0], CHAT))).ok
+    await clock.advance(120)  # paid and saved as finished; storage never closed it
+    await manager.idle()
+    await manager.stop()
+    assert await memory_storage.live_tournament_ids() == [here.id]
+    monkeypatch.undo()
+
+    again = make_manager()
+    await again.start()
+    assert again.tournament_here(CHAT) is None
+    assert await memory_storage.live_tournament_ids() == []
+    ana = await again.player_id(PLAYERS[0])
+    assert [t.place for t in await memory_storage.player_tournaments(ana)] == [1]
+    assert await _balances(again, PLAYERS[:2]) == [1004, 996]
+    await again.stop()

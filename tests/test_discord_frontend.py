@@ -731,6 +731,9 @@ class ActivityLinks:
     def watch_url(self, table_id: str) -> str:
         return f"{self.public_url}/?w={table_id}"
 
+    def tournament_url(self, tournament_id: str) -> str:
+        return f"{self.public_url}/torneo/{tournament_id}"
+
 
 async def test_with_the_activity_the_board_offers_to_play_in_discord_and_launches_it(
     fake: FakeDiscord, memory_storage: Storage

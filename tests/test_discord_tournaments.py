@@ -75,3 +75,48 @@ async def test_a_knockout_is_opened_joined_played_to_the_end_and_paid(
         assert table_id not in harness.manager.tables()
     finally:
         await harness.stop()
+
+
+class PageLinks:
+    """The web table's links as the Discord front end asks for them."""
+
+    public_url = "https://mesa.example"
+    in_discord = False
+
+    def seat_url(self, player: object, table_id: str) -> str:
+        return f"{self.public_url}/?s={table_id}"
+
+    def watch_url(self, table_id: str) -> str:
+        return f"{self.public_url}/?w={table_id}"
+
+    def tournament_url(self, tournament_id: str) -> str:
+        return f"{self.public_url}/torneo/{tournament_id}"
+
+
+async def test_with_the_web_table_a_rounds_picture_links_the_tournaments_page(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
+    guild = fake.add_guild("Club")
+    admin = fake.add_user("Admin", admin=True)
+    ana, beto = fake.add_user("Ana"), fake.add_user("Beto")
+    harness = await Harness(fake, memory_storage).start(links=PageLinks())
+    channel = fake.channel_of(guild)
+    try:
+        options = {"tipo": "knockout", "reglas": "uno-contra-uno", "nombre": "Copa"}
+        await fake.replied(
+            await fake.slash(admin, guild, "domino-torneo", "crear", options=options)
+        )
+        for person in (ana, beto):
+            await fake.replied(await fake.slash(person, guild, "domino-torneo", "unirme"))
+        await fake.replied(await fake.slash(admin, guild, "domino-torneo", "empezar"))
+        await harness.idle()
+        (picture,) = await fake.wait_until(
+            lambda: [m for m in fake.messages_in(channel) if m.content.startswith("Copa · ronda 1")]
+        )
+        (tournament,) = await memory_storage.live_tournament_ids()
+        assert [(b["label"], b["url"]) for b in picture.buttons()] == [
+            ("Ver el torneo", f"https://mesa.example/torneo/{tournament}")
+        ]
+        assert [a["filename"] for a in picture.attachments] == ["torneo.png"]
+    finally:
+        await harness.stop()

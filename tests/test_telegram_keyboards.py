@@ -20,6 +20,7 @@ from bot.telegram.keyboards import (
     config_keyboard,
     hand_keyboard,
     next_choice,
+    tournament_keyboard,
     turn_keyboard,
 )
 from bot.telegram.links import decode_config, encode_config
@@ -130,6 +131,15 @@ def test_a_playing_board_links_the_mini_app_and_the_spectator_page_with_the_web_
     ]
     plain = board_keyboard(event, "es")
     assert plain is not None and all(b.url is None for row in plain.inline_keyboard for b in row)
+
+
+def test_a_tournaments_picture_links_its_page_in_the_chats_language() -> None:
+    url = "https://mesa.example/torneo/abc123"
+    spanish, english = tournament_keyboard(url, "es"), tournament_keyboard(url, "en")
+    assert [[(b.text, b.url) for b in row] for row in spanish.inline_keyboard] == [
+        [("🏆 Ver el torneo", url)]
+    ]
+    assert english.inline_keyboard[0][0].text == "🏆 See the tournament"
 
 
 def test_the_config_menu_lists_presets_and_options_with_their_values() -> None:

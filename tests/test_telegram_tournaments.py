@@ -134,3 +134,45 @@ async def test_an_admin_cancels_a_running_tournament_and_every_fee_comes_back() 
         )
         assert [await world.manager.balance(p) for p in players] == [1000, 1000]
         assert await world.storage.check_ledger() == []
+
+
+class PageLinks:
+    """The web table's links as the Telegram front end asks for them."""
+
+    public_url = "https://mesa.example"
+    in_discord = False
+
+    def seat_url(self, player: Any, table_id: str) -> str:
+        return f"{self.public_url}/?s={table_id}"
+
+    def watch_url(self, table_id: str) -> str:
+        return f"{self.public_url}/?w={table_id}"
+
+    def tournament_url(self, tournament_id: str) -> str:
+        return f"{self.public_url}/torneo/{tournament_id}"
+
+
+async def test_with_the_web_table_a_rounds_picture_links_the_tournaments_page() -> None:
+    async with TelegramWorld(links=PageLinks()) as world:
+        ana = world.fake.add_user(4001, "Ana")
+        beto = world.fake.add_user(4002, "Beto")
+        group = world.fake.add_group(GROUP, "Torneos", admins={4001})
+        for user in (ana, beto):
+            await world.command(world.fake.private_chat(user), user, "/start")
+        await world.command(group, ana, "/torneo crear eliminatoria 1v1 nombre=Copa")
+        for user in (ana, beto):
+            await world.command(group, user, "/torneo unirme")
+        await world.settle()
+        mark = await world.command(group, ana, "/torneo empezar")
+        await world.settle()
+        (picture,) = [
+            c
+            for c in world.fake.calls[mark:]
+            if c.method == "sendPhoto" and c.params["caption"].startswith("Copa ·")
+        ]
+        (tournament,) = await world.storage.live_tournament_ids()
+        assert picture.params["reply_markup"] == {
+            "inline_keyboard": [
+                [{"text": "🏆 Ver el torneo", "url": f"https://mesa.example/torneo/{tournament}"}]
+            ]
+        }

@@ -39,7 +39,19 @@ from test_web_server import (
 from web_support import sign_init_data
 
 from bot.commands.play import LOCAL_HOST, LocalWeb
-from bot.core import ChatRef, FillWithRobots, MatchEnded, OpenTable, PlayerRef, PlayNow, RobotSeat
+from bot.core import (
+    ChatRef,
+    CreateTournament,
+    FillWithRobots,
+    JoinTournament,
+    MatchEnded,
+    OpenTable,
+    PlayerRef,
+    PlayNow,
+    RobotSeat,
+    StartTournament,
+    TournamentKind,
+)
 from bot.terminal import play
 from bot.web.activity import DiscordActivity
 from bot.web.auth import WebAuth, link_secret
@@ -688,3 +700,48 @@ async def test_a_slow_tables_turn_is_shown_on_the_page_in_hours(
             "document.getElementById('turn').textContent.startsWith('Te toca · ')"
         )
         assert (await page.locator("#turn").inner_text()).strip() == "Te toca · 12 h"
+
+
+async def test_a_tournaments_page_on_a_phone_shows_its_picture_and_a_watch_link_per_table(
+    recorder: RecordingPort, memory_storage: Storage, browser: Any
+) -> None:
+    chat = ChatRef("telegram", "-100", language="es")
+    carla, dani = PlayerRef("telegram", "44", "Carla"), PlayerRef("telegram", "45", "Dani")
+    admin = PlayerRef("telegram", "9", "Admin")
+    async with open_site(recorder, memory_storage) as site:
+        await site.manager.start()
+        create = CreateTournament(
+            admin, chat, TournamentKind.KNOCKOUT, is_admin=True,
+            preset="uno-contra-uno", fee=10, name="Copa del viernes",
+        )  # fmt: skip
+        assert (await site.manager.handle(create)).ok
+        for player in (ANA, BEA, carla, dani):
+            assert (await site.manager.handle(JoinTournament(player, chat))).ok
+        assert (await site.manager.handle(StartTournament(admin, chat, is_admin=True))).ok
+        await site.manager.idle()
+        view = site.manager.tournament_here(chat)
+        assert view is not None
+        # a Spanish-speaking phone (the page follows the browser's Accept-Language)
+        page = await browser.new_page(viewport={"width": 360, "height": 640}, locale="es-ES")
+        await page.goto(site.web.tournament_url(view.id))
+        picture = page.locator("#picture")
+        await picture.wait_for()
+        await page.wait_for_function(
+            "document.getElementById('picture').complete"
+            " && document.getElementById('picture').naturalWidth > 0"
+        )
+        box = await picture.bounding_box()
+        assert box is not None and box["width"] == 480  # readable; it scrolls sideways
+        watch = page.locator("#tables a.watch")
+        hrefs = [await watch.nth(i).get_attribute("href") for i in range(await watch.count())]
+        assert sorted(hrefs) == sorted(site.web.watch_url(t) for t in site.manager.tables())
+        assert [(await watch.nth(i).inner_text()).strip() for i in range(2)] == [
+            "Mirar la mesa"
+        ] * 2
+        # nothing runs a script or overflows the phone's width
+        assert await page.evaluate("document.scripts.length") == 0
+        width = await page.evaluate("document.documentElement.scrollWidth")
+        assert width == 360
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(SHOTS / "tournament-360x640.png"), full_page=True)
+        await page.screenshot(path="/tmp/tournament-page.png")

@@ -124,6 +124,7 @@ class Manager(Protocol):
     ) -> list[str]: ...
     async def idle(self) -> None: ...
     def tournament_here(self, chat: ChatRef) -> TournamentView | None: ...
+    async def tournament_view(self, tournament_id: str) -> TournamentView | None: ...
 
 
 class TableManager:
@@ -215,6 +216,7 @@ class TableManager:
         self.analyze = views.analyze
         self.start_analysis = views.start_analysis
         self.tournament_here = self.wiring.tournaments.tournament_here
+        self.tournament_view = self.wiring.tournaments.view_of
         for platform, port in (ports or {}).items():
             self.register(platform, port)
 

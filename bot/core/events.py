@@ -443,11 +443,13 @@ class StandingInfo:
 
 @dataclass(frozen=True, slots=True)
 class PairingInfo:
-    """A pairing being played: both entrants' players' names and its table's label."""
+    """A pairing being played: both entrants' players' names, its table's label and its
+    table's id (what a spectator link names)."""
 
     first: tuple[str, ...]
     second: tuple[str, ...]
     label: str
+    table_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ __all__ = [
     "press_item",
     "static_view",
     "tiles_view",
+    "tournament_link_view",
 ]
 
 MAX_CUSTOM_ID = 100
@@ -263,6 +264,11 @@ def join_item(on_press: OnJoin) -> type[JoinItem]:
             await on_press(interaction)
 
     return BoundJoinItem
+
+
+def tournament_link_view(url: str, language: str) -> discord.ui.View:
+    """ "See the tournament" under a tournament's picture: its page on the web table."""
+    return static_view([[link_button(url, link_label("tournament", language))]])
 
 
 def join_view(language: str) -> discord.ui.View:

@@ -57,7 +57,7 @@ from bot.core import (
     ended_board,
 )
 from bot.discord.analysis import analysis_view
-from bot.discord.buttons import board_view, join_view
+from bot.discord.buttons import board_view, join_view, tournament_link_view
 from bot.discord.i18n import help_command, texts
 from bot.discord.messages import (
     PLATFORM,
@@ -317,6 +317,9 @@ class DiscordPort:
                 if facts is not None:
                     png = await self._draw(tournament_png, facts)
                     extra["file"] = discord.File(io.BytesIO(png), TOURNAMENT_FILE)
+                    if self.links is not None and "view" not in extra:  # its page's link
+                        url = self.links.tournament_url(update.view.id)
+                        extra["view"] = tournament_link_view(url, update.chat.language)
                 await self._say(update.chat, text[:DISCORD_TEXT_LIMIT], **extra)
             case RefusalScreen(event=refusal) if refusal.to.platform == PLATFORM:
                 content = refusal_content(refusal, refusal.to.language)

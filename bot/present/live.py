@@ -14,19 +14,36 @@ reads it can be shown to anyone; only :func:`hand_state` holds hidden tiles.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.core.commands import PlayerRef
-from bot.core.events import EmoteShown, HandEnded, MatchEnded, Refusal, TableChanged, YourTiles
-from bot.core.vocabulary import EMOTES, RefusalReason
+from bot.core.events import (
+    EmoteShown,
+    HandEnded,
+    MatchEnded,
+    Refusal,
+    TableChanged,
+    TournamentView,
+    YourTiles,
+)
+from bot.core.tournaments.model import TournamentKind
+from bot.core.vocabulary import EMOTES, RefusalReason, TournamentStatus
 from bot.present.analysis import ANALYSING, analysis_button
-from bot.present.facts import boneyard_count
-from bot.present.i18n import N_, emote_label, language_of, translator
-from bot.present.labels import move_text, rematch_label, seat_name, team_names
+from bot.present.facts import boneyard_count, tournament_picture
+from bot.present.i18n import N_, emote_label, language_of, time_left_text, translator
+from bot.present.labels import (
+    kind_label,
+    move_text,
+    preset_label,
+    rematch_label,
+    seat_name,
+    team_names,
+)
 from bot.present.moves import move_buttons
 from bot.present.replies import refused
 from bot.present.screens import board_caption
-from bot.present.texts import hand_ended_text, match_ended_caption
+from bot.present.texts import entrant_names, hand_ended_text, match_ended_caption
 from render.board import PLACES, TABLE_AREA, board_layout, seat_panels
 from render.canvas import (
     BACKGROUND,
@@ -45,7 +62,11 @@ from render.strings import text as picture_text
 __all__ = [
     "BOARD",
     "PAGE_TEXTS",
+    "TOURNAMENT_PAGE_TEXTS",
     "TableLinks",
+    "TournamentPage",
+    "TournamentPlaceLine",
+    "TournamentTableLine",
     "board_geometry",
     "emote_state",
     "hand_state",
@@ -54,6 +75,8 @@ __all__ = [
     "page_texts",
     "result_state",
     "table_state",
+    "tournament_missing_page",
+    "tournament_page",
 ]
 
 
@@ -354,6 +377,10 @@ class TableLinks(Protocol):
         """The table's public spectator link."""
         ...
 
+    def tournament_url(self, tournament_id: str) -> str:
+        """A tournament's public page (its bracket or standings, its tables to watch)."""
+        ...
+
     @property
     def public_url(self) -> str:
         """The page's own address (a Telegram ``web_app`` button opens it)."""
@@ -368,9 +395,164 @@ class TableLinks(Protocol):
 LINK_LABELS: dict[str, str] = {
     "open": N_("Open the table"),
     "watch": N_("Watch the table"),
+    "tournament": N_("See the tournament"),
 }
 
 
 def link_label(kind: str, language: str) -> str:
-    """The label of a web table link button: ``"open"`` (a seat's) or ``"watch"``."""
+    """The label of a web table link button: ``"open"`` (a seat's), ``"watch"`` or
+    ``"tournament"`` (a tournament's page)."""
     return translator(language_of(language))(LINK_LABELS[kind])
+
+
+# ---------------------------------------------------------------- a tournament's page
+
+TOURNAMENT_PAGE_TEXTS: dict[str, str] = {
+    "tables": N_("Tables in play"),
+    "no_tables": N_("No table is being played right now."),
+    "places": N_("Final places"),
+    "bracket": N_("The bracket"),
+    "standings": N_("The standings"),
+    "only_watch": N_("Only to watch: players sign up and play in the chat."),
+    "finished": N_("The tournament is over."),
+    "cancelled": N_("Cancelled: every entry fee held was refunded."),
+    "missing_title": N_("Tournament not found"),
+    "missing": N_("This tournament does not exist or is no longer shown."),
+}
+"""A tournament page's own words (issue 32: the web table's page of a tournament)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTableLine:
+    """A table in play on a tournament's page: its id (the page links its spectator
+    link), its label ("Mesa 2") and its pairing ("Ana contra Beto")."""
+
+    table_id: str
+    label: str
+    pairing: str
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPlaceLine:
+    """A final place on a tournament's page: "1.", the names, the prize ("$14", or ""
+    when none)."""
+
+    place: str
+    names: str
+    prize: str
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPage:
+    """A tournament's public page in one language, every word phrased: the web table's
+    server lays it out (links and markup) and adds nothing of its own.
+
+    Attributes:
+        language: the page's language; title: the tournament's name.
+        about: its kind and rules ("Eliminatoria · uno contra uno"); money: the entry
+            fee and the pool; status: where it is (sign-up, the round in play, over).
+        live: it may still change (sign-up or in play), so the page refreshes itself.
+        picture_alt: what its picture shows (the bracket, the standings), "" when it
+            has none yet (before the start).
+        tables_title, tables, no_tables: the tables in play (while it runs).
+        watch: the spectator link's label.
+        places_title, places: the final places and prizes (once it ended).
+        signed_title, signed: who signed up (during sign-up).
+        note: that the page only shows (no button on it plays).
+    """
+
+    language: str
+    title: str
+    about: str
+    money: str
+    status: str
+    live: bool
+    picture_alt: str
+    tables_title: str
+    tables: tuple[TournamentTableLine, ...]
+    no_tables: str
+    watch: str
+    places_title: str
+    places: tuple[TournamentPlaceLine, ...]
+    signed_title: str
+    signed: tuple[str, ...]
+    note: str
+
+
+def _tournament_status(view: TournamentView, language: str) -> str:
+    _ = translator(language)
+    if view.status is TournamentStatus.SIGNUP:
+        left = time_left_text(view.seconds_left, language)
+        return _("Sign-up is open: it starts in {left}.", left=left)
+    if view.status is TournamentStatus.FINISHED:
+        return _(TOURNAMENT_PAGE_TEXTS["finished"])
+    if view.status is TournamentStatus.CANCELLED:
+        return _(TOURNAMENT_PAGE_TEXTS["cancelled"])
+    if view.kind is TournamentKind.ARENA:
+        return _("In play: {left} to go.", left=time_left_text(view.seconds_left, language))
+    if view.kind is TournamentKind.SWISS:
+        return _("In play: round {round} of {rounds}.", round=view.round, rounds=view.rounds)
+    return _("In play: round {round}.", round=view.round)
+
+
+def tournament_page(view: TournamentView, language: str) -> TournamentPage:
+    """Tournament ``view`` as its public page shows it, in ``language``: its name, kind,
+    status, what its picture shows, the tables in play, the final places with their
+    prizes, and who signed up while sign-up is open."""
+    lang = language_of(language)
+    _ = translator(lang)
+    kind = kind_label(view.kind, lang)
+    running = view.status is TournamentStatus.RUNNING
+    picture_alt = ""
+    if tournament_picture(view, lang) is not None:
+        which = "bracket" if view.kind is TournamentKind.KNOCKOUT else "standings"
+        picture_alt = _(TOURNAMENT_PAGE_TEXTS[which])
+    signing = view.status is TournamentStatus.SIGNUP
+    return TournamentPage(
+        language=lang,
+        title=view.name or _("The tournament"),
+        about=f"{kind[:1].upper()}{kind[1:]} · {preset_label(view.preset, lang)}",
+        money=_("Entry fee ${fee} · pool ${pool}", fee=view.fee, pool=view.pool),
+        status=_tournament_status(view, lang),
+        live=signing or running,
+        picture_alt=picture_alt,
+        tables_title=_(TOURNAMENT_PAGE_TEXTS["tables"]) if running else "",
+        tables=tuple(
+            TournamentTableLine(
+                pairing.table_id,
+                _("Table {label}", label=pairing.label),
+                _(
+                    "{team0} against {team1}",
+                    team0=entrant_names(pairing.first, lang),
+                    team1=entrant_names(pairing.second, lang),
+                ),
+            )
+            for pairing in view.pairings
+            if pairing.table_id
+        ),
+        no_tables=_(TOURNAMENT_PAGE_TEXTS["no_tables"]),
+        watch=link_label("watch", lang),
+        places_title=_(TOURNAMENT_PAGE_TEXTS["places"]) if view.places else "",
+        places=tuple(
+            TournamentPlaceLine(
+                f"{place.number}.",
+                entrant_names(place.names, lang),
+                f"${place.prize}" if place.prize else "",
+            )
+            for place in view.places
+        ),
+        signed_title=(
+            _.ngettext("{n} player signed up", "{n} players signed up", len(view.signed))
+            if signing
+            else ""
+        ),
+        signed=view.signed if signing else (),
+        note=_(TOURNAMENT_PAGE_TEXTS["only_watch"]),
+    )
+
+
+def tournament_missing_page(language: str) -> tuple[str, str]:
+    """The page of a tournament nobody knows (a forged or old id): its title and its
+    sentence, in ``language``."""
+    _ = translator(language_of(language))
+    return _(TOURNAMENT_PAGE_TEXTS["missing_title"]), _(TOURNAMENT_PAGE_TEXTS["missing"])

@@ -41,6 +41,7 @@ __all__ = [
     "back_at_table_text",
     "closed_text",
     "emote_text",
+    "entrant_names",
     "hand_ended_text",
     "match_ended_caption",
     "match_money_line",
@@ -380,7 +381,9 @@ def tournament_text(event: TournamentUpdate, language: str) -> str:
     if news is TournamentNews.FINISHED:
         lines = [_("{name} is over.", name=title)]
         for place in view.places[:8]:
-            line = _("{place}. {names}", place=place.number, names=_names(place.names, language))
+            line = _(
+                "{place}. {names}", place=place.number, names=entrant_names(place.names, language)
+            )
             if place.prize:
                 line += f" (${place.prize})"
             lines.append(line)
@@ -397,7 +400,7 @@ def tournament_text(event: TournamentUpdate, language: str) -> str:
     return ""
 
 
-def _names(names: Sequence[str], language: str) -> str:
+def entrant_names(names: Sequence[str], language: str) -> str:
     """An entrant's players: "Ana", or "Ana y Luis"."""
     if len(names) == 2:
         return translator(language)("{first} and {second}", first=names[0], second=names[1])
@@ -415,7 +418,7 @@ def _standing_lines(view: TournamentView, language: str) -> list[str]:
             _(
                 "{place}. {names} · {score} pts",
                 place=row.place,
-                names=_names(row.names, language),
+                names=entrant_names(row.names, language),
                 score=row.score,
             )
         )
@@ -432,8 +435,8 @@ def tournament_round_text(view: TournamentView, language: str, *, only: Sequence
         _(
             "Table {label}: {first} against {second}",
             label=pairing.label,
-            first=_names(pairing.first, language),
-            second=_names(pairing.second, language),
+            first=entrant_names(pairing.first, language),
+            second=entrant_names(pairing.second, language),
         )
         for pairing in view.pairings
         if not only or pairing.label in only

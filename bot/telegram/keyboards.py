@@ -53,6 +53,7 @@ __all__ = [
     "next_choice",
     "rematch_keyboard",
     "top_keyboard",
+    "tournament_keyboard",
     "turn_keyboard",
     "web_app_keyboard",
 ]
@@ -194,6 +195,12 @@ def link_keyboard(url: str, language: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [[InlineKeyboardButton("🔒 " + _("Open my private chat"), url=url)]]
     )
+
+
+def tournament_keyboard(url: str, language: str) -> InlineKeyboardMarkup:
+    """ "See the tournament" under a tournament's picture: its page on the web table."""
+    label = "🏆 " + link_label("tournament", language)
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, url=url)]])
 
 
 def back_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:

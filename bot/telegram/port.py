@@ -46,6 +46,7 @@ from bot.telegram.keyboards import (
     join_keyboard,
     link_keyboard,
     rematch_keyboard,
+    tournament_keyboard,
     web_app_keyboard,
 )
 from bot.telegram.links import JoinLink
@@ -141,7 +142,9 @@ class TelegramPort:
                 s.group_text(update.chat, text, keys)
             case TournamentScreen(event=update, text=text, picture=facts) if facts is not None:
                 if s.chat_id(update.chat) not in s.gone:
-                    send = functools.partial(self._send_picture, update.chat, text, facts)
+                    url = s.tournament_url(update.view.id)
+                    keys = tournament_keyboard(url, update.chat.language) if url else None
+                    send = functools.partial(self._send_picture, update.chat, text, facts, keys)
                     s.to_group(update.chat, send)
 
     def _match_ended(self, event: p.MatchEnded, caption: str) -> None:
@@ -195,11 +198,15 @@ class TelegramPort:
         return any(t != table_id for t in self.s.manager.tables_of(player))
 
     async def _send_picture(
-        self, chat: p.ChatRef, text: str, facts: BracketFacts | TournamentStandingsFacts
+        self,
+        chat: p.ChatRef,
+        text: str,
+        facts: BracketFacts | TournamentStandingsFacts,
+        keys: InlineKeyboardMarkup | None,
     ) -> None:
         """A tournament's bracket or standings with its text as the caption (the text
         after it, when longer than a caption may be; the text alone where photos are
-        refused)."""
+        refused); ``keys`` (its page's link, with the web table) under the last of them."""
         from render import tournament_png
 
         s = self.s
@@ -212,7 +219,11 @@ class TelegramPort:
                     await s.to_chat(
                         chat,
                         lambda chat_id: s.bot.send_photo(
-                            chat_id, png, caption=text if fits else None, message_thread_id=thread
+                            chat_id,
+                            png,
+                            caption=text if fits else None,
+                            message_thread_id=thread,
+                            reply_markup=keys if fits else None,
                         ),
                     )
                     if fits:
@@ -221,7 +232,10 @@ class TelegramPort:
                     if not is_photo_refused(error):
                         raise
             await s.to_chat(
-                chat, lambda chat_id: s.bot.send_message(chat_id, text, message_thread_id=thread)
+                chat,
+                lambda chat_id: s.bot.send_message(
+                    chat_id, text, message_thread_id=thread, reply_markup=keys
+                ),
             )
         except TelegramError as error:
             if s.lost(s.chat_id(chat), error):

@@ -185,6 +185,10 @@ class Shared:
         """The table's public spectator link, or None without the web table."""
         return None if self.links is None else self.links.watch_url(table_id)
 
+    def tournament_url(self, tournament_id: str) -> str | None:
+        """A tournament's public page, or None without the web table."""
+        return None if self.links is None else self.links.tournament_url(tournament_id)
+
     def now(self) -> float:
         if self.clock is not None:
             return float(self.clock.now())

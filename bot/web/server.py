@@ -24,6 +24,13 @@ Protocol (JSON text frames):
   its text, which stays on the page until the next hand), ``notice``, ``closed``; at the
   match's end a last ``table`` in the ``ended`` phase shows the final position.
 
+A tournament's public page (issue 32): ``GET /torneo/<id>`` (plain HTML, no script:
+its name, kind and status, its bracket or standings, the tables in play with their
+spectator links, the final places and prizes; ``?lang=en`` or ``Accept-Language``
+for English) and its picture ``GET /torneo/<id>.png`` (drawn off the event loop, the
+last :data:`PICTURES_KEPT` kept by their facts). An id nobody knows is a 404 page in the
+reader's language. No login: it is as public as a spectator link, and acts on nothing.
+
 Inside Discord (an Activity) every path is also served under ``/.proxy/`` (Discord's
 proxy prefix), ``POST /api/token`` exchanges the SDK's code for an access token and
 ``GET /api/activity`` gives the page the application's id.
@@ -39,6 +46,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -68,6 +77,7 @@ from bot.core import (
     ended_board,
 )
 from bot.present.analysis import analysis_text
+from bot.present.facts import tournament_picture
 from bot.present.i18n import language_of
 from bot.present.live import (
     emote_state,
@@ -76,6 +86,8 @@ from bot.present.live import (
     page_texts,
     result_state,
     table_state,
+    tournament_missing_page,
+    tournament_page,
 )
 from bot.present.replies import confirmation
 from bot.present.screens import (
@@ -91,8 +103,10 @@ from bot.present.screens import (
 )
 from bot.web.activity import DiscordActivity
 from bot.web.auth import AuthError, AuthFailure, SeatPass, WebAuth
+from bot.web.tournament import HEADERS, missing_html, reader_language, tournament_html
+from render import BracketFacts, TournamentStandingsFacts, tournament_png
 
-__all__ = ["BURST", "MAX_FRAME", "RATE", "WebTable"]
+__all__ = ["BURST", "MAX_FRAME", "PICTURES_KEPT", "RATE", "WebTable"]
 
 log = logging.getLogger("bot.web")
 
@@ -105,6 +119,13 @@ RATE: Final = 5.0
 BURST: Final = 15
 """Frames a connection may send at once; past it frames are dropped, and a connection
 that keeps flooding is closed."""
+
+PICTURES_KEPT: Final = 32
+"""Tournament pictures kept drawn (by their facts: the same facts, the same bytes)."""
+
+_TOURNAMENT_ID: Final = re.compile(r"[0-9a-z]{1,32}")
+"""What a tournament id looks like (the service draws 8 of ``[0-9a-z]``): anything else
+is not looked up."""
 
 _STATIC: Final = ("index.html", "app.js", "style.css", "activity.js")
 """The page's files (``activity.js``, the Discord SDK's bundle, is loaded only inside
@@ -178,6 +199,9 @@ class WebTable:
         self._tables: dict[str, TableChanged] = {}
         self._tasks: set[asyncio.Task[None]] = set()  # analyses under way
         self._by_table: dict[str, set[_Client]] = {}
+        self._pictures: OrderedDict[
+            BracketFacts | TournamentStandingsFacts, asyncio.Future[bytes]
+        ] = OrderedDict()
         self.app = web.Application(client_max_size=MAX_FRAME)
         routes = []
         for prefix in ("", "/.proxy"):  # Discord's proxy prefix, for the Activity
@@ -185,6 +209,8 @@ class WebTable:
                 web.get(f"{prefix}/", self._page),
                 web.get(f"{prefix}/static/{{name}}", self._static),
                 web.get(f"{prefix}/ws", self._socket),
+                web.get(f"{prefix}/torneo/{{tournament_id:[0-9a-z]{{1,32}}}}.png", self._picture),
+                web.get(f"{prefix}/torneo/{{tournament_id}}", self._tournament),
                 web.get(f"{prefix}/api/activity", self._activity_config),
                 web.post(f"{prefix}/api/token", self._token),
             ]
@@ -200,6 +226,10 @@ class WebTable:
     def watch_url(self, table_id: str) -> str:
         """The table's public spectator link."""
         return f"{self.public_url}/?w={self.auth.watch_link(table_id)}"
+
+    def tournament_url(self, tournament_id: str) -> str:
+        """A tournament's public page (its bracket or standings, its tables to watch)."""
+        return f"{self.public_url}/torneo/{tournament_id}"
 
     # ---------------------------------------------------------------- serving
 
@@ -245,6 +275,68 @@ class WebTable:
             charset="utf-8",
             headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"},
         )
+
+    # -------------------------------------------------------------- tournaments
+
+    async def _tournament(self, request: web.Request) -> web.StreamResponse:
+        """A tournament's page, or the 404 page of one nobody knows."""
+        language = reader_language(
+            request.query.get("lang"), request.headers.get("Accept-Language")
+        )
+        tournament_id = request.match_info["tournament_id"]
+        view = None
+        if _TOURNAMENT_ID.fullmatch(tournament_id):
+            view = await self.manager.tournament_view(tournament_id)
+        if view is None:
+            title, text = tournament_missing_page(language)
+            return web.Response(
+                text=missing_html(language, title, text),
+                status=404,
+                content_type="text/html",
+                charset="utf-8",
+                headers=HEADERS,
+            )
+        page = tournament_page(view, language)
+        html = tournament_html(
+            page,
+            picture_url=f"{tournament_id}.png?lang={language}",
+            watch_urls={table.table_id: self.watch_url(table.table_id) for table in page.tables},
+        )
+        return web.Response(text=html, content_type="text/html", charset="utf-8", headers=HEADERS)
+
+    async def _picture(self, request: web.Request) -> web.StreamResponse:
+        """A tournament's bracket or standings as a PNG (404: none, or none yet)."""
+        language = reader_language(
+            request.query.get("lang"), request.headers.get("Accept-Language")
+        )
+        view = await self.manager.tournament_view(request.match_info["tournament_id"])
+        facts = tournament_picture(view, language) if view is not None else None
+        if facts is None:
+            raise web.HTTPNotFound()
+        png = await self._drawn(facts)
+        return web.Response(
+            body=png,
+            content_type="image/png",
+            headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"},
+        )
+
+    async def _drawn(self, facts: BracketFacts | TournamentStandingsFacts) -> bytes:
+        """The picture of ``facts``, drawn in a worker thread once for every page asking
+        meanwhile; the last :data:`PICTURES_KEPT` are kept."""
+        drawing = self._pictures.get(facts)
+        if drawing is None:
+            drawing = asyncio.ensure_future(asyncio.to_thread(tournament_png, facts))
+            self._pictures[facts] = drawing
+            while len(self._pictures) > PICTURES_KEPT:
+                self._pictures.popitem(last=False)
+        else:
+            self._pictures.move_to_end(facts)
+        try:
+            return await asyncio.shield(drawing)
+        except Exception:
+            if self._pictures.get(facts) is drawing:
+                del self._pictures[facts]  # a failed drawing is tried again next time
+            raise
 
     @property
     def in_discord(self) -> bool:

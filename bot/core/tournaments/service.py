@@ -414,6 +414,25 @@ class TournamentService:
         tournament = self.live.get(chat.key)
         return None if tournament is None else self._view(tournament)
 
+    async def view_of(self, tournament_id: str) -> TournamentView | None:
+        """Tournament ``tournament_id`` as its page shows it (a query): a live one of
+        this process as it is now, a finished one as its last snapshot in storage left
+        it (places and prizes); None for an id nobody knows, a cancelled one, or one
+        another process runs (its snapshot in storage is not kept current enough to
+        show)."""
+        live = next((t for t in self.live.values() if t.id == tournament_id), None)
+        if live is not None:
+            return self._view(live)
+        data = await self.core.storage.get_tournament(tournament_id)
+        if data is None:
+            return None
+        try:
+            stored = Tournament.from_json(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            log.error("tournament %s: unreadable snapshot: %s", tournament_id, exc)
+            return None
+        return self._view(stored) if stored.status is TournamentStatus.FINISHED else None
+
     # ------------------------------------------------------------------ lifecycle
 
     async def restore(self, scopes: Collection[str] | None = None) -> None:
@@ -431,6 +450,10 @@ class TournamentService:
                 continue
             if tournament.chat.key in self.live:
                 continue  # already running here
+            if tournament.status is TournamentStatus.FINISHED:
+                # paid and saved, but a crash came before storage closed it
+                await self._close_finished(tournament)
+                continue
             self.live[tournament.chat.key] = tournament
             if tournament.status is TournamentStatus.SIGNUP:
                 self._arm_start(tournament)
@@ -713,21 +736,30 @@ class TournamentService:
         tournament.prizes = {k: v for k, v in prizes.items() if v}
         tournament.places = places
         tournament.status = TournamentStatus.FINISHED
+        # the last snapshot is the finished one (its page shows the places and prizes);
+        # storage refuses any save once it is closed
+        await self._save(tournament)
+        await self._close_finished(tournament)
+        self._forget(tournament)
+        self._tell(tournament, TournamentNews.FINISHED, None)
+
+    async def _close_finished(self, tournament: Tournament) -> None:
+        """Close a finished tournament in storage with each player's place for their
+        profile (again after a crash: storage writes it once)."""
+        by_key = {e.key: e for e in tournament.entrants}
         player_places = {
             tournament.ids[player]: place.number
-            for place in places
+            for place in tournament.places
             for key in place.entrants
             for player in by_key[key].players
         }
-        await core.storage.finish_tournament(
+        await self.core.storage.finish_tournament(
             tournament.id,
             player_places,
             name=tournament.name or tournament.kind.value,
             entrants=len(tournament.entrants),
-            now=core.clock.now(),
+            now=self.core.clock.now(),
         )
-        self._forget(tournament)
-        self._tell(tournament, TournamentNews.FINISHED, None)
 
     # ------------------------------------------------------------------ helpers
 
@@ -792,7 +824,7 @@ class TournamentService:
                 for s in arena_standings(tournament.entrants, tournament.results)
             )
         pairings = tuple(
-            PairingInfo(names[a], names[b], tournament.labels.get(table_id, ""))
+            PairingInfo(names[a], names[b], tournament.labels.get(table_id, ""), table_id)
             for table_id, (a, b) in tournament.tables.items()
         )
         places = tuple(
