@@ -5,17 +5,10 @@ played one against one to the end, and the prizes are paid."""
 
 from __future__ import annotations
 
+from test_discord_frontend import ActivityLinks, balances
+
 from storage.base import Storage
 from tests.fake_discord import FakeDiscord, Harness, play_until_closed
-
-
-async def _balances(storage: Storage, people: list[object]) -> list[int]:
-    out = []
-    for person in people:
-        player = await storage.find_player("discord", str(person.id))  # type: ignore[attr-defined]
-        assert player is not None
-        out.append(await storage.balance(player.id))
-    return out
 
 
 async def test_a_knockout_is_opened_joined_played_to_the_end_and_paid(
@@ -54,7 +47,7 @@ async def test_a_knockout_is_opened_joined_played_to_the_end_and_paid(
         assert beto_joined.content == "Quedaste inscrito en el torneo." and beto_joined.ephemeral
         await fake.replied(await fake.slash(admin, guild, "domino-torneo", "empezar"))
         await harness.idle()
-        assert await _balances(memory_storage, [ana, beto]) == [990, 990]
+        assert await balances(memory_storage, [ana, beto]) == [990, 990]
         (table_id,) = harness.manager.tables()
         for person in (ana, beto):  # each sits at the seat kept for them
             await fake.replied(await fake.slash(person, guild, "domino", "jugar"))
@@ -64,7 +57,7 @@ async def test_a_knockout_is_opened_joined_played_to_the_end_and_paid(
         )
         assert {p.user.id for p in presses} == {ana.id, beto.id}
         # two places: 70/30 of the $20 pool (docs/tournaments.md, "Prize split")
-        assert sorted(await _balances(memory_storage, [ana, beto])) == [996, 1004]
+        assert sorted(await balances(memory_storage, [ana, beto])) == [996, 1004]
         await harness.idle()
         over = await fake.wait_until(
             lambda: [m for m in fake.messages_in(channel) if m.content.startswith("Copa terminó")]
@@ -77,20 +70,10 @@ async def test_a_knockout_is_opened_joined_played_to_the_end_and_paid(
         await harness.stop()
 
 
-class PageLinks:
-    """The web table's links as the Discord front end asks for them."""
+class PageLinks(ActivityLinks):
+    """The web table's links as the Discord front end asks for them (not an Activity)."""
 
-    public_url = "https://mesa.example"
     in_discord = False
-
-    def seat_url(self, player: object, table_id: str) -> str:
-        return f"{self.public_url}/?s={table_id}"
-
-    def watch_url(self, table_id: str) -> str:
-        return f"{self.public_url}/?w={table_id}"
-
-    def tournament_url(self, tournament_id: str) -> str:
-        return f"{self.public_url}/torneo/{tournament_id}"
 
 
 async def test_with_the_web_table_a_rounds_picture_links_the_tournaments_page(

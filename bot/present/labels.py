@@ -371,10 +371,10 @@ KIND_WORDS: Final[dict[str, str]] = {
 TOURNAMENT_OPTIONS: Final[dict[str, str]] = {
     "fee": N_("fee"),
     "most": N_("most"),
-    "signup": N_("signup"),
+    "signup_minutes": N_("signup"),
     "minutes": N_("minutes"),
     "rounds": N_("rounds"),
-    "wins": N_("wins"),
+    "wins_needed": N_("wins"),
     "preset": N_("rules"),
 }
 """A tournament's options by the words an admin types (``cuota=10``), the core's names
@@ -387,14 +387,14 @@ _TOURNAMENT_WORDS: Final[dict[str, str]] = {
     "maximo": "most",
     "max": "most",
     "most": "most",
-    "inscripcion": "signup",
-    "signup": "signup",
+    "inscripcion": "signup_minutes",
+    "signup": "signup_minutes",
     "minutos": "minutes",
     "minutes": "minutes",
     "rondas": "rounds",
     "rounds": "rounds",
-    "victorias": "wins",
-    "wins": "wins",
+    "victorias": "wins_needed",
+    "wins": "wins_needed",
 }
 
 
@@ -402,7 +402,7 @@ _TOURNAMENT_WORDS: Final[dict[str, str]] = {
 class TournamentWords:
     """What an admin typed to open a tournament (``/torneo crear suizo 1v1 cuota=10
     rondas=3 nombre=Viernes``): the kind, the format or preset ("" the chat's own game),
-    the numeric options by the core's names (:class:`bot.core.CreateTournament`), the
+    the numeric options by the command's field names (:class:`bot.core.CreateTournament`), the
     name, and the words not understood."""
 
     kind: str | None

@@ -473,10 +473,6 @@ class Commands:
             )
             await s.reply(said.message, example)
             return
-        options = {
-            {"signup": "signup_minutes", "wins": "wins_needed"}.get(k, k): v
-            for k, v in typed.options.items()
-        }
         create_command = p.CreateTournament(
             said.by,
             chat,
@@ -484,7 +480,7 @@ class Commands:
             is_admin=True,
             preset=typed.preset,
             name=typed.name,
-            **options,
+            **typed.options,  # by the command's own names (bot.present.labels)
         )
         await self._run(said, create_command)
 

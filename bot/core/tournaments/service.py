@@ -71,22 +71,17 @@ from storage.base import (
     MatchClosedError,
     TournamentClosedError,
     UnknownMatchError,
+    tournament_escrow,
 )
 
 __all__ = [
-    "ESCROW_PREFIX",
     "FEES",
     "MAX_ENTRANTS",
     "Tournament",
     "TournamentService",
-    "escrow_id",
 ]
 
 log = logging.getLogger(__name__)
-
-ESCROW_PREFIX = "tournament:"
-"""The entry fees' escrow of tournament ``t`` is ``"tournament:t"`` (storage keeps it
-apart from the tables' escrows)."""
 
 FEES = (0, 10, 25, 50, 100, 250, 500)
 """The entry fees an admin may set, in dollars."""
@@ -102,11 +97,6 @@ ARENA_MINUTES = (15, 30, 45, 60, 90, 120)
 
 LEAST_ENTRANTS = 2
 """A tournament with fewer entrants at its start is cancelled (fees refunded)."""
-
-
-def escrow_id(tournament_id: str) -> str:
-    """The escrow holding a tournament's entry fees."""
-    return ESCROW_PREFIX + tournament_id
 
 
 def _player(data: dict[str, Any]) -> PlayerRef:
@@ -318,13 +308,13 @@ class TournamentService:
             ("fee", command.fee in FEES, ", ".join(map(str, FEES))),
             ("most", command.most in MAX_ENTRANTS, ", ".join(map(str, MAX_ENTRANTS))),
             (
-                "signup",
+                "signup_minutes",
                 command.signup_minutes in SIGNUP_MINUTES,
                 ", ".join(map(str, SIGNUP_MINUTES)),
             ),
             ("minutes", command.minutes in ARENA_MINUTES, ", ".join(map(str, ARENA_MINUTES))),
             ("rounds", 0 <= command.rounds <= 12, "0..12"),
-            ("wins", command.wins_needed in (1, 2, 3), "1, 2, 3"),
+            ("wins_needed", command.wins_needed in (1, 2, 3), "1, 2, 3"),
         ]
         preset = command.preset or core.default_preset
         try:
@@ -511,7 +501,7 @@ class TournamentService:
                 return
             try:
                 await storage.stake(
-                    escrow_id(tournament.id),
+                    tournament_escrow(tournament.id),
                     list(ids.values()),
                     tournament.fee,
                     now=core.clock.now(),
@@ -590,7 +580,8 @@ class TournamentService:
         await self._save(tournament)
 
     def _due_pairings(self, tournament: Tournament) -> list[Pairing] | None:
-        """The pairings to seat now; None once the tournament is over."""
+        """The pairings to seat now; None once the tournament is over. A Swiss's next
+        round is paired here and kept (``tournament.swiss``) once the last one is over."""
         entrants = tournament.entrants
         playing = {k for pair in tournament.tables.values() for k in pair}
         if tournament.kind is TournamentKind.KNOCKOUT:
@@ -730,7 +721,9 @@ class TournamentService:
             prizes.update(split_between_players(dollars, by_key[entrant_key]))
         paid = {tournament.ids[k]: v for k, v in prizes.items() if v}
         try:
-            await core.storage.pay_prizes(escrow_id(tournament.id), paid, now=core.clock.now())
+            await core.storage.pay_prizes(
+                tournament_escrow(tournament.id), paid, now=core.clock.now()
+            )
         except (UnknownMatchError, MatchClosedError) as exc:
             log.error("tournament %s: paying the prizes failed: %s", tournament.id, exc)
         tournament.prizes = {k: v for k, v in prizes.items() if v}
@@ -827,15 +820,12 @@ class TournamentService:
             PairingInfo(names[a], names[b], tournament.labels.get(table_id, ""), table_id)
             for table_id, (a, b) in tournament.tables.items()
         )
+        players_of = {e.key: e.players for e in tournament.entrants}
         places = tuple(
             PlaceInfo(
                 place.number,
                 tuple(name for key in place.entrants for name in names[key]),
-                sum(
-                    tournament.prizes.get(p, 0)
-                    for key in place.entrants
-                    for p in names_keys(tournament, key)
-                ),
+                sum(tournament.prizes.get(p, 0) for k in place.entrants for p in players_of[k]),
             )
             for place in tournament.places
         )
@@ -879,11 +869,6 @@ class TournamentService:
         if tournament.kind is TournamentKind.ARENA and tournament.started_at is not None:
             return tournament.started_at + tournament.minutes * 60
         return tournament.starts_at
-
-
-def names_keys(tournament: Tournament, entrant_key: str) -> tuple[str, ...]:
-    """The player keys of an entrant."""
-    return next((e.players for e in tournament.entrants if e.key == entrant_key), ())
 
 
 def _series_info(series: Series, names: dict[str, tuple[str, ...]], wins_needed: int) -> SeriesInfo:
