@@ -449,3 +449,17 @@ async def test_a_finished_tournament_a_crash_left_open_in_storage_is_closed_by_t
     assert [t.place for t in await memory_storage.player_tournaments(ana)] == [1]
     assert await _balances(again, PLAYERS[:2]) == [1004, 996]
     await again.stop()
+
+
+async def test_a_malformed_tournament_snapshot_is_dropped_and_the_others_resume(
+    make_manager, clock: ManualClock, memory_storage: Storage
+) -> None:
+    manager = await _running(make_manager, clock, TournamentKind.SWISS, PLAYERS[:2], fee=10)
+    await manager.stop()
+    await memory_storage.save_tournament("broken01", "test:-200", {"id": "broken01"}, now=1.0)
+    again = make_manager()
+    await again.start()  # the broken one is logged and left alone; nothing else changes
+    assert again.tournament_here(CHAT) is not None
+    assert again.tournament_here(ChatRef("test", "-200")) is None
+    assert await _balances(again, PLAYERS[:2]) == [990, 990]
+    await again.stop()
