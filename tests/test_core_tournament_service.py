@@ -20,7 +20,9 @@ from bot.core import (
     LeaveTournament,
     PlayerRef,
     PlayNow,
+    PressButton,
     RefusalReason,
+    SeatKept,
     StartTournament,
     TableChanged,
     TableClosed,
@@ -29,6 +31,7 @@ from bot.core import (
     TournamentNews,
     TournamentStatus,
     TournamentUpdate,
+    encode_action,
 )
 from bot.core.clock import ManualClock
 from storage.base import Storage
@@ -463,3 +466,29 @@ async def test_a_malformed_tournament_snapshot_is_dropped_and_the_others_resume(
     assert again.tournament_here(ChatRef("test", "-200")) is None
     assert await _balances(again, PLAYERS[:2]) == [990, 990]
     await again.stop()
+
+
+async def test_one_table_of_a_round_is_featured_and_the_others_are_played_privately(
+    make_manager, clock: ManualClock, recorder: RecordingPort
+) -> None:
+    manager = await _running(make_manager, clock, TournamentKind.KNOCKOUT, PLAYERS, now=True)
+    featured, private = _open_tables(manager)
+    # the chat sees one board: the first table opened; the other is played privately
+    # (docs/tournaments.md, "Within the platforms' limits")
+    assert (featured.private, private.private) == (False, True)
+    seated = [s.reserved_for for s in private.seats if s.reserved_for is not None]
+    told = recorder.of(SeatKept)
+    assert [(k.table_id, k.to, k.seat, k.opponents, k.wait_seconds) for k in told] == [
+        (private.table_id, seated[0], 0, (seated[1].display_name,), 120.0),
+        (private.table_id, seated[1], 1, (seated[0].display_name,), 120.0),
+    ]
+    assert {k.tournament for k in told} == {""} and {k.label for k in told} == {private.label}
+    # the button of that private message seats its player, wherever it is pressed
+    sit = encode_action("sit", private.table_id)
+    assert (await manager.handle(PressButton(seated[1], sit))).ok
+    state = manager.table_state(private.table_id)
+    assert state is not None and state.seats[1].player == seated[1]
+    outsider = next(p for p in PLAYERS if p not in seated)  # a seat kept for another
+    foreign = await manager.handle(PressButton(outsider, sit))
+    assert foreign.refusal is not None and foreign.refusal.reason is RefusalReason.TABLE_FULL
+    await manager.stop()

@@ -5,10 +5,13 @@ played one against one to the end, and the prizes are paid."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from test_discord_frontend import ActivityLinks, balances
 
+from bot.core import Leave, encode_action
 from storage.base import Storage
-from tests.fake_discord import FakeDiscord, Harness, play_until_closed
+from tests.fake_discord import FakeDiscord, FakeUser, Harness, play_until_closed, turn_finder
 
 
 async def test_a_knockout_is_opened_joined_played_to_the_end_and_paid(
@@ -70,6 +73,26 @@ async def test_a_knockout_is_opened_joined_played_to_the_end_and_paid(
         await harness.stop()
 
 
+async def _play_until(
+    fake: FakeDiscord, harness: Harness, people: list[FakeUser], done: Callable[[], bool]
+) -> None:
+    """Press each of ``people``'s move buttons as their DMs show them, until ``done``."""
+    clicked: dict[int, tuple[int, tuple[str, ...]]] = {}
+    find = turn_finder(
+        fake, harness, {p.id: (lambda p=p: fake.last_dm(p)) for p in people}, clicked
+    )
+    for _ in range(2000):
+        found = await fake.wait_until(lambda: "done" if done() else find(), timeout=10)
+        if found == "done":
+            await harness.idle()
+            return
+        user, message = found
+        ids = [i for i in message.custom_ids() if i.startswith("dm1:m:")]
+        clicked[user.id] = (message.id, tuple(ids))
+        await fake.answered(await fake.click(user, message, ids[0]))
+    raise AssertionError("the tables did not close")
+
+
 class PageLinks(ActivityLinks):
     """The web table's links as the Discord front end asks for them (not an Activity)."""
 
@@ -101,5 +124,69 @@ async def test_with_the_web_table_a_rounds_picture_links_the_tournaments_page(
             ("Ver el torneo", f"https://mesa.example/torneo/{tournament}")
         ]
         assert [a["filename"] for a in picture.attachments] == ["torneo.png"]
+    finally:
+        await harness.stop()
+
+
+async def test_the_channel_shows_one_featured_board_and_the_other_table_plays_by_dm(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
+    guild = fake.add_guild("Club")
+    admin = fake.add_user("Admin", admin=True)
+    people = [fake.add_user(name) for name in ("Ana", "Beto", "Carla", "Dani")]
+    harness = await Harness(fake, memory_storage).start()
+    channel = fake.channel_of(guild)
+    try:
+        options = {"tipo": "knockout", "reglas": "uno-contra-uno", "nombre": "Copa"}
+        await fake.replied(
+            await fake.slash(admin, guild, "domino-torneo", "crear", options=options)
+        )
+        for person in people:
+            await fake.replied(await fake.slash(person, guild, "domino-torneo", "unirme"))
+        await fake.replied(await fake.slash(admin, guild, "domino-torneo", "empezar"))
+        await harness.idle()
+        states = [harness.manager.table_state(t) for t in harness.manager.tables()]
+        featured, private = (s for s in states if s is not None)
+        assert (featured.private, private.private) == (False, True)
+        kept = {int(i.reserved_for.user_id) for i in private.seats if i.reserved_for}
+        for person in people:
+            if person.id not in kept:  # the featured table's players sit from the channel
+                await fake.replied(await fake.slash(person, guild, "domino", "jugar"))
+                continue
+            told = fake.last_dm(person)
+            assert told is not None and told.content.startswith(
+                f"Copa: tu mesa es la {private.label}, contra "
+            )
+            sit = encode_action("sit", private.table_id)
+            assert (told.labels(), told.custom_ids()) == (["🪑 Sentarme"], [sit])
+            await fake.answered(await fake.click(person, told, sit))
+        await harness.idle()
+        table = f"Mesa {private.label}"
+
+        def first_hand_told() -> bool:
+            return any(
+                m.content.startswith(f"{table} · mano 1: ")
+                for person in people
+                for m in fake.dms_to(person)
+            )
+
+        await _play_until(fake, harness, people, first_hand_told)
+        for state in (private, featured):  # then everyone leaves: the last to go loses
+            for info in state.seats:
+                assert info.reserved_for is not None
+                await harness.manager.handle(Leave(info.reserved_for, state.chat, state.table_id))
+        await harness.idle()
+        (final,) = [s for t in harness.manager.tables() if (s := harness.manager.table_state(t))]
+        assert not final.private  # the only table of its round: the channel's
+        boards = [m.embeds[0]["title"] for m in fake.messages_in(channel) if m.embeds]
+        assert [b.split(" · ")[0] for b in boards] == ["Mesa 1", f"Mesa {final.label}"]
+        said = [m.content for m in fake.messages_in(channel)]
+        assert not [s for s in said if s.startswith(f"Mesa {private.label} ·")]
+        for person in people:  # the private table's results went to its players
+            results = [m.content for m in fake.dms_to(person) if m.content.startswith(table)]
+            heads = [r.split(":")[0] for r in results]
+            assert heads == ([f"{table} · mano 1"] if person.id in kept else [])
+        await fake.replied(await fake.slash(admin, guild, "domino-torneo", "cancelar"))
+        await harness.idle()
     finally:
         await harness.stop()

@@ -17,6 +17,7 @@ from bot.core import (
     SeatAbandoned,
     SeatGivenBack,
     SeatInfo,
+    SeatKept,
     SeatTakenByRobot,
     TableChanged,
     TableClosed,
@@ -494,3 +495,58 @@ def test_a_board_and_a_refusal_are_screens_of_their_own() -> None:
     assert ana is not None
     refusal = Refusal(to=ana, reason=RefusalReason.NOT_YOUR_TURN)
     assert screens(refusal, Reader("")) == [RefusalScreen(refusal)]
+
+
+def test_a_table_played_privately_tells_its_players_what_the_chat_would_read() -> None:
+    ana, luis, bea = (s.player for s in SEATS if s.player is not None)
+    english = replace(luis, language="en")
+    seats = tuple(replace(s, player=english) if s.player == luis else s for s in SEATS)
+    board = TableChanged(
+        table_id="t", chat=CHAT, label="3", phase="waiting", seats=seats,
+        rules=find_preset("venezolano"), tournament=True, private=True,
+    )  # fmt: skip
+    private = Reader("es", label="3", seats=seats, private=True)
+    # its board is kept for what the front end knows of the table, and drawn nowhere
+    assert screens(board, Reader("es")) == [BoardScreen(board, shown=False)]
+    back = SeatGivenBack(table_id="t", chat=CHAT, seat=0, player=ana)
+    assert screens(back, private) == [
+        Notice(CHAT, "t", "Ana volvió a la mesa.", ana),
+        Notice(CHAT, "t", "Ana is back at the table.", english),
+        Notice(CHAT, "t", "Ana volvió a la mesa.", bea),
+    ]  # each player privately, in their own language; the chat is told nothing
+    emote = EmoteShown(table_id="t", chat=CHAT, seat=0, player=ana, name="buena")
+    assert screens(emote, private) == []  # the web table shows it
+    match = _played(200)
+    outcome = match.hand.outcome
+    assert outcome is not None
+    ended = HandEnded(
+        table_id="t", chat=CHAT, hand_number=1, outcome=outcome, hand_points=(0, 0),
+        score=match.score, view=public_view(match),
+    )  # fmt: skip
+    shown = screens(ended, private)
+    assert shown == [
+        Notice(CHAT, "t", hand_ended_text(ended, seats, "3", "es"), ana),
+        Notice(CHAT, "t", hand_ended_text(ended, seats, "3", "en"), english),
+        Notice(CHAT, "t", hand_ended_text(ended, seats, "3", "es"), bea),
+    ]
+    page = Reader("es", label="3", seats=seats, private=True, me=ana)  # the web table
+    assert screens(emote, page) == [EmoteScreen(emote, "Ana: ¡Buena!")]
+
+
+def test_a_seat_kept_at_a_private_table_is_told_to_its_player_with_a_button() -> None:
+    ana = SEATS[0].player
+    assert ana is not None
+    kept = SeatKept(
+        table_id="t", chat=CHAT, to=ana, seat=0, label="7", tournament="Copa",
+        opponents=("Luis", "Bea"), wait_seconds=120.0,
+    )  # fmt: skip
+    assert screens(kept, Reader("es")) == [
+        Notice(
+            CHAT,
+            "t",
+            "Copa: tu mesa es la 7, contra Luis y Bea. Siéntate ya: un asiento vacío dentro "
+            "de 2 min pierde la partida.",
+            ana,
+            (Action.SIT,),
+        )
+    ]

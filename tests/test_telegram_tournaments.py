@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fake_telegram import TelegramWorld
+from fake_telegram import TelegramLimits, TelegramWorld
+
+from bot.core import encode_action
 
 GROUP = -1003001
 
@@ -176,3 +178,74 @@ async def test_with_the_web_table_a_rounds_picture_links_the_tournaments_page() 
                 [{"text": "🏆 Ver el torneo", "url": f"https://mesa.example/torneo/{tournament}"}]
             ]
         }
+
+
+def _group_requests(world: TelegramWorld, mark: int) -> list[str]:
+    """Every request after ``mark`` that puts or changes a message in the group (what
+    its 20 a minute count), as "method: first line"."""
+    out = []
+    for call in world.fake.calls[mark:]:
+        if call.chat_id != GROUP or not call.method.startswith(("send", "edit", "delete")):
+            continue
+        said = call.params.get("text") or call.params.get("caption") or ""
+        out.append(f"{call.method}: {said.splitlines()[0] if said else ''}")
+    return out
+
+
+async def test_a_16_table_round_is_played_privately_and_the_group_sees_one_featured_board() -> None:
+    limits = TelegramLimits(time_scale=60.0)  # a minute of Telegram's in a second
+    async with TelegramWorld(limits=limits) as world:
+        users = [world.fake.add_user(5001 + i, f"J{i + 1:02d}") for i in range(32)]
+        group = world.fake.add_group(GROUP, "Torneos", admins={5001})
+        for user in users:
+            await world.command(world.fake.private_chat(user), user, "/start")
+        await world.command(group, users[0], "/torneo crear eliminatoria 1v1 nombre=Copa")
+        for user in users:
+            await world.command(group, user, "/torneo unirme")
+        await world.settle()
+
+        mark = await world.command(group, users[0], "/torneo empezar")
+        await world.settle()
+        # the round's news with its bracket, and one featured board: 3 of the 20 (the
+        # two pictures are drawn side by side: either may be sent first)
+        assert sorted(_group_requests(world, mark)) == [
+            "sendMessage: Copa empieza: 32 participantes.",
+            "sendPhoto: Copa · ronda 1",
+            "sendPhoto: Mesa 1 · torneo",
+        ]
+        # everyone else is told privately where to sit, with the button that seats them
+        states = [s for t in world.manager.tables() if (s := world.manager.table_state(t))]
+        assert [s.private for s in states] == [False] + [True] * 15
+        for state in states[1:]:
+            sit = encode_action("sit", state.table_id)
+            for info in state.seats:
+                kept = info.reserved_for
+                assert kept is not None
+                (told,) = [
+                    c
+                    for c in world.fake.calls[mark:]
+                    if c.method == "sendMessage" and c.chat_id == int(kept.user_id)
+                ]
+                assert told.params["text"].startswith(f"Copa: tu mesa es la {state.label}, contra ")
+                assert told.buttons() == [{"text": "🪑 Sentarme", "callback_data": sit}]
+        mark = len(world.fake.calls)
+        for state in states[1:]:
+            for info in state.seats:
+                assert info.reserved_for is not None
+                user = next(u for u in users if str(u.id) == info.reserved_for.user_id)
+                told = world.fake.messages_in(user.id)[-1]
+                answer = await world.press(user, told, encode_action("sit", state.table_id))
+                said = f"Te sentaste en la mesa {state.label}, asiento {info.seat + 1}."
+                assert answer.params.get("text") == said
+        await world.settle()
+        await world.clock.advance(5)  # the countdown: fifteen matches begin
+        await world.settle()
+        seated = [world.manager.table_state(s.table_id) for s in states[1:]]
+        assert [s.phase if s else None for s in seated] == ["playing"] * 15
+        # thirty players sat down and fifteen matches began: not one request in the group
+        assert _group_requests(world, mark) == []
+        assert limits.refused == 0
+        mark = await world.command(group, users[0], "/torneo cancelar")
+        await world.settle()
+        # a free tournament's cancel refunds nothing, and says so in fewer words
+        assert _group_requests(world, mark) == ["sendMessage: J01 canceló Copa."]

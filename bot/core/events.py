@@ -54,6 +54,7 @@ __all__ = [
     "SeasonEnded",
     "SeatGivenBack",
     "SeatInfo",
+    "SeatKept",
     "SeatTakenByRobot",
     "TableChanged",
     "TableClosed",
@@ -148,6 +149,29 @@ class TableChanged(_TableEvent):
     turn: int | None = None
     challenge: bool = False
     tournament: bool = False  # a tournament's table: its seats kept, no robot fills them
+    private: bool = False  # played in private messages and on the web: no board in the chat
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatKept(_TableEvent):
+    """A tournament's table played privately opened with a seat kept for ``to``: they
+    are told privately where to sit (docs/tournaments.md, "Within the platforms' limits").
+
+    Attributes:
+        to: the player the seat is kept for.
+        seat: their seat.
+        label: the table's label ("3").
+        tournament: the tournament's name.
+        opponents: the other side's names, in seat order.
+        wait_seconds: how long the seat waits before it loses the match (seconds).
+    """
+
+    to: PlayerRef
+    seat: int
+    label: str
+    tournament: str
+    opponents: tuple[str, ...]
+    wait_seconds: float
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -529,6 +553,7 @@ class TournamentUpdate(_TableEvent):
 Event = (
     Refusal
     | TableChanged
+    | SeatKept
     | PlayerSeated
     | PlayerUnseated
     | MatchStarted

@@ -40,7 +40,7 @@ from bot.core.commands import (
     RobotSeat,
     SitAt,
 )
-from bot.core.events import PlayerSeated, PlayerUnseated, Refused, Reply
+from bot.core.events import PlayerSeated, PlayerUnseated, Refused, Reply, SeatKept
 from bot.core.projection import table_changed
 from bot.core.session import Session
 from bot.core.settlement import Settlement
@@ -393,7 +393,9 @@ class Lobby:
         """A tournament's table (lobby lock held): every seat kept for its player
         (``players``, one per seat, ``None`` for a robot), live at once, closing as a
         no-show (:data:`CloseReason.NO_SHOW`) if a kept seat is still empty
-        ``wait_seconds`` after it opened (docs/tournaments.md, "No-shows")."""
+        ``wait_seconds`` after it opened (docs/tournaments.md, "No-shows"). A table
+        played privately (``tag["private"]``) tells each of its players where to sit
+        (:class:`SeatKept`)."""
         core = self.core
         table = self.new_table(chat, rules)
         table.tournament = tag
@@ -406,6 +408,27 @@ class Lobby:
         async with table.lock:
             self.timers.arm(table, core.clock.now() + wait_seconds, DeadlineKind.FILL)
             core.emit(table, table_changed(table, core.clock.now()))
+            if tag.get("private"):
+                for index, player in enumerate(players):
+                    if player is None:
+                        continue
+                    side = rules.side_of(index)
+                    others = tuple(
+                        p.display_name
+                        for i, p in enumerate(players)
+                        if p is not None and rules.side_of(i) != side
+                    )
+                    kept = SeatKept(
+                        table_id=table.id,
+                        chat=chat,
+                        to=player,
+                        seat=index,
+                        label=table.label,
+                        tournament=str(tag.get("name", "")),
+                        opponents=others,
+                        wait_seconds=wait_seconds,
+                    )
+                    core.emit(table, kept)
             await core.save(table)
         return table
 

@@ -87,6 +87,7 @@ def table_changed(table: Table, now: float) -> TableChanged:
         turn=match.hand.turn if match is not None and not match.hand.is_over else None,
         challenge=table.challenge and table.phase is Phase.WAITING,
         tournament=table.tournament is not None,
+        private=table.tournament is not None and bool(table.tournament.get("private")),
     )
 
 

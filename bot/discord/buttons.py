@@ -22,7 +22,7 @@ import discord
 from bot.core import EMOTES, PRESS_PREFIX, TOURNAMENT_JOIN, TableChanged, YourTiles, encode_action
 from bot.discord.i18n import texts
 from bot.present.i18n import emote_label
-from bot.present.labels import join_label
+from bot.present.labels import join_label, kept_seat_label
 from bot.present.live import link_label
 from bot.present.moves import move_buttons
 
@@ -269,6 +269,14 @@ def join_item(on_press: OnJoin) -> type[JoinItem]:
 def tournament_link_view(url: str, language: str) -> discord.ui.View:
     """ "See the tournament" under a tournament's picture: its page on the web table."""
     return static_view([[link_button(url, link_label("tournament", language))]])
+
+
+def kept_seat_view(table_id: str, language: str) -> discord.ui.View:
+    """ "Take my seat" under a tournament's private "your table" DM."""
+    label = "🪑 " + kept_seat_label(language)
+    return static_view(
+        [[_button(encode_action("sit", table_id), label, discord.ButtonStyle.success)]]
+    )
 
 
 def join_view(language: str) -> discord.ui.View:

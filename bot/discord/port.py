@@ -57,7 +57,7 @@ from bot.core import (
     ended_board,
 )
 from bot.discord.analysis import analysis_view
-from bot.discord.buttons import board_view, join_view, tournament_link_view
+from bot.discord.buttons import board_view, join_view, kept_seat_view, tournament_link_view
 from bot.discord.i18n import help_command, texts
 from bot.discord.messages import (
     PLATFORM,
@@ -273,6 +273,7 @@ class DiscordPort:
             label=latest.label if latest is not None else event.table_id or "",
             seats=latest.seats if latest is not None else None,  # None: never drawn here
             place=place,
+            private=latest is not None and latest.private,
         )
         for screen in screens(event, reader):
             await self._show(screen)
@@ -281,6 +282,8 @@ class DiscordPort:
         """One screen as Discord widgets: the board message (edited in place), tiles by
         DM, a channel message with its picture and buttons, a DM."""
         match screen:
+            case BoardScreen(event=event, shown=False):  # played privately: kept, not drawn
+                self._board(event.table_id, event.chat).latest = event
             case BoardScreen(event=event):
                 board = self._board(event.table_id, event.chat)
                 board.latest = board.pending = event
@@ -299,7 +302,9 @@ class DiscordPort:
             case Notice(to=None):
                 await self._say(screen.chat, screen.text)
             case Notice(to=PlayerRef() as to) if to.platform == PLATFORM:
-                await self._tell(to, screen.table_id, screen.text)
+                sit = Action.SIT in screen.actions
+                view = kept_seat_view(screen.table_id, to.language) if sit else None
+                await self._tell(to, screen.table_id, screen.text, view)
             case ClosedScreen(event=closed) if closed.reason is CloseReason.UNREACHABLE:
                 await self._stop_board(closed)  # nothing more is drawn where it cannot post
             case ClosedScreen(event=closed):
@@ -325,13 +330,22 @@ class DiscordPort:
                 content = refusal_content(refusal, refusal.to.language)
                 await self._tell(refusal.to, refusal.table_id, content)
 
-    async def _tell(self, player: PlayerRef, table_id: str | None, content: str) -> None:
-        """A message for one player outside any interaction: by DM, else in the table's
-        channel with their name."""
+    async def _tell(
+        self,
+        player: PlayerRef,
+        table_id: str | None,
+        content: str,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """A message for one player outside any interaction (with ``view``'s buttons): by
+        DM, else in the table's channel with their name."""
         if player.user_id not in self.dms_closed:
             try:
                 user = await self.desk.dm_user(player.user_id)
-                await user.send(content)
+                if view is not None:
+                    await user.send(content, view=view)
+                else:
+                    await user.send(content)
                 return
             except discord.Forbidden as exc:
                 if exc.code != DM_CLOSED:
@@ -339,7 +353,8 @@ class DiscordPort:
                 self.dms_closed.add(player.user_id)
         board = self.boards.get(table_id or "")
         if board is not None:
-            await self._say(board.chat, f"{player.display_name}: {content}")
+            extra = {"view": view} if view is not None else {}
+            await self._say(board.chat, f"{player.display_name}: {content}", **extra)
 
     # ------------------------------------------------------------------ board
     def _board(self, table_id: str, chat: ChatRef) -> _Board:

@@ -56,6 +56,7 @@ __all__ = [
     "format_label",
     "format_word",
     "join_label",
+    "kept_seat_label",
     "kind_label",
     "language_from_input",
     "move_text",
@@ -443,6 +444,11 @@ def tournament_from_input(words: Sequence[str]) -> TournamentWords:
 def join_label(language: str | None) -> str:
     """The button that signs a player up for the chat's tournament: "Inscribirme"."""
     return translator(language)("Sign me up")
+
+
+def kept_seat_label(language: str | None) -> str:
+    """The button under a tournament's private "your table" message: "Sentarme"."""
+    return translator(language)("Take my seat")
 
 
 def kind_label(kind: str, language: str | None) -> str:

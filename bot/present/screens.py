@@ -12,7 +12,7 @@ payouts): nothing here decides a rule, a score or an amount. See docs/architectu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from bot.core.commands import ChatRef, PlayerRef
@@ -28,6 +28,7 @@ from bot.core.events import (
     SeatAbandoned,
     SeatGivenBack,
     SeatInfo,
+    SeatKept,
     SeatTakenByRobot,
     TableChanged,
     TableClosed,
@@ -61,6 +62,7 @@ from bot.present.texts import (
     robot_took_seat_private_text,
     robot_took_seat_text,
     rules_changed_text,
+    seat_kept_text,
     tournament_round_text,
     tournament_text,
     turn_reminder_text,
@@ -103,6 +105,7 @@ class Action(StrEnum):
     REMATCH = "rematch"  # "Revancha": the same table again
     BACK = "back"  # "Volver a la mesa": take the seat back from the robot
     JOIN = "join"  # "Inscribirme": sign up for the chat's tournament
+    SIT = "sit"  # "Sentarme": take the seat kept for me at the notice's table
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +127,8 @@ class Reader:
             anonymous admins): rules changed by it are said to be by "an administrator".
         me: the one player reading (a web page), None for a whole chat: a notice about
             what the reader did themself is theirs already, in their own words.
+        private: the table, as last shown, is played privately (a tournament's table
+            not featured): what its chat would be told goes to its players instead.
     """
 
     language: str
@@ -134,14 +139,18 @@ class Reader:
     place: str = ""
     anonymous: str = ""
     me: PlayerRef | None = None
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class BoardScreen:
     """The table's board, for its chat, edited in place (the picture and
-    :func:`board_caption`)."""
+    :func:`board_caption`). ``shown`` False: a table played privately
+    (``event.private``): the chat sees no board; the front end keeps what it knows of
+    the table (its label and seats) and draws nothing there."""
 
     event: TableChanged
+    shown: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,11 +280,39 @@ def screens(event: Event, reader: Reader) -> list[Screen]:
     """What ``event`` shows to ``reader``, in order: the one home of which events the
     chat, each player and each page are told, and how (docs/architecture.md, "Screens").
     Events that show nothing of their own (a move, a turn: the board shows them) give
-    none."""
+    none. At a table played privately (:attr:`Reader.private`) what the chat would be
+    told goes to each of its players, in their language; its emotes stay on the web
+    table (docs/tournaments.md, "Within the platforms' limits")."""
+    if not reader.private or reader.me is not None:
+        return _screens(event, reader)
+    plain = replace(reader, private=False)
+    out = [s for s in _screens(event, plain) if not _for_chat(s)]
+    seats = reader.seats or ()
+    for player in (p for s in seats if (p := s.player or s.reserved_for) is not None):
+        for screen in _screens(event, replace(plain, language=player.language)):
+            if isinstance(screen, ResultScreen):
+                event_of = screen.event
+                out.append(Notice(event_of.chat, event_of.table_id, screen.text, player))
+            elif isinstance(screen, Notice) and screen.to is None:
+                out.append(replace(screen, to=player))
+    return out
+
+
+def _for_chat(screen: Screen) -> bool:
+    """A screen its table's chat reads as a message of its own (the board aside)."""
+    return isinstance(screen, ResultScreen | EmoteScreen) or (
+        isinstance(screen, Notice) and screen.to is None
+    )
+
+
+def _screens(event: Event, reader: Reader) -> list[Screen]:
     language = reader.language
     out: list[Screen] = []
     if isinstance(event, TableChanged):
-        out.append(BoardScreen(event))
+        out.append(BoardScreen(event, shown=not event.private))
+    elif isinstance(event, SeatKept):
+        text = seat_kept_text(event, event.to.language)
+        out.append(Notice(event.chat, event.table_id, text, event.to, (Action.SIT,)))
     elif isinstance(event, YourTiles):
         out.append(TilesScreen(event))
     elif isinstance(event, EmoteShown):

@@ -14,6 +14,7 @@ from bot.core.events import (
     SeatAbandoned,
     SeatGivenBack,
     SeatInfo,
+    SeatKept,
     SeatTakenByRobot,
     TableClosed,
     TournamentUpdate,
@@ -336,19 +337,34 @@ def tournament_text(event: TournamentUpdate, language: str) -> str:
     title = view.name or _("The tournament")  # at its start
     by = event.player.display_name if event.player is not None else ""
     if news is TournamentNews.OPENED:
+        kind, preset = kind_label(view.kind, language), preset_label(view.preset, language)
+        left = time_left_text(view.seconds_left, language)
+        if not view.fee:  # nothing paid, nothing won: no pool to share
+            return "\n".join(
+                [
+                    _(
+                        "{by} opened {name}: {kind}, {format}, free.",
+                        by=by,
+                        name=name,
+                        kind=kind,
+                        format=preset,
+                    ),
+                    _("Sign-up closes in {left}.", left=left),
+                ]
+            )
         return "\n".join(
             [
                 _(
                     "{by} opened {name}: {kind}, {format}, entry fee ${fee}.",
                     by=by,
                     name=name,
-                    kind=kind_label(view.kind, language),
-                    format=preset_label(view.preset, language),
+                    kind=kind,
+                    format=preset,
                     fee=view.fee,
                 ),
                 _(
                     "Sign-up closes in {left}. Prizes: {split} percent of the pool.",
-                    left=time_left_text(view.seconds_left, language),
+                    left=left,
                     split="/".join(map(str, SPLITS[max(SPLITS)])),
                 ),
             ]
@@ -370,6 +386,13 @@ def tournament_text(event: TournamentUpdate, language: str) -> str:
                 name=title,
                 pool=view.pool,
             )
+            if view.pool
+            else _.ngettext(
+                "{name} starts: {n} entrant.",
+                "{name} starts: {n} entrants.",
+                view.entrants,
+                name=title,
+            )
         ]
         if view.dropped:
             lines.append(
@@ -389,6 +412,8 @@ def tournament_text(event: TournamentUpdate, language: str) -> str:
             lines.append(line)
         return "\n".join(lines)[:TEXT_LIMIT]
     if news is TournamentNews.CANCELLED:
+        if not view.refunded:  # nothing was held: a free tournament, or before its start
+            return _("{by} cancelled {name}.", by=by, name=name)
         return _(
             "{by} cancelled {name}; every entry fee held was refunded (${refunded}).",
             by=by,
@@ -405,6 +430,20 @@ def entrant_names(names: Sequence[str], language: str) -> str:
     if len(names) == 2:
         return translator(language)("{first} and {second}", first=names[0], second=names[1])
     return ", ".join(names)
+
+
+def seat_kept_text(event: SeatKept, language: str) -> str:
+    """A tournament table played privately: where ``event.to`` sits, against whom, and
+    how long the seat waits (docs/tournaments.md, "Within the platforms' limits")."""
+    _ = translator(language)
+    return _(
+        "{name}: your table is number {label}, against {opponents}. Sit down now: a seat "
+        "still empty in {minutes} min loses the match.",
+        name=event.tournament or _("The tournament"),
+        label=event.label,
+        opponents=entrant_names(event.opponents, language),
+        minutes=whole_minutes(event.wait_seconds),
+    )
 
 
 def _standing_lines(view: TournamentView, language: str) -> list[str]:

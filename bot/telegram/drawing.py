@@ -223,7 +223,7 @@ class Drawing:
         board = s.boards.get(table_id)
         if board is None or board.event is None:
             return
-        if board.chat_id in s.gone:  # the bot was removed from the group
+        if board.chat_id in s.gone or board.hidden:  # removed from the group, or private
             if board.closed:
                 s.boards.pop(table_id, None)
             return

@@ -31,6 +31,7 @@ from bot.present.analysis import analysis_button
 from bot.present.i18n import emote_label, translator
 from bot.present.labels import (
     join_label,
+    kept_seat_label,
     option_label,
     preset_label,
     rematch_label,
@@ -231,6 +232,14 @@ def rematch_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:
     label = "🔁 " + rematch_label(language)
     return InlineKeyboardMarkup(
         [[InlineKeyboardButton(label, callback_data=encode_action("again", table_id))]]
+    )
+
+
+def kept_seat_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:
+    """ "Take my seat" under a tournament's private "your table" message."""
+    label = "🪑 " + kept_seat_label(language)
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(label, callback_data=encode_action("sit", table_id))]]
     )
 
 

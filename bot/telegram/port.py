@@ -44,6 +44,7 @@ from bot.telegram.keyboards import (
     analysis_keyboard,
     back_keyboard,
     join_keyboard,
+    kept_seat_keyboard,
     link_keyboard,
     rematch_keyboard,
     tournament_keyboard,
@@ -87,6 +88,7 @@ class TelegramPort:
             seats=board.event.seats if board is not None and board.event is not None else None,
             place=place,
             anonymous=str(ANONYMOUS_ADMIN_ID),  # an admin writing as the group
+            private=board is not None and board.event is not None and board.event.private,
         )
         for screen in screens(event, reader):
             await self._show(screen)
@@ -96,11 +98,12 @@ class TelegramPort:
         place), a hand by private message, a group message, a private one."""
         s, drawing = self.s, self.drawing
         match screen:
-            case BoardScreen(event=event):
+            case BoardScreen(event=event, shown=drawn):
                 board = drawing.board_for(event.table_id, event.chat)
                 board.language = event.chat.language  # the admins may change it mid-table
                 board.event = event
                 board.label = event.label
+                board.hidden = not drawn
                 drawing.board(event.table_id)
             case TilesScreen(event=tiles):
                 drawing.tiles(tiles)
@@ -121,6 +124,8 @@ class TelegramPort:
                 keys: InlineKeyboardMarkup | ReplyKeyboardRemove | None = None
                 if Action.BACK in screen.actions:
                     keys = back_keyboard(screen.table_id, to.language)
+                elif Action.SIT in screen.actions:
+                    keys = kept_seat_keyboard(screen.table_id, to.language)
                 elif not s.manager.tables_of(to):  # no move of theirs waits anywhere now
                     keys = ReplyKeyboardRemove()
                 await s.private_text(int(to.user_id), screen.text, keys)

@@ -91,6 +91,7 @@ class Board:
     closed: str | None = None  # TableClosed's reason once the table is gone
     noted: tuple[int, int, str, bool] | None = None  # (chat id, message id, title, text)
     text: bool = False  # shown as a text message: the bot may not send photos there
+    hidden: bool = False  # a table played privately: nothing is drawn in the group
 
 
 @dataclass

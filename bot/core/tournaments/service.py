@@ -614,7 +614,9 @@ class TournamentService:
 
     async def _open(self, tournament: Tournament, pairing: Pairing) -> str:
         """Open ``pairing``'s table in the tournament's chat, every seat kept: one
-        against one, or each partnership at its two opposite seats."""
+        against one, or each partnership at its two opposite seats. One table at a time
+        is featured (its board in the chat: the first opened while none is); the others
+        are played privately (docs/tournaments.md, "Within the platforms' limits")."""
         core = self.core
         rules = tournament.rules
         members = tournament.members()
@@ -624,7 +626,18 @@ class TournamentService:
         for side, entrant in enumerate((first, second)):
             for index, key in enumerate(entrant.players):
                 seats[side + 2 * index] = members[key]
-        tag = {"id": tournament.id, "sides": [first.key, second.key]}
+        featured = any(
+            (live := core.tables.get(table_id)) is not None
+            and live.tournament is not None
+            and not live.tournament.get("private")
+            for table_id in tournament.tables
+        )
+        tag = {
+            "id": tournament.id,
+            "sides": [first.key, second.key],
+            "name": tournament.name,
+            "private": featured,
+        }
         async with core.lobby:
             table = await self.lobby.open_tournament_table(
                 tournament.chat, rules, seats, tag, self.no_show_seconds
