@@ -260,12 +260,18 @@ class Tournaments(SqlBase):
         await self._transact(write, fence)
 
     async def cancel_tournament(
-        self, tournament_id: str, *, now: float, fence: Fence | None = None
+        self,
+        tournament_id: str,
+        *,
+        now: float,
+        fence: Fence | None = None,
+        snapshot: Mapping[str, Any] | None = None,
     ) -> dict[int, int]:
         """Close a tournament as cancelled and refund its entry fees, in one transaction
         (an admin's cancel, issue 32): it is no longer loaded by
-        :meth:`load_tournaments`; its snapshot is kept (a late button press finds it);
-        no player gets a place. The escrow ``"tournament:<id>"``, if fees were taken, is
+        :meth:`load_tournaments`; its snapshot is kept, replaced by ``snapshot`` when
+        given (its cancelled state, for its page), in the same transaction; no player
+        gets a place. The escrow ``"tournament:<id>"``, if fees were taken, is
         refunded as :meth:`refund` does (fees already forfeited stay with the house).
         Cancelling again returns the first refund and moves nothing.
 
@@ -277,11 +283,13 @@ class Tournaments(SqlBase):
             UnknownTournamentError: never saved.
             TournamentClosedError: it finished.
             MatchClosedError: its prizes were paid already (the escrow is settled).
+            TypeError: ``snapshot`` is not JSON-serialisable.
             FencedOut: ``fence`` is stale. Nothing is written when any is raised.
         """
         check_now(now)
         _check_id(tournament_id)
         escrow_id = tournament_escrow(tournament_id)
+        text = to_json(dict(snapshot)) if snapshot is not None else None
 
         async def write(tx: Tx) -> dict[int, int]:
             state = await _state(tx, tournament_id)
@@ -290,9 +298,10 @@ class Tournaments(SqlBase):
             refunded = await _refund_fees(tx, escrow_id, now)
             if state == _LIVE:
                 await tx.run(
-                    "UPDATE tournaments SET state = 'cancelled', closed_at = ?"
-                    " WHERE tournament_id = ?",
+                    "UPDATE tournaments SET state = 'cancelled', closed_at = ?,"
+                    " snapshot = COALESCE(?, snapshot) WHERE tournament_id = ?",
                     now,
+                    text,
                     tournament_id,
                 )
             return refunded

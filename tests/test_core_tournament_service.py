@@ -422,6 +422,24 @@ async def test_a_tournament_is_found_by_its_id_live_and_after_it_finished_but_no
     await manager.stop()
 
 
+async def test_a_cancelled_tournament_is_still_found_by_its_id_with_the_fees_it_refunded(
+    make_manager, clock: ManualClock
+) -> None:
+    manager = make_manager()
+    await manager.start()
+    await _signed(manager, TournamentKind.SWISS, PLAYERS[:2], fee=25)
+    await clock.advance(10 * 60)
+    await manager.idle()
+    here = manager.tournament_here(CHAT)
+    assert here is not None
+    assert (await manager.handle(CancelTournament(ADMIN, CHAT, is_admin=True))).ok
+    await manager.idle()
+    cancelled = await manager.tournament_view(here.id)  # read back from storage
+    assert cancelled is not None and cancelled.status is TournamentStatus.CANCELLED
+    assert (cancelled.refunded, cancelled.pairings, cancelled.places) == (50, (), ())
+    await manager.stop()
+
+
 async def test_a_finished_tournament_a_crash_left_open_in_storage_is_closed_by_the_restart(
     make_manager, clock: ManualClock, memory_storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -362,6 +362,24 @@ async def test_cancelling_refunds_every_held_fee_and_takes_the_tournament_off_th
     assert await store.player_tournaments(ana) == []
 
 
+async def test_cancelling_keeps_the_cancelled_snapshot_it_is_given_and_only_the_first(
+    store: Storage,
+) -> None:
+    ana, beto = await make_players(store, 2)
+    await store.save_tournament("copa", CHAT, {"round": 1}, now=1.0)
+    await store.stake(COPA, [ana, beto], 10, now=2.0)
+    refunds = await store.cancel_tournament("copa", now=3.0, snapshot={"status": "cancelled"})
+    assert refunds == {ana: 10, beto: 10}
+    assert await store.get_tournament("copa") == {"status": "cancelled"}
+    # cancelling again answers the same refunds and keeps the first cancelled snapshot
+    again = await store.cancel_tournament("copa", now=4.0, snapshot={"status": "other"})
+    assert again == {ana: 10, beto: 10}
+    assert await store.get_tournament("copa") == {"status": "cancelled"}
+    with pytest.raises(TypeError):
+        await store.cancel_tournament("copa", now=5.0, snapshot={"bad": object()})
+    assert await balances(store, [ana, beto]) == [1000, 1000]
+
+
 async def test_cancelling_a_tournament_without_fees_or_unknown_or_paid(store: Storage) -> None:
     ana, beto = await make_players(store, 2)
     await store.save_tournament("free", CHAT, {}, now=1.0)

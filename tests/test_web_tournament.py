@@ -14,6 +14,7 @@ from test_web_server import ANA, BEA, GROUP, Site, open_site
 
 import bot.web.server
 from bot.core import (
+    CancelTournament,
     CreateTournament,
     JoinTournament,
     PlayerRef,
@@ -175,6 +176,19 @@ async def test_a_finished_tournaments_page_shows_its_places_and_prizes(site: Sit
     assert list_items(english, "places") == ["1. Ana $14", "2. Bea $6"]
     async with site.session.get(f"{site.url}/torneo/{tournament_id}.png") as response:
         assert (response.status, response.content_type) == (200, "image/png")
+
+
+async def test_a_cancelled_tournaments_page_says_so_and_changes_no_more(site: Site) -> None:
+    tournament_id = await started(site, ANA, BEA)
+    cancel = CancelTournament(ADMIN, GROUP, is_admin=True)
+    assert (await site.manager.handle(cancel)).ok
+    await site.manager.idle()
+    status, _, html = await get(site, f"/torneo/{tournament_id}")
+    assert status == 200
+    assert '<p class="state">Cancelado: se devolvieron todas las cuotas.</p>' in html
+    assert '<p class="money">Cuota $10 · bolsa $20</p>' in html
+    assert 'id="tables"' not in html and watch_links(html) == []
+    assert 'http-equiv="refresh"' not in html
 
 
 async def test_an_unknown_tournament_is_a_404_page_in_spanish_and_in_english(

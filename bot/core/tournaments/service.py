@@ -406,10 +406,10 @@ class TournamentService:
 
     async def view_of(self, tournament_id: str) -> TournamentView | None:
         """Tournament ``tournament_id`` as its page shows it (a query): a live one of
-        this process as it is now, a finished one as its last snapshot in storage left
-        it (places and prizes); None for an id nobody knows, a cancelled one, or one
-        another process runs (its snapshot in storage is not kept current enough to
-        show)."""
+        this process as it is now, a finished or cancelled one as its last snapshot in
+        storage left it (places and prizes, or the fees refunded); None for an id nobody
+        knows, or one another process runs (its snapshot in storage is not kept current
+        enough to show)."""
         live = next((t for t in self.live.values() if t.id == tournament_id), None)
         if live is not None:
             return self._view(live)
@@ -421,7 +421,8 @@ class TournamentService:
         except (KeyError, TypeError, ValueError) as exc:
             log.error("tournament %s: unreadable snapshot: %s", tournament_id, exc)
             return None
-        return self._view(stored) if stored.status is TournamentStatus.FINISHED else None
+        closed = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+        return self._view(stored) if stored.status in closed else None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -545,12 +546,17 @@ class TournamentService:
     ) -> None:
         core = self.core
         refunds: dict[int, int] = {}
-        try:  # closed as cancelled, every fee held refunded, in one transaction
-            refunds = await core.storage.cancel_tournament(tournament.id, now=core.clock.now())
-        except (MatchClosedError, TournamentClosedError) as exc:
-            log.error("tournament %s: cancel failed: %s", tournament.id, exc)
+        held = tournament.status is TournamentStatus.RUNNING and tournament.fee > 0
         tournament.status = TournamentStatus.CANCELLED
         tournament.tables.clear()
+        # its last snapshot, kept for its page: cancelled, each fee held given back
+        tournament.prizes = {key: tournament.fee for key in tournament.ids} if held else {}
+        try:  # closed as cancelled, every fee held refunded, in one transaction
+            refunds = await core.storage.cancel_tournament(
+                tournament.id, now=core.clock.now(), snapshot=tournament.to_json()
+            )
+        except (MatchClosedError, TournamentClosedError) as exc:
+            log.error("tournament %s: cancel failed: %s", tournament.id, exc)
         by_id = {v: k for k, v in tournament.ids.items()}
         tournament.prizes = {
             by_id[pid]: dollars for pid, dollars in refunds.items() if pid in by_id
