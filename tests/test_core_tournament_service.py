@@ -510,3 +510,22 @@ async def test_one_table_of_a_round_is_featured_and_the_others_are_played_privat
     foreign = await manager.handle(PressButton(outsider, sit))
     assert foreign.refusal is not None and foreign.refusal.reason is RefusalReason.TABLE_FULL
     await manager.stop()
+
+
+async def test_an_arenas_live_standings_are_shown_at_most_once_a_minute(
+    make_manager, clock: ManualClock, recorder: RecordingPort
+) -> None:
+    manager = await _running(
+        make_manager, clock, TournamentKind.ARENA, PLAYERS, fee=0, minutes=15, now=True
+    )
+    shown: list[int] = []  # STANDINGS events so far, every 30 s of the arena
+    for _ in range(10):
+        await clock.advance(30)
+        await manager.idle()
+        shown.append(len(recorder.of(TournamentUpdate, news=TournamentNews.STANDINGS)))
+    # both tables end at 2:00 (double no-shows): shown at once for the first result,
+    # the second waits a minute (3:00); at 4:00 two more: once at once, once at 5:00
+    assert shown == [0, 0, 0, 1, 1, 2, 2, 3, 3, 4]
+    live = recorder.last(TournamentUpdate, news=TournamentNews.STANDINGS).view
+    assert len(live.standings) == 4 and live.status is TournamentStatus.RUNNING
+    await manager.stop()

@@ -190,3 +190,34 @@ async def test_the_channel_shows_one_featured_board_and_the_other_table_plays_by
         await harness.idle()
     finally:
         await harness.stop()
+
+
+async def test_an_arenas_live_standings_are_one_message_edited_in_place(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
+    guild = fake.add_guild("Club")
+    admin = fake.add_user("Admin", admin=True)
+    people = [fake.add_user(name) for name in ("Ana", "Beto", "Carla", "Dani")]
+    harness = await Harness(fake, memory_storage).start()
+    channel = fake.channel_of(guild)
+    try:
+        options = {"tipo": "arena", "reglas": "uno-contra-uno", "minutos": 15, "nombre": "Arena"}
+        await fake.replied(
+            await fake.slash(admin, guild, "domino-torneo", "crear", options=options)
+        )
+        for person in people:
+            await fake.replied(await fake.slash(person, guild, "domino-torneo", "unirme"))
+        await fake.replied(await fake.slash(admin, guild, "domino-torneo", "empezar"))
+        await harness.idle()
+        for _ in range(3):  # nobody sits: every 2 minutes both tables end as no-shows
+            await harness.clock.advance(120)
+            await harness.idle()
+        (standings,) = [
+            m for m in fake.messages_in(channel) if m.content.startswith("Arena · clasificación")
+        ]
+        # posted at 2:00, edited at 3:00, 4:00, 5:00 and 6:00: one message
+        assert standings.edits == 4
+        assert standings.content.splitlines()[0] == "Arena · clasificación, quedan 9 minutos"
+        assert len(standings.attachments) == 1
+    finally:
+        await harness.stop()

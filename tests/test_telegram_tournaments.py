@@ -249,3 +249,45 @@ async def test_a_16_table_round_is_played_privately_and_the_group_sees_one_featu
         await world.settle()
         # a free tournament's cancel refunds nothing, and says so in fewer words
         assert _group_requests(world, mark) == ["sendMessage: J01 canceló Copa."]
+
+
+async def test_an_arenas_live_standings_are_one_picture_edited_in_place() -> None:
+    async with TelegramWorld() as world:
+        users = [
+            world.fake.add_user(5101 + i, name)
+            for i, name in enumerate(("Ana", "Beto", "Carla", "Dani"))
+        ]
+        group = world.fake.add_group(GROUP, "Torneos", admins={5101})
+        await world.command(group, users[0], "/torneo crear arena 1v1 minutos=15 nombre=Arena")
+        for user in users:
+            await world.command(group, user, "/torneo unirme")
+        await world.command(group, users[0], "/torneo empezar")
+        await world.settle()
+        mark = len(world.fake.calls)
+        for _ in range(3):  # nobody sits: every 2 minutes both tables end as no-shows
+            await world.clock.advance(120)
+            await world.settle()
+        standings = [
+            c
+            for c in world.fake.calls[mark:]
+            if c.method in ("sendPhoto", "editMessageMedia")
+            and c.chat_id == GROUP
+            and (c.caption() or "").startswith("Arena · ")
+        ]
+        # posted with the first result (2:00), then edited in place at most once a
+        # minute: 3:00, 4:00, 5:00 and 6:00
+        assert [(c.method, (c.caption() or "").splitlines()[0]) for c in standings] == [
+            ("sendPhoto", "Arena · clasificación, quedan 13 minutos"),
+            ("editMessageMedia", "Arena · clasificación, quedan 12 minutos"),
+            ("editMessageMedia", "Arena · clasificación, quedan 11 minutos"),
+            ("editMessageMedia", "Arena · clasificación, quedan 10 minutos"),
+            ("editMessageMedia", "Arena · clasificación, quedan 9 minutos"),
+        ]
+        posted = standings[0].result["message_id"]
+        assert {c.params["message_id"] for c in standings[1:]} == {posted}
+        assert (standings[0].caption() or "").splitlines()[1:] == [
+            "1. Ana · 0 pts",
+            "2. Beto · 0 pts",
+            "3. Carla · 0 pts",
+            "4. Dani · 0 pts",
+        ]

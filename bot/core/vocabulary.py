@@ -200,6 +200,7 @@ class TournamentNews(StrEnum):
     STARTED = "started"  # sign-up closed, the fees held
     ROUND = "round"  # tables opened for pairings
     RESULT = "result"  # a table's result came in
+    STANDINGS = "standings"  # an arena's live standings, at most once a minute
     FINISHED = "finished"  # the places and the prizes
     CANCELLED = "cancelled"  # an admin cancelled it: fees refunded
     TOO_FEW = "too_few"  # too few entrants at the start: cancelled, fees refunded

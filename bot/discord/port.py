@@ -194,6 +194,8 @@ class DiscordPort:
             client, render_hand, self._channel, self.unusable, links, self._turn_dms
         )
         self.dms_closed = self.desk.dms_closed  # user ids (the desk's set)
+        # (chat key, tournament id, news) -> the message edited in place (live standings)
+        self.said: dict[tuple[str, str, str], int] = {}
         self._closing = False
         # (server, channel or None for all) being closed now, and the tasks doing it
         self._unreachable: set[tuple[str, str | None]] = set()
@@ -325,7 +327,12 @@ class DiscordPort:
                     if self.links is not None and "view" not in extra:  # its page's link
                         url = self.links.tournament_url(update.view.id)
                         extra["view"] = tournament_link_view(url, update.chat.language)
-                await self._say(update.chat, text[:DISCORD_TEXT_LIMIT], **extra)
+                if screen.edit and facts is not None:  # an arena's live standings: one
+                    key = (update.chat.key, update.view.id, update.news.value)  # message
+                    extra.pop("file")
+                    await self._say_again(key, update.chat, text[:DISCORD_TEXT_LIMIT], png, extra)
+                else:
+                    await self._say(update.chat, text[:DISCORD_TEXT_LIMIT], **extra)
             case RefusalScreen(event=refusal) if refusal.to.platform == PLATFORM:
                 content = refusal_content(refusal, refusal.to.language)
                 await self._tell(refusal.to, refusal.table_id, content)
@@ -530,10 +537,38 @@ class DiscordPort:
     async def _draw(self, render: Render, *args: Any) -> bytes:
         return await asyncio.to_thread(render, *args)
 
-    async def _say(self, chat: ChatRef, content: str, **kwargs: Any) -> None:
+    async def _say(self, chat: ChatRef, content: str, **kwargs: Any) -> discord.Message | None:
         channel = self._channel(chat)
-        if channel is not None:
-            await channel.send(content, allowed_mentions=discord.AllowedMentions.none(), **kwargs)
+        if channel is None:
+            return None
+        return await channel.send(
+            content, allowed_mentions=discord.AllowedMentions.none(), **kwargs
+        )
+
+    async def _say_again(
+        self,
+        key: tuple[str, str, str],
+        chat: ChatRef,
+        content: str,
+        png: bytes,
+        extra: dict[str, Any],
+    ) -> None:
+        """Edit the message with a picture said under ``key`` before (its picture
+        replaced by ``png``), else say it (someone deleted it: anew) and remember it."""
+        channel = self._channel(chat)
+        message_id = self.said.get(key)
+        if channel is not None and message_id is not None:
+            message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
+            picture = discord.File(io.BytesIO(png), TOURNAMENT_FILE)
+            try:
+                await message.edit(content=content, attachments=[picture], **extra)
+                return
+            except discord.NotFound:
+                pass
+        picture = discord.File(io.BytesIO(png), TOURNAMENT_FILE)
+        sent = await self._say(chat, content, file=picture, **extra)
+        if sent is not None:
+            self.said[key] = sent.id
 
     # ------------------------------------------------------------------ results
     async def _hand_ended(self, event: HandEnded, text: str) -> None:

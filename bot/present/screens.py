@@ -231,12 +231,15 @@ class RefusalScreen:
 @dataclass(frozen=True, slots=True)
 class TournamentScreen:
     """A chat's tournament news, for the chat: its text, what it offers, and the
-    bracket or standings picture after a round and at the end (``render.tournament_png``)."""
+    bracket or standings picture after a round and at the end (``render.tournament_png``).
+    ``edit``: the message this tournament's last screen with the same news posted is
+    edited in place instead of posting anew (an arena's live standings)."""
 
     event: TournamentUpdate
     text: str
     actions: tuple[Action, ...] = ()
     picture: BracketFacts | TournamentStandingsFacts | None = None
+    edit: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,13 +360,16 @@ def _screens(event: Event, reader: Reader) -> list[Screen]:
     elif isinstance(event, TournamentUpdate):
         text = tournament_text(event, language)
         signing = event.view.status is TournamentStatus.SIGNUP
-        pictured = event.news is TournamentNews.FINISHED or (
-            event.news is TournamentNews.ROUND and event.view.kind is not TournamentKind.ARENA
-        )  # an arena pairs at every table's end: its picture waits for the end
+        live = event.news is TournamentNews.STANDINGS  # an arena's, edited in place
+        pictured = (
+            live
+            or event.news is TournamentNews.FINISHED
+            or (event.news is TournamentNews.ROUND and event.view.kind is not TournamentKind.ARENA)
+        )  # an arena pairs at every table's end: its picture is its live standings'
         picture = tournament_picture(event.view, language) if pictured else None
         if text:
             actions = (Action.JOIN,) if signing else ()
-            out.append(TournamentScreen(event, text, actions, picture))
+            out.append(TournamentScreen(event, text, actions, picture, edit=live))
     return out
 
 

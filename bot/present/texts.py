@@ -401,6 +401,24 @@ def tournament_text(event: TournamentUpdate, language: str) -> str:
         return "\n".join(lines)
     if news is TournamentNews.ROUND:  # the tables just opened (an arena's, a few at a time)
         return tournament_round_text(view, language, only=event.opened)
+    if news is TournamentNews.STANDINGS:  # an arena's, edited in place as results come
+        lines = [
+            _(
+                "{name} · standings, {left} to go",
+                name=title,
+                left=time_left_text(view.seconds_left, language),
+            )
+        ]
+        lines.extend(
+            _(
+                "{place}. {names} · {score} pts",
+                place=row.place,
+                names=entrant_names(row.names, language),
+                score=row.score,
+            )
+            for row in view.standings[:5]
+        )
+        return "\n".join(lines)[:TEXT_LIMIT]
     if news is TournamentNews.FINISHED:
         lines = [_("{name} is over.", name=title)]
         for place in view.places[:8]:

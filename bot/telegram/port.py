@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 
-from telegram import InlineKeyboardMarkup, ReplyKeyboardRemove
+from telegram import InlineKeyboardMarkup, InputMediaPhoto, ReplyKeyboardRemove
 from telegram.error import TelegramError
 
 import bot.core as p
@@ -51,7 +51,7 @@ from bot.telegram.keyboards import (
     web_app_keyboard,
 )
 from bot.telegram.links import JoinLink
-from bot.telegram.sender import is_photo_refused
+from bot.telegram.sender import is_gone, is_photo_refused
 from bot.telegram.shared import ANONYMOUS_ADMIN_ID, PLATFORM, Shared
 from bot.telegram.standings import Lists
 from render import BracketFacts, TournamentStandingsFacts
@@ -71,6 +71,8 @@ class TelegramPort:
         self.s = shared
         self.drawing = drawing
         self.lists = Lists(shared, drawing.render)
+        # (chat id, tournament id, news) -> the picture message edited in place
+        self.edited: dict[tuple[int, str, str], int] = {}
 
     async def deliver(self, event: p.Event) -> None:
         """Show each of ``event``'s screens (:func:`bot.present.screens.screens`)."""
@@ -149,7 +151,11 @@ class TelegramPort:
                 if s.chat_id(update.chat) not in s.gone:
                     url = s.tournament_url(update.view.id)
                     keys = tournament_keyboard(url, update.chat.language) if url else None
-                    send = functools.partial(self._send_picture, update.chat, text, facts, keys)
+                    # an arena's live standings: the same message, edited in place
+                    key = (update.view.id, update.news.value) if screen.edit else None
+                    send = functools.partial(
+                        self._send_picture, update.chat, text, facts, keys, key
+                    )
                     s.to_group(update.chat, send)
 
     def _match_ended(self, event: p.MatchEnded, caption: str) -> None:
@@ -208,10 +214,12 @@ class TelegramPort:
         text: str,
         facts: BracketFacts | TournamentStandingsFacts,
         keys: InlineKeyboardMarkup | None,
+        key: tuple[str, str] | None = None,
     ) -> None:
         """A tournament's bracket or standings with its text as the caption (the text
         after it, when longer than a caption may be; the text alone where photos are
-        refused); ``keys`` (its page's link, with the web table) under the last of them."""
+        refused); ``keys`` (its page's link, with the web table) under the last of them.
+        ``key``: the message posted under this key before is edited in place instead."""
         from render import tournament_png
 
         s = self.s
@@ -220,8 +228,13 @@ class TelegramPort:
         try:
             if s.chat_id(chat) not in s.no_photos:
                 png = await self.drawing.render(tournament_png, facts)
+                edited = None if key is None else self.edited.get((s.chat_id(chat), *key))
+                if edited is not None and await self._edit_picture(
+                    chat, edited, png, text[:CAPTION_LIMIT], keys
+                ):
+                    return
                 try:
-                    await s.to_chat(
+                    sent = await s.to_chat(
                         chat,
                         lambda chat_id: s.bot.send_photo(
                             chat_id,
@@ -231,6 +244,8 @@ class TelegramPort:
                             reply_markup=keys if fits else None,
                         ),
                     )
+                    if key is not None:
+                        self.edited[(s.chat_id(chat), *key)] = sent.message_id
                     if fits:
                         return
                 except TelegramError as error:
@@ -247,6 +262,33 @@ class TelegramPort:
                 return
             s.stats.failures += 1
             log.warning("could not send a tournament's picture", exc_info=True)
+
+    async def _edit_picture(
+        self,
+        chat: p.ChatRef,
+        message_id: int,
+        png: bytes,
+        caption: str,
+        keys: InlineKeyboardMarkup | None,
+    ) -> bool:
+        """Put ``png`` and ``caption`` on a picture message posted before; False when it
+        is gone (someone deleted it: it is posted anew)."""
+        s = self.s
+        try:
+            await s.to_chat(
+                chat,
+                lambda chat_id: s.bot.edit_message_media(
+                    InputMediaPhoto(png, caption=caption),
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    reply_markup=keys,
+                ),
+            )
+        except TelegramError as error:
+            if is_gone(error):
+                return False
+            raise
+        return True
 
     async def _send_result(self, event: p.MatchEnded, label: str, caption: str) -> None:
         from render import match_result_png

@@ -98,6 +98,10 @@ ARENA_MINUTES = (15, 30, 45, 60, 90, 120)
 LEAST_ENTRANTS = 2
 """A tournament with fewer entrants at its start is cancelled (fees refunded)."""
 
+STANDINGS_SECONDS = 60.0
+"""An arena's live standings are shown again at most once a minute (seconds;
+docs/tournaments.md, "Within the platforms' limits")."""
+
 
 def _player(data: dict[str, Any]) -> PlayerRef:
     return PlayerRef(**data)
@@ -290,6 +294,8 @@ class TournamentService:
         self.live: dict[str, Tournament] = {}  # chat key -> its tournament
         self._lock = asyncio.Lock()
         self._timers: dict[str, Timer] = {}
+        # an arena's live standings: when last shown, and the timer of the next showing
+        self._standings: dict[str, tuple[float, Timer | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         core.closed_hooks.append(self._table_closed)
 
@@ -456,6 +462,10 @@ class TournamentService:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        for _shown, pending in self._standings.values():
+            if pending is not None:
+                pending.cancel()
+        self._standings.clear()
 
     async def idle(self) -> None:
         """Wait until every result read is applied (tests, shutdown)."""
@@ -569,6 +579,30 @@ class TournamentService:
         timer = self._timers.pop(tournament.id, None)
         if timer is not None:
             timer.cancel()
+        _shown, pending = self._standings.pop(tournament.id, (0.0, None))
+        if pending is not None:
+            pending.cancel()
+
+    def _standings_soon(self, tournament: Tournament) -> None:
+        """Show an arena's live standings now, or when a minute has passed since they
+        were last shown (:data:`STANDINGS_SECONDS`; one showing for any number of
+        results meanwhile), edited in place by the front ends."""
+        clock = self.core.clock
+        shown, pending = self._standings.get(tournament.id, (-math.inf, None))
+        if pending is not None:
+            return  # already coming, with whatever results are in by then
+        if clock.now() - shown >= STANDINGS_SECONDS:
+            self._standings[tournament.id] = (clock.now(), None)
+            self._tell(tournament, TournamentNews.STANDINGS, None)
+            return
+
+        async def fire() -> None:
+            async with self._lock:
+                self._standings[tournament.id] = (shown, None)
+                if self.live.get(tournament.chat.key) is tournament:
+                    self._standings_soon(tournament)
+
+        self._standings[tournament.id] = (shown, clock.call_at(shown + STANDINGS_SECONDS, fire))
 
     # ------------------------------------------------------------------ rounds
 
@@ -716,6 +750,11 @@ class TournamentService:
                 tournament.swiss[-1] = tournament.swiss[-1].record(result)
             self._tell(tournament, TournamentNews.RESULT, None)
             await self._advance(tournament)
+            if (
+                tournament.kind is TournamentKind.ARENA
+                and tournament.status is TournamentStatus.RUNNING
+            ):
+                self._standings_soon(tournament)
 
     # ------------------------------------------------------------------ the end
 
