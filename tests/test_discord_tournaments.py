@@ -207,6 +207,11 @@ async def test_an_arenas_live_standings_are_one_message_edited_in_place(
         )
         for person in people:
             await fake.replied(await fake.slash(person, guild, "domino-torneo", "unirme"))
+        await harness.idle()
+        # the sign-up sheet: one message, edited at each sign-up, its button kept
+        (sheet,) = [m for m in fake.messages_in(channel) if " se inscribió." in m.content]
+        assert sheet.content == "Dani se inscribió.\n4 jugadores inscritos: Ana, Beto, Carla, Dani"
+        assert (sheet.edits, sheet.custom_ids()) == (3, ["dmj"])
         await fake.replied(await fake.slash(admin, guild, "domino-torneo", "empezar"))
         await harness.idle()
         for _ in range(3):  # nobody sits: every 2 minutes both tables end as no-shows

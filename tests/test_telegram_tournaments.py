@@ -54,13 +54,19 @@ async def test_a_knockout_is_opened_joined_played_and_paid_in_a_group() -> None:
         )
         answer = await world.press(beto, _with_join_button(world, mark), "dmj")
         assert answer.params.get("text") == "Quedaste inscrito en el torneo."
-        await world.settle()  # the group is told: "Beto se inscribió. 1 jugador inscrito."
+        await world.settle()  # the sign-up sheet is posted, with the button
+        (sheet,) = [
+            c for c in world.fake.calls[mark:] if c.params.get("text", "").startswith("Beto se")
+        ]
+        assert sheet.params["text"] == "Beto se inscribió.\n1 jugador inscrito: Beto"
+        assert [b["callback_data"] for b in sheet.buttons()] == ["dmj"]
         mark = await world.command(group, ana, "/torneo unirme")
         await world.settle()
-        assert _group_texts(world, mark) == [
-            "Quedaste inscrito en el torneo.",
-            "Ana se inscribió. 2 jugadores inscritos.",
-        ]
+        assert _group_texts(world, mark) == ["Quedaste inscrito en el torneo."]
+        (edited,) = world.fake.calls_to("editMessageText", chat_id=GROUP)  # the sheet
+        assert edited.params["message_id"] == sheet.result["message_id"]
+        assert edited.params["text"] == "Ana se inscribió.\n2 jugadores inscritos: Beto, Ana"
+        assert [b["callback_data"] for b in edited.buttons()] == ["dmj"]
         mark = await world.command(group, beto, "/torneo")
         await world.settle()
         (status,) = _group_texts(world, mark)

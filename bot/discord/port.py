@@ -194,8 +194,9 @@ class DiscordPort:
             client, render_hand, self._channel, self.unusable, links, self._turn_dms
         )
         self.dms_closed = self.desk.dms_closed  # user ids (the desk's set)
-        # (chat key, tournament id, news) -> the message edited in place (live standings)
+        # (chat key, tournament id, sheet) -> the message kept up to date in place
         self.said: dict[tuple[str, str, str], int] = {}
+        self.saying: dict[tuple[str, str, str], asyncio.Lock] = {}
         self._closing = False
         # (server, channel or None for all) being closed now, and the tasks doing it
         self._unreachable: set[tuple[str, str | None]] = set()
@@ -327,10 +328,11 @@ class DiscordPort:
                     if self.links is not None and "view" not in extra:  # its page's link
                         url = self.links.tournament_url(update.view.id)
                         extra["view"] = tournament_link_view(url, update.chat.language)
-                if screen.edit and facts is not None:  # an arena's live standings: one
-                    key = (update.chat.key, update.view.id, update.news.value)  # message
-                    extra.pop("file")
-                    await self._say_again(key, update.chat, text[:DISCORD_TEXT_LIMIT], png, extra)
+                if screen.edit is not None:  # one message kept up to date
+                    key = (update.chat.key, update.view.id, screen.edit.value)
+                    picture = png if extra.pop("file", None) is not None else None
+                    content = text[:DISCORD_TEXT_LIMIT]
+                    await self._say_again(key, update.chat, content, picture, extra)
                 else:
                     await self._say(update.chat, text[:DISCORD_TEXT_LIMIT], **extra)
             case RefusalScreen(event=refusal) if refusal.to.platform == PLATFORM:
@@ -550,25 +552,34 @@ class DiscordPort:
         key: tuple[str, str, str],
         chat: ChatRef,
         content: str,
-        png: bytes,
+        png: bytes | None,
         extra: dict[str, Any],
     ) -> None:
-        """Edit the message with a picture said under ``key`` before (its picture
-        replaced by ``png``), else say it (someone deleted it: anew) and remember it."""
-        channel = self._channel(chat)
-        message_id = self.said.get(key)
-        if channel is not None and message_id is not None:
-            message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
-            picture = discord.File(io.BytesIO(png), TOURNAMENT_FILE)
-            try:
-                await message.edit(content=content, attachments=[picture], **extra)
-                return
-            except discord.NotFound:
-                pass
-        picture = discord.File(io.BytesIO(png), TOURNAMENT_FILE)
-        sent = await self._say(chat, content, file=picture, **extra)
-        if sent is not None:
-            self.said[key] = sent.id
+        """Edit the message said under ``key`` before (its picture replaced by ``png``,
+        when it has one), else say it (someone deleted it: anew) and remember it; one
+        at a time per key, so two changes at once never post two messages."""
+        lock = self.saying.setdefault(key, asyncio.Lock())
+        async with lock:
+            channel = self._channel(chat)
+            message_id = self.said.get(key)
+            if channel is not None and message_id is not None:
+                message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
+                if png is not None:
+                    extra = {**extra, "attachments": [self._picture(png)]}
+                try:
+                    await message.edit(content=content, **extra)
+                    return
+                except discord.NotFound:
+                    extra.pop("attachments", None)
+            if png is not None:
+                extra = {**extra, "file": self._picture(png)}
+            sent = await self._say(chat, content, **extra)
+            if sent is not None:
+                self.said[key] = sent.id
+
+    @staticmethod
+    def _picture(png: bytes) -> discord.File:
+        return discord.File(io.BytesIO(png), TOURNAMENT_FILE)
 
     # ------------------------------------------------------------------ results
     async def _hand_ended(self, event: HandEnded, text: str) -> None:

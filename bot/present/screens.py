@@ -63,6 +63,7 @@ from bot.present.texts import (
     robot_took_seat_text,
     rules_changed_text,
     seat_kept_text,
+    signed_text,
     tournament_round_text,
     tournament_text,
     turn_reminder_text,
@@ -83,6 +84,7 @@ __all__ = [
     "Screen",
     "SeasonScreen",
     "SeatedScreen",
+    "Sheet",
     "TilesScreen",
     "TournamentScreen",
     "TurnGone",
@@ -106,6 +108,21 @@ class Action(StrEnum):
     BACK = "back"  # "Volver a la mesa": take the seat back from the robot
     JOIN = "join"  # "Inscribirme": sign up for the chat's tournament
     SIT = "sit"  # "Sentarme": take the seat kept for me at the notice's table
+
+
+class Sheet(StrEnum):
+    """A tournament's message kept up to date in its chat: posted once, then edited."""
+
+    SIGNUP = "signup"  # who signed up so far, with the sign-up button
+    STANDINGS = "standings"  # an arena's live standings picture
+
+
+SHEETS: dict[TournamentNews, Sheet] = {
+    TournamentNews.JOINED: Sheet.SIGNUP,
+    TournamentNews.LEFT: Sheet.SIGNUP,
+    TournamentNews.STANDINGS: Sheet.STANDINGS,
+}
+"""The news shown by editing a :class:`Sheet` rather than by a message of their own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,14 +249,15 @@ class RefusalScreen:
 class TournamentScreen:
     """A chat's tournament news, for the chat: its text, what it offers, and the
     bracket or standings picture after a round and at the end (``render.tournament_png``).
-    ``edit``: the message this tournament's last screen with the same news posted is
-    edited in place instead of posting anew (an arena's live standings)."""
+    ``edit``: which of the tournament's messages this is, edited in place once posted
+    (:class:`Sheet`: the sign-up list, an arena's live standings); ``None`` for a
+    message of its own."""
 
     event: TournamentUpdate
     text: str
     actions: tuple[Action, ...] = ()
     picture: BracketFacts | TournamentStandingsFacts | None = None
-    edit: bool = False
+    edit: Sheet | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,16 +378,16 @@ def _screens(event: Event, reader: Reader) -> list[Screen]:
     elif isinstance(event, TournamentUpdate):
         text = tournament_text(event, language)
         signing = event.view.status is TournamentStatus.SIGNUP
-        live = event.news is TournamentNews.STANDINGS  # an arena's, edited in place
         pictured = (
-            live
+            event.news is TournamentNews.STANDINGS  # an arena's live standings
             or event.news is TournamentNews.FINISHED
             or (event.news is TournamentNews.ROUND and event.view.kind is not TournamentKind.ARENA)
         )  # an arena pairs at every table's end: its picture is its live standings'
         picture = tournament_picture(event.view, language) if pictured else None
         if text:
             actions = (Action.JOIN,) if signing else ()
-            out.append(TournamentScreen(event, text, actions, picture, edit=live))
+            sheet = SHEETS.get(event.news)  # kept up to date in one message
+            out.append(TournamentScreen(event, text, actions, picture, edit=sheet))
     return out
 
 
@@ -600,8 +618,7 @@ def tournament_status_text(view: TournamentView | None, language: str, *, create
                 format=preset_label(view.preset, language),
                 fee=view.fee,
             ),
-            _.ngettext("{n} player signed up", "{n} players signed up", len(view.signed))
-            + (": " + ", ".join(view.signed) if view.signed else "."),
+            signed_text(view, language),
             _("It starts in {left}.", left=time_left_text(view.seconds_left, language)),
         ]
         return "\n".join(lines)[:TEXT_LIMIT]

@@ -369,14 +369,13 @@ def tournament_text(event: TournamentUpdate, language: str) -> str:
                 ),
             ]
         )
-    if news in (TournamentNews.JOINED, TournamentNews.LEFT):
-        count = len(view.signed)
+    if news in (TournamentNews.JOINED, TournamentNews.LEFT):  # the sign-up sheet, edited
         said = (
             _("{name} signed up.", name=by)
             if news is TournamentNews.JOINED
             else _("{name} left the tournament.", name=by)
         )
-        return said + " " + _.ngettext("{n} player signed up.", "{n} players signed up.", count)
+        return (said + "\n" + signed_text(view, language))[:TEXT_LIMIT]
     if news is TournamentNews.STARTED:
         lines = [
             _.ngettext(
@@ -448,6 +447,16 @@ def entrant_names(names: Sequence[str], language: str) -> str:
     if len(names) == 2:
         return translator(language)("{first} and {second}", first=names[0], second=names[1])
     return ", ".join(names)
+
+
+def signed_text(view: TournamentView, language: str) -> str:
+    """Who signed up so far: "3 jugadores inscritos: Ana, Beto, Carla" (the sign-up
+    sheet edited in place, ``/torneo``)."""
+    _ = translator(language)
+    if not view.signed:
+        return _("Nobody has signed up yet.")
+    count = _.ngettext("{n} player signed up", "{n} players signed up", len(view.signed))
+    return count + ": " + ", ".join(view.signed)
 
 
 def seat_kept_text(event: SeatKept, language: str) -> str:

@@ -71,8 +71,11 @@ class TelegramPort:
         self.s = shared
         self.drawing = drawing
         self.lists = Lists(shared, drawing.render)
-        # (chat id, tournament id, news) -> the picture message edited in place
+        # (chat id, tournament id, sheet) -> the message edited in place
         self.edited: dict[tuple[int, str, str], int] = {}
+        # a text sheet's newest text and buttons, and the text its message shows
+        self.sheets: dict[tuple[int, str, str], tuple[str, InlineKeyboardMarkup | None]] = {}
+        self.shown: dict[tuple[int, str, str], str] = {}
 
     async def deliver(self, event: p.Event) -> None:
         """Show each of ``event``'s screens (:func:`bot.present.screens.screens`)."""
@@ -146,15 +149,20 @@ class TelegramPort:
             case TournamentScreen(event=update, text=text, actions=actions, picture=None):
                 language = update.chat.language
                 keys = join_keyboard(language) if Action.JOIN in actions else None
-                s.group_text(update.chat, text, keys)
+                if screen.edit is None:
+                    s.group_text(update.chat, text, keys)
+                elif s.chat_id(update.chat) not in s.gone:  # one message kept up to date
+                    sheet = (s.chat_id(update.chat), update.view.id, screen.edit.value)
+                    self.sheets[sheet] = (text, keys)
+                    s.to_group(update.chat, functools.partial(self._show_sheet, update.chat, sheet))
             case TournamentScreen(event=update, text=text, picture=facts) if facts is not None:
                 if s.chat_id(update.chat) not in s.gone:
                     url = s.tournament_url(update.view.id)
                     keys = tournament_keyboard(url, update.chat.language) if url else None
                     # an arena's live standings: the same message, edited in place
-                    key = (update.view.id, update.news.value) if screen.edit else None
+                    edit = (update.view.id, screen.edit.value) if screen.edit else None
                     send = functools.partial(
-                        self._send_picture, update.chat, text, facts, keys, key
+                        self._send_picture, update.chat, text, facts, keys, edit
                     )
                     s.to_group(update.chat, send)
 
@@ -262,6 +270,44 @@ class TelegramPort:
                 return
             s.stats.failures += 1
             log.warning("could not send a tournament's picture", exc_info=True)
+
+    async def _show_sheet(self, chat: p.ChatRef, key: tuple[int, str, str]) -> None:
+        """A tournament's text sheet (the sign-up list) as it is now: its message edited
+        in place, or posted when there is none yet (or it was deleted). Several changes
+        waiting in the group's queue are shown by one request: the newest."""
+        s = self.s
+        text, keys = self.sheets[key]
+        if self.shown.get(key) == text:
+            return  # an earlier job of the queue showed this already
+        thread = int(chat.thread_id) if chat.thread_id else None
+        message_id = self.edited.get(key)
+        try:
+            if message_id is not None:
+                try:
+                    await s.to_chat(
+                        chat,
+                        lambda chat_id: s.bot.edit_message_text(
+                            text, chat_id=chat_id, message_id=message_id, reply_markup=keys
+                        ),
+                    )
+                except TelegramError as error:
+                    if not is_gone(error):
+                        raise
+                    message_id = None
+            if message_id is None:
+                sent = await s.to_chat(
+                    chat,
+                    lambda chat_id: s.bot.send_message(
+                        chat_id, text, reply_markup=keys, message_thread_id=thread
+                    ),
+                )
+                self.edited[key] = sent.message_id
+            self.shown[key] = text
+        except TelegramError as error:
+            if s.lost(s.chat_id(chat), error):
+                return
+            s.stats.failures += 1
+            log.warning("could not show a tournament's sheet", exc_info=True)
 
     async def _edit_picture(
         self,
