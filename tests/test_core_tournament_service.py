@@ -425,11 +425,7 @@ async def test_a_tournament_is_found_by_its_id_live_and_after_it_finished_but_no
 async def test_a_cancelled_tournament_is_still_found_by_its_id_with_the_fees_it_refunded(
     make_manager, clock: ManualClock
 ) -> None:
-    manager = make_manager()
-    await manager.start()
-    await _signed(manager, TournamentKind.SWISS, PLAYERS[:2], fee=25)
-    await clock.advance(10 * 60)
-    await manager.idle()
+    manager = await _running(make_manager, clock, TournamentKind.SWISS, PLAYERS[:2], fee=25)
     here = manager.tournament_here(CHAT)
     assert here is not None
     assert (await manager.handle(CancelTournament(ADMIN, CHAT, is_admin=True))).ok

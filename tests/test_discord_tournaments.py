@@ -6,6 +6,7 @@ played one against one to the end, and the prizes are paid."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from test_discord_frontend import ActivityLinks, balances
 
@@ -73,6 +74,22 @@ async def test_a_knockout_is_opened_joined_played_to_the_end_and_paid(
         await harness.stop()
 
 
+def _club(fake: FakeDiscord) -> tuple[int, FakeUser, list[FakeUser]]:
+    """A server "Club" with its admin and four members: Ana, Beto, Carla and Dani."""
+    guild = fake.add_guild("Club")
+    admin = fake.add_user("Admin", admin=True)
+    return guild, admin, [fake.add_user(name) for name in ("Ana", "Beto", "Carla", "Dani")]
+
+
+async def _signed_up(
+    fake: FakeDiscord, guild: int, admin: FakeUser, people: list[FakeUser], options: dict[str, Any]
+) -> None:
+    """The admin opens a tournament of ``options``; each of ``people`` signs up."""
+    await fake.replied(await fake.slash(admin, guild, "domino-torneo", "crear", options=options))
+    for person in people:
+        await fake.replied(await fake.slash(person, guild, "domino-torneo", "unirme"))
+
+
 async def _play_until(
     fake: FakeDiscord, harness: Harness, people: list[FakeUser], done: Callable[[], bool]
 ) -> None:
@@ -131,18 +148,12 @@ async def test_with_the_web_table_a_rounds_picture_links_the_tournaments_page(
 async def test_the_channel_shows_one_featured_board_and_the_other_table_plays_by_dm(
     memory_storage: Storage, fake: FakeDiscord
 ) -> None:
-    guild = fake.add_guild("Club")
-    admin = fake.add_user("Admin", admin=True)
-    people = [fake.add_user(name) for name in ("Ana", "Beto", "Carla", "Dani")]
+    guild, admin, people = _club(fake)
     harness = await Harness(fake, memory_storage).start()
     channel = fake.channel_of(guild)
     try:
         options = {"tipo": "knockout", "reglas": "uno-contra-uno", "nombre": "Copa"}
-        await fake.replied(
-            await fake.slash(admin, guild, "domino-torneo", "crear", options=options)
-        )
-        for person in people:
-            await fake.replied(await fake.slash(person, guild, "domino-torneo", "unirme"))
+        await _signed_up(fake, guild, admin, people, options)
         await fake.replied(await fake.slash(admin, guild, "domino-torneo", "empezar"))
         await harness.idle()
         states = [harness.manager.table_state(t) for t in harness.manager.tables()]
@@ -195,18 +206,12 @@ async def test_the_channel_shows_one_featured_board_and_the_other_table_plays_by
 async def test_an_arenas_live_standings_are_one_message_edited_in_place(
     memory_storage: Storage, fake: FakeDiscord
 ) -> None:
-    guild = fake.add_guild("Club")
-    admin = fake.add_user("Admin", admin=True)
-    people = [fake.add_user(name) for name in ("Ana", "Beto", "Carla", "Dani")]
+    guild, admin, people = _club(fake)
     harness = await Harness(fake, memory_storage).start()
     channel = fake.channel_of(guild)
     try:
         options = {"tipo": "arena", "reglas": "uno-contra-uno", "minutos": 15, "nombre": "Arena"}
-        await fake.replied(
-            await fake.slash(admin, guild, "domino-torneo", "crear", options=options)
-        )
-        for person in people:
-            await fake.replied(await fake.slash(person, guild, "domino-torneo", "unirme"))
+        await _signed_up(fake, guild, admin, people, options)
         await harness.idle()
         # the sign-up sheet: one message, edited at each sign-up, its button kept
         (sheet,) = [m for m in fake.messages_in(channel) if " se inscribió." in m.content]

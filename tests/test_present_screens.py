@@ -71,6 +71,17 @@ def _played(moves: int) -> Match:
     return match
 
 
+def _first_hand_ended() -> HandEnded:
+    """The end of ``_played``'s first hand at table "t"."""
+    match = _played(200)
+    outcome = match.hand.outcome
+    assert outcome is not None
+    return HandEnded(
+        table_id="t", chat=CHAT, hand_number=1, outcome=outcome, hand_points=(0, 0),
+        score=match.score, view=public_view(match),
+    )  # fmt: skip
+
+
 def test_the_playing_caption_says_whose_turn_time_left_score_and_last_move() -> None:
     match = _played(3)
     view = public_view(match)
@@ -453,13 +464,7 @@ def test_a_table_the_bot_cannot_reach_tells_each_player_privately_naming_the_cha
 
 
 def test_a_hand_result_needs_the_seats_names_and_offers_the_analysis() -> None:
-    match = _played(200)
-    outcome = match.hand.outcome
-    assert outcome is not None
-    ended = HandEnded(
-        table_id="t", chat=CHAT, hand_number=1, outcome=outcome, hand_points=(0, 0),
-        score=match.score, view=public_view(match),
-    )  # fmt: skip
+    ended = _first_hand_ended()
     assert screens(ended, Reader("es", label="4")) == []  # restored mid-hand: no names
     (result,) = screens(ended, Reader("es", label="4", seats=SEATS))
     assert result == ResultScreen(
@@ -516,13 +521,7 @@ def test_a_table_played_privately_tells_its_players_what_the_chat_would_read() -
     ]  # each player privately, in their own language; the chat is told nothing
     emote = EmoteShown(table_id="t", chat=CHAT, seat=0, player=ana, name="buena")
     assert screens(emote, private) == []  # the web table shows it
-    match = _played(200)
-    outcome = match.hand.outcome
-    assert outcome is not None
-    ended = HandEnded(
-        table_id="t", chat=CHAT, hand_number=1, outcome=outcome, hand_points=(0, 0),
-        score=match.score, view=public_view(match),
-    )  # fmt: skip
+    ended = _first_hand_ended()
     shown = screens(ended, private)
     assert shown == [
         Notice(CHAT, "t", hand_ended_text(ended, seats, "3", "es"), ana),
