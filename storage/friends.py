@@ -9,13 +9,14 @@ platform-neutral ints of :class:`~storage.wallets.PlayersAndWallets`: a friend i
 player, whatever platform they play on.
 
 "Last seen" is the latest time a player was noted present (:meth:`Friends.note_seen`):
-the core notes it when a player uses a friends command and for every human at a table
-when it closes; it never goes back in time.
+the core keeps each player's last command in memory and writes it with each friends
+command, for the humans of a table when it closes, and when it stops; it never goes
+back in time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -246,17 +247,23 @@ class Friends(SqlBase):
 
         return await self._query(read)
 
-    async def note_seen(self, player_ids: Collection[int], *, now: float) -> None:
-        """Note the players present at ``now`` (their "last seen"); an earlier time than
-        the one kept, or an id that is no player, is ignored."""
-        check_now(now)
-        ids = sorted(set(player_ids))
-        if not ids:
+    async def note_seen(self, seen: Mapping[int, float]) -> None:
+        """Note when players were present (player id -> epoch seconds: their "last
+        seen"), in one transaction; an earlier time than the one kept, or an id that is
+        no player, is ignored.
+
+        Raises:
+            ValueError: a time that is not a finite number.
+        """
+        for at in seen.values():
+            check_now(at)
+        rows = sorted(seen.items())
+        if not rows:
             return
 
         async def write(tx: Tx) -> None:
-            for pid in ids:
-                await tx.run(_SEEN, now, pid)
+            for pid, at in rows:
+                await tx.run(_SEEN, at, pid)
 
         await self._transact(write)
 

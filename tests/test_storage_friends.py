@@ -131,11 +131,13 @@ async def test_last_seen_only_moves_forward_and_ignores_unknown_players(store: S
     ana, beto = await _players(store, "Ana", "Beto")
     await store.ask_friend(ana, beto, now=NOW)
     await store.answer_friend(beto, ana, accept=True, now=NOW)
-    await store.note_seen([beto, beto + 999], now=NOW + 60)
-    await store.note_seen([beto], now=NOW + 30)
+    await store.note_seen({beto: NOW + 60, beto + 999: NOW + 60, ana: NOW + 10})
+    await store.note_seen({beto: NOW + 30})
     assert await store.friends_of(ana) == [Friend(beto, "Beto", NOW, NOW + 60)]
-    await store.note_seen([beto], now=NOW + 90)
+    assert await store.friends_of(beto) == [Friend(ana, "Ana", NOW, NOW + 10)]
+    await store.note_seen({beto: NOW + 90})
     assert await store.friends_of(ana) == [Friend(beto, "Beto", NOW, NOW + 90)]
+    await store.note_seen({})
 
 
 async def test_a_players_platform_links_say_where_the_bot_may_write_to_them(

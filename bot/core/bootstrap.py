@@ -21,6 +21,8 @@ from bot.core.chats import ChatLife
 from bot.core.clock import Clock, SystemClock
 from bot.core.commands import (
     AnnounceSeasonFinals,
+    AnswerFriend,
+    AskFriend,
     CancelTournament,
     Challenge,
     ChatUnreachable,
@@ -30,6 +32,8 @@ from bot.core.commands import (
     DeclineChallenge,
     Emote,
     FillWithRobots,
+    FriendPress,
+    InviteFriend,
     InvitePartner,
     JoinTournament,
     Leave,
@@ -42,6 +46,7 @@ from bot.core.commands import (
     PlayNow,
     PressButton,
     Rematch,
+    RemoveFriend,
     SetChatRules,
     SetFrontEndNote,
     SetSeasonPeriod,
@@ -50,6 +55,7 @@ from bot.core.commands import (
     SitAt,
     StartTournament,
 )
+from bot.core.friends import INVITE_SECONDS, FriendService
 from bot.core.leases import Leases
 from bot.core.lobby import Lobby
 from bot.core.messagebus import MessageBus
@@ -92,6 +98,7 @@ class Wiring:
     bus: MessageBus
     views: Views
     tournaments: TournamentService
+    friends: FriendService
 
 
 def bootstrap(
@@ -106,6 +113,7 @@ def bootstrap(
     owner: OwnerId | None = None,
     lease_times: LeaseTimes | None = None,
     analysis_executor: Executor | None = None,
+    invite_seconds: float = INVITE_SECONDS,
 ) -> Wiring:
     """Wire the core on ``storage``.
 
@@ -124,6 +132,7 @@ def bootstrap(
             default).
         analysis_executor: where "¿Qué debí jugar?" searches run (default: one worker
             process, started on first use; tests pass a thread pool).
+        invite_seconds: how long a seat stays kept for an invited friend (2 minutes).
 
     Raises:
         ValueError: an unknown robot level or preset.
@@ -189,6 +198,12 @@ def bootstrap(
     bus.on(LeaveTournament, tournaments.leave)
     bus.on(StartTournament, tournaments.start_now)
     bus.on(CancelTournament, tournaments.cancel)
+    friends = FriendService(core, lobby, invite_seconds=invite_seconds)
+    bus.on(AskFriend, friends.ask)
+    bus.on(AnswerFriend, friends.answer)
+    bus.on(RemoveFriend, friends.remove)
+    bus.on(InviteFriend, friends.invite, lobby=True)
+    bus.on(FriendPress, friends.press, lobby=True)
     bus.on(PlayNow, lobby.play_now, lobby=True)
     bus.on(OpenTable, lobby.open_table, lobby=True)
     bus.on(SitAt, lobby.sit_at, lobby=True)
@@ -230,4 +245,5 @@ def bootstrap(
         bus=bus,
         views=Views(core, rules, standings, analyst),
         tournaments=tournaments,
+        friends=friends,
     )
