@@ -55,7 +55,7 @@ from bot.core.commands import (
     SitAt,
     StartTournament,
 )
-from bot.core.friends import INVITE_SECONDS, FriendService
+from bot.core.friends import FriendService
 from bot.core.leases import Leases
 from bot.core.lobby import Lobby
 from bot.core.messagebus import MessageBus
@@ -113,7 +113,6 @@ def bootstrap(
     owner: OwnerId | None = None,
     lease_times: LeaseTimes | None = None,
     analysis_executor: Executor | None = None,
-    invite_seconds: float = INVITE_SECONDS,
 ) -> Wiring:
     """Wire the core on ``storage``.
 
@@ -132,7 +131,6 @@ def bootstrap(
             default).
         analysis_executor: where "¿Qué debí jugar?" searches run (default: one worker
             process, started on first use; tests pass a thread pool).
-        invite_seconds: how long a seat stays kept for an invited friend (2 minutes).
 
     Raises:
         ValueError: an unknown robot level or preset.
@@ -198,7 +196,7 @@ def bootstrap(
     bus.on(LeaveTournament, tournaments.leave)
     bus.on(StartTournament, tournaments.start_now)
     bus.on(CancelTournament, tournaments.cancel)
-    friends = FriendService(core, lobby, invite_seconds=invite_seconds)
+    friends = FriendService(core, lobby)
     bus.on(AskFriend, friends.ask)
     bus.on(AnswerFriend, friends.answer)
     bus.on(RemoveFriend, friends.remove)

@@ -57,7 +57,6 @@ from bot.core.events import (
     TableChanged,
     TournamentView,
 )
-from bot.core.friends import INVITE_SECONDS
 from bot.core.leases import Leases
 from bot.core.ownership import LeaseTimes, OwnerId
 from bot.core.standings import Profile, Standings
@@ -147,10 +146,11 @@ class TableManager:
             and same commands give the same tables, deals and robot moves.
         ports: ``{platform: Port}`` to register at once (``"*"`` gets every event).
         robot_delay, countdown_seconds, fill_seconds, return_seconds, hand_pause,
-            missed_turns_limit, stuck_seconds, emote_seconds, robot_level: see
+            missed_turns_limit, stuck_seconds, emote_seconds, robot_level,
+            invite_seconds: see
             :class:`~bot.core.state.HouseTimes` (seconds).
         robot_factory, time_slice, default_preset, owner, lease_times,
-            analysis_executor, invite_seconds: see :func:`~bot.core.bootstrap.bootstrap`.
+            analysis_executor: see :func:`~bot.core.bootstrap.bootstrap`.
 
     Raises:
         ValueError: an unknown robot level or preset.
@@ -177,7 +177,7 @@ class TableManager:
         default_preset: str = "venezolano",
         owner: OwnerId | None = None,
         analysis_executor: Executor | None = None,
-        invite_seconds: float = INVITE_SECONDS,
+        invite_seconds: float = 120.0,
         lease_times: LeaseTimes | None = None,
     ) -> None:
         times = HouseTimes(
@@ -190,6 +190,7 @@ class TableManager:
             stuck_seconds=stuck_seconds,
             emote_seconds=emote_seconds,
             robot_level=robot_level,
+            invite_seconds=invite_seconds,
         )
         self.wiring: Wiring = bootstrap(
             storage,
@@ -202,7 +203,6 @@ class TableManager:
             owner=owner,
             lease_times=lease_times,
             analysis_executor=analysis_executor,
-            invite_seconds=invite_seconds,
         )
         """The core's parts (:mod:`bot.core.bootstrap`), for tests and tools."""
         self._core = self.wiring.core

@@ -451,7 +451,7 @@ class RemoveFriend:
 @dataclass(frozen=True, slots=True)
 class InviteFriend:
     """Keep a seat at my waiting table (in ``chat``; my only table when None) for my
-    friend ``friend``, for ``invite_seconds`` (2 minutes): they are sent a button that
+    friend ``friend``, for ``HouseTimes.invite_seconds`` (2 minutes): they are sent a button that
     seats them (docs/friends.md, "Invitations"). Refusals: ``not_friends``,
     ``friend_elsewhere``, ``friend_at_table``, ``invite_waits``, ``no_table``,
     ``already_started``, ``table_full``."""

@@ -2,8 +2,8 @@
 
 :class:`FriendService` applies the friends commands: a request (the other player is told
 privately, with buttons to accept or decline), its answer, removing a friend, and an
-invitation: a seat of my waiting table kept for a friend for :data:`INVITE_SECONDS`
-(then released), with a private button that seats them. It reads where each friend is
+invitation: a seat of my waiting table kept for a friend for a while
+(``HouseTimes.invite_seconds``, then released), with a private button that seats them. It reads where each friend is
 now (``/amigos``): at a table of this process, at a slow table, or when last seen.
 
 Friendships and requests live in storage (:class:`storage.friends.Friends`), by player id,
@@ -42,12 +42,9 @@ from bot.core.table import Table
 from bot.core.vocabulary import CloseReason, FriendNews, Phase, Presence, RefusalReason
 from storage.base import RequestOutcome
 
-__all__ = ["INVITE_SECONDS", "FriendService", "Invitation"]
+__all__ = ["FriendService", "Invitation"]
 
 log = logging.getLogger(__name__)
-
-INVITE_SECONDS = 120.0
-"""How long a seat stays kept for an invited friend (seconds), then it is free again."""
 
 _INVITE_ID_LENGTH = 10
 _INVITE_ALPHABET = "0123456789abcdefghijkmnpqrstuvwxyz"
@@ -78,15 +75,14 @@ class FriendService:
     """Friends commands and reads (see the module doc).
 
     Args:
-        core: the shared state (storage, clock, tables, outbox).
+        core: the shared state (storage, clock, tables, outbox; ``times.invite_seconds``:
+            how long an invitation keeps its seat).
         lobby: seats an invited friend who takes their seat.
-        invite_seconds: how long an invitation keeps its seat.
     """
 
-    def __init__(self, core: Core, lobby: Lobby, *, invite_seconds: float = INVITE_SECONDS) -> None:
+    def __init__(self, core: Core, lobby: Lobby) -> None:
         self.core = core
         self.lobby = lobby
-        self.invite_seconds = invite_seconds
         self.invitations: dict[str, Invitation] = {}
         self.expired: OrderedDict[str, tuple[str, str]] = OrderedDict()  # id -> friend's key
         self._tasks: set[asyncio.Task[None]] = set()
@@ -192,7 +188,7 @@ class FriendService:
             seat=seat,
             friend=to,
             by=command.player,
-            expires_at=now + self.invite_seconds,
+            expires_at=now + self.core.times.invite_seconds,
         )
         invitation.timer = core.clock.call_at(
             invitation.expires_at, lambda: self._expire(invitation.id)
@@ -209,7 +205,7 @@ class FriendService:
                 friend_id=me,
                 invite=invitation.id,
                 label=table.label,
-                seconds=math.ceil(self.invite_seconds),
+                seconds=math.ceil(self.core.times.invite_seconds),
             )
         )
         return Reply(table_id=table.id, label=name, seat=seat, friend=FriendNews.INVITED)
@@ -223,7 +219,9 @@ class FriendService:
                 raise Refused(RefusalReason.INVITE_GONE)
             if expired_for != player.key:
                 raise Refused(RefusalReason.INVITE_NOT_YOURS)
-            raise Refused(RefusalReason.INVITE_EXPIRED, seconds=math.ceil(self.invite_seconds))
+            raise Refused(
+                RefusalReason.INVITE_EXPIRED, seconds=math.ceil(self.core.times.invite_seconds)
+            )
         if invitation.friend.key != player.key:
             raise Refused(RefusalReason.INVITE_NOT_YOURS)
         table = self.core.live(invitation.table_id)

@@ -48,6 +48,8 @@ class HouseTimes:
             moves at least every ``turn_seconds``, 120 s at most).
         emote_seconds: at most one emote per player in this time.
         robot_level: the level of robots filling seats and standing in for players.
+        invite_seconds: a seat kept for an invited friend is free again after this
+            long (2 minutes; docs/friends.md).
     """
 
     robot_delay: float = 1.5
@@ -59,6 +61,7 @@ class HouseTimes:
     stuck_seconds: float = 600.0
     emote_seconds: float = 5.0
     robot_level: str = "experto"
+    invite_seconds: float = 120.0
 
 
 @dataclass(slots=True)
