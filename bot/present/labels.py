@@ -55,6 +55,7 @@ __all__ = [
     "format_from_input",
     "format_label",
     "format_word",
+    "friend_action_label",
     "join_label",
     "kind_label",
     "language_from_input",
@@ -438,6 +439,23 @@ def tournament_from_input(words: Sequence[str]) -> TournamentWords:
         else:
             errors.append(word)
     return TournamentWords(kind, preset, options, name, tuple(errors))
+
+
+FRIEND_ACTION_LABELS: Final[dict[str, str]] = {
+    "accept_friend": N_("Accept"),
+    "decline_friend": N_("Decline"),
+    "take_invite": N_("Take my seat"),
+}
+"""The friends buttons' labels, by :class:`bot.present.screens.Action` value."""
+
+
+def friend_action_label(action: str, language: str | None) -> str:
+    """A friends button: "Aceptar", "Rechazar" (a request), "Sentarme" (an invitation).
+
+    Raises:
+        KeyError: not a friends action.
+    """
+    return translator(language)(FRIEND_ACTION_LABELS[action])
 
 
 def join_label(language: str | None) -> str:
