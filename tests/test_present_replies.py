@@ -91,8 +91,15 @@ def test_a_format_nobody_knows_is_answered_with_the_words_players_type_for_forma
 
 
 def test_friends_commands_are_confirmed_with_the_friends_name() -> None:
-    from bot.core import AnswerFriend, AskFriend, FriendNews, FriendPress, InviteFriend, Reply
-    from bot.core import RemoveFriend
+    from bot.core import (
+        AnswerFriend,
+        AskFriend,
+        FriendNews,
+        FriendPress,
+        InviteFriend,
+        RemoveFriend,
+        Reply,
+    )
     from bot.present.replies import confirmation, friend_done_text
 
     sent = Reply(label="Beto", friend=FriendNews.REQUESTED)
