@@ -11,6 +11,7 @@ from __future__ import annotations
 from bot.core.bus import Manager, TableManager
 from bot.core.buttons import (
     ANALYSIS_PATTERN,
+    FRIEND_PATTERN,
     MAX_PAYLOAD,
     PRESS_PREFIX,
     TOURNAMENT_JOIN,
@@ -141,6 +142,7 @@ __all__ = [
     "ANALYSIS_PATTERN",
     "CLAIM_STALE_SECONDS",
     "EMOTES",
+    "FRIEND_PATTERN",
     "MAX_PAYLOAD",
     "PRESS_PREFIX",
     "ROBOT_NAMES",
