@@ -238,3 +238,36 @@ async def test_a_friend_who_never_played_on_the_tables_platform_cannot_be_invite
     refused = await manager.handle(InviteFriend(ANA, elsewhere, CHAT))
     assert _refused(refused) is RefusalReason.FRIEND_ELSEWHERE
     assert refused.refusal is not None and refused.refusal.params == {"name": "Eva"}
+
+
+async def test_an_accepted_request_reaches_the_asker_on_the_platform_they_play_on(
+    make_manager: Callable[..., TableManager], recorder: RecordingPort
+) -> None:
+    manager = make_manager()
+    elsewhere = PlayerRef("other", "7", "Eva")
+    eva, _ = await _known(manager, elsewhere, BETO)
+    await manager.handle(AskFriend(elsewhere, BETO))
+    assert (await manager.handle(AnswerFriend(BETO, True, friend_id=eva))).ok
+    await manager.idle()
+    (told,) = recorder.of(FriendUpdate, news=FriendNews.ACCEPTED)
+    assert (told.to.key, told.chat) == (elsewhere.key, ChatRef("other", ""))
+
+
+async def test_after_a_restart_an_invitation_is_no_longer_valid_and_its_seat_stays_kept(
+    make_manager: Callable[..., TableManager], recorder: RecordingPort
+) -> None:
+    first = make_manager(fill_seconds=600.0)
+    await _known(first, ANA, BETO)
+    await _friends(first, ANA, BETO)
+    opened = await first.handle(OpenTable(ANA, CHAT))
+    await first.handle(InviteFriend(ANA, BETO, CHAT))
+    await first.idle()
+    (told,) = recorder.of(FriendUpdate, news=FriendNews.INVITED)
+    await first.stop()
+    second = make_manager(fill_seconds=600.0)
+    await second.start()
+    pressed = await second.handle(FriendPress(BETO, encode_friend(FriendAction.SIT, told.invite)))
+    assert _refused(pressed) is RefusalReason.INVITE_GONE
+    state = second.table_state(opened.table_id or "")
+    assert state is not None and state.seats[2].reserved_for == BETO
+    await second.stop()

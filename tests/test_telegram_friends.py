@@ -172,3 +172,26 @@ async def test_bad_friend_commands_get_a_sentence_and_change_nothing() -> None:
         assert await _said(world, group, ana, "/amigos") == (
             "Todavía no tienes amigos aquí. /amigo @… envía una solicitud de amistad."
         )
+
+
+async def test_answering_a_players_message_with_amigo_sends_them_the_request() -> None:
+    async with TelegramWorld() as world:
+        ana, beto, group = await _players(world)
+        mark = len(world.fake.calls)
+        await world.answering(group, ana, "/amigo", beto, "¿otra partida?")
+        answers = [
+            c.params["text"]
+            for c in world.fake.calls[mark:]
+            if c.method == "sendMessage" and c.chat_id == GROUP
+        ]
+        assert answers == ["Le envié tu solicitud de amistad a Beto."]
+        (asked,) = _private(world, beto, mark)
+        assert asked.params["text"] == "Ana te envió una solicitud de amistad."
+        mark = len(world.fake.calls)
+        declined = await world.press(beto, asked.result, _buttons(asked)[1][1])
+        assert declined.params.get("text") == "Rechazaste la solicitud de amistad de Ana."
+        await world.settle()
+        assert _private(world, ana, mark) == []  # a declined request is not told
+        assert await _said(world, group, ana, "/amigos") == (
+            "Todavía no tienes amigos aquí. /amigo @… envía una solicitud de amistad."
+        )

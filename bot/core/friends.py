@@ -126,7 +126,7 @@ class FriendService:
         await self.flush()
         if not command.accept:
             return Reply(label=asker.display_name)
-        to = await self._reference(from_id, command.player.platform)
+        to = await self._reference(from_id, command.player.platform, anywhere=True)
         if to is not None:
             self._tell(to, FriendNews.ACCEPTED, command.player.display_name, me)
         return Reply(label=asker.display_name, friend=FriendNews.ACCEPTED)
@@ -322,17 +322,21 @@ class FriendService:
         named = replace(friend, display_name=friend.display_name or stored.display_name)
         return stored.id, replace(named, language=stored.language)
 
-    async def _reference(self, player_id: int, platform: str) -> PlayerRef | None:
-        """The player as ``platform`` knows them (a friend who plays there); None when
-        they never played there."""
+    async def _reference(
+        self, player_id: int, platform: str, *, anywhere: bool = False
+    ) -> PlayerRef | None:
+        """The player as ``platform`` knows them (a friend who plays there); with
+        ``anywhere``, else as another platform they linked knows them (where they can be
+        told); None when there is none."""
         storage = self.core.storage
-        links = [
-            user for where, user in await storage.platform_links(player_id) if where == platform
-        ]
+        links = await storage.platform_links(player_id)
+        here = [link for link in links if link[0] == platform]
+        found = here or (links if anywhere else [])
         stored = await storage.get_player(player_id)
-        if not links or stored is None:
+        if not found or stored is None:
             return None
-        return PlayerRef(platform, links[0], stored.display_name, stored.language)
+        where, user_id = found[0]
+        return PlayerRef(where, user_id, stored.display_name, stored.language)
 
     def _free_seat(self, table: Table, mine: int) -> int:
         """The seat to keep for a friend: across from me in partnership play when it is
