@@ -362,7 +362,7 @@ def time_ago_text(seconds: float, language: str | None) -> str:
     """How long ago something was, for a sentence: "hace 5 minutos", "5 minutes ago"
     (Babel's ``format_timedelta`` with its direction)."""
     return format_timedelta(
-        dt.timedelta(seconds=-max(0.0, seconds)),
+        dt.timedelta(seconds=-max(1.0, seconds)),  # 0 would read as the future
         threshold=1.5,
         add_direction=True,
         locale=language_of(language),
