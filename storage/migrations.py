@@ -407,6 +407,33 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             "CREATE INDEX tournament_places_player ON tournament_places (player_id)",
         ),
     ),
+    Migration(
+        # Friends (issue 33): requests waiting for an answer, friendships (one row each
+        # way, so a player's friends are one indexed read) and when a player was last
+        # seen (storage/friends.py).
+        "0013_friends",
+        (
+            """CREATE TABLE friend_requests (
+                from_id INTEGER NOT NULL REFERENCES players (id),
+                to_id INTEGER NOT NULL REFERENCES players (id),
+                created_at REAL NOT NULL,
+                PRIMARY KEY (from_id, to_id),
+                CHECK (from_id <> to_id)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX friend_requests_to ON friend_requests (to_id, created_at)",
+            """CREATE TABLE friendships (
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                friend_id INTEGER NOT NULL REFERENCES players (id),
+                since REAL NOT NULL,
+                PRIMARY KEY (player_id, friend_id),
+                CHECK (player_id <> friend_id)
+            ) WITHOUT ROWID""",
+            """CREATE TABLE player_seen (
+                player_id INTEGER PRIMARY KEY REFERENCES players (id),
+                seen_at REAL NOT NULL
+            )""",
+        ),
+    ),
 )
 """Every migration, oldest first. Append only."""
 

@@ -1,7 +1,7 @@
 """The PostgreSQL schema as forward-only, append-only named migrations.
 
 The same tables, columns and constraints as the SQLite schema (:mod:`storage.migrations`,
-all its migrations up to ``0012_tournaments``), written for PostgreSQL: integers
+all its migrations up to ``0013_friends``), written for PostgreSQL: integers
 are ``BIGINT``, times and ratings ``DOUBLE PRECISION`` (the same IEEE doubles SQLite's
 ``REAL`` holds, so the ratings' floats are stored exactly), JSON columns ``json`` (the
 text is kept as written and validated), text keys that lists are ordered by
@@ -410,6 +410,33 @@ POSTGRES_MIGRATIONS: Final[tuple[Migration, ...]] = (
                 PRIMARY KEY (tournament_id, player_id)
             )""",
             "CREATE INDEX tournament_places_player ON tournament_places (player_id)",
+        ),
+    ),
+    Migration(
+        # Friends (SQLite's 0013_friends; issue 33): friend requests, friendships (one
+        # row each way) and when a player was last seen. Few rows, written rarely: their
+        # foreign keys stay.
+        "0009_friends",
+        (
+            """CREATE TABLE friend_requests (
+                from_id BIGINT NOT NULL REFERENCES players (id),
+                to_id BIGINT NOT NULL REFERENCES players (id),
+                created_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (from_id, to_id),
+                CHECK (from_id <> to_id)
+            )""",
+            "CREATE INDEX friend_requests_to ON friend_requests (to_id, created_at)",
+            """CREATE TABLE friendships (
+                player_id BIGINT NOT NULL REFERENCES players (id),
+                friend_id BIGINT NOT NULL REFERENCES players (id),
+                since DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (player_id, friend_id),
+                CHECK (player_id <> friend_id)
+            )""",
+            """CREATE TABLE player_seen (
+                player_id BIGINT PRIMARY KEY REFERENCES players (id),
+                seen_at DOUBLE PRECISION NOT NULL
+            )""",
         ),
     ),
 )

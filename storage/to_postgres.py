@@ -5,7 +5,8 @@ ledger (accounts, transactions and entries: each balance is rebuilt by the entri
 trigger, entry by entry in the original order, so the copy's balances are the ledger's
 own sums), escrows and their holders, finished matches, results, statistics totals,
 chat rules, settings and season lengths, table snapshots and claims, seats, seasons,
-ratings and rating history (the floats exactly), tournaments and their places. The copy
+ratings and rating history (the floats exactly), tournaments and their places, friends,
+friend requests and last seen. The copy
 is one PostgreSQL transaction: it is whole or absent. A target holding any data is
 refused.
 
@@ -126,6 +127,9 @@ TABLES: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
         ),
     ),
     ("tournament_places", ("tournament_id", "player_id", "place")),
+    ("friend_requests", ("from_id", "to_id", "created_at")),
+    ("friendships", ("player_id", "friend_id", "since")),
+    ("player_seen", ("player_id", "seen_at")),
 )
 """Every table copied, with its columns (the same names in both schemas)."""
 
@@ -133,6 +137,7 @@ _FLOATS: Final = frozenset(
     {
         "created_at", "last_top_up", "closed_at", "finished_at", "last_played", "changed_at",
         "saved_at", "heartbeat_at", "mu", "sigma", "updated_at", "at", "announced_at",
+        "since", "seen_at",
     }
 )  # fmt: skip
 """Columns that are doubles: a value SQLite kept as an integer becomes a float."""

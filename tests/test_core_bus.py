@@ -17,6 +17,8 @@ from bot.core import (
     DeclineChallenge,
     Emote,
     FillWithRobots,
+    FriendPress,
+    InviteFriend,
     Leave,
     OpenTable,
     PlayMove,
@@ -33,7 +35,18 @@ from bot.core.vocabulary import RefusalReason
 from storage import open_storage
 from storage.sqlite import SqliteStorage
 
-SEATING = {PlayNow, OpenTable, SitAt, Rematch, Leave, CloseTable, Challenge, DeclineChallenge}
+SEATING = {
+    PlayNow,
+    OpenTable,
+    SitAt,
+    Rematch,
+    Leave,
+    CloseTable,
+    Challenge,
+    DeclineChallenge,
+    InviteFriend,  # keeps a seat for a friend
+    FriendPress,  # an invitation's button seats its friend
+}
 
 
 class YieldingStorage(SqliteStorage):
@@ -63,7 +76,7 @@ async def other_storage():
 def test_every_command_type_has_exactly_one_handler(make_manager):
     manager = make_manager()
     commands = get_args(Command)
-    assert len(commands) == len(set(commands)) == 21
+    assert len(commands) == len(set(commands)) == 26
     assert set(manager.wiring.bus.handlers) == set(commands)
 
 

@@ -88,3 +88,34 @@ def test_a_draw_and_a_double_nine_tile_are_move_codes(code):
     """A draw (``d``) and the tiles of double-nine (rules.md, "Formats"); whether the
     table plays them is the table's to say."""
     assert decode_press(encode_press("abc", 1, 1, code)).code == code
+
+
+# ---------------------------------------------------------------------- friends (issue 33)
+
+
+def test_a_friends_payload_reads_back_as_its_action_and_argument():
+    from bot.core import FriendAction, FriendPressed, decode_friend, encode_friend
+
+    assert encode_friend(FriendAction.ACCEPT, 42) == "dmf:a:42"
+    assert decode_friend("dmf:a:42") == FriendPressed(FriendAction.ACCEPT, "42")
+    assert decode_friend("dmf:d:7").player_id == 7
+    assert decode_friend(encode_friend(FriendAction.SIT, "k3x9ab")) == FriendPressed(
+        FriendAction.SIT, "k3x9ab"
+    )
+
+
+@pytest.mark.parametrize(
+    "payload", [None, "", "dmf:a:", "dmf:a:0", "dmf:a:abc", "dmf:x:1", "dm1:a:1", "dmf:i:A-B"]
+)
+def test_a_payload_that_is_not_a_friends_button_of_ours_is_forged(payload):
+    from bot.core import decode_friend
+
+    with pytest.raises(ForgedPress):
+        decode_friend(payload)
+
+
+def test_encoding_a_friends_payload_refuses_what_it_could_not_decode():
+    from bot.core import FriendAction, encode_friend
+
+    with pytest.raises(ValueError, match="cannot encode"):
+        encode_friend(FriendAction.ACCEPT, "ana")

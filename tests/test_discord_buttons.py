@@ -101,3 +101,23 @@ async def test_with_the_web_table_the_board_links_spectators_and_the_tiles_link_
         "https://mesa.example/?s=SEAT"
     ]
     assert moves_view(waiting_turn) is None
+
+
+def test_a_friends_dm_carries_its_buttons_with_the_cores_payloads() -> None:
+    from bot.core import ChatRef, FriendNews, FriendUpdate
+    from bot.discord.buttons import FriendItem, friend_view
+
+    to = PlayerRef("discord", "2", "Beto")
+    asked = FriendUpdate(
+        table_id="", chat=ChatRef("discord", ""), to=to, news=FriendNews.REQUESTED,
+        friend="Ana", friend_id=12,
+    )  # fmt: skip
+    view = friend_view(asked, ["accept_friend", "decline_friend"])
+    assert view is not None
+    assert [(b.label, b.custom_id) for b in view.children] == [  # type: ignore[attr-defined]
+        ("Aceptar", "dmf:a:12"),
+        ("Rechazar", "dmf:d:12"),
+    ]
+    assert FriendItem.matches("dmf:i:abc123") is not None
+    assert FriendItem.matches("dm1:s:abc:1") is None
+    assert friend_view(asked, []) is None

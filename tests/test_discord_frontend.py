@@ -55,7 +55,13 @@ async def test_commands_are_synced_globally_at_start_up(
     harness = await Harness(fake, memory_storage).start()
     try:
         names = {c["name"]: c for c in fake.commands[None]}
-        assert set(names) == {"domino", "domino-config", "domino-cerrar", "domino-torneo"}
+        assert set(names) == {
+            "domino",
+            "domino-config",
+            "domino-cerrar",
+            "domino-torneo",
+            "domino-amigo",
+        }
         subcommands = {o["name"] for o in names["domino"]["options"]}
         assert subcommands == {
             "jugar",
@@ -91,6 +97,7 @@ async def test_commands_sync_to_the_test_guild_when_one_is_configured(
             "domino-config",
             "domino-cerrar",
             "domino-torneo",
+            "domino-amigo",
         }
     finally:
         await harness.stop()

@@ -196,3 +196,11 @@ def test_names_with_right_to_left_letters_or_direction_controls_are_isolated_oth
     _ = translator("es")
     assert _("{name}: {emote}", name="محمد", emote="Hola") == "\u2068محمد\u2069: Hola"
     assert _("{n} {name}", n="محمد", name="Ana") == "محمد Ana"  # only the name parameters
+
+
+def test_how_long_ago_is_said_with_its_direction_in_each_language() -> None:
+    from bot.present.i18n import time_ago_text
+
+    assert time_ago_text(300, "es") == "hace 5 minutos"
+    assert time_ago_text(3 * 3600, "en") == "3 hours ago"
+    assert time_ago_text(-5, "es") == "hace 1 segundo"  # a clock that went back: now

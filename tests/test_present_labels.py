@@ -81,3 +81,12 @@ def test_the_rating_is_shown_as_a_percentage_with_a_decimal() -> None:
     assert rating_text(0.5773, "es") == "57,7\u00a0%"
     assert rating_text(0.5773, "en") == "57.7%"
     assert rating_text(0.049, "es") == "4,9\u00a0%"
+
+
+def test_the_friends_buttons_are_labelled_in_the_readers_language() -> None:
+    from bot.present.labels import friend_action_label
+
+    assert [
+        friend_action_label(a, "es") for a in ("accept_friend", "decline_friend", "take_invite")
+    ] == ["Aceptar", "Rechazar", "Sentarme"]
+    assert friend_action_label("take_invite", "en") == "Take my seat"

@@ -88,3 +88,52 @@ def test_a_format_nobody_knows_is_answered_with_the_words_players_type_for_forma
     )
     assert refused(refusal, "es") == "formato puede ser 1v1, individual o cubano."
     assert refused(refusal, "en") == "format can be 1v1, individual or cubano."
+
+
+def test_friends_commands_are_confirmed_with_the_friends_name() -> None:
+    from bot.core import (
+        AnswerFriend,
+        AskFriend,
+        FriendNews,
+        FriendPress,
+        InviteFriend,
+        RemoveFriend,
+        Reply,
+    )
+    from bot.present.replies import confirmation, friend_done_text
+
+    sent = Reply(label="Beto", friend=FriendNews.REQUESTED)
+    assert confirmation(AskFriend, sent, "es") == "Le envié tu solicitud de amistad a Beto."
+    mutual = Reply(label="Beto", friend=FriendNews.ACCEPTED)
+    assert confirmation(AskFriend, mutual, "es") == (
+        "Beto también te lo había pedido: ya son amigos."
+    )
+    assert confirmation(FriendPress, mutual, "es") == "Beto y tú ya son amigos."
+    assert confirmation(AnswerFriend, Reply(label="Beto"), "en") == (
+        "You declined Beto's friend request."
+    )
+    assert confirmation(RemoveFriend, Reply(label="Beto"), "es") == (
+        "Beto ya no está en tu lista de amigos."
+    )
+    invited = Reply(table_id="t1", label="Beto", seat=2, friend=FriendNews.INVITED)
+    assert friend_done_text(InviteFriend, invited, "es", invite_seconds=120) == (
+        "Avisé a Beto: le guardo el asiento 3 durante 2 minutos."
+    )
+
+
+def test_a_friends_refusal_is_a_clear_sentence_with_the_name() -> None:
+    from bot.core import PlayerRef, Refusal, RefusalReason
+
+    ana = PlayerRef("telegram", "1", "Ana")
+    cases = {
+        RefusalReason.FRIEND_SELF: "No puedes ser tu propio amigo.",
+        RefusalReason.ALREADY_FRIENDS: "Beto y tú ya son amigos.",
+        RefusalReason.FRIEND_REQUEST_WAITS: "Ya le enviaste una solicitud a Beto; espera su respuesta.",
+        RefusalReason.NOT_FRIENDS: "Beto no está en tu lista de amigos.",
+        RefusalReason.INVITE_GONE: "Esa invitación ya no es válida.",
+        RefusalReason.INVITE_NOT_YOURS: "Esa invitación es para otra persona.",
+    }
+    for reason, sentence in cases.items():
+        assert refused(Refusal(to=ana, reason=reason, params={"name": "Beto"})) == sentence
+    expired = Refusal(to=ana, reason=RefusalReason.INVITE_EXPIRED, params={"seconds": 120})
+    assert refused(expired) == "Esa invitación venció: el asiento se guardó 2 min y ya está libre."

@@ -549,3 +549,80 @@ def test_a_seat_kept_at_a_private_table_is_told_to_its_player_with_a_button() ->
             (Action.SIT,),
         )
     ]
+
+
+# ---------------------------------------------------------------------- friends (issue 33)
+
+
+def test_a_friend_request_is_a_private_screen_with_accept_and_decline() -> None:
+    from bot.core import FriendNews, FriendUpdate
+    from bot.present.screens import Action, FriendScreen
+
+    beto = PlayerRef("telegram", "2", "Beto", "en")
+    event = FriendUpdate(
+        table_id="",
+        chat=ChatRef("telegram", ""),
+        to=beto,
+        news=FriendNews.REQUESTED,
+        friend="Ana",
+        friend_id=1,
+    )
+    assert screens(event, Reader("es")) == [
+        FriendScreen(
+            event, "Ana sent you a friend request.", (Action.ACCEPT_FRIEND, Action.DECLINE_FRIEND)
+        )
+    ]
+
+
+def test_an_invitation_names_its_table_and_place_and_offers_the_seat() -> None:
+    from bot.core import FriendNews, FriendUpdate
+    from bot.present.screens import Action, FriendScreen, names_place
+
+    event = FriendUpdate(
+        table_id="t1",
+        chat=ChatRef("telegram", "-100"),
+        to=PlayerRef("telegram", "2", "Beto"),
+        news=FriendNews.INVITED,
+        friend="Ana",
+        friend_id=1,
+        invite="abc",
+        label="2",
+        seconds=120,
+    )
+    assert names_place(event) is True
+    assert screens(event, Reader("es", place="Amigos")) == [
+        FriendScreen(
+            event,
+            "Ana te invita a la mesa 2 en Amigos. Tu asiento te espera 2 minutos.",
+            (Action.TAKE_INVITE,),
+        )
+    ]
+
+
+def test_the_friends_list_says_where_each_friend_is_and_who_waits_for_an_answer() -> None:
+    from bot.core import FriendInfo, FriendsView, Presence
+    from bot.present.screens import friends_text
+
+    chat = ChatRef("telegram", "-100")
+    view = FriendsView(
+        (
+            FriendInfo(2, "Beto", Presence.TABLE, chat, "t1", "2", None),
+            FriendInfo(3, "Carla", Presence.SLOW_TABLE, ChatRef("discord", "9"), "t2", "1"),
+            FriendInfo(4, "Dani", Presence.SEEN, seen_at=1_000.0),
+            FriendInfo(5, "Eva", Presence.NEVER),
+        ),
+        ("Fede",),
+        1_300.0,
+    )
+    assert friends_text(view, {"t1": "Amigos"}, "es", ask="/amigo").splitlines() == [
+        "Tus amigos:",
+        "• Beto: en la mesa 2 de Amigos",
+        "• Carla: en la mesa lenta 1 de Discord",
+        "• Dani: última vez hace 5 minutos",
+        "• Eva: sin actividad reciente",
+        "Esperan tu respuesta: Fede.",
+    ]
+    empty = FriendsView((), (), 0.0)
+    assert friends_text(empty, {}, "en", ask="/friend @name") == (
+        "You have no friends here yet. /friend @name sends a friend request."
+    )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from bot.core import (
     ChatRef,
+    FriendNews,
+    FriendUpdate,
     PlayerRef,
 )
 
@@ -57,3 +59,35 @@ def test_the_table_is_not_told_a_robot_plays_on_for_the_last_human_who_abandons(
         "Ana did not come back in time: their stake ($10) is forfeited."
     )
     assert said(AwayReason.MISSED_TURNS, 0, "es") == "Ana no volvió a tiempo."
+
+
+# ---------------------------------------------------------------------- friends (issue 33)
+
+
+def _friend_news(
+    news: FriendNews, table_id: str = "", label: str = "", seconds: int = 0
+) -> FriendUpdate:
+    return FriendUpdate(
+        table_id=table_id,
+        chat=ChatRef("telegram", "-100"),
+        to=PlayerRef("telegram", "1", "Ana"),
+        news=news,
+        friend="Beto",
+        friend_id=2,
+        invite="x" if table_id else "",
+        label=label,
+        seconds=seconds,
+    )
+
+
+def test_a_friend_who_accepted_and_an_invitation_without_its_place_read_naturally() -> None:
+    from bot.present.texts import friend_text
+
+    accepted = _friend_news(FriendNews.ACCEPTED)
+    assert friend_text(accepted, "", "es") == (
+        "Beto aceptó tu solicitud de amistad: ya son amigos."
+    )
+    invited = _friend_news(FriendNews.INVITED, table_id="t1", label="4", seconds=90)
+    assert friend_text(invited, "", "en") == (
+        "Beto invites you to table 4. Your seat waits for you 2 minutes."
+    )

@@ -167,3 +167,30 @@ def test_every_menu_value_is_a_valid_rule_value_and_stepping_wraps_round() -> No
     assert next_choice("target", 100) == 150
     assert next_choice("target", 500) == 50
     assert next_choice("stake", 7) == 0  # a typed value off the menu starts it again
+
+
+def test_a_friend_requests_keyboard_names_the_asker_and_an_invitations_names_itself() -> None:
+    from bot.core import ChatRef, FriendNews, FriendUpdate, PlayerRef
+    from bot.telegram.keyboards import friend_keyboard
+
+    to = PlayerRef("telegram", "2", "Beto", "en")
+    asked = FriendUpdate(
+        table_id="", chat=ChatRef("telegram", ""), to=to, news=FriendNews.REQUESTED,
+        friend="Ana", friend_id=12,
+    )  # fmt: skip
+    markup = friend_keyboard(asked, ["accept_friend", "decline_friend"])
+    assert markup is not None
+    assert [(b.text, b.callback_data) for b in markup.inline_keyboard[0]] == [
+        ("✅ Accept", "dmf:a:12"),
+        ("✖️ Decline", "dmf:d:12"),
+    ]
+    invited = FriendUpdate(
+        table_id="t1", chat=ChatRef("telegram", "-1"), to=to, news=FriendNews.INVITED,
+        friend="Ana", friend_id=12, invite="abc123", label="1", seconds=120,
+    )  # fmt: skip
+    markup = friend_keyboard(invited, ["take_invite"])
+    assert markup is not None
+    assert [(b.text, b.callback_data) for b in markup.inline_keyboard[0]] == [
+        ("🪑 Take my seat", "dmf:i:abc123")
+    ]
+    assert friend_keyboard(invited, []) is None

@@ -21,6 +21,8 @@ from bot.core.chats import ChatLife
 from bot.core.clock import Clock, SystemClock
 from bot.core.commands import (
     AnnounceSeasonFinals,
+    AnswerFriend,
+    AskFriend,
     CancelTournament,
     Challenge,
     ChatUnreachable,
@@ -30,6 +32,8 @@ from bot.core.commands import (
     DeclineChallenge,
     Emote,
     FillWithRobots,
+    FriendPress,
+    InviteFriend,
     InvitePartner,
     JoinTournament,
     Leave,
@@ -42,6 +46,7 @@ from bot.core.commands import (
     PlayNow,
     PressButton,
     Rematch,
+    RemoveFriend,
     SetChatRules,
     SetFrontEndNote,
     SetSeasonPeriod,
@@ -50,6 +55,7 @@ from bot.core.commands import (
     SitAt,
     StartTournament,
 )
+from bot.core.friends import FriendService
 from bot.core.leases import Leases
 from bot.core.lobby import Lobby
 from bot.core.messagebus import MessageBus
@@ -92,6 +98,7 @@ class Wiring:
     bus: MessageBus
     views: Views
     tournaments: TournamentService
+    friends: FriendService
 
 
 def bootstrap(
@@ -189,6 +196,12 @@ def bootstrap(
     bus.on(LeaveTournament, tournaments.leave)
     bus.on(StartTournament, tournaments.start_now)
     bus.on(CancelTournament, tournaments.cancel)
+    friends = FriendService(core, lobby)
+    bus.on(AskFriend, friends.ask)
+    bus.on(AnswerFriend, friends.answer)
+    bus.on(RemoveFriend, friends.remove)
+    bus.on(InviteFriend, friends.invite, lobby=True)
+    bus.on(FriendPress, friends.press, lobby=True)
     bus.on(PlayNow, lobby.play_now, lobby=True)
     bus.on(OpenTable, lobby.open_table, lobby=True)
     bus.on(SitAt, lobby.sit_at, lobby=True)
@@ -230,4 +243,5 @@ def bootstrap(
         bus=bus,
         views=Views(core, rules, standings, analyst),
         tournaments=tournaments,
+        friends=friends,
     )

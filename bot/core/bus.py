@@ -48,7 +48,15 @@ from bot.core.commands import (
     SetSeasonPeriod,
     SetTurnNotifications,
 )
-from bot.core.events import ChatRulesInfo, Port, Refusal, Reply, TableChanged, TournamentView
+from bot.core.events import (
+    ChatRulesInfo,
+    FriendsView,
+    Port,
+    Refusal,
+    Reply,
+    TableChanged,
+    TournamentView,
+)
 from bot.core.leases import Leases
 from bot.core.ownership import LeaseTimes, OwnerId
 from bot.core.standings import Profile, Standings
@@ -125,6 +133,7 @@ class Manager(Protocol):
     async def idle(self) -> None: ...
     def tournament_here(self, chat: ChatRef) -> TournamentView | None: ...
     async def tournament_view(self, tournament_id: str) -> TournamentView | None: ...
+    async def friends(self, player: PlayerRef) -> FriendsView: ...
 
 
 class TableManager:
@@ -137,7 +146,8 @@ class TableManager:
             and same commands give the same tables, deals and robot moves.
         ports: ``{platform: Port}`` to register at once (``"*"`` gets every event).
         robot_delay, countdown_seconds, fill_seconds, return_seconds, hand_pause,
-            missed_turns_limit, stuck_seconds, emote_seconds, robot_level: see
+            missed_turns_limit, stuck_seconds, emote_seconds, robot_level,
+            invite_seconds: see
             :class:`~bot.core.state.HouseTimes` (seconds).
         robot_factory, time_slice, default_preset, owner, lease_times,
             analysis_executor: see :func:`~bot.core.bootstrap.bootstrap`.
@@ -167,6 +177,7 @@ class TableManager:
         default_preset: str = "venezolano",
         owner: OwnerId | None = None,
         analysis_executor: Executor | None = None,
+        invite_seconds: float = 120.0,
         lease_times: LeaseTimes | None = None,
     ) -> None:
         times = HouseTimes(
@@ -179,6 +190,7 @@ class TableManager:
             stuck_seconds=stuck_seconds,
             emote_seconds=emote_seconds,
             robot_level=robot_level,
+            invite_seconds=invite_seconds,
         )
         self.wiring: Wiring = bootstrap(
             storage,
@@ -217,6 +229,7 @@ class TableManager:
         self.start_analysis = views.start_analysis
         self.tournament_here = self.wiring.tournaments.tournament_here
         self.tournament_view = self.wiring.tournaments.view_of
+        self.friends = self.wiring.friends.friends
         for platform, port in (ports or {}).items():
             self.register(platform, port)
 
@@ -328,6 +341,7 @@ class TableManager:
         core.stopped = True
         wiring.analyst.close()
         wiring.tournaments.stop()
+        wiring.friends.stop()
         tables = list(core.tables.values())
         for table in tables:
             wiring.timers.freeze(table)
@@ -337,6 +351,7 @@ class TableManager:
                 if not table.closed:
                     with contextlib.suppress(FencedOut):  # taken over: its owner saves it
                         await core.save(table)
+        await wiring.friends.flush_on_stop()
         await self._leases.release_all()
         await self.idle()
 
@@ -350,6 +365,7 @@ class TableManager:
         """Wait until every queued event was delivered to the ports (and every table's
         result read by its tournament)."""
         await self.wiring.tournaments.idle()
+        await self.wiring.friends.idle()
         await self._core.outbox.idle()
 
     @property

@@ -11,21 +11,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 from bot.core.vocabulary import EMOTES, PressKind
 
 __all__ = [
     "ANALYSIS_PATTERN",
+    "FRIEND_PATTERN",
     "MAX_PAYLOAD",
     "PRESS_PREFIX",
     "TOURNAMENT_JOIN",
     "AnalysisPress",
     "ForgedPress",
+    "FriendAction",
+    "FriendPressed",
     "Press",
     "decode_analysis",
+    "decode_friend",
     "decode_press",
     "encode_action",
     "encode_analysis",
+    "encode_friend",
     "encode_press",
 ]
 
@@ -181,3 +187,71 @@ def decode_analysis(data: object) -> AnalysisPress | None:
         return None
     hand = match["hand"]
     return AnalysisPress(match["table"], int(hand) if hand else None)
+
+
+FRIEND_PATTERN = r"dmf:(?P<action>[adi]):(?P<arg>[0-9a-z]{1,16})"
+"""A friends button (docs/friends.md): ``dmf:a:<player id>`` accepts and ``dmf:d:<player
+id>`` declines that player's friend request; ``dmf:i:<invitation>`` takes the seat an
+invitation keeps."""
+
+
+_PLAYER_ID = re.compile(r"[1-9][0-9]{0,15}")
+
+
+class FriendAction(StrEnum):
+    """What a friends button does (the letter after ``dmf:``)."""
+
+    ACCEPT = "a"
+    DECLINE = "d"
+    SIT = "i"
+
+
+@dataclass(frozen=True, slots=True)
+class FriendPressed:
+    """A decoded friends button: its action and its argument (a player id for a request,
+    an invitation's id)."""
+
+    action: FriendAction
+    arg: str
+
+    @property
+    def player_id(self) -> int:
+        """The requester's player id (``ACCEPT``, ``DECLINE``).
+
+        Raises:
+            ForgedPress: the argument is no number.
+        """
+        if not _PLAYER_ID.fullmatch(self.arg):
+            raise ForgedPress(f"no player id in {self.arg!r}")
+        return int(self.arg)
+
+
+def encode_friend(action: FriendAction, arg: str | int) -> str:
+    """The payload of a friends button (at most 24 characters).
+
+    Raises:
+        ValueError: an argument the payload cannot carry.
+    """
+    text = f"dmf:{action.value}:{arg}"
+    try:
+        decode_friend(text)
+    except ForgedPress:
+        raise ValueError(f"cannot encode a friends press of {arg!r}") from None
+    return text
+
+
+def decode_friend(data: object) -> FriendPressed:
+    """A friends button's action and argument.
+
+    Raises:
+        ForgedPress: not exactly one of ours.
+    """
+    if not isinstance(data, str) or len(data) > MAX_PAYLOAD:
+        raise ForgedPress("not a friends payload of this bot")
+    match = re.fullmatch(FRIEND_PATTERN, data)
+    if match is None:
+        raise ForgedPress(f"not a friends payload of this bot: {data!r}")
+    pressed = FriendPressed(FriendAction(match["action"]), match["arg"])
+    if pressed.action is not FriendAction.SIT and not _PLAYER_ID.fullmatch(pressed.arg):
+        raise ForgedPress(f"no player id in {data!r}")
+    return pressed

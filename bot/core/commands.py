@@ -24,6 +24,8 @@ from storage.ratings import SeasonPeriod
 
 __all__ = [
     "AnnounceSeasonFinals",
+    "AnswerFriend",
+    "AskFriend",
     "Challenge",
     "ChatRef",
     "ChatUnreachable",
@@ -34,6 +36,8 @@ __all__ = [
     "DeclineChallenge",
     "Emote",
     "FillWithRobots",
+    "FriendPress",
+    "InviteFriend",
     "InvitePartner",
     "JsonValue",
     "Leave",
@@ -46,6 +50,7 @@ __all__ = [
     "PlayerRef",
     "PressButton",
     "Rematch",
+    "RemoveFriend",
     "RobotSeat",
     "SetChatRules",
     "SetFrontEndNote",
@@ -409,6 +414,65 @@ class CancelTournament:
     is_admin: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class AskFriend:
+    """Ask ``friend`` to be my friend (docs/friends.md): they are told privately, with
+    buttons to accept or decline; if they had asked me already, we are friends at once.
+    Refusals: ``friend_self``, ``friend_unknown`` (they never played here),
+    ``already_friends``, ``friend_request_waits``."""
+
+    player: PlayerRef
+    friend: PlayerRef
+    chat: ChatRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerFriend:
+    """Accept (``accept``) or decline the friend request ``friend`` sent me (named by
+    their platform reference, or by their player id ``friend_id`` from a button).
+    Accepted, the one who asked is told. Refusal: ``no_friend_request``."""
+
+    player: PlayerRef
+    accept: bool
+    friend: PlayerRef | None = None
+    friend_id: int | None = None
+    chat: ChatRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveFriend:
+    """End my friendship with ``friend`` (they are not told). Refusal: ``not_friends``."""
+
+    player: PlayerRef
+    friend: PlayerRef
+    chat: ChatRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InviteFriend:
+    """Keep a seat at my waiting table (in ``chat``; my only table when None) for my
+    friend ``friend``, for ``HouseTimes.invite_seconds`` (2 minutes): they are sent a button that
+    seats them (docs/friends.md, "Invitations"). Refusals: ``not_friends``,
+    ``friend_elsewhere``, ``friend_at_table``, ``invite_waits``, ``no_table``,
+    ``already_started``, ``table_full``."""
+
+    player: PlayerRef
+    friend: PlayerRef
+    chat: ChatRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FriendPress:
+    """A friends button's raw payload (untrusted; :func:`bot.core.buttons.decode_friend`):
+    accept or decline a request, or take the seat of an invitation. Refusals:
+    ``forged``, ``no_friend_request``, ``invite_gone``, ``invite_not_yours``,
+    ``invite_expired``, and what sitting down may say."""
+
+    player: PlayerRef
+    payload: str
+    chat: ChatRef | None = None
+
+
 Command = (
     PlayNow
     | OpenTable
@@ -431,6 +495,11 @@ Command = (
     | LeaveTournament
     | StartTournament
     | CancelTournament
+    | AskFriend
+    | AnswerFriend
+    | RemoveFriend
+    | InviteFriend
+    | FriendPress
 )
 """Everything an adapter may ask of the core."""
 

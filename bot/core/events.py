@@ -21,8 +21,10 @@ from bot.core.tournaments.model import TournamentKind
 from bot.core.vocabulary import (
     AwayReason,
     CloseReason,
+    FriendNews,
     MovedBy,
     Phase,
+    Presence,
     RefusalReason,
     TournamentNews,
     TournamentStatus,
@@ -39,6 +41,9 @@ __all__ = [
     "ChatRulesInfo",
     "EmoteShown",
     "Event",
+    "FriendInfo",
+    "FriendUpdate",
+    "FriendsView",
     "HandEnded",
     "HandStarted",
     "MatchEnded",
@@ -550,6 +555,32 @@ class TournamentUpdate(_TableEvent):
     opened: tuple[str, ...] = ()  # the labels of the tables just opened (``ROUND``)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FriendUpdate(_TableEvent):
+    """Friends' news for one player, privately (docs/friends.md).
+
+    Attributes:
+        to: the player told (on the platform whose port shows it: ``chat.platform``).
+        news: what happened (:class:`~bot.core.vocabulary.FriendNews`).
+        friend: the other player's name; friend_id: their player id (the request's
+            buttons name it).
+        invite: an invitation's id (``INVITED``: its button's payload names it).
+        label: the invitation's table's number for people; seconds: how long its seat
+            is kept.
+
+    ``table_id`` and ``chat`` are the invitation's table's; for other news ``table_id``
+    is "" and ``chat`` names only the platform (``chat_id`` "").
+    """
+
+    to: PlayerRef
+    news: FriendNews
+    friend: str
+    friend_id: int
+    invite: str = ""
+    label: str = ""
+    seconds: int = 0
+
+
 Event = (
     Refusal
     | TableChanged
@@ -572,6 +603,7 @@ Event = (
     | ChatRulesChanged
     | SeasonEnded
     | TournamentUpdate
+    | FriendUpdate
 )
 """Everything the core tells a front end through its :class:`Port`. A :class:`Refusal`
 arrives as an event only when it is not the answer to a command (e.g. a player who could
@@ -602,6 +634,38 @@ class ChatRulesInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class FriendInfo:
+    """One friend as ``/amigos`` lists them.
+
+    Attributes:
+        player_id, name: who.
+        presence: where they are now (:class:`~bot.core.vocabulary.Presence`).
+        chat, table_id, label: their table's chat, id and number for people (``TABLE``
+            and ``SLOW_TABLE``); None, "" and "" otherwise.
+        seen_at: when they were last seen (epoch seconds), None if never.
+    """
+
+    player_id: int
+    name: str
+    presence: Presence
+    chat: ChatRef | None = None
+    table_id: str = ""
+    label: str = ""
+    seen_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FriendsView:
+    """A player's friends, at a table first, then by last seen (most recent first);
+    ``requests``: the names of the players waiting for my answer, oldest first; ``now``:
+    the time it was read (epoch seconds), for "seen 5 minutes ago"."""
+
+    friends: tuple[FriendInfo, ...]
+    requests: tuple[str, ...]
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     """The core's immediate answer to a command (for the actor only).
 
@@ -617,6 +681,9 @@ class Reply:
             None when leaving cost nothing (before the match started).
         match_ended: after leaving a started match, True when no human was left at the
             table, so the match ended there (nobody paid; rules.md, "The house").
+        friend: after a friends command, what it did (``REQUESTED``: asked;
+            ``ACCEPTED``: we are friends now; ``INVITED``: a seat waits for them), with
+            the friend's name in ``label``; None otherwise.
     """
 
     refusal: Refusal | None = None
@@ -627,6 +694,7 @@ class Reply:
     preset: str | None = None
     forfeited: int | None = None
     match_ended: bool = False
+    friend: FriendNews | None = None
 
     @property
     def ok(self) -> bool:

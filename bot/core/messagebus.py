@@ -128,6 +128,7 @@ class MessageBus:
         if entry is None:
             raise TypeError(f"not a command: {command!r}")
         self._core.rename(command.player)  # who renamed themselves shows the new name
+        self._core.saw(command.player)  # their friends' "last seen"
         handler, in_lobby = entry
         command = await self._localized(command)
         if in_lobby:

@@ -48,6 +48,8 @@ class HouseTimes:
             moves at least every ``turn_seconds``, 120 s at most).
         emote_seconds: at most one emote per player in this time.
         robot_level: the level of robots filling seats and standing in for players.
+        invite_seconds: a seat kept for an invited friend is free again after this
+            long (2 minutes; docs/friends.md).
     """
 
     robot_delay: float = 1.5
@@ -59,6 +61,7 @@ class HouseTimes:
     stuck_seconds: float = 600.0
     emote_seconds: float = 5.0
     robot_level: str = "experto"
+    invite_seconds: float = 120.0
 
 
 @dataclass(slots=True)
@@ -93,6 +96,7 @@ class Core:
     player_ids: dict[tuple[str, str], int] = field(default_factory=dict)
     names: dict[tuple[str, str], str] = field(default_factory=dict)  # last seen, by key
     last_emote: dict[tuple[str, str], float] = field(default_factory=dict)
+    seen: dict[int, float] = field(default_factory=dict)  # player id -> last command
     robots: dict[str, Robot] = field(default_factory=dict)
     lobby: asyncio.Lock = field(default_factory=asyncio.Lock)
     stopped: bool = False  # stop() ran: storage may be closed, notes stay in memory
@@ -158,6 +162,13 @@ class Core:
         )
         self.player_ids[player.key] = stored.id
         return stored.id
+
+    def saw(self, player: PlayerRef) -> None:
+        """Note that ``player`` (a player already known to this process) did something
+        now: their friends' "last seen" (:mod:`bot.core.friends` writes it)."""
+        pid = self.player_ids.get(player.key)
+        if pid is not None:
+            self.seen[pid] = self.clock.now()
 
     def rename(self, player: PlayerRef) -> None:
         """Take the name a player's latest command carries (they renamed themselves on

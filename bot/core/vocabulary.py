@@ -16,8 +16,10 @@ __all__ = [
     "CloseReason",
     "DeadlineKind",
     "EmoteName",
+    "FriendNews",
     "MovedBy",
     "Phase",
+    "Presence",
     "PressKind",
     "Ranking",
     "RefusalReason",
@@ -163,6 +165,36 @@ class RefusalReason(StrEnum):
     ALREADY_SIGNED = "already_signed"  # params: name
     NOT_SIGNED = "not_signed"  # params: name
     BAD_TOURNAMENT = "bad_tournament"  # params: option, allowed
+    # friends (issue 33; docs/friends.md)
+    FRIEND_SELF = "friend_self"  # a friends command naming the player themself
+    FRIEND_UNKNOWN = "friend_unknown"  # never played here; params: name
+    ALREADY_FRIENDS = "already_friends"  # params: name
+    FRIEND_REQUEST_WAITS = "friend_request_waits"  # asked already; params: name
+    NO_FRIEND_REQUEST = "no_friend_request"  # none waits from them; params: name
+    NOT_FRIENDS = "not_friends"  # params: name
+    FRIEND_ELSEWHERE = "friend_elsewhere"  # plays on another platform only; params: name
+    FRIEND_AT_TABLE = "friend_at_table"  # the friend sits at my table; params: name
+    INVITE_WAITS = "invite_waits"  # a seat waits for them already; params: name
+    INVITE_GONE = "invite_gone"  # no such invitation (taken, or before a restart)
+    INVITE_NOT_YOURS = "invite_not_yours"  # someone else's invitation
+    INVITE_EXPIRED = "invite_expired"  # its seat was held, then released; params: seconds
+
+
+class FriendNews(StrEnum):
+    """What one player is told about friends (:class:`~bot.core.events.FriendUpdate`)."""
+
+    REQUESTED = "requested"  # someone asks to be their friend (accept, decline)
+    ACCEPTED = "accepted"  # the player they asked accepted
+    INVITED = "invited"  # a friend keeps them a seat at a table (a button seats them)
+
+
+class Presence(StrEnum):
+    """Where a friend is now (``/amigos``)."""
+
+    TABLE = "table"  # at a live-paced table of this bot
+    SLOW_TABLE = "slow_table"  # at a slow table only (rules.md, "Slow tables")
+    SEEN = "seen"  # at no table: last seen some time ago
+    NEVER = "never"  # at no table and never noted present since friends existed
 
 
 class EmoteName(StrEnum):

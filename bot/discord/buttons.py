@@ -19,20 +19,34 @@ from typing import Any
 
 import discord
 
-from bot.core import EMOTES, PRESS_PREFIX, TOURNAMENT_JOIN, TableChanged, YourTiles, encode_action
+from bot.core import (
+    EMOTES,
+    FRIEND_PATTERN,
+    PRESS_PREFIX,
+    TOURNAMENT_JOIN,
+    FriendAction,
+    FriendUpdate,
+    TableChanged,
+    YourTiles,
+    encode_action,
+    encode_friend,
+)
 from bot.discord.i18n import texts
 from bot.present.i18n import emote_label
-from bot.present.labels import join_label, kept_seat_label
+from bot.present.labels import friend_action_label, join_label, kept_seat_label
 from bot.present.live import link_label
 from bot.present.moves import move_buttons
 
 __all__ = [
     "ACTIVITY_ID",
+    "FriendItem",
     "JoinItem",
     "OnPress",
     "PressItem",
     "board_view",
     "custom_ids",
+    "friend_item",
+    "friend_view",
     "join_item",
     "join_view",
     "link_button",
@@ -287,3 +301,58 @@ def join_view(language: str) -> discord.ui.View:
     )
     view.stop()  # answered by JoinItem, not by this view
     return view
+
+
+class FriendItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FRIEND_PATTERN):
+    """A friends button (accept or decline a request, take an invitation's seat; its
+    payload is :func:`bot.core.encode_friend`'s); :func:`friend_item` binds it."""
+
+    def __init__(self, payload: str) -> None:
+        super().__init__(discord.ui.Button(label="?", custom_id=payload))
+        self.payload = payload
+
+    @classmethod
+    def matches(cls, custom_id: str) -> re.Match[str] | None:
+        """Whether ``custom_id`` is a friends button's (by shape only)."""
+        return cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> FriendItem:
+        return cls(match.group(0))
+
+
+def friend_item(on_press: OnPress) -> type[FriendItem]:
+    """The :class:`FriendItem` whose presses go to ``on_press(interaction, payload)``."""
+
+    class BoundFriendItem(FriendItem, template=FRIEND_PATTERN):
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            await on_press(interaction, self.payload)
+
+    return BoundFriendItem
+
+
+_FRIEND_BUTTONS: dict[str, tuple[FriendAction, discord.ButtonStyle]] = {
+    "accept_friend": (FriendAction.ACCEPT, discord.ButtonStyle.success),
+    "decline_friend": (FriendAction.DECLINE, discord.ButtonStyle.danger),
+    "take_invite": (FriendAction.SIT, discord.ButtonStyle.primary),
+}
+
+
+def friend_view(event: FriendUpdate, actions: Sequence[str]) -> discord.ui.View | None:
+    """A friends DM's buttons (:class:`bot.present.screens.FriendScreen`'s actions);
+    None without any."""
+    row: list[discord.ui.Button[Any]] = []
+    for action in actions:
+        kind, style = _FRIEND_BUTTONS[action]
+        arg = event.invite if kind is FriendAction.SIT else event.friend_id
+        label = friend_action_label(action, event.to.language)
+        row.append(
+            discord.ui.Button(label=label[:80], custom_id=encode_friend(kind, arg), style=style)
+        )
+    return static_view([row]) if row else None

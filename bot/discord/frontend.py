@@ -39,9 +39,18 @@ from discord.ext import commands
 from bot.core import TOURNAMENT_JOIN, Manager, decode_analysis
 from bot.core.clock import Clock
 from bot.discord.analysis import AnalysisDesk, analysis_item
-from bot.discord.buttons import ACTIVITY_ID, PressItem, custom_ids, join_item, press_item
+from bot.discord.buttons import (
+    ACTIVITY_ID,
+    FriendItem,
+    PressItem,
+    custom_ids,
+    friend_item,
+    join_item,
+    press_item,
+)
 from bot.discord.cog import DominoCog
 from bot.discord.config import ConfigCog
+from bot.discord.friends import FriendCog
 from bot.discord.i18n import DominoTranslator, player_language, texts
 from bot.discord.messages import PLATFORM, unknown_command_text
 from bot.discord.pacer import GLOBAL_PER_SECOND, GlobalPacer
@@ -107,6 +116,7 @@ class DominoBot(commands.AutoShardedBot):
         self.port = DiscordPort(self, notes=manager, links=links, **port_render)
         self.replies = Replies(manager, self.port)
         self.presses = Presses(self.replies)
+        self.friends = FriendCog(manager, self.replies)
         self.analysis = AnalysisDesk(manager, render["render_board"])
         self.standings = StandingsDesk(
             manager,
@@ -137,11 +147,14 @@ class DominoBot(commands.AutoShardedBot):
         await self.add_cog(ConfigCog(self.manager, self.replies), guild=guild)
         tournaments = TournamentCog(self.manager, self.replies)
         await self.add_cog(tournaments, guild=guild)
+        friends = self.friends
+        await self.add_cog(friends, guild=guild)
         self.add_dynamic_items(
             press_item(self.presses.on_press),
             top_item(self.standings.on_top_press),
             analysis_item(self.analysis.on_press),
             join_item(tournaments.on_join_press),
+            friend_item(friends.on_press),
         )
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         await self.tree.sync(guild=guild)
@@ -199,6 +212,10 @@ class DominoBot(commands.AutoShardedBot):
             return
         if custom_id == TOURNAMENT_JOIN:  # answered by JoinItem (its custom id is fixed)
             return
+        if isinstance(custom_id, str) and FriendItem.matches(custom_id) is not None:
+            if message is None or custom_id not in custom_ids(message):
+                await self.friends.on_press(interaction, custom_id)  # its buttons went
+            return  # else FriendItem answers it
         top = parse_top(custom_id) if isinstance(custom_id, str) else None
         if top is not None:
             if message is None or custom_id not in custom_ids(message):

@@ -57,7 +57,13 @@ from bot.core import (
     ended_board,
 )
 from bot.discord.analysis import analysis_view
-from bot.discord.buttons import board_view, join_view, kept_seat_view, tournament_link_view
+from bot.discord.buttons import (
+    board_view,
+    friend_view,
+    join_view,
+    kept_seat_view,
+    tournament_link_view,
+)
 from bot.discord.i18n import help_command, texts
 from bot.discord.messages import (
     PLATFORM,
@@ -73,6 +79,7 @@ from bot.present.screens import (
     BoardScreen,
     ClosedScreen,
     EmoteScreen,
+    FriendScreen,
     Notice,
     Reader,
     RefusalScreen,
@@ -335,9 +342,31 @@ class DiscordPort:
                     await self._say_again(key, update.chat, content, picture, extra)
                 else:
                     await self._say(update.chat, text[:DISCORD_TEXT_LIMIT], **extra)
+            case FriendScreen(event=friend, text=text, actions=actions) if (
+                friend.to.platform == PLATFORM
+            ):
+                await self._dm_friend(friend.to, text, friend_view(friend, actions))
             case RefusalScreen(event=refusal) if refusal.to.platform == PLATFORM:
                 content = refusal_content(refusal, refusal.to.language)
                 await self._tell(refusal.to, refusal.table_id, content)
+
+    async def _dm_friend(
+        self, player: PlayerRef, content: str, view: discord.ui.View | None
+    ) -> None:
+        """Friends' news by DM only (a request or an invitation is nobody else's); a
+        member whose DMs are closed is remembered, so the next one is refused at once
+        (:mod:`bot.discord.friends`)."""
+        try:
+            user = await self.desk.dm_user(player.user_id)
+            if view is None:
+                await user.send(content)
+            else:
+                await user.send(content, view=view)
+        except discord.Forbidden as exc:
+            if exc.code != DM_CLOSED:
+                raise
+            self.dms_closed.add(player.user_id)
+            log.info("friends DM to %s refused: DMs closed", player.user_id)
 
     async def _tell(
         self,

@@ -36,6 +36,7 @@ __all__ = [
     "language_of",
     "level_label",
     "refusal_text",
+    "time_ago_text",
     "time_left_text",
     "translator",
     "whole_minutes",
@@ -323,6 +324,25 @@ REFUSALS: dict[str, str] = {
     "not_ended": N_("That match has not ended yet."),
     "wrong_platform": N_("That table is on another platform."),
     "shutting_down": N_("The bot is restarting; try again in a moment."),
+    # friends (issue 33; docs/friends.md)
+    "friend_self": N_("You cannot be your own friend."),
+    "friend_unknown": N_(
+        "{name} has not played with me yet: once they have, you can send them a request."
+    ),
+    "already_friends": N_("You and {name} are friends already."),
+    "friend_request_waits": N_("You already asked {name}; wait for their answer."),
+    "no_friend_request": N_("You have no friend request waiting from {name}."),
+    "not_friends": N_("{name} is not on your friends list."),
+    "friend_elsewhere": N_(
+        "{name} has never played on this platform: I cannot keep them a seat here."
+    ),
+    "friend_at_table": N_("{name} already has a seat at your table."),
+    "invite_waits": N_("A seat at your table waits for {name} already."),
+    "invite_gone": N_("That invitation is no longer valid."),
+    "invite_not_yours": N_("That invitation is for someone else."),
+    "invite_expired": N_(
+        "That invitation expired: the seat was kept for {minutes} min and is free again."
+    ),
 }
 """Each refusal reason (``bot.core.RefusalReason``) and its message id."""
 
@@ -335,6 +355,17 @@ def time_left_text(seconds: float, language: str | None) -> str:
     ``format_timedelta``; rules.md, "Slow tables")."""
     return format_timedelta(
         dt.timedelta(seconds=max(0.0, seconds)), threshold=1.5, locale=language_of(language)
+    )
+
+
+def time_ago_text(seconds: float, language: str | None) -> str:
+    """How long ago something was, for a sentence: "hace 5 minutos", "5 minutes ago"
+    (Babel's ``format_timedelta`` with its direction)."""
+    return format_timedelta(
+        dt.timedelta(seconds=-max(1.0, seconds)),  # 0 would read as the future
+        threshold=1.5,
+        add_direction=True,
+        locale=language_of(language),
     )
 
 

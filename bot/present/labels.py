@@ -55,6 +55,7 @@ __all__ = [
     "format_from_input",
     "format_label",
     "format_word",
+    "friend_action_label",
     "join_label",
     "kept_seat_label",
     "kind_label",
@@ -441,6 +442,27 @@ def tournament_from_input(words: Sequence[str]) -> TournamentWords:
     return TournamentWords(kind, preset, options, name, tuple(errors))
 
 
+SEAT_LABEL: Final = N_("Take my seat")
+"""The button that seats a player at a seat kept for them: "Sentarme" (a friend's
+invitation, a tournament's table played privately)."""
+
+FRIEND_ACTION_LABELS: Final[dict[str, str]] = {
+    "accept_friend": N_("Accept"),
+    "decline_friend": N_("Decline"),
+    "take_invite": SEAT_LABEL,
+}
+"""The friends buttons' labels, by :class:`bot.present.screens.Action` value."""
+
+
+def friend_action_label(action: str, language: str | None) -> str:
+    """A friends button: "Aceptar", "Rechazar" (a request), "Sentarme" (an invitation).
+
+    Raises:
+        KeyError: not a friends action.
+    """
+    return translator(language)(FRIEND_ACTION_LABELS[action])
+
+
 def join_label(language: str | None) -> str:
     """The button that signs a player up for the chat's tournament: "Inscribirme"."""
     return translator(language)("Sign me up")
@@ -448,7 +470,7 @@ def join_label(language: str | None) -> str:
 
 def kept_seat_label(language: str | None) -> str:
     """The button under a tournament's private "your table" message: "Sentarme"."""
-    return translator(language)("Take my seat")
+    return translator(language)(SEAT_LABEL)
 
 
 def kind_label(kind: str, language: str | None) -> str:

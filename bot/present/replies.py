@@ -7,21 +7,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.core.commands import (
+    AnswerFriend,
+    AskFriend,
     Challenge,
     CloseTable,
     Command,
+    FriendPress,
+    InviteFriend,
     JoinTournament,
     Leave,
     LeaveTournament,
     OpenTable,
     PlayNow,
     Rematch,
+    RemoveFriend,
     SetChatRules,
     SitAt,
 )
 from bot.core.events import Refusal, Reply
-from bot.core.vocabulary import PressKind, RefusalReason
-from bot.present.i18n import refusal_text, translator
+from bot.core.vocabulary import FriendNews, PressKind, RefusalReason
+from bot.present.i18n import refusal_text, time_left_text, translator
 from bot.present.labels import (
     allowed_text,
     option_word,
@@ -33,6 +38,7 @@ __all__ = [
     "bad_rules_text",
     "confirmation",
     "formats_help",
+    "friend_done_text",
     "left_text",
     "refused",
     "rules_changed_text",
@@ -183,4 +189,34 @@ def confirmation(done: type[Command] | PressKind, reply: Reply, language: str) -
         return translator(language)(
             "You closed table {label}; every stake was refunded.", label=reply.label
         )
+    if done in (AskFriend, AnswerFriend, RemoveFriend, FriendPress):
+        return friend_done_text(done, reply, language)
     return ""
+
+
+def friend_done_text(
+    done: type[Command] | PressKind, reply: Reply, language: str, *, invite_seconds: float = 0
+) -> str:
+    """The sentence confirming a friends command or button (docs/friends.md); the
+    friend's name is ``reply.label`` (for a seat taken, the table's number).
+    ``invite_seconds``: how long an invitation keeps its seat (``InviteFriend``)."""
+    _ = translator(language)
+    name = reply.label
+    if done is InviteFriend:
+        return _(
+            "I told {name}: seat {seat} waits for them {left}.",
+            name=name,
+            seat=(reply.seat or 0) + 1,
+            left=time_left_text(invite_seconds, language),
+        )
+    if done is FriendPress and reply.table_id is not None:  # an invitation's seat taken
+        return seated_text(reply, language)
+    if done is AskFriend and reply.friend is FriendNews.REQUESTED:
+        return _("I sent {name} your friend request.", name=name)
+    if done is RemoveFriend:
+        return _("{name} is no longer on your friends list.", name=name)
+    if reply.friend is FriendNews.ACCEPTED and done is AskFriend:
+        return _("{name} had asked you too: you are friends now.", name=name)
+    if reply.friend is FriendNews.ACCEPTED:
+        return _("You and {name} are friends now.", name=name)
+    return _("You declined {name}'s friend request.", name=name)

@@ -11,7 +11,7 @@ payouts): nothing here decides a rule, a score or an amount. See docs/architectu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -20,6 +20,9 @@ from bot.core.events import (
     ChatRulesChanged,
     EmoteShown,
     Event,
+    FriendInfo,
+    FriendsView,
+    FriendUpdate,
     HandEnded,
     MatchEnded,
     PlayerSeated,
@@ -38,9 +41,16 @@ from bot.core.events import (
     YourTiles,
 )
 from bot.core.tournaments.model import TournamentKind
-from bot.core.vocabulary import AwayReason, CloseReason, TournamentNews, TournamentStatus
+from bot.core.vocabulary import (
+    AwayReason,
+    CloseReason,
+    FriendNews,
+    Presence,
+    TournamentNews,
+    TournamentStatus,
+)
 from bot.present.facts import tournament_picture
-from bot.present.i18n import time_left_text, translator
+from bot.present.i18n import time_ago_text, time_left_text, translator
 from bot.present.labels import (
     kind_label,
     move_text,
@@ -57,6 +67,7 @@ from bot.present.texts import (
     back_at_table_text,
     closed_text,
     emote_text,
+    friend_text,
     hand_ended_text,
     match_ended_caption,
     robot_took_seat_private_text,
@@ -77,6 +88,7 @@ __all__ = [
     "BoardScreen",
     "ClosedScreen",
     "EmoteScreen",
+    "FriendScreen",
     "Notice",
     "Reader",
     "RefusalScreen",
@@ -92,6 +104,7 @@ __all__ = [
     "board_text",
     "challenge_lines",
     "chat_of",
+    "friends_text",
     "hand_caption",
     "my_tables_text",
     "names_place",
@@ -108,6 +121,9 @@ class Action(StrEnum):
     BACK = "back"  # "Volver a la mesa": take the seat back from the robot
     JOIN = "join"  # "Inscribirme": sign up for the chat's tournament
     SIT = "sit"  # "Sentarme": take the seat kept for me at the notice's table
+    ACCEPT_FRIEND = "accept_friend"  # "Aceptar": a friend request
+    DECLINE_FRIEND = "decline_friend"  # "Rechazar": a friend request
+    TAKE_INVITE = "take_invite"  # "Sentarme": the seat an invitation keeps
 
 
 class Sheet(StrEnum):
@@ -261,6 +277,18 @@ class TournamentScreen:
 
 
 @dataclass(frozen=True, slots=True)
+class FriendScreen:
+    """Friends' news, privately to ``event.to`` on their platform: its text and its
+    buttons (``ACCEPT_FRIEND`` and ``DECLINE_FRIEND`` for a request, ``TAKE_INVITE`` for
+    an invitation; the payloads are :func:`bot.core.encode_friend`'s of the event's
+    ``friend_id`` or ``invite``)."""
+
+    event: FriendUpdate
+    text: str
+    actions: tuple[Action, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class SeasonScreen:
     """A chat's season ended: its final standings picture and this text."""
 
@@ -280,6 +308,7 @@ Screen = (
     | RefusalScreen
     | SeasonScreen
     | TournamentScreen
+    | FriendScreen
 )
 """One thing a reader is shown; a front end maps each kind to its widgets."""
 
@@ -292,8 +321,10 @@ def chat_of(event: Event) -> ChatRef | None:
 def names_place(event: Event) -> bool:
     """Whether ``event``'s screens name the chat (:attr:`Reader.place`): a front end that
     must ask its platform for the name asks only then."""
-    return isinstance(event, TurnReminder) or (
-        isinstance(event, TableClosed) and event.reason is CloseReason.UNREACHABLE
+    return (
+        isinstance(event, TurnReminder)
+        or (isinstance(event, TableClosed) and event.reason is CloseReason.UNREACHABLE)
+        or (isinstance(event, FriendUpdate) and event.news is FriendNews.INVITED)
     )
 
 
@@ -388,6 +419,14 @@ def _screens(event: Event, reader: Reader) -> list[Screen]:
             actions = (Action.JOIN,) if signing else ()
             sheet = SHEETS.get(event.news)  # kept up to date in one message
             out.append(TournamentScreen(event, text, actions, picture, edit=sheet))
+    elif isinstance(event, FriendUpdate):  # privately, in the friend's own language
+        text = friend_text(event, reader.place, event.to.language)
+        buttons: tuple[Action, ...] = ()
+        if event.news is FriendNews.REQUESTED:
+            buttons = (Action.ACCEPT_FRIEND, Action.DECLINE_FRIEND)
+        elif event.news is FriendNews.INVITED:
+            buttons = (Action.TAKE_INVITE,)
+        out.append(FriendScreen(event, text, buttons))
     return out
 
 
@@ -623,3 +662,42 @@ def tournament_status_text(view: TournamentView | None, language: str, *, create
         ]
         return "\n".join(lines)[:TEXT_LIMIT]
     return tournament_round_text(view, language)
+
+
+def friends_text(view: FriendsView, places: Mapping[str, str], language: str, *, ask: str) -> str:
+    """``/amigos``: each friend and where they are now, one a line: "Beto: en la mesa 2
+    de Amigos", "Carla: en la mesa lenta 3 de Club", "Dani: última vez hace 5 minutos";
+    then who waits for the reader's answer. ``places``: table id -> the chat as the
+    front end names it (a table elsewhere is named by its platform); ``ask``: the
+    platform's command that sends a request, said when the list is empty."""
+    _ = translator(language)
+    lines = []
+    if not view.friends:
+        lines.append(_("You have no friends here yet. {ask} sends a friend request.", ask=ask))
+    else:
+        lines.append(_("Your friends:"))
+    for friend in view.friends:
+        lines.append("• " + _friend_line(friend, view.now, places, language))
+    if view.requests:
+        lines.append(_("Waiting for your answer: {names}.", names=", ".join(view.requests)))
+    return "\n".join(lines)[:TEXT_LIMIT]
+
+
+def _friend_line(friend: FriendInfo, now: float, places: Mapping[str, str], language: str) -> str:
+    _ = translator(language)
+    name = friend.name
+    if friend.presence in (Presence.TABLE, Presence.SLOW_TABLE):
+        platform = friend.chat.platform.capitalize() if friend.chat is not None else ""
+        place = places.get(friend.table_id) or platform
+        if friend.presence is Presence.SLOW_TABLE:
+            return _(
+                "{name}: at slow table {label} in {place}",
+                name=name,
+                label=friend.label,
+                place=place,
+            )
+        return _("{name}: at table {label} in {place}", name=name, label=friend.label, place=place)
+    if friend.presence is Presence.SEEN and friend.seen_at is not None:
+        ago = time_ago_text(now - friend.seen_at, language)
+        return _("{name}: last seen {ago}", name=name, ago=ago)
+    return _("{name}: no recent activity", name=name)

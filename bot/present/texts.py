@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from bot.core.events import (
     ChatRulesChanged,
     EmoteShown,
+    FriendUpdate,
     HandEnded,
     MatchEnded,
     SeatAbandoned,
@@ -22,7 +23,7 @@ from bot.core.events import (
     TurnReminder,
 )
 from bot.core.tournaments.prizes import SPLITS
-from bot.core.vocabulary import AwayReason, CloseReason, TournamentNews
+from bot.core.vocabulary import AwayReason, CloseReason, FriendNews, TournamentNews
 from bot.present.i18n import emote_label, isolate, time_left_text, translator, whole_minutes
 from bot.present.labels import (
     LANGUAGE_LABELS,
@@ -43,6 +44,7 @@ __all__ = [
     "closed_text",
     "emote_text",
     "entrant_names",
+    "friend_text",
     "hand_ended_text",
     "match_ended_caption",
     "match_money_line",
@@ -516,3 +518,30 @@ def tournament_round_text(view: TournamentView, language: str, *, only: Sequence
         )
     lines.extend(_standing_lines(view, language))
     return "\n".join(lines)[:TEXT_LIMIT]
+
+
+def friend_text(event: FriendUpdate, place: str, language: str) -> str:
+    """What one player is told about friends (docs/friends.md): a request waiting for
+    their answer, a request of theirs accepted, or an invitation to a table (``place``:
+    the chat as its platform names it, "" when unknown) and how long its seat waits."""
+    _ = translator(language)
+    name = event.friend
+    if event.news is FriendNews.REQUESTED:
+        return _("{name} sent you a friend request.", name=name)
+    if event.news is FriendNews.ACCEPTED:
+        return _("{name} accepted your friend request: you are friends now.", name=name)
+    left = time_left_text(event.seconds, language)
+    if place:
+        return _(
+            "{name} invites you to table {label} in {place}. Your seat waits for you {left}.",
+            name=name,
+            label=event.label,
+            place=place,
+            left=left,
+        )
+    return _(
+        "{name} invites you to table {label}. Your seat waits for you {left}.",
+        name=name,
+        label=event.label,
+        left=left,
+    )

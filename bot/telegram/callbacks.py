@@ -18,10 +18,11 @@ from bot.core.analysis import AnalysisReply
 from bot.present.labels import rules_text
 from bot.present.replies import confirmation, refused
 from bot.telegram.drawing import Drawing
+from bot.telegram.friends import Friends
 from bot.telegram.keyboards import MENU_CHOICES, config_keyboard, next_choice
 from bot.telegram.links import ConfigPress, JoinLink, decode_config, decode_top
 from bot.telegram.sender import send
-from bot.telegram.shared import Shared
+from bot.telegram.shared import PLATFORM, Shared
 from bot.telegram.standings import Lists
 from engine.rules import EVERY_PRESET_NAME, OptionValue
 
@@ -39,6 +40,9 @@ class Callbacks:
         self.s = shared
         self.drawing = drawing
         self.lists = Lists(shared, drawing.render)
+        self.friends = Friends(
+            shared, lambda name: shared.manager.player_by_username(PLATFORM, name)
+        )
 
     async def _answer(
         self,
@@ -79,6 +83,13 @@ class Callbacks:
         analysis = p.decode_analysis(query.data)
         if analysis is not None:
             await self._on_analysis(query, user.id, player, analysis)
+            return
+        if _is_friend_press(query.data):
+
+            async def answer_friend(text: str | None, alert: bool) -> None:
+                await self._answer(query, text, alert=alert)
+
+            await self.friends.on_press(query, player, chat, answer_friend)
             return
         config = decode_config(query.data)
         if config is not None:
@@ -205,3 +216,12 @@ class Callbacks:
         current = (await self.s.manager.chat_rules(chat)).rules
         value: OptionValue = next_choice(press.name, getattr(current, press.name))
         return p.SetChatRules(player, chat, None, {press.name: value}, is_admin=True)
+
+
+def _is_friend_press(data: str | None) -> bool:
+    """Whether ``data`` is a friends button's (by shape; the core checks the rest)."""
+    try:
+        p.decode_friend(data)
+    except p.ForgedPress:
+        return False
+    return True

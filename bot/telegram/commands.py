@@ -30,6 +30,7 @@ from storage.ratings import SeasonPeriod
 
 __all__ = [
     "COMMANDS",
+    "FRIEND_ACTIONS",
     "POSITIONS",
     "TOURNAMENT_ACTIONS",
     "CommandSpec",
@@ -87,6 +88,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         "tournament", "torneo", "tournament", N_("The group's tournament: see it, sign up")
     ),
+    CommandSpec("friend", "amigo", "friend", N_("Friends: add, accept, remove, invite")),
+    CommandSpec("friends", "amigos", "friends", N_("Your friends and where they play")),
     CommandSpec("rules", "reglas", "rules", N_("This chat's rules")),
     CommandSpec("config", "config", "config", N_("Choose this chat's rules (admins)")),
     CommandSpec(
@@ -115,6 +118,26 @@ TOURNAMENT_ACTIONS: dict[str, str] = {
     "cancel": "cancel",
 }
 """What follows ``/torneo``: a word in Spanish or English -> what it does."""
+
+
+FRIEND_ACTIONS: dict[str, str] = {
+    "agregar": "ask",
+    "añadir": "ask",
+    "pedir": "ask",
+    "add": "ask",
+    "aceptar": "accept",
+    "accept": "accept",
+    "rechazar": "decline",
+    "decline": "decline",
+    "quitar": "remove",
+    "borrar": "remove",
+    "eliminar": "remove",
+    "remove": "remove",
+    "invitar": "invite",
+    "invite": "invite",
+}
+"""What follows ``/amigo``: a word in Spanish or English -> what it does (without one,
+``/amigo @name`` sends a friend request)."""
 
 
 def command_word(key: str, language: str | None) -> str:

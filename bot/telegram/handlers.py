@@ -34,6 +34,7 @@ from bot.present.screens import my_tables_text, tournament_status_text
 from bot.present.standings import PREVIOUS_WORDS, ranking_from_input, season_from_input
 from bot.telegram.commands import TOURNAMENT_ACTIONS, command_word, read_table_args
 from bot.telegram.drawing import Drawing
+from bot.telegram.friends import Friends
 from bot.telegram.keyboards import config_keyboard
 from bot.telegram.links import JoinLink, decode_start
 from bot.telegram.sender import send
@@ -141,6 +142,7 @@ class Commands:
         self.s = shared
         self.drawing = drawing
         self.lists = Lists(shared, drawing.render)
+        self.friend_commands = Friends(shared, self._by_username)
 
     def handler(self, key: str) -> Handler:
         """The PTB handler of the command ``key`` (``play``, ``table``, ...)."""
@@ -430,6 +432,17 @@ class Commands:
         if not said.args:
             text += "\n" + notifications_hint(said.language)
         await self.s.reply(said.message, text)
+
+    @said()
+    async def friend(self, said: Said) -> None:
+        """/amigo, /friend: a friend request, its answer, removing a friend, inviting one
+        to my table (:mod:`bot.telegram.friends`)."""
+        await self.friend_commands.friend(said)
+
+    @said()
+    async def friends(self, said: Said) -> None:
+        """/amigos, /friends: my friends and where each plays now."""
+        await self.friend_commands.friends(said)
 
     @said(group=True)
     async def tournament(self, said: Said) -> None:

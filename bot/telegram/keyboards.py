@@ -21,15 +21,19 @@ from telegram import (
 from bot.core import (
     EMOTES,
     TOURNAMENT_JOIN,
+    FriendAction,
+    FriendUpdate,
     Ranking,
     TableChanged,
     YourTiles,
     encode_action,
     encode_analysis,
+    encode_friend,
 )
 from bot.present.analysis import analysis_button
 from bot.present.i18n import emote_label, translator
 from bot.present.labels import (
+    friend_action_label,
     join_label,
     kept_seat_label,
     option_label,
@@ -48,6 +52,7 @@ __all__ = [
     "back_keyboard",
     "board_keyboard",
     "config_keyboard",
+    "friend_keyboard",
     "hand_keyboard",
     "join_keyboard",
     "link_keyboard",
@@ -241,6 +246,27 @@ def kept_seat_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [[InlineKeyboardButton(label, callback_data=encode_action("sit", table_id))]]
     )
+
+
+_FRIEND_BUTTONS: dict[str, tuple[FriendAction, str]] = {
+    "accept_friend": (FriendAction.ACCEPT, "✅ "),
+    "decline_friend": (FriendAction.DECLINE, "✖️ "),
+    "take_invite": (FriendAction.SIT, "🪑 "),
+}
+
+
+def friend_keyboard(event: FriendUpdate, actions: Sequence[str]) -> InlineKeyboardMarkup | None:
+    """A friends message's buttons (:class:`bot.present.screens.FriendScreen`'s actions):
+    accept and decline a request (its payload names the requester), or take the seat an
+    invitation keeps (its payload names the invitation); None without any."""
+    language = event.to.language
+    row = []
+    for action in actions:
+        kind, mark = _FRIEND_BUTTONS[action]
+        arg = event.invite if kind is FriendAction.SIT else event.friend_id
+        label = mark + friend_action_label(action, language)
+        row.append(InlineKeyboardButton(label, callback_data=encode_friend(kind, arg)))
+    return InlineKeyboardMarkup([row]) if row else None
 
 
 def join_keyboard(language: str) -> InlineKeyboardMarkup:

@@ -24,6 +24,7 @@ from bot.present.screens import (
     BoardScreen,
     ClosedScreen,
     EmoteScreen,
+    FriendScreen,
     Notice,
     Reader,
     RefusalScreen,
@@ -43,6 +44,7 @@ from bot.telegram.drawing import Drawing
 from bot.telegram.keyboards import (
     analysis_keyboard,
     back_keyboard,
+    friend_keyboard,
     join_keyboard,
     kept_seat_keyboard,
     link_keyboard,
@@ -146,6 +148,11 @@ class TelegramPort:
                     await s.private_text(int(refusal.to.user_id), refused(refusal))
             case SeasonScreen(event=season):
                 self.lists.season_ended(season)
+            case FriendScreen(event=friend, text=text, actions=actions) if (
+                friend.to.platform == PLATFORM
+            ):
+                friend_keys = friend_keyboard(friend, actions)
+                await s.private_text(int(friend.to.user_id), text, friend_keys)
             case TournamentScreen(event=update, text=text, actions=actions, picture=None):
                 language = update.chat.language
                 keys = join_keyboard(language) if Action.JOIN in actions else None

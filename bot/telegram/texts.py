@@ -46,6 +46,12 @@ def help_text(language: str, times: HouseTimes) -> str:
         )
         + "\n"
         + _(
+            "/amigo @name sends a friend request; /amigo invitar @name keeps your friend a "
+            "seat at your table for {invite} min; /amigos shows where your friends play.",
+            invite=whole_minutes(times.invite_seconds),
+        )
+        + "\n"
+        + _(
             "/avisos ninguno: your turn messages come without a notification; /avisos en cada "
             "turno: with one (the default)."
         )
