@@ -25,9 +25,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from storage import shapes
+from storage import moderation, shapes
 from storage.chats import ChatsAndRules
 from storage.matches import MatchesAndRecords
+from storage.moderation import *  # noqa: F403 (its shapes and errors: storage.moderation.__all__)
+from storage.moderation import ModerationLog
 from storage.seasons import RatingsAndSeasons
 from storage.shapes import *  # noqa: F403 (every data shape, error and rule: storage.shapes.__all__)
 from storage.tables import TablesClaimsAndNotices
@@ -44,6 +46,7 @@ __all__ = [
     "Tournaments",
 ]
 __all__ += shapes.__all__
+__all__ += moderation.__all__
 
 
 class Storage(
@@ -53,6 +56,7 @@ class Storage(
     ChatsAndRules,
     TablesClaimsAndNotices,
     Tournaments,
+    ModerationLog,
     ABC,
 ):
     """The async storage port (design.md, "storage"). Every method is one transaction.
