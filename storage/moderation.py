@@ -11,9 +11,10 @@ moderate: the core checks the admin before calling.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from storage.shapes import check_now
 from storage.sql import Row, SqlBase, Tx, known_player, placeholders
@@ -470,6 +471,13 @@ class ModerationLog(SqlBase):
             lambda tx: tx.value("SELECT channel_id FROM report_channels WHERE chat = ?", chat)
         )
         return None if value is None else str(value)
+
+    async def get_match_record(self, match_id: str) -> dict[str, Any] | None:
+        """The finished match's record (records.md JSON), None when none is stored."""
+        text = await self._query(
+            lambda tx: tx.value("SELECT record FROM matches WHERE match_id = ?", match_id)
+        )
+        return None if text is None else dict(json.loads(text))
 
     # ------------------------------------------------------------------ money between players
     async def staked_results(self, chat: str) -> list[StakedResult]:

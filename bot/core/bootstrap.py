@@ -21,6 +21,7 @@ from bot.core.chats import ChatLife
 from bot.core.clock import Clock, SystemClock
 from bot.core.commands import (
     AnnounceSeasonFinals,
+    BanPlayer,
     CancelTournament,
     Challenge,
     ChatUnreachable,
@@ -28,6 +29,7 @@ from bot.core.commands import (
     ComeBack,
     CreateTournament,
     DeclineChallenge,
+    DismissReport,
     Emote,
     FillWithRobots,
     InvitePartner,
@@ -35,6 +37,7 @@ from bot.core.commands import (
     Leave,
     LeaveTournament,
     MoveChat,
+    Mute,
     NoteUsername,
     OpenRobotTable,
     OpenTable,
@@ -42,17 +45,21 @@ from bot.core.commands import (
     PlayNow,
     PressButton,
     Rematch,
+    ReportPlayer,
     SetChatRules,
     SetFrontEndNote,
+    SetReportChannel,
     SetSeasonPeriod,
     SetTurnNotifications,
     ShowMyTiles,
     SitAt,
     StartTournament,
+    UnbanPlayer,
 )
 from bot.core.leases import Leases
 from bot.core.lobby import Lobby
 from bot.core.messagebus import MessageBus
+from bot.core.moderation import Moderation
 from bot.core.notes import Notes
 from bot.core.ownership import LeaseTimes, OwnerId, new_owner_id
 from bot.core.resume import Resume
@@ -92,6 +99,7 @@ class Wiring:
     bus: MessageBus
     views: Views
     tournaments: TournamentService
+    moderation: Moderation
 
 
 def bootstrap(
@@ -166,8 +174,9 @@ def bootstrap(
     )
     core.outbox.may_send = leases.held
     settlement = Settlement(core, timers)
-    session = Session(core, timers, settlement)
     analyst = Analyst(core, analysis_executor)
+    moderation = Moderation(core, analyst)
+    session = Session(core, timers, settlement, moderation)
     lobby = Lobby(core, timers, session, settlement, rules)
     timers.install(
         {
@@ -189,6 +198,12 @@ def bootstrap(
     bus.on(LeaveTournament, tournaments.leave)
     bus.on(StartTournament, tournaments.start_now)
     bus.on(CancelTournament, tournaments.cancel)
+    bus.on(Mute, moderation.mute)
+    bus.on(ReportPlayer, moderation.report)
+    bus.on(DismissReport, moderation.dismiss)
+    bus.on(BanPlayer, moderation.ban)
+    bus.on(UnbanPlayer, moderation.unban)
+    bus.on(SetReportChannel, moderation.set_channel)
     bus.on(PlayNow, lobby.play_now, lobby=True)
     bus.on(OpenTable, lobby.open_table, lobby=True)
     bus.on(SitAt, lobby.sit_at, lobby=True)
@@ -230,4 +245,5 @@ def bootstrap(
         bus=bus,
         views=Views(core, rules, standings, analyst),
         tournaments=tournaments,
+        moderation=moderation,
     )

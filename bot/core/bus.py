@@ -48,7 +48,15 @@ from bot.core.commands import (
     SetSeasonPeriod,
     SetTurnNotifications,
 )
-from bot.core.events import ChatRulesInfo, Port, Refusal, Reply, TableChanged, TournamentView
+from bot.core.events import (
+    ChatRulesInfo,
+    ModerationDesk,
+    Port,
+    Refusal,
+    Reply,
+    TableChanged,
+    TournamentView,
+)
 from bot.core.leases import Leases
 from bot.core.ownership import LeaseTimes, OwnerId
 from bot.core.standings import Profile, Standings
@@ -125,6 +133,7 @@ class Manager(Protocol):
     async def idle(self) -> None: ...
     def tournament_here(self, chat: ChatRef) -> TournamentView | None: ...
     async def tournament_view(self, tournament_id: str) -> TournamentView | None: ...
+    async def moderation_desk(self, chat: ChatRef, *, analyse: bool = True) -> ModerationDesk: ...
 
 
 class TableManager:
@@ -217,6 +226,7 @@ class TableManager:
         self.start_analysis = views.start_analysis
         self.tournament_here = self.wiring.tournaments.tournament_here
         self.tournament_view = self.wiring.tournaments.view_of
+        self.moderation_desk = self.wiring.moderation.desk
         for platform, port in (ports or {}).items():
             self.register(platform, port)
 

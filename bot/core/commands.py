@@ -24,6 +24,7 @@ from storage.ratings import SeasonPeriod
 
 __all__ = [
     "AnnounceSeasonFinals",
+    "BanPlayer",
     "Challenge",
     "ChatRef",
     "ChatUnreachable",
@@ -32,12 +33,14 @@ __all__ = [
     "ComeBack",
     "Command",
     "DeclineChallenge",
+    "DismissReport",
     "Emote",
     "FillWithRobots",
     "InvitePartner",
     "JsonValue",
     "Leave",
     "MoveChat",
+    "Mute",
     "NoteUsername",
     "OpenRobotTable",
     "OpenTable",
@@ -46,13 +49,16 @@ __all__ = [
     "PlayerRef",
     "PressButton",
     "Rematch",
+    "ReportPlayer",
     "RobotSeat",
     "SetChatRules",
     "SetFrontEndNote",
+    "SetReportChannel",
     "SetSeasonPeriod",
     "SetTurnNotifications",
     "ShowMyTiles",
     "SitAt",
+    "UnbanPlayer",
 ]
 
 # --------------------------------------------------------------------------- references
@@ -409,6 +415,72 @@ class CancelTournament:
     is_admin: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Mute:
+    """Mute ``target`` (``mute`` False: hear them again): their emotes no longer reach
+    me on any table (issue 33; docs/moderation.md). Private: nobody is told."""
+
+    player: PlayerRef
+    target: PlayerRef
+    mute: bool = True
+    chat: ChatRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReportPlayer:
+    """Report ``target`` to the chat's admins for ``reason`` (a ``ReportReason`` word);
+    the report keeps the match we shared last in this chat, if any."""
+
+    player: PlayerRef
+    chat: ChatRef
+    target: PlayerRef
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DismissReport:
+    """An admin dismisses open report number ``report_id`` of the chat."""
+
+    player: PlayerRef
+    chat: ChatRef
+    report_id: int
+    is_admin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BanPlayer:
+    """An admin bans ``target`` from the chat's tables (closing their open reports);
+    ``report_id`` the report acted on, if any (without ``target``: its reported player,
+    a report's "Vetar" button)."""
+
+    player: PlayerRef
+    chat: ChatRef
+    target: PlayerRef | None = None
+    is_admin: bool = False
+    report_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnbanPlayer:
+    """An admin lifts ``target``'s ban from the chat's tables."""
+
+    player: PlayerRef
+    chat: ChatRef
+    target: PlayerRef
+    is_admin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SetReportChannel:
+    """An admin chooses the channel the chat's reports go to (Discord; None: the
+    admins' private messages)."""
+
+    player: PlayerRef
+    chat: ChatRef
+    channel_id: str | None
+    is_admin: bool = False
+
+
 Command = (
     PlayNow
     | OpenTable
@@ -431,6 +503,12 @@ Command = (
     | LeaveTournament
     | StartTournament
     | CancelTournament
+    | Mute
+    | ReportPlayer
+    | DismissReport
+    | BanPlayer
+    | UnbanPlayer
+    | SetReportChannel
 )
 """Everything an adapter may ask of the core."""
 

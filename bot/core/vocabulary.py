@@ -16,11 +16,13 @@ __all__ = [
     "CloseReason",
     "DeadlineKind",
     "EmoteName",
+    "ModerationAction",
     "MovedBy",
     "Phase",
     "PressKind",
     "Ranking",
     "RefusalReason",
+    "ReportReason",
 ]
 
 
@@ -71,6 +73,7 @@ class AwayReason(StrEnum):
 
     LEFT = "left"
     MISSED_TURNS = "missed_turns"
+    BANNED = "banned"  # the chat's admins banned them: replaced at the end of the hand
 
 
 class CloseReason(StrEnum):
@@ -163,6 +166,33 @@ class RefusalReason(StrEnum):
     ALREADY_SIGNED = "already_signed"  # params: name
     NOT_SIGNED = "not_signed"  # params: name
     BAD_TOURNAMENT = "bad_tournament"  # params: option, allowed
+    # moderation (issue 33; docs/moderation.md)
+    BANNED = "banned"  # the player is banned from this chat's tables
+    SELF_REPORT = "self_report"  # reporting or muting yourself
+    UNKNOWN_PLAYER = "unknown_player"  # nobody known by that name here
+    ALREADY_REPORTED = "already_reported"  # your open report about them exists; params: name
+    UNKNOWN_REPORT = "unknown_report"  # no such report in this chat; params: number
+    REPORT_CLOSED = "report_closed"  # dismissed or banned already (a stale button); params: number
+    UNKNOWN_REASON = "unknown_reason"  # params: reasons
+    NOT_BANNED = "not_banned"  # unbanning someone not banned here; params: name
+
+
+class ReportReason(StrEnum):
+    """Why a player reports another (issue 33); the presentation layer labels them."""
+
+    ABUSIVE_NAME = "abusive_name"
+    ABUSIVE_EMOTES = "abusive_emotes"
+    LEFT_ON_PURPOSE = "left_on_purpose"
+    PLAYING_TO_LOSE = "playing_to_lose"
+    OTHER = "other"
+
+
+class ModerationAction(StrEnum):
+    """What an admin did, as the moderation log stores it (issue 33)."""
+
+    DISMISS = "dismiss"
+    BAN = "ban"
+    UNBAN = "unban"
 
 
 class EmoteName(StrEnum):

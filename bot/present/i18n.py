@@ -323,6 +323,14 @@ REFUSALS: dict[str, str] = {
     "not_ended": N_("That match has not ended yet."),
     "wrong_platform": N_("That table is on another platform."),
     "shutting_down": N_("The bot is restarting; try again in a moment."),
+    "banned": N_("You are banned from the tables of this group."),
+    "self_report": N_("You cannot do that to yourself."),
+    "unknown_player": N_("I do not know that player: answer one of their messages or name them."),
+    "already_reported": N_("You already reported {name}: the admins have your report."),
+    "unknown_report": N_("There is no report number {number} in this group."),
+    "report_closed": N_("Report number {number} was already dealt with."),
+    "unknown_reason": N_("Say why: {reasons}."),
+    "not_banned": N_("{name} is not banned here."),
 }
 """Each refusal reason (``bot.core.RefusalReason``) and its message id."""
 
