@@ -43,6 +43,7 @@ __all__ = [
     "OPTION_LABELS",
     "OPTION_WORDS",
     "PRESET_LABELS",
+    "REPORT_ACTION_LABELS",
     "REPORT_REASON_LABELS",
     "REPORT_REASON_WORDS",
     "SIDE_MARKS",
@@ -69,6 +70,7 @@ __all__ = [
     "preset_from_input",
     "preset_label",
     "rating_text",
+    "report_action_label",
     "report_reason_from_input",
     "report_reason_label",
     "report_reason_words",
@@ -713,3 +715,12 @@ def report_reason_from_input(word: str) -> str | None:
             if plain in (typed, _plain(reason)):
                 return reason
     return None
+
+
+REPORT_ACTION_LABELS: Final[dict[str, str]] = {"dismiss": N_("Dismiss"), "ban": N_("Ban")}
+"""A report's buttons for the admins (``bot.core.ModerationAction``)."""
+
+
+def report_action_label(action: str, language: str | None) -> str:
+    """A report button's label: "Descartar", "Vetar"."""
+    return translator(language)(REPORT_ACTION_LABELS[action])

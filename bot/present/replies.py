@@ -38,6 +38,7 @@ from bot.present.labels import (
 )
 
 __all__ = [
+    "ModerationCommand",
     "bad_rules_text",
     "confirmation",
     "formats_help",

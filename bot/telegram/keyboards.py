@@ -21,11 +21,13 @@ from telegram import (
 from bot.core import (
     EMOTES,
     TOURNAMENT_JOIN,
+    ModerationAction,
     Ranking,
     TableChanged,
     YourTiles,
     encode_action,
     encode_analysis,
+    encode_moderation,
 )
 from bot.present.analysis import analysis_button
 from bot.present.i18n import emote_label, translator
@@ -34,6 +36,7 @@ from bot.present.labels import (
     option_label,
     preset_label,
     rematch_label,
+    report_action_label,
     value_label,
 )
 from bot.present.live import link_label
@@ -52,6 +55,7 @@ __all__ = [
     "link_keyboard",
     "next_choice",
     "rematch_keyboard",
+    "report_keyboard",
     "top_keyboard",
     "tournament_keyboard",
     "turn_keyboard",
@@ -232,6 +236,18 @@ def rematch_keyboard(table_id: str, language: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [[InlineKeyboardButton(label, callback_data=encode_action("again", table_id))]]
     )
+
+
+def report_keyboard(report_id: int, chat_id: str, language: str) -> InlineKeyboardMarkup:
+    """ "Descartar" and "Vetar" under a report an admin receives (issue 33)."""
+    row = [
+        InlineKeyboardButton(
+            report_action_label(action.value, language),
+            callback_data=encode_moderation(action, report_id, chat_id),
+        )
+        for action in (ModerationAction.DISMISS, ModerationAction.BAN)
+    ]
+    return InlineKeyboardMarkup([row])
 
 
 def join_keyboard(language: str) -> InlineKeyboardMarkup:
