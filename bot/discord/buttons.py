@@ -19,16 +19,29 @@ from typing import Any
 
 import discord
 
-from bot.core import EMOTES, PRESS_PREFIX, TOURNAMENT_JOIN, TableChanged, YourTiles, encode_action
+from bot.core import (
+    EMOTES,
+    MODERATION_PATTERN,
+    PRESS_PREFIX,
+    TOURNAMENT_JOIN,
+    ModerationAction,
+    ModerationPress,
+    TableChanged,
+    YourTiles,
+    decode_moderation,
+    encode_action,
+    encode_moderation,
+)
 from bot.discord.i18n import texts
 from bot.present.i18n import emote_label
-from bot.present.labels import join_label
+from bot.present.labels import join_label, report_action_label
 from bot.present.live import link_label
 from bot.present.moves import move_buttons
 
 __all__ = [
     "ACTIVITY_ID",
     "JoinItem",
+    "ModerationItem",
     "OnPress",
     "PressItem",
     "board_view",
@@ -36,8 +49,10 @@ __all__ = [
     "join_item",
     "join_view",
     "link_button",
+    "moderation_item",
     "moves_view",
     "press_item",
+    "report_view",
     "static_view",
     "tiles_view",
     "tournament_link_view",
@@ -279,3 +294,54 @@ def join_view(language: str) -> discord.ui.View:
     )
     view.stop()  # answered by JoinItem, not by this view
     return view
+
+
+class ModerationItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MODERATION_PATTERN):
+    """A report's "Descartar" or "Vetar" button; :func:`moderation_item` binds it."""
+
+    def __init__(self, press: ModerationPress | None = None) -> None:
+        super().__init__(discord.ui.Button(label="?", custom_id="dmm:d:1:0"))
+        self.press = press
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ModerationItem:
+        return cls(decode_moderation(match.group(0)))
+
+
+OnModeration = Callable[[discord.Interaction[Any], ModerationPress], Awaitable[None]]
+
+
+def moderation_item(on_press: OnModeration) -> type[ModerationItem]:
+    """The :class:`ModerationItem` whose presses go to ``on_press``."""
+
+    class BoundModerationItem(ModerationItem, template=MODERATION_PATTERN):
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            if self.press is not None:
+                await on_press(interaction, self.press)
+
+    return BoundModerationItem
+
+
+def report_view(report_id: int, guild_id: str, language: str) -> discord.ui.View:
+    """ "Descartar" and "Vetar" under a report the admins receive (issue 33)."""
+    return static_view(
+        [
+            [
+                discord.ui.Button(
+                    label=report_action_label(action.value, language)[:80],
+                    custom_id=encode_moderation(action, report_id, guild_id),
+                    style=style,
+                )
+                for action, style in (
+                    (ModerationAction.DISMISS, discord.ButtonStyle.secondary),
+                    (ModerationAction.BAN, discord.ButtonStyle.danger),
+                )
+            ]
+        ]
+    )

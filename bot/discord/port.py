@@ -50,6 +50,7 @@ from bot.core import (
     Notifications,
     PlayerRef,
     Ranking,
+    ReportFiled,
     SeasonEnded,
     Standings,
     TableChanged,
@@ -57,7 +58,7 @@ from bot.core import (
     ended_board,
 )
 from bot.discord.analysis import analysis_view
-from bot.discord.buttons import board_view, join_view, tournament_link_view
+from bot.discord.buttons import board_view, join_view, report_view, tournament_link_view
 from bot.discord.i18n import help_command, texts
 from bot.discord.messages import (
     PLATFORM,
@@ -76,6 +77,7 @@ from bot.present.screens import (
     Notice,
     Reader,
     RefusalScreen,
+    ReportScreen,
     ResultScreen,
     Screen,
     SeasonScreen,
@@ -321,9 +323,35 @@ class DiscordPort:
                         url = self.links.tournament_url(update.view.id)
                         extra["view"] = tournament_link_view(url, update.chat.language)
                 await self._say(update.chat, text[:DISCORD_TEXT_LIMIT], **extra)
+            case ReportScreen(event=filed, text=text):
+                await self._tell_admins(filed, text)
             case RefusalScreen(event=refusal) if refusal.to.platform == PLATFORM:
                 content = refusal_content(refusal, refusal.to.language)
                 await self._tell(refusal.to, refusal.table_id, content)
+
+    async def _tell_admins(self, filed: ReportFiled, text: str) -> None:
+        """A report, in the channel the server's admins chose, else by DM to its owner and
+        every member the bot sees with Manage Server (issue 33)."""
+        chat = filed.chat
+        view = report_view(filed.report.id, chat.chat_id, chat.language)
+        if filed.channel_id is not None:
+            where = dataclasses.replace(chat, channel_id=filed.channel_id, thread_id=None)
+            await self._say(where, text[:DISCORD_TEXT_LIMIT], view=view)
+            return
+        guild = self.client.get_guild(int(chat.chat_id)) if chat.chat_id.isdigit() else None
+        if guild is None:
+            return
+        admins = {guild.owner_id} | {
+            m.id for m in guild.members if m.guild_permissions.manage_guild and not m.bot
+        }
+        for user_id in sorted(a for a in admins if a is not None):
+            if str(user_id) in self.dms_closed:
+                continue
+            try:
+                user = await self.desk.dm_user(str(user_id))
+                await user.send(text[:DISCORD_TEXT_LIMIT], view=view)
+            except discord.Forbidden:
+                self.dms_closed.add(str(user_id))
 
     async def _tell(self, player: PlayerRef, table_id: str | None, content: str) -> None:
         """A message for one player outside any interaction: by DM, else in the table's
