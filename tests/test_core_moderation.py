@@ -5,7 +5,10 @@ hand, the stake forfeited) and unban, every action logged; the chip-dumping flag
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from conftest import RecordingPort, run_table
 
@@ -310,3 +313,22 @@ async def test_a_chip_dumping_pattern_reaches_the_admins_desk(
     desk = await manager.moderation_desk(CHAT)
     assert desk.flags == (CollusionFlag("Ana", "Beto", 5, 5, 50),)
     assert (await manager.balance(ANA), await manager.balance(BETO)) == (950, 1050)
+
+
+async def test_the_desk_shows_the_reported_players_accuracy_in_the_match_of_the_report(
+    make_manager: Callable[..., TableManager], memory_storage: Storage
+) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        manager = make_manager(analysis_executor=pool)
+        ana, beto = await manager.player_id(ANA), await manager.player_id(BETO)
+        record = json.loads((Path(__file__).parent / "records" / "tranca_tie.json").read_text())
+        record["seats"] = [{"player": ana}, {"player": beto}, {"player": None}, {"player": None}]
+        results = [PlayerResult(ana, 0, True), PlayerResult(beto, 1, False)]
+        await memory_storage.finish_match(
+            "m1", CHAT.key, winners=[ana], record=record, results=results, now=1.0
+        )
+        await manager.handle(ReportPlayer(ANA, CHAT, BETO, "playing_to_lose"))
+        desk = await manager.moderation_desk(CHAT)
+        (report,) = desk.reports
+        assert (report.match_id, report.accuracy) == ("m1", 2 / 3)  # seat 1's choices
+        assert (await manager.moderation_desk(CHAT, analyse=False)).reports[0].accuracy is None
