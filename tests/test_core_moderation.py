@@ -34,7 +34,7 @@ from bot.core import (
     UnbanPlayer,
 )
 from bot.core.clock import ManualClock
-from bot.core.moderation import ChipFlow, chip_dumping_flags
+from bot.core.moderation import ChipFlow, accuracy_drop_flags, chip_dumping_flags
 from bot.core.vocabulary import AwayReason
 from bot.present.screens import EmoteScreen, Reader, screens
 from storage.base import PlayerResult, StakedResult, Storage
@@ -332,3 +332,65 @@ async def test_the_desk_shows_the_reported_players_accuracy_in_the_match_of_the_
         (report,) = desk.reports
         assert (report.match_id, report.accuracy) == ("m1", 2 / 3)  # seat 1's choices
         assert (await manager.moderation_desk(CHAT, analyse=False)).reports[0].accuracy is None
+
+
+# ------------------------------------------------------------------ accuracy far below usual
+
+
+def _accuracies(player: int, values: dict[str, float]) -> dict[tuple[str, int], float]:
+    return {(match_id, player): value for match_id, value in values.items()}
+
+
+def test_a_player_far_less_accurate_against_one_opponent_is_flagged() -> None:
+    results = [r for i in range(3) for r in _match(f"a{i}", 1, 2)] + [
+        r for i in range(3) for r in _match(f"c{i}", 1, 3)
+    ]
+    accuracy = _accuracies(1, {"a0": 0.3, "a1": 0.4, "a2": 0.2, "c0": 0.9, "c1": 0.8, "c2": 0.7})
+    (flag,) = accuracy_drop_flags(results, accuracy)
+    assert (flag.player, flag.opponent, flag.matches) == (1, 2, 3)
+    assert (round(flag.against, 6), round(flag.usual, 6)) == (0.3, 0.8)
+
+
+def test_a_small_drop_or_too_few_matches_is_not_flagged() -> None:
+    results = [r for i in range(3) for r in _match(f"a{i}", 1, 2)] + [
+        r for i in range(3) for r in _match(f"c{i}", 1, 3)
+    ]
+    close = _accuracies(1, {"a0": 0.7, "a1": 0.6, "a2": 0.6, "c0": 0.9, "c1": 0.8, "c2": 0.7})
+    assert accuracy_drop_flags(results, close) == []
+    few = _accuracies(1, {"a0": 0.1, "a1": 0.1, "c0": 0.9, "c1": 0.9, "c2": 0.9})
+    assert accuracy_drop_flags(results, few) == []
+
+
+async def test_the_desk_flags_a_player_who_plays_far_worse_against_one_opponent(
+    make_manager: Callable[..., TableManager], memory_storage: Storage
+) -> None:
+    manager = make_manager()
+    carla = PlayerRef("test", "3", "Carla")
+    ids = {p.display_name: await manager.player_id(p) for p in (ANA, BETO, carla)}
+    opponents = [("Ana", 0.2), ("Ana", 0.3), ("Ana", 0.1), ("Carla", 0.9), ("Carla", 0.8)]
+    opponents.append(("Carla", 0.7))
+    for number, (name, accuracy) in enumerate(opponents):
+        beto, other = ids["Beto"], ids[name]
+        record = {**RECORD, "seats": [{"player": beto}, {"player": other}]}
+        record["accuracy"] = accuracy  # what the stand-in analysis below answers
+        match_id = f"x{number}"
+        await memory_storage.stake(match_id, [beto, other], 10, now=float(number))
+        await memory_storage.finish_match(
+            match_id,
+            CHAT.key,
+            winners=[other],
+            record=record,
+            results=[PlayerResult(beto, 0, False), PlayerResult(other, 1, True)],
+            now=float(number) + 0.5,
+        )
+
+    async def stand_in(record: dict[str, object], seat: int) -> float | None:
+        return float(record["accuracy"]) if seat == 0 else None  # type: ignore[arg-type]
+
+    manager.wiring.moderation.analyst.match_accuracy = stand_in
+    desk = await manager.moderation_desk(CHAT)
+    (flag,) = desk.accuracy_flags
+    assert (flag.player, flag.opponent, flag.matches) == ("Beto", "Ana", 3)
+    assert (round(flag.against, 6), round(flag.usual, 6)) == (0.2, 0.8)
+    assert desk.flags == ()  # three losses to each: not money flowing one way
+    assert (await manager.moderation_desk(CHAT, analyse=False)).accuracy_flags == ()

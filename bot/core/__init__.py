@@ -72,6 +72,7 @@ from bot.core.commands import (
     UnbanPlayer,
 )
 from bot.core.events import (
+    AccuracyFlag,
     ChatRulesChanged,
     ChatRulesInfo,
     CollusionFlag,
@@ -150,6 +151,7 @@ __all__ = [
     "ROBOT_NAMES",
     "STANDBY_SECONDS",
     "TOURNAMENT_JOIN",
+    "AccuracyFlag",
     "AnalysisPress",
     "AnnounceSeasonFinals",
     "AwayReason",

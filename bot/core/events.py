@@ -37,6 +37,7 @@ from engine.views import PublicView, SeatView
 from storage.base import RankRow
 
 __all__ = [
+    "AccuracyFlag",
     "ChatRulesChanged",
     "ChatRulesInfo",
     "CollusionFlag",
@@ -584,14 +585,28 @@ class CollusionFlag:
 
 
 @dataclass(frozen=True, slots=True)
+class AccuracyFlag:
+    """A player whose moves matched the maestro's far worse against ``opponent`` than
+    usual (docs/moderation.md, "Flags"): ``against`` and ``usual`` are shares of their
+    choices (0..1) in the ``matches`` matches against them and in their others."""
+
+    player: str
+    opponent: str
+    matches: int
+    against: float
+    usual: float
+
+
+@dataclass(frozen=True, slots=True)
 class ModerationDesk:
-    """What a chat's admins see with /moderar: the open reports, the flags, who is
-    banned, and the last actions (newest first)."""
+    """What a chat's admins see with /moderar: the open reports, the flags (money one
+    way, accuracy far below usual), who is banned, and the last actions (newest first)."""
 
     reports: tuple[ReportInfo, ...]
     flags: tuple[CollusionFlag, ...]
     banned: tuple[str, ...]
     log: tuple[ModerationEntryInfo, ...]
+    accuracy_flags: tuple[AccuracyFlag, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

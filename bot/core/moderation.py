@@ -17,7 +17,7 @@ Nothing here punishes by itself: a flag is a line on the admins' list.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ from bot.core.commands import (
     UnbanPlayer,
 )
 from bot.core.events import (
+    AccuracyFlag,
     CollusionFlag,
     ModerationDesk,
     ModerationEntryInfo,
@@ -53,10 +54,15 @@ from storage.base import (
 )
 
 __all__ = [
+    "ACCURACY_RECENT",
+    "FLAG_ACCURACY_DROP",
+    "FLAG_ACCURACY_MATCHES",
     "FLAG_LEAST_MATCHES",
     "FLAG_ONE_WAY_SHARE",
+    "AccuracyDrop",
     "ChipFlow",
     "Moderation",
+    "accuracy_drop_flags",
     "chip_dumping_flags",
 ]
 
@@ -67,6 +73,19 @@ between them is judged (fewer is luck; docs/moderation.md, "Flags")."""
 FLAG_ONE_WAY_SHARE = 0.8
 """The share of those matches one of them must have lost to the other for the pair to
 be flagged: four in five, or more."""
+
+FLAG_ACCURACY_MATCHES = 3
+"""Matches a player must have played against one opponent, and without them, before
+their accuracy against that opponent is compared with their usual one."""
+
+FLAG_ACCURACY_DROP = 0.25
+"""How far below their usual accuracy (the share of choices within a point of the
+maestro's best) a player's accuracy against one opponent must fall to be flagged: a
+quarter of their choices."""
+
+ACCURACY_RECENT = 12
+"""The chat's last settled staked matches whose moves the desk analyses for the
+accuracy flags (each is a search, kept once done)."""
 
 SHARED_MATCHES_LOOKED_AT = 20
 """How many of the reporter's last matches in the chat are searched for one shared with
@@ -119,6 +138,54 @@ def chip_dumping_flags(results: Sequence[StakedResult]) -> list[ChipFlow]:
     return flags
 
 
+@dataclass(frozen=True, slots=True)
+class AccuracyDrop:
+    """``player`` matched the maestro far worse against ``opponent`` than usual: in
+    ``matches`` matches against them, ``against`` of their choices (0..1), ``usual`` in
+    their other matches."""
+
+    player: int
+    opponent: int
+    matches: int
+    against: float
+    usual: float
+
+
+def accuracy_drop_flags(
+    results: Sequence[StakedResult], accuracy: Mapping[tuple[str, int], float]
+) -> list[AccuracyDrop]:
+    """The players whose moves match the maestro's far worse against one opponent than
+    in their other matches (docs/moderation.md, "Flags"): at least
+    :data:`FLAG_ACCURACY_MATCHES` analysed matches against them and as many without,
+    and a mean accuracy against them at least :data:`FLAG_ACCURACY_DROP` below the
+    other. ``accuracy`` is (match id, player id) -> accuracy, for the matches analysed;
+    sorted by the drop, largest first, then by ids."""
+    by_match: dict[str, list[StakedResult]] = defaultdict(list)
+    for result in results:
+        by_match[result.match_id].append(result)
+    played: dict[int, set[str]] = defaultdict(set)  # player -> analysed matches
+    against: dict[tuple[int, int], set[str]] = defaultdict(set)  # (player, opponent) -> matches
+    for match_id, seated in by_match.items():
+        for a in seated:
+            if (match_id, a.player_id) not in accuracy:
+                continue
+            played[a.player_id].add(match_id)
+            for b in seated:
+                if b.team != a.team:
+                    against[(a.player_id, b.player_id)].add(match_id)
+    flags = []
+    for (player, opponent), shared in against.items():
+        others = played[player] - shared
+        if len(shared) < FLAG_ACCURACY_MATCHES or len(others) < FLAG_ACCURACY_MATCHES:
+            continue
+        low = sum(accuracy[(m, player)] for m in shared) / len(shared)
+        usual = sum(accuracy[(m, player)] for m in others) / len(others)
+        if low <= usual - FLAG_ACCURACY_DROP:
+            flags.append(AccuracyDrop(player, opponent, len(shared), low, usual))
+    flags.sort(key=lambda f: (f.against - f.usual, f.player, f.opponent))
+    return flags
+
+
 def _reason(word: str) -> ReportReason:
     try:
         return ReportReason(word)
@@ -145,7 +212,8 @@ class Moderation:
     def __init__(self, core: Core, analyst: Analyst) -> None:
         self.core = core
         self.analyst = analyst
-        self._accuracy: dict[tuple[str, int], float | None] = {}
+        self._accuracy: dict[tuple[str, int], float | None] = {}  # finished matches: kept
+        self._records: dict[str, dict[str, Any]] = {}
 
     # ------------------------------------------------------------------ mute
     async def mute(self, command: Mute) -> Reply:
@@ -336,10 +404,23 @@ class Moderation:
                     accuracy,
                 )
             )
+        staked = await storage.staked_results(chat.key)
         flags = [
             CollusionFlag(await name(f.loser), await name(f.winner), f.matches, f.lost, f.dollars)
-            for f in chip_dumping_flags(await storage.staked_results(chat.key))
+            for f in chip_dumping_flags(staked)
         ]
+        drops = []
+        if analyse:
+            for drop in accuracy_drop_flags(staked, await self._recent_accuracy(staked)):
+                drops.append(
+                    AccuracyFlag(
+                        await name(drop.player),
+                        await name(drop.opponent),
+                        drop.matches,
+                        drop.against,
+                        drop.usual,
+                    )
+                )
         banned = [await name(pid) for pid in await storage.banned_players(chat.key)]
         log = [
             ModerationEntryInfo(
@@ -351,7 +432,23 @@ class Moderation:
             )
             for e in await storage.moderation_log(chat.key)
         ]
-        return ModerationDesk(tuple(reports), tuple(flags), tuple(banned), tuple(log))
+        return ModerationDesk(tuple(reports), tuple(flags), tuple(banned), tuple(log), tuple(drops))
+
+    async def _recent_accuracy(
+        self, staked: Sequence[StakedResult]
+    ) -> dict[tuple[str, int], float]:
+        """Each human's accuracy in the chat's last :data:`ACCURACY_RECENT` settled
+        staked matches (those with a record and a real choice)."""
+        recent = list(dict.fromkeys(r.match_id for r in reversed(staked)))[:ACCURACY_RECENT]
+        wanted = set(recent)
+        out: dict[tuple[str, int], float] = {}
+        for result in staked:
+            if result.match_id not in wanted:
+                continue
+            accuracy = await self._accuracy_of(result.match_id, result.player_id)
+            if accuracy is not None:
+                out[(result.match_id, result.player_id)] = accuracy
+        return out
 
     async def _accuracy_of(self, match_id: str, player_id: int) -> float | None:
         """The share of the player's real choices in the match within a point of the
@@ -359,10 +456,15 @@ class Moderation:
         key = (match_id, player_id)
         if key in self._accuracy:
             return self._accuracy[key]
-        record = await self.core.storage.get_match_record(match_id)
-        seat = None if record is None else _seat_of(record, player_id)
-        accuracy = None
-        if record is not None and seat is not None:
-            accuracy = await self.analyst.match_accuracy(record, seat)
-            self._accuracy[key] = accuracy
+        record = self._records.get(match_id)
+        if record is None:
+            record = await self.core.storage.get_match_record(match_id)
+            if record is None:
+                return None
+            self._records[match_id] = record
+        seat = _seat_of(record, player_id)
+        if seat is None:
+            return None
+        accuracy = await self.analyst.match_accuracy(record, seat)
+        self._accuracy[key] = accuracy
         return accuracy

@@ -301,6 +301,20 @@ def moderation_desk_text(desk: ModerationDesk, language: str) -> str:
                     dollars=flag.dollars,
                 )
             )
+    if desk.accuracy_flags:
+        lines.append(_("Moves far from the maestro's against one opponent (to check):"))
+        for drop in desk.accuracy_flags:
+            lines.append(
+                _(
+                    "{player} against {opponent}: {against} of 100 choices like the maestro "
+                    "in {matches} matches, {usual} of 100 in the others.",
+                    player=isolate(drop.player),
+                    opponent=isolate(drop.opponent),
+                    against=_percent(drop.against),
+                    matches=drop.matches,
+                    usual=_percent(drop.usual),
+                )
+            )
     if desk.banned:
         lines.append(_("Banned: {names}.", names=", ".join(isolate(n) for n in desk.banned)))
     if desk.log:
