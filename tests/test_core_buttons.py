@@ -88,3 +88,25 @@ def test_a_draw_and_a_double_nine_tile_are_move_codes(code):
     """A draw (``d``) and the tiles of double-nine (rules.md, "Formats"); whether the
     table plays them is the table's to say."""
     assert decode_press(encode_press("abc", 1, 1, code)).code == code
+
+
+def test_a_report_button_carries_its_action_number_and_chat_both_ways() -> None:
+    from bot.core import ModerationAction, ModerationPress, decode_moderation, encode_moderation
+
+    payload = encode_moderation(ModerationAction.BAN, 12, "-1001234567890")
+    assert payload == "dmm:b:12:-1001234567890"
+    assert decode_moderation(payload) == ModerationPress(ModerationAction.BAN, 12, "-1001234567890")
+    assert decode_moderation("dmm:d:1:1200000000000000003") == ModerationPress(
+        ModerationAction.DISMISS, 1, "1200000000000000003"
+    )
+    for forged in (
+        "dmm:x:1:5",
+        "dmm:b:0:5",
+        "dmm:b:1:",
+        "dmm:b:1:5:6",
+        None,
+        "dmm:b:1:" + "9" * 60,
+    ):
+        assert decode_moderation(forged) is None
+    with pytest.raises(ValueError):
+        encode_moderation(ModerationAction.UNBAN, 1, "5")

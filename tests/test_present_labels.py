@@ -81,3 +81,22 @@ def test_the_rating_is_shown_as_a_percentage_with_a_decimal() -> None:
     assert rating_text(0.5773, "es") == "57,7\u00a0%"
     assert rating_text(0.5773, "en") == "57.7%"
     assert rating_text(0.049, "es") == "4,9\u00a0%"
+
+
+def test_report_reasons_are_read_in_both_languages_and_labelled() -> None:
+    from bot.present.labels import (
+        report_reason_from_input,
+        report_reason_label,
+        report_reason_words,
+    )
+
+    assert [report_reason_from_input(w) for w in ("Frases", "phrases", "abandono", "losing")] == [
+        "abusive_emotes",
+        "abusive_emotes",
+        "left_on_purpose",
+        "playing_to_lose",
+    ]
+    assert report_reason_from_input("abusive_name") == "abusive_name"
+    assert report_reason_from_input("feo") is None
+    assert report_reason_label("abusive_name", "es") == "nombre ofensivo"
+    assert report_reason_words("en") == ["name", "phrases", "leaving", "losing", "other"]

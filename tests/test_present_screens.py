@@ -494,3 +494,28 @@ def test_a_board_and_a_refusal_are_screens_of_their_own() -> None:
     assert ana is not None
     refusal = Refusal(to=ana, reason=RefusalReason.NOT_YOUR_TURN)
     assert screens(refusal, Reader("")) == [RefusalScreen(refusal)]
+
+
+def test_a_muted_phrase_reaches_no_chat_and_no_page_of_whoever_muted_it() -> None:
+    from bot.core import EmoteShown
+
+    chat = ChatRef("telegram", "-1")
+    ana, beto = PlayerRef("telegram", "1", "Ana"), PlayerRef("telegram", "2", "Beto")
+    heard = EmoteShown(table_id="t", chat=chat, seat=1, player=beto, name="buena")
+    muted = replace(heard, muted_by=frozenset({ana.key}))
+    assert screens(heard, Reader("es")) == [EmoteScreen(heard, "Beto: ¡Buena!")]
+    assert screens(muted, Reader("es")) == []
+    assert screens(muted, Reader("es", me=ana)) == []
+    assert screens(muted, Reader("es", me=beto)) == [EmoteScreen(muted, "Beto: ¡Buena!")]
+
+
+def test_a_report_is_one_screen_for_the_admins_with_dismiss_and_ban() -> None:
+    from bot.core import ReportFiled, ReportInfo, ReportReason
+    from bot.present.screens import Action, ReportScreen
+
+    info = ReportInfo(2, "Ana", "Beto", ReportReason.ABUSIVE_EMOTES, None, 1.0)
+    event = ReportFiled(table_id="", chat=ChatRef("discord", "5"), report=info, channel_id="9")
+    assert screens(event, Reader("en", server=True)) == [
+        ReportScreen(event, "Report 2: Ana reported Beto for abusive phrases.")
+    ]
+    assert ReportScreen(event, "").actions == (Action.DISMISS, Action.BAN)
