@@ -1,12 +1,13 @@
 """The storage interface: players, the wallet ledger, statistics, presets, snapshots.
 
-:class:`Storage` is the async port the core types against. It is six roles a reader can
+:class:`Storage` is the async port the core types against. It is seven roles a reader can
 hold in their head, each a module of SQL written once for SQLite and PostgreSQL, each
 method's docstring (shapes, units, errors, the rule's source) written there and only there:
 :class:`PlayersAndWallets` (:mod:`storage.wallets`), :class:`MatchesAndRecords`
 (:mod:`storage.matches`), :class:`RatingsAndSeasons` (:mod:`storage.seasons`),
 :class:`ChatsAndRules` (:mod:`storage.chats`), :class:`TablesClaimsAndNotices`
-(:mod:`storage.tables`) and :class:`Tournaments` (:mod:`storage.tournaments`); the data
+(:mod:`storage.tables`), :class:`Tournaments` (:mod:`storage.tournaments`) and
+:class:`ModerationLog` (:mod:`storage.moderation`, its shapes and errors with it); the data
 shapes, errors and pure rules are :mod:`storage.shapes`, re-exported here. A database supplies how an operation runs:
 :class:`storage.sqlite.SqliteStorage` (aiosqlite, the bot's default) and
 :class:`storage.postgres.PostgresStorage` (asyncpg, for several processes), modules the
@@ -61,9 +62,10 @@ class Storage(
 ):
     """The async storage port (design.md, "storage"). Every method is one transaction.
 
-    It is six roles a caller can name alone (type a parameter with the role it uses):
+    It is seven roles a caller can name alone (type a parameter with the role it uses):
     :class:`PlayersAndWallets`, :class:`MatchesAndRecords`, :class:`RatingsAndSeasons`,
-    :class:`ChatsAndRules`, :class:`TablesClaimsAndNotices` and :class:`Tournaments`.
+    :class:`ChatsAndRules`, :class:`TablesClaimsAndNotices`, :class:`Tournaments` and
+    :class:`ModerationLog`.
     Errors leave nothing written. Methods taking ``now`` use it as the time of the change (epoch seconds).
     Implementations: ``SqliteStorage``, ``PostgresStorage``.
     """
