@@ -6,8 +6,9 @@ method's docstring (shapes, units, errors, the rule's source) written there and 
 :class:`PlayersAndWallets` (:mod:`storage.wallets`), :class:`MatchesAndRecords`
 (:mod:`storage.matches`), :class:`RatingsAndSeasons` (:mod:`storage.seasons`),
 :class:`ChatsAndRules` (:mod:`storage.chats`), :class:`TablesClaimsAndNotices`
-(:mod:`storage.tables`), :class:`Tournaments` (:mod:`storage.tournaments`) and
-:class:`Friends` (:mod:`storage.friends`); the data
+(:mod:`storage.tables`), :class:`Tournaments` (:mod:`storage.tournaments`),
+:class:`Friends` (:mod:`storage.friends`) and :class:`ModerationLog` (:mod:`storage.moderation`,
+its shapes and errors with it); the data
 shapes, errors and pure rules are :mod:`storage.shapes`, re-exported here. A database supplies how an operation runs:
 :class:`storage.sqlite.SqliteStorage` (aiosqlite, the bot's default) and
 :class:`storage.postgres.PostgresStorage` (asyncpg, for several processes), modules the
@@ -26,10 +27,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from storage import shapes
+from storage import moderation, shapes
 from storage.chats import ChatsAndRules
 from storage.friends import Friend, FriendRequest, Friends, RequestOutcome
 from storage.matches import MatchesAndRecords
+from storage.moderation import *  # noqa: F403 (its shapes and errors: storage.moderation.__all__)
+from storage.moderation import ModerationLog
 from storage.seasons import RatingsAndSeasons
 from storage.shapes import *  # noqa: F403 (every data shape, error and rule: storage.shapes.__all__)
 from storage.tables import TablesClaimsAndNotices
@@ -50,6 +53,7 @@ __all__ = [
     "Tournaments",
 ]
 __all__ += shapes.__all__
+__all__ += moderation.__all__
 
 
 class Storage(
@@ -60,14 +64,15 @@ class Storage(
     TablesClaimsAndNotices,
     Tournaments,
     Friends,
+    ModerationLog,
     ABC,
 ):
     """The async storage port (design.md, "storage"). Every method is one transaction.
 
     It is seven roles a caller can name alone (type a parameter with the role it uses):
     :class:`PlayersAndWallets`, :class:`MatchesAndRecords`, :class:`RatingsAndSeasons`,
-    :class:`ChatsAndRules`, :class:`TablesClaimsAndNotices`, :class:`Tournaments` and
-    :class:`Friends`.
+    :class:`ChatsAndRules`, :class:`TablesClaimsAndNotices`, :class:`Tournaments`,
+    :class:`Friends` and :class:`ModerationLog`.
     Errors leave nothing written. Methods taking ``now`` use it as the time of the change (epoch seconds).
     Implementations: ``SqliteStorage``, ``PostgresStorage``.
     """

@@ -434,6 +434,60 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             )""",
         ),
     ),
+    Migration(
+        # Mute, report and moderation (issue 33; docs/moderation.md): who muted whom,
+        # players' reports with the match they were about, a chat's bans, every admin
+        # action, and the channel a Discord server's reports go to.
+        "0015_moderation",
+        (
+            """CREATE TABLE mutes (
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                muted_id INTEGER NOT NULL REFERENCES players (id),
+                created_at REAL NOT NULL,
+                PRIMARY KEY (player_id, muted_id),
+                CHECK (player_id <> muted_id)
+            ) WITHOUT ROWID""",
+            """CREATE TABLE reports (
+                id INTEGER PRIMARY KEY,
+                chat TEXT NOT NULL,
+                reporter_id INTEGER NOT NULL REFERENCES players (id),
+                reported_id INTEGER NOT NULL REFERENCES players (id),
+                reason TEXT NOT NULL,
+                match_id TEXT,
+                state TEXT NOT NULL DEFAULT 'open'
+                    CHECK (state IN ('open', 'dismissed', 'banned')),
+                created_at REAL NOT NULL,
+                closed_at REAL,
+                closed_by INTEGER REFERENCES players (id),
+                CHECK (reporter_id <> reported_id),
+                CHECK ((state = 'open') = (closed_at IS NULL))
+            )""",
+            "CREATE UNIQUE INDEX reports_open ON reports (chat, reporter_id, reported_id)"
+            " WHERE state = 'open'",
+            "CREATE INDEX reports_chat ON reports (chat, state, id)",
+            """CREATE TABLE bans (
+                chat TEXT NOT NULL,
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                banned_by INTEGER NOT NULL REFERENCES players (id),
+                banned_at REAL NOT NULL,
+                PRIMARY KEY (chat, player_id)
+            ) WITHOUT ROWID""",
+            """CREATE TABLE moderation_log (
+                id INTEGER PRIMARY KEY,
+                chat TEXT NOT NULL,
+                admin_id INTEGER NOT NULL REFERENCES players (id),
+                action TEXT NOT NULL CHECK (action IN ('dismiss', 'ban', 'unban')),
+                player_id INTEGER NOT NULL REFERENCES players (id),
+                report_id INTEGER REFERENCES reports (id),
+                at REAL NOT NULL
+            )""",
+            "CREATE INDEX moderation_log_chat ON moderation_log (chat, id)",
+            """CREATE TABLE report_channels (
+                chat TEXT PRIMARY KEY,
+                channel_id TEXT NOT NULL
+            ) WITHOUT ROWID""",
+        ),
+    ),
 )
 """Every migration, oldest first. Append only."""
 

@@ -130,6 +130,25 @@ TABLES: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("friend_requests", ("from_id", "to_id", "created_at")),
     ("friendships", ("player_id", "friend_id", "since")),
     ("player_seen", ("player_id", "seen_at")),
+    ("mutes", ("player_id", "muted_id", "created_at")),
+    (
+        "reports",
+        (
+            "id",
+            "chat",
+            "reporter_id",
+            "reported_id",
+            "reason",
+            "match_id",
+            "state",
+            "created_at",
+            "closed_at",
+            "closed_by",
+        ),
+    ),
+    ("bans", ("chat", "player_id", "banned_by", "banned_at")),
+    ("moderation_log", ("id", "chat", "admin_id", "action", "player_id", "report_id", "at")),
+    ("report_channels", ("chat", "channel_id")),
 )
 """Every table copied, with its columns (the same names in both schemas)."""
 
@@ -138,11 +157,14 @@ _FLOATS: Final = frozenset(
         "created_at", "last_top_up", "closed_at", "finished_at", "last_played", "changed_at",
         "saved_at", "heartbeat_at", "mu", "sigma", "updated_at", "at", "announced_at",
         "since", "seen_at",
+        "banned_at",
     }
 )  # fmt: skip
 """Columns that are doubles: a value SQLite kept as an integer becomes a float."""
 
-_IDENTITY: Final = ("players", "accounts", "transactions", "entries", "matches")
+_IDENTITY: Final = (
+    "players", "accounts", "transactions", "entries", "matches", "reports", "moderation_log"
+)  # fmt: skip
 
 
 class CopyError(Exception):

@@ -88,6 +88,11 @@ async def fill(path: Path) -> None:
         await store.set_chat_rules(
             "telegram:-1", "dominicano", {"target": 150}, changed_by=ids[0], now=NOW
         )
+        await store.mute(ids[0], ids[1], now=NOW)
+        report = await store.file_report("telegram:-1", ids[0], ids[1], "other", "m1", now=NOW)
+        await store.ban("telegram:-1", ids[1], ids[2], now=NOW + 1, report_id=report.id)
+        await store.file_report("telegram:-1", ids[3], ids[4], "abusive_name", None, now=NOW + 2)
+        await store.set_report_channel("discord:2", "55")
         await store.set_chat_language("discord:2", "en", changed_by=ids[1], now=NOW)
         await store.set_season_period("discord:2", SeasonPeriod.WEEKLY, changed_by=ids[1], now=NOW)
         await store.mark_season_final("telegram:-1", "2026-10", now=NOW)
@@ -152,6 +157,13 @@ def test_a_sqlite_database_is_copied_whole_and_answers_the_same(
                 TournamentPlace("copa", "telegram:-1", "Copa", 1, 3, NOW + 2)
             ]
             assert [e.match_id for e in await copy.open_tournament_escrows()] == ["tournament:liga"]
+            assert await copy.muted_players(1) == [2]
+            assert [r.reporter_id for r in await copy.open_reports("telegram:-1")] == [4]
+            assert await copy.banned_players("telegram:-1") == [2]
+            assert [e.action for e in await copy.moderation_log("telegram:-1")] == ["ban"]
+            assert await copy.report_channel("discord:2") == "55"
+            later = await copy.file_report("telegram:-1", 1, 3, "other", None, now=NOW + 3)
+            assert later.id == 3  # the copy's ids go on after the copied ones
             assert await copy.check_ledger() == []
             assert (await copy.rebuild_ratings(write=False)).differences == ()
             # the copy goes on where the source stopped: new ids after the copied ones

@@ -76,7 +76,7 @@ async def other_storage():
 def test_every_command_type_has_exactly_one_handler(make_manager):
     manager = make_manager()
     commands = get_args(Command)
-    assert len(commands) == len(set(commands)) == 26
+    assert len(commands) == len(set(commands)) == 32
     assert set(manager.wiring.bus.handlers) == set(commands)
 
 

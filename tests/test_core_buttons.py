@@ -119,3 +119,25 @@ def test_encoding_a_friends_payload_refuses_what_it_could_not_decode():
 
     with pytest.raises(ValueError, match="cannot encode"):
         encode_friend(FriendAction.ACCEPT, "ana")
+
+
+def test_a_report_button_carries_its_action_number_and_chat_both_ways() -> None:
+    from bot.core import ModerationAction, ModerationPress, decode_moderation, encode_moderation
+
+    payload = encode_moderation(ModerationAction.BAN, 12, "-1001234567890")
+    assert payload == "dmm:b:12:-1001234567890"
+    assert decode_moderation(payload) == ModerationPress(ModerationAction.BAN, 12, "-1001234567890")
+    assert decode_moderation("dmm:d:1:1200000000000000003") == ModerationPress(
+        ModerationAction.DISMISS, 1, "1200000000000000003"
+    )
+    for forged in (
+        "dmm:x:1:5",
+        "dmm:b:0:5",
+        "dmm:b:1:",
+        "dmm:b:1:5:6",
+        None,
+        "dmm:b:1:" + "9" * 60,
+    ):
+        assert decode_moderation(forged) is None
+    with pytest.raises(ValueError):
+        encode_moderation(ModerationAction.UNBAN, 1, "5")

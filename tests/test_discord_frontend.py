@@ -61,6 +61,7 @@ async def test_commands_are_synced_globally_at_start_up(
             "domino-cerrar",
             "domino-torneo",
             "domino-amigo",
+            "domino-moderar",
         }
         subcommands = {o["name"] for o in names["domino"]["options"]}
         assert subcommands == {
@@ -78,6 +79,8 @@ async def test_commands_are_synced_globally_at_start_up(
             "reglas",
             "historial",
             "ayuda",
+            "silenciar",
+            "reportar",
         }
         assert int(names["domino-config"]["default_member_permissions"]) == 1 << 5  # Manage Server
         assert int(names["domino-cerrar"]["default_member_permissions"]) == 1 << 5
@@ -98,6 +101,7 @@ async def test_commands_sync_to_the_test_guild_when_one_is_configured(
             "domino-cerrar",
             "domino-torneo",
             "domino-amigo",
+            "domino-moderar",
         }
     finally:
         await harness.stop()

@@ -90,3 +90,22 @@ def test_the_friends_buttons_are_labelled_in_the_readers_language() -> None:
         friend_action_label(a, "es") for a in ("accept_friend", "decline_friend", "take_invite")
     ] == ["Aceptar", "Rechazar", "Sentarme"]
     assert friend_action_label("take_invite", "en") == "Take my seat"
+
+
+def test_report_reasons_are_read_in_both_languages_and_labelled() -> None:
+    from bot.present.labels import (
+        report_reason_from_input,
+        report_reason_label,
+        report_reason_words,
+    )
+
+    assert [report_reason_from_input(w) for w in ("Frases", "phrases", "abandono", "losing")] == [
+        "abusive_emotes",
+        "abusive_emotes",
+        "left_on_purpose",
+        "playing_to_lose",
+    ]
+    assert report_reason_from_input("abusive_name") == "abusive_name"
+    assert report_reason_from_input("feo") is None
+    assert report_reason_label("abusive_name", "es") == "nombre ofensivo"
+    assert report_reason_words("en") == ["name", "phrases", "leaving", "losing", "other"]

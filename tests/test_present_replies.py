@@ -137,3 +137,90 @@ def test_a_friends_refusal_is_a_clear_sentence_with_the_name() -> None:
         assert refused(Refusal(to=ana, reason=reason, params={"name": "Beto"})) == sentence
     expired = Refusal(to=ana, reason=RefusalReason.INVITE_EXPIRED, params={"seconds": 120})
     assert refused(expired) == "Esa invitación venció: el asiento se guardó 2 min y ya está libre."
+
+
+# ------------------------------------------------------------------ moderation (issue 33)
+
+
+def test_moderation_answers_name_the_player_in_both_languages() -> None:
+    from bot.core import BanPlayer, ChatRef, DismissReport, Mute, ReportPlayer, UnbanPlayer
+    from bot.present.replies import moderation_done
+
+    chat = ChatRef("telegram", "-1")
+    ana, beto = PlayerRef("telegram", "1", "Ana"), PlayerRef("telegram", "2", "Beto")
+    assert moderation_done(Mute(ana, beto), "es") == (
+        "Silenciaste a Beto: sus frases ya no te llegan. Nadie se entera."
+    )
+    assert moderation_done(Mute(ana, beto, False), "en") == "You hear Beto again."
+    assert moderation_done(ReportPlayer(ana, chat, beto, "other"), "en") == (
+        "Thank you: your report about Beto went to this group's admins."
+    )
+    assert moderation_done(DismissReport(ana, chat, 4), "es") == "Reporte 4 descartado."
+    assert moderation_done(BanPlayer(ana, chat, beto), "es") == (
+        "Beto está vetado en las mesas de este grupo."
+    )
+    assert moderation_done(BanPlayer(ana, chat, None, report_id=4), "en") == (
+        "Report 4: the player is banned from this group's tables."
+    )
+    assert moderation_done(UnbanPlayer(ana, chat, beto), "en") == (
+        "Beto may sit at this group's tables again."
+    )
+
+
+def test_an_unknown_report_reason_lists_the_words_the_reader_types() -> None:
+    refusal = Refusal(
+        to=PlayerRef("telegram", "1", "Ana", "en"),
+        reason=RefusalReason.UNKNOWN_REASON,
+        params={"reasons": "abusive_name, other"},
+    )
+    assert refused(refusal, "es") == "Di por qué: nombre, frases, abandono, perder, otro."
+    assert refused(refusal) == "Say why: name, phrases, leaving, losing, other."
+
+
+def test_the_desk_lists_reports_flags_bans_and_the_log() -> None:
+    from bot.core import (
+        AccuracyFlag,
+        CollusionFlag,
+        ModerationAction,
+        ModerationDesk,
+        ModerationEntryInfo,
+        ReportInfo,
+        ReportReason,
+    )
+    from bot.present.replies import moderation_desk_text
+
+    desk = ModerationDesk(
+        reports=(
+            ReportInfo(3, "Ana", "Beto", ReportReason.PLAYING_TO_LOSE, "m1", 1.0, 0.25),
+            ReportInfo(4, "Caro", "Beto", ReportReason.OTHER, None, 2.0),
+        ),
+        flags=(CollusionFlag("Beto", "Dani", 5, 5, 50),),
+        banned=("Eli",),
+        log=(ModerationEntryInfo("Jefa", ModerationAction.DISMISS, "Eli", 2, 3.0),),
+        accuracy_flags=(AccuracyFlag("Beto", "Dani", 3, 0.2, 0.8),),
+    )
+    assert moderation_desk_text(desk, "es").splitlines() == [
+        "Reportes abiertos:",
+        "3. Ana reportó a Beto por jugar para perder. Registro de la partida: m1. Sus jugadas "
+        "coincidieron con las del maestro en 25 de cada 100 decisiones.",
+        "4. Caro reportó a Beto por otro motivo. Sin partida en común.",
+        "Dinero que corre en un solo sentido (para revisar, no se hizo nada):",
+        "Beto perdió 5 de 5 partidas con apuesta contra Dani ($50).",
+        "Jugadas muy lejos de las del maestro contra un rival (para revisar):",
+        "Beto contra Dani: 20 de cada 100 decisiones como el maestro en 3 partidas, 80 de "
+        "cada 100 en las demás.",
+        "Vetados: Eli.",
+        "Últimas acciones:",
+        "Jefa descartó el reporte 2 sobre Eli.",
+    ]
+    empty = ModerationDesk((), (), (), ())
+    assert moderation_desk_text(empty, "en") == "No open reports."
+
+
+def test_the_report_usage_names_the_command_and_the_reasons() -> None:
+    from bot.present.replies import report_usage
+
+    assert report_usage("/report", "en") == (
+        "Answer a message of the player with /report and a reason: name, phrases, leaving, "
+        "losing, other."
+    )

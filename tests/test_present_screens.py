@@ -626,3 +626,28 @@ def test_the_friends_list_says_where_each_friend_is_and_who_waits_for_an_answer(
     assert friends_text(empty, {}, "en", ask="/friend @name") == (
         "You have no friends here yet. /friend @name sends a friend request."
     )
+
+
+def test_a_muted_phrase_reaches_no_chat_and_no_page_of_whoever_muted_it() -> None:
+    from bot.core import EmoteShown
+
+    chat = ChatRef("telegram", "-1")
+    ana, beto = PlayerRef("telegram", "1", "Ana"), PlayerRef("telegram", "2", "Beto")
+    heard = EmoteShown(table_id="t", chat=chat, seat=1, player=beto, name="buena")
+    muted = replace(heard, muted_by=frozenset({ana.key}))
+    assert screens(heard, Reader("es")) == [EmoteScreen(heard, "Beto: ¡Buena!")]
+    assert screens(muted, Reader("es")) == []
+    assert screens(muted, Reader("es", me=ana)) == []
+    assert screens(muted, Reader("es", me=beto)) == [EmoteScreen(muted, "Beto: ¡Buena!")]
+
+
+def test_a_report_is_one_screen_for_the_admins_with_dismiss_and_ban() -> None:
+    from bot.core import ReportFiled, ReportInfo, ReportReason
+    from bot.present.screens import Action, ReportScreen
+
+    info = ReportInfo(2, "Ana", "Beto", ReportReason.ABUSIVE_EMOTES, None, 1.0)
+    event = ReportFiled(table_id="", chat=ChatRef("discord", "5"), report=info, channel_id="9")
+    assert screens(event, Reader("en", server=True)) == [
+        ReportScreen(event, "Report 2: Ana reported Beto for abusive phrases.")
+    ]
+    assert ReportScreen(event, "").actions == (Action.DISMISS, Action.BAN)

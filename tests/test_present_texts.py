@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.core import (
     ChatRef,
     FriendNews,
@@ -90,4 +92,36 @@ def test_a_friend_who_accepted_and_an_invitation_without_its_place_read_naturall
     invited = _friend_news(FriendNews.INVITED, table_id="t1", label="4", seconds=90)
     assert friend_text(invited, "", "en") == (
         "Beto invites you to table 4. Your seat waits for you 2 minutes."
+    )
+
+
+def test_a_banned_player_leaving_the_table_is_told_with_the_stake() -> None:
+    from bot.core import ChatRef, PlayerRef, SeatAbandoned
+    from bot.core.vocabulary import AwayReason
+    from bot.present.texts import abandoned_text
+
+    chat = ChatRef("telegram", "-1")
+    ana = PlayerRef("telegram", "1", "Ana")
+    event = SeatAbandoned(
+        table_id="t", chat=chat, seat=0, player=ana, reason=AwayReason.BANNED, stake=10
+    )
+    assert abandoned_text(event, "es") == (
+        "Ana está vetado en las mesas de este grupo: pierde su apuesta ($10)."
+    )
+    free = replace(event, stake=0)
+    assert abandoned_text(free, "en") == "Ana is banned from this group's tables."
+
+
+def test_a_report_is_told_to_the_admins_with_its_match() -> None:
+    from bot.core import ChatRef, ReportFiled, ReportInfo, ReportReason
+    from bot.present.texts import report_filed_text
+
+    info = ReportInfo(7, "Ana", "Beto", ReportReason.LEFT_ON_PURPOSE, "abc123", 1.0)
+    event = ReportFiled(table_id="", chat=ChatRef("telegram", "-1"), report=info)
+    assert report_filed_text(event, "es") == (
+        "Reporte 7: Ana reportó a Beto por dejar la mesa a propósito.\n"
+        "Registro de la partida: abc123."
+    )
+    assert report_filed_text(replace(event, report=replace(info, match_id=None)), "en") == (
+        "Report 7: Ana reported Beto for leaving on purpose."
     )

@@ -27,7 +27,7 @@ from bot.core.state import Core
 from bot.core.vocabulary import RefusalReason
 from engine.match import Match
 from engine.records import record_of, replay
-from engine.robots.analysis import HandAnalysis, analyze_hand
+from engine.robots.analysis import CLOSE_ENOUGH, HandAnalysis, analyze_hand, analyze_record
 
 __all__ = ["KEPT_ANALYSES", "AnalysisReply", "Analyst", "analyze_in_worker"]
 
@@ -51,6 +51,17 @@ class AnalysisReply:
 def analyze_in_worker(record: dict[str, Any], index: int, seat: int) -> HandAnalysis:
     """The analysis of hand ``index`` for ``seat`` (a worker process runs this)."""
     return analyze_hand(replay(record), index, seat)
+
+
+def accuracy_in_worker(record: dict[str, Any], seat: int) -> float | None:
+    """The share of ``seat``'s real choices over the record's finished hands within
+    ``CLOSE_ENOUGH`` of the best (a worker process runs this; issue 33's moderation
+    desk); None when the seat had no real choice."""
+    hands = analyze_record(record, seats=[seat])
+    decisions = [d for h in hands for d in h.decisions]
+    if not decisions:
+        return None
+    return sum(1 for d in decisions if d.cost <= CLOSE_ENOUGH) / len(decisions)
 
 
 class Analyst:
@@ -81,6 +92,12 @@ class Analyst:
         if self._own is not None:
             self._own.shutdown(wait=False, cancel_futures=True)
             self._own = None
+
+    async def match_accuracy(self, record: dict[str, Any], seat: int) -> float | None:
+        """``seat``'s accuracy over a finished match's record, searched off the loop
+        (:func:`accuracy_in_worker`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool(), accuracy_in_worker, record, seat)
 
     def start(
         self,

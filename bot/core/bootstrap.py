@@ -23,6 +23,7 @@ from bot.core.commands import (
     AnnounceSeasonFinals,
     AnswerFriend,
     AskFriend,
+    BanPlayer,
     CancelTournament,
     Challenge,
     ChatUnreachable,
@@ -30,6 +31,7 @@ from bot.core.commands import (
     ComeBack,
     CreateTournament,
     DeclineChallenge,
+    DismissReport,
     Emote,
     FillWithRobots,
     FriendPress,
@@ -39,6 +41,7 @@ from bot.core.commands import (
     Leave,
     LeaveTournament,
     MoveChat,
+    Mute,
     NoteUsername,
     OpenRobotTable,
     OpenTable,
@@ -47,18 +50,22 @@ from bot.core.commands import (
     PressButton,
     Rematch,
     RemoveFriend,
+    ReportPlayer,
     SetChatRules,
     SetFrontEndNote,
+    SetReportChannel,
     SetSeasonPeriod,
     SetTurnNotifications,
     ShowMyTiles,
     SitAt,
     StartTournament,
+    UnbanPlayer,
 )
 from bot.core.friends import FriendService
 from bot.core.leases import Leases
 from bot.core.lobby import Lobby
 from bot.core.messagebus import MessageBus
+from bot.core.moderation import Moderation
 from bot.core.notes import Notes
 from bot.core.ownership import LeaseTimes, OwnerId, new_owner_id
 from bot.core.resume import Resume
@@ -99,6 +106,7 @@ class Wiring:
     views: Views
     tournaments: TournamentService
     friends: FriendService
+    moderation: Moderation
 
 
 def bootstrap(
@@ -173,8 +181,9 @@ def bootstrap(
     )
     core.outbox.may_send = leases.held
     settlement = Settlement(core, timers)
-    session = Session(core, timers, settlement)
     analyst = Analyst(core, analysis_executor)
+    moderation = Moderation(core, analyst)
+    session = Session(core, timers, settlement, moderation)
     lobby = Lobby(core, timers, session, settlement, rules)
     timers.install(
         {
@@ -202,6 +211,12 @@ def bootstrap(
     bus.on(RemoveFriend, friends.remove)
     bus.on(InviteFriend, friends.invite, lobby=True)
     bus.on(FriendPress, friends.press, lobby=True)
+    bus.on(Mute, moderation.mute)
+    bus.on(ReportPlayer, moderation.report)
+    bus.on(DismissReport, moderation.dismiss)
+    bus.on(BanPlayer, moderation.ban)
+    bus.on(UnbanPlayer, moderation.unban)
+    bus.on(SetReportChannel, moderation.set_channel)
     bus.on(PlayNow, lobby.play_now, lobby=True)
     bus.on(OpenTable, lobby.open_table, lobby=True)
     bus.on(SitAt, lobby.sit_at, lobby=True)
@@ -244,4 +259,5 @@ def bootstrap(
         views=Views(core, rules, standings, analyst),
         tournaments=tournaments,
         friends=friends,
+        moderation=moderation,
     )

@@ -51,6 +51,7 @@ from bot.core.commands import (
 from bot.core.events import (
     ChatRulesInfo,
     FriendsView,
+    ModerationDesk,
     Port,
     Refusal,
     Reply,
@@ -134,6 +135,7 @@ class Manager(Protocol):
     def tournament_here(self, chat: ChatRef) -> TournamentView | None: ...
     async def tournament_view(self, tournament_id: str) -> TournamentView | None: ...
     async def friends(self, player: PlayerRef) -> FriendsView: ...
+    async def moderation_desk(self, chat: ChatRef, *, analyse: bool = True) -> ModerationDesk: ...
 
 
 class TableManager:
@@ -230,6 +232,7 @@ class TableManager:
         self.tournament_here = self.wiring.tournaments.tournament_here
         self.tournament_view = self.wiring.tournaments.view_of
         self.friends = self.wiring.friends.friends
+        self.moderation_desk = self.wiring.moderation.desk
         for platform, port in (ports or {}).items():
             self.register(platform, port)
 

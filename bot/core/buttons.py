@@ -13,25 +13,29 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.core.vocabulary import EMOTES, PressKind
+from bot.core.vocabulary import EMOTES, ModerationAction, PressKind
 
 __all__ = [
     "ANALYSIS_PATTERN",
     "FRIEND_PATTERN",
     "MAX_PAYLOAD",
+    "MODERATION_PATTERN",
     "PRESS_PREFIX",
     "TOURNAMENT_JOIN",
     "AnalysisPress",
     "ForgedPress",
     "FriendAction",
     "FriendPressed",
+    "ModerationPress",
     "Press",
     "decode_analysis",
     "decode_friend",
+    "decode_moderation",
     "decode_press",
     "encode_action",
     "encode_analysis",
     "encode_friend",
+    "encode_moderation",
     "encode_press",
 ]
 
@@ -255,3 +259,47 @@ def decode_friend(data: object) -> FriendPressed:
     if pressed.action is not FriendAction.SIT and not _PLAYER_ID.fullmatch(pressed.arg):
         raise ForgedPress(f"no player id in {data!r}")
     return pressed
+
+
+MODERATION_PATTERN = r"dmm:(?P<action>[db]):(?P<report>[1-9][0-9]{0,11}):(?P<chat>-?[0-9]{1,20})"
+"""A report's buttons for the chat's admins (issue 33): ``dmm:d:<report>:<chat id>``
+dismisses it, ``dmm:b:<report>:<chat id>`` bans the reported player from the chat's
+tables. The chat (a Telegram group, a Discord server) says where the presser must be an
+admin: the buttons are pressed in a private message."""
+
+_MODERATION_LETTERS = {"d": ModerationAction.DISMISS, "b": ModerationAction.BAN}
+
+
+@dataclass(frozen=True, slots=True)
+class ModerationPress:
+    """A decoded report button: what it does, the report's number and its chat's id."""
+
+    action: ModerationAction
+    report_id: int
+    chat_id: str
+
+
+def encode_moderation(action: ModerationAction, report_id: int, chat_id: str) -> str:
+    """The payload of a report's ``action`` button (dismiss or ban).
+
+    Raises:
+        ValueError: an action without a button (unban), or a number or chat id the
+            payload cannot carry.
+    """
+    letter = next((k for k, v in _MODERATION_LETTERS.items() if v is action), None)
+    text = f"dmm:{letter}:{report_id}:{chat_id}"
+    if letter is None or decode_moderation(text) != ModerationPress(action, report_id, chat_id):
+        raise ValueError(f"cannot encode a moderation press {action!r} {report_id!r}")
+    return text
+
+
+def decode_moderation(data: object) -> ModerationPress | None:
+    """A report button's action, number and chat; None if the data is not exactly one
+    of ours."""
+    if not isinstance(data, str) or len(data) > MAX_PAYLOAD:
+        return None
+    match = re.fullmatch(MODERATION_PATTERN, data)
+    if match is None:
+        return None
+    action = _MODERATION_LETTERS[match["action"]]
+    return ModerationPress(action, int(match["report"]), match["chat"])

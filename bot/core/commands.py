@@ -26,6 +26,7 @@ __all__ = [
     "AnnounceSeasonFinals",
     "AnswerFriend",
     "AskFriend",
+    "BanPlayer",
     "Challenge",
     "ChatRef",
     "ChatUnreachable",
@@ -34,6 +35,7 @@ __all__ = [
     "ComeBack",
     "Command",
     "DeclineChallenge",
+    "DismissReport",
     "Emote",
     "FillWithRobots",
     "FriendPress",
@@ -42,6 +44,7 @@ __all__ = [
     "JsonValue",
     "Leave",
     "MoveChat",
+    "Mute",
     "NoteUsername",
     "OpenRobotTable",
     "OpenTable",
@@ -51,13 +54,16 @@ __all__ = [
     "PressButton",
     "Rematch",
     "RemoveFriend",
+    "ReportPlayer",
     "RobotSeat",
     "SetChatRules",
     "SetFrontEndNote",
+    "SetReportChannel",
     "SetSeasonPeriod",
     "SetTurnNotifications",
     "ShowMyTiles",
     "SitAt",
+    "UnbanPlayer",
 ]
 
 # --------------------------------------------------------------------------- references
@@ -473,6 +479,72 @@ class FriendPress:
     chat: ChatRef | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Mute:
+    """Mute ``target`` (``mute`` False: hear them again): their emotes no longer reach
+    me on any table (issue 33; docs/moderation.md). Private: nobody is told."""
+
+    player: PlayerRef
+    target: PlayerRef
+    mute: bool = True
+    chat: ChatRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReportPlayer:
+    """Report ``target`` to the chat's admins for ``reason`` (a ``ReportReason`` word);
+    the report keeps the match we shared last in this chat, if any."""
+
+    player: PlayerRef
+    chat: ChatRef
+    target: PlayerRef
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DismissReport:
+    """An admin dismisses open report number ``report_id`` of the chat."""
+
+    player: PlayerRef
+    chat: ChatRef
+    report_id: int
+    is_admin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BanPlayer:
+    """An admin bans ``target`` from the chat's tables (closing their open reports);
+    ``report_id`` the report acted on, if any (without ``target``: its reported player,
+    a report's "Vetar" button)."""
+
+    player: PlayerRef
+    chat: ChatRef
+    target: PlayerRef | None = None
+    is_admin: bool = False
+    report_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnbanPlayer:
+    """An admin lifts ``target``'s ban from the chat's tables."""
+
+    player: PlayerRef
+    chat: ChatRef
+    target: PlayerRef
+    is_admin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SetReportChannel:
+    """An admin chooses the channel the chat's reports go to (Discord; None: the
+    admins' private messages)."""
+
+    player: PlayerRef
+    chat: ChatRef
+    channel_id: str | None
+    is_admin: bool = False
+
+
 Command = (
     PlayNow
     | OpenTable
@@ -500,6 +572,12 @@ Command = (
     | RemoveFriend
     | InviteFriend
     | FriendPress
+    | Mute
+    | ReportPlayer
+    | DismissReport
+    | BanPlayer
+    | UnbanPlayer
+    | SetReportChannel
 )
 """Everything an adapter may ask of the core."""
 

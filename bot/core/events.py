@@ -22,10 +22,12 @@ from bot.core.vocabulary import (
     AwayReason,
     CloseReason,
     FriendNews,
+    ModerationAction,
     MovedBy,
     Phase,
     Presence,
     RefusalReason,
+    ReportReason,
     TournamentNews,
     TournamentStatus,
 )
@@ -37,8 +39,10 @@ from engine.views import PublicView, SeatView
 from storage.base import RankRow
 
 __all__ = [
+    "AccuracyFlag",
     "ChatRulesChanged",
     "ChatRulesInfo",
+    "CollusionFlag",
     "EmoteShown",
     "Event",
     "FriendInfo",
@@ -48,6 +52,8 @@ __all__ = [
     "HandStarted",
     "MatchEnded",
     "MatchStarted",
+    "ModerationDesk",
+    "ModerationEntryInfo",
     "MoveChoice",
     "MovePlayed",
     "PlayerSeated",
@@ -56,6 +62,8 @@ __all__ = [
     "Refusal",
     "Refused",
     "Reply",
+    "ReportFiled",
+    "ReportInfo",
     "SeasonEnded",
     "SeatGivenBack",
     "SeatInfo",
@@ -339,11 +347,15 @@ class MatchEnded(_TableEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EmoteShown(_TableEvent):
-    """A player's emote (``name`` in ``EMOTES``; the presentation layer labels it)."""
+    """A player's emote (``name`` in ``EMOTES``; the presentation layer labels it).
+
+    ``muted_by``: the keys of the players seated at the table who muted its author (issue
+    33): the screens show it to none of them (docs/moderation.md, "Mute")."""
 
     seat: int
     player: PlayerRef
     name: str
+    muted_by: frozenset[tuple[str, str]] = frozenset()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -581,6 +593,86 @@ class FriendUpdate(_TableEvent):
     seconds: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class ReportInfo:
+    """A report as the admins read it (issue 33).
+
+    Attributes:
+        id: its number; reporter, reported: the players' names (``reported_ref``: the
+            reported player as last seen, for the admins' ban).
+        reason: why; match_id: the match (record) they shared, None when none.
+        created_at: epoch seconds; accuracy: the reported player's share of moves
+            within a point of the maestro's best in that match (0..1), None when not
+            analysed (no record, or no real choice).
+    """
+
+    id: int
+    reporter: str
+    reported: str
+    reason: ReportReason
+    match_id: str | None
+    created_at: float
+    accuracy: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ModerationEntryInfo:
+    """One line of the admins' log: who did what to whom, when (epoch seconds)."""
+
+    admin: str
+    action: ModerationAction
+    player: str
+    report_id: int | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class CollusionFlag:
+    """Two accounts where money keeps flowing one way (docs/moderation.md, "Flags"):
+    ``loser`` lost ``lost`` of the ``matches`` staked matches they played against
+    ``winner``, ``dollars`` in stakes."""
+
+    loser: str
+    winner: str
+    matches: int
+    lost: int
+    dollars: int
+
+
+@dataclass(frozen=True, slots=True)
+class AccuracyFlag:
+    """A player whose moves matched the maestro's far worse against ``opponent`` than
+    usual (docs/moderation.md, "Flags"): ``against`` and ``usual`` are shares of their
+    choices (0..1) in the ``matches`` matches against them and in their others."""
+
+    player: str
+    opponent: str
+    matches: int
+    against: float
+    usual: float
+
+
+@dataclass(frozen=True, slots=True)
+class ModerationDesk:
+    """What a chat's admins see with /moderar: the open reports, the flags (money one
+    way, accuracy far below usual), who is banned, and the last actions (newest first)."""
+
+    reports: tuple[ReportInfo, ...]
+    flags: tuple[CollusionFlag, ...]
+    banned: tuple[str, ...]
+    log: tuple[ModerationEntryInfo, ...]
+    accuracy_flags: tuple[AccuracyFlag, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReportFiled(_TableEvent):
+    """A player reported another: the chat's admins are told privately, or in the
+    channel they chose (``channel_id``, Discord). ``table_id`` is empty."""
+
+    report: ReportInfo
+    channel_id: str | None = None
+
+
 Event = (
     Refusal
     | TableChanged
@@ -604,6 +696,7 @@ Event = (
     | SeasonEnded
     | TournamentUpdate
     | FriendUpdate
+    | ReportFiled
 )
 """Everything the core tells a front end through its :class:`Port`. A :class:`Refusal`
 arrives as an event only when it is not the answer to a command (e.g. a player who could

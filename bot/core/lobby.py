@@ -503,6 +503,7 @@ class Lobby:
         if target.reserved_for is not None and target.reserved_for.key != player.key:
             raise Refused(RefusalReason.SEAT_RESERVED, table.id)
         player_id = await core.player_id(player)
+        await self.session.moderation.refuse_if_banned(table.chat, player_id)
         await self.settlement.check_funds(player_id, table.rules.stake, table.id)
         async with table.lock:
             if table.closed or not target.is_open or table.phase not in SEATING_PHASES:

@@ -39,6 +39,7 @@ from bot.core.events import (
     TurnReminder,
     TurnStarted,
 )
+from bot.core.moderation import Moderation
 from bot.core.projection import public, seat_infos, table_changed, your_tiles
 from bot.core.settlement import Settlement
 from bot.core.state import Core
@@ -70,10 +71,13 @@ class Session:
     """Plays the matches of live tables (each method runs with the table's lock held,
     except the command handlers, which take it)."""
 
-    def __init__(self, core: Core, timers: Timers, settlement: Settlement) -> None:
+    def __init__(
+        self, core: Core, timers: Timers, settlement: Settlement, moderation: Moderation
+    ) -> None:
         self.core = core
         self.timers = timers
         self.settlement = settlement
+        self.moderation = moderation
 
     # ------------------------------------------------------------------ commands
 
@@ -193,6 +197,7 @@ class Session:
                 seconds = max(1, math.ceil(wait - (now - last)))
                 raise Refused(RefusalReason.EMOTE_TOO_SOON, table.id, wait_seconds=seconds)
             core.last_emote[command.player.key] = now
+            muted_by = await self.moderation.muted_at(table, command.player)
             core.emit(
                 table,
                 EmoteShown(
@@ -201,6 +206,7 @@ class Session:
                     seat=seat,
                     player=command.player,
                     name=command.name,
+                    muted_by=muted_by,
                 ),
             )
         return Reply(table_id=table.id, label=table.label, seat=seat)
@@ -247,6 +253,12 @@ class Session:
         await core.save(table)
 
     async def next_hand(self, table: Table) -> None:
+        """Deal the next hand; a player the chat's admins banned meanwhile leaves first,
+        their stake forfeited and a robot in their seat (issue 33; docs/moderation.md)."""
+        for seat in await self.moderation.banned_seats(table):
+            await self.abandon(table, seat, AwayReason.BANNED)
+            if table.closed:  # they were the last human: the match ended there
+                return
         match = table.match
         assert match is not None
         rng = random.Random(f"{table.seed}:deal:{match.hand_number + 1}")

@@ -17,12 +17,14 @@ __all__ = [
     "DeadlineKind",
     "EmoteName",
     "FriendNews",
+    "ModerationAction",
     "MovedBy",
     "Phase",
     "Presence",
     "PressKind",
     "Ranking",
     "RefusalReason",
+    "ReportReason",
 ]
 
 
@@ -73,6 +75,7 @@ class AwayReason(StrEnum):
 
     LEFT = "left"
     MISSED_TURNS = "missed_turns"
+    BANNED = "banned"  # the chat's admins banned them: replaced at the end of the hand
 
 
 class CloseReason(StrEnum):
@@ -178,6 +181,15 @@ class RefusalReason(StrEnum):
     INVITE_GONE = "invite_gone"  # no such invitation (taken, or before a restart)
     INVITE_NOT_YOURS = "invite_not_yours"  # someone else's invitation
     INVITE_EXPIRED = "invite_expired"  # its seat was held, then released; params: seconds
+    # moderation (issue 33; docs/moderation.md)
+    BANNED = "banned"  # the player is banned from this chat's tables
+    SELF_REPORT = "self_report"  # reporting or muting yourself
+    UNKNOWN_PLAYER = "unknown_player"  # nobody known by that name here
+    ALREADY_REPORTED = "already_reported"  # your open report about them exists; params: name
+    UNKNOWN_REPORT = "unknown_report"  # no such report in this chat; params: number
+    REPORT_CLOSED = "report_closed"  # dismissed or banned already (a stale button); params: number
+    UNKNOWN_REASON = "unknown_reason"  # params: reasons
+    NOT_BANNED = "not_banned"  # unbanning someone not banned here; params: name
 
 
 class FriendNews(StrEnum):
@@ -195,6 +207,24 @@ class Presence(StrEnum):
     SLOW_TABLE = "slow_table"  # at a slow table only (rules.md, "Slow tables")
     SEEN = "seen"  # at no table: last seen some time ago
     NEVER = "never"  # at no table and never noted present since friends existed
+
+
+class ReportReason(StrEnum):
+    """Why a player reports another (issue 33); the presentation layer labels them."""
+
+    ABUSIVE_NAME = "abusive_name"
+    ABUSIVE_EMOTES = "abusive_emotes"
+    LEFT_ON_PURPOSE = "left_on_purpose"
+    PLAYING_TO_LOSE = "playing_to_lose"
+    OTHER = "other"
+
+
+class ModerationAction(StrEnum):
+    """What an admin did, as the moderation log stores it (issue 33)."""
+
+    DISMISS = "dismiss"
+    BAN = "ban"
+    UNBAN = "unban"
 
 
 class EmoteName(StrEnum):

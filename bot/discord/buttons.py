@@ -22,18 +22,23 @@ import discord
 from bot.core import (
     EMOTES,
     FRIEND_PATTERN,
+    MODERATION_PATTERN,
     PRESS_PREFIX,
     TOURNAMENT_JOIN,
     FriendAction,
     FriendUpdate,
+    ModerationAction,
+    ModerationPress,
     TableChanged,
     YourTiles,
+    decode_moderation,
     encode_action,
     encode_friend,
+    encode_moderation,
 )
 from bot.discord.i18n import texts
 from bot.present.i18n import emote_label
-from bot.present.labels import friend_action_label, join_label, kept_seat_label
+from bot.present.labels import friend_action_label, join_label, kept_seat_label, report_action_label
 from bot.present.live import link_label
 from bot.present.moves import move_buttons
 
@@ -41,6 +46,7 @@ __all__ = [
     "ACTIVITY_ID",
     "FriendItem",
     "JoinItem",
+    "ModerationItem",
     "OnPress",
     "PressItem",
     "board_view",
@@ -50,8 +56,10 @@ __all__ = [
     "join_item",
     "join_view",
     "link_button",
+    "moderation_item",
     "moves_view",
     "press_item",
+    "report_view",
     "static_view",
     "tiles_view",
     "tournament_link_view",
@@ -356,3 +364,54 @@ def friend_view(event: FriendUpdate, actions: Sequence[str]) -> discord.ui.View 
             discord.ui.Button(label=label[:80], custom_id=encode_friend(kind, arg), style=style)
         )
     return static_view([row]) if row else None
+
+
+class ModerationItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MODERATION_PATTERN):
+    """A report's "Descartar" or "Vetar" button; :func:`moderation_item` binds it."""
+
+    def __init__(self, press: ModerationPress | None = None) -> None:
+        super().__init__(discord.ui.Button(label="?", custom_id="dmm:d:1:0"))
+        self.press = press
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ModerationItem:
+        return cls(decode_moderation(match.group(0)))
+
+
+OnModeration = Callable[[discord.Interaction[Any], ModerationPress], Awaitable[None]]
+
+
+def moderation_item(on_press: OnModeration) -> type[ModerationItem]:
+    """The :class:`ModerationItem` whose presses go to ``on_press``."""
+
+    class BoundModerationItem(ModerationItem, template=MODERATION_PATTERN):
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            if self.press is not None:
+                await on_press(interaction, self.press)
+
+    return BoundModerationItem
+
+
+def report_view(report_id: int, guild_id: str, language: str) -> discord.ui.View:
+    """ "Descartar" and "Vetar" under a report the admins receive (issue 33)."""
+    return static_view(
+        [
+            [
+                discord.ui.Button(
+                    label=report_action_label(action.value, language)[:80],
+                    custom_id=encode_moderation(action, report_id, guild_id),
+                    style=style,
+                )
+                for action, style in (
+                    (ModerationAction.DISMISS, discord.ButtonStyle.secondary),
+                    (ModerationAction.BAN, discord.ButtonStyle.danger),
+                )
+            ]
+        ]
+    )

@@ -25,10 +25,12 @@ from bot.core import (
     FillWithRobots,
     Leave,
     Manager,
+    Mute,
     OpenTable,
     PlayerRef,
     PlayNow,
     Ranking,
+    ReportPlayer,
     RobotSeat,
     ShowMyTiles,
 )
@@ -53,9 +55,10 @@ from bot.present.labels import (
     NOTIFICATION_LABELS,
     NOTIFICATIONS_CHOICE,
     PRESET_LABELS,
+    REPORT_REASON_LABELS,
     notifications_hint,
 )
-from bot.present.replies import confirmation
+from bot.present.replies import confirmation, moderation_done
 from bot.present.screens import my_tables_text
 from bot.present.standings import RANKING_LABELS, ranking_from_input
 from engine.robots import LEVELS
@@ -371,6 +374,60 @@ class DominoCog(
         else:
             content = _("A direct message will notify you on each of your turns.")
         await self.replies.answer(interaction, content)
+
+    @app_commands.command(
+        name=command_name("silenciar", "mute"),
+        description=text("Mute a member: their phrases no longer reach you"),
+    )
+    @app_commands.rename(
+        member=command_name("miembro", "member"), quitar=command_name("quitar", "stop")
+    )
+    @app_commands.describe(member=text("The member to mute"), quitar=text("Hear them again"))
+    async def silenciar(
+        self, interaction: discord.Interaction[Any], member: discord.Member, quitar: bool = False
+    ) -> None:
+        """Private: only the member who mutes is answered (issue 33)."""
+        begun = await self.replies.begin(interaction)
+        if begun is None:
+            return
+        player, chat = begun
+        target = PlayerRef(PLATFORM, str(member.id), member.display_name, chat.language)
+        await self._moderated(interaction, Mute(player, target, not quitar, chat))
+
+    @app_commands.command(
+        name=command_name("reportar", "report"),
+        description=text("Report a member to this server's admins"),
+    )
+    @app_commands.rename(
+        member=command_name("miembro", "member"), motivo=command_name("motivo", "reason")
+    )
+    @app_commands.describe(member=text("The member you report"), motivo=text("Why"))
+    @app_commands.choices(
+        motivo=[
+            app_commands.Choice(name=text(label), value=reason)
+            for reason, label in REPORT_REASON_LABELS.items()
+        ]
+    )
+    async def reportar(
+        self, interaction: discord.Interaction[Any], member: discord.Member, motivo: str
+    ) -> None:
+        begun = await self.replies.begin(interaction)
+        if begun is None:
+            return
+        player, chat = begun
+        target = PlayerRef(PLATFORM, str(member.id), member.display_name, chat.language)
+        await self._moderated(interaction, ReportPlayer(player, chat, target, motivo))
+
+    async def _moderated(
+        self, interaction: discord.Interaction[Any], command: Mute | ReportPlayer
+    ) -> None:
+        reply = await self.replies.ask(command)
+        if not reply.ok:
+            await self.replies.refuse(interaction, reply)
+            return
+        await self.replies.answer(
+            interaction, moderation_done(command, player_language(interaction))
+        )
 
     @app_commands.command(
         name=command_name("reglas", "rules"), description=text("This server's rules")

@@ -36,7 +36,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core import TOURNAMENT_JOIN, Manager, decode_analysis
+from bot.core import TOURNAMENT_JOIN, Manager, decode_analysis, decode_moderation
 from bot.core.clock import Clock
 from bot.discord.analysis import AnalysisDesk, analysis_item
 from bot.discord.buttons import (
@@ -46,6 +46,7 @@ from bot.discord.buttons import (
     custom_ids,
     friend_item,
     join_item,
+    moderation_item,
     press_item,
 )
 from bot.discord.cog import DominoCog
@@ -53,6 +54,7 @@ from bot.discord.config import ConfigCog
 from bot.discord.friends import FriendCog
 from bot.discord.i18n import DominoTranslator, player_language, texts
 from bot.discord.messages import PLATFORM, unknown_command_text
+from bot.discord.moderation import ModerationCog
 from bot.discord.pacer import GLOBAL_PER_SECOND, GlobalPacer
 from bot.discord.port import DiscordPort, Render
 from bot.discord.presses import Presses
@@ -118,6 +120,7 @@ class DominoBot(commands.AutoShardedBot):
         self.presses = Presses(self.replies)
         self.friends = FriendCog(manager, self.replies)
         self.analysis = AnalysisDesk(manager, render["render_board"])
+        self.moderation: ModerationCog | None = None  # added with the cogs (setup_hook)
         self.standings = StandingsDesk(
             manager,
             render_standings=render.get("render_standings"),
@@ -149,12 +152,15 @@ class DominoBot(commands.AutoShardedBot):
         await self.add_cog(tournaments, guild=guild)
         friends = self.friends
         await self.add_cog(friends, guild=guild)
+        moderation = self.moderation = ModerationCog(self.manager, self.replies, self)
+        await self.add_cog(moderation, guild=guild)
         self.add_dynamic_items(
             press_item(self.presses.on_press),
             top_item(self.standings.on_top_press),
             analysis_item(self.analysis.on_press),
             join_item(tournaments.on_join_press),
             friend_item(friends.on_press),
+            moderation_item(moderation.on_press),
         )
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         await self.tree.sync(guild=guild)
@@ -207,6 +213,13 @@ class DominoBot(commands.AutoShardedBot):
             if message is None or custom_id not in custom_ids(message):
                 await self.analysis.on_press(interaction, analysis)
             return  # else AnalysisItem answers it
+        moderation = decode_moderation(custom_id)
+        if moderation is not None:
+            if self.moderation is not None and (
+                message is None or custom_id not in custom_ids(message)
+            ):
+                await self.moderation.on_press(interaction, moderation)
+            return  # else ModerationItem answers it
         if custom_id == ACTIVITY_ID:  # "play in Discord": the web table's Activity
             await interaction.response.launch_activity()
             return

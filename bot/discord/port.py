@@ -50,6 +50,7 @@ from bot.core import (
     Notifications,
     PlayerRef,
     Ranking,
+    ReportFiled,
     SeasonEnded,
     Standings,
     TableChanged,
@@ -62,6 +63,7 @@ from bot.discord.buttons import (
     friend_view,
     join_view,
     kept_seat_view,
+    report_view,
     tournament_link_view,
 )
 from bot.discord.i18n import help_command, texts
@@ -83,6 +85,7 @@ from bot.present.screens import (
     Notice,
     Reader,
     RefusalScreen,
+    ReportScreen,
     ResultScreen,
     Screen,
     SeasonScreen,
@@ -346,9 +349,35 @@ class DiscordPort:
                 friend.to.platform == PLATFORM
             ):
                 await self._dm_friend(friend.to, text, friend_view(friend, actions))
+            case ReportScreen(event=filed, text=text):
+                await self._tell_admins(filed, text)
             case RefusalScreen(event=refusal) if refusal.to.platform == PLATFORM:
                 content = refusal_content(refusal, refusal.to.language)
                 await self._tell(refusal.to, refusal.table_id, content)
+
+    async def _tell_admins(self, filed: ReportFiled, text: str) -> None:
+        """A report, in the channel the server's admins chose, else by DM to its owner and
+        every member the bot sees with Manage Server (issue 33)."""
+        chat = filed.chat
+        view = report_view(filed.report.id, chat.chat_id, chat.language)
+        if filed.channel_id is not None:
+            where = dataclasses.replace(chat, channel_id=filed.channel_id, thread_id=None)
+            await self._say(where, text[:DISCORD_TEXT_LIMIT], view=view)
+            return
+        guild = self.client.get_guild(int(chat.chat_id)) if chat.chat_id.isdigit() else None
+        if guild is None:
+            return
+        admins = {guild.owner_id} | {
+            m.id for m in guild.members if m.guild_permissions.manage_guild and not m.bot
+        }
+        for user_id in sorted(a for a in admins if a is not None):
+            if str(user_id) in self.dms_closed:
+                continue
+            try:
+                user = await self.desk.dm_user(str(user_id))
+                await user.send(text[:DISCORD_TEXT_LIMIT], view=view)
+            except discord.Forbidden:
+                self.dms_closed.add(str(user_id))
 
     async def _dm_friend(
         self, player: PlayerRef, content: str, view: discord.ui.View | None

@@ -343,6 +343,14 @@ REFUSALS: dict[str, str] = {
     "invite_expired": N_(
         "That invitation expired: the seat was kept for {minutes} min and is free again."
     ),
+    "banned": N_("You are banned from the tables of this group."),
+    "self_report": N_("You cannot do that to yourself."),
+    "unknown_player": N_("I do not know that player: answer one of their messages or name them."),
+    "already_reported": N_("You already reported {name}: the admins have your report."),
+    "unknown_report": N_("There is no report number {number} in this group."),
+    "report_closed": N_("Report number {number} was already dealt with."),
+    "unknown_reason": N_("Say why: {reasons}."),
+    "not_banned": N_("{name} is not banned here."),
 }
 """Each refusal reason (``bot.core.RefusalReason``) and its message id."""
 

@@ -43,6 +43,9 @@ __all__ = [
     "OPTION_LABELS",
     "OPTION_WORDS",
     "PRESET_LABELS",
+    "REPORT_ACTION_LABELS",
+    "REPORT_REASON_LABELS",
+    "REPORT_REASON_WORDS",
     "SIDE_MARKS",
     "SLOW_WORDS",
     "TABLE_FORMAT_OPTIONS",
@@ -69,6 +72,10 @@ __all__ = [
     "preset_from_input",
     "preset_label",
     "rating_text",
+    "report_action_label",
+    "report_reason_from_input",
+    "report_reason_label",
+    "report_reason_words",
     "rules_text",
     "score_line",
     "seat_name",
@@ -686,3 +693,62 @@ def rules_text(
     if overrides:
         lines.append(_("* changed from the preset"))
     return "\n".join(lines)
+
+
+REPORT_REASON_LABELS: Final[dict[str, str]] = {
+    "abusive_name": N_("abusive name"),
+    "abusive_emotes": N_("abusive phrases"),
+    "left_on_purpose": N_("leaving on purpose"),
+    "playing_to_lose": N_("playing to lose"),
+    "other": N_("other"),
+}
+"""Each report reason (``bot.core.ReportReason``) as a sentence names it (issue 33)."""
+
+REPORT_REASON_WORDS: Final[dict[str, dict[str, str]]] = {
+    "es": {
+        "abusive_name": "nombre",
+        "abusive_emotes": "frases",
+        "left_on_purpose": "abandono",
+        "playing_to_lose": "perder",
+        "other": "otro",
+    },
+    "en": {
+        "abusive_name": "name",
+        "abusive_emotes": "phrases",
+        "left_on_purpose": "leaving",
+        "playing_to_lose": "losing",
+        "other": "other",
+    },
+}
+"""The word a player types for each report reason (``/reportar frases``)."""
+
+
+def report_reason_label(reason: str, language: str | None) -> str:
+    """A report reason for a sentence ("nombre ofensivo")."""
+    msgid = REPORT_REASON_LABELS.get(reason)
+    return translator(language)(msgid) if msgid else reason
+
+
+def report_reason_words(language: str | None) -> list[str]:
+    """The reasons' words a player of ``language`` types, in order."""
+    return list(REPORT_REASON_WORDS[_lang(language)].values())
+
+
+def report_reason_from_input(word: str) -> str | None:
+    """The report reason a typed word names, in Spanish or English (a reason's own
+    value too); None when it names none."""
+    plain = _plain(word.strip())
+    for words in REPORT_REASON_WORDS.values():
+        for reason, typed in words.items():
+            if plain in (typed, _plain(reason)):
+                return reason
+    return None
+
+
+REPORT_ACTION_LABELS: Final[dict[str, str]] = {"dismiss": N_("Dismiss"), "ban": N_("Ban")}
+"""A report's buttons for the admins (``bot.core.ModerationAction``)."""
+
+
+def report_action_label(action: str, language: str | None) -> str:
+    """A report button's label: "Descartar", "Vetar"."""
+    return translator(language)(REPORT_ACTION_LABELS[action])

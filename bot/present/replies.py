@@ -9,38 +9,50 @@ from collections.abc import Mapping
 from bot.core.commands import (
     AnswerFriend,
     AskFriend,
+    BanPlayer,
     Challenge,
     CloseTable,
     Command,
+    DismissReport,
     FriendPress,
     InviteFriend,
     JoinTournament,
     Leave,
     LeaveTournament,
+    Mute,
     OpenTable,
     PlayNow,
     Rematch,
     RemoveFriend,
+    ReportPlayer,
     SetChatRules,
+    SetReportChannel,
     SitAt,
+    UnbanPlayer,
 )
-from bot.core.events import Refusal, Reply
+from bot.core.events import ModerationDesk, Refusal, Reply
 from bot.core.vocabulary import FriendNews, PressKind, RefusalReason
-from bot.present.i18n import refusal_text, time_left_text, translator
+from bot.present.i18n import N_, isolate, refusal_text, time_left_text, translator
 from bot.present.labels import (
     allowed_text,
     option_word,
     preset_label,
+    report_reason_label,
+    report_reason_words,
     tournament_option_word,
 )
 
 __all__ = [
+    "ModerationCommand",
     "bad_rules_text",
     "confirmation",
     "formats_help",
     "friend_done_text",
     "left_text",
+    "moderation_desk_text",
+    "moderation_done",
     "refused",
+    "report_usage",
     "rules_changed_text",
     "seated_text",
 ]
@@ -66,6 +78,9 @@ def refused(
     params = refusal.params
     if refusal.reason is RefusalReason.BAD_RULES:
         return bad_rules_text(refusal, language, typed or {})
+    if refusal.reason is RefusalReason.UNKNOWN_REASON:  # the words this player types
+        reasons = ", ".join(report_reason_words(language))
+        return refusal_text(refusal.reason, {**params, "reasons": reasons}, language)
     if refusal.reason is RefusalReason.BAD_TOURNAMENT:  # the option in the admin's word
         option = tournament_option_word(str(params.get("option", "")), language)
         return refusal_text(refusal.reason, {**params, "option": option}, language)
@@ -220,3 +235,133 @@ def friend_done_text(
     if reply.friend is FriendNews.ACCEPTED:
         return _("You and {name} are friends now.", name=name)
     return _("You declined {name}'s friend request.", name=name)
+
+
+ModerationCommand = Mute | ReportPlayer | DismissReport | BanPlayer | UnbanPlayer | SetReportChannel
+
+
+def moderation_done(command: ModerationCommand, language: str) -> str:
+    """The sentence confirming an accepted mute, report or admin action (issue 33)."""
+    _ = translator(language)
+    match command:
+        case Mute(target=target, mute=True):
+            return _(
+                "You muted {name}: their phrases no longer reach you. Nobody is told.",
+                name=isolate(target.display_name),
+            )
+        case Mute(target=target):
+            return _("You hear {name} again.", name=isolate(target.display_name))
+        case ReportPlayer(target=target):
+            return _(
+                "Thank you: your report about {name} went to this group's admins.",
+                name=isolate(target.display_name),
+            )
+        case DismissReport(report_id=number):
+            return _("Report {number} dismissed.", number=number)
+        case BanPlayer(target=None, report_id=number):
+            return _(
+                "Report {number}: the player is banned from this group's tables.",
+                number=number,
+            )
+        case BanPlayer(target=target) if target is not None:
+            return _(
+                "{name} is banned from this group's tables.", name=isolate(target.display_name)
+            )
+        case UnbanPlayer(target=target):
+            return _(
+                "{name} may sit at this group's tables again.", name=isolate(target.display_name)
+            )
+        case SetReportChannel(channel_id=None):
+            return _("Reports will reach the admins by private message.")
+        case SetReportChannel():
+            return _("Reports will be posted in this channel.")
+    return ""
+
+
+def report_usage(command: str, language: str) -> str:
+    """How to report: ``command`` the platform's (``/reportar``), and the reasons'
+    words."""
+    return translator(language)(
+        "Answer a message of the player with {command} and a reason: {reasons}.",
+        command=command,
+        reasons=", ".join(report_reason_words(language)),
+    )
+
+
+_LOG_LINES = {
+    "dismiss": N_("{admin} dismissed report {number} about {name}."),
+    "ban": N_("{admin} banned {name}."),
+    "unban": N_("{admin} lifted the ban of {name}."),
+}
+"""A line of the admins' log, by action (``bot.core.ModerationAction``)."""
+
+
+def _percent(value: float) -> int:
+    return round(value * 100)
+
+
+def moderation_desk_text(desk: ModerationDesk, language: str) -> str:
+    """What a chat's admins read (issue 33): the open reports with the match's record
+    and the analysis of the reported player's moves, the chip-dumping flags, who is
+    banned, and the last actions."""
+    _ = translator(language)
+    lines = [_("Open reports:") if desk.reports else _("No open reports.")]
+    for report in desk.reports:
+        line = _(
+            "{number}. {reporter} reported {reported} for {reason}.",
+            number=report.id,
+            reporter=isolate(report.reporter),
+            reported=isolate(report.reported),
+            reason=report_reason_label(report.reason, language),
+        )
+        if report.match_id:
+            line += " " + _("Match record: {match}.", match=report.match_id)
+        else:
+            line += " " + _("No match shared.")
+        if report.accuracy is not None:
+            line += " " + _(
+                "Their moves matched the maestro's in {percent} out of 100 choices.",
+                percent=_percent(report.accuracy),
+            )
+        lines.append(line)
+    if desk.flags:
+        lines.append(_("Money flowing one way (to check, nothing was done):"))
+        for flag in desk.flags:
+            lines.append(
+                _(
+                    "{loser} lost {lost} of {matches} staked matches to {winner} (${dollars}).",
+                    loser=isolate(flag.loser),
+                    lost=flag.lost,
+                    matches=flag.matches,
+                    winner=isolate(flag.winner),
+                    dollars=flag.dollars,
+                )
+            )
+    if desk.accuracy_flags:
+        lines.append(_("Moves far from the maestro's against one opponent (to check):"))
+        for drop in desk.accuracy_flags:
+            lines.append(
+                _(
+                    "{player} against {opponent}: {against} of 100 choices like the maestro "
+                    "in {matches} matches, {usual} of 100 in the others.",
+                    player=isolate(drop.player),
+                    opponent=isolate(drop.opponent),
+                    against=_percent(drop.against),
+                    matches=drop.matches,
+                    usual=_percent(drop.usual),
+                )
+            )
+    if desk.banned:
+        lines.append(_("Banned: {names}.", names=", ".join(isolate(n) for n in desk.banned)))
+    if desk.log:
+        lines.append(_("Last actions:"))
+        for entry in desk.log:
+            lines.append(
+                _(
+                    _LOG_LINES[entry.action.value],
+                    admin=isolate(entry.admin),
+                    name=isolate(entry.player),
+                    number=entry.report_id or "",
+                )
+            )
+    return "\n".join(lines)

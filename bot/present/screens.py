@@ -27,6 +27,7 @@ from bot.core.events import (
     MatchEnded,
     PlayerSeated,
     Refusal,
+    ReportFiled,
     SeasonEnded,
     SeatAbandoned,
     SeatGivenBack,
@@ -70,6 +71,7 @@ from bot.present.texts import (
     friend_text,
     hand_ended_text,
     match_ended_caption,
+    report_filed_text,
     robot_took_seat_private_text,
     robot_took_seat_text,
     rules_changed_text,
@@ -92,6 +94,7 @@ __all__ = [
     "Notice",
     "Reader",
     "RefusalScreen",
+    "ReportScreen",
     "ResultScreen",
     "Screen",
     "SeasonScreen",
@@ -124,6 +127,8 @@ class Action(StrEnum):
     ACCEPT_FRIEND = "accept_friend"  # "Aceptar": a friend request
     DECLINE_FRIEND = "decline_friend"  # "Rechazar": a friend request
     TAKE_INVITE = "take_invite"  # "Sentarme": the seat an invitation keeps
+    DISMISS = "dismiss"  # "Descartar": an admin dismisses a report
+    BAN = "ban"  # "Vetar": an admin bans the reported player from the chat's tables
 
 
 class Sheet(StrEnum):
@@ -289,6 +294,17 @@ class FriendScreen:
 
 
 @dataclass(frozen=True, slots=True)
+class ReportScreen:
+    """A report, for the chat's admins only: privately to each (Telegram: those who
+    started the bot), or in the channel they chose (``event.channel_id``, Discord); its
+    text and buttons (dismiss, ban) in the chat's language."""
+
+    event: ReportFiled
+    text: str
+    actions: tuple[Action, ...] = (Action.DISMISS, Action.BAN)
+
+
+@dataclass(frozen=True, slots=True)
 class SeasonScreen:
     """A chat's season ended: its final standings picture and this text."""
 
@@ -309,6 +325,7 @@ Screen = (
     | SeasonScreen
     | TournamentScreen
     | FriendScreen
+    | ReportScreen
 )
 """One thing a reader is shown; a front end maps each kind to its widgets."""
 
@@ -326,6 +343,16 @@ def names_place(event: Event) -> bool:
         or (isinstance(event, TableClosed) and event.reason is CloseReason.UNREACHABLE)
         or (isinstance(event, FriendUpdate) and event.news is FriendNews.INVITED)
     )
+
+
+def _reaches(emote: EmoteShown, reader: Reader) -> bool:
+    """Whether ``emote`` reaches ``reader``: the one check of a mute (issue 33;
+    docs/moderation.md, "Mute"). A page's own player is spared the phrases of whoever they
+    muted; a chat's message reaches everyone seated there, so a phrase a seated player
+    muted is not posted in the chat at all."""
+    if reader.me is not None:
+        return reader.me.key not in emote.muted_by
+    return not emote.muted_by
 
 
 def screens(event: Event, reader: Reader) -> list[Screen]:
@@ -368,7 +395,8 @@ def _screens(event: Event, reader: Reader) -> list[Screen]:
     elif isinstance(event, YourTiles):
         out.append(TilesScreen(event))
     elif isinstance(event, EmoteShown):
-        out.append(EmoteScreen(event, emote_text(event, language)))
+        if _reaches(event, reader):
+            out.append(EmoteScreen(event, emote_text(event, language)))
     elif isinstance(event, HandEnded):
         if reader.seats is not None:  # the names for the result
             text = hand_ended_text(event, reader.seats, reader.label, language)
@@ -406,6 +434,8 @@ def _screens(event: Event, reader: Reader) -> list[Screen]:
         out.append(RefusalScreen(event))
     elif isinstance(event, SeasonEnded):
         out.append(SeasonScreen(event, season_ended_text(event, language)))
+    elif isinstance(event, ReportFiled):
+        out.append(ReportScreen(event, report_filed_text(event, language)))
     elif isinstance(event, TournamentUpdate):
         text = tournament_text(event, language)
         signing = event.view.status is TournamentStatus.SIGNUP

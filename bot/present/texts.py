@@ -12,6 +12,7 @@ from bot.core.events import (
     FriendUpdate,
     HandEnded,
     MatchEnded,
+    ReportFiled,
     SeatAbandoned,
     SeatGivenBack,
     SeatInfo,
@@ -29,6 +30,7 @@ from bot.present.labels import (
     LANGUAGE_LABELS,
     kind_label,
     preset_label,
+    report_reason_label,
     rules_text,
     seat_name,
     team_names,
@@ -48,6 +50,7 @@ __all__ = [
     "hand_ended_text",
     "match_ended_caption",
     "match_money_line",
+    "report_filed_text",
     "robot_took_seat_private_text",
     "robot_took_seat_text",
     "rules_changed_text",
@@ -69,6 +72,14 @@ def abandoned_text(event: SeatAbandoned, language: str) -> str:
     or not back within the 5 minutes; the stake forfeited and the robot playing on."""
     _ = translator(language)
     name = event.player.display_name
+    if event.reason is AwayReason.BANNED:  # issue 33: the admins banned them
+        if event.stake:
+            return _(
+                "{name} is banned from this group's tables: their stake (${stake}) is forfeited.",
+                name=name,
+                stake=event.stake,
+            )
+        return _("{name} is banned from this group's tables.", name=name)
     if event.last:  # the table closes next and says why; no robot plays on
         if event.reason is AwayReason.LEFT:
             if event.stake:
@@ -545,3 +556,21 @@ def friend_text(event: FriendUpdate, place: str, language: str) -> str:
         label=event.label,
         left=left,
     )
+
+
+def report_filed_text(event: ReportFiled, language: str) -> str:
+    """What a chat's admins are told of a report (issue 33): who reported whom, why,
+    and the match it is about."""
+    _ = translator(language)
+    report = event.report
+    reason = report_reason_label(report.reason, language)
+    text = _(
+        "Report {number}: {reporter} reported {reported} for {reason}.",
+        number=report.id,
+        reporter=isolate(report.reporter),
+        reported=isolate(report.reported),
+        reason=reason,
+    )
+    if report.match_id:
+        text += "\n" + _("Match record: {match}.", match=report.match_id)
+    return text

@@ -16,7 +16,7 @@ from telegram.ext import ContextTypes
 import bot.core as p
 from bot.core.analysis import AnalysisReply
 from bot.present.labels import rules_text
-from bot.present.replies import confirmation, refused
+from bot.present.replies import ModerationCommand, confirmation, moderation_done, refused
 from bot.telegram.drawing import Drawing
 from bot.telegram.friends import Friends
 from bot.telegram.keyboards import MENU_CHOICES, config_keyboard, next_choice
@@ -61,6 +61,28 @@ class Callbacks:
         except TelegramError:
             log.warning("could not answer callback %s", query.id, exc_info=True)
 
+    async def _on_moderation(
+        self, query: CallbackQuery, player: p.PlayerRef, press: p.ModerationPress
+    ) -> None:
+        """A report's button, pressed in an admin's private chat: the presser must
+        administer the report's group now (issue 33); the core refuses a closed report."""
+        s, language = self.s, player.language
+        chat = p.ChatRef(PLATFORM, press.chat_id)
+        if not await s.is_admin_of(int(press.chat_id), query.from_user.id):
+            text = s.t(language)("Only this group's administrators can moderate.")
+            await self._answer(query, text, alert=True)
+            return
+        command: ModerationCommand
+        if press.action is p.ModerationAction.DISMISS:
+            command = p.DismissReport(player, chat, press.report_id, is_admin=True)
+        else:
+            command = p.BanPlayer(player, chat, None, is_admin=True, report_id=press.report_id)
+        reply = await s.manager.handle(command)
+        if reply.refusal is not None:
+            await self._answer(query, refused(reply.refusal, language), alert=True)
+            return
+        await self._answer(query, moderation_done(command, language), alert=True)
+
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A button press: answered at once (an alert when refused), then shown."""
         s = self.s
@@ -90,6 +112,10 @@ class Callbacks:
                 await self._answer(query, text, alert=alert)
 
             await self.friends.on_press(query, player, chat, answer_friend)
+            return
+        moderation = p.decode_moderation(query.data)
+        if moderation is not None:
+            await self._on_moderation(query, player, moderation)
             return
         config = decode_config(query.data)
         if config is not None:

@@ -31,8 +31,10 @@ from storage.ratings import SeasonPeriod
 __all__ = [
     "COMMANDS",
     "FRIEND_ACTIONS",
+    "MODERATION_ACTIONS",
     "POSITIONS",
     "TOURNAMENT_ACTIONS",
+    "UNMUTE_WORDS",
     "CommandSpec",
     "TableArgs",
     "bot_commands",
@@ -90,10 +92,17 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec("friend", "amigo", "friend", N_("Friends: add, accept, remove, invite")),
     CommandSpec("friends", "amigos", "friends", N_("Your friends and where they play")),
+    CommandSpec(
+        "mute", "silenciar", "mute", N_("Mute a player: their phrases no longer reach you")
+    ),
+    CommandSpec("report", "reportar", "report", N_("Report a player to this group's admins")),
     CommandSpec("rules", "reglas", "rules", N_("This chat's rules")),
     CommandSpec("config", "config", "config", N_("Choose this chat's rules (admins)")),
     CommandSpec(
         "close", "cerrar", "close", N_("Close a stuck table now, stakes refunded (admins)")
+    ),
+    CommandSpec(
+        "moderate", "moderar", "moderate", N_("Reports, bans and flags of this group (admins)")
     ),
     CommandSpec("history", "historial", "history", N_("Your last match record (JSON)")),
     CommandSpec("help", "ayuda", "help", N_("How to play")),
@@ -118,6 +127,20 @@ TOURNAMENT_ACTIONS: dict[str, str] = {
     "cancel": "cancel",
 }
 """What follows ``/torneo``: a word in Spanish or English -> what it does."""
+
+UNMUTE_WORDS: frozenset[str] = frozenset({"quitar", "no", "off", "unmute"})
+"""``/silenciar quitar @ana``: hear them again."""
+
+MODERATION_ACTIONS: dict[str, str] = {
+    "descartar": "dismiss",
+    "dismiss": "dismiss",
+    "vetar": "ban",
+    "ban": "ban",
+    "perdonar": "unban",
+    "desvetar": "unban",
+    "unban": "unban",
+}
+"""What follows ``/moderar``: a word in Spanish or English -> what it does."""
 
 
 FRIEND_ACTIONS: dict[str, str] = {

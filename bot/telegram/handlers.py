@@ -26,13 +26,27 @@ from bot.present.labels import (
     format_from_input,
     notifications_from_input,
     notifications_hint,
+    report_reason_from_input,
     rules_text,
     tournament_from_input,
 )
-from bot.present.replies import confirmation, refused
+from bot.present.replies import (
+    ModerationCommand,
+    confirmation,
+    moderation_desk_text,
+    moderation_done,
+    refused,
+    report_usage,
+)
 from bot.present.screens import my_tables_text, tournament_status_text
 from bot.present.standings import PREVIOUS_WORDS, ranking_from_input, season_from_input
-from bot.telegram.commands import TOURNAMENT_ACTIONS, command_word, read_table_args
+from bot.telegram.commands import (
+    MODERATION_ACTIONS,
+    TOURNAMENT_ACTIONS,
+    UNMUTE_WORDS,
+    command_word,
+    read_table_args,
+)
 from bot.telegram.drawing import Drawing
 from bot.telegram.friends import Friends
 from bot.telegram.keyboards import config_keyboard
@@ -496,6 +510,121 @@ class Commands:
             **typed.options,  # by the command's own names (bot.present.labels)
         )
         await self._run(said, create_command)
+
+    # ------------------------------------------------------------------ moderation
+    async def _target(self, said: Said, words: Sequence[str]) -> p.PlayerRef | None:
+        """The player a moderation command names: a mention, an @username typed, or
+        the author of the message answered; None when it names nobody known."""
+        message = said.message
+        for entity in message.entities:
+            if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
+                return self.s.player(entity.user)
+            if entity.type == MessageEntity.MENTION:
+                return await self._by_username(message.parse_entity(entity))
+        named = next((w for w in words if w.startswith("@")), None)
+        if named is not None:
+            return await self._by_username(named)
+        replied = message.reply_to_message
+        if replied is not None and replied.from_user and not replied.from_user.is_bot:
+            return self.s.player(replied.from_user)
+        return None
+
+    async def _privately(self, said: Said, text: str) -> None:
+        """Answer the author alone: a mute or a report is nobody else's business. In a
+        group the command itself is deleted (where the bot may) and the answer goes to
+        the private chat, or to the group when the author never started the bot."""
+        s, message = self.s, said.message
+        if said.chat is None:
+            await s.reply(message, text)
+            return
+        try:
+            await send(message.delete)
+        except TelegramError:
+            log.info("could not delete a moderation command in %s", message.chat.id)
+        if await s.can_reach(said.author.id):
+            await s.private_text(said.author.id, text)
+        else:
+            await s.reply(message, text, quote=False)
+
+    async def _moderated(self, said: Said, command: ModerationCommand, *, alone: bool) -> None:
+        reply = await self.s.manager.handle(command)
+        language = said.by.language if alone else said.language
+        if reply.refusal is not None:
+            text = refused(reply.refusal, language)
+        else:
+            text = moderation_done(command, language)
+        if alone:
+            await self._privately(said, text)
+        else:
+            await self.s.reply(said.message, text)
+
+    @said()
+    async def mute(self, said: Said) -> None:
+        """/silenciar, /mute: mute the author of the message answered (or a player
+        named): their phrases no longer reach me on any table; ``quitar``: hear them
+        again. Private (issue 33)."""
+        words = list(said.args)
+        undo = bool(words) and words[0].lower() in UNMUTE_WORDS
+        target = await self._target(said, words[1:] if undo else words)
+        if target is None:
+            refusal = p.Refusal(to=said.by, reason=p.RefusalReason.UNKNOWN_PLAYER)
+            await self._privately(said, refused(refusal, said.by.language))
+            return
+        await self._moderated(said, p.Mute(said.by, target, not undo, said.chat), alone=True)
+
+    @said(group=True)
+    async def report(self, said: Said) -> None:
+        """/reportar, /report <motivo>: report the author of the message answered (or a
+        player named) to the group's admins (issue 33)."""
+        language = said.by.language
+        words = [w for w in said.args if not w.startswith("@")]
+        target = await self._target(said, said.args)
+        if not words or target is None:
+            named = len(words) < len(said.args) or bool(said.message.entities[1:])
+            if words and named:  # a name given, but nobody known by it
+                refusal = p.Refusal(to=said.by, reason=p.RefusalReason.UNKNOWN_PLAYER)
+                await self._privately(said, refused(refusal, language))
+            else:
+                await self._privately(
+                    said, report_usage(command_word("report", language), language)
+                )
+            return
+        reason = report_reason_from_input(words[0]) or words[0]
+        await self._moderated(said, p.ReportPlayer(said.by, said.group, target, reason), alone=True)
+
+    @said(group=True, person=False)
+    async def moderate(self, said: Said) -> None:
+        """/moderar, /moderate: the group's open reports, flags, bans and log (admins,
+        privately); ``descartar N``, ``vetar N|@jugador``, ``perdonar @jugador``."""
+        s, chat = self.s, said.group
+        if not await s.is_admin(said.message, said.author):
+            _ = s.t(said.language)
+            await s.reply(said.message, _("Only this group's administrators can moderate."))
+            return
+        action = MODERATION_ACTIONS.get(said.args[0].lower()) if said.args else None
+        if action is None:
+            desk = await s.manager.moderation_desk(chat)
+            text = moderation_desk_text(desk, said.by.language)
+            if await s.can_reach(said.author.id):
+                await s.private_text(said.author.id, text)
+            else:
+                await s.reply(said.message, text)
+            return
+        rest = said.args[1:]
+        number = int(rest[0]) if rest and rest[0].isdecimal() else None
+        target = None if number is not None else await self._target(said, rest)
+        command: ModerationCommand
+        if action == "dismiss" and number is not None:
+            command = p.DismissReport(said.by, chat, number, is_admin=True)
+        elif action == "ban" and (number is not None or target is not None):
+            command = p.BanPlayer(said.by, chat, target, is_admin=True, report_id=number)
+        elif action == "unban" and target is not None:
+            command = p.UnbanPlayer(said.by, chat, target, is_admin=True)
+        else:
+            refusal = p.Refusal(to=said.by, reason=p.RefusalReason.UNKNOWN_PLAYER)
+            await s.reply(said.message, refused(refusal, said.language))
+            return
+        await self._moderated(said, command, alone=False)
 
     @said(anyone=True)
     async def rules(self, said: Said) -> None:

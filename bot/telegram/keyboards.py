@@ -23,12 +23,14 @@ from bot.core import (
     TOURNAMENT_JOIN,
     FriendAction,
     FriendUpdate,
+    ModerationAction,
     Ranking,
     TableChanged,
     YourTiles,
     encode_action,
     encode_analysis,
     encode_friend,
+    encode_moderation,
 )
 from bot.present.analysis import analysis_button
 from bot.present.i18n import emote_label, translator
@@ -39,6 +41,7 @@ from bot.present.labels import (
     option_label,
     preset_label,
     rematch_label,
+    report_action_label,
     value_label,
 )
 from bot.present.live import link_label
@@ -58,6 +61,7 @@ __all__ = [
     "link_keyboard",
     "next_choice",
     "rematch_keyboard",
+    "report_keyboard",
     "top_keyboard",
     "tournament_keyboard",
     "turn_keyboard",
@@ -267,6 +271,18 @@ def friend_keyboard(event: FriendUpdate, actions: Sequence[str]) -> InlineKeyboa
         label = mark + friend_action_label(action, language)
         row.append(InlineKeyboardButton(label, callback_data=encode_friend(kind, arg)))
     return InlineKeyboardMarkup([row]) if row else None
+
+
+def report_keyboard(report_id: int, chat_id: str, language: str) -> InlineKeyboardMarkup:
+    """ "Descartar" and "Vetar" under a report an admin receives (issue 33)."""
+    row = [
+        InlineKeyboardButton(
+            report_action_label(action.value, language),
+            callback_data=encode_moderation(action, report_id, chat_id),
+        )
+        for action in (ModerationAction.DISMISS, ModerationAction.BAN)
+    ]
+    return InlineKeyboardMarkup([row])
 
 
 def join_keyboard(language: str) -> InlineKeyboardMarkup:

@@ -28,6 +28,7 @@ from bot.present.screens import (
     Notice,
     Reader,
     RefusalScreen,
+    ReportScreen,
     ResultScreen,
     Screen,
     SeasonScreen,
@@ -49,11 +50,12 @@ from bot.telegram.keyboards import (
     kept_seat_keyboard,
     link_keyboard,
     rematch_keyboard,
+    report_keyboard,
     tournament_keyboard,
     web_app_keyboard,
 )
 from bot.telegram.links import JoinLink
-from bot.telegram.sender import is_gone, is_photo_refused
+from bot.telegram.sender import is_gone, is_photo_refused, send
 from bot.telegram.shared import ANONYMOUS_ADMIN_ID, PLATFORM, Shared
 from bot.telegram.standings import Lists
 from render import BracketFacts, TournamentStandingsFacts
@@ -153,6 +155,8 @@ class TelegramPort:
             ):
                 friend_keys = friend_keyboard(friend, actions)
                 await s.private_text(int(friend.to.user_id), text, friend_keys)
+            case ReportScreen(event=filed, text=text):
+                await self._tell_admins(filed, text)
             case TournamentScreen(event=update, text=text, actions=actions, picture=None):
                 language = update.chat.language
                 keys = join_keyboard(language) if Action.JOIN in actions else None
@@ -172,6 +176,21 @@ class TelegramPort:
                         self._send_picture, update.chat, text, facts, keys, edit
                     )
                     s.to_group(update.chat, send)
+
+    async def _tell_admins(self, filed: p.ReportFiled, text: str) -> None:
+        """A report, privately to each of the group's admins who started the bot (the
+        others cannot be written to first: Telegram's rule), with its buttons."""
+        s, chat = self.s, filed.chat
+        try:
+            admins = await send(lambda: s.bot.get_chat_administrators(int(chat.chat_id)))
+        except TelegramError:
+            log.warning("could not list the admins of %s", chat.chat_id, exc_info=True)
+            return
+        keys = report_keyboard(filed.report.id, chat.chat_id, chat.language)
+        for member in admins:
+            if member.user.is_bot or not await s.can_reach(member.user.id):
+                continue
+            await s.private_text(member.user.id, text, keys)
 
     def _match_ended(self, event: p.MatchEnded, caption: str) -> None:
         board = self.s.boards.get(event.table_id)

@@ -497,6 +497,15 @@ class Shared:
             return False
         return member.status in (ChatMember.ADMINISTRATOR, ChatMember.OWNER)
 
+    async def is_admin_of(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user administers group ``chat_id`` now (a report's button is
+        pressed in a private chat: its payload names the group, untrusted)."""
+        try:
+            member = await send(lambda: self.bot.get_chat_member(chat_id, user_id))
+        except TelegramError:
+            return False
+        return member.status in (ChatMember.ADMINISTRATOR, ChatMember.OWNER)
+
     async def is_member(self, chat_id: int, user_id: int) -> bool:
         """Whether the user belongs to the group a deep link names (links are untrusted)."""
         try:

@@ -52,6 +52,12 @@ def help_text(language: str, times: HouseTimes) -> str:
         )
         + "\n"
         + _(
+            "/silenciar (answering a player's message) hides their phrases from you; "
+            "/reportar frases|nombre|abandono|perder|otro reports them to the admins, who "
+            "see the reports with /moderar and ban with /moderar vetar N."
+        )
+        + "\n"
+        + _(
             "/avisos ninguno: your turn messages come without a notification; /avisos en cada "
             "turno: with one (the default)."
         )
