@@ -510,17 +510,22 @@ async def test_the_old_fixture_database_upgrades_and_holds_tournaments(tmp_path:
         await storage.close()
 
 
+_TOURNAMENTS = next(i for i, m in enumerate(MIGRATIONS) if m.name == "0012_tournaments")
+_PG_TOURNAMENTS = next(i for i, m in enumerate(POSTGRES_MIGRATIONS) if m.name == "0008_tournaments")
+"""Where the tournaments' migration stands: a database of the schema before it."""
+
+
 async def test_a_sqlite_database_of_the_previous_schema_gains_the_tournament_tables(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "old.db"
-    old = await SqliteStorage.open(path, migrations=MIGRATIONS[:-1])
+    old = await SqliteStorage.open(path, migrations=MIGRATIONS[:_TOURNAMENTS])
     (ana,) = await make_players(old, 1)
     await old.stake("table-1", [ana], 10, now=1.0)
     await old.close()
     new = await SqliteStorage.open(path)
     try:
-        assert new.applied_migrations == ["0012_tournaments"]
+        assert new.applied_migrations == [m.name for m in MIGRATIONS[_TOURNAMENTS:]]
         assert [e.match_id for e in await new.open_escrows()] == ["table-1"]
         await new.save_tournament("copa", CHAT, {"round": 1}, now=2.0)
         assert await new.load_tournaments() == [{"round": 1}]
@@ -536,13 +541,14 @@ async def test_a_postgresql_database_of_the_previous_schema_gains_the_tournament
 
     dsn = await postgres_server.create_database(migrated=False)
     try:
-        old = await PostgresStorage.open(dsn, migrations=POSTGRES_MIGRATIONS[:-1])
+        old = await PostgresStorage.open(dsn, migrations=POSTGRES_MIGRATIONS[:_PG_TOURNAMENTS])
         (ana,) = await make_players(old, 1)
         await old.stake("table-1", [ana], 10, now=1.0)
         await old.close()
         new = await PostgresStorage.open(dsn)
         try:
-            assert new.applied_migrations == ["0008_tournaments"]
+            later = POSTGRES_MIGRATIONS[_PG_TOURNAMENTS:]
+            assert new.applied_migrations == [m.name for m in later]
             assert [e.match_id for e in await new.open_escrows()] == ["table-1"]
             await new.save_tournament("copa", CHAT, {"round": 1}, now=2.0)
             await new.stake(COPA, [ana], 10, now=3.0)
