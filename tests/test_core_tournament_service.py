@@ -525,3 +525,129 @@ async def test_an_arenas_live_standings_are_shown_at_most_once_a_minute(
     live = recorder.last(TournamentUpdate, news=TournamentNews.STANDINGS).view
     assert len(live.standings) == 4 and live.status is TournamentStatus.RUNNING
     await manager.stop()
+
+
+# ------------------------------------------------------------ the issue's done-when runs
+
+
+def _field(count: int) -> list[PlayerRef]:
+    return [PlayerRef("test", str(100 + i), f"J{i + 1:02d}") for i in range(count)]
+
+
+async def _play_open_tables(
+    manager: TableManager, clock: ManualClock, *, absent: frozenset[str] = frozenset()
+) -> list[tuple[str, ...]]:
+    """Every open tournament table is played: its players sit with the button of their
+    private message (``absent`` keys never come), the match starts, then they leave one
+    by one, the second side last (the last to leave loses: the first side wins). The
+    players of each table, in seat order."""
+    tables = _open_tables(manager)
+    for state in tables:
+        for info in state.seats:
+            kept = info.reserved_for
+            if kept is not None and kept.key not in absent:
+                sit = encode_action("sit", state.table_id)
+                assert (await manager.handle(PressButton(kept, sit))).ok
+    await clock.advance(5)  # the countdowns: the matches start
+    for state in tables:
+        seats = [i.reserved_for for i in state.seats if i.reserved_for is not None]
+        present = [p for p in seats if p.key not in absent]
+        if len(present) < len(seats):
+            continue  # a no-show: the table waits out its 2 minutes
+        by_side = sorted(range(len(seats)), key=lambda s: state.rules.side_of(s) != 0)
+        for seat in by_side:  # the first side leaves first: the second side loses
+            await manager.handle(Leave(seats[seat], CHAT, state.table_id))
+    await manager.idle()
+    if absent:
+        await clock.advance(120)
+        await manager.idle()
+    return [tuple(i.reserved_for.key for i in s.seats if i.reserved_for) for s in tables]
+
+
+async def _money_balances(
+    manager: TableManager, storage: Storage, players: list[PlayerRef]
+) -> None:
+    """Nothing lost or created: every balance, the house's none, no escrow left."""
+    assert sum(await _balances(manager, players)) == 1000 * len(players)
+    assert await storage.check_ledger() == []
+    assert await storage.open_tournament_escrows() == []
+
+
+async def test_a_9_player_swiss_of_4_rounds_gives_4_byes_repeats_no_pairing_and_pays_once(
+    make_manager, clock: ManualClock, recorder: RecordingPort, memory_storage: Storage
+) -> None:
+    players = _field(9)
+    manager = await _running(
+        make_manager, clock, TournamentKind.SWISS, players, fee=10, rounds=4, now=True
+    )
+    pairings: list[frozenset[str]] = []
+    byes: list[str] = []
+    while manager.tournament_here(CHAT) is not None:
+        played = await _play_open_tables(manager, clock)
+        assert len(played) == 4  # 8 at tables, one bye a round
+        seated = {k for table in played for k in table}
+        (bye,) = {p.key for p in players} - seated
+        byes.append(bye)
+        pairings += [frozenset(table) for table in played]
+    assert len(pairings) == 16 and len(set(pairings)) == 16  # no pairing twice
+    assert len(byes) == 4 and len(set(byes)) == 4  # nobody has two byes
+    ended = recorder.last(TournamentUpdate, news=TournamentNews.FINISHED).view
+    assert [p.prize for p in ended.places if p.prize] == [54, 27, 9]  # 60/30/10 of $90
+    await _money_balances(manager, memory_storage, players)
+    assert len(recorder.of(TournamentUpdate, news=TournamentNews.FINISHED)) == 1
+    await manager.stop()
+
+
+async def test_a_20_minute_arena_of_12_players_pairs_them_until_the_end_and_pays_once(
+    make_manager, clock: ManualClock, recorder: RecordingPort, memory_storage: Storage
+) -> None:
+    players = _field(12)
+    manager = await _running(
+        make_manager, clock, TournamentKind.ARENA, players, fee=25, minutes=20, now=True
+    )
+    matches = 0
+    while manager.tournament_here(CHAT) is not None:
+        tables = await _play_open_tables(manager, clock)
+        matches += len(tables)
+        await clock.advance(60)  # a minute between the waves of pairings
+        await manager.idle()
+    # a wave of 6 tables every 65 s (the 5 s countdown, then a minute) while it runs
+    assert matches == 6 * 20
+    ended = recorder.last(TournamentUpdate, news=TournamentNews.FINISHED).view
+    assert len(ended.places) == 12
+    assert [p.prize for p in ended.places if p.prize] == [180, 90, 30]  # of $300
+    await _money_balances(manager, memory_storage, players)
+    await manager.stop()
+
+
+async def test_a_16_pair_knockout_with_one_no_show_plays_to_its_paid_end(
+    make_manager, clock: ManualClock, recorder: RecordingPort, memory_storage: Storage
+) -> None:
+    players = _field(32)
+    manager = make_manager()
+    await manager.start()
+    create = CreateTournament(
+        ADMIN, CHAT, TournamentKind.KNOCKOUT, is_admin=True, preset="venezolano", fee=10
+    )
+    assert (await manager.handle(create)).ok
+    for player in players:
+        assert (await manager.handle(JoinTournament(player, CHAT))).ok
+    assert (await manager.handle(StartTournament(ADMIN, CHAT, is_admin=True))).ok
+    await manager.idle()
+    rounds: list[int] = []
+    absent = frozenset({players[5].key})  # never sits: their pair loses round 1
+    while manager.tournament_here(CHAT) is not None:
+        played = await _play_open_tables(
+            manager, clock, absent=absent if not rounds else frozenset()
+        )
+        rounds.append(len(played))
+    assert rounds == [8, 4, 2, 1]  # 16 pairs: 8 tables, then 4, 2 and the final
+    closed = [c.reason.value for c in recorder.of(TableClosed)]
+    assert closed.count("no_show") == 1
+    ended = recorder.last(TournamentUpdate, news=TournamentNews.FINISHED).view
+    # 60/30/10 of $320 (3rd-4th shared), each pair's share split between its players
+    assert [(p.number, p.prize) for p in ended.places if p.prize] == [(1, 192), (2, 96), (3, 32)]
+    # the pair of the player who never came went out in round 1: 9th-16th
+    assert next(p.number for p in ended.places if "J06" in p.names) == 9
+    await _money_balances(manager, memory_storage, players)
+    await manager.stop()

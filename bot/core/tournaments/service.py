@@ -92,7 +92,7 @@ MAX_ENTRANTS = (4, 8, 16, 32, 64, 128, 256)
 SIGNUP_MINUTES = (1, 5, 10, 15, 30, 60, 120, 1440)
 """How long sign-up may stay open, in minutes."""
 
-ARENA_MINUTES = (15, 30, 45, 60, 90, 120)
+ARENA_MINUTES = (15, 20, 30, 45, 60, 90, 120)
 """How long an arena may run, in minutes."""
 
 LEAST_ENTRANTS = 2
