@@ -425,6 +425,80 @@ async def test_both_platforms_play_survive_a_sigterm_mid_hand_and_finish_after_a
     assert MOVE not in text
 
 
+GROUP_PACED = 120.0
+"""Seconds to wait for a group message the bot holds back: it keeps to Telegram's 20
+messages a minute per group (bot/telegram/sender.py), and a tournament's sign-ups, seats
+and results in one group go past that within seconds here."""
+
+
+async def test_a_tournament_killed_mid_round_resumes_in_the_next_process_and_pays_once(
+    tmp_path: Path, telegram: FakeTelegram
+) -> None:
+    users = [
+        telegram.add_user(2001 + i, name) for i, name in enumerate(("Ana", "Beto", "Carla", "Dani"))
+    ]
+    group = telegram.add_group(GROUP, "Torneos", admins={2001})
+    env = bot_env(tmp_path, **telegram_env(telegram))
+
+    def group_said(text: str) -> bool:
+        return any(
+            text in (c.params.get("text") or c.caption() or "")
+            for c in telegram.calls
+            if c.chat_id == GROUP and c.method in ("sendMessage", "sendPhoto")
+        )
+
+    async with running(env, tmp_path) as first:
+        await first.wait_for_line(r"hosting telegram")
+        for user in users:
+            telegram.send_command(telegram.private_chat(user), user, "/start")
+        telegram.send_command(
+            group, users[0], "/torneo crear eliminatoria 1v1 cuota=10 nombre=Copa"
+        )
+        await wait_until(lambda: group_said("Ana abrió Copa"), timeout=30)
+        (opened,) = [c for c in telegram.calls if "Ana abrió Copa" in (c.params.get("text") or "")]
+        for user in users:  # the "Inscribirme" button: no message of its own in the group
+            await telegram.answer_to(telegram.press(user, opened.result, "dmj"))
+        telegram.send_command(group, users[0], "/torneo empezar")
+        await wait_until(lambda: group_said("Copa · ronda 1"), timeout=30)
+        await first.kill()  # kill -9 in the middle of round 1: nothing saved at exit
+
+    async with running(env, tmp_path) as second:
+        await second.wait_for_line(r"hosting telegram")
+        for user in users:  # each sits at the seat kept for them, then gets up
+            telegram.send_command(group, user, "/jugar")
+        await asyncio.sleep(1.0)
+        for user in users:
+            telegram.send_command(group, user, "/levantarse")
+        await wait_until(lambda: group_said("Copa · ronda 2"), timeout=GROUP_PACED)
+        for user in users:  # the final's two: the others are told they have no table
+            telegram.send_command(group, user, "/jugar")
+        await asyncio.sleep(1.0)
+        for user in users:
+            telegram.send_command(group, user, "/levantarse")
+        await wait_until(lambda: group_said("Copa terminó."), timeout=GROUP_PACED)
+        assert await second.stop() == 0
+
+    storage = await SqliteStorage.open(tmp_path / "domino.db")
+    try:
+        ids = [(await storage.find_player("telegram", str(u.id))) for u in users]
+        balances = [await storage.balance(p.id) for p in ids if p is not None]
+        # $40 in fees: 60/30/10, the two out in round 1 sharing the third place's $4
+        assert sorted(balances) == [992, 992, 1002, 1014]
+        assert await storage.check_ledger() == []
+        assert await storage.open_tournament_escrows() == []
+        assert await storage.load_tournaments() == []
+    finally:
+        await storage.close()
+    assert (
+        sum(
+            1
+            for c in telegram.calls
+            if "Copa terminó." in (c.caption() or c.params.get("text") or "")
+        )
+        == 1
+    )
+
+
 @contextlib.asynccontextmanager
 async def refusing_discord() -> AsyncIterator[str]:
     """A stand-in for Discord on 127.0.0.1 that refuses every token (401 Unauthorized,

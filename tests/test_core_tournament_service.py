@@ -651,3 +651,25 @@ async def test_a_16_pair_knockout_with_one_no_show_plays_to_its_paid_end(
     assert next(p.number for p in ended.places if "J06" in p.names) == 9
     await _money_balances(manager, memory_storage, players)
     await manager.stop()
+
+
+async def test_a_knockout_killed_mid_round_one_resumes_its_round_and_then_its_final(
+    make_manager, clock: ManualClock, memory_storage: Storage
+) -> None:
+    manager = await _running(
+        make_manager, clock, TournamentKind.KNOCKOUT, PLAYERS, fee=10, now=True
+    )
+    assert len(_open_tables(manager)) == 2
+    # a crash: nothing stopped, the next process starts from storage
+    recorder = RecordingPort()
+    again = make_manager(port=recorder)
+    await again.start()
+    assert len(_open_tables(again)) == 2
+    first = await _play_open_tables(again, clock)
+    assert sorted(len(t) for t in first) == [2, 2]  # the round resumed: both semi-finals
+    (final,) = await _play_open_tables(again, clock)
+    # the first side of each table won (its players left first): they meet in the final
+    assert set(final) == {first[0][0], first[1][0]}
+    assert again.tournament_here(CHAT) is None
+    await _money_balances(again, memory_storage, PLAYERS)
+    await again.stop()
