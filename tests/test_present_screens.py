@@ -651,3 +651,17 @@ def test_a_report_is_one_screen_for_the_admins_with_dismiss_and_ban() -> None:
         ReportScreen(event, "Report 2: Ana reported Beto for abusive phrases.")
     ]
     assert ReportScreen(event, "").actions == (Action.DISMISS, Action.BAN)
+
+
+def test_a_tournament_table_everyone_left_says_who_lost_not_where_stakes_went() -> None:
+    ana = SEATS[0].player
+    assert ana is not None
+    left = TableClosed(
+        table_id="t", chat=CHAT, label="1", reason=CloseReason.NO_HUMANS, humans=(ana,),
+        tournament=True,
+    )  # fmt: skip
+    said = "La mesa se cerró: todos dejaron la partida; quien se fue último la perdió."
+    assert screens(left, Reader("es", label="1"))[:2] == [
+        ClosedScreen(left, said),
+        Notice(CHAT, "t", said),
+    ]

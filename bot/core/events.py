@@ -424,6 +424,7 @@ class TableClosed(_TableEvent):
     refunds: Mapping[int, int] = field(default_factory=dict)
     humans: tuple[PlayerRef, ...] = ()
     label: str = ""
+    tournament: bool = False  # a tournament's table: no stake; its tournament scores it
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -267,6 +267,7 @@ class Settlement:
                 refunds=refunds,
                 humans=tuple(p for s in table.seats if (p := s.player) is not None),
                 label=table.label,
+                tournament=table.tournament is not None,
             ),
         )
         core.forget(table)

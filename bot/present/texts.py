@@ -134,6 +134,8 @@ def closed_text(event: TableClosed, language: str) -> str:
     _ = translator(language)
     if event.reason is CloseReason.EMPTY:
         return _("The table closed before the match started; nothing was paid.")
+    if event.reason is CloseReason.NO_HUMANS and event.tournament:  # no stake to keep
+        return _("The table closed: every player left the match; the last to leave lost it.")
     if event.reason is CloseReason.NO_HUMANS:
         return _("The table closed: every player left the match; their stakes stay in the pot.")
     if event.reason is CloseReason.CANCELLED:
