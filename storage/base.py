@@ -6,7 +6,8 @@ method's docstring (shapes, units, errors, the rule's source) written there and 
 :class:`PlayersAndWallets` (:mod:`storage.wallets`), :class:`MatchesAndRecords`
 (:mod:`storage.matches`), :class:`RatingsAndSeasons` (:mod:`storage.seasons`),
 :class:`ChatsAndRules` (:mod:`storage.chats`), :class:`TablesClaimsAndNotices`
-(:mod:`storage.tables`) and :class:`Tournaments` (:mod:`storage.tournaments`); the data
+(:mod:`storage.tables`), :class:`Tournaments` (:mod:`storage.tournaments`) and
+:class:`Links` (:mod:`storage.links`: one player on both platforms); the data
 shapes, errors and pure rules are :mod:`storage.shapes`, re-exported here. A database supplies how an operation runs:
 :class:`storage.sqlite.SqliteStorage` (aiosqlite, the bot's default) and
 :class:`storage.postgres.PostgresStorage` (asyncpg, for several processes), modules the
@@ -27,6 +28,15 @@ from abc import ABC, abstractmethod
 
 from storage import shapes
 from storage.chats import ChatsAndRules
+from storage.links import (
+    LINK_CODE_SECONDS,
+    LINKABLE_PLATFORMS,
+    Identity,
+    LinkRefusal,
+    LinkRefused,
+    Links,
+    Merge,
+)
 from storage.matches import MatchesAndRecords
 from storage.seasons import RatingsAndSeasons
 from storage.shapes import *  # noqa: F403 (every data shape, error and rule: storage.shapes.__all__)
@@ -35,7 +45,14 @@ from storage.tournaments import Tournaments
 from storage.wallets import PlayersAndWallets
 
 __all__ = [
+    "LINKABLE_PLATFORMS",
+    "LINK_CODE_SECONDS",
     "ChatsAndRules",
+    "Identity",
+    "LinkRefusal",
+    "LinkRefused",
+    "Links",
+    "Merge",
     "MatchesAndRecords",
     "PlayersAndWallets",
     "RatingsAndSeasons",
@@ -53,13 +70,15 @@ class Storage(
     ChatsAndRules,
     TablesClaimsAndNotices,
     Tournaments,
+    Links,
     ABC,
 ):
     """The async storage port (design.md, "storage"). Every method is one transaction.
 
     It is six roles a caller can name alone (type a parameter with the role it uses):
     :class:`PlayersAndWallets`, :class:`MatchesAndRecords`, :class:`RatingsAndSeasons`,
-    :class:`ChatsAndRules`, :class:`TablesClaimsAndNotices` and :class:`Tournaments`.
+    :class:`ChatsAndRules`, :class:`TablesClaimsAndNotices`, :class:`Tournaments` and
+    :class:`Links` (one player on both platforms).
     Errors leave nothing written. Methods taking ``now`` use it as the time of the change (epoch seconds).
     Implementations: ``SqliteStorage``, ``PostgresStorage``.
     """
