@@ -29,6 +29,8 @@ from abc import ABC, abstractmethod
 from storage import shapes
 from storage.chats import ChatsAndRules
 from storage.links import (
+    LINK_CODE_ALPHABET,
+    LINK_CODE_LENGTH,
     LINK_CODE_SECONDS,
     LINKABLE_PLATFORMS,
     Identity,
@@ -46,14 +48,16 @@ from storage.wallets import PlayersAndWallets
 
 __all__ = [
     "LINKABLE_PLATFORMS",
+    "LINK_CODE_ALPHABET",
+    "LINK_CODE_LENGTH",
     "LINK_CODE_SECONDS",
     "ChatsAndRules",
     "Identity",
     "LinkRefusal",
     "LinkRefused",
     "Links",
-    "Merge",
     "MatchesAndRecords",
+    "Merge",
     "PlayersAndWallets",
     "RatingsAndSeasons",
     "Storage",

@@ -228,9 +228,7 @@ async def _merge(tx: Tx, survivor: int, merged: int, now: float) -> int:
     )
     await tx.run("UPDATE ratings SET player_id = ? WHERE player_id = ?", survivor, merged)
     for fmt in kept:
-        await tx.run(
-            "DELETE FROM rating_history WHERE player_id = ? AND format = ?", survivor, fmt
-        )
+        await tx.run("DELETE FROM rating_history WHERE player_id = ? AND format = ?", survivor, fmt)
         await tx.run(
             "UPDATE rating_history SET player_id = ? WHERE player_id = ? AND format = ?",
             survivor,
@@ -425,6 +423,16 @@ class Links(SqlBase):
             return fresh
 
         return await self._transact(write)
+
+    async def link_code_owner(self, code: str) -> tuple[str, str] | None:
+        """(platform, platform user id) of whoever was given ``code`` (any state), or None."""
+        row = await self._query(
+            lambda tx: tx.row(
+                "SELECT platform, platform_user_id FROM link_codes WHERE code = ?",
+                link_code_key(code),
+            )
+        )
+        return None if row is None else (str(row[0]), str(row[1]))
 
     async def player_identities(self, player_id: int) -> list[Identity]:
         """The platform users linked to a player, by platform name.

@@ -25,6 +25,7 @@ from bot.core.buttons import (
 )
 from bot.core.clock import Clock, ManualClock, SystemClock
 from bot.core.commands import (
+    AcceptLinkCode,
     AnnounceSeasonFinals,
     CancelTournament,
     Challenge,
@@ -38,6 +39,7 @@ from bot.core.commands import (
     DeclineChallenge,
     Emote,
     FillWithRobots,
+    GiveLinkCode,
     InvitePartner,
     JoinTournament,
     JsonValue,
@@ -60,6 +62,7 @@ from bot.core.commands import (
     ShowMyTiles,
     SitAt,
     StartTournament,
+    Unlink,
 )
 from bot.core.events import (
     ChatRulesChanged,
@@ -68,6 +71,7 @@ from bot.core.events import (
     Event,
     HandEnded,
     HandStarted,
+    LinkInfo,
     MatchEnded,
     MatchStarted,
     MoveChoice,
@@ -132,6 +136,7 @@ __all__ = [
     "ROBOT_NAMES",
     "STANDBY_SECONDS",
     "TOURNAMENT_JOIN",
+    "AcceptLinkCode",
     "AnalysisPress",
     "AnnounceSeasonFinals",
     "AwayReason",
@@ -156,6 +161,7 @@ __all__ = [
     "Event",
     "FillWithRobots",
     "ForgedPress",
+    "GiveLinkCode",
     "HandEnded",
     "HandStarted",
     "HouseTimes",
@@ -165,6 +171,7 @@ __all__ = [
     "LeaseTimes",
     "Leave",
     "LeaveTournament",
+    "LinkInfo",
     "Manager",
     "ManualClock",
     "MatchEnded",
@@ -224,6 +231,7 @@ __all__ = [
     "TournamentView",
     "TurnReminder",
     "TurnStarted",
+    "Unlink",
     "YourTiles",
     "decode_analysis",
     "decode_press",

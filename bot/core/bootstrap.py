@@ -20,6 +20,7 @@ from bot.core.chat_rules import ChatRules
 from bot.core.chats import ChatLife
 from bot.core.clock import Clock, SystemClock
 from bot.core.commands import (
+    AcceptLinkCode,
     AnnounceSeasonFinals,
     CancelTournament,
     Challenge,
@@ -30,6 +31,7 @@ from bot.core.commands import (
     DeclineChallenge,
     Emote,
     FillWithRobots,
+    GiveLinkCode,
     InvitePartner,
     JoinTournament,
     Leave,
@@ -49,8 +51,10 @@ from bot.core.commands import (
     ShowMyTiles,
     SitAt,
     StartTournament,
+    Unlink,
 )
 from bot.core.leases import Leases
+from bot.core.links import Linking
 from bot.core.lobby import Lobby
 from bot.core.messagebus import MessageBus
 from bot.core.notes import Notes
@@ -92,6 +96,7 @@ class Wiring:
     bus: MessageBus
     views: Views
     tournaments: TournamentService
+    linking: Linking
 
 
 def bootstrap(
@@ -205,6 +210,10 @@ def bootstrap(
     bus.on(SetChatRules, rules.set)
     bus.on(CloseTable, lobby.close_table, lobby=True)
     bus.on(PressButton, bus.press)
+    linking = Linking(core, random.Random(seed) if seed is not None else None)
+    bus.on(GiveLinkCode, linking.give_code, lobby=True)
+    bus.on(AcceptLinkCode, linking.accept_code, lobby=True)
+    bus.on(Unlink, linking.unlink, lobby=True)
     bus.on_chore(SetFrontEndNote, notes.set_front_end_note)
     bus.on_chore(SetTurnNotifications, notes.set_turn_notifications)
     bus.on_chore(NoteUsername, notes.note_username)
@@ -230,4 +239,5 @@ def bootstrap(
         bus=bus,
         views=Views(core, rules, standings, analyst),
         tournaments=tournaments,
+        linking=linking,
     )

@@ -23,6 +23,7 @@ from engine.rules import OptionValue, Rules
 from storage.ratings import SeasonPeriod
 
 __all__ = [
+    "AcceptLinkCode",
     "AnnounceSeasonFinals",
     "Challenge",
     "ChatRef",
@@ -34,6 +35,7 @@ __all__ = [
     "DeclineChallenge",
     "Emote",
     "FillWithRobots",
+    "GiveLinkCode",
     "InvitePartner",
     "JsonValue",
     "Leave",
@@ -53,6 +55,7 @@ __all__ = [
     "SetTurnNotifications",
     "ShowMyTiles",
     "SitAt",
+    "Unlink",
 ]
 
 # --------------------------------------------------------------------------- references
@@ -409,6 +412,36 @@ class CancelTournament:
     is_admin: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class GiveLinkCode:
+    """Give me a short code that links this platform's identity to my other platform's
+    (docs/players.md, "Linking"): one use, for ``storage.base.LINK_CODE_SECONDS``. The
+    front end shows it only to the player (a private chat, an ephemeral answer)."""
+
+    player: PlayerRef
+    chat: ChatRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptLinkCode:
+    """Accept the code my other platform gave: the two identities become one player
+    (their wallets, ratings and history merged; docs/players.md, "Linking")."""
+
+    player: PlayerRef
+    code: str
+    chat: ChatRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unlink:
+    """Take this platform's identity out of my linked player: it starts again as a new
+    player at 0 dollars; the player, with everything it holds, stays with my other
+    platform (docs/players.md, "Unlinking")."""
+
+    player: PlayerRef
+    chat: ChatRef | None = None
+
+
 Command = (
     PlayNow
     | OpenTable
@@ -431,6 +464,9 @@ Command = (
     | LeaveTournament
     | StartTournament
     | CancelTournament
+    | GiveLinkCode
+    | AcceptLinkCode
+    | Unlink
 )
 """Everything an adapter may ask of the core."""
 

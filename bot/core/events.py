@@ -41,6 +41,7 @@ __all__ = [
     "Event",
     "HandEnded",
     "HandStarted",
+    "LinkInfo",
     "MatchEnded",
     "MatchStarted",
     "MoveChoice",
@@ -577,6 +578,25 @@ class ChatRulesInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class LinkInfo:
+    """What a link command did (docs/players.md), for its answer.
+
+    Attributes:
+        code: the code given (``GiveLinkCode``), else "".
+        minutes: how long the code is good for.
+        platform: the other platform: where the code is accepted (``GiveLinkCode``),
+            where it was given (``AcceptLinkCode``), the one the player stays with
+            (``Unlink``).
+        balance: the player's balance after linking or unlinking (dollars).
+    """
+
+    code: str = ""
+    minutes: int = 0
+    platform: str = ""
+    balance: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     """The core's immediate answer to a command (for the actor only).
 
@@ -592,6 +612,8 @@ class Reply:
             None when leaving cost nothing (before the match started).
         match_ended: after leaving a started match, True when no human was left at the
             table, so the match ended there (nobody paid; rules.md, "The house").
+        link: after a link command (``GiveLinkCode``, ``AcceptLinkCode``, ``Unlink``),
+            what it did.
     """
 
     refusal: Refusal | None = None
@@ -602,6 +624,7 @@ class Reply:
     preset: str | None = None
     forfeited: int | None = None
     match_ended: bool = False
+    link: LinkInfo | None = None
 
     @property
     def ok(self) -> bool:

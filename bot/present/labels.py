@@ -34,6 +34,7 @@ __all__ = [
     "BONEYARD_LABELS",
     "FORMAT_CHOICES",
     "FORMAT_LABELS",
+    "PLATFORM_NAMES",
     "FORMAT_WORDS",
     "KIND_LABELS",
     "KIND_WORDS",
@@ -54,6 +55,7 @@ __all__ = [
     "allowed_text",
     "format_from_input",
     "format_label",
+    "platform_label",
     "format_word",
     "join_label",
     "kind_label",
@@ -658,3 +660,12 @@ def rules_text(
     if overrides:
         lines.append(_("* changed from the preset"))
     return "\n".join(lines)
+
+
+PLATFORM_NAMES: dict[str, str] = {"telegram": "Telegram", "discord": "Discord"}
+"""A platform's proper name (the same in every language)."""
+
+
+def platform_label(platform: str) -> str:
+    """ "Telegram" for ``"telegram"``; an unknown platform as it is."""
+    return PLATFORM_NAMES.get(platform, platform)
