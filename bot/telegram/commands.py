@@ -93,6 +93,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "close", "cerrar", "close", N_("Close a stuck table now, stakes refunded (admins)")
     ),
     CommandSpec("history", "historial", "history", N_("Your last match record (JSON)")),
+    CommandSpec(
+        "link", "vincular", "link", N_("Link your Telegram and Discord accounts: one player")
+    ),
+    CommandSpec("unlink", "desvincular", "unlink", N_("Unlink this account from your Discord one")),
     CommandSpec("help", "ayuda", "help", N_("How to play")),
     CommandSpec("start", "start", "start", N_("Start"), in_menu=False),
 )

@@ -29,7 +29,7 @@ from bot.present.labels import (
     rules_text,
     tournament_from_input,
 )
-from bot.present.replies import confirmation, refused
+from bot.present.replies import confirmation, link_in_private_text, refused
 from bot.present.screens import my_tables_text, tournament_status_text
 from bot.present.standings import PREVIOUS_WORDS, ranking_from_input, season_from_input
 from bot.telegram.commands import TOURNAMENT_ACTIONS, command_word, read_table_args
@@ -430,6 +430,25 @@ class Commands:
         if not said.args:
             text += "\n" + notifications_hint(said.language)
         await self.s.reply(said.message, text)
+
+    # ------------------------------------------------------------------ linking
+    @said()
+    async def link(self, said: Said) -> None:
+        """/vincular, /link [code]: without a code (in the private chat: a code is the
+        player's alone), a code to give on Discord; with one, accept the code Discord
+        gave (docs/players.md)."""
+        if said.args:
+            await self._run(said, p.AcceptLinkCode(said.by, " ".join(said.args), said.chat))
+        elif said.chat is not None:
+            await self.s.reply(said.message, link_in_private_text(said.language))
+        else:
+            await self._run(said, p.GiveLinkCode(said.by))
+
+    @said()
+    async def unlink(self, said: Said) -> None:
+        """/desvincular, /unlink: this Telegram account leaves the linked player and starts
+        again at $0 (docs/players.md, "Unlinking")."""
+        await self._run(said, p.Unlink(said.by, said.chat))
 
     @said(group=True)
     async def tournament(self, said: Said) -> None:
