@@ -7,8 +7,9 @@ method's docstring (shapes, units, errors, the rule's source) written there and 
 (:mod:`storage.matches`), :class:`RatingsAndSeasons` (:mod:`storage.seasons`),
 :class:`ChatsAndRules` (:mod:`storage.chats`), :class:`TablesClaimsAndNotices`
 (:mod:`storage.tables`), :class:`Tournaments` (:mod:`storage.tournaments`),
-:class:`Friends` (:mod:`storage.friends`) and :class:`ModerationLog` (:mod:`storage.moderation`,
-its shapes and errors with it); the data
+:class:`Friends` (:mod:`storage.friends`), :class:`ModerationLog` (:mod:`storage.moderation`,
+its shapes and errors with it) and :class:`Links` (:mod:`storage.links`: one player on
+both platforms); the data
 shapes, errors and pure rules are :mod:`storage.shapes`, re-exported here. A database supplies how an operation runs:
 :class:`storage.sqlite.SqliteStorage` (aiosqlite, the bot's default) and
 :class:`storage.postgres.PostgresStorage` (asyncpg, for several processes), modules the
@@ -30,6 +31,17 @@ from abc import ABC, abstractmethod
 from storage import moderation, shapes
 from storage.chats import ChatsAndRules
 from storage.friends import Friend, FriendRequest, Friends, RequestOutcome
+from storage.links import (
+    LINK_CODE_ALPHABET,
+    LINK_CODE_LENGTH,
+    LINK_CODE_SECONDS,
+    LINKABLE_PLATFORMS,
+    Identity,
+    LinkRefusal,
+    LinkRefused,
+    Links,
+    Merge,
+)
 from storage.matches import MatchesAndRecords
 from storage.moderation import *  # noqa: F403 (its shapes and errors: storage.moderation.__all__)
 from storage.moderation import ModerationLog
@@ -40,11 +52,20 @@ from storage.tournaments import Tournaments
 from storage.wallets import PlayersAndWallets
 
 __all__ = [
+    "LINKABLE_PLATFORMS",
+    "LINK_CODE_ALPHABET",
+    "LINK_CODE_LENGTH",
+    "LINK_CODE_SECONDS",
     "ChatsAndRules",
     "Friend",
     "FriendRequest",
     "Friends",
+    "Identity",
+    "LinkRefusal",
+    "LinkRefused",
+    "Links",
     "MatchesAndRecords",
+    "Merge",
     "PlayersAndWallets",
     "RatingsAndSeasons",
     "RequestOutcome",
@@ -65,6 +86,7 @@ class Storage(
     Tournaments,
     Friends,
     ModerationLog,
+    Links,
     ABC,
 ):
     """The async storage port (design.md, "storage"). Every method is one transaction.
@@ -72,7 +94,8 @@ class Storage(
     It is seven roles a caller can name alone (type a parameter with the role it uses):
     :class:`PlayersAndWallets`, :class:`MatchesAndRecords`, :class:`RatingsAndSeasons`,
     :class:`ChatsAndRules`, :class:`TablesClaimsAndNotices`, :class:`Tournaments`,
-    :class:`Friends` and :class:`ModerationLog`.
+    :class:`Friends`, :class:`ModerationLog` and :class:`Links` (one player on both
+    platforms).
     Errors leave nothing written. Methods taking ``now`` use it as the time of the change (epoch seconds).
     Implementations: ``SqliteStorage``, ``PostgresStorage``.
     """

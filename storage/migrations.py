@@ -488,6 +488,42 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             ) WITHOUT ROWID""",
         ),
     ),
+    Migration(
+        # One player on both platforms (issue 33; docs/players.md): the short codes one
+        # platform gives and the other accepts, a merged player's survivor (the merged
+        # id stays as an alias: its ledger rows are never rewritten), and the ledger's
+        # 'merge' transaction kind (a wallet moved whole into the survivor's). SQLite
+        # cannot widen a CHECK in place: transactions is rebuilt, row for row, its
+        # entries' references deferred until its rows are back.
+        "0016_links",
+        (
+            """CREATE TABLE link_codes (
+                code TEXT PRIMARY KEY,
+                platform TEXT NOT NULL,
+                platform_user_id TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL,
+                used_at REAL,
+                CHECK (expires_at > created_at)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX link_codes_user ON link_codes (platform, platform_user_id)",
+            "ALTER TABLE players ADD COLUMN merged_into INTEGER REFERENCES players (id)",
+            "PRAGMA defer_foreign_keys = ON",
+            "CREATE TABLE transactions_kept AS SELECT * FROM transactions",
+            "DROP TABLE transactions",
+            """CREATE TABLE transactions (
+                id INTEGER PRIMARY KEY,
+                key TEXT NOT NULL UNIQUE,
+                kind TEXT NOT NULL CHECK (kind IN ('open', 'top_up', 'stake', 'payout',
+                    'refund', 'forfeit', 'merge')),
+                match_id TEXT,
+                created_at REAL NOT NULL
+            )""",
+            """INSERT INTO transactions (id, key, kind, match_id, created_at)
+            SELECT id, key, kind, match_id, created_at FROM transactions_kept ORDER BY id""",
+            "DROP TABLE transactions_kept",
+        ),
+    ),
 )
 """Every migration, oldest first. Append only."""
 

@@ -491,5 +491,26 @@ POSTGRES_MIGRATIONS: Final[tuple[Migration, ...]] = (
             )""",
         ),
     ),
+    Migration(
+        # One player on both platforms (SQLite's 0016_links; issue 33; docs/players.md):
+        # the link codes, a merged player's survivor, the 'merge' transaction kind.
+        "0012_links",
+        (
+            """CREATE TABLE link_codes (
+                code TEXT COLLATE "C" PRIMARY KEY,
+                platform TEXT NOT NULL,
+                platform_user_id TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                used_at DOUBLE PRECISION,
+                CHECK (expires_at > created_at)
+            )""",
+            "CREATE INDEX link_codes_user ON link_codes (platform, platform_user_id)",
+            "ALTER TABLE players ADD COLUMN merged_into BIGINT REFERENCES players (id)",
+            "ALTER TABLE transactions DROP CONSTRAINT transactions_kind_check",
+            "ALTER TABLE transactions ADD CONSTRAINT transactions_kind_check CHECK (kind IN"
+            " ('open', 'top_up', 'stake', 'payout', 'refund', 'forfeit', 'merge'))",
+        ),
+    ),
 )
 """Every PostgreSQL migration, oldest first. Append only."""

@@ -36,7 +36,18 @@ MIGRATE_LOCK: Final = 2
 
 TABLES: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     # (table, columns) in the order the foreign keys need; accounts without the house
-    ("players", ("id", "display_name", "language", "created_at", "last_top_up", "notifications")),
+    (
+        "players",
+        (
+            "id",
+            "display_name",
+            "language",
+            "created_at",
+            "last_top_up",
+            "notifications",
+            "merged_into",
+        ),
+    ),
     ("player_links", ("platform", "platform_user_id", "player_id", "username")),
     ("accounts", ("id", "key", "kind", "player_id", "match_id")),
     ("transactions", ("id", "key", "kind", "match_id", "created_at")),
@@ -149,6 +160,10 @@ TABLES: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("bans", ("chat", "player_id", "banned_by", "banned_at")),
     ("moderation_log", ("id", "chat", "admin_id", "action", "player_id", "report_id", "at")),
     ("report_channels", ("chat", "channel_id")),
+    (
+        "link_codes",
+        ("code", "platform", "platform_user_id", "created_at", "expires_at", "used_at"),
+    ),
 )
 """Every table copied, with its columns (the same names in both schemas)."""
 
@@ -158,6 +173,7 @@ _FLOATS: Final = frozenset(
         "saved_at", "heartbeat_at", "mu", "sigma", "updated_at", "at", "announced_at",
         "since", "seen_at",
         "banned_at",
+        "expires_at", "used_at",
     }
 )  # fmt: skip
 """Columns that are doubles: a value SQLite kept as an integer becomes a float."""

@@ -98,8 +98,18 @@ _OPERATION_CHECKS: Final[tuple[tuple[str, str], ...]] = (
         "player without its opening",
         "SELECT CAST(p.id AS TEXT) FROM players p WHERE NOT EXISTS (SELECT 1 FROM transactions t"
         " WHERE t.key = 'open:' || p.id) OR NOT EXISTS (SELECT 1 FROM accounts a"
-        " WHERE a.key = 'player:' || p.id) OR NOT EXISTS (SELECT 1 FROM player_links l"
-        " WHERE l.player_id = p.id)",
+        " WHERE a.key = 'player:' || p.id) OR (p.merged_into IS NULL AND NOT EXISTS"
+        " (SELECT 1 FROM player_links l WHERE l.player_id = p.id))",
+    ),
+    (
+        # a merged player is an alias (storage/links.py): its wallet moved whole, by its
+        # merge transaction, into a player that is no alias itself
+        "merged player with money, links or no merge transaction",
+        "SELECT CAST(p.id AS TEXT) FROM players p JOIN accounts a ON a.key = 'player:' || p.id"
+        " WHERE p.merged_into IS NOT NULL AND (a.balance <> 0 OR EXISTS (SELECT 1 FROM"
+        " player_links l WHERE l.player_id = p.id) OR NOT EXISTS (SELECT 1 FROM transactions t"
+        " WHERE t.key = 'merge:' || p.id) OR EXISTS (SELECT 1 FROM players s"
+        " WHERE s.id = p.merged_into AND s.merged_into IS NOT NULL))",
     ),
     (
         "escrow without its stake transaction",

@@ -10,6 +10,7 @@ import pytest
 from core_parts import ANA, BETO, CHAT
 
 from bot.core import (
+    AcceptLinkCode,
     Challenge,
     CloseTable,
     ComeBack,
@@ -18,6 +19,7 @@ from bot.core import (
     Emote,
     FillWithRobots,
     FriendPress,
+    GiveLinkCode,
     InviteFriend,
     Leave,
     OpenTable,
@@ -28,6 +30,7 @@ from bot.core import (
     Rematch,
     ShowMyTiles,
     SitAt,
+    Unlink,
     encode_action,
     encode_press,
 )
@@ -46,6 +49,9 @@ SEATING = {
     DeclineChallenge,
     InviteFriend,  # keeps a seat for a friend
     FriendPress,  # an invitation's button seats its friend
+    GiveLinkCode,  # linking is refused while seated: no seat may change meanwhile
+    AcceptLinkCode,
+    Unlink,
 }
 
 
@@ -76,7 +82,7 @@ async def other_storage():
 def test_every_command_type_has_exactly_one_handler(make_manager):
     manager = make_manager()
     commands = get_args(Command)
-    assert len(commands) == len(set(commands)) == 32
+    assert len(commands) == len(set(commands)) == 35
     assert set(manager.wiring.bus.handlers) == set(commands)
 
 

@@ -81,6 +81,8 @@ async def test_commands_are_synced_globally_at_start_up(
             "ayuda",
             "silenciar",
             "reportar",
+            "vincular",
+            "desvincular",
         }
         assert int(names["domino-config"]["default_member_permissions"]) == 1 << 5  # Manage Server
         assert int(names["domino-cerrar"]["default_member_permissions"]) == 1 << 5

@@ -34,6 +34,7 @@ from bot.core.buttons import (
 )
 from bot.core.clock import Clock, ManualClock, SystemClock
 from bot.core.commands import (
+    AcceptLinkCode,
     AnnounceSeasonFinals,
     AnswerFriend,
     AskFriend,
@@ -52,6 +53,7 @@ from bot.core.commands import (
     Emote,
     FillWithRobots,
     FriendPress,
+    GiveLinkCode,
     InviteFriend,
     InvitePartner,
     JoinTournament,
@@ -80,6 +82,7 @@ from bot.core.commands import (
     SitAt,
     StartTournament,
     UnbanPlayer,
+    Unlink,
 )
 from bot.core.events import (
     AccuracyFlag,
@@ -93,6 +96,7 @@ from bot.core.events import (
     FriendUpdate,
     HandEnded,
     HandStarted,
+    LinkInfo,
     MatchEnded,
     MatchStarted,
     ModerationDesk,
@@ -168,6 +172,7 @@ __all__ = [
     "ROBOT_NAMES",
     "STANDBY_SECONDS",
     "TOURNAMENT_JOIN",
+    "AcceptLinkCode",
     "AccuracyFlag",
     "AnalysisPress",
     "AnnounceSeasonFinals",
@@ -205,6 +210,7 @@ __all__ = [
     "FriendPressed",
     "FriendUpdate",
     "FriendsView",
+    "GiveLinkCode",
     "HandEnded",
     "HandStarted",
     "HouseTimes",
@@ -215,6 +221,7 @@ __all__ = [
     "LeaseTimes",
     "Leave",
     "LeaveTournament",
+    "LinkInfo",
     "Manager",
     "ManualClock",
     "MatchEnded",
@@ -288,6 +295,7 @@ __all__ = [
     "TurnReminder",
     "TurnStarted",
     "UnbanPlayer",
+    "Unlink",
     "YourTiles",
     "decode_analysis",
     "decode_friend",

@@ -20,6 +20,7 @@ from bot.core.chat_rules import ChatRules
 from bot.core.chats import ChatLife
 from bot.core.clock import Clock, SystemClock
 from bot.core.commands import (
+    AcceptLinkCode,
     AnnounceSeasonFinals,
     AnswerFriend,
     AskFriend,
@@ -35,6 +36,7 @@ from bot.core.commands import (
     Emote,
     FillWithRobots,
     FriendPress,
+    GiveLinkCode,
     InviteFriend,
     InvitePartner,
     JoinTournament,
@@ -60,9 +62,11 @@ from bot.core.commands import (
     SitAt,
     StartTournament,
     UnbanPlayer,
+    Unlink,
 )
 from bot.core.friends import FriendService
 from bot.core.leases import Leases
+from bot.core.links import Linking
 from bot.core.lobby import Lobby
 from bot.core.messagebus import MessageBus
 from bot.core.moderation import Moderation
@@ -107,6 +111,7 @@ class Wiring:
     tournaments: TournamentService
     friends: FriendService
     moderation: Moderation
+    linking: Linking
 
 
 def bootstrap(
@@ -233,6 +238,10 @@ def bootstrap(
     bus.on(SetChatRules, rules.set)
     bus.on(CloseTable, lobby.close_table, lobby=True)
     bus.on(PressButton, bus.press)
+    linking = Linking(core, random.Random(seed) if seed is not None else None)
+    bus.on(GiveLinkCode, linking.give_code, lobby=True)
+    bus.on(AcceptLinkCode, linking.accept_code, lobby=True)
+    bus.on(Unlink, linking.unlink, lobby=True)
     bus.on_chore(SetFrontEndNote, notes.set_front_end_note)
     bus.on_chore(SetTurnNotifications, notes.set_turn_notifications)
     bus.on_chore(NoteUsername, notes.note_username)
@@ -260,4 +269,5 @@ def bootstrap(
         tournaments=tournaments,
         friends=friends,
         moderation=moderation,
+        linking=linking,
     )

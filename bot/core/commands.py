@@ -23,6 +23,7 @@ from engine.rules import OptionValue, Rules
 from storage.ratings import SeasonPeriod
 
 __all__ = [
+    "AcceptLinkCode",
     "AnnounceSeasonFinals",
     "AnswerFriend",
     "AskFriend",
@@ -39,6 +40,7 @@ __all__ = [
     "Emote",
     "FillWithRobots",
     "FriendPress",
+    "GiveLinkCode",
     "InviteFriend",
     "InvitePartner",
     "JsonValue",
@@ -64,6 +66,7 @@ __all__ = [
     "ShowMyTiles",
     "SitAt",
     "UnbanPlayer",
+    "Unlink",
 ]
 
 # --------------------------------------------------------------------------- references
@@ -545,6 +548,36 @@ class SetReportChannel:
     is_admin: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class GiveLinkCode:
+    """Give me a short code that links this platform's identity to my other platform's
+    (docs/players.md, "Linking"): one use, for ``storage.base.LINK_CODE_SECONDS``. The
+    front end shows it only to the player (a private chat, an ephemeral answer)."""
+
+    player: PlayerRef
+    chat: ChatRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptLinkCode:
+    """Accept the code my other platform gave: the two identities become one player
+    (their wallets, ratings and history merged; docs/players.md, "Linking")."""
+
+    player: PlayerRef
+    code: str
+    chat: ChatRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unlink:
+    """Take this platform's identity out of my linked player: it starts again as a new
+    player at 0 dollars; the player, with everything it holds, stays with my other
+    platform (docs/players.md, "Unlinking")."""
+
+    player: PlayerRef
+    chat: ChatRef | None = None
+
+
 Command = (
     PlayNow
     | OpenTable
@@ -578,6 +611,9 @@ Command = (
     | BanPlayer
     | UnbanPlayer
     | SetReportChannel
+    | GiveLinkCode
+    | AcceptLinkCode
+    | Unlink
 )
 """Everything an adapter may ask of the core."""
 

@@ -50,6 +50,7 @@ __all__ = [
     "FriendsView",
     "HandEnded",
     "HandStarted",
+    "LinkInfo",
     "MatchEnded",
     "MatchStarted",
     "ModerationDesk",
@@ -760,6 +761,25 @@ class FriendsView:
 
 
 @dataclass(frozen=True, slots=True)
+class LinkInfo:
+    """What a link command did (docs/players.md), for its answer.
+
+    Attributes:
+        code: the code given (``GiveLinkCode``), else "".
+        minutes: how long the code is good for.
+        platform: the other platform: where the code is accepted (``GiveLinkCode``),
+            where it was given (``AcceptLinkCode``), the one the player stays with
+            (``Unlink``).
+        balance: the player's balance after linking or unlinking (dollars).
+    """
+
+    code: str = ""
+    minutes: int = 0
+    platform: str = ""
+    balance: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     """The core's immediate answer to a command (for the actor only).
 
@@ -778,6 +798,8 @@ class Reply:
         friend: after a friends command, what it did (``REQUESTED``: asked;
             ``ACCEPTED``: we are friends now; ``INVITED``: a seat waits for them), with
             the friend's name in ``label``; None otherwise.
+        link: after a link command (``GiveLinkCode``, ``AcceptLinkCode``, ``Unlink``),
+            what it did.
     """
 
     refusal: Refusal | None = None
@@ -789,6 +811,7 @@ class Reply:
     forfeited: int | None = None
     match_ended: bool = False
     friend: FriendNews | None = None
+    link: LinkInfo | None = None
 
     @property
     def ok(self) -> bool:

@@ -17,6 +17,7 @@ from bot.core.state import Core
 from bot.core.vocabulary import Ranking
 from engine.rules import FORMAT_PRESETS
 from storage.base import (
+    Identity,
     PairRow,
     PlayerRecord,
     PlayerStats,
@@ -100,6 +101,8 @@ class Profile:
         format: the format of ``rating``, ``season`` and ``history`` (as
             :attr:`Standings.format`).
         tournaments: the player's last finished tournaments and places, newest first.
+        identities: the platform users linked to the player (docs/players.md), by
+            platform: two when a Telegram and a Discord account are linked.
     """
 
     player_id: int
@@ -113,6 +116,7 @@ class Profile:
     record: PlayerRecord
     format: str = ""
     tournaments: tuple[TournamentPlace, ...] = ()
+    identities: tuple[Identity, ...] = ()
 
     @property
     def best_partner(self) -> Rival | None:
@@ -226,6 +230,7 @@ class StandingsBook:
             record=await storage.player_record(player_id),
             format=format,
             tournaments=tuple(await storage.player_tournaments(player_id, limit=2)),
+            identities=tuple(await storage.player_identities(player_id)),
         )
 
     async def set_period(self, chore: SetSeasonPeriod) -> None:

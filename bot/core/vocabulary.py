@@ -190,6 +190,18 @@ class RefusalReason(StrEnum):
     REPORT_CLOSED = "report_closed"  # dismissed or banned already (a stale button); params: number
     UNKNOWN_REASON = "unknown_reason"  # params: reasons
     NOT_BANNED = "not_banned"  # unbanning someone not banned here; params: name
+    # one player on both platforms (docs/players.md); values are storage's LinkRefusal's
+    # with "link_" before them
+    LINK_UNKNOWN_CODE = "link_unknown_code"
+    LINK_EXPIRED_CODE = "link_expired_code"
+    LINK_USED_CODE = "link_used_code"
+    LINK_SAME_PLATFORM = "link_same_platform"  # params: platform (the code's)
+    LINK_ALREADY_LINKED = "link_already_linked"
+    LINK_LINKED_ELSEWHERE = "link_linked_elsewhere"  # params: platform (of the link in the way)
+    LINK_MONEY_HELD = "link_money_held"  # a stake held in a match or a tournament
+    LINK_NOT_LINKED = "link_not_linked"  # unlinking an identity that is its player's only one
+    LINK_NOT_LINKABLE = "link_not_linkable"  # params: platform
+    LINK_SEATED = "link_seated"  # either identity sits at a live table here
 
 
 class FriendNews(StrEnum):

@@ -19,10 +19,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core import (
+    AcceptLinkCode,
     Challenge,
     ChatRef,
     Command,
     FillWithRobots,
+    GiveLinkCode,
     Leave,
     Manager,
     Mute,
@@ -33,6 +35,7 @@ from bot.core import (
     ReportPlayer,
     RobotSeat,
     ShowMyTiles,
+    Unlink,
 )
 from bot.discord.i18n import (
     GROUP,
@@ -326,6 +329,42 @@ class DominoCog(
         """The list as a picture, its rows as text, and buttons to switch it in place."""
         chosen = ranking_from_input(ranking) or Ranking.RATING
         await self.standings.show_top(interaction, chosen, everyone, chosen_format(formato))
+
+    @app_commands.command(
+        name=command_name("vincular", "link"),
+        description=text("Link your Discord and Telegram accounts: one player"),
+    )
+    @app_commands.rename(codigo=command_name("codigo", "code"))
+    @app_commands.describe(
+        codigo=text("The code Telegram gave you (without it: a code for Telegram)")
+    )
+    async def vincular(self, interaction: discord.Interaction[Any], codigo: str = "") -> None:
+        """Without a code, a code to give on Telegram (ephemeral: it is the member's
+        alone); with one, accept the code Telegram gave (docs/players.md)."""
+        await self.replies.defer_ephemeral(interaction)
+        player = player_of(interaction)
+        command: Command = (
+            AcceptLinkCode(player, codigo, chat_of(interaction))
+            if codigo.strip()
+            else GiveLinkCode(player)
+        )
+        await self._linking(interaction, command)
+
+    @app_commands.command(
+        name=command_name("desvincular", "unlink"),
+        description=text("Unlink this account from your Telegram one"),
+    )
+    async def desvincular(self, interaction: discord.Interaction[Any]) -> None:
+        """This Discord account leaves the linked player and starts again at $0."""
+        await self.replies.defer_ephemeral(interaction)
+        await self._linking(interaction, Unlink(player_of(interaction), chat_of(interaction)))
+
+    async def _linking(self, interaction: discord.Interaction[Any], command: Command) -> None:
+        reply = await self.replies.ask(command)
+        if reply.ok:
+            await self.replies.confirm(interaction, type(command), reply)
+        else:
+            await self.replies.refuse(interaction, reply)
 
     @app_commands.command(
         name=command_name("perfil", "profile"),

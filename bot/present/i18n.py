@@ -351,6 +351,22 @@ REFUSALS: dict[str, str] = {
     "report_closed": N_("Report number {number} was already dealt with."),
     "unknown_reason": N_("Say why: {reasons}."),
     "not_banned": N_("{name} is not banned here."),
+    "link_unknown_code": N_(
+        "That code does not exist: check it, or ask your other platform for a new one."
+    ),
+    "link_expired_code": N_("That code has expired: ask your other platform for a new one."),
+    "link_used_code": N_("That code was used already: ask your other platform for a new one."),
+    "link_same_platform": N_("That code was given on {platform}: enter it on your other platform."),
+    "link_already_linked": N_("Your two accounts are linked already: they are one player."),
+    "link_linked_elsewhere": N_(
+        "One of the two accounts is linked to another {platform} account already: unlink it first."
+    ),
+    "link_money_held": N_(
+        "You have a stake in play (a match or a tournament): link or unlink when it ends."
+    ),
+    "link_not_linked": N_("This account is not linked to another one."),
+    "link_not_linkable": N_("Only Telegram and Discord accounts can be linked."),
+    "link_seated": N_("You are sitting at a table: link or unlink when you leave it."),
 }
 """Each refusal reason (``bot.core.RefusalReason``) and its message id."""
 

@@ -42,6 +42,7 @@ __all__ = [
     "NOTIFICATION_LABELS",
     "OPTION_LABELS",
     "OPTION_WORDS",
+    "PLATFORM_NAMES",
     "PRESET_LABELS",
     "REPORT_ACTION_LABELS",
     "REPORT_REASON_LABELS",
@@ -69,6 +70,7 @@ __all__ = [
     "option_from_input",
     "option_label",
     "option_word",
+    "platform_label",
     "preset_from_input",
     "preset_label",
     "rating_text",
@@ -752,3 +754,12 @@ REPORT_ACTION_LABELS: Final[dict[str, str]] = {"dismiss": N_("Dismiss"), "ban": 
 def report_action_label(action: str, language: str | None) -> str:
     """A report button's label: "Descartar", "Vetar"."""
     return translator(language)(REPORT_ACTION_LABELS[action])
+
+
+PLATFORM_NAMES: dict[str, str] = {"telegram": "Telegram", "discord": "Discord"}
+"""A platform's proper name (the same in every language)."""
+
+
+def platform_label(platform: str) -> str:
+    """ "Telegram" for ``"telegram"``; an unknown platform as it is."""
+    return PLATFORM_NAMES.get(platform, platform)

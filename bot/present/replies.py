@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.core.commands import (
+    AcceptLinkCode,
     AnswerFriend,
     AskFriend,
     BanPlayer,
@@ -15,6 +16,7 @@ from bot.core.commands import (
     Command,
     DismissReport,
     FriendPress,
+    GiveLinkCode,
     InviteFriend,
     JoinTournament,
     Leave,
@@ -29,6 +31,7 @@ from bot.core.commands import (
     SetReportChannel,
     SitAt,
     UnbanPlayer,
+    Unlink,
 )
 from bot.core.events import ModerationDesk, Refusal, Reply
 from bot.core.vocabulary import FriendNews, PressKind, RefusalReason
@@ -36,6 +39,7 @@ from bot.present.i18n import N_, isolate, refusal_text, time_left_text, translat
 from bot.present.labels import (
     allowed_text,
     option_word,
+    platform_label,
     preset_label,
     report_reason_label,
     report_reason_words,
@@ -49,6 +53,8 @@ __all__ = [
     "formats_help",
     "friend_done_text",
     "left_text",
+    "link_in_private_text",
+    "link_text",
     "moderation_desk_text",
     "moderation_done",
     "refused",
@@ -76,6 +82,8 @@ def refused(
     """
     language = language or refusal.to.language
     params = refusal.params
+    if "platform" in params:  # a platform named in a sentence: its proper name
+        params = {**params, "platform": platform_label(str(params["platform"]))}
     if refusal.reason is RefusalReason.BAD_RULES:
         return bad_rules_text(refusal, language, typed or {})
     if refusal.reason is RefusalReason.UNKNOWN_REASON:  # the words this player types
@@ -200,6 +208,8 @@ def confirmation(done: type[Command] | PressKind, reply: Reply, language: str) -
         return translator(language)("You are signed up for the tournament.")
     if done is LeaveTournament:
         return translator(language)("You left the tournament.")
+    if done in (GiveLinkCode, AcceptLinkCode, Unlink):
+        return link_text(done, reply, language)
     if done is CloseTable:
         return translator(language)(
             "You closed table {label}; every stake was refunded.", label=reply.label
@@ -365,3 +375,54 @@ def moderation_desk_text(desk: ModerationDesk, language: str) -> str:
                 )
             )
     return "\n".join(lines)
+
+
+_ACCEPT_COMMANDS: dict[tuple[str, str], str] = {
+    ("telegram", "es"): "/vincular {code}",
+    ("telegram", "en"): "/link {code}",
+    ("discord", "es"): "/domino vincular codigo:{code}",
+    ("discord", "en"): "/domino link code:{code}",
+}
+"""What a player types to accept a code, by platform and language (docs/players.md)."""
+
+
+def link_text(done: type[Command], reply: Reply, language: str) -> str:
+    """The answer to a link command (docs/players.md): the code and where to enter it;
+    the accounts linked and the balance they now share; the account unlinked."""
+    _ = translator(language)
+    link = reply.link
+    if link is None:
+        return ""
+    where = platform_label(link.platform)
+    if done is GiveLinkCode:
+        lang = "en" if language == "en" else "es"
+        typed = _ACCEPT_COMMANDS.get((link.platform, lang), "{code}").format(code=link.code)
+        return _(
+            "Your link code is {code}. On {platform}, send {typed} within {minutes} minutes; "
+            "it works once. Your two accounts then become one player: one balance, one "
+            "rating, one history.",
+            code=link.code,
+            platform=where,
+            typed=typed,
+            minutes=link.minutes,
+        )
+    if done is AcceptLinkCode:
+        return _(
+            "Linked with your {platform} account: you are one player now. Your balance: "
+            "${balance}.",
+            platform=where,
+            balance=link.balance,
+        )
+    return _(
+        "This account is unlinked: it starts again with ${balance}. Your balance, "
+        "ratings and history stay with your {platform} account.",
+        platform=where,
+        balance=link.balance,
+    )
+
+
+def link_in_private_text(language: str) -> str:
+    """Why a link code is not given in a group: it is asked for privately."""
+    return translator(language)(
+        "Ask for your link code in a private chat with me: it is yours alone."
+    )

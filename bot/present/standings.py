@@ -19,7 +19,7 @@ from bot.core.events import SeasonEnded
 from bot.core.standings import Profile, Standings
 from bot.core.vocabulary import Ranking
 from bot.present.i18n import N_, Translator, language_of, translator
-from bot.present.labels import format_label
+from bot.present.labels import format_label, platform_label
 from render.profile import ProfileFacts
 from render.standings import StandingRow, StandingsFacts
 from storage.base import PairRow, RankRow, Rival
@@ -347,6 +347,8 @@ def _stats(_: Translator, profile: Profile, language: str) -> list[tuple[str, st
 
 def _notes(_: Translator, profile: Profile, language: str) -> list[tuple[str, str]]:
     notes = []
+    if len(profile.identities) > 1:  # linked accounts (docs/players.md): each platform's
+        notes.append((_("Accounts"), identities_text(profile)))
     if profile.tournaments:  # the last ones finished, newest first (docs/tournaments.md)
         places = " · ".join(
             _(
@@ -365,6 +367,15 @@ def _notes(_: Translator, profile: Profile, language: str) -> list[tuple[str, st
     for rival in profile.rivals:
         notes.append((_("Rival"), _rival_text(rival, language)))
     return notes[:4]
+
+
+def identities_text(profile: Profile) -> str:
+    """The player's linked accounts: "Telegram @ana · Discord" (platform names and
+    usernames are the same in every language)."""
+    return " · ".join(
+        platform_label(i.platform) + (f" @{i.username}" if i.username else "")
+        for i in profile.identities
+    )
 
 
 def _headline(_: Translator, profile: Profile, language: str) -> str:

@@ -105,6 +105,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
         "moderate", "moderar", "moderate", N_("Reports, bans and flags of this group (admins)")
     ),
     CommandSpec("history", "historial", "history", N_("Your last match record (JSON)")),
+    CommandSpec(
+        "link", "vincular", "link", N_("Link your Telegram and Discord accounts: one player")
+    ),
+    CommandSpec("unlink", "desvincular", "unlink", N_("Unlink this account from your Discord one")),
     CommandSpec("help", "ayuda", "help", N_("How to play")),
     CommandSpec("start", "start", "start", N_("Start"), in_menu=False),
 )

@@ -33,6 +33,7 @@ from bot.present.labels import (
 from bot.present.replies import (
     ModerationCommand,
     confirmation,
+    link_in_private_text,
     moderation_desk_text,
     moderation_done,
     refused,
@@ -457,6 +458,25 @@ class Commands:
     async def friends(self, said: Said) -> None:
         """/amigos, /friends: my friends and where each plays now."""
         await self.friend_commands.friends(said)
+
+    # ------------------------------------------------------------------ linking
+    @said()
+    async def link(self, said: Said) -> None:
+        """/vincular, /link [code]: without a code (in the private chat: a code is the
+        player's alone), a code to give on Discord; with one, accept the code Discord
+        gave (docs/players.md)."""
+        if said.args:
+            await self._run(said, p.AcceptLinkCode(said.by, " ".join(said.args), said.chat))
+        elif said.chat is not None:
+            await self.s.reply(said.message, link_in_private_text(said.language))
+        else:
+            await self._run(said, p.GiveLinkCode(said.by))
+
+    @said()
+    async def unlink(self, said: Said) -> None:
+        """/desvincular, /unlink: this Telegram account leaves the linked player and starts
+        again at $0 (docs/players.md, "Unlinking")."""
+        await self._run(said, p.Unlink(said.by, said.chat))
 
     @said(group=True)
     async def tournament(self, said: Said) -> None:
