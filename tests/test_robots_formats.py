@@ -20,9 +20,12 @@ from engine.robots.formats import (
     format_playout,
     format_values,
     observation_weight,
+    playout_samples,
     side_utility,
     solve_endgame,
+    solve_maxn,
 )
+from engine.robots.montecarlo import MonteCarloRobot
 from engine.rules import Rules, find_any_preset
 from engine.tiles import Tile, TileSet, mask_of
 from engine.views import seat_view
@@ -346,3 +349,128 @@ def test_a_deal_where_the_opponent_played_the_heuristics_move_weighs_more() -> N
     assert with_six_one == 1 / (1 + math.exp(-0.25))
     assert with_six_five == math.exp(-0.75) / (math.exp(-0.75) + 1)
     assert observation_weight([0, 0], obs, exp) == 1.0  # 6-2 was its only tile that fit
+
+
+def _seat_zero_of_three(side: int, points: int) -> float:
+    """Seat 0's margin in individual play of 3: its points, or minus half the winner's."""
+    if side < 0:
+        return 0.0
+    return float(points) if side == 0 else -points / 2
+
+
+def _three_seat_endgame() -> tuple[Rules, Scoring, list[int]]:
+    rules = Rules.build_any(players=3, partnership=False, boneyard="pass")
+    hands = [mask_of([t("3-0"), t("3-2")]), mask_of([t("5-3"), t("6-6")]), mask_of([t("6-4")])]
+    return rules, Scoring(rules), hands
+
+
+def test_in_individual_play_the_search_lets_every_other_seat_play_for_itself() -> None:
+    rules, sc, hands = _three_seat_endgame()
+    # Ends 6|3, seat 1 to move; seat 2 then goes out with 6-4 whatever seat 1 plays.
+    # Seat 1 playing 6-6 leaves 8 pips with seat 0 and 8 with seat 1: 16 for seat 2, -8
+    # for each loser; playing 5-3 keeps 6-6 in its hand: 20 for seat 2, -10 for each.
+    # For itself seat 1 plays 6-6; the paranoid search has it play 5-3 against seat 0.
+    assert solve_maxn(hands, 6, 3, 1, 0, sc, _seat_zero_of_three, 0, {}) == (2, 16)
+    assert solve_endgame(hands, 6, 3, 1, 0, rules, sc, _seat_zero_of_three, 0) == -10.0
+
+
+def test_the_each_for_itself_search_counts_each_position_once_and_leaves_the_hands() -> None:
+    _rules, sc, hands = _three_seat_endgame()
+    memo: dict[tuple[int, ...], tuple[int, int]] = {}
+    nodes = [0]
+    first = solve_maxn(hands, 6, 3, 1, 0, sc, _seat_zero_of_three, 0, memo, nodes)
+    # the root, then seat 2 to move after 6-6 (ends 6|3) and after 5-3 (ends 6|5); its
+    # 6-4 goes out in both: a leaf, not a position
+    assert nodes == [3]
+    again = solve_maxn(hands, 6, 3, 1, 0, sc, _seat_zero_of_three, 0, memo, nodes)
+    assert (again, nodes) == (first, [3])
+    assert hands == _three_seat_endgame()[2]
+
+
+def test_a_cheap_decision_buys_more_deals_within_its_bounds() -> None:
+    assert playout_samples(200, 14_000, 600, 2, 20) == 350
+    assert playout_samples(200, 14_000, 600, 2, 10) == 600
+    assert playout_samples(200, 14_000, 600, 4, 28) == 200
+    assert playout_samples(200, 0, 600, 2, 10) == 200
+
+
+def _maxn_values(view: Any, moves: list[Move], *, deals: int, seed: int) -> list[float]:
+    """Each move's max-n value for seat 0 averaged over the first ``deals`` deals of
+    ``seed``, computed deal by deal."""
+    know = FormatKnowledge(view)
+    sc = Scoring(know.rules)
+    util = side_utility(know, False)
+    rng = random.Random(seed)
+    expected = [0.0] * len(moves)
+    for _ in range(deals):
+        hands, _bone = know.sample(rng)
+        for j, move in enumerate(moves):
+            h = hands[:]
+            h[0] &= ~mask_of([move.tile])  # type: ignore[list-item]
+            nl, nr = ends_after(view.ends, move.tile, move.side)  # type: ignore[arg-type]
+            expected[j] += util(*solve_maxn(h, nl, nr, 1, 0, sc, util, 0, {}))
+    return [e / deals for e in expected]
+
+
+def test_each_for_itself_the_endgame_takes_more_deals_while_its_search_is_cheap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    view, moves = _individual_endgame_view()
+    monkeypatch.setattr(formats, "ENDGAME_NODES", 10**9)
+    monkeypatch.setattr(formats, "ENDGAME_EXTRA_NODES", 10**9)
+    values = format_values(
+        view, moves, random.Random(5), 200, False, endgame=True, max_samples=80, each_for_self=True
+    )  # type: ignore[arg-type]
+    assert values == _maxn_values(view, moves, deals=80, seed=5)
+    assert len(set(values)) > 1
+    monkeypatch.setattr(formats, "ENDGAME_EXTRA_NODES", 1)
+    values = format_values(
+        view, moves, random.Random(5), 200, False, endgame=True, max_samples=80, each_for_self=True
+    )  # type: ignore[arg-type]
+    assert values == _maxn_values(view, moves, deals=ENDGAME_SAMPLES, seed=5)
+
+
+def test_with_a_budget_a_decision_valued_by_playouts_takes_the_deals_it_pays_for() -> None:
+    match = Match.new(find_any_preset("individual"), random.Random(4))
+    jugador = make_robot("jugador")
+    rng = random.Random(4)
+    while len(seat_view(match, match.hand.turn).legal_moves()) < 2:
+        match = match.apply(jugador.choose(seat_view(match, match.hand.turn), rng))
+    view = seat_view(match, match.hand.turn)
+    moves = view.legal_moves()
+    deals = playout_samples(50, 14_000, 600, len(moves), sum(view.tile_counts))
+    assert deals > 50
+    budgeted = format_values(
+        view, moves, random.Random(6), 50, False, budget=14_000, max_samples=600
+    )
+    assert budgeted == format_values(view, moves, random.Random(6), deals, False)
+
+
+@pytest.mark.parametrize("preset", ["uno-contra-uno", "cubano"])
+def test_the_individual_play_options_change_nothing_in_one_against_one_or_partnership_play(
+    preset: str,
+) -> None:
+    plain = MonteCarloRobot("m", format_samples=40, exact_tiles=16, match_aware=True)
+    tuned = MonteCarloRobot(
+        "m",
+        format_samples=40,
+        exact_tiles=16,
+        match_aware=True,
+        individual_budget=14_000,
+        individual_max_samples=600,
+        individual_each_for_self=True,
+    )
+    jugador = make_robot("jugador")
+    rng = random.Random(9)
+    match = Match.new(find_any_preset(preset), rng)
+    compared = 0
+    while not match.hand.is_over:
+        view = seat_view(match, match.hand.turn)
+        moves = view.legal_moves()
+        if len(moves) > 1:
+            assert plain.values(view, moves, random.Random(compared)) == tuned.values(
+                view, moves, random.Random(compared)
+            )
+            compared += 1
+        match = match.apply(jugador.choose(view, rng))
+    assert compared > 0

@@ -28,7 +28,9 @@ match-aware value (the opponents' model of today's maestro is here too,
 robots.md "Every format"), and once nothing can be
 drawn and few tiles are left it solves each deal exactly (:func:`solve_endgame`, its own
 search on these masks, not :mod:`engine.robots.endgame`), within a budget of positions
-(:data:`ENDGAME_NODES`).
+(:data:`ENDGAME_NODES`). In individual play of 3 or 4 seats its exact search lets every
+other seat play for itself (:func:`solve_maxn`) and cheap decisions take more deals
+(:func:`playout_samples`, :data:`ENDGAME_EXTRA_NODES`).
 """
 
 from __future__ import annotations
@@ -52,8 +54,10 @@ __all__ = [
     "format_playout",
     "format_values",
     "observation_weight",
+    "playout_samples",
     "softmax_share",
     "solve_endgame",
+    "solve_maxn",
 ]
 
 _TILES: Final = TileSet.DOUBLE_NINE.tiles
@@ -81,6 +85,11 @@ decision's worst case is bounded (one 1-vs-1 decision took 688 ms of CPU without
 
 ENDGAME_MIN_SAMPLES: Final[int] = 15
 """The deals solved whatever the budget (too few would decide on luck)."""
+
+ENDGAME_EXTRA_NODES: Final[int] = 5_000
+"""With ``each_for_self`` (:func:`format_values`), deals beyond :data:`ENDGAME_SAMPLES` are
+started only while fewer positions than this were searched in the decision: small
+endgames get many deals, large ones no more than before."""
 
 _MAX_SCORE: Final = 200
 """Above any heuristic score (pips 18 + 4 + 3 per tile of a hand of at most 21 tiles)."""
@@ -444,6 +453,16 @@ def side_utility(know: FormatKnowledge, match_aware: bool) -> Callable[[int, int
     return utility
 
 
+def playout_samples(samples: int, budget: int, max_samples: int, moves: int, tiles: int) -> int:
+    """Deals for a decision valued by playouts: ``samples``, or with a ``budget`` (tile
+    moves played out per decision) as many as it pays for, between ``samples`` and
+    ``max_samples``, for ``moves`` candidates and playouts of about ``tiles`` tiles
+    (cheap decisions get more deals; counting tiles, not time, keeps it deterministic)."""
+    if not budget:
+        return samples
+    return max(samples, min(max_samples, budget // (max(moves, 1) * max(tiles, 1))))
+
+
 def format_values(
     view: SeatView,
     moves: list[Move],
@@ -452,6 +471,10 @@ def format_values(
     match_aware: bool,
     endgame: bool = False,
     inference: float = 0.0,
+    *,
+    budget: int = 0,
+    max_samples: int = 0,
+    each_for_self: bool = False,
 ) -> list[float]:
     """The mean value of each legal move (tile moves) over ``samples`` deals of the
     unseen tiles, each played out with the heuristic (the same deals for every move).
@@ -459,7 +482,13 @@ def format_values(
     :data:`ENDGAME_TILES` tiles (by seats), each deal is solved exactly (:func:`solve_endgame`)
     over at most :data:`ENDGAME_SAMPLES` deals. With ``inference`` (an inverse
     temperature per point of heuristic score), each deal is weighted by how likely the
-    other seats' plays are under it (:func:`observation_weight`)."""
+    other seats' plays are under it (:func:`observation_weight`).
+
+    With a ``budget`` (tile moves per decision, :func:`playout_samples`) a decision
+    valued by playouts takes up to ``max_samples`` deals when it is cheap. With
+    ``each_for_self`` (individual play of 3 or 4 only) the exact search is
+    :func:`solve_maxn`, every other seat playing for itself instead of against the
+    robot, and it takes up to ``max_samples`` deals within :data:`ENDGAME_NODES`."""
     know = FormatKnowledge(view)
     obs = format_observations(view) if inference else []
     exp = [math.exp(-inference * d) for d in range(_MAX_SCORE)] if obs else []
@@ -482,8 +511,14 @@ def format_values(
         and (rules.boneyard is not Boneyard.DRAW or know.boneyard == 0)
         and sum(know.counts) <= ENDGAME_TILES[n]
     )
-    if exact:
+    maxn = exact and each_for_self and not rules.partnership and n > 2
+    if maxn:
+        samples = max(ENDGAME_SAMPLES, max_samples)
+    elif exact:
         samples = min(samples, ENDGAME_SAMPLES)
+    else:
+        tiles = sum(know.counts) + (know.boneyard if rules.boneyard is Boneyard.DRAW else 0)
+        samples = playout_samples(samples, budget, max_samples, len(moves), tiles)
     me = _side_of(rules, seat)
     totals = [0.0] * len(moves)
     weights = 0.0
@@ -491,10 +526,13 @@ def format_values(
     for k in range(samples):
         if exact and k >= ENDGAME_MIN_SAMPLES and searched[0] >= ENDGAME_NODES:
             break  # the budget is spent: the deals solved so far decide
+        if maxn and k >= ENDGAME_SAMPLES and searched[0] >= ENDGAME_EXTRA_NODES:
+            break  # more deals only while the search is cheap
         hands, bone = know.sample(rng)
         w = observation_weight(hands, obs, exp) if obs else 1.0
         weights += w
         mine = hands[seat]
+        memo: dict[tuple[int, ...], tuple[int, int]] = {}
         for j, (bit, nl, nr, capicua) in enumerate(plan):
             h = hands[:]
             h[seat] = mine & ~bit
@@ -502,6 +540,10 @@ def format_values(
                 pips = [pips_of_any_mask(x) for x in h]
                 side = _side_of(rules, seat)
                 totals[j] += w * util(side, sc.side_points(pips, side, capicua))
+                continue
+            if maxn:
+                side, points = solve_maxn(h, nl, nr, nxt, 0, sc, util, seat, memo, searched)
+                totals[j] += w * util(side, points)
                 continue
             if exact:
                 totals[j] += w * solve_endgame(
@@ -585,4 +627,80 @@ def solve_endgame(
                 beta = best
         if alpha >= beta:
             break
+    return best
+
+
+def solve_maxn(
+    hands: list[int],
+    left: int,
+    right: int,
+    turn: int,
+    passes: int,
+    sc: Scoring,
+    utility: Callable[[int, int], float],
+    me: int,
+    memo: dict[tuple[int, ...], tuple[int, int]],
+    nodes: list[int] | None = None,
+) -> tuple[int, int]:
+    """The hand's result ``(side, points)`` (``(-1, 0)``: a tied tranca) when, in
+    individual play, every seat plays for itself with every hand known (max-n): seat
+    ``me`` picks the move whose result is worth most by ``utility``, every other seat the
+    move worth most to it: its points when it wins, 0 for a tied tranca, minus the
+    winner's points shared among the losers otherwise (the margin it is scored by). Ties:
+    the heuristic's best move first. Position nothing can be drawn in; ``hands`` is not
+    changed.
+
+    Args:
+        hands: each seat's mask; left, right: the open ends; turn: the seat to move;
+        passes: consecutive passes before this move (``players`` of them is a tranca).
+        memo: the results of positions already solved (shared by the candidate moves of
+            one deal).
+        nodes: if given, ``nodes[0]`` counts the positions searched (the caller's budget).
+    """
+    key = (*hands, left, right, turn, passes)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    if nodes is not None:
+        nodes[0] += 1
+    n = len(hands)
+    hand = hands[turn]
+    fits = hand & (_NM[left] | _NM[right])
+    nxt = turn + 1 if turn + 1 < n else 0
+    if not fits:
+        if passes + 1 >= n:
+            pips = [pips_of_any_mask(h) for h in hands]
+            side = sc.blocked_side(pips)
+            result = (side, sc.side_points(pips, side, False)) if side >= 0 else (-1, 0)
+        else:
+            result = solve_maxn(hands, left, right, nxt, passes + 1, sc, utility, me, memo, nodes)
+        memo[key] = result
+        return result
+    options = []
+    for i in _bits(fits):
+        for _side, nl, nr in _placements(i, left, right):
+            options.append((score_move(hand, i, nl, nr), i, nl, nr))
+    options.sort(key=lambda o: -o[0])
+    share = n - 1
+    best = (-1, 0)
+    top = -1e9
+    for _score, i, nl, nr in options:
+        h = hands[:]
+        h[turn] = rest = hand & ~(1 << i)
+        if not rest:
+            capicua = _HIGH[i] != _LOW[i] and bool((1 << i) & _NM[left] & _NM[right])
+            pips = [pips_of_any_mask(x) for x in h]
+            result = (turn, sc.side_points(pips, turn, capicua))
+        else:
+            result = solve_maxn(h, nl, nr, nxt, 0, sc, utility, me, memo, nodes)
+        side, points = result
+        if turn == me:
+            value = utility(side, points)
+        elif side < 0:
+            value = 0.0
+        else:
+            value = points if side == turn else -points / share
+        if value > top:
+            top, best = value, result
+    memo[key] = best
     return best

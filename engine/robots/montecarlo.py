@@ -19,7 +19,11 @@ All of the above is today's game. In the other formats of rules.md (2-4 seats,
 individual play, double-nine, a boneyard) both levels sample the other hands and the
 boneyard and play out with the heuristic in :mod:`engine.robots.formats`
 (``format_samples`` deals; maestro also with its own exact endgame; the opponents'
-model is there, ``format_inference``, but measured no gain and is off).
+model is there, ``format_inference``, but measured no gain and is off). In individual
+play of 3 or 4 seats maestro also takes more deals where a decision is cheap
+(``individual_budget``, counted in tile moves, not time) and its exact endgame lets
+every other seat play for itself (``individual_each_for_self``, max-n) instead of
+against it.
 """
 
 from __future__ import annotations
@@ -106,6 +110,14 @@ class MonteCarloRobot(Robot):
             (with an exact endgame when ``exact_tiles``).
         format_inference: ``inference`` in those formats (0: none; maestro uses none:
             robots.md, "Every format", measured no gain).
+        individual_budget: in individual play of 3 or 4 seats only, tile moves played
+            out per decision (:func:`~engine.robots.formats.playout_samples`: more deals
+            where a decision is cheap; 0: ``format_samples``).
+        individual_max_samples: there, the most deals a decision takes (by the budget,
+            or by the exact search's budget of positions).
+        individual_each_for_self: there, the exact endgame lets every other seat play
+            for itself (:func:`~engine.robots.formats.solve_maxn`) instead of against
+            the robot.
     """
 
     def __init__(
@@ -124,6 +136,9 @@ class MonteCarloRobot(Robot):
         partner_inference: float = 0.0,
         format_samples: int = 0,
         format_inference: float = 0.0,
+        individual_budget: int = 0,
+        individual_max_samples: int = 0,
+        individual_each_for_self: bool = False,
     ):
         self.level = level
         self.samples = samples
@@ -138,6 +153,9 @@ class MonteCarloRobot(Robot):
         self.partner_inference = partner_inference
         self.format_samples = format_samples
         self.format_inference = format_inference
+        self.individual_budget = individual_budget
+        self.individual_max_samples = individual_max_samples
+        self.individual_each_for_self = individual_each_for_self
         self._exp = [math.exp(-inference * d) for d in range(200)]
         self._exp_partner = [math.exp(-partner_inference * d) for d in range(200)]
 
@@ -170,9 +188,24 @@ class MonteCarloRobot(Robot):
         if not view.rules.is_classic:
             samples = self.format_samples or self.samples
             endgame = self.exact_tiles > 0
-            values = format_values(
-                view, moves, rng, samples, self.match_aware, endgame, self.format_inference
-            )
+            rules = view.rules
+            if not rules.partnership and rules.players > 2:
+                values = format_values(
+                    view,
+                    moves,
+                    rng,
+                    samples,
+                    self.match_aware,
+                    endgame,
+                    self.format_inference,
+                    budget=self.individual_budget,
+                    max_samples=self.individual_max_samples,
+                    each_for_self=self.individual_each_for_self,
+                )
+            else:
+                values = format_values(
+                    view, moves, rng, samples, self.match_aware, endgame, self.format_inference
+                )
             return values, [(move, -1, -1, -1) for move in moves]
         know = Knowledge(view)
         cands = _candidates(view, moves)
@@ -271,5 +304,8 @@ register_level(
         inference=0.25,
         match_aware=True,
         format_samples=200,
+        individual_budget=14_000,
+        individual_max_samples=600,
+        individual_each_for_self=True,
     ),
 )
