@@ -223,3 +223,33 @@ async def _bot_database(db: Path) -> None:
         await storage.ensure_player("telegram", "1001", "Ana", now=0.0)
     finally:
         await storage.close()
+
+
+async def _linked_pair(db: Path) -> None:
+    """Ana on Telegram (user 1, @ana) and on Discord (user 9), linked into one player."""
+    storage = await open_storage(db)
+    try:
+        await storage.ensure_player("telegram", "1", "Ana", now=1.0)
+        await storage.set_username("telegram", "1", "ana")
+        await storage.ensure_player("discord", "9", "Ana D", now=2.0)
+        assert await storage.issue_link_code("telegram", "1", "ABC234", now=10.0)
+        await storage.redeem_link_code("ABC234", "discord", "9", now=20.0)
+    finally:
+        await storage.close()
+
+
+def test_profile_of_a_linked_player_names_both_accounts_from_either_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "domino.db"
+    asyncio.run(_linked_pair(db))
+    for who in ("telegram:1", "discord:9"):
+        out = tmp_path / "perfil.png"
+        assert main(["profile", "--db", str(db), "--out", str(out), "--player", who]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0].startswith("Ana — ")
+        assert "Cuentas: Discord · Telegram @ana" in lines
+    assert main(["profile", "--db", str(db), "--player", "telegram:404"]) == 2
+    assert capsys.readouterr().err == f"domino profile: nobody is telegram:404 in {db}\n"
+    assert main(["profile", "--db", str(db), "--player", "telegram"]) == 2
+    assert "--player is PLATFORM:ID" in capsys.readouterr().err

@@ -10,9 +10,11 @@ last.
 
 Looking writes nothing: the database is neither created, nor upgraded (a database of an
 older version is refused: ``domino run`` or ``domino play`` upgrades it), nor given a
-player; ``--name`` is the name this output shows for you, the stored one is kept. Exit
-codes: 0; 2 for bad options, no database, a database that needs an upgrade or cannot be
-read, or (for the profile) no terminal player in it yet.
+player; ``--name`` is the name this output shows for you, the stored one is kept.
+``--player telegram:<id>`` (or ``discord:<id>``) shows that player's profile instead: a
+player linked on both platforms names both accounts (docs/players.md). Exit codes: 0; 2
+for bad options, no database, a database that needs an upgrade or cannot be read, or
+(for the profile) no such player in it yet.
 """
 
 from __future__ import annotations
@@ -66,6 +68,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the name shown for you here (as in domino play --name); the stored one is kept",
     )
+    parser.add_argument(
+        "--player",
+        default=None,
+        metavar="PLATFORM:ID",
+        help="another player's profile: telegram:<user id> or discord:<user id> (a linked "
+        "player's profile names both accounts)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,7 +98,16 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.player is not None and not _player_ref(args.player):
+        print(
+            "domino profile: --player is PLATFORM:ID, e.g. telegram:123456 or discord:98765",
+            file=sys.stderr,
+        )
+        return 2
     shown = asyncio.run(_main(args, db))
+    if shown is None and args.player is not None:
+        print(f"domino profile: nobody is {args.player} in {redact_dsn(db)}", file=sys.stderr)
+        return 2
     if shown is None:
         print(
             f"domino profile: no terminal player in {redact_dsn(db)} yet; `domino play` "
@@ -125,7 +143,10 @@ async def _main(args: argparse.Namespace, db: str) -> tuple[str, bytes] | None:
         manager = TableManager(storage)
         local = local_player(args.lang, args.name)
         # found, never created nor renamed: `domino play` keeps the terminal player
-        me = await storage.find_player(local.platform, local.user_id)
+        platform, user_id = (local.platform, local.user_id)
+        if args.player is not None:
+            platform, _, user_id = str(args.player).partition(":")
+        me = await storage.find_player(platform, user_id)
         if args.top is not None:
             ranking = ranking_from_input(args.top) or Ranking.RATING
             standings = await manager.standings(ranking, None)
@@ -136,11 +157,19 @@ async def _main(args: argparse.Namespace, db: str) -> tuple[str, bytes] | None:
             return caption, await asyncio.to_thread(standings_png, facts)
         if me is None:
             return None
-        profile = replace(await manager.profile(me.id, None), name=local.display_name)
+        profile = await manager.profile(me.id, None)
+        if args.player is None:  # the terminal player, as --name shows them
+            profile = replace(profile, name=local.display_name)
         picture = await asyncio.to_thread(profile_png, profile_facts(profile, args.lang))
         return profile_caption(profile, args.lang), picture
     finally:
         await storage.close()
+
+
+def _player_ref(text: str) -> bool:
+    """Whether ``text`` reads as ``PLATFORM:ID`` (both parts non-empty)."""
+    platform, colon, user_id = text.partition(":")
+    return bool(platform and colon and user_id)
 
 
 def _shown_as(standings: Standings, player_id: int, name: str) -> Standings:
