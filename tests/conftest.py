@@ -86,6 +86,29 @@ async def sqlite_storage(tmp_path: Path) -> AsyncIterator[Storage]:
     await storage.close()
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
+    """The real storage on SQLite and, as a second run, on PostgreSQL (a real server,
+    tests/postgres_server.py): the storage contract suite; the ledger is checked after
+    each test."""
+    storage: Storage
+    if request.param == "sqlite":
+        from storage.sqlite import SqliteStorage
+
+        storage = await SqliteStorage.open(tmp_path / "domino.db")
+    else:
+        from storage.postgres import PostgresStorage
+
+        server = request.getfixturevalue("postgres_server")
+        dsn = await server.create_database()
+        storage = await PostgresStorage.open(dsn)
+    yield storage
+    assert await storage.check_ledger() == []
+    await storage.close()
+    if request.param == "postgres":
+        await server.drop_database(dsn)
+
+
 @pytest.fixture
 def recorder() -> RecordingPort:
     return RecordingPort()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import math
 import random
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -52,24 +51,6 @@ from storage.sqlite import SqliteStorage
 from tests.format_records import TIED_THREE, stored_record
 
 DAY = 24 * 60 * 60.0
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
-    storage: Storage
-    if request.param == "sqlite":
-        storage = await SqliteStorage.open(tmp_path / "domino.db")
-    else:
-        from storage.postgres import PostgresStorage
-
-        server = request.getfixturevalue("postgres_server")
-        dsn = await server.create_database()
-        storage = await PostgresStorage.open(dsn)
-    yield storage
-    assert await storage.check_ledger() == []
-    await storage.close()
-    if request.param == "postgres":
-        await server.drop_database(dsn)
 
 
 async def make_players(store: Storage, count: int, now: float = 0.0) -> list[int]:

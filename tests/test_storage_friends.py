@@ -9,9 +9,6 @@ each.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from storage.base import (
@@ -21,27 +18,8 @@ from storage.base import (
     Storage,
     UnknownPlayerError,
 )
-from storage.sqlite import SqliteStorage
 
 NOW = 1_800_000_000.0
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
-    storage: Storage
-    if request.param == "sqlite":
-        storage = await SqliteStorage.open(tmp_path / "domino.db")
-    else:
-        from storage.postgres import PostgresStorage
-
-        server = request.getfixturevalue("postgres_server")
-        dsn = await server.create_database()
-        storage = await PostgresStorage.open(dsn)
-    yield storage
-    assert await storage.check_ledger() == []
-    await storage.close()
-    if request.param == "postgres":
-        await server.drop_database(dsn)
 
 
 async def _players(store: Storage, *names: str) -> list[int]:

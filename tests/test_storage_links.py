@@ -10,9 +10,7 @@ rules.md, "The house"; the merge: docs/players.md, "Linking".
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -28,31 +26,12 @@ from storage.base import (
     Storage,
 )
 from storage.links import LINK_CODE_SECONDS, link_code_key, plan_merge
-from storage.sqlite import SqliteStorage
 
 CHAT_T = "telegram:-100"
 CHAT_D = "discord:900"
 RECORD = {"rules": "venezolano", "hands": []}
 EXAMPLES = itertools.count(10_000)
 """Numbers the property's examples, which share one storage."""
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
-    storage: Storage
-    if request.param == "sqlite":
-        storage = await SqliteStorage.open(tmp_path / "domino.db")
-    else:
-        from storage.postgres import PostgresStorage
-
-        server = request.getfixturevalue("postgres_server")
-        dsn = await server.create_database()
-        storage = await PostgresStorage.open(dsn)
-    yield storage
-    assert await storage.check_ledger() == []
-    await storage.close()
-    if request.param == "postgres":
-        await server.drop_database(dsn)
 
 
 async def two_players(store: Storage, first: str = "1", second: str = "9") -> tuple[int, int]:

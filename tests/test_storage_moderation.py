@@ -4,9 +4,6 @@ is checked after each."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from storage.base import (
@@ -20,29 +17,10 @@ from storage.base import (
     UnknownPlayerError,
     UnknownReportError,
 )
-from storage.sqlite import SqliteStorage
 
 CHAT = "telegram:-100"
 OTHER = "discord:7"
 RECORD = {"rules": {"preset": "venezolano", "target": 100}, "hands": [{"moves": ["6-6"]}]}
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
-    storage: Storage
-    if request.param == "sqlite":
-        storage = await SqliteStorage.open(tmp_path / "domino.db")
-    else:
-        from storage.postgres import PostgresStorage
-
-        server = request.getfixturevalue("postgres_server")
-        dsn = await server.create_database()
-        storage = await PostgresStorage.open(dsn)
-    yield storage
-    assert await storage.check_ledger() == []
-    await storage.close()
-    if request.param == "postgres":
-        await server.drop_database(dsn)
 
 
 async def make_players(store: Storage, count: int) -> list[int]:

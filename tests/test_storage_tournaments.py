@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -48,24 +47,6 @@ COPA = tournament_escrow("copa")
 OLD_DB = Path(__file__).parent / "fixtures" / "old_main_tables.db"
 EXAMPLES = itertools.count(1_000)
 """Numbers the property's examples, which share one storage."""
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
-    storage: Storage
-    if request.param == "sqlite":
-        storage = await SqliteStorage.open(tmp_path / "domino.db")
-    else:
-        from storage.postgres import PostgresStorage
-
-        server = request.getfixturevalue("postgres_server")
-        dsn = await server.create_database()
-        storage = await PostgresStorage.open(dsn)
-    yield storage
-    assert await storage.check_ledger() == []
-    await storage.close()
-    if request.param == "postgres":
-        await server.drop_database(dsn)
 
 
 async def make_players(store: Storage, count: int, first: int = 100) -> list[int]:
