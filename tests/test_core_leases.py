@@ -3,6 +3,7 @@ and start of its server (bot.core.leases; issue 28, "Leases through faults")."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -147,3 +148,49 @@ async def test_a_process_woken_after_its_lease_was_taken_sends_nothing(
     finally:
         await manager.stop()
         await manager.storage.close()
+
+
+async def test_a_takeover_that_waited_on_a_frozen_holders_row_lock_keeps_its_lease(
+    own_server: PostgresServer, dsn: str
+) -> None:
+    import asyncpg
+
+    clock = ManualClock()
+    first, _ = await manager_on(dsn, clock, ONE)
+    await first.start(platforms={"here"})
+    table_id = await a_table_waiting_for_players(first)
+    # the first process froze inside a transaction that holds its lease's row
+    frozen = await asyncpg.connect(dsn)
+    transaction = frozen.transaction()
+    await transaction.start()
+    await frozen.execute("SELECT * FROM table_claims WHERE platform = 'here' FOR UPDATE")
+    later = ManualClock(clock.now() + TIMES.takeover + 1)
+    second, _ = await manager_on(dsn, later, TWO)
+    try:
+        starting = asyncio.ensure_future(second.start(platforms={"here"}))
+        waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        for _ in range(500):
+            if await frozen.fetchval(waiting) == 1:
+                break
+            await asyncio.sleep(0.01)
+        assert await frozen.fetchval(waiting) == 1
+        # the server ends the frozen transaction only after a while (its idle timeout):
+        # the claim took longer than the lease
+        await later.advance(TIMES.takeover + 1)
+        await transaction.rollback()
+        await starting
+        assert second.tables() == [table_id]
+        claim = await second.storage.tables_claim("here")
+        assert claim is not None
+        assert (claim.owner, claim.heartbeat_at) == (str(TWO), later.now())
+        # its next beat renews: the lease is kept, not dropped as expired
+        await later.advance(TIMES.heartbeat)
+        assert second.scopes == ["here"]
+        assert second.tables() == [table_id]
+        assert second.leases.healthy is True
+    finally:
+        await frozen.close()
+        await second.stop()
+        await second.storage.close()
+        await first.stop()
+        await first.storage.close()

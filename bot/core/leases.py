@@ -108,8 +108,21 @@ class Leases:
         if taken:
             self._renewed_at = now
             self.healthy = True
+            if core.clock.now() - now > self.times.heartbeat:
+                await self._refresh(taken)
         if core.fences and self._heartbeat is None:
             self._arm()
+
+    async def _refresh(self, taken: Collection[Fence]) -> None:
+        """Move the heartbeat of leases just taken to now: their claim waited (a frozen
+        holder's row lock lasts until the server ends its transaction), so the heartbeat
+        written at the claim's start is already old and would soon read as expired."""
+        core = self._core
+        fresh = core.clock.now()
+        for fence in taken:
+            if not await core.storage.renew_tables_claim(fence.scope, str(self.owner), now=fresh):
+                return  # taken from us meanwhile: the next beat drops it
+        self._renewed_at = fresh
 
     async def release(self, scopes: Collection[str]) -> None:
         """Give the leases of ``scopes`` back; their live tables stop here unsaved."""
