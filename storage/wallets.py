@@ -440,7 +440,8 @@ class PlayersAndWallets(SqlBase):
         """Take every human's stake into the match's escrow (rules.md, "The house").
 
         In one transaction: each player below ``stake`` whose top-up is due is first
-        topped up to :data:`TOP_UP_TO` (see :func:`top_up_amount`); then ``stake``
+        topped up to :data:`TOP_UP_TO` (see :func:`top_up_amount`; never a player merged
+        into another, whose account stays at 0: ``storage.links``); then ``stake``
         dollars move from every player to the escrow of ``match_id``. Robots are not
         passed and pay nothing. A stake of 0 opens the escrow with no money moved.
         Calling it again for the same match id does nothing (idempotent).
@@ -459,18 +460,19 @@ class PlayersAndWallets(SqlBase):
         async def write(tx: Tx) -> None:
             # The players' locks first (a concurrent stake of the same match then finds
             # its escrow below, and the balances read are the ones this stake spends).
-            found: dict[int, tuple[int, float | None]] = {}
+            found: dict[int, tuple[int, float | None, bool]] = {}
             staked = False
             if ids:
-                for pid, last, balance, exists in await tx.rows(
+                for pid, last, balance, exists, merged in await tx.rows(
                     "SELECT p.id, p.last_top_up, a.balance,"
-                    " EXISTS (SELECT 1 FROM escrows WHERE match_id = ?) FROM players p"
+                    " EXISTS (SELECT 1 FROM escrows WHERE match_id = ?), p.merged_into IS NOT NULL"
+                    " FROM players p"
                     f" JOIN accounts a ON a.key = 'player:' || p.id WHERE p.id IN ({placeholders(len(ids))})"
                     " ORDER BY a.id" + tx.dialect.lock_of("a"),
                     match_id,
                     *ids,
                 ):
-                    found[int(pid)] = (int(balance), last)
+                    found[int(pid)] = (int(balance), last, bool(merged))
                     staked = staked or bool(exists)
             if not found:
                 staked = await find_escrow(tx, match_id) is not None
@@ -481,8 +483,8 @@ class PlayersAndWallets(SqlBase):
             for pid in ids:
                 if pid not in found:
                     continue  # unknown: raised below
-                balance, last = found[pid]
-                added = top_up_amount(balance, stake, last, now)
+                balance, last, merged = found[pid]
+                added = 0 if merged else top_up_amount(balance, stake, last, now)
                 if balance + added < stake:
                     short.append(pid)
                 elif added:
@@ -675,7 +677,8 @@ class PlayersAndWallets(SqlBase):
         """Top the player up to :data:`TOP_UP_TO` if due (see :func:`top_up_amount`).
 
         Returns:
-            dollars added (0 when not due).
+            dollars added (0 when not due, and always for a player merged into another:
+            a process that still knew its old id never puts money there).
 
         Raises:
             UnknownPlayerError: no such player.
@@ -684,7 +687,8 @@ class PlayersAndWallets(SqlBase):
 
         async def write(tx: Tx) -> int:
             row = await _player_row(tx, player_id, lock=True)
-            added = top_up_amount(int(row[4]), stake, row[3], now)
+            merged = await tx.value("SELECT merged_into FROM players WHERE id = ?", player_id)
+            added = 0 if merged is not None else top_up_amount(int(row[4]), stake, row[3], now)
             if added:
                 await tx.run("UPDATE players SET last_top_up = ? WHERE id = ?", now, player_id)
                 await tx.post(plan_top_up(player_id, added, match_id=None, now=now), now)

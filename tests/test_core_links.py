@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from conftest import RecordingPort
+from test_manager import seat_with_robots
+
 from bot.core import (
     AcceptLinkCode,
     ChatRef,
     GiveLinkCode,
     LinkInfo,
+    MatchStarted,
     OpenTable,
     PlayerRef,
     RefusalReason,
@@ -108,3 +112,49 @@ async def test_the_terminal_cannot_link(make_manager: Callable[..., TableManager
         RefusalReason.LINK_NOT_LINKABLE,
         {"platform": "terminal"},
     )
+
+
+async def two_processes_after_a_link(
+    make_manager: Callable[..., TableManager], *, listening: bool
+) -> tuple[TableManager, TableManager]:
+    """Telegram's process and Discord's, on one database: Ana's Telegram player is the
+    older; Discord's process knows her Discord player; Discord gives the code and
+    Telegram accepts it, so the Discord player Discord's process knows is merged away."""
+    on_telegram, on_discord = make_manager(), make_manager()
+    if listening:
+        await on_telegram.start(platforms=None)
+        await on_discord.start(platforms=None)
+    await on_telegram.player_id(ANA_T)
+    assert await on_discord.balance(ANA_D) == 1000
+    reply = await on_telegram.handle(AcceptLinkCode(ANA_T, await code_of(on_discord, ANA_D)))
+    assert reply.link == LinkInfo(platform="discord", balance=2000)
+    return on_telegram, on_discord
+
+
+async def test_another_process_hears_of_a_link_and_shows_the_one_wallet_at_once(
+    make_manager: Callable[..., TableManager],
+) -> None:
+    on_telegram, on_discord = await two_processes_after_a_link(make_manager, listening=True)
+    assert await on_discord.balance(ANA_D) == 2000
+    assert await on_discord.player_id(ANA_D) == await on_telegram.player_id(ANA_T)
+
+
+async def test_a_process_that_missed_the_notice_still_stakes_from_the_one_wallet(
+    make_manager: Callable[..., TableManager],
+    clock: ManualClock,
+    memory_storage: Storage,
+    recorder: RecordingPort,
+) -> None:
+    on_telegram, on_discord = await two_processes_after_a_link(make_manager, listening=False)
+    merged = await on_discord.player_id(ANA_D)  # its cache: the merged player
+    survivor = await on_telegram.player_id(ANA_T)
+    assert merged != survivor
+    table_id = await seat_with_robots(on_discord, clock, ANA_D, ChatRef("discord", "guild-1"))
+    [started] = [e for e in recorder.events if isinstance(e, MatchStarted)]
+    assert started.table_id == table_id
+    assert started.stakes == {survivor: 10}
+    stake = 10
+    assert await memory_storage.balance(survivor) == 2000 - stake
+    assert await memory_storage.balance(merged) == 0
+    assert await on_discord.player_id(ANA_D) == survivor
+    assert await memory_storage.check_ledger() == []

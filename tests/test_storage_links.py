@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 
 from storage.base import (
     OPENING_BALANCE,
+    TOP_UP_EVERY,
     Identity,
+    InsufficientFunds,
     LinkRefusal,
     LinkRefused,
     Merge,
@@ -184,6 +186,21 @@ async def test_a_player_with_a_stake_held_cannot_link(store: Storage) -> None:
     assert await store.issue_link_code("telegram", "1", "DDD555", now=10.0)
     assert await refusal(store, "DDD555", "discord", "9", 20.0) is LinkRefusal.MONEY_HELD
     assert [await store.balance(ana_t), await store.balance(ana_d)] == [1000, 990]
+
+
+async def test_a_merged_players_old_id_is_never_topped_up_and_cannot_stake(
+    store: Storage,
+) -> None:
+    ana_t, ana_d = await two_players(store)
+    await linked(store)
+    # a process that still knew Ana's Discord id, a day later (any top-up due long since)
+    later = 20.0 + 2 * TOP_UP_EVERY
+    assert await store.top_up(ana_d, now=later, stake=10) == 0
+    with pytest.raises(InsufficientFunds) as short:
+        await store.stake("m-old", [ana_d], 10, now=later)
+    assert short.value.player_ids == (ana_d,)
+    assert [await store.balance(ana_t), await store.balance(ana_d)] == [2000, 0]
+    assert await store.check_ledger() == []
 
 
 async def test_unlinking_gives_the_leaving_identity_a_fresh_player_at_zero(

@@ -61,7 +61,7 @@ from bot.core.events import (
 from bot.core.leases import Leases
 from bot.core.ownership import LeaseTimes, OwnerId
 from bot.core.standings import Profile, Standings
-from bot.core.state import HouseTimes
+from bot.core.state import PLAYERS_CHANNEL, HouseTimes
 from bot.core.vocabulary import Ranking
 from engine.robots import DEFAULT_LEVEL, Robot, make_robot
 from engine.rules import Rules
@@ -211,6 +211,7 @@ class TableManager:
         self._bus = self.wiring.bus
         views = self.wiring.views
         self._leases = self.wiring.leases
+        self._listening = False  # subscribed to the players notices (at the first start)
         # the queries, as the views answer them (bot.core.views)
         self.tables = views.tables
         self.table_state = views.table_state
@@ -325,6 +326,9 @@ class TableManager:
             TablesHeldElsewhere: another live process runs one of ``platforms`` on this
                 database; nothing was restored or claimed.
         """
+        if not self._listening:  # links made in other processes
+            await self._core.storage.subscribe(PLAYERS_CHANNEL, self._core.forget_players)
+            self._listening = True
         if platforms is not None:
             await self.claim(platforms)
         await self.wiring.resume.restore(platforms)

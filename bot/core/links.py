@@ -6,8 +6,9 @@ the two players in one transaction (``storage.links``: the wallet moved whole by
 ledger transaction, history and ratings made one). :class:`~bot.core.commands.Unlink`
 takes an identity out again. The core adds what storage cannot see: neither identity
 may sit at a live table of this process (the stakes held are storage's check). After a
-change the identities' cached player ids are dropped, so the next command finds the
-player they are now.
+change the identities' cached player ids are dropped in every process on the database
+(a :data:`~bot.core.state.PLAYERS_CHANNEL` notice), so the next command finds the player
+they are now; stakes and fees read the ids afresh whatever a notice did.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Final
 
 from bot.core.commands import AcceptLinkCode, GiveLinkCode, PlayerRef, Unlink
 from bot.core.events import LinkInfo, Refused, Reply
-from bot.core.state import Core
+from bot.core.state import PLAYERS_CHANNEL, Core
 from bot.core.vocabulary import RefusalReason
 from storage.base import (
     LINK_CODE_ALPHABET,
@@ -66,6 +67,14 @@ class Linking:
                 if seat.player is not None and seat.player.key in keys:
                     raise Refused(RefusalReason.LINK_SEATED)
 
+    async def _changed(self, *keys: tuple[str, str]) -> None:
+        """Drop the identities' cached ids here and tell the other processes on the
+        database to drop theirs (a notice; the ids are read again before money moves in
+        any case)."""
+        for key in keys:
+            self.core.player_ids.pop(key, None)
+        await self.core.storage.publish(PLAYERS_CHANNEL, " ".join(f"{p}:{u}" for p, u in keys))
+
     async def give_code(self, command: GiveLinkCode) -> Reply:
         """A fresh code for the player's identity (their earlier unused one stops
         working)."""
@@ -100,9 +109,7 @@ class Linking:
             )
         except LinkRefused as exc:
             raise _refused(exc) from None
-        self.core.player_ids.pop(player.key, None)
-        if owner is not None:
-            self.core.player_ids.pop(owner, None)
+        await self._changed(player.key, *(() if owner is None else (owner,)))
         return Reply(link=LinkInfo(platform=merge.platform, balance=merge.balance))
 
     async def unlink(self, command: Unlink) -> Reply:
@@ -116,6 +123,7 @@ class Linking:
             )
         except LinkRefused as exc:
             raise _refused(exc) from None
+        await self._changed(player.key)
         self.core.player_ids[player.key] = fresh
         return Reply(
             link=LinkInfo(platform=_other(player.platform), balance=await storage.balance(fresh))

@@ -502,7 +502,7 @@ class Lobby:
             raise Refused(RefusalReason.SEAT_TAKEN, table.id)
         if target.reserved_for is not None and target.reserved_for.key != player.key:
             raise Refused(RefusalReason.SEAT_RESERVED, table.id)
-        player_id = await core.player_id(player)
+        player_id = await core.player_id(player, fresh=True)  # money: linked elsewhere?
         await self.session.moderation.refuse_if_banned(table.chat, player_id)
         await self.settlement.check_funds(player_id, table.rules.stake, table.id)
         async with table.lock:

@@ -76,6 +76,10 @@ class Settlement:
         """
         core = self.core
         humans = table.humans()
+        for index in humans:  # linked or unlinked in another process since they sat?
+            state = table.seats[index]
+            if state.player is not None:
+                state.player_id = await core.player_id(state.player, fresh=True)
         player_ids = [pid for i in humans if (pid := table.seats[i].player_id) is not None]
         stake = table.rules.stake
         if not player_ids:

@@ -21,7 +21,11 @@ from engine.robots import Robot
 from engine.rules import Rules
 from storage.base import Fence, FencedOut, Storage
 
-__all__ = ["KEPT_MATCHES", "Core", "Ended", "HouseTimes"]
+__all__ = ["KEPT_MATCHES", "PLAYERS_CHANNEL", "Core", "Ended", "HouseTimes"]
+
+PLAYERS_CHANNEL = "domino_players"
+"""The storage's notices naming identities whose player changed (a link or an unlink):
+every process on the database drops their cached ids (:meth:`Core.forget_players`)."""
 
 KEPT_MATCHES = 50
 """Closed tables whose final match ``TableManager.match_of`` still returns (a finished
@@ -148,9 +152,17 @@ class Core:
         finally:
             table.saved.set()
 
-    async def player_id(self, player: PlayerRef) -> int:
-        """The storage id of ``player`` (their account is opened on first sight)."""
+    async def player_id(self, player: PlayerRef, *, fresh: bool = False) -> int:
+        """The storage id of ``player`` (their account is opened on first sight).
+
+        Cached per identity; ``fresh`` reads storage again (before money moves: the
+        identity may have been linked or unlinked in another process since)."""
         known = self.player_ids.get(player.key)
+        if fresh and known is not None:
+            found = await self.storage.find_player(player.platform, player.user_id)
+            known = None if found is None else found.id
+            if known is not None:
+                self.player_ids[player.key] = known
         if known is not None:
             return known
         stored = await self.storage.ensure_player(
@@ -162,6 +174,13 @@ class Core:
         )
         self.player_ids[player.key] = stored.id
         return stored.id
+
+    def forget_players(self, notice: str) -> None:
+        """Drop the cached ids of the identities a :data:`PLAYERS_CHANNEL` notice names
+        (``platform:user_id``, space-separated): they were linked or unlinked."""
+        for identity in notice.split():
+            platform, _, user_id = identity.partition(":")
+            self.player_ids.pop((platform, user_id), None)
 
     def saw(self, player: PlayerRef) -> None:
         """Note that ``player`` (a player already known to this process) did something

@@ -505,7 +505,7 @@ class TournamentService:
             size = tournament.team_size
             if size == 2:
                 players = _partnered(players, tournament.partners, core.seeds)
-            ids = {_key(p): await core.player_id(p) for p in players}
+            ids = {_key(p): await core.player_id(p, fresh=True) for p in players}
             if len(players) < LEAST_ENTRANTS * size:
                 tournament.ids = ids
                 await self._cancel(tournament, None, news=TournamentNews.TOO_FEW)
