@@ -23,7 +23,7 @@ from bot.core.tournaments.model import (
     check_field,
 )
 
-__all__ = ["PAIRING_WINDOW", "SwissStanding", "swiss_pair", "swiss_standings"]
+__all__ = ["PAIRING_WINDOW", "SwissStanding", "pairing_order", "swiss_pair", "swiss_standings"]
 
 PAIRING_WINDOW = 8
 """Candidates on each side of an entrant in the pairing order before the matching widens
@@ -139,7 +139,7 @@ def swiss_pair(
     for played in rounds:
         if not played.is_complete:
             raise RoundUnfinished(f"round {played.number} is not over", number=played.number)
-    order = _pairing_order(standings)
+    order = pairing_order(standings)
     count = len(order)
     met = Counter(p.keys for played in rounds for p in played.pairings)
     fewest_byes = min(s.byes for s in standings)
@@ -176,7 +176,7 @@ def swiss_pair(
     )
 
 
-def _pairing_order(standings: Sequence[SwissStanding]) -> list[SwissStanding]:
+def pairing_order(standings: Sequence[SwissStanding]) -> list[SwissStanding]:
     """The standings with each score group's upper and lower halves interleaved (1st,
     first of the lower half, 2nd, second of the lower half...): neighbours in this
     order are the Dutch system's partners, and an odd group's last entrant sits next
