@@ -18,6 +18,7 @@ from bot.core import (
     JoinTournament,
     Leave,
     LeaveTournament,
+    Partners,
     PlayerRef,
     PlayNow,
     PressButton,
@@ -672,4 +673,115 @@ async def test_a_knockout_killed_mid_round_one_resumes_its_round_and_then_its_fi
     assert set(final) == {first[0][0], first[1][0]}
     assert again.tournament_here(CHAT) is None
     await _money_balances(again, memory_storage, PLAYERS)
+    await again.stop()
+
+
+# ------------------------------------------------------------ partners drawn each round
+
+
+async def _drawn(
+    make_manager: Callable[..., TableManager], kind: TournamentKind, players: list[PlayerRef],
+    **options: int,
+) -> TableManager:  # fmt: skip
+    """A running tournament in partnerships whose partners are drawn each round."""
+    manager = make_manager()
+    await manager.start()
+    create = CreateTournament(
+        ADMIN, CHAT, kind, is_admin=True, preset="venezolano", fee=10,
+        partners=Partners.EACH_ROUND, **options,
+    )  # fmt: skip
+    assert (await manager.handle(create)).ok
+    for player in players:
+        assert (await manager.handle(JoinTournament(player, CHAT))).ok
+    assert (await manager.handle(StartTournament(ADMIN, CHAT, is_admin=True))).ok
+    await manager.idle()
+    return manager
+
+
+def _partnerships(tables: list[tuple[str, ...]]) -> list[frozenset[str]]:
+    """Each table's two partnerships: seats 0 and 2, seats 1 and 3."""
+    return [frozenset(t[side::2]) for t in tables for side in (0, 1)]
+
+
+async def test_a_swiss_of_10_players_draws_new_partners_each_round_and_pays_players_once(
+    make_manager, clock: ManualClock, recorder: RecordingPort, memory_storage: Storage
+) -> None:
+    players = _field(10)
+    manager = await _drawn(make_manager, TournamentKind.SWISS, players, rounds=3)
+    partnerships: list[frozenset[str]] = []
+    rested: list[frozenset[str]] = []
+    while manager.tournament_here(CHAT) is not None:
+        played = await _play_open_tables(manager, clock)
+        assert len(played) == 2  # 8 players at two tables, a partnership of 2 rests
+        partnerships += _partnerships(played)
+        rested.append(frozenset(p.key for p in players) - {k for t in played for k in t})
+    assert len(partnerships) == 12 and len(set(partnerships)) == 12  # never a partner twice
+    assert [len(r) for r in rested] == [2, 2, 2]
+    assert len(frozenset().union(*rested)) == 6  # nobody rests twice
+    ended = recorder.last(TournamentUpdate, news=TournamentNews.FINISHED).view
+    assert ended.partners is Partners.EACH_ROUND
+    assert len(ended.places) == 10 and all(len(p.names) == 1 for p in ended.places)
+    assert [p.prize for p in ended.places if p.prize] == [60, 30, 10]  # of $100, to players
+    await _money_balances(manager, memory_storage, players)
+    await manager.stop()
+
+
+async def test_an_arena_of_12_players_changes_partners_after_every_match(
+    make_manager, clock: ManualClock, recorder: RecordingPort, memory_storage: Storage
+) -> None:
+    players = _field(12)
+    manager = await _drawn(make_manager, TournamentKind.ARENA, players, minutes=20)
+    last: dict[str, str] = {}
+    waves = 0
+    while manager.tournament_here(CHAT) is not None:
+        tables = await _play_open_tables(manager, clock)
+        assert len(tables) == 3  # everyone seated, four to a table
+        for a, b in map(tuple, _partnerships(tables)):
+            assert last.get(a) != b  # a new partner every match
+            last[a], last[b] = b, a
+        waves += 1
+        await clock.advance(60)
+        await manager.idle()
+    assert waves == 20
+    ended = recorder.last(TournamentUpdate, news=TournamentNews.FINISHED).view
+    assert len(ended.places) == 12
+    assert [p.prize for p in ended.places if p.prize] == [72, 36, 12]  # of $120
+    await _money_balances(manager, memory_storage, players)
+    await manager.stop()
+
+
+async def test_partners_drawn_each_round_are_refused_for_a_knockout_and_one_against_one(
+    make_manager,
+) -> None:
+    manager = make_manager()
+    await manager.start()
+    for kind, preset in ((TournamentKind.KNOCKOUT, ""), (TournamentKind.SWISS, "uno-contra-uno")):
+        create = CreateTournament(
+            ADMIN, CHAT, kind, is_admin=True, preset=preset, partners=Partners.EACH_ROUND
+        )
+        reply = await manager.handle(create)
+        assert reply.refusal is not None
+        assert reply.refusal.reason is RefusalReason.DRAWN_PARTNERS
+    assert manager.tournament_here(CHAT) is None
+    await manager.stop()
+
+
+async def test_a_swiss_with_drawn_partners_resumes_mid_round_after_a_restart(
+    make_manager, clock: ManualClock, memory_storage: Storage
+) -> None:
+    players = _field(8)
+    manager = await _drawn(make_manager, TournamentKind.SWISS, players, rounds=2)
+    await _play_open_tables(manager, clock)  # round 1
+    before = {frozenset(s.seats[i].reserved_for.key for i in (0, 2)) for s in _open_tables(manager)}
+    await manager.stop()
+
+    recorder = RecordingPort()
+    again = make_manager(port=recorder)
+    await again.start()
+    after = {frozenset(s.seats[i].reserved_for.key for i in (0, 2)) for s in _open_tables(again)}
+    assert len(after) == 2 and after == before  # round 2 as it was paired, not again
+    await _play_open_tables(again, clock)
+    ended = recorder.last(TournamentUpdate, news=TournamentNews.FINISHED).view
+    assert ended.partners is Partners.EACH_ROUND and len(ended.places) == 8
+    await _money_balances(again, memory_storage, players)
     await again.stop()

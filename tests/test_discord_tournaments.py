@@ -231,3 +231,31 @@ async def test_an_arenas_live_standings_are_one_message_edited_in_place(
         assert len(standings.attachments) == 1
     finally:
         await harness.stop()
+
+
+async def test_an_arena_with_partners_drawn_each_round_is_opened_with_the_companeros_option(
+    memory_storage: Storage, fake: FakeDiscord
+) -> None:
+    guild = fake.add_guild("Club")
+    admin = fake.add_user("Admin", admin=True)
+    harness = await Harness(fake, memory_storage).start()
+    channel = fake.channel_of(guild)
+    try:
+        knockout = {"tipo": "knockout", "companeros": "each_round", "nombre": "Copa"}
+        (refused,) = await fake.replied(
+            await fake.slash(admin, guild, "domino-torneo", "crear", options=knockout)
+        )
+        assert refused.content == (
+            "Los compañeros por sorteo cada ronda son para un suizo o una arena en parejas."
+        )
+        arena = {"tipo": "arena", "companeros": "each_round", "cuota": 10, "nombre": "Rueda"}
+        await fake.replied(await fake.slash(admin, guild, "domino-torneo", "crear", options=arena))
+        await harness.idle()
+        news = await fake.wait_until(
+            lambda: [m for m in fake.messages_in(channel) if m.content.startswith("Admin abrió")]
+        )
+        assert news[0].content.splitlines()[0] == (
+            "Admin abrió Rueda: arena, compañeros por sorteo cada ronda, Venezolano, cuota $10."
+        )
+    finally:
+        await harness.stop()

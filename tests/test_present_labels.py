@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.present.labels import rules_text
+from bot.present.labels import rules_text, tournament_from_input, tournament_kind_label
 from engine.rules import find_preset
 
 
@@ -109,3 +109,20 @@ def test_report_reasons_are_read_in_both_languages_and_labelled() -> None:
     assert report_reason_from_input("feo") is None
     assert report_reason_label("abusive_name", "es") == "nombre ofensivo"
     assert report_reason_words("en") == ["name", "phrases", "leaving", "losing", "other"]
+
+
+def test_an_admin_asks_for_partners_drawn_each_round_in_either_language() -> None:
+    spanish = tournament_from_input(["suizo", "sorteo", "rondas=3"])
+    english = tournament_from_input(["swiss", "drawn"])
+    plain = tournament_from_input(["arena"])
+    assert (spanish.kind, spanish.partners, spanish.options) == (
+        "swiss",
+        "each_round",
+        {"rounds": 3},
+    )
+    assert (english.partners, plain.partners) == ("each_round", "fixed")
+    assert tournament_kind_label("swiss", "each_round", "es") == (
+        "suizo, compañeros por sorteo cada ronda"
+    )
+    assert tournament_kind_label("arena", "each_round", "en") == "arena, partners drawn each round"
+    assert tournament_kind_label("swiss", "fixed", "es") == "suizo"

@@ -297,3 +297,52 @@ async def test_an_arenas_live_standings_are_one_picture_edited_in_place() -> Non
             "3. Carla · 0 pts",
             "4. Dani · 0 pts",
         ]
+
+
+async def test_a_swiss_with_partners_drawn_each_round_seats_new_partnerships_every_round() -> None:
+    async with TelegramWorld() as world:
+        users = [world.fake.add_user(6001 + i, f"J{i + 1}") for i in range(8)]
+        group = world.fake.add_group(GROUP, "Torneos", admins={6001})
+        for user in users:
+            await world.command(world.fake.private_chat(user), user, "/start")
+        mark = await world.command(group, users[0], "/torneo crear eliminatoria sorteo")
+        assert _group_texts(world, mark) == [
+            "Los compañeros por sorteo cada ronda son para un suizo o una arena en parejas."
+        ]
+        mark = await world.command(
+            group, users[0], "/torneo crear suizo sorteo rondas=2 nombre=Rueda"
+        )
+        await world.settle()
+        assert _group_texts(world, mark)[0].splitlines()[0] == (
+            "J1 abrió Rueda: suizo, compañeros por sorteo cada ronda, Venezolano, sin cuota."
+        )
+        for user in users:
+            await world.command(group, user, "/torneo unirme")
+        await world.settle()
+        mark = await world.command(group, users[0], "/torneo empezar")
+        await world.settle()
+        (news,) = [t for t in _group_texts(world, mark) if t.startswith("Rueda · ronda 1")]
+        # each player an entrant; round 1 partners the upper half of the seeds with the
+        # lower, and the best seeded partnerships meet at table 1
+        assert news.splitlines()[1:3] == [
+            "Mesa 1: J1 y J5 contra J2 y J6",
+            "Mesa 2: J3 y J7 contra J4 y J8",
+        ]
+        told = {
+            u.first_name: c.params["text"]
+            for u in users
+            for c in world.fake.calls[mark:]
+            if c.method == "sendMessage" and c.chat_id == u.id and "tu mesa" in c.params["text"]
+        }
+        assert told == {
+            "J3": "Rueda: tu mesa es la 2, con J7 de compañero, contra J4 y J8. Siéntate ya: "
+            "un asiento vacío dentro de 2 min pierde la partida.",
+            "J7": "Rueda: tu mesa es la 2, con J3 de compañero, contra J4 y J8. Siéntate ya: "
+            "un asiento vacío dentro de 2 min pierde la partida.",
+            "J4": "Rueda: tu mesa es la 2, con J8 de compañero, contra J3 y J7. Siéntate ya: "
+            "un asiento vacío dentro de 2 min pierde la partida.",
+            "J8": "Rueda: tu mesa es la 2, con J4 de compañero, contra J3 y J7. Siéntate ya: "
+            "un asiento vacío dentro de 2 min pierde la partida.",
+        }
+        await world.command(group, users[0], "/torneo cancelar")
+        await world.settle()

@@ -140,7 +140,7 @@ from bot.core.projection import ROBOT_NAMES, ended_board
 from bot.core.serving import tune_gc_for_serving
 from bot.core.standings import Profile, Standings
 from bot.core.state import HouseTimes
-from bot.core.tournaments.model import TournamentKind
+from bot.core.tournaments.model import Partners, TournamentKind
 from bot.core.vocabulary import (
     EMOTES,
     AwayReason,
@@ -241,6 +241,7 @@ __all__ = [
     "OpenTable",
     "OwnerId",
     "PairingInfo",
+    "Partners",
     "Phase",
     "PlaceInfo",
     "PlayMove",

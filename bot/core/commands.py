@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from bot.core.tournaments.model import TournamentKind
+from bot.core.tournaments.model import Partners, TournamentKind
 from engine.rules import OptionValue, Rules
 from storage.ratings import SeasonPeriod
 
@@ -368,8 +368,9 @@ class CreateTournament:
     "The service"): ``kind`` knockout, Swiss or arena; ``preset`` the rules' preset or
     format name ("" the chat's own game); ``fee`` dollars; ``signup_minutes`` until it
     starts; ``rounds`` of a Swiss (0: as many as the field needs); ``minutes`` of an
-    arena; ``wins_needed`` of a knockout series; ``most`` entrants. ``is_admin``: the
-    front end checked the player's admin rights."""
+    arena; ``wins_needed`` of a knockout series; ``most`` entrants; ``partners`` in
+    partnership play, fixed or drawn each round (a Swiss or an arena). ``is_admin``:
+    the front end checked the player's admin rights."""
 
     player: PlayerRef
     chat: ChatRef
@@ -383,6 +384,7 @@ class CreateTournament:
     wins_needed: int = 1
     most: int = 64
     name: str = ""
+    partners: Partners = Partners.FIXED
 
 
 @dataclass(frozen=True, slots=True)

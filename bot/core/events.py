@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from bot.core.commands import ChatRef, PlayerRef
-from bot.core.tournaments.model import TournamentKind
+from bot.core.tournaments.model import Partners, TournamentKind
 from bot.core.vocabulary import (
     AwayReason,
     CloseReason,
@@ -178,6 +178,8 @@ class SeatKept(_TableEvent):
         tournament: the tournament's name.
         opponents: the other side's names, in seat order.
         wait_seconds: how long the seat waits before it loses the match (seconds).
+        partners: their partner's name in partnership play (drawn anew each round, or
+            fixed); empty one against one.
     """
 
     to: PlayerRef
@@ -186,6 +188,7 @@ class SeatKept(_TableEvent):
     tournament: str
     opponents: tuple[str, ...]
     wait_seconds: float
+    partners: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -556,6 +559,7 @@ class TournamentView:
     bracket: tuple[tuple[SeriesInfo, ...], ...] = ()  # a knockout's rounds reached so far
     seconds_left: int = 0  # until sign-up closes (or an arena ends), when it was told
     wait_seconds: int = 120  # how long a table waits for its players (the no-show rule)
+    partners: Partners = Partners.FIXED  # in partnership play: fixed, or drawn each round
 
 
 @dataclass(frozen=True, slots=True)

@@ -418,6 +418,11 @@ class Lobby:
                         for i, p in enumerate(players)
                         if p is not None and rules.side_of(i) != side
                     )
+                    partners = tuple(
+                        p.display_name
+                        for i, p in enumerate(players)
+                        if p is not None and i != index and rules.side_of(i) == side
+                    )
                     kept = SeatKept(
                         table_id=table.id,
                         chat=chat,
@@ -427,6 +432,7 @@ class Lobby:
                         tournament=str(tag.get("name", "")),
                         opponents=others,
                         wait_seconds=wait_seconds,
+                        partners=partners,
                     )
                     core.emit(table, kept)
             await core.save(table)

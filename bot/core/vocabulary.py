@@ -168,6 +168,7 @@ class RefusalReason(StrEnum):
     ALREADY_SIGNED = "already_signed"  # params: name
     NOT_SIGNED = "not_signed"  # params: name
     BAD_TOURNAMENT = "bad_tournament"  # params: option, allowed
+    DRAWN_PARTNERS = "drawn_partners"  # partners drawn each round: not a knockout nor 1-vs-1
     # friends (issue 33; docs/friends.md)
     FRIEND_SELF = "friend_self"  # a friends command naming the player themself
     FRIEND_UNKNOWN = "friend_unknown"  # never played here; params: name

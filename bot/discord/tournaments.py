@@ -23,6 +23,7 @@ from bot.core import (
     JoinTournament,
     LeaveTournament,
     Manager,
+    Partners,
     PlayerRef,
     StartTournament,
     TournamentKind,
@@ -32,7 +33,7 @@ from bot.discord.cog import preset_choices
 from bot.discord.i18n import command_name, player_language, text, texts
 from bot.discord.messages import PLATFORM
 from bot.discord.replies import Replies, chat_of, player_of
-from bot.present.labels import KIND_LABELS
+from bot.present.labels import KIND_LABELS, PARTNER_LABELS
 from bot.present.replies import confirmation
 from bot.present.screens import tournament_status_text
 
@@ -46,6 +47,13 @@ def _choices(values: tuple[int, ...]) -> list[app_commands.Choice[int]]:
 def _kind_choices() -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=text(label), value=kind) for kind, label in KIND_LABELS.items()
+    ]
+
+
+def _partner_choices() -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=text(label), value=value)
+        for value, label in PARTNER_LABELS.items()
     ]
 
 
@@ -148,6 +156,7 @@ class TournamentCog(
         maximo=command_name("maximo", "most"),
         victorias=command_name("victorias", "wins"),
         nombre=command_name("nombre", "name"),
+        companeros=command_name("companeros", "partners"),
     )
     @app_commands.describe(
         tipo=text("Knockout, Swiss or arena"),
@@ -159,6 +168,7 @@ class TournamentCog(
         maximo=text("The most entrants"),
         victorias=text("Wins that take a knockout pairing"),
         nombre=text("The tournament's name"),
+        companeros=text("In partnerships: fixed partners, or drawn anew each round"),
     )
     @app_commands.choices(  # type: ignore[misc]
         tipo=_kind_choices(),
@@ -167,6 +177,7 @@ class TournamentCog(
         inscripcion=_choices(SIGNUP_MINUTES),
         minutos=_choices(ARENA_MINUTES),
         maximo=_choices(MAX_ENTRANTS),
+        companeros=_partner_choices(),
     )
     async def crear(
         self,
@@ -180,6 +191,7 @@ class TournamentCog(
         maximo: int = 64,
         victorias: app_commands.Range[int, 1, 3] = 1,
         nombre: app_commands.Range[str, 1, 40] | None = None,
+        companeros: str = Partners.FIXED.value,
     ) -> None:
         chat = chat_of(interaction)
         if chat is None or not self._admin(interaction):
@@ -198,6 +210,7 @@ class TournamentCog(
             wins_needed=victorias,
             most=maximo,
             name=nombre or "",
+            partners=Partners(companeros),
         )
         await self._send(interaction, command)
 

@@ -305,6 +305,9 @@ REFUSALS: dict[str, str] = {
     "already_signed": N_("You are already signed up for the tournament."),
     "not_signed": N_("You are not signed up for the tournament."),
     "bad_tournament": N_("{option} can be {allowed}."),
+    "drawn_partners": N_(
+        "Partners drawn each round are for a Swiss or an arena played in partnerships."
+    ),
     "unknown_emote": N_("Unknown phrase. Phrases: {emotes}."),
     "not_away": N_("You are at your seat already."),
     "too_late": N_("More than {minutes} min passed: your seat stays with the robot."),

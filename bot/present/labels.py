@@ -42,6 +42,8 @@ __all__ = [
     "NOTIFICATION_LABELS",
     "OPTION_LABELS",
     "OPTION_WORDS",
+    "PARTNER_LABELS",
+    "PARTNER_WORDS",
     "PLATFORM_NAMES",
     "PRESET_LABELS",
     "REPORT_ACTION_LABELS",
@@ -83,6 +85,7 @@ __all__ = [
     "seat_name",
     "team_names",
     "tournament_from_input",
+    "tournament_kind_label",
     "tournament_option_word",
     "value_from_input",
     "value_label",
@@ -379,6 +382,22 @@ KIND_WORDS: Final[dict[str, str]] = {
 }
 """What players type for a kind of tournament (``/torneo crear suizo``)."""
 
+PARTNER_WORDS: Final[dict[str, str]] = {
+    "sorteo": "each_round",
+    "drawn": "each_round",
+    "fijos": "fixed",
+    "fixed": "fixed",
+}
+"""What an admin types for the partners of a tournament in partnerships
+(``/torneo crear suizo sorteo``: drawn anew each round), by
+:class:`bot.core.Partners` value."""
+
+PARTNER_LABELS: Final[dict[str, str]] = {
+    "fixed": N_("fixed partners"),
+    "each_round": N_("partners drawn each round"),
+}
+"""The partners of a tournament for people, by :class:`bot.core.Partners` value."""
+
 TOURNAMENT_OPTIONS: Final[dict[str, str]] = {
     "fee": N_("fee"),
     "most": N_("most"),
@@ -421,6 +440,7 @@ class TournamentWords:
     options: dict[str, int]
     name: str
     errors: tuple[str, ...]
+    partners: str = "fixed"
 
 
 def tournament_from_input(words: Sequence[str]) -> TournamentWords:
@@ -431,6 +451,7 @@ def tournament_from_input(words: Sequence[str]) -> TournamentWords:
     preset = ""
     options: dict[str, int] = {}
     name = ""
+    partners = "fixed"
     errors: list[str] = []
     for index, word in enumerate(words):
         key, sep, value = word.partition("=")
@@ -442,13 +463,15 @@ def tournament_from_input(words: Sequence[str]) -> TournamentWords:
             options[_TOURNAMENT_WORDS[plain]] = int(value)
         elif not sep and plain in KIND_WORDS and kind is None:
             kind = KIND_WORDS[plain]
+        elif not sep and plain in PARTNER_WORDS:
+            partners = PARTNER_WORDS[plain]
         elif not sep and (chosen := format_from_input(word)) is not None:
             preset = chosen
         elif not sep and (named := preset_from_input(word)) is not None:
             preset = named
         else:
             errors.append(word)
-    return TournamentWords(kind, preset, options, name, tuple(errors))
+    return TournamentWords(kind, preset, options, name, tuple(errors), partners)
 
 
 SEAT_LABEL: Final = N_("Take my seat")
@@ -486,6 +509,15 @@ def kind_label(kind: str, language: str | None) -> str:
     """A kind of tournament for people: "eliminatoria", "suizo", "arena"."""
     msgid = KIND_LABELS.get(kind)
     return translator(language)(msgid) if msgid else kind
+
+
+def tournament_kind_label(kind: str, partners: str, language: str | None) -> str:
+    """A tournament's kind for people, with its partners when drawn each round:
+    "suizo", "suizo, compañeros por sorteo cada ronda"."""
+    said = kind_label(kind, language)
+    if partners != "each_round":
+        return said
+    return f"{said}, {translator(language)(PARTNER_LABELS[partners])}"
 
 
 def tournament_option_word(option: str, language: str | None) -> str:

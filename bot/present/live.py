@@ -33,12 +33,12 @@ from bot.present.analysis import ANALYSING, analysis_button
 from bot.present.facts import boneyard_count, tournament_picture
 from bot.present.i18n import N_, emote_label, language_of, time_left_text, translator
 from bot.present.labels import (
-    kind_label,
     move_text,
     preset_label,
     rematch_label,
     seat_name,
     team_names,
+    tournament_kind_label,
 )
 from bot.present.moves import move_buttons
 from bot.present.replies import refused
@@ -501,7 +501,7 @@ def tournament_page(view: TournamentView, language: str) -> TournamentPage:
     prizes, and who signed up while sign-up is open."""
     lang = language_of(language)
     _ = translator(lang)
-    kind = kind_label(view.kind, lang)
+    kind = tournament_kind_label(view.kind, view.partners, lang)
     running = view.status is TournamentStatus.RUNNING
     picture_alt = ""
     if tournament_picture(view, lang) is not None:

@@ -53,12 +53,12 @@ from bot.core.vocabulary import (
 from bot.present.facts import tournament_picture
 from bot.present.i18n import time_ago_text, time_left_text, translator
 from bot.present.labels import (
-    kind_label,
     move_text,
     preset_label,
     score_line,
     seat_name,
     team_names,
+    tournament_kind_label,
 )
 from bot.present.standings import season_ended_text
 from bot.present.texts import (
@@ -683,7 +683,7 @@ def tournament_status_text(view: TournamentView | None, language: str, *, create
             _(
                 "{name}: {kind}, {format}, entry fee ${fee}.",
                 name=name,
-                kind=kind_label(view.kind, language),
+                kind=tournament_kind_label(view.kind, view.partners, language),
                 format=preset_label(view.preset, language),
                 fee=view.fee,
             ),

@@ -28,12 +28,12 @@ from bot.core.vocabulary import AwayReason, CloseReason, FriendNews, TournamentN
 from bot.present.i18n import emote_label, isolate, time_left_text, translator, whole_minutes
 from bot.present.labels import (
     LANGUAGE_LABELS,
-    kind_label,
     preset_label,
     report_reason_label,
     rules_text,
     seat_name,
     team_names,
+    tournament_kind_label,
 )
 from engine.hand import Termination
 from render import net_dollars
@@ -352,7 +352,8 @@ def tournament_text(event: TournamentUpdate, language: str) -> str:
     title = view.name or _("The tournament")  # at its start
     by = event.player.display_name if event.player is not None else ""
     if news is TournamentNews.OPENED:
-        kind, preset = kind_label(view.kind, language), preset_label(view.preset, language)
+        kind = tournament_kind_label(view.kind, view.partners, language)
+        preset = preset_label(view.preset, language)
         left = time_left_text(view.seconds_left, language)
         if not view.fee:  # nothing paid, nothing won: no pool to share
             return "\n".join(
@@ -478,13 +479,23 @@ def seat_kept_text(event: SeatKept, language: str) -> str:
     """A tournament table played privately: where ``event.to`` sits, against whom, and
     how long the seat waits (docs/tournaments.md, "Within the platforms' limits")."""
     _ = translator(language)
+    said = {
+        "name": event.tournament or _("The tournament"),
+        "label": event.label,
+        "opponents": entrant_names(event.opponents, language),
+        "minutes": whole_minutes(event.wait_seconds),
+    }
+    if event.partners:
+        return _(
+            "{name}: your table is number {label}, with {partner} as your partner, against "
+            "{opponents}. Sit down now: a seat still empty in {minutes} min loses the match.",
+            partner=entrant_names(event.partners, language),
+            **said,
+        )
     return _(
         "{name}: your table is number {label}, against {opponents}. Sit down now: a seat "
         "still empty in {minutes} min loses the match.",
-        name=event.tournament or _("The tournament"),
-        label=event.label,
-        opponents=entrant_names(event.opponents, language),
-        minutes=whole_minutes(event.wait_seconds),
+        **said,
     )
 
 

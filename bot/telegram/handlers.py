@@ -527,6 +527,7 @@ class Commands:
             is_admin=True,
             preset=typed.preset,
             name=typed.name,
+            partners=p.Partners(typed.partners),
             **typed.options,  # by the command's own names (bot.present.labels)
         )
         await self._run(said, create_command)

@@ -16,6 +16,7 @@ __all__ = [
     "EntrantError",
     "MatchResult",
     "Pairing",
+    "Partners",
     "Place",
     "ResultError",
     "ResultKind",
@@ -37,6 +38,15 @@ class TournamentKind(StrEnum):
     KNOCKOUT = "knockout"
     SWISS = "swiss"
     ARENA = "arena"
+
+
+class Partners(StrEnum):
+    """Who plays with whom in partnership play (docs/tournaments.md, "Partners drawn
+    each round"): fixed partnerships for the whole tournament, or new partners drawn
+    every round (each player then an entrant of their own; a Swiss or an arena)."""
+
+    FIXED = "fixed"
+    EACH_ROUND = "each_round"
 
 
 class ResultKind(StrEnum):

@@ -45,12 +45,29 @@ from bot.core.events import (
 from bot.core.lobby import Lobby
 from bot.core.state import Core
 from bot.core.table import Table
-from bot.core.tournaments.arena import ArenaSchedule, arena_pair, arena_standings, last_opponents
+from bot.core.tournaments.arena import (
+    ArenaSchedule,
+    ArenaStanding,
+    arena_pair,
+    arena_standings,
+    last_opponents,
+)
+from bot.core.tournaments.drawn import (
+    LEAST_PLAYERS,
+    drawn_arena_pair,
+    drawn_arena_standings,
+    drawn_swiss_pair,
+    drawn_swiss_standings,
+    last_partners,
+    team_entrant,
+    team_players,
+)
 from bot.core.tournaments.knockout import Bracket, Series, seed_bracket
 from bot.core.tournaments.model import (
     Entrant,
     MatchResult,
     Pairing,
+    Partners,
     Place,
     ResultKind,
     Round,
@@ -62,7 +79,7 @@ from bot.core.tournaments.prizes import (
     no_show_result,
     split_between_players,
 )
-from bot.core.tournaments.swiss import swiss_pair, swiss_standings
+from bot.core.tournaments.swiss import SwissStanding, swiss_pair, swiss_standings
 from bot.core.vocabulary import CloseReason, RefusalReason, TournamentNews, TournamentStatus
 from engine.errors import RulesError
 from engine.rules import EVERY_PRESET_NAME, Rules, find_any_preset
@@ -142,6 +159,9 @@ class Tournament:
         results: every result, in the order they came; swiss: a Swiss's rounds.
         tables: live table id -> its pairing's two entrant keys.
         prizes: player key -> dollars paid; places: the final places.
+        draw: in partnership play, fixed partnerships or partners drawn each round
+            (then every entrant is one player, and each pairing names two teams:
+            :mod:`.drawn`).
     """
 
     id: str
@@ -169,6 +189,7 @@ class Tournament:
     places: list[Place] = field(default_factory=list)
     labels: dict[str, str] = field(default_factory=dict)  # live table id -> its label
     partners: dict[str, str] = field(default_factory=dict)  # player key -> partner asked for
+    draw: Partners = Partners.FIXED
 
     @property
     def rules(self) -> Rules:
@@ -176,9 +197,47 @@ class Tournament:
         return find_any_preset(self.preset, stake=0)
 
     @property
+    def drawn(self) -> bool:
+        """Whether partners are drawn anew each round (entrants are players alone)."""
+        return self.draw is Partners.EACH_ROUND
+
+    @property
     def team_size(self) -> int:
-        """Players in an entrant: two in partnership play, else one."""
-        return 2 if self.rules.partnership else 1
+        """Players in an entrant: two in partnership play with fixed partners, else one."""
+        return 2 if self.rules.partnership and not self.drawn else 1
+
+    def side(self, key: str) -> Entrant:
+        """The entrant ``key`` names, or the team of a round (partners drawn each round:
+        two players' keys joined by ``+``).
+
+        Raises:
+            KeyError: neither.
+        """
+        found = next((e for e in self.entrants if e.key == key), None)
+        if found is not None:
+            return found
+        if not self.drawn:
+            raise KeyError(key)
+        return team_entrant(key, {e.key: e.rating for e in self.entrants})
+
+    def swiss_standings(self) -> tuple[SwissStanding, ...]:
+        """A Swiss's standings now (players', when partners are drawn each round)."""
+        if self.drawn:
+            return drawn_swiss_standings(self.entrants, self.swiss)
+        return swiss_standings(self.entrants, self.swiss)
+
+    def arena_standings(self) -> tuple[ArenaStanding, ...]:
+        """An arena's standings now (players', when partners are drawn each round)."""
+        if self.drawn:
+            return drawn_arena_standings(self.entrants, self.results)
+        return arena_standings(self.entrants, self.results)
+
+    def played_by(self, key: str, result: MatchResult) -> bool:
+        """Whether entrant ``key`` played in ``result`` (in one of its teams, when
+        partners are drawn each round)."""
+        if self.drawn:
+            return any(key in team_players(side) for side in result.keys)
+        return key in result.keys
 
     def members(self) -> dict[str, PlayerRef]:
         """Every signed player, by key string (``"telegram:1001"``)."""
@@ -223,6 +282,7 @@ class Tournament:
             "prizes": dict(self.prizes),
             "places": [{"number": p.number, "entrants": list(p.entrants)} for p in self.places],
             "partners": dict(self.partners),
+            "draw": self.draw.value,
         }
 
     @classmethod
@@ -268,6 +328,7 @@ class Tournament:
             prizes={str(k): int(v) for k, v in data["prizes"].items()},
             places=[Place(int(p["number"]), tuple(p["entrants"])) for p in data["places"]],
             partners={str(k): str(v) for k, v in data.get("partners", {}).items()},
+            draw=Partners(data.get("draw", Partners.FIXED.value)),
         )
 
 
@@ -332,6 +393,10 @@ class TournamentService:
         for option, ok, allowed in checks:
             if not ok:
                 raise Refused(RefusalReason.BAD_TOURNAMENT, option=option, allowed=allowed)
+        if command.partners is Partners.EACH_ROUND and (
+            command.kind is TournamentKind.KNOCKOUT or not rules.partnership
+        ):
+            raise Refused(RefusalReason.DRAWN_PARTNERS)
         async with self._lock:
             held = self.live.get(command.chat.key)
             if held is not None:
@@ -349,6 +414,7 @@ class TournamentService:
                 minutes=command.minutes,
                 wins_needed=command.wins_needed,
                 most=command.most,
+                draw=command.partners,
             )
             self.live[command.chat.key] = tournament
             await self._save(tournament)
@@ -366,8 +432,9 @@ class TournamentService:
                 raise Refused(RefusalReason.TOURNAMENT_FULL, most=tournament.most)
             await self.core.player_id(command.player)  # known to storage before the start
             tournament.signed.append(command.player)
-            if command.partner is not None and command.partner.key != command.player.key:
-                tournament.partners[_key(command.player)] = _key(command.partner)
+            partner = command.partner
+            if partner is not None and partner.key != command.player.key and not tournament.drawn:
+                tournament.partners[_key(command.player)] = _key(partner)
             await self._save(tournament)
             self._tell(tournament, TournamentNews.JOINED, command.player)
         return Reply(label=tournament.name)
@@ -506,7 +573,7 @@ class TournamentService:
             if size == 2:
                 players = _partnered(players, tournament.partners, core.seeds)
             ids = {_key(p): await core.player_id(p, fresh=True) for p in players}
-            if len(players) < LEAST_ENTRANTS * size:
+            if len(players) < (LEAST_PLAYERS if tournament.drawn else LEAST_ENTRANTS * size):
                 tournament.ids = ids
                 await self._cancel(tournament, None, news=TournamentNews.TOO_FEW)
                 return
@@ -635,14 +702,19 @@ class TournamentService:
                 return []
             if len(rounds) >= tournament.rounds:
                 return None
-            new = swiss_pair(entrants, rounds)
+            pair = drawn_swiss_pair if tournament.drawn else swiss_pair
+            new = pair(entrants, rounds)
             tournament.swiss.append(new)
             return list(new.pairings)
         assert tournament.started_at is not None
         schedule = ArenaSchedule(tournament.started_at, tournament.minutes * 60)
         if not schedule.may_pair(self.core.clock.now()):
             return None if not tournament.tables else []
-        standings = arena_standings(entrants, tournament.results)
+        standings = tournament.arena_standings()
+        if tournament.drawn:
+            busy = {p for key in playing for p in team_players(key)}
+            free = [e.key for e in entrants if e.key not in busy]
+            return list(drawn_arena_pair(free, standings, last_partners(tournament.results)))
         free = [e.key for e in entrants if e.key not in playing]
         return list(arena_pair(free, standings, last_opponents(tournament.results)))
 
@@ -660,8 +732,7 @@ class TournamentService:
         core = self.core
         rules = tournament.rules
         members = tournament.members()
-        by_key = {e.key: e for e in tournament.entrants}
-        first, second = by_key[pairing.first], by_key[pairing.second]
+        first, second = tournament.side(pairing.first), tournament.side(pairing.second)
         seats: list[PlayerRef | None] = [None] * rules.players
         for side, entrant in enumerate((first, second)):
             for index, key in enumerate(entrant.players):
@@ -715,8 +786,7 @@ class TournamentService:
                 return  # cancelled meanwhile, or scored already
             first_key, second_key = tournament.tables.pop(table_id)
             tournament.labels.pop(table_id, None)
-            by_key = {e.key: e for e in tournament.entrants}
-            first, second = by_key[first_key], by_key[second_key]
+            first, second = tournament.side(first_key), tournament.side(second_key)
             result: MatchResult | None
             if reason is CloseReason.NO_SHOW:
                 result = no_show_result(first, second, seated)
@@ -761,10 +831,11 @@ class TournamentService:
     def _placing(self, tournament: Tournament) -> list[Place]:
         if tournament.kind is TournamentKind.KNOCKOUT:
             return list(self._bracket(tournament).placing())
+        rows: Sequence[SwissStanding | ArenaStanding]
         if tournament.kind is TournamentKind.SWISS:
-            rows = swiss_standings(tournament.entrants, tournament.swiss)
+            rows = tournament.swiss_standings()
         else:
-            rows = arena_standings(tournament.entrants, tournament.results)  # type: ignore[assignment]
+            rows = tournament.arena_standings()
         return [Place(row.place, (row.key,)) for row in rows]
 
     async def _finish(self, tournament: Tournament) -> None:
@@ -854,6 +925,10 @@ class TournamentService:
             e.key: tuple(members[k].display_name for k in e.players if k in members)
             for e in tournament.entrants
         }
+        for pair in tournament.tables.values():  # a round's teams (partners drawn)
+            for key in pair:
+                if key not in names:
+                    names[key] = tuple(n for p in team_players(key) for n in names[p])
         standings: tuple[StandingInfo, ...] = ()
         if tournament.entrants and tournament.kind is TournamentKind.SWISS:
             standings = tuple(
@@ -862,17 +937,22 @@ class TournamentService:
                     names[s.key],
                     s.score,
                     s.points_difference,
-                    sum(1 for r in tournament.swiss for x in r.results if s.key in x.keys),
+                    sum(
+                        1
+                        for r in tournament.swiss
+                        for x in r.results
+                        if tournament.played_by(s.key, x)
+                    ),
                     0,
                 )
-                for s in swiss_standings(tournament.entrants, tournament.swiss)
+                for s in tournament.swiss_standings()
             )
         elif tournament.entrants and tournament.kind is TournamentKind.ARENA:
             standings = tuple(
                 StandingInfo(
                     s.place, names[s.key], s.score, s.points_difference, s.matches, s.streak
                 )
-                for s in arena_standings(tournament.entrants, tournament.results)
+                for s in tournament.arena_standings()
             )
         pairings = tuple(
             PairingInfo(names[a], names[b], tournament.labels.get(table_id, ""), table_id)
@@ -920,6 +1000,7 @@ class TournamentService:
             else 0,
             seconds_left=max(0, math.ceil(self._ends_at(tournament) - self.core.clock.now())),
             wait_seconds=math.ceil(self.no_show_seconds),
+            partners=tournament.draw,
         )
 
     def _ends_at(self, tournament: Tournament) -> float:
