@@ -10,7 +10,10 @@ The issue asks that pairing 256 entrants take under a second. Measures, on one c
 - ``knockout``: seeding the bracket, then recording every result to the champion (every
   ``pending`` and ``record``) and the final places;
 - ``arena``: every entrant free at once (the start), then an arena ``--arena-matches``
-  matches in with a quarter of the field free, and with the whole field free.
+  matches in with a quarter of the field free, and with the whole field free;
+- ``drawn``: partners drawn each round (:mod:`bot.core.tournaments.drawn`): each round
+  of a Swiss of ``--entrants`` players (partnerships, then tables), and an arena's
+  pairing of every player free at once.
 
 Prints the median and the slowest of ``--repeat`` runs of each, in milliseconds; no
 assertions. ``--full`` also times one late Swiss round paired over every pair at once
@@ -43,6 +46,7 @@ from bot.core.tournaments import (
     seed_bracket,
     swiss_pair,
 )
+from bot.core.tournaments.drawn import drawn_arena_pair, drawn_swiss_pair, team_players
 
 T = TypeVar("T")
 RATING_SPREAD = 400  # a logistic curve: 400 points more is 10 times the odds
@@ -130,6 +134,28 @@ def arena(count: int, matches: int, seed: int) -> tuple[float, float, float]:
     return start, quarter, whole
 
 
+def drawn(count: int, rounds: int, seed: int) -> tuple[list[float], float]:
+    """Milliseconds to pair each round of a Swiss of ``count`` players with partners
+    drawn each round, and an arena's pairing of all of them free at once."""
+    rng = random.Random(seed)
+    entrants = [Entrant(f"p{i}", (f"p{i}",), int(rng.gauss(1400, 150))) for i in range(count)]
+    ratings = {e.key: e.rating for e in entrants}
+    played: list[Round] = []
+    times = []
+    for _ in range(rounds):
+        ms, paired = timed(lambda: drawn_swiss_pair(entrants, played))
+        times.append(ms)
+        for pairing in paired.pairings:
+            team = {pairing.first: 0, pairing.second: 0}
+            for key in team:
+                team[key] = sum(ratings[p] for p in team_players(key)) // 2
+            paired = paired.record(play(pairing, team, rng))
+        played.append(paired)
+    keys = [e.key for e in entrants]
+    arena_ms, _ = timed(lambda: drawn_arena_pair(keys, arena_standings(entrants, []), {}))
+    return times, arena_ms
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entrants", type=int, default=256)
@@ -153,6 +179,10 @@ def main() -> int:
     report(f"arena, {n} entrants: all free at the start", [a[0] for a in arenas])
     report(f"arena, {args.arena_matches} matches in: {n // 4} free", [a[1] for a in arenas])
     report(f"arena, {args.arena_matches} matches in: all {n} free", [a[2] for a in arenas])
+    drawn_runs = [drawn(n, args.rounds, seed) for seed in range(args.repeat)]
+    report(f"drawn partners, swiss of {n} players: slowest round of {args.rounds}",
+           [max(d[0]) for d in drawn_runs])  # fmt: skip
+    report(f"drawn partners, arena: all {n} players free", [d[1] for d in drawn_runs])
     if args.full:
         full = swiss(n, args.rounds, 0, window=n)
         report(f"swiss, {n} entrants, round {args.rounds}, every pair a candidate", full[-1:])
