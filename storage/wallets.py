@@ -63,6 +63,13 @@ def _player(row: Row) -> Player:
     return Player(int(row[0]), str(row[1]), str(row[2]))
 
 
+async def _merged(tx: Tx, player_id: int) -> bool:
+    """Whether the player was merged into another (``storage.links``): its old id is
+    never topped up. Asked only when a top-up is due (rare; and a database older than
+    the links' migration never needs it)."""
+    return await tx.value("SELECT merged_into FROM players WHERE id = ?", player_id) is not None
+
+
 async def _player_row(tx: Tx, player_id: int, *, lock: bool = False) -> Row:
     """(id, display_name, language, last_top_up, balance) of a player; ``lock`` locks
     the account to the commit.
@@ -460,19 +467,18 @@ class PlayersAndWallets(SqlBase):
         async def write(tx: Tx) -> None:
             # The players' locks first (a concurrent stake of the same match then finds
             # its escrow below, and the balances read are the ones this stake spends).
-            found: dict[int, tuple[int, float | None, bool]] = {}
+            found: dict[int, tuple[int, float | None]] = {}
             staked = False
             if ids:
-                for pid, last, balance, exists, merged in await tx.rows(
+                for pid, last, balance, exists in await tx.rows(
                     "SELECT p.id, p.last_top_up, a.balance,"
-                    " EXISTS (SELECT 1 FROM escrows WHERE match_id = ?), p.merged_into IS NOT NULL"
-                    " FROM players p"
+                    " EXISTS (SELECT 1 FROM escrows WHERE match_id = ?) FROM players p"
                     f" JOIN accounts a ON a.key = 'player:' || p.id WHERE p.id IN ({placeholders(len(ids))})"
                     " ORDER BY a.id" + tx.dialect.lock_of("a"),
                     match_id,
                     *ids,
                 ):
-                    found[int(pid)] = (int(balance), last, bool(merged))
+                    found[int(pid)] = (int(balance), last)
                     staked = staked or bool(exists)
             if not found:
                 staked = await find_escrow(tx, match_id) is not None
@@ -483,8 +489,10 @@ class PlayersAndWallets(SqlBase):
             for pid in ids:
                 if pid not in found:
                     continue  # unknown: raised below
-                balance, last, merged = found[pid]
-                added = 0 if merged else top_up_amount(balance, stake, last, now)
+                balance, last = found[pid]
+                added = top_up_amount(balance, stake, last, now)
+                if added and await _merged(tx, pid):
+                    added = 0
                 if balance + added < stake:
                     short.append(pid)
                 elif added:
@@ -687,8 +695,9 @@ class PlayersAndWallets(SqlBase):
 
         async def write(tx: Tx) -> int:
             row = await _player_row(tx, player_id, lock=True)
-            merged = await tx.value("SELECT merged_into FROM players WHERE id = ?", player_id)
-            added = 0 if merged is not None else top_up_amount(int(row[4]), stake, row[3], now)
+            added = top_up_amount(int(row[4]), stake, row[3], now)
+            if added and await _merged(tx, player_id):
+                added = 0
             if added:
                 await tx.run("UPDATE players SET last_top_up = ? WHERE id = ?", now, player_id)
                 await tx.post(plan_top_up(player_id, added, match_id=None, now=now), now)
