@@ -290,6 +290,20 @@ class MatchesAndRecords(SqlBase):
         )
         return [StoredMatch(str(m), str(c), float(f), json.loads(r)) for m, c, f, r in rows]
 
+    async def match_record(self, match_id: str) -> StoredMatch | None:
+        """The finished match ``match_id``'s record, or None when no finished match has
+        that id."""
+        row = await self._query(
+            lambda tx: tx.row(
+                "SELECT match_id, chat, finished_at, record FROM matches WHERE match_id = ?",
+                match_id,
+            )
+        )
+        if row is None:
+            return None
+        m, c, f, r = row
+        return StoredMatch(str(m), str(c), float(f), json.loads(r))
+
     async def player_stats(self, player_id: int) -> PlayerStats:
         """The player's totals (zeros for a player without recorded matches).
 

@@ -121,3 +121,12 @@ def test_a_friends_dm_carries_its_buttons_with_the_cores_payloads() -> None:
     assert FriendItem.matches("dmf:i:abc123") is not None
     assert FriendItem.matches("dm1:s:abc:1") is None
     assert friend_view(asked, []) is None
+
+
+def test_a_report_with_the_web_table_links_the_matchs_record_page() -> None:
+    from bot.discord.buttons import report_view
+
+    view = report_view(3, "900", "es", "https://domino.example/partida/m1")
+    labels = [(getattr(b, "label", None), getattr(b, "url", None)) for b in view.children]
+    assert labels[2] == ("Ver la partida", "https://domino.example/partida/m1")
+    assert len(report_view(3, "900", "es").children) == 2

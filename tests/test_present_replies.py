@@ -215,6 +215,13 @@ def test_the_desk_lists_reports_flags_bans_and_the_log() -> None:
     ]
     empty = ModerationDesk((), (), (), ())
     assert moderation_desk_text(empty, "en") == "No open reports."
+    # with the web table, the match's record is its page's link
+    linked = moderation_desk_text(
+        desk, "en", lambda match: f"https://domino.example/partida/{match}"
+    )
+    assert linked.splitlines()[1].startswith(
+        "3. Ana reported Beto for playing to lose. Match record: https://domino.example/partida/m1."
+    )
 
 
 def test_the_report_usage_names_the_command_and_the_reasons() -> None:

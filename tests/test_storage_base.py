@@ -587,6 +587,8 @@ async def test_match_records_are_found_by_player_and_chat_newest_first(store: St
     assert [m.match_id for m in await store.match_records(limit=2)] == ["m3", "m2"]
     [first] = await store.match_records(player_id=b)
     assert (first.chat, first.finished_at, first.record) == ("telegram:-1", 20.0, record)
+    assert await store.match_record("m2") == first
+    assert await store.match_record("nope") is None
 
 
 async def test_the_balance_top_list_shows_active_players_richest_first(store: Storage) -> None:

@@ -194,3 +194,16 @@ def test_a_friend_requests_keyboard_names_the_asker_and_an_invitations_names_its
         ("🪑 Take my seat", "dmf:i:abc123")
     ]
     assert friend_keyboard(invited, []) is None
+
+
+def test_a_report_offers_dismiss_and_ban_and_with_the_web_table_the_matchs_record() -> None:
+    from bot.telegram.keyboards import report_keyboard
+
+    plain = report_keyboard(3, "-100", "es")
+    linked = report_keyboard(3, "-100", "es", "https://domino.example/partida/m1")
+    assert [[b.text for b in row] for row in plain.inline_keyboard] == [["Descartar", "Vetar"]]
+    assert [[b.text for b in row] for row in linked.inline_keyboard] == [
+        ["Descartar", "Vetar"],
+        ["🔎 Ver la partida"],
+    ]
+    assert linked.inline_keyboard[1][0].url == "https://domino.example/partida/m1"

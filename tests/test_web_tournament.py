@@ -224,3 +224,84 @@ def test_the_readers_language_is_the_query_then_the_browsers_first_we_speak_else
     assert reader_language(None, "en;q=nonsense") == "es"
     assert reader_language(None, None) == "es"
     assert reader_language("xx", "en") == "es"  # a language asked for, and not spoken
+
+
+DEALT = [
+    ["6-6", "6-5", "5-5", "4-1", "3-0", "2-2", "1-0"],
+    ["6-4", "6-3", "5-4", "5-3", "4-4", "2-1", "0-0"],
+    ["6-2", "6-1", "5-2", "5-1", "4-3", "3-3", "1-1"],
+    ["6-0", "5-0", "4-2", "4-0", "3-2", "3-1", "2-0"],
+]
+MOVES = ["6-6", "6-4", "6-2", "4-2 right", "2-2", "2-1", "5-1", "5-0", "1-0", "pass", "5-2",
+         "3-1", "5-5", "6-3", "6-1", "pass", "4-1", "4-4", "4-3", "3-2", "6-5", "pass",
+         "pass", "6-0", "3-0"]  # fmt: skip
+"""records.md's example hand: Ana dominoes with 3-0, 23 points to her partnership."""
+
+
+async def recorded(storage: Storage, *, target: int = 50) -> str:
+    """A match of Ana, Bea and Carla with a robot at seat 3 as the bot records it."""
+    ids = [await site_player(storage, p) for p in (ANA, BEA, CARLA)]
+    record = {
+        "rules": {"preset": "venezolano", "target": target},
+        "hands": [{"deal": DEALT, "starter": 0, "moves": MOVES}],
+        "seats": [*({"player": i, "moves": 6} for i in ids), {"robot": "aprendiz", "moves": 6}],
+    }
+    await storage.record_match("k3m9x2ab", "telegram:-100", record, [], now=50.0)
+    return "k3m9x2ab"
+
+
+async def site_player(storage: Storage, player: PlayerRef) -> int:
+    stored = await storage.ensure_player(
+        player.platform, player.user_id, player.display_name, now=1.0
+    )
+    return stored.id
+
+
+def texts_of(html: str, tag: str) -> list[str]:
+    return [
+        " ".join(re.sub(r"<[^>]+>", " ", t).split())
+        for t in re.findall(rf"<{tag}>(.*?)</{tag}>", html)
+    ]
+
+
+async def test_a_finished_matchs_record_page_shows_who_played_each_deal_and_every_move(
+    site: Site, memory_storage: Storage
+) -> None:
+    match_id = await recorded(memory_storage)
+    status, kind, html = await get(site, f"/partida/{match_id}")
+    assert (status, kind) == (200, "text/html")
+    assert f"<h1>Partida {match_id}</h1>" in html
+    assert '<p class="about">Venezolano</p>' in html
+    assert '<p class="money">Ana y Carla contra Bea y Robot Bit</p>' in html
+    assert "<h2>Mano 1</h2>" in html
+    assert '<p class="state">Dominó de Ana. Ana y Carla ganan 23 puntos.</p>' in html
+    dealt, *moves = texts_of(html, "li")[:2], texts_of(html, "li")[4:]
+    assert dealt == [
+        "Ana: [1|0] [2|2] [3|0] [4|1] [5|5] [6|5] [6|6]",
+        "Bea: [0|0] [2|1] [4|4] [5|3] [5|4] [6|3] [6|4]",
+    ]
+    (played,) = moves
+    assert len(played) == len(MOVES)
+    assert played[:4] == [
+        "Ana: 6-6",
+        "Bea: 6-4 por la derecha",
+        "Carla: 6-2 por la izquierda",
+        "Robot Bit: 4-2 por la derecha",
+    ]
+    assert played[9] == "Bea: paso" and played[-1] == "Ana: 3-0 por la izquierda"
+    # the record's page only shows: no script, no form, nothing that plays
+    assert "<script" not in html and "<form" not in html and "<button" not in html
+    _, _, english = await get(site, f"/partida/{match_id}?lang=en")
+    assert "<h1>Match k3m9x2ab</h1>" in english and "<h2>Hand 1</h2>" in english
+    assert site.web.record_url(match_id) == f"{site.web.public_url}/partida/{match_id}"
+
+
+async def test_an_unknown_or_unreadable_match_is_a_404_page(
+    site: Site, memory_storage: Storage
+) -> None:
+    broken = await recorded(memory_storage, target=7)  # a target no rule book allows
+    for path in ("/partida/nosuchid", "/partida/x%27%3Cb%3E", f"/partida/{broken}"):
+        status, kind, html = await get(site, path)
+        assert (status, kind) == (404, "text/html")
+        assert "<h1>Partida no encontrada</h1>" in html
+        assert "<p>Ninguna partida terminada tiene este código.</p>" in html

@@ -53,6 +53,7 @@ from bot.core.events import (
     FriendsView,
     ModerationDesk,
     Port,
+    RecordView,
     Refusal,
     Reply,
     TableChanged,
@@ -134,6 +135,7 @@ class Manager(Protocol):
     async def idle(self) -> None: ...
     def tournament_here(self, chat: ChatRef) -> TournamentView | None: ...
     async def tournament_view(self, tournament_id: str) -> TournamentView | None: ...
+    async def record_view(self, match_id: str) -> RecordView | None: ...
     async def friends(self, player: PlayerRef) -> FriendsView: ...
     async def moderation_desk(self, chat: ChatRef, *, analyse: bool = True) -> ModerationDesk: ...
 
@@ -228,6 +230,7 @@ class TableManager:
         self.seasons = views.seasons
         self.current_season = views.current_season
         self.history = views.history
+        self.record_view = views.record_view
         self.analyze = views.analyze
         self.start_analysis = views.start_analysis
         self.tournament_here = self.wiring.tournaments.tournament_here

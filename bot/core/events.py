@@ -60,6 +60,7 @@ __all__ = [
     "PlayerSeated",
     "PlayerUnseated",
     "Port",
+    "RecordView",
     "Refusal",
     "Refused",
     "Reply",
@@ -597,6 +598,27 @@ class FriendUpdate(_TableEvent):
     invite: str = ""
     label: str = ""
     seconds: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RecordView:
+    """A finished match's record as its page shows it (issue 33: the link the admins
+    follow from a report; docs/moderation.md).
+
+    Attributes:
+        match_id: the match (its record's id); chat: the chat key it was played in.
+        finished_at: epoch seconds.
+        record: the match record (records.md: rules, hands with their deals and moves,
+            seats).
+        names: each seat's name, by seat: its human's, or the robot's
+            (:data:`~bot.core.projection.ROBOT_NAMES`).
+    """
+
+    match_id: str
+    chat: str
+    finished_at: float
+    record: Mapping[str, object]
+    names: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,8 @@ import copy
 from bot.core.analysis import AnalysisReply, Analyst
 from bot.core.chat_rules import ChatRules
 from bot.core.commands import ChatRef, JsonValue, PlayerRef
-from bot.core.events import ChatRulesInfo, Refusal, Refused, TableChanged
-from bot.core.projection import table_changed
+from bot.core.events import ChatRulesInfo, RecordView, Refusal, Refused, TableChanged
+from bot.core.projection import ROBOT_NAMES, table_changed
 from bot.core.standings import Profile, Standings, StandingsBook
 from bot.core.state import Core
 from bot.core.vocabulary import Ranking
@@ -144,6 +144,23 @@ class Views:
         )
 
     # ------------------------------------------------------------------ analysis
+
+    async def record_view(self, match_id: str) -> RecordView | None:
+        """Finished match ``match_id``'s record with its seats' names (its page, the
+        admins' link from a report); None when no finished match has that id."""
+        storage = self._core.storage
+        stored = await storage.match_record(match_id)
+        if stored is None:
+            return None
+        names: list[str] = []
+        for index, seat in enumerate(stored.record.get("seats") or ()):
+            player_id = seat.get("player") if isinstance(seat, dict) else None
+            found = await storage.get_player(player_id) if isinstance(player_id, int) else None
+            robot = ROBOT_NAMES[index % len(ROBOT_NAMES)]
+            names.append(found.display_name if found is not None else robot)
+        return RecordView(
+            stored.match_id, stored.chat, stored.finished_at, stored.record, tuple(names)
+        )
 
     async def analyze(
         self,

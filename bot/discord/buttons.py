@@ -398,20 +398,22 @@ def moderation_item(on_press: OnModeration) -> type[ModerationItem]:
     return BoundModerationItem
 
 
-def report_view(report_id: int, guild_id: str, language: str) -> discord.ui.View:
-    """ "Descartar" and "Vetar" under a report the admins receive (issue 33)."""
-    return static_view(
-        [
-            [
-                discord.ui.Button(
-                    label=report_action_label(action.value, language)[:80],
-                    custom_id=encode_moderation(action, report_id, guild_id),
-                    style=style,
-                )
-                for action, style in (
-                    (ModerationAction.DISMISS, discord.ButtonStyle.secondary),
-                    (ModerationAction.BAN, discord.ButtonStyle.danger),
-                )
-            ]
-        ]
-    )
+def report_view(
+    report_id: int, guild_id: str, language: str, record_url: str | None = None
+) -> discord.ui.View:
+    """ "Descartar" and "Vetar" under a report the admins receive (issue 33), and "Ver
+    la partida" opening the match's record on the web table when there is one."""
+    row: list[discord.ui.Button[Any]] = [
+        discord.ui.Button(
+            label=report_action_label(action.value, language)[:80],
+            custom_id=encode_moderation(action, report_id, guild_id),
+            style=style,
+        )
+        for action, style in (
+            (ModerationAction.DISMISS, discord.ButtonStyle.secondary),
+            (ModerationAction.BAN, discord.ButtonStyle.danger),
+        )
+    ]
+    if record_url:
+        row.append(link_button(record_url, link_label("record", language)))
+    return static_view([row])

@@ -152,7 +152,9 @@ class DominoBot(commands.AutoShardedBot):
         await self.add_cog(tournaments, guild=guild)
         friends = self.friends
         await self.add_cog(friends, guild=guild)
-        moderation = self.moderation = ModerationCog(self.manager, self.replies, self)
+        moderation = self.moderation = ModerationCog(
+            self.manager, self.replies, self, links=self.port.links
+        )
         await self.add_cog(moderation, guild=guild)
         self.add_dynamic_items(
             press_item(self.presses.on_press),

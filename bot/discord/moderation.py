@@ -32,6 +32,7 @@ from bot.core import (
 from bot.discord.i18n import command_name, player_language, text, texts
 from bot.discord.messages import PLATFORM
 from bot.discord.replies import Replies, chat_of, player_of
+from bot.present.live import TableLinks
 from bot.present.replies import ModerationCommand, moderation_desk_text, moderation_done
 
 __all__ = ["ModerationCog", "is_server_admin"]
@@ -69,13 +70,21 @@ class ModerationCog(
         manager: the table manager (its moderation service).
         replies: the shared answers.
         client: the bot, to find a server's owner and admins for a button pressed in a DM.
+        links: the web table when it runs (a report's match links its record's page).
     """
 
-    def __init__(self, manager: Manager, replies: Replies, client: discord.Client) -> None:
+    def __init__(
+        self,
+        manager: Manager,
+        replies: Replies,
+        client: discord.Client,
+        links: TableLinks | None = None,
+    ) -> None:
         super().__init__()
         self.manager = manager
         self.replies = replies
         self.client = client
+        self.links = links
 
     async def _admin_chat(self, interaction: discord.Interaction[Any]) -> ChatRef | None:
         """The server, when the member may manage it; else they are told and None."""
@@ -110,7 +119,8 @@ class ModerationCog(
         if chat is None:
             return
         desk = await self.manager.moderation_desk(chat)
-        text_ = moderation_desk_text(desk, player_language(interaction))
+        record_url = self.links.record_url if self.links is not None else None
+        text_ = moderation_desk_text(desk, player_language(interaction), record_url)
         await self.replies.answer(interaction, text_[:TEXT_LIMIT])
 
     @app_commands.command(

@@ -359,7 +359,9 @@ class DiscordPort:
         """A report, in the channel the server's admins chose, else by DM to its owner and
         every member the bot sees with Manage Server (issue 33)."""
         chat = filed.chat
-        view = report_view(filed.report.id, chat.chat_id, chat.language)
+        match_id = filed.report.match_id
+        record_url = self.links.record_url(match_id) if self.links and match_id else None
+        view = report_view(filed.report.id, chat.chat_id, chat.language, record_url)
         if filed.channel_id is not None:
             where = dataclasses.replace(chat, channel_id=filed.channel_id, thread_id=None)
             await self._say(where, text[:DISCORD_TEXT_LIMIT], view=view)

@@ -37,8 +37,11 @@ def analysis_button(language: str) -> str:
 
 
 def move_phrase(move: Move, language: str) -> str:
-    """``"5-2 por la izquierda"``, ``"5-2"`` (one way only) or ``"paso"``."""
+    """``"5-2 por la izquierda"``, ``"5-2"`` (one way only), ``"paso"`` or ``"roba del
+    pozo"``."""
     _ = translator(language_of(language))
+    if move.is_draw:
+        return _("draws from the boneyard")
     if move.tile is None:
         return _("pass")
     if move.side is Side.LEFT:

@@ -14,6 +14,8 @@ reads it can be shown to anyone; only :func:`hand_state` holds hidden tiles.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -22,14 +24,16 @@ from bot.core.events import (
     EmoteShown,
     HandEnded,
     MatchEnded,
+    RecordView,
     Refusal,
+    SeatInfo,
     TableChanged,
     TournamentView,
     YourTiles,
 )
 from bot.core.tournaments.model import TournamentKind
 from bot.core.vocabulary import EMOTES, RefusalReason, TournamentStatus
-from bot.present.analysis import ANALYSING, analysis_button
+from bot.present.analysis import ANALYSING, analysis_button, move_phrase
 from bot.present.facts import boneyard_count, tournament_picture
 from bot.present.i18n import N_, emote_label, language_of, time_left_text, translator
 from bot.present.labels import (
@@ -41,9 +45,17 @@ from bot.present.labels import (
     tournament_kind_label,
 )
 from bot.present.moves import move_buttons
+from bot.present.narration import tiles_text
 from bot.present.replies import refused
 from bot.present.screens import board_caption
-from bot.present.texts import entrant_names, hand_ended_text, match_ended_caption
+from bot.present.texts import (
+    entrant_names,
+    hand_ended_text,
+    hand_outcome_texts,
+    match_ended_caption,
+)
+from engine.errors import RecordError
+from engine.records import replay
 from render.board import PLACES, TABLE_AREA, board_layout, seat_panels
 from render.canvas import (
     BACKGROUND,
@@ -62,7 +74,10 @@ from render.strings import text as picture_text
 __all__ = [
     "BOARD",
     "PAGE_TEXTS",
+    "RECORD_PAGE_TEXTS",
     "TOURNAMENT_PAGE_TEXTS",
+    "RecordHand",
+    "RecordPage",
     "TableLinks",
     "TournamentPage",
     "TournamentPlaceLine",
@@ -73,6 +88,8 @@ __all__ = [
     "link_label",
     "page_refusal",
     "page_texts",
+    "record_missing_page",
+    "record_page",
     "result_state",
     "table_state",
     "tournament_missing_page",
@@ -381,6 +398,10 @@ class TableLinks(Protocol):
         """A tournament's public page (its bracket or standings, its tables to watch)."""
         ...
 
+    def record_url(self, match_id: str) -> str:
+        """A finished match's record page (each hand's deal and moves)."""
+        ...
+
     @property
     def public_url(self) -> str:
         """The page's own address (a Telegram ``web_app`` button opens it)."""
@@ -396,6 +417,7 @@ LINK_LABELS: dict[str, str] = {
     "open": N_("Open the table"),
     "watch": N_("Watch the table"),
     "tournament": N_("See the tournament"),
+    "record": N_("See the match"),
 }
 
 
@@ -556,3 +578,133 @@ def tournament_missing_page(language: str) -> tuple[str, str]:
     sentence, in ``language``."""
     _ = translator(language_of(language))
     return _(TOURNAMENT_PAGE_TEXTS["missing_title"]), _(TOURNAMENT_PAGE_TEXTS["missing"])
+
+
+log = logging.getLogger(__name__)
+
+RECORD_PAGE_TEXTS: dict[str, str] = {
+    "missing_title": N_("Match not found"),
+    "missing": N_("No finished match has this id."),
+    "dealt": N_("Dealt"),
+    "moves": N_("Moves"),
+    "unfinished": N_("The match did not end: every human left it."),
+}
+"""A match record's page's own words (issue 33: the admins' link from a report)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordHand:
+    """One hand on a match record's page: its title ("Mano 2"), each seat's tiles as
+    dealt ("Ana: [6|6] [6|5] …"), every move in order ("Beto: [6|4] por la
+    izquierda", "Carla: paso") and how it ended ("dominó de Ana. Ana y Carla ganan 34
+    puntos.")."""
+
+    title: str
+    deal: tuple[str, ...]
+    moves: tuple[str, ...]
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecordPage:
+    """A finished match's record as its page shows it, every word phrased.
+
+    Attributes:
+        language: the page's language; title: "Partida <id>".
+        about: the rules ("Venezolano"); players: who played, by side; result: who won
+            the match and the final score (or that it did not end).
+        dealt, moves: the headings of each hand's two lists.
+        hands: each hand, the first first.
+    """
+
+    language: str
+    title: str
+    about: str
+    players: str
+    result: str
+    dealt: str
+    moves: str
+    hands: tuple[RecordHand, ...]
+
+
+def _record_preset(record: Mapping[str, object]) -> str | None:
+    rules = record.get("rules")
+    if isinstance(rules, str):
+        return rules
+    if isinstance(rules, Mapping):
+        preset = rules.get("preset")
+        return preset if isinstance(preset, str) else None
+    return None
+
+
+def record_page(view: RecordView, language: str) -> RecordPage | None:
+    """Match ``view``'s record as its page shows it, in ``language`` (the hands replayed
+    from the record: engine.records); None for a stored record that does not replay
+    (logged)."""
+    lang = language_of(language)
+    _ = translator(lang)
+    try:
+        match = replay(dict(view.record))
+    except RecordError as exc:
+        log.warning("the record of match %s does not replay: %s", view.match_id, exc)
+        return None
+    rules = match.rules
+    seats = tuple(
+        SeatInfo(seat=i, name=view.names[i] if i < len(view.names) else "")
+        for i in range(rules.players)
+    )
+    sides = [
+        team_names(seats, side, lang, partnership=rules.partnership) for side in range(rules.sides)
+    ]
+    hands = []
+    for number, hand in enumerate(match.hands, start=1):
+        outcome = hand.outcome
+        result = ""
+        if outcome is not None:
+            points = [
+                outcome.points if side == outcome.winner_team else 0 for side in range(rules.sides)
+            ]
+            how, scored = hand_outcome_texts(outcome, points, seats, rules.partnership, lang)
+            result = f"{how[:1].upper()}{how[1:]}. {scored}"
+        hands.append(
+            RecordHand(
+                title=_("Hand {hand}", hand=number),
+                deal=tuple(
+                    f"{seat_name(seats, seat, lang)}: {tiles_text(tuple(tiles))}"
+                    for seat, tiles in enumerate(hand.deal)
+                ),
+                moves=tuple(
+                    f"{seat_name(seats, seat, lang)}: {move_phrase(move, lang)}"
+                    for seat, move in hand.history
+                ),
+                result=result,
+            )
+        )
+    score = " – ".join(map(str, match.score))
+    winner = match.winner_side
+    if winner is None:
+        ended = _(RECORD_PAGE_TEXTS["unfinished"]) + f" ({score})"
+    elif rules.partnership:
+        ended = _("{team} won the match {score}.", team=sides[winner], score=score)
+    else:
+        ended = _("{name} won the match {score}.", name=sides[winner], score=score)
+    return RecordPage(
+        language=lang,
+        title=_("Match {match}", match=view.match_id),
+        about=preset_label(_record_preset(view.record), lang),
+        players=(
+            _("{first} against {second}", first=sides[0], second=sides[1])
+            if len(sides) == 2
+            else " · ".join(sides)
+        ),
+        result=ended,
+        dealt=_(RECORD_PAGE_TEXTS["dealt"]),
+        moves=_(RECORD_PAGE_TEXTS["moves"]),
+        hands=tuple(hands),
+    )
+
+
+def record_missing_page(language: str) -> tuple[str, str]:
+    """The page of a match nobody finished under that id: its title and its sentence."""
+    _ = translator(language_of(language))
+    return _(RECORD_PAGE_TEXTS["missing_title"]), _(RECORD_PAGE_TEXTS["missing"])

@@ -4,7 +4,7 @@ reader's language (one home per phrase)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from bot.core.commands import (
     AcceptLinkCode,
@@ -310,10 +310,15 @@ def _percent(value: float) -> int:
     return round(value * 100)
 
 
-def moderation_desk_text(desk: ModerationDesk, language: str) -> str:
+def moderation_desk_text(
+    desk: ModerationDesk,
+    language: str,
+    record_url: Callable[[str], str | None] | None = None,
+) -> str:
     """What a chat's admins read (issue 33): the open reports with the match's record
-    and the analysis of the reported player's moves, the chip-dumping flags, who is
-    banned, and the last actions."""
+    (``record_url``: its page on the web table, when it runs; else its id) and the
+    analysis of the reported player's moves, the chip-dumping flags, who is banned, and
+    the last actions."""
     _ = translator(language)
     lines = [_("Open reports:") if desk.reports else _("No open reports.")]
     for report in desk.reports:
@@ -325,7 +330,8 @@ def moderation_desk_text(desk: ModerationDesk, language: str) -> str:
             reason=report_reason_label(report.reason, language),
         )
         if report.match_id:
-            line += " " + _("Match record: {match}.", match=report.match_id)
+            url = record_url(report.match_id) if record_url is not None else None
+            line += " " + _("Match record: {match}.", match=url or report.match_id)
         else:
             line += " " + _("No match shared.")
         if report.accuracy is not None:

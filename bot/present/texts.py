@@ -35,7 +35,7 @@ from bot.present.labels import (
     team_names,
     tournament_kind_label,
 )
-from engine.hand import Termination
+from engine.hand import HandOutcome, Termination
 from render import net_dollars
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "entrant_names",
     "friend_text",
     "hand_ended_text",
+    "hand_outcome_texts",
     "match_ended_caption",
     "match_money_line",
     "report_filed_text",
@@ -269,32 +270,9 @@ def turn_reminder_text(event: TurnReminder, group: str, language: str) -> str:
 def hand_ended_text(event: HandEnded, seats: Sequence[SeatInfo], label: str, language: str) -> str:
     """``"Hand 2: domino by Ana. Ana y Luis win 24 points. Score: 24 – 34"``."""
     _ = translator(language)
-    outcome = event.outcome
-    if outcome.end is Termination.DOMINO:
-        closer = outcome.winner_seat if outcome.winner_seat is not None else outcome.last_seat
-        how = _("domino by {name}", name=seat_name(seats, closer, language))
-        if outcome.capicua:
-            how += " " + _("(capicúa!)")
-    else:
-        how = _("blocked (tranca)")
-    partnership = event.view.rules.partnership
-    if outcome.winner_team is None:
-        result = _("Nobody scores.")
-    elif partnership:
-        team = outcome.winner_team
-        result = _.ngettext(
-            "{team} win {n} point.",
-            "{team} win {n} points.",
-            event.hand_points[team],
-            team=team_names(seats, team, language),
-        )
-    else:  # a side is one seat (rules.md, "Formats")
-        result = _.ngettext(
-            "{name} wins {n} point.",
-            "{name} wins {n} points.",
-            event.hand_points[outcome.winner_team],
-            name=seat_name(seats, outcome.winner_team, language),
-        )
+    how, result = hand_outcome_texts(
+        event.outcome, event.hand_points, seats, event.view.rules.partnership, language
+    )
     return _(
         "Table {label} · hand {hand}: {how}. {result} Score: {score}",
         label=label,
@@ -303,6 +281,43 @@ def hand_ended_text(event: HandEnded, seats: Sequence[SeatInfo], label: str, lan
         result=result,
         score=" – ".join(map(str, event.score)),
     )
+
+
+def hand_outcome_texts(
+    outcome: HandOutcome,
+    hand_points: Sequence[int],
+    seats: Sequence[SeatInfo],
+    partnership: bool,
+    language: str,
+) -> tuple[str, str]:
+    """How a hand ended and who scored: ``("domino by Ana", "Ana y Luis win 24
+    points.")`` (a hand's message, a match record's page)."""
+    _ = translator(language)
+    if outcome.end is Termination.DOMINO:
+        closer = outcome.winner_seat if outcome.winner_seat is not None else outcome.last_seat
+        how = _("domino by {name}", name=seat_name(seats, closer, language))
+        if outcome.capicua:
+            how += " " + _("(capicúa!)")
+    else:
+        how = _("blocked (tranca)")
+    if outcome.winner_team is None:
+        result = _("Nobody scores.")
+    elif partnership:
+        team = outcome.winner_team
+        result = _.ngettext(
+            "{team} win {n} point.",
+            "{team} win {n} points.",
+            hand_points[team],
+            team=team_names(seats, team, language),
+        )
+    else:  # a side is one seat (rules.md, "Formats")
+        result = _.ngettext(
+            "{name} wins {n} point.",
+            "{name} wins {n} points.",
+            hand_points[outcome.winner_team],
+            name=seat_name(seats, outcome.winner_team, language),
+        )
+    return how, result
 
 
 def match_ended_caption(event: MatchEnded, label: str, language: str) -> str:

@@ -625,7 +625,7 @@ class Commands:
         action = MODERATION_ACTIONS.get(said.args[0].lower()) if said.args else None
         if action is None:
             desk = await s.manager.moderation_desk(chat)
-            text = moderation_desk_text(desk, said.by.language)
+            text = moderation_desk_text(desk, said.by.language, s.record_url)
             if await s.can_reach(said.author.id):
                 await s.private_text(said.author.id, text)
             else:

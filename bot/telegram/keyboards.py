@@ -273,8 +273,11 @@ def friend_keyboard(event: FriendUpdate, actions: Sequence[str]) -> InlineKeyboa
     return InlineKeyboardMarkup([row]) if row else None
 
 
-def report_keyboard(report_id: int, chat_id: str, language: str) -> InlineKeyboardMarkup:
-    """ "Descartar" and "Vetar" under a report an admin receives (issue 33)."""
+def report_keyboard(
+    report_id: int, chat_id: str, language: str, record_url: str | None = None
+) -> InlineKeyboardMarkup:
+    """ "Descartar" and "Vetar" under a report an admin receives (issue 33), and "Ver la
+    partida" opening the match's record on the web table when there is one."""
     row = [
         InlineKeyboardButton(
             report_action_label(action.value, language),
@@ -282,7 +285,8 @@ def report_keyboard(report_id: int, chat_id: str, language: str) -> InlineKeyboa
         )
         for action in (ModerationAction.DISMISS, ModerationAction.BAN)
     ]
-    return InlineKeyboardMarkup([row])
+    link = [InlineKeyboardButton("🔎 " + link_label("record", language), url=record_url)]
+    return InlineKeyboardMarkup([row, link] if record_url else [row])
 
 
 def join_keyboard(language: str) -> InlineKeyboardMarkup:

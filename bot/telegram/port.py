@@ -186,7 +186,9 @@ class TelegramPort:
         except TelegramError:
             log.warning("could not list the admins of %s", chat.chat_id, exc_info=True)
             return
-        keys = report_keyboard(filed.report.id, chat.chat_id, chat.language)
+        match_id = filed.report.match_id
+        record_url = s.record_url(match_id) if match_id else None
+        keys = report_keyboard(filed.report.id, chat.chat_id, chat.language, record_url)
         for member in admins:
             if member.user.is_bot or not await s.can_reach(member.user.id):
                 continue

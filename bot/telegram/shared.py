@@ -190,6 +190,10 @@ class Shared:
         """A tournament's public page, or None without the web table."""
         return None if self.links is None else self.links.tournament_url(tournament_id)
 
+    def record_url(self, match_id: str) -> str | None:
+        """A finished match's record page, or None without the web table."""
+        return None if self.links is None else self.links.record_url(match_id)
+
     def now(self) -> float:
         if self.clock is not None:
             return float(self.clock.now())

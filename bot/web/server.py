@@ -84,6 +84,8 @@ from bot.present.live import (
     hand_state,
     page_refusal,
     page_texts,
+    record_missing_page,
+    record_page,
     result_state,
     table_state,
     tournament_missing_page,
@@ -103,7 +105,13 @@ from bot.present.screens import (
 )
 from bot.web.activity import DiscordActivity
 from bot.web.auth import AuthError, AuthFailure, SeatPass, WebAuth
-from bot.web.tournament import HEADERS, missing_html, reader_language, tournament_html
+from bot.web.tournament import (
+    HEADERS,
+    missing_html,
+    reader_language,
+    record_html,
+    tournament_html,
+)
 from render import BracketFacts, TournamentStandingsFacts, tournament_png
 
 __all__ = ["BURST", "MAX_FRAME", "PICTURES_KEPT", "RATE", "WebTable"]
@@ -123,7 +131,8 @@ that keeps flooding is closed."""
 PICTURES_KEPT: Final = 32
 """Tournament pictures kept drawn (by their facts: the same facts, the same bytes)."""
 
-_TOURNAMENT_ID: Final = re.compile(r"[0-9a-z]{1,32}")
+_PAGE_ID: Final = re.compile(r"[0-9a-z]{1,32}")
+"""A tournament's or a match's id as a page's address may carry it."""
 """What a tournament id looks like (the service draws 8 of ``[0-9a-z]``): anything else
 is not looked up."""
 
@@ -211,6 +220,7 @@ class WebTable:
                 web.get(f"{prefix}/ws", self._socket),
                 web.get(f"{prefix}/torneo/{{tournament_id:[0-9a-z]{{1,32}}}}.png", self._picture),
                 web.get(f"{prefix}/torneo/{{tournament_id}}", self._tournament),
+                web.get(f"{prefix}/partida/{{match_id}}", self._record),
                 web.get(f"{prefix}/api/activity", self._activity_config),
                 web.post(f"{prefix}/api/token", self._token),
             ]
@@ -230,6 +240,10 @@ class WebTable:
     def tournament_url(self, tournament_id: str) -> str:
         """A tournament's public page (its bracket or standings, its tables to watch)."""
         return f"{self.public_url}/torneo/{tournament_id}"
+
+    def record_url(self, match_id: str) -> str:
+        """A finished match's record page (each hand's deal and moves)."""
+        return f"{self.public_url}/partida/{match_id}"
 
     # ---------------------------------------------------------------- serving
 
@@ -285,7 +299,7 @@ class WebTable:
         )
         tournament_id = request.match_info["tournament_id"]
         view = None
-        if _TOURNAMENT_ID.fullmatch(tournament_id):
+        if _PAGE_ID.fullmatch(tournament_id):
             view = await self.manager.tournament_view(tournament_id)
         if view is None:
             title, text = tournament_missing_page(language)
@@ -303,6 +317,30 @@ class WebTable:
             watch_urls={table.table_id: self.watch_url(table.table_id) for table in page.tables},
         )
         return web.Response(text=html, content_type="text/html", charset="utf-8", headers=HEADERS)
+
+    async def _record(self, request: web.Request) -> web.StreamResponse:
+        """A finished match's record page (the admins' link from a report), or the 404
+        page of an id no finished match has."""
+        language = reader_language(
+            request.query.get("lang"), request.headers.get("Accept-Language")
+        )
+        match_id = request.match_info["match_id"]
+        view = None
+        if _PAGE_ID.fullmatch(match_id):
+            view = await self.manager.record_view(match_id)
+        page = None if view is None else record_page(view, language)
+        if page is None:
+            title, text = record_missing_page(language)
+            return web.Response(
+                text=missing_html(language, title, text),
+                status=404,
+                content_type="text/html",
+                charset="utf-8",
+                headers=HEADERS,
+            )
+        return web.Response(
+            text=record_html(page), content_type="text/html", charset="utf-8", headers=HEADERS
+        )
 
     async def _picture(self, request: web.Request) -> web.StreamResponse:
         """A tournament's bracket or standings as a PNG (404: none, or none yet)."""

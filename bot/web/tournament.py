@@ -1,5 +1,7 @@
-"""A tournament's public page (issue 32): the markup of the words the presentation layer
-phrased (:func:`bot.present.live.tournament_page`), with the web table's links.
+"""The public pages: a tournament's (issue 32) and a finished match's record (issue 33):
+the markup of the words the presentation layer phrased
+(:func:`bot.present.live.tournament_page`, :func:`bot.present.live.record_page`), with the
+web table's links.
 
 The page is plain HTML with the web table's stylesheet and no script: it shows, and
 nothing on it acts (a page that may still change reloads itself every
@@ -13,13 +15,14 @@ from html import escape
 from typing import Final
 
 from bot.present.i18n import LANGUAGES, language_of
-from bot.present.live import TournamentPage
+from bot.present.live import RecordPage, TournamentPage
 
 __all__ = [
     "HEADERS",
     "REFRESH_SECONDS",
     "missing_html",
     "reader_language",
+    "record_html",
     "tournament_html",
 ]
 
@@ -152,3 +155,33 @@ def missing_html(language: str, title: str, text: str) -> str:
         "</section>",
     ]
     return _document(language, title, body, refresh=False)
+
+
+def record_html(page: RecordPage) -> str:
+    """A finished match's record page (issue 33: the admins follow it from a report):
+    who played, the result, and each hand's deal and moves, in the tournament page's
+    sheets."""
+    body = [
+        '<header class="sheet">',
+        f"<h1>{escape(page.title)}</h1>",
+        f'<p class="about">{escape(page.about)}</p>',
+        f'<p class="money">{escape(page.players)}</p>',
+        f'<p class="state">{escape(page.result)}</p>',
+        "</header>",
+    ]
+    for hand in page.hands:
+        body += [
+            '<section class="sheet hand">',
+            f"<h2>{escape(hand.title)}</h2>",
+            f'<p class="state">{escape(hand.result)}</p>',
+            f"<h3>{escape(page.dealt)}</h3>",
+            '<ul class="dealt">',
+            *(f"<li>{escape(line)}</li>" for line in hand.deal),
+            "</ul>",
+            f"<h3>{escape(page.moves)}</h3>",
+            '<ol class="moves">',
+            *(f"<li>{escape(line)}</li>" for line in hand.moves),
+            "</ol>",
+            "</section>",
+        ]
+    return _document(page.language, page.title, body, refresh=False)
