@@ -253,8 +253,8 @@ async def test_an_accepted_request_reaches_the_asker_on_the_platform_they_play_o
     assert (told.to.key, told.chat) == (elsewhere.key, ChatRef("other", ""))
 
 
-async def test_after_a_restart_an_invitation_is_no_longer_valid_and_its_seat_stays_kept(
-    make_manager: Callable[..., TableManager], recorder: RecordingPort
+async def test_after_a_restart_an_invitation_still_seats_the_friend(
+    make_manager: Callable[..., TableManager], recorder: RecordingPort, clock: ManualClock
 ) -> None:
     first = make_manager(fill_seconds=600.0)
     await _known(first, ANA, BETO)
@@ -263,11 +263,42 @@ async def test_after_a_restart_an_invitation_is_no_longer_valid_and_its_seat_sta
     await first.handle(InviteFriend(ANA, BETO, CHAT))
     await first.idle()
     (told,) = recorder.of(FriendUpdate, news=FriendNews.INVITED)
+    await clock.advance(60)  # a minute of the two gone by
     await first.stop()
+    await clock.advance(300)  # the bot down five minutes: not counted
     second = make_manager(fill_seconds=600.0)
     await second.start()
-    pressed = await second.handle(FriendPress(BETO, encode_friend(FriendAction.SIT, told.invite)))
-    assert _refused(pressed) is RefusalReason.INVITE_GONE
     state = second.table_state(opened.table_id or "")
     assert state is not None and state.seats[2].reserved_for == BETO
+    pressed = await second.handle(FriendPress(BETO, encode_friend(FriendAction.SIT, told.invite)))
+    assert pressed.ok and pressed.seat == 2
+    state = second.table_state(opened.table_id or "")
+    assert state is not None and state.seats[2].player == BETO
+    await second.stop()
+
+
+async def test_after_a_restart_an_invitation_ends_at_its_time_with_the_downtime_added(
+    make_manager: Callable[..., TableManager], recorder: RecordingPort, clock: ManualClock
+) -> None:
+    first = make_manager(fill_seconds=600.0)
+    await _known(first, ANA, BETO)
+    await _friends(first, ANA, BETO)
+    opened = await first.handle(OpenTable(ANA, CHAT))
+    await first.handle(InviteFriend(ANA, BETO, CHAT))
+    await first.idle()
+    (told,) = recorder.of(FriendUpdate, news=FriendNews.INVITED)
+    await clock.advance(60)
+    await first.stop()
+    await clock.advance(300)
+    second = make_manager(fill_seconds=600.0)
+    await second.start()
+    await clock.advance(59)  # 119 s of its 120 counted: still kept
+    state = second.table_state(opened.table_id or "")
+    assert state is not None and state.seats[2].reserved_for == BETO
+    await clock.advance(1)
+    await second.idle()
+    state = second.table_state(opened.table_id or "")
+    assert state is not None and state.seats[2].reserved_for is None
+    late = await second.handle(FriendPress(BETO, encode_friend(FriendAction.SIT, told.invite)))
+    assert _refused(late) is RefusalReason.INVITE_EXPIRED
     await second.stop()

@@ -336,6 +336,7 @@ class TableManager:
             await self.claim(platforms)
         await self.wiring.resume.restore(platforms)
         await self.wiring.tournaments.restore(platforms)
+        self.wiring.friends.restore()
 
     async def stop(self) -> None:
         """Stop every table at once, then snapshot each with its deadlines and send what

@@ -8,9 +8,9 @@ now (``/amigos``): at a table of this process, at a slow table, or when last see
 
 Friendships and requests live in storage (:class:`storage.friends.Friends`), by player id,
 so a friend is the same person on every platform they linked. An invitation lives in
-this process only, as its seat's reservation lives in the table's snapshot: a restart
-forgets the invitation (its button then says it is no longer valid) and the seat stays
-kept until the table's robots fill it. The core never phrases: what a player is told
+its seat, in the table's snapshot (its id and when it ends): a restart takes it back
+(:meth:`FriendService.restore`), its button still seats the friend, and its seat is let
+go when its time is up, the bot's downtime added. The core never phrases: what a player is told
 travels as :class:`~bot.core.events.FriendUpdate` events and refusals.
 """
 
@@ -59,14 +59,13 @@ class Invitation:
     Attributes:
         id: what its button names; table_id, seat: the seat kept.
         friend: who may take it (their reference on the table's platform).
-        by: who invited them; expires_at: when the seat is released (epoch seconds).
+        expires_at: when the seat is released (epoch seconds).
     """
 
     id: str
     table_id: str
     seat: int
     friend: PlayerRef
-    by: PlayerRef
     expires_at: float
     timer: Timer | None = None
 
@@ -178,22 +177,20 @@ class FriendService:
             if table.reserved_seat_for(to.key) is not None:
                 raise Refused(RefusalReason.INVITE_WAITS, table.id, name=name)
             seat = self._free_seat(table, mine)
-            table.seats[seat].reserved_for = to
             now = core.clock.now()
+            invitation = Invitation(
+                id=self._new_id(),
+                table_id=table.id,
+                seat=seat,
+                friend=to,
+                expires_at=now + self.core.times.invite_seconds,
+            )
+            kept = table.seats[seat]
+            kept.reserved_for = to
+            kept.invite, kept.invite_until = invitation.id, invitation.expires_at
             core.emit(table, table_changed(table, now))
             await core.save(table)
-        invitation = Invitation(
-            id=self._new_id(),
-            table_id=table.id,
-            seat=seat,
-            friend=to,
-            by=command.player,
-            expires_at=now + self.core.times.invite_seconds,
-        )
-        invitation.timer = core.clock.call_at(
-            invitation.expires_at, lambda: self._expire(invitation.id)
-        )
-        self.invitations[invitation.id] = invitation
+        self._keep(invitation)
         await self.flush()
         core.outbox.emit_chat(
             FriendUpdate(
@@ -209,6 +206,25 @@ class FriendService:
             )
         )
         return Reply(table_id=table.id, label=name, seat=seat, friend=FriendNews.INVITED)
+
+    def _keep(self, invitation: Invitation) -> None:
+        """Remember ``invitation`` and let its seat go when its time is up."""
+        invitation.timer = self.core.clock.call_at(
+            invitation.expires_at, lambda: self._expire(invitation.id)
+        )
+        self.invitations[invitation.id] = invitation
+
+    def restore(self) -> None:
+        """Take back the invitations of the tables restored from storage (each seat
+        keeps its invitation's id and end: a restart keeps an invitation valid until
+        its time, shifted by the bot's downtime as every deadline)."""
+        for table in self.core.tables.values():
+            for index, seat in enumerate(table.seats):
+                friend, invite, until = seat.reserved_for, seat.invite, seat.invite_until
+                if friend is None or invite is None or until is None:
+                    continue
+                if invite not in self.invitations and seat.is_open and not table.closed:
+                    self._keep(Invitation(invite, table.id, index, friend, until))
 
     async def _take(self, player: PlayerRef, invite_id: str) -> Reply:
         """The invited friend takes the seat kept for them (lobby lock held)."""
@@ -248,7 +264,7 @@ class FriendService:
                 or held.key != invitation.friend.key
             ):
                 return
-            seat.reserved_for = None
+            seat.release()
             self.core.emit(table, table_changed(table, self.core.clock.now()))
             await self.core.save(table)
 

@@ -516,7 +516,7 @@ class Lobby:
                 raise Refused(RefusalReason.SEAT_TAKEN, table.id)
             target.player = player
             target.player_id = player_id
-            target.reserved_for = None
+            target.release()
             if new_table:
                 core.tables[table.id] = table
                 self.timers.arm(
@@ -547,7 +547,7 @@ class Lobby:
         for seat in table.seats:
             if seat.is_open:
                 seat.robot_level = level or table.robot_level
-                seat.reserved_for = None
+                seat.release()
         self._maybe_countdown(table)
         self.core.emit(table, table_changed(table, self.core.clock.now()))
 

@@ -166,6 +166,8 @@ class Resume:
         for state in table.seats:
             if state.back_by is not None:
                 state.back_by += down
+            if state.invite_until is not None:
+                state.invite_until += down
         table.saved_at = now
 
     def _redeliver(self, table: Table) -> None:

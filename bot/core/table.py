@@ -43,6 +43,8 @@ class Seat:
         back_by: deadline (epoch seconds) to come back.
         missed: consecutive turns the human let run out.
         reserved_for: an open seat held for an invited player.
+        invite, invite_until: the friend's invitation that keeps it, and when it lets
+            the seat go (epoch seconds; a restart keeps both: docs/friends.md).
         forfeited: the human abandoned (stake forfeited); the robot keeps the seat.
         left: they abandoned on purpose (the leave command), not by running out of time
             to come back; either way the seat is closed to them for the match.
@@ -58,6 +60,8 @@ class Seat:
     back_by: float | None = None
     missed: int = 0
     reserved_for: PlayerRef | None = None
+    invite: str | None = None
+    invite_until: float | None = None
     forfeited: bool = False
     left: bool = False
     moves: int = 0
@@ -82,6 +86,12 @@ class Seat:
     def robot_plays(self) -> bool:
         return self.player is None or self.away
 
+    def release(self) -> None:
+        """Keep the seat for nobody any more (taken, filled, or its invitation over)."""
+        self.reserved_for = None
+        self.invite = None
+        self.invite_until = None
+
     def to_json(self) -> dict[str, Any]:
         return {
             "player": _player_json(self.player),
@@ -91,6 +101,8 @@ class Seat:
             "back_by": self.back_by,
             "missed": self.missed,
             "reserved_for": _player_json(self.reserved_for),
+            "invite": self.invite,
+            "invite_until": self.invite_until,
             "forfeited": self.forfeited,
             "left": self.left,
             "moves": self.moves,
@@ -109,6 +121,8 @@ class Seat:
             back_by=data.get("back_by"),
             missed=int(data.get("missed", 0)),
             reserved_for=PlayerRef(**reserved) if reserved else None,
+            invite=data.get("invite"),
+            invite_until=data.get("invite_until"),
             forfeited=bool(data.get("forfeited")),
             left=bool(data.get("left")),
             moves=int(data.get("moves", 0)),
