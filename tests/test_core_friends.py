@@ -302,3 +302,32 @@ async def test_after_a_restart_an_invitation_ends_at_its_time_with_the_downtime_
     late = await second.handle(FriendPress(BETO, encode_friend(FriendAction.SIT, told.invite)))
     assert _refused(late) is RefusalReason.INVITE_EXPIRED
     await second.stop()
+
+
+async def test_a_friend_at_a_table_another_process_runs_is_shown_at_it(
+    make_manager: Callable[..., TableManager],
+) -> None:
+    from bot.core.ownership import OwnerId
+
+    # two processes on one database: the first runs the "test" chats, the second others
+    first = make_manager(owner=OwnerId("bot-a", 1, "one"))
+    second = make_manager(owner=OwnerId("bot-b", 2, "two"))
+    await first.start(platforms={"test"})
+    await second.start(platforms={"other"})
+    await _known(first, ANA, BETO)
+    await _friends(first, ANA, BETO)
+    opened = await first.handle(OpenTable(BETO, CHAT))
+    assert opened.table_id is not None and second.tables() == []
+    view = await second.friends(ANA)
+    (beto,) = view.friends
+    assert (beto.name, beto.presence, beto.table_id, beto.chat) == (
+        "Beto",
+        Presence.TABLE,
+        opened.table_id,
+        CHAT,
+    )
+    # the first process's own answer is the same, read from its live table
+    (same,) = (await first.friends(ANA)).friends
+    assert (same.presence, same.table_id) == (Presence.TABLE, opened.table_id)
+    await first.stop()
+    await second.stop()

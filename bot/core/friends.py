@@ -20,6 +20,7 @@ import asyncio
 import logging
 import math
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from bot.core.buttons import ForgedPress, FriendAction, decode_friend
@@ -279,7 +280,10 @@ class FriendService:
         await self.flush()
         stored = await core.storage.friends_of(me)
         waiting = await core.storage.friend_requests_to(me)
-        where = self._where()
+        where = self._where(core.tables.values())
+        away = {f.player_id for f in stored} - set(where)
+        if away:  # at a table another process on this database runs?
+            where |= {k: v for k, v in self._where(await self._elsewhere()).items() if k in away}
         infos = []
         for friend in stored:
             table = where.get(friend.player_id)
@@ -307,11 +311,32 @@ class FriendService:
         infos.sort(key=lambda f: (order[f.presence], -(f.seen_at or 0.0), f.name.casefold()))
         return FriendsView(tuple(infos), tuple(r.display_name for r in waiting), now)
 
-    def _where(self) -> dict[int, Table]:
+    async def _elsewhere(self) -> list[Table]:
+        """The live tables of the scopes another process holds the lease of, as their
+        snapshots in storage have them (saved at every change): none when this process
+        runs every scope with a lease."""
+        core = self.core
+        mine = {fence.owner for fence in core.fences.values()}
+        others = {c.platform for c in await core.storage.tables_claims() if c.owner not in mine}
+        if not others:
+            return []
+        tables = []
+        for data in await core.storage.load_tables():
+            if data.get("table_id") in core.tables:
+                continue
+            try:
+                table = Table.from_snapshot(data)
+            except (KeyError, TypeError, ValueError):
+                continue  # its owner logs and drops it
+            if core.scope_of(table.chat) in others and not table.closed:
+                tables.append(table)
+        return tables
+
+    def _where(self, tables: Iterable[Table]) -> dict[int, Table]:
         """Each seated human's table (player id -> table): a live-paced one before a
         slow one."""
         found: dict[int, Table] = {}
-        for table in self.core.tables.values():
+        for table in tables:
             for seat in table.seats:
                 pid = seat.player_id
                 if pid is None or not seat.seated:
