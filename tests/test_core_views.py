@@ -20,7 +20,7 @@ QUERIES = {
 
 def test_every_query_of_the_views_is_offered_by_the_manager_under_its_name(make_manager):
     manager = make_manager()
-    assert len(QUERIES) == 17
+    assert len(QUERIES) == 18
     for name in QUERIES:
         assert getattr(manager, name).__func__ is getattr(Views, name), name
 
