@@ -253,33 +253,11 @@ async def test_an_accepted_request_reaches_the_asker_on_the_platform_they_play_o
     assert (told.to.key, told.chat) == (elsewhere.key, ChatRef("other", ""))
 
 
-async def test_after_a_restart_an_invitation_still_seats_the_friend(
+async def _invited_then_restarted(
     make_manager: Callable[..., TableManager], recorder: RecordingPort, clock: ManualClock
-) -> None:
-    first = make_manager(fill_seconds=600.0)
-    await _known(first, ANA, BETO)
-    await _friends(first, ANA, BETO)
-    opened = await first.handle(OpenTable(ANA, CHAT))
-    await first.handle(InviteFriend(ANA, BETO, CHAT))
-    await first.idle()
-    (told,) = recorder.of(FriendUpdate, news=FriendNews.INVITED)
-    await clock.advance(60)  # a minute of the two gone by
-    await first.stop()
-    await clock.advance(300)  # the bot down five minutes: not counted
-    second = make_manager(fill_seconds=600.0)
-    await second.start()
-    state = second.table_state(opened.table_id or "")
-    assert state is not None and state.seats[2].reserved_for == BETO
-    pressed = await second.handle(FriendPress(BETO, encode_friend(FriendAction.SIT, told.invite)))
-    assert pressed.ok and pressed.seat == 2
-    state = second.table_state(opened.table_id or "")
-    assert state is not None and state.seats[2].player == BETO
-    await second.stop()
-
-
-async def test_after_a_restart_an_invitation_ends_at_its_time_with_the_downtime_added(
-    make_manager: Callable[..., TableManager], recorder: RecordingPort, clock: ManualClock
-) -> None:
+) -> tuple[TableManager, str, str]:
+    """Ana invites Beto; a minute of the invitation's two goes by; the bot stops for five
+    minutes and starts again. The restarted manager, the table's id, the invitation's."""
     first = make_manager(fill_seconds=600.0)
     await _known(first, ANA, BETO)
     await _friends(first, ANA, BETO)
@@ -289,17 +267,37 @@ async def test_after_a_restart_an_invitation_ends_at_its_time_with_the_downtime_
     (told,) = recorder.of(FriendUpdate, news=FriendNews.INVITED)
     await clock.advance(60)
     await first.stop()
-    await clock.advance(300)
+    await clock.advance(300)  # the bot's downtime: not counted
     second = make_manager(fill_seconds=600.0)
     await second.start()
+    return second, opened.table_id or "", told.invite
+
+
+async def test_after_a_restart_an_invitation_still_seats_the_friend(
+    make_manager: Callable[..., TableManager], recorder: RecordingPort, clock: ManualClock
+) -> None:
+    second, table_id, invite = await _invited_then_restarted(make_manager, recorder, clock)
+    state = second.table_state(table_id)
+    assert state is not None and state.seats[2].reserved_for == BETO
+    pressed = await second.handle(FriendPress(BETO, encode_friend(FriendAction.SIT, invite)))
+    assert pressed.ok and pressed.seat == 2
+    state = second.table_state(table_id)
+    assert state is not None and state.seats[2].player == BETO
+    await second.stop()
+
+
+async def test_after_a_restart_an_invitation_ends_at_its_time_with_the_downtime_added(
+    make_manager: Callable[..., TableManager], recorder: RecordingPort, clock: ManualClock
+) -> None:
+    second, table_id, invite = await _invited_then_restarted(make_manager, recorder, clock)
     await clock.advance(59)  # 119 s of its 120 counted: still kept
-    state = second.table_state(opened.table_id or "")
+    state = second.table_state(table_id)
     assert state is not None and state.seats[2].reserved_for == BETO
     await clock.advance(1)
     await second.idle()
-    state = second.table_state(opened.table_id or "")
+    state = second.table_state(table_id)
     assert state is not None and state.seats[2].reserved_for is None
-    late = await second.handle(FriendPress(BETO, encode_friend(FriendAction.SIT, told.invite)))
+    late = await second.handle(FriendPress(BETO, encode_friend(FriendAction.SIT, invite)))
     assert _refused(late) is RefusalReason.INVITE_EXPIRED
     await second.stop()
 

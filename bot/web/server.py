@@ -168,6 +168,17 @@ class _Client:
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
 
 
+def _not_found(language: str, title: str, text: str) -> web.Response:
+    """A public page's 404: ``title`` and ``text`` phrased by the presentation layer."""
+    return web.Response(
+        text=missing_html(language, title, text),
+        status=404,
+        content_type="text/html",
+        charset="utf-8",
+        headers=HEADERS,
+    )
+
+
 class WebTable:
     """The web front end: ``await start(host, port)``; links for the other front ends.
 
@@ -302,14 +313,7 @@ class WebTable:
         if _PAGE_ID.fullmatch(tournament_id):
             view = await self.manager.tournament_view(tournament_id)
         if view is None:
-            title, text = tournament_missing_page(language)
-            return web.Response(
-                text=missing_html(language, title, text),
-                status=404,
-                content_type="text/html",
-                charset="utf-8",
-                headers=HEADERS,
-            )
+            return _not_found(language, *tournament_missing_page(language))
         page = tournament_page(view, language)
         html = tournament_html(
             page,
@@ -330,14 +334,7 @@ class WebTable:
             view = await self.manager.record_view(match_id)
         page = None if view is None else record_page(view, language)
         if page is None:
-            title, text = record_missing_page(language)
-            return web.Response(
-                text=missing_html(language, title, text),
-                status=404,
-                content_type="text/html",
-                charset="utf-8",
-                headers=HEADERS,
-            )
+            return _not_found(language, *record_missing_page(language))
         return web.Response(
             text=record_html(page), content_type="text/html", charset="utf-8", headers=HEADERS
         )

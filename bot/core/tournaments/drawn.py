@@ -27,7 +27,12 @@ from bot.core.tournaments.model import (
     RoundUnfinished,
     check_field,
 )
-from bot.core.tournaments.swiss import PAIRING_WINDOW, SwissStanding, pairing_order
+from bot.core.tournaments.swiss import (
+    PAIRING_WINDOW,
+    SwissStanding,
+    pair_by_score,
+    pairing_order,
+)
 
 __all__ = [
     "LEAST_PLAYERS",
@@ -203,7 +208,7 @@ def drawn_swiss_pair(
     )
     order = pairing_order(standings)
     spread = max(s.score for s in standings) - min(s.score for s in standings)
-    teams, resting = _partnerships(order, partnered, spread, window)
+    teams, resting = _partnerships(order, partnered, window)
     tables, resting_team = _tables(teams, faced, spread, window)
     byes = [*resting, *(() if resting_team is None else resting_team.players)]
     return Round(
@@ -214,31 +219,9 @@ def drawn_swiss_pair(
 
 
 def _partnerships(
-    order: Sequence[SwissStanding], partnered: Counter[frozenset[str]], spread: int, window: int
+    order: Sequence[SwissStanding], partnered: Counter[frozenset[str]], window: int
 ) -> tuple[list[_Team], list[SwissStanding]]:
-    count = len(order)
-    fewest_byes = min(s.byes for s in order)
-    may_rest = sorted(
-        (i for i in range(count) if order[i].byes == fewest_byes), key=lambda i: -order[i].place
-    )
-    rest_rank = {position: rank for rank, position in enumerate(may_rest)}
-    score_unit = count * count + 1
-    rest_unit = count * (spread * spread + 1) * score_unit
-    repeat_unit = count * rest_unit
-
-    def penalty(i: int, j: int) -> int:
-        a, b = order[i], order[j]
-        return (
-            partnered[frozenset((a.key, b.key))] * repeat_unit
-            + (a.score - b.score) ** 2 * score_unit
-            + (j - i)
-        )
-
-    def rest_penalty(i: int) -> int | None:
-        rank = rest_rank.get(i)
-        return None if rank is None else rank * rest_unit
-
-    matched = pair_least_penalty(count, penalty, rest_penalty, window=window, avoid=repeat_unit)
+    matched = pair_by_score(order, partnered, window=window)
     teams = [_team(order[i], order[j]) for i, j in matched.pairs]
     return teams, [] if matched.spare is None else [order[matched.spare]]
 

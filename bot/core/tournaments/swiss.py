@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.core.tournaments.matching import pair_least_penalty
+from bot.core.tournaments.matching import Matched, pair_least_penalty
 from bot.core.tournaments.model import (
     Entrant,
     EntrantError,
@@ -23,7 +23,14 @@ from bot.core.tournaments.model import (
     check_field,
 )
 
-__all__ = ["PAIRING_WINDOW", "SwissStanding", "pairing_order", "swiss_pair", "swiss_standings"]
+__all__ = [
+    "PAIRING_WINDOW",
+    "SwissStanding",
+    "pair_by_score",
+    "pairing_order",
+    "swiss_pair",
+    "swiss_standings",
+]
 
 PAIRING_WINDOW = 8
 """Candidates on each side of an entrant in the pairing order before the matching widens
@@ -140,13 +147,33 @@ def swiss_pair(
         if not played.is_complete:
             raise RoundUnfinished(f"round {played.number} is not over", number=played.number)
     order = pairing_order(standings)
-    count = len(order)
     met = Counter(p.keys for played in rounds for p in played.pairings)
-    fewest_byes = min(s.byes for s in standings)
+    matched = pair_by_score(order, met, window=window)
+    pairs = sorted(
+        (sorted((order[i], order[j]), key=lambda s: s.place) for i, j in matched.pairs),
+        key=lambda pair: pair[0].place,
+    )
+    return Round(
+        number=len(rounds) + 1,
+        pairings=tuple(Pairing(a.key, b.key) for a, b in pairs),
+        byes=() if matched.spare is None else (order[matched.spare].key,),
+    )
+
+
+def pair_by_score(
+    order: Sequence[SwissStanding], met: Counter[frozenset[str]], *, window: int
+) -> Matched:
+    """The least-penalty pairing of ``order`` (:func:`pairing_order`) by the Swiss's
+    criteria (:func:`swiss_pair`): a bye only to the fewest byes, as few pairs ``met``
+    before as possible, the bye to the lowest ranked, close in score, the pairing order.
+    Also pairs players into partnerships when partners are drawn each round
+    (:mod:`.drawn`, with ``met`` counting partners)."""
+    count = len(order)
+    fewest_byes = min(s.byes for s in order)
     may_rest = [i for i in sorted(range(count), key=lambda i: -order[i].place)
                 if order[i].byes == fewest_byes]  # fmt: skip
     rest_rank = {position: rank for rank, position in enumerate(may_rest)}
-    spread = max(s.score for s in standings) - min(s.score for s in standings)
+    spread = max(s.score for s in order) - min(s.score for s in order)
     # Each unit exceeds the largest total the criteria below it can add up to.
     score_unit = count * count + 1
     rest_unit = count * (spread * spread + 1) * score_unit
@@ -164,16 +191,7 @@ def swiss_pair(
         rank = rest_rank.get(i)
         return None if rank is None else rank * rest_unit
 
-    matched = pair_least_penalty(count, penalty, rest_penalty, window=window, avoid=repeat_unit)
-    pairs = sorted(
-        (sorted((order[i], order[j]), key=lambda s: s.place) for i, j in matched.pairs),
-        key=lambda pair: pair[0].place,
-    )
-    return Round(
-        number=len(rounds) + 1,
-        pairings=tuple(Pairing(a.key, b.key) for a, b in pairs),
-        byes=() if matched.spare is None else (order[matched.spare].key,),
-    )
+    return pair_least_penalty(count, penalty, rest_penalty, window=window, avoid=repeat_unit)
 
 
 def pairing_order(standings: Sequence[SwissStanding]) -> list[SwissStanding]:
