@@ -136,3 +136,22 @@ async def test_malformed_own_and_foreign_notices_change_nothing(notices: Storage
         await notices.publish(CHANNEL, text)
     await settle()
     assert shard1.dispatched == []
+
+
+async def test_a_friends_invitation_pressed_in_a_dm_goes_to_the_process_of_its_table(
+    notices: Storage,
+) -> None:
+    from bot.core.buttons import FriendAction, encode_friend
+
+    shard0 = await Process(notices, "p0", set(), relays=True).install()
+    shard1 = await Process(notices, "p1", {"t1"}, relays=False).install()
+    press = dm_press("t1")
+    press["data"]["custom_id"] = encode_friend(FriendAction.SIT, "t1.k2m9x3")
+    shard0.receive(press)
+    accept = dm_press("t1", "902")
+    accept["data"]["custom_id"] = encode_friend(FriendAction.ACCEPT, 12)
+    shard0.receive(accept)  # a friend request's answer: any process may take it
+    await settle()
+    await shard0.relay.close()
+    assert [d["id"] for d in shard1.dispatched] == ["901"]
+    assert [d["id"] for d in shard0.dispatched] == ["902"]

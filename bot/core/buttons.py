@@ -193,10 +193,11 @@ def decode_analysis(data: object) -> AnalysisPress | None:
     return AnalysisPress(match["table"], int(hand) if hand else None)
 
 
-FRIEND_PATTERN = r"dmf:(?P<action>[adi]):(?P<arg>[0-9a-z]{1,16})"
+FRIEND_PATTERN = r"dmf:(?P<action>[adi]):(?P<arg>[0-9a-z]{1,16}(?:\.[0-9a-z]{1,8})?)"
 """A friends button (docs/friends.md): ``dmf:a:<player id>`` accepts and ``dmf:d:<player
-id>`` declines that player's friend request; ``dmf:i:<invitation>`` takes the seat an
-invitation keeps."""
+id>`` declines that player's friend request; ``dmf:i:<table>.<code>`` takes the seat an
+invitation keeps (the invitation's id names its table, so a press that reached another
+process is relayed to the table's: ``bot/discord/relay.py``)."""
 
 
 _PLAYER_ID = re.compile(r"[1-9][0-9]{0,15}")
@@ -219,6 +220,12 @@ class FriendPressed:
     arg: str
 
     @property
+    def table_id(self) -> str | None:
+        """The table an invitation keeps a seat at (``SIT``), None for a request."""
+        table, dot, _code = self.arg.partition(".")
+        return table if self.action is FriendAction.SIT and dot else None
+
+    @property
     def player_id(self) -> int:
         """The requester's player id (``ACCEPT``, ``DECLINE``).
 
@@ -231,7 +238,7 @@ class FriendPressed:
 
 
 def encode_friend(action: FriendAction, arg: str | int) -> str:
-    """The payload of a friends button (at most 24 characters).
+    """The payload of a friends button (at most 32 characters).
 
     Raises:
         ValueError: an argument the payload cannot carry.

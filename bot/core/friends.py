@@ -47,7 +47,7 @@ __all__ = ["FriendService", "Invitation"]
 
 log = logging.getLogger(__name__)
 
-_INVITE_ID_LENGTH = 10
+_INVITE_CODE_LENGTH = 6
 _INVITE_ALPHABET = "0123456789abcdefghijkmnpqrstuvwxyz"
 _EXPIRED_KEPT = 1_000
 """Invitations remembered after they expired, so a late press says so (the newest)."""
@@ -180,7 +180,7 @@ class FriendService:
             seat = self._free_seat(table, mine)
             now = core.clock.now()
             invitation = Invitation(
-                id=self._new_id(),
+                id=self._new_id(table.id),
                 table_id=table.id,
                 seat=seat,
                 friend=to,
@@ -394,10 +394,12 @@ class FriendService:
             return across
         return free[0]
 
-    def _new_id(self) -> str:
+    def _new_id(self, table_id: str) -> str:
+        """An invitation's id: its table's and a random code (``<table>.<code>``)."""
         ids = self.core.ids
         while True:
-            found = "".join(ids.choice(_INVITE_ALPHABET) for _ in range(_INVITE_ID_LENGTH))
+            code = "".join(ids.choice(_INVITE_ALPHABET) for _ in range(_INVITE_CODE_LENGTH))
+            found = f"{table_id}.{code}"
             if found not in self.invitations and found not in self.expired:
                 return found
 

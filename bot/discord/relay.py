@@ -9,7 +9,9 @@ notices (``Storage.publish``: PostgreSQL ``NOTIFY``): the process that has the t
 live says it takes it and dispatches the interaction as if its own gateway had received
 it, answering through the interaction's token (Discord accepts the answer from any
 process). A press nobody takes within :data:`TAKEN_WAIT` seconds (its table ended) is
-dispatched where it arrived, and refused there as any press of a gone table.
+dispatched where it arrived, and refused there as any press of a gone table. A friend's
+invitation (its **Sentarme**, ``dmf:i:<table>.<code>``) names its table too and is
+relayed the same way.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bot.core import ForgedPress, decode_press
+from bot.core import ForgedPress, decode_friend, decode_press
 from storage.base import NOTICE_BYTES
 
 __all__ = ["CHANNEL", "TAKEN_WAIT", "PressRelay"]
@@ -109,8 +111,13 @@ class PressRelay:
         if not isinstance(custom_id, str):
             return None
         try:
-            table_id = decode_press(custom_id).table_id
+            table_id: str | None = decode_press(custom_id).table_id
         except ForgedPress:
+            try:  # a friend's invitation names the table its seat is kept at
+                table_id = decode_friend(custom_id).table_id
+            except ForgedPress:
+                return None
+        if table_id is None:
             return None
         return None if self.is_live(table_id) else table_id
 
