@@ -311,28 +311,10 @@ def join_view(language: str) -> discord.ui.View:
     return view
 
 
-class FriendItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FRIEND_PATTERN):
+class FriendItem(PressItem, template=FRIEND_PATTERN):
     """A friends button (accept or decline a request, take an invitation's seat; its
-    payload is :func:`bot.core.encode_friend`'s); :func:`friend_item` binds it."""
-
-    def __init__(self, payload: str) -> None:
-        super().__init__(discord.ui.Button(label="?", custom_id=payload))
-        self.payload = payload
-
-    @classmethod
-    def matches(cls, custom_id: str) -> re.Match[str] | None:
-        """Whether ``custom_id`` is a friends button's (by shape only)."""
-        return cls.__discord_ui_compiled_template__.fullmatch(custom_id)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> FriendItem:
-        return cls(match.group(0))
+    payload is :func:`bot.core.encode_friend`'s); :func:`friend_item` binds it. A press
+    item of its own pattern: ``matches`` and ``from_custom_id`` are :class:`PressItem`'s."""
 
 
 def friend_item(on_press: OnPress) -> type[FriendItem]:

@@ -48,7 +48,7 @@ from bot.discord.i18n import (
     texts,
 )
 from bot.discord.messages import help_text, rules_embed, stats_lines
-from bot.discord.replies import PLATFORM, Replies, chat_of, player_of
+from bot.discord.replies import Replies, chat_of, member_ref, player_of
 from bot.discord.standings import StandingsDesk
 from bot.present.i18n import LEVEL_NAMES
 from bot.present.labels import (
@@ -61,7 +61,7 @@ from bot.present.labels import (
     REPORT_REASON_LABELS,
     notifications_hint,
 )
-from bot.present.replies import confirmation, moderation_done
+from bot.present.replies import confirmation
 from bot.present.screens import my_tables_text
 from bot.present.standings import RANKING_LABELS, ranking_from_input
 from engine.robots import LEVELS
@@ -202,7 +202,7 @@ class DominoCog(
 
         def seat(member: discord.Member | None, opponent: bool) -> PlayerRef | RobotSeat | None:
             if member is not None:
-                return PlayerRef(PLATFORM, str(member.id), member.display_name, lang)
+                return member_ref(member, lang)
             if robots == "all" or (robots == "opponents" and opponent):
                 return RobotSeat(level)
             return None
@@ -260,7 +260,7 @@ class DominoCog(
         if member.bot:  # a bot never answers: robots take free seats by themselves
             await self.replies.answer(interaction, texts(lang)("Challenge a member, not a bot."))
             return
-        opponent = PlayerRef(PLATFORM, str(member.id), member.display_name, lang)
+        opponent = member_ref(member, lang)
         await self.seat_command(
             interaction, lambda p, c: Challenge(p, c, opponent), invited=[member]
         )
@@ -430,8 +430,8 @@ class DominoCog(
         if begun is None:
             return
         player, chat = begun
-        target = PlayerRef(PLATFORM, str(member.id), member.display_name, chat.language)
-        await self._moderated(interaction, Mute(player, target, not quitar, chat))
+        mute = Mute(player, member_ref(member, chat.language), not quitar, chat)
+        await self.replies.moderate(interaction, mute)
 
     @app_commands.command(
         name=command_name("reportar", "report"),
@@ -454,19 +454,8 @@ class DominoCog(
         if begun is None:
             return
         player, chat = begun
-        target = PlayerRef(PLATFORM, str(member.id), member.display_name, chat.language)
-        await self._moderated(interaction, ReportPlayer(player, chat, target, motivo))
-
-    async def _moderated(
-        self, interaction: discord.Interaction[Any], command: Mute | ReportPlayer
-    ) -> None:
-        reply = await self.replies.ask(command)
-        if not reply.ok:
-            await self.replies.refuse(interaction, reply)
-            return
-        await self.replies.answer(
-            interaction, moderation_done(command, player_language(interaction))
-        )
+        report = ReportPlayer(player, chat, member_ref(member, chat.language), motivo)
+        await self.replies.moderate(interaction, report)
 
     @app_commands.command(
         name=command_name("reglas", "rules"), description=text("This server's rules")

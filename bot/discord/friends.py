@@ -25,12 +25,11 @@ from bot.core import (
     FriendPress,
     InviteFriend,
     Manager,
-    PlayerRef,
     RemoveFriend,
 )
 from bot.discord.i18n import command_name, player_language, text, texts
 from bot.discord.messages import PLATFORM, place_name
-from bot.discord.replies import Replies, chat_of, player_of
+from bot.discord.replies import Replies, chat_of, member_ref, player_of
 from bot.present.replies import friend_done_text
 from bot.present.screens import friends_text
 
@@ -111,10 +110,6 @@ class FriendCog(
             except discord.HTTPException:
                 log.info("could not take the buttons off a friends DM", exc_info=True)
 
-    @staticmethod
-    def _friend(member: discord.User | discord.Member) -> PlayerRef:
-        return PlayerRef(PLATFORM, str(member.id), member.display_name)
-
     @app_commands.command(
         name=command_name("agregar", "add"), description=text("Send a member a friend request")
     )
@@ -123,7 +118,7 @@ class FriendCog(
     async def agregar(
         self, interaction: discord.Interaction[Any], member: discord.User | discord.Member
     ) -> None:
-        command = AskFriend(player_of(interaction), self._friend(member), chat_of(interaction))
+        command = AskFriend(player_of(interaction), member_ref(member), chat_of(interaction))
         await self._send(interaction, command, member)
 
     @app_commands.command(
@@ -135,9 +130,7 @@ class FriendCog(
         self, interaction: discord.Interaction[Any], member: discord.User | discord.Member
     ) -> None:
         me, chat = player_of(interaction), chat_of(interaction)
-        await self._send(
-            interaction, AnswerFriend(me, True, friend=self._friend(member), chat=chat)
-        )
+        await self._send(interaction, AnswerFriend(me, True, friend=member_ref(member), chat=chat))
 
     @app_commands.command(
         name=command_name("rechazar", "decline"), description=text("Decline a friend request")
@@ -148,7 +141,7 @@ class FriendCog(
         self, interaction: discord.Interaction[Any], member: discord.User | discord.Member
     ) -> None:
         me, chat = player_of(interaction), chat_of(interaction)
-        command = AnswerFriend(me, False, friend=self._friend(member), chat=chat)
+        command = AnswerFriend(me, False, friend=member_ref(member), chat=chat)
         await self._send(interaction, command)
 
     @app_commands.command(
@@ -159,7 +152,7 @@ class FriendCog(
     async def quitar(
         self, interaction: discord.Interaction[Any], member: discord.User | discord.Member
     ) -> None:
-        command = RemoveFriend(player_of(interaction), self._friend(member), chat_of(interaction))
+        command = RemoveFriend(player_of(interaction), member_ref(member), chat_of(interaction))
         await self._send(interaction, command)
 
     @app_commands.command(
@@ -171,7 +164,7 @@ class FriendCog(
     async def invitar(
         self, interaction: discord.Interaction[Any], member: discord.User | discord.Member
     ) -> None:
-        command = InviteFriend(player_of(interaction), self._friend(member), chat_of(interaction))
+        command = InviteFriend(player_of(interaction), member_ref(member), chat_of(interaction))
         await self._send(interaction, command, member)
 
     @app_commands.command(

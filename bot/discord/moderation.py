@@ -25,15 +25,14 @@ from bot.core import (
     Manager,
     ModerationAction,
     ModerationPress,
-    PlayerRef,
     SetReportChannel,
     UnbanPlayer,
 )
 from bot.discord.i18n import command_name, player_language, text, texts
 from bot.discord.messages import PLATFORM
-from bot.discord.replies import Replies, chat_of, player_of
+from bot.discord.replies import Replies, chat_of, member_ref, player_of
 from bot.present.live import TableLinks
-from bot.present.replies import ModerationCommand, moderation_desk_text, moderation_done
+from bot.present.replies import ModerationCommand, moderation_desk_text
 
 __all__ = ["ModerationCog", "is_server_admin"]
 
@@ -52,10 +51,6 @@ def is_server_admin(client: discord.Client, guild_id: int, user_id: int) -> bool
         return True
     member = guild.get_member(user_id)
     return member is not None and member.guild_permissions.manage_guild
-
-
-def _member(member: discord.Member, language: str) -> PlayerRef:
-    return PlayerRef(PLATFORM, str(member.id), member.display_name, language)
 
 
 @app_commands.guild_only()
@@ -99,17 +94,6 @@ class ModerationCog(
         )
         return None
 
-    async def _send(
-        self, interaction: discord.Interaction[Any], command: ModerationCommand
-    ) -> None:
-        reply = await self.replies.ask(command)
-        if not reply.ok:
-            await self.replies.refuse(interaction, reply)
-            return
-        await self.replies.answer(
-            interaction, moderation_done(command, player_language(interaction))
-        )
-
     @app_commands.command(
         name=command_name("ver", "show"),
         description=text("Open reports, flags, bans and the last actions"),
@@ -134,7 +118,7 @@ class ModerationCog(
         chat = await self._admin_chat(interaction)
         if chat is not None:
             command = DismissReport(player_of(interaction), chat, numero, is_admin=True)
-            await self._send(interaction, command)
+            await self.replies.moderate(interaction, command)
 
     @app_commands.command(
         name=command_name("vetar", "ban"),
@@ -153,9 +137,9 @@ class ModerationCog(
         chat = await self._admin_chat(interaction)
         if chat is None:
             return
-        target = _member(member, chat.language) if member is not None else None
+        target = member_ref(member, chat.language) if member is not None else None
         command = BanPlayer(player_of(interaction), chat, target, is_admin=True, report_id=numero)
-        await self._send(interaction, command)
+        await self.replies.moderate(interaction, command)
 
     @app_commands.command(
         name=command_name("perdonar", "unban"),
@@ -166,8 +150,10 @@ class ModerationCog(
     async def perdonar(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
         chat = await self._admin_chat(interaction)
         if chat is not None:
-            target = _member(member, chat.language)
-            await self._send(interaction, UnbanPlayer(player_of(interaction), chat, target, True))
+            target = member_ref(member, chat.language)
+            await self.replies.moderate(
+                interaction, UnbanPlayer(player_of(interaction), chat, target, True)
+            )
 
     @app_commands.command(
         name=command_name("canal", "channel"),
@@ -181,7 +167,7 @@ class ModerationCog(
             return
         channel = None if quitar else chat.channel_id
         command = SetReportChannel(player_of(interaction), chat, channel, is_admin=True)
-        await self._send(interaction, command)
+        await self.replies.moderate(interaction, command)
 
     async def on_press(self, interaction: discord.Interaction[Any], press: ModerationPress) -> None:
         """A report's button, in the reports' channel or an admin's DM: the presser must
@@ -204,4 +190,4 @@ class ModerationCog(
             command = DismissReport(player, chat, press.report_id, is_admin=True)
         else:
             command = BanPlayer(player, chat, None, is_admin=True, report_id=press.report_id)
-        await self._send(interaction, command)
+        await self.replies.moderate(interaction, command)

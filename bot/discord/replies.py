@@ -8,6 +8,7 @@ nothing. No rule, score or money is decided here: the manager decides and phrase
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -19,7 +20,12 @@ from bot.discord.i18n import chat_language, player_language, texts
 from bot.discord.messages import PLATFORM, place_name, refusal_content
 from bot.discord.port import DiscordPort
 from bot.discord.tiles import DM_CLOSED
-from bot.present.replies import confirmation, seated_text
+from bot.present.replies import (
+    ModerationCommand,
+    confirmation,
+    moderation_done,
+    seated_text,
+)
 
 __all__ = ["PLATFORM", "Replies", "chat_of", "player_of"]
 
@@ -30,6 +36,14 @@ def player_of(interaction: discord.Interaction[Any]) -> PlayerRef:
     """The member as the manager knows players."""
     user = interaction.user
     return PlayerRef(PLATFORM, str(user.id), user.display_name, player_language(interaction))
+
+
+def member_ref(member: discord.abc.User, language: str | None = None) -> PlayerRef:
+    """Another member (a command's target) as the manager knows players; ``language``:
+    the one they are addressed in (None: ``PlayerRef``'s default; the core reads a
+    friend's stored one)."""
+    ref = PlayerRef(PLATFORM, str(member.id), member.display_name)
+    return ref if language is None else dataclasses.replace(ref, language=language)
 
 
 def chat_of(interaction: discord.Interaction[Any]) -> ChatRef | None:
@@ -98,6 +112,17 @@ class Replies:
         content = confirmation(done, reply, language)
         if content:
             await self.answer(interaction, content)
+
+    async def moderate(
+        self, interaction: discord.Interaction[Any], command: ModerationCommand
+    ) -> None:
+        """Apply a mute, a report or an admin's action: its refusal, or its sentence
+        (issue 33), ephemerally."""
+        reply = await self.ask(command)
+        if not reply.ok:
+            await self.refuse(interaction, reply)
+            return
+        await self.answer(interaction, moderation_done(command, player_language(interaction)))
 
     async def defer_ephemeral(self, interaction: discord.Interaction[Any]) -> None:
         if not interaction.response.is_done():

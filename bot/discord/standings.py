@@ -22,10 +22,9 @@ from typing import Any, Final
 
 import discord
 
-from bot.core import ChatRef, Manager, PlayerRef, Ranking
+from bot.core import ChatRef, Manager, Ranking
 from bot.discord.i18n import help_command, player_language, texts
-from bot.discord.messages import PLATFORM
-from bot.discord.replies import chat_of, player_of
+from bot.discord.replies import chat_of, member_ref, player_of
 from bot.present.standings import (
     RANKING_LABELS,
     profile_caption,
@@ -150,10 +149,6 @@ def top_view(
     return view
 
 
-def _member_ref(member: discord.abc.User, language: str) -> PlayerRef:
-    return PlayerRef(PLATFORM, str(member.id), member.display_name, language)
-
-
 class StandingsDesk:
     """The top lists and profiles of one bot.
 
@@ -256,7 +251,7 @@ class StandingsDesk:
             await interaction.followup.send(texts(language)("Bots have no profile here."))
             return
         profile = await self.manager.profile(
-            _member_ref(who, player_language(interaction)), chat, format
+            member_ref(who, player_language(interaction)), chat, format
         )
         png = await asyncio.to_thread(self._render_profile, profile_facts(profile, language))
         await interaction.followup.send(
